@@ -1,0 +1,116 @@
+//! Commands from a client (the window, a browser, the CLI) and the DTOs that
+//! answer them. Each variant documents its answer; progress arrives as
+//! events (see [`crate::event`]).
+
+use crate::ids::{BranchId, CallId, ContextId, MessageId, Timestamp};
+use crate::message::{Message, MessageType};
+use crate::status::ContextStatus;
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Command {
+    /// Answered by a [`ContextSummary`].
+    CreateContext {
+        #[serde(default)]
+        title: Option<String>,
+        /// Fixed for the context's life; the runtime's default when absent.
+        #[serde(default)]
+        working_dir: Option<String>,
+    },
+    /// Answered by `Vec<ContextSummary>`, most recently updated first.
+    ListContexts,
+    /// Answered by a [`ContextSnapshot`].
+    LoadContext { context_id: ContextId },
+    /// Answered by `()`; the context and all its messages are gone.
+    DeleteContext { context_id: ContextId },
+    /// Answered by a [`SendReceipt`], or `agent_busy` when the context is
+    /// busy and `queue_if_busy` is false. Progress comes as events.
+    SendMessage {
+        context_id: ContextId,
+        message: NewMessage,
+        #[serde(default)]
+        queue_if_busy: bool,
+    },
+    /// Answered by `()`. Removes a queued message before it is sent.
+    Unqueue { context_id: ContextId, message_id: MessageId },
+    /// Answered by `()`: stops whatever runs, at once; no partial answer kept.
+    Cancel { context_id: ContextId },
+    /// Answered by `()`: the running step finishes, nothing further starts,
+    /// partial results are kept.
+    Interrupt { context_id: ContextId },
+    /// Answered by `()`: from Failed, sends the last request again.
+    Retry { context_id: ContextId },
+    /// Answered by `()`.
+    DecideToolCall { context_id: ContextId, call_id: CallId, decision: ApprovalDecision },
+    /// Answered by the new [`BranchId`].
+    CreateBranch {
+        context_id: ContextId,
+        from_message: MessageId,
+        name: String,
+        #[serde(default)]
+        system_prompt: Option<String>,
+    },
+    /// Answered by `()`; records a BranchSwitch message on the new branch.
+    SwitchBranch { context_id: ContextId, branch_id: BranchId },
+}
+
+/// The user's answer to an approval request. Anything but an explicit
+/// approval is a denial.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum ApprovalDecision {
+    Approve,
+    #[default]
+    Deny,
+}
+
+/// A message as a client submits it: no id, no timestamp (the core assigns
+/// both).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+pub struct NewMessage {
+    pub body: MessageType,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct SendReceipt {
+    pub message_id: MessageId,
+    /// True when the context was busy and the message waits in its queue.
+    pub queued: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+pub struct ContextSummary {
+    pub id: ContextId,
+    pub title: String,
+    pub working_dir: String,
+    pub created_at: Timestamp,
+    pub updated_at: Timestamp,
+    pub status: ContextStatus,
+    pub message_count: u64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+pub struct BranchSummary {
+    pub id: BranchId,
+    pub name: String,
+    pub parent: Option<BranchId>,
+    pub fork_point: Option<MessageId>,
+    pub message_count: u64,
+    pub has_system_prompt: bool,
+}
+
+/// What a client needs to draw a context: its state, its queue, its
+/// branches, and the active branch's messages (the most recent ones when
+/// the snapshot is for a new subscriber).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+pub struct ContextSnapshot {
+    pub summary: ContextSummary,
+    pub active_branch: BranchId,
+    pub branches: Vec<BranchSummary>,
+    pub queued: Vec<Message>,
+    pub messages: Vec<Message>,
+    /// True when `messages` holds only the tail of the branch.
+    pub truncated: bool,
+}

@@ -1,0 +1,26 @@
+//! The wire types Braid's backend and UI share: identifiers, messages, the
+//! context state, commands in and events out, and error codes.
+//!
+//! Everything here is plain data with serde and generated TypeScript
+//! (`ui/src/generated/protocol.ts`, see [`typescript`]). No I/O, no tokio, no
+//! behaviour beyond small accessors: validation, migration and the state
+//! machine live in `braid-core`, which uses these types as its vocabulary so
+//! that the UI and the core can never drift apart.
+
+pub mod command;
+pub mod error;
+pub mod event;
+pub mod ids;
+pub mod message;
+pub mod status;
+pub mod typescript;
+
+pub use command::{ApprovalDecision, Command, ContextSnapshot, ContextSummary, NewMessage, SendReceipt};
+pub use error::{ErrorCode, WireError};
+pub use event::{BraidEvent, ContentDelta, ContentFinal, ContextUpdate, MessageChange, MessageLifecycle, Notice, QueuedPreview, UpdateMetadata};
+pub use ids::{BranchId, CallId, ContextId, MessageId, RequestId, Timestamp};
+pub use message::{
+    Approval, ContentPart, ControlKind, FileRefStatus, ImageMode, ImageSource, LineRange, Message, MessageKind,
+    MessageMeta, MessageType, Role, ToolCall, ToolResultStatus, SCHEMA_VERSION,
+};
+pub use status::{ContextStatus, StatusKind};

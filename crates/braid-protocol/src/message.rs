@@ -1,0 +1,299 @@
+//! Typed messages (DESIGN.md §4). The derived serde form is the wire form and,
+//! wrapped with a schema version, the stored form. `braid-core` adds what
+//! needs behaviour: validation, unknown-tag preservation and migration.
+
+use crate::ids::{BranchId, CallId, MessageId, Timestamp};
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+/// Version of the stored message format. 0 is the legacy shape
+/// (`role`/`content`/optional `tool_calls`), migrated on load.
+pub const SCHEMA_VERSION: u32 = 1;
+
+/// A message in a context's pool.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+pub struct Message {
+    pub id: MessageId,
+    pub created_at: Timestamp,
+    #[serde(default = "current_schema")]
+    pub schema_version: u32,
+    pub body: MessageType,
+    #[serde(default, skip_serializing_if = "MessageMeta::is_empty")]
+    pub meta: MessageMeta,
+}
+
+fn current_schema() -> u32 {
+    SCHEMA_VERSION
+}
+
+/// Facts measured about a message, not part of its content.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct MessageMeta {
+    /// Time the processing pipeline took for this message, in microseconds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub processing_us: Option<u64>,
+}
+
+impl MessageMeta {
+    pub fn is_empty(&self) -> bool {
+        self.processing_us.is_none()
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum Role {
+    System,
+    User,
+    Assistant,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum ContentPart {
+    Text { text: String },
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum ImageSource {
+    Url { url: String },
+    Base64 { media_type: String, data: String },
+    FilePath { path: String },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum ImageMode {
+    Vision,
+    Ocr,
+    #[default]
+    Auto,
+}
+
+/// Inclusive, 1-based line range.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct LineRange {
+    pub start_line: u32,
+    pub end_line: u32,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum FileRefStatus {
+    #[default]
+    Unresolved,
+    Resolved,
+    Failed,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum Approval {
+    /// Until the user or the policy says otherwise, a call is not approved.
+    #[default]
+    Pending,
+    Approved,
+    Denied,
+}
+
+/// One tool call in a ToolRequest. `arguments` is the JSON text exactly as
+/// the model produced it, so nothing is lost by re-encoding.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct ToolCall {
+    pub id: CallId,
+    pub name: String,
+    #[serde(default = "empty_object")]
+    pub arguments: String,
+    #[serde(default)]
+    pub approval: Approval,
+}
+
+fn empty_object() -> String {
+    "{}".to_owned()
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum ToolResultStatus {
+    Success,
+    Error,
+    Cancelled,
+}
+
+/// What a SystemControl message records. Never sent to the model as-is.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum ControlKind {
+    ModeChange { mode: String },
+    BranchSwitch { from: BranchId, to: BranchId },
+    Summary { text: String, replaces: Vec<MessageId> },
+    /// Written on start-up for an operation a crash or kill interrupted.
+    Recovery { interrupted_state: String, detail: String },
+    /// Something the user must know, e.g. the auto-loop stopped at its limit.
+    Notice { code: String, text: String },
+}
+
+/// The message variants of DESIGN.md §4, tagged by `"type"`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum MessageType {
+    Text {
+        role: Role,
+        #[serde(default)]
+        parts: Vec<ContentPart>,
+    },
+    Image {
+        source: ImageSource,
+        #[serde(default)]
+        mode: ImageMode,
+        #[serde(default)]
+        vision_analysis: Option<String>,
+        #[serde(default)]
+        recognized_text: Option<String>,
+        #[serde(default)]
+        ocr_confidence: Option<f32>,
+        #[serde(default)]
+        language: Option<String>,
+        #[serde(default)]
+        error: Option<String>,
+    },
+    FileReference {
+        path: String,
+        #[serde(default)]
+        range: Option<LineRange>,
+        #[serde(default)]
+        content: Option<String>,
+        #[serde(default)]
+        status: FileRefStatus,
+        #[serde(default)]
+        error: Option<String>,
+    },
+    ToolRequest {
+        /// Text the assistant said before calling tools, if any.
+        #[serde(default)]
+        text: Option<String>,
+        calls: Vec<ToolCall>,
+    },
+    ToolResult {
+        /// The id of the tool call this answers.
+        request_id: CallId,
+        status: ToolResultStatus,
+        #[serde(default)]
+        output: String,
+        #[serde(default)]
+        error: Option<String>,
+        #[serde(default)]
+        recoverable: bool,
+        #[serde(default)]
+        duration_ms: u64,
+        #[serde(default)]
+        finished_at: Timestamp,
+    },
+    SystemControl {
+        control: ControlKind,
+    },
+    McpResource {
+        server_name: String,
+        resource_uri: String,
+        #[serde(default)]
+        content: String,
+        #[serde(default)]
+        mime_type: Option<String>,
+        #[serde(default)]
+        retrieved_at: Timestamp,
+    },
+    /// A tag this version does not know, kept verbatim so a newer version's
+    /// data survives a round trip through an older one.
+    Unknown {
+        #[ts(type = "unknown")]
+        raw: serde_json::Value,
+    },
+}
+
+/// The variant of a message without its data: for indexing and filtering.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum MessageKind {
+    Text,
+    Image,
+    FileReference,
+    ToolRequest,
+    ToolResult,
+    SystemControl,
+    McpResource,
+    Unknown,
+}
+
+impl MessageKind {
+    pub const ALL: [MessageKind; 8] = [
+        MessageKind::Text,
+        MessageKind::Image,
+        MessageKind::FileReference,
+        MessageKind::ToolRequest,
+        MessageKind::ToolResult,
+        MessageKind::SystemControl,
+        MessageKind::McpResource,
+        MessageKind::Unknown,
+    ];
+
+    /// The `"type"` tag of this kind.
+    pub fn tag(self) -> &'static str {
+        match self {
+            MessageKind::Text => "text",
+            MessageKind::Image => "image",
+            MessageKind::FileReference => "file_reference",
+            MessageKind::ToolRequest => "tool_request",
+            MessageKind::ToolResult => "tool_result",
+            MessageKind::SystemControl => "system_control",
+            MessageKind::McpResource => "mcp_resource",
+            MessageKind::Unknown => "unknown",
+        }
+    }
+}
+
+impl MessageType {
+    pub fn kind(&self) -> MessageKind {
+        match self {
+            MessageType::Text { .. } => MessageKind::Text,
+            MessageType::Image { .. } => MessageKind::Image,
+            MessageType::FileReference { .. } => MessageKind::FileReference,
+            MessageType::ToolRequest { .. } => MessageKind::ToolRequest,
+            MessageType::ToolResult { .. } => MessageKind::ToolResult,
+            MessageType::SystemControl { .. } => MessageKind::SystemControl,
+            MessageType::McpResource { .. } => MessageKind::McpResource,
+            MessageType::Unknown { .. } => MessageKind::Unknown,
+        }
+    }
+
+    /// A plain text message with one part.
+    pub fn text(role: Role, text: impl Into<String>) -> MessageType {
+        MessageType::Text { role, parts: vec![ContentPart::Text { text: text.into() }] }
+    }
+
+    /// The role this message speaks with, where it has one.
+    pub fn role(&self) -> Option<Role> {
+        match self {
+            MessageType::Text { role, .. } => Some(*role),
+            MessageType::ToolRequest { .. } => Some(Role::Assistant),
+            MessageType::Image { .. } | MessageType::FileReference { .. } => Some(Role::User),
+            _ => None,
+        }
+    }
+
+    /// The concatenated text parts of a Text message, else `None`.
+    pub fn plain_text(&self) -> Option<String> {
+        match self {
+            MessageType::Text { parts, .. } => Some(
+                parts
+                    .iter()
+                    .map(|p| match p {
+                        ContentPart::Text { text } => text.as_str(),
+                    })
+                    .collect::<Vec<_>>()
+                    .join(""),
+            ),
+            _ => None,
+        }
+    }
+}

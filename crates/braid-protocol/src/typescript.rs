@@ -1,0 +1,75 @@
+//! Generates `ui/src/generated/protocol.ts` from the Rust types, so the UI
+//! can never disagree with the backend. A test fails when the committed file
+//! is stale; `make generate` (or `BRAID_UPDATE_TS=1 cargo test -p
+//! braid-protocol`) rewrites it.
+
+use crate::command::{BranchSummary, SendReceipt};
+use crate::{
+    Approval, ApprovalDecision, BraidEvent, BranchId, CallId, Command, ContentDelta, ContentFinal, ContentPart,
+    ContextId, ContextSnapshot, ContextStatus, ContextSummary, ContextUpdate, ControlKind, ErrorCode,
+    FileRefStatus, ImageMode, ImageSource, LineRange, Message, MessageChange, MessageId, MessageKind,
+    MessageLifecycle, MessageMeta, MessageType, NewMessage, Notice, QueuedPreview, RequestId, Role, StatusKind,
+    Timestamp, ToolCall, ToolResultStatus, UpdateMetadata, WireError,
+};
+use ts_rs::{Config, TS};
+
+/// Path of the generated file, relative to the workspace root.
+pub const GENERATED_PATH: &str = "ui/src/generated/protocol.ts";
+
+fn decl<T: TS>(cfg: &Config, out: &mut String) {
+    out.push_str("export ");
+    out.push_str(&T::decl(cfg));
+    out.push_str("\n\n");
+}
+
+/// The whole generated file.
+pub fn generate() -> String {
+    // JSON numbers: every u64 we send (ids, times, counts) stays below 2^53.
+    let cfg = Config::new().with_large_int("number");
+    let mut out = String::from(
+        "// Generated from crates/braid-protocol by `make generate`. Do not edit by hand.\n\n",
+    );
+    out.push_str("export type CallId = string;\n\n");
+    decl::<ContextId>(&cfg, &mut out);
+    decl::<MessageId>(&cfg, &mut out);
+    decl::<BranchId>(&cfg, &mut out);
+    decl::<RequestId>(&cfg, &mut out);
+    decl::<Timestamp>(&cfg, &mut out);
+    decl::<Role>(&cfg, &mut out);
+    decl::<ContentPart>(&cfg, &mut out);
+    decl::<ImageSource>(&cfg, &mut out);
+    decl::<ImageMode>(&cfg, &mut out);
+    decl::<LineRange>(&cfg, &mut out);
+    decl::<FileRefStatus>(&cfg, &mut out);
+    decl::<Approval>(&cfg, &mut out);
+    decl::<ToolCall>(&cfg, &mut out);
+    decl::<ToolResultStatus>(&cfg, &mut out);
+    decl::<ControlKind>(&cfg, &mut out);
+    decl::<MessageType>(&cfg, &mut out);
+    decl::<MessageKind>(&cfg, &mut out);
+    decl::<MessageMeta>(&cfg, &mut out);
+    decl::<Message>(&cfg, &mut out);
+    decl::<ContextStatus>(&cfg, &mut out);
+    decl::<StatusKind>(&cfg, &mut out);
+    decl::<ErrorCode>(&cfg, &mut out);
+    decl::<WireError>(&cfg, &mut out);
+    decl::<ApprovalDecision>(&cfg, &mut out);
+    decl::<NewMessage>(&cfg, &mut out);
+    decl::<Command>(&cfg, &mut out);
+    decl::<SendReceipt>(&cfg, &mut out);
+    decl::<ContextSummary>(&cfg, &mut out);
+    decl::<BranchSummary>(&cfg, &mut out);
+    decl::<ContextSnapshot>(&cfg, &mut out);
+    decl::<MessageChange>(&cfg, &mut out);
+    decl::<MessageLifecycle>(&cfg, &mut out);
+    decl::<QueuedPreview>(&cfg, &mut out);
+    decl::<Notice>(&cfg, &mut out);
+    decl::<UpdateMetadata>(&cfg, &mut out);
+    decl::<ContextUpdate>(&cfg, &mut out);
+    decl::<ContentDelta>(&cfg, &mut out);
+    decl::<ContentFinal>(&cfg, &mut out);
+    decl::<BraidEvent>(&cfg, &mut out);
+    out.truncate(out.trim_end().len());
+    out.push('\n');
+    out
+}

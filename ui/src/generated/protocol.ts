@@ -1,0 +1,126 @@
+// Generated from crates/braid-protocol by `make generate`. Do not edit by hand.
+
+export type CallId = string;
+
+export type ContextId = string;
+
+export type MessageId = number;
+
+export type BranchId = string;
+
+export type RequestId = number;
+
+export type Timestamp = number;
+
+export type Role = "system" | "user" | "assistant";
+
+export type ContentPart = { "kind": "text", text: string, };
+
+export type ImageSource = { "kind": "url", url: string, } | { "kind": "base64", media_type: string, data: string, } | { "kind": "file_path", path: string, };
+
+export type ImageMode = "vision" | "ocr" | "auto";
+
+export type LineRange = { start_line: number, end_line: number, };
+
+export type FileRefStatus = "unresolved" | "resolved" | "failed";
+
+export type Approval = "pending" | "approved" | "denied";
+
+export type ToolCall = { id: string, name: string, arguments: string, approval: Approval, };
+
+export type ToolResultStatus = "success" | "error" | "cancelled";
+
+export type ControlKind = { "kind": "mode_change", mode: string, } | { "kind": "branch_switch", from: BranchId, to: BranchId, } | { "kind": "summary", text: string, replaces: Array<MessageId>, } | { "kind": "recovery", interrupted_state: string, detail: string, } | { "kind": "notice", code: string, text: string, };
+
+export type MessageType = { "type": "text", role: Role, parts: Array<ContentPart>, } | { "type": "image", source: ImageSource, mode: ImageMode, vision_analysis: string | null, recognized_text: string | null, ocr_confidence: number | null, language: string | null, error: string | null, } | { "type": "file_reference", path: string, range: LineRange | null, content: string | null, status: FileRefStatus, error: string | null, } | { "type": "tool_request", 
+/**
+ * Text the assistant said before calling tools, if any.
+ */
+text: string | null, calls: Array<ToolCall>, } | { "type": "tool_result", 
+/**
+ * The id of the tool call this answers.
+ */
+request_id: string, status: ToolResultStatus, output: string, error: string | null, recoverable: boolean, duration_ms: number, finished_at: Timestamp, } | { "type": "system_control", control: ControlKind, } | { "type": "mcp_resource", server_name: string, resource_uri: string, content: string, mime_type: string | null, retrieved_at: Timestamp, } | { "type": "unknown", raw: unknown, };
+
+export type MessageKind = "text" | "image" | "file_reference" | "tool_request" | "tool_result" | "system_control" | "mcp_resource" | "unknown";
+
+export type MessageMeta = { 
+/**
+ * Time the processing pipeline took for this message, in microseconds.
+ */
+processing_us?: number | null, };
+
+export type Message = { id: MessageId, created_at: Timestamp, schema_version: number, body: MessageType, meta?: MessageMeta, };
+
+export type ContextStatus = { "state": "idle" } | { "state": "processing_user_message" } | { "state": "resolving_file_references" } | { "state": "enhancing_system_prompt" } | { "state": "optimizing_context" } | { "state": "preparing_llm_request" } | { "state": "connecting_to_llm" } | { "state": "awaiting_llm_first_chunk" } | { "state": "streaming_llm_response", chunks: number, chars: number, } | { "state": "processing_llm_response" } | { "state": "retrying_llm_request", attempt: number, max: number, retry_at: Timestamp, } | { "state": "parsing_tool_calls" } | { "state": "awaiting_tool_approval", pending_requests: Array<string>, tool_names: Array<string>, } | { "state": "executing_tool", tool_name: string, index: number, total: number, attempt: number, } | { "state": "collecting_tool_results" } | { "state": "processing_tool_results" } | { "state": "tool_auto_loop", depth: number, tools_executed: number, } | { "state": "summarizing" } | { "state": "awaiting_sub_agents", done: number, total: number, } | { "state": "cancelling" } | { "state": "failed", error_code: string, message: string, recoverable: boolean, };
+
+export type StatusKind = "idle" | "processing_user_message" | "resolving_file_references" | "enhancing_system_prompt" | "optimizing_context" | "preparing_llm_request" | "connecting_to_llm" | "awaiting_llm_first_chunk" | "streaming_llm_response" | "processing_llm_response" | "retrying_llm_request" | "parsing_tool_calls" | "awaiting_tool_approval" | "executing_tool" | "collecting_tool_results" | "processing_tool_results" | "tool_auto_loop" | "summarizing" | "awaiting_sub_agents" | "cancelling" | "failed";
+
+export type ErrorCode = "agent_busy" | "invalid_input" | "not_found" | "storage" | "provider" | "invalid_state" | "internal";
+
+export type WireError = { code: ErrorCode, message: string, };
+
+export type ApprovalDecision = "approve" | "deny";
+
+export type NewMessage = { body: MessageType, };
+
+export type Command = { "type": "create_context", title: string | null, 
+/**
+ * Fixed for the context's life; the runtime's default when absent.
+ */
+working_dir: string | null, } | { "type": "list_contexts" } | { "type": "load_context", context_id: ContextId, } | { "type": "delete_context", context_id: ContextId, } | { "type": "send_message", context_id: ContextId, message: NewMessage, queue_if_busy: boolean, } | { "type": "unqueue", context_id: ContextId, message_id: MessageId, } | { "type": "cancel", context_id: ContextId, } | { "type": "interrupt", context_id: ContextId, } | { "type": "retry", context_id: ContextId, } | { "type": "decide_tool_call", context_id: ContextId, call_id: string, decision: ApprovalDecision, } | { "type": "create_branch", context_id: ContextId, from_message: MessageId, name: string, system_prompt: string | null, } | { "type": "switch_branch", context_id: ContextId, branch_id: BranchId, };
+
+export type SendReceipt = { message_id: MessageId, 
+/**
+ * True when the context was busy and the message waits in its queue.
+ */
+queued: boolean, };
+
+export type ContextSummary = { id: ContextId, title: string, working_dir: string, created_at: Timestamp, updated_at: Timestamp, status: ContextStatus, message_count: number, };
+
+export type BranchSummary = { id: BranchId, name: string, parent: BranchId | null, fork_point: MessageId | null, message_count: number, has_system_prompt: boolean, };
+
+export type ContextSnapshot = { summary: ContextSummary, active_branch: BranchId, branches: Array<BranchSummary>, queued: Array<Message>, messages: Array<Message>, 
+/**
+ * True when `messages` holds only the tail of the branch.
+ */
+truncated: boolean, };
+
+export type MessageChange = { "change": "created" } | { "change": "status_changed", status: string, } | { "change": "completed" };
+
+export type MessageLifecycle = { message_id: MessageId, kind: MessageKind, change: MessageChange, };
+
+export type QueuedPreview = { message_id: MessageId, 
+/**
+ * At most 120 characters of the message.
+ */
+preview: string, };
+
+export type Notice = { code: string, message: string, };
+
+export type UpdateMetadata = { 
+/**
+ * Messages waiting to be sent when the context is Idle. Always present,
+ * so a queue is never hidden.
+ */
+queue: Array<QueuedPreview>, notice?: Notice | null, };
+
+export type ContextUpdate = { context_id: ContextId, current_state: ContextStatus, 
+/**
+ * Present when this update is a change of state.
+ */
+previous_state: ContextStatus | null, message: MessageLifecycle | null, timestamp: Timestamp, metadata: UpdateMetadata, };
+
+export type ContentDelta = { context_id: ContextId, message_id: MessageId, 
+/**
+ * 1 for the first delta of a message, growing by one.
+ */
+sequence: number, delta: string, is_final: boolean, };
+
+export type ContentFinal = { context_id: ContextId, message_id: MessageId, 
+/**
+ * The sequence number after the last delta.
+ */
+sequence: number, is_final: boolean, };
+
+export type BraidEvent = { "event": "context_update" } & ContextUpdate | { "event": "content_delta" } & ContentDelta | { "event": "content_final" } & ContentFinal;
