@@ -1,1 +1,24 @@
-//! placeholder
+//! Braid's pure domain: typed messages and their stored form, contexts with
+//! branches, the state machine, the message pipeline, invariants and crash
+//! recovery.
+//!
+//! Nothing here reads a clock, touches the file system or the network, or
+//! knows tokio: time comes in as an argument (`now`), and everything that
+//! must happen in the world leaves as an [`machine::Effect`] for the runtime
+//! to carry out. That is what makes every flow testable step by step, with a
+//! simulated clock ([`sim::Sim`]).
+
+pub mod codec;
+pub mod conversation;
+pub mod history;
+pub mod invariants;
+pub mod llm;
+pub mod machine;
+pub mod pipeline;
+pub mod prompt;
+pub mod recovery;
+pub mod sim;
+pub mod validate;
+
+pub use conversation::{Branch, Conversation, ConversationError, PipelineConfig};
+pub use machine::{transition, ContextState, Effect, Event, MachineConfig, Reply};

@@ -5,7 +5,7 @@
 
 use crate::command::{BranchSummary, SendReceipt};
 use crate::{
-    Approval, ApprovalDecision, BraidEvent, BranchId, CallId, Command, ContentDelta, ContentFinal, ContentPart,
+    Approval, ApprovalDecision, BraidEvent, BranchId, Command, ContentDelta, ContentFinal, ContentPart,
     ContextId, ContextSnapshot, ContextStatus, ContextSummary, ContextUpdate, ControlKind, ErrorCode,
     FileRefStatus, ImageMode, ImageSource, LineRange, Message, MessageChange, MessageId, MessageKind,
     MessageLifecycle, MessageMeta, MessageType, NewMessage, Notice, QueuedPreview, RequestId, Role, StatusKind,

@@ -1,0 +1,230 @@
+//! A context's messages: one pool, several branches. A branch is an ordered
+//! list of ids into the pool, so forking copies ids, never messages.
+
+use braid_protocol::{BranchId, Message, MessageId, MessageKind, MessageType, Timestamp};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// Per-branch settings for the message pipeline (which processors run).
+/// Empty means the context's default pipeline.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PipelineConfig {
+    pub disabled_processors: Vec<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Branch {
+    pub id: BranchId,
+    pub name: String,
+    pub parent: Option<BranchId>,
+    /// The last message shared with the parent.
+    pub fork_point: Option<MessageId>,
+    pub message_ids: Vec<MessageId>,
+    /// Replaces the context's system prompt on this branch only.
+    pub system_prompt: Option<String>,
+    pub pipeline: Option<PipelineConfig>,
+    pub created_at: Timestamp,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ConversationError {
+    #[error("branch {0} does not exist")]
+    NoSuchBranch(BranchId),
+    #[error("message {message} is not on branch {branch}")]
+    NotOnBranch { message: MessageId, branch: BranchId },
+    #[error("message {0} is already in the pool")]
+    DuplicateMessage(MessageId),
+    #[error("message {0} is not in the pool")]
+    NoSuchMessage(MessageId),
+    #[error("a branch name cannot be empty")]
+    EmptyBranchName,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Conversation {
+    pool: BTreeMap<MessageId, Message>,
+    branches: BTreeMap<BranchId, Branch>,
+    active: BranchId,
+    next_branch: u32,
+}
+
+impl Conversation {
+    /// A conversation with an empty `main` branch.
+    pub fn new(now: Timestamp) -> Conversation {
+        let main = Branch {
+            id: BranchId::main(),
+            name: "main".to_owned(),
+            parent: None,
+            fork_point: None,
+            message_ids: Vec::new(),
+            system_prompt: None,
+            pipeline: None,
+            created_at: now,
+        };
+        Conversation {
+            pool: BTreeMap::new(),
+            branches: BTreeMap::from([(main.id.clone(), main)]),
+            active: BranchId::main(),
+            next_branch: 1,
+        }
+    }
+
+    /// Rebuilds a conversation from stored parts (no checks: run
+    /// [`crate::invariants::check_conversation`] when in doubt).
+    pub fn from_parts(messages: Vec<Message>, branches: Vec<Branch>, active: BranchId) -> Conversation {
+        let next_branch = branches
+            .iter()
+            .filter_map(|b| b.id.0.strip_prefix('b').and_then(|n| n.parse::<u32>().ok()))
+            .max()
+            .map_or(1, |n| n + 1);
+        Conversation {
+            pool: messages.into_iter().map(|m| (m.id, m)).collect(),
+            branches: branches.into_iter().map(|b| (b.id.clone(), b)).collect(),
+            active,
+            next_branch,
+        }
+    }
+
+    pub fn active_branch(&self) -> &BranchId {
+        &self.active
+    }
+
+    pub fn branch(&self, id: &BranchId) -> Option<&Branch> {
+        self.branches.get(id)
+    }
+
+    pub fn branches(&self) -> impl Iterator<Item = &Branch> {
+        self.branches.values()
+    }
+
+    pub fn message(&self, id: MessageId) -> Option<&Message> {
+        self.pool.get(&id)
+    }
+
+    /// Every message in the pool, in id order.
+    pub fn pool(&self) -> impl ExactSizeIterator<Item = &Message> {
+        self.pool.values()
+    }
+
+    /// The messages of a branch in order, borrowed from the pool.
+    pub fn messages<'a>(&'a self, branch: &BranchId) -> impl Iterator<Item = &'a Message> + 'a {
+        self.branches
+            .get(branch)
+            .into_iter()
+            .flat_map(|b| b.message_ids.iter())
+            .filter_map(|id| self.pool.get(id))
+    }
+
+    /// The active branch's messages.
+    pub fn active_messages(&self) -> impl Iterator<Item = &Message> {
+        self.messages(&self.active)
+    }
+
+    /// The active branch's messages of one kind, without cloning the pool.
+    pub fn of_kind(&self, kind: MessageKind) -> impl Iterator<Item = &Message> {
+        self.active_messages().filter(move |m| m.body.kind() == kind)
+    }
+
+    /// Adds a message to the pool and appends it to the active branch.
+    pub fn append(&mut self, message: Message) -> Result<(), ConversationError> {
+        if self.pool.contains_key(&message.id) {
+            return Err(ConversationError::DuplicateMessage(message.id));
+        }
+        let branch = self.branches.get_mut(&self.active).ok_or_else(|| ConversationError::NoSuchBranch(self.active.clone()))?;
+        branch.message_ids.push(message.id);
+        self.pool.insert(message.id, message);
+        Ok(())
+    }
+
+    /// Replaces a message's body (e.g. a tool call's approval changed).
+    pub fn update(&mut self, message: Message) -> Result<(), ConversationError> {
+        match self.pool.get_mut(&message.id) {
+            Some(slot) => {
+                *slot = message;
+                Ok(())
+            }
+            None => Err(ConversationError::NoSuchMessage(message.id)),
+        }
+    }
+
+    /// Forks `source` after `at`: the new branch shares every message up to
+    /// and including `at`. Returns the new branch's id.
+    pub fn create_branch(
+        &mut self,
+        source: &BranchId,
+        at: MessageId,
+        name: &str,
+        system_prompt: Option<String>,
+        now: Timestamp,
+    ) -> Result<BranchId, ConversationError> {
+        let name = name.trim();
+        if name.is_empty() {
+            return Err(ConversationError::EmptyBranchName);
+        }
+        let parent = self.branches.get(source).ok_or_else(|| ConversationError::NoSuchBranch(source.clone()))?;
+        let pos = parent
+            .message_ids
+            .iter()
+            .position(|id| *id == at)
+            .ok_or_else(|| ConversationError::NotOnBranch { message: at, branch: source.clone() })?;
+        let id = BranchId(format!("b{}", self.next_branch));
+        let branch = Branch {
+            id: id.clone(),
+            name: name.to_owned(),
+            parent: Some(source.clone()),
+            fork_point: Some(at),
+            message_ids: parent.message_ids[..=pos].to_vec(),
+            system_prompt,
+            pipeline: parent.pipeline.clone(),
+            created_at: now,
+        };
+        self.next_branch += 1;
+        self.branches.insert(id.clone(), branch);
+        Ok(id)
+    }
+
+    /// Makes `to` the active branch. The caller records the switch (the
+    /// state machine appends a SystemControl::BranchSwitch).
+    pub fn set_active(&mut self, to: &BranchId) -> Result<(), ConversationError> {
+        if !self.branches.contains_key(to) {
+            return Err(ConversationError::NoSuchBranch(to.clone()));
+        }
+        self.active = to.clone();
+        Ok(())
+    }
+
+    /// The branch that contains `message`, preferring the active one.
+    pub fn branch_of(&self, message: MessageId) -> Option<&BranchId> {
+        let contains = |b: &Branch| b.message_ids.contains(&message);
+        if self.branches.get(&self.active).is_some_and(contains) {
+            return Some(&self.active);
+        }
+        self.branches.values().find(|b| contains(b)).map(|b| &b.id)
+    }
+
+    /// The system prompt in force on a branch: its override, else `base`.
+    pub fn system_prompt<'a>(&'a self, branch: &BranchId, base: Option<&'a str>) -> Option<&'a str> {
+        self.branches.get(branch).and_then(|b| b.system_prompt.as_deref()).or(base)
+    }
+
+    pub fn len(&self) -> usize {
+        self.pool.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.pool.is_empty()
+    }
+
+    /// The highest message id in the pool, if any.
+    pub fn max_message_id(&self) -> Option<MessageId> {
+        self.pool.keys().next_back().copied()
+    }
+}
+
+/// A short label for a message body, for logs and previews.
+pub fn describe(body: &MessageType) -> String {
+    match body.plain_text() {
+        Some(t) => t.chars().take(60).collect(),
+        None => format!("[{}]", body.kind().tag()),
+    }
+}

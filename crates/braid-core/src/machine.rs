@@ -1,0 +1,298 @@
+//! The context state machine (DESIGN.md §3): one pure function,
+//! [`transition`], from a state, an event and the current time to the next
+//! state and the effects the runtime must carry out. Persistence effects
+//! always come first in the list: state is persisted before effects run.
+//!
+//! The function takes the state by reference and returns a new one, as the
+//! design says; the state is small (a few counters, the queue, the tool
+//! round), so the clone is cheap. Streamed text never enters the state: the
+//! provider layer assembles the answer and hands it over complete.
+
+mod backoff;
+mod step;
+mod tools;
+
+use crate::llm::{LlmFailure, LlmResponse};
+use braid_protocol::{
+    BraidEvent, BranchId, CallId, ContextId, ContextStatus, Message, MessageId, MessageType, RequestId, SendReceipt,
+    StatusKind, Timestamp, ToolCall, ToolResultStatus, WireError,
+};
+use serde::{Deserialize, Serialize};
+use std::collections::VecDeque;
+
+pub use backoff::retry_delay_ms;
+pub use step::transition;
+
+/// Limits of the machine. Stored with the context.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MachineConfig {
+    /// Retries after the first attempt for retryable failures.
+    pub max_retries: u32,
+    pub backoff_base_ms: u64,
+    pub backoff_cap_ms: u64,
+    /// Automatic tool rounds per user message before the loop stops and
+    /// the user is asked to continue.
+    pub max_loop_depth: u32,
+    /// Stand-in for the approval policy of the tools issue: when false every
+    /// call waits for the user.
+    pub auto_approve_tools: bool,
+}
+
+impl Default for MachineConfig {
+    fn default() -> MachineConfig {
+        MachineConfig {
+            max_retries: 3,
+            backoff_base_ms: 1_000,
+            backoff_cap_ms: 30_000,
+            max_loop_depth: 10,
+            auto_approve_tools: false,
+        }
+    }
+}
+
+/// A message waiting for its turn, or in the processing pipeline. Its body
+/// is kept so that a crash at that moment loses nothing.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct QueuedMessage {
+    pub id: MessageId,
+    pub body: MessageType,
+}
+
+/// The LLM request in flight (or waiting to be retried).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct InFlight {
+    pub id: RequestId,
+    /// 1 for the first send, +1 per retry.
+    pub attempt: u32,
+    /// The id the answer will get; deltas carry it.
+    pub response_id: MessageId,
+    /// Deltas emitted so far.
+    pub sequence: u64,
+    /// The user asked to stop; the partial answer is kept.
+    pub interrupted: bool,
+}
+
+/// The tool calls of one model turn, run one at a time in order.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ToolRound {
+    /// The ToolRequest message, kept so approval changes can be rewritten.
+    pub request: Message,
+    /// Index of the next call to run (or the running one).
+    pub next: usize,
+    pub running: Option<CallId>,
+    /// Per call: why it must not run (invalid arguments), if so.
+    pub rejected: Vec<Option<String>>,
+    pub interrupted: bool,
+}
+
+impl ToolRound {
+    pub fn calls(&self) -> &[ToolCall] {
+        match &self.request.body {
+            MessageType::ToolRequest { calls, .. } => calls,
+            _ => &[],
+        }
+    }
+}
+
+/// Progress of the automatic tool loop for the current user message.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LoopProgress {
+    pub depth: u32,
+    pub tools_executed: u32,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ContextState {
+    pub context_id: ContextId,
+    pub status: ContextStatus,
+    pub queue: VecDeque<QueuedMessage>,
+    pub pending: Option<QueuedMessage>,
+    pub request: Option<InFlight>,
+    pub round: Option<ToolRound>,
+    pub auto_loop: LoopProgress,
+    pub next_message_id: u64,
+    pub next_request_id: u64,
+    pub config: MachineConfig,
+}
+
+impl ContextState {
+    pub fn new(context_id: ContextId) -> ContextState {
+        ContextState {
+            context_id,
+            status: ContextStatus::Idle,
+            queue: VecDeque::new(),
+            pending: None,
+            request: None,
+            round: None,
+            auto_loop: LoopProgress::default(),
+            next_message_id: 1,
+            next_request_id: 1,
+            config: MachineConfig::default(),
+        }
+    }
+}
+
+/// Pipeline stages that show as their own state.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum PipelineStage {
+    ProcessingUserMessage,
+    ResolvingFileReferences,
+    EnhancingSystemPrompt,
+    OptimizingContext,
+}
+
+impl PipelineStage {
+    pub fn status(self) -> ContextStatus {
+        match self {
+            PipelineStage::ProcessingUserMessage => ContextStatus::ProcessingUserMessage,
+            PipelineStage::ResolvingFileReferences => ContextStatus::ResolvingFileReferences,
+            PipelineStage::EnhancingSystemPrompt => ContextStatus::EnhancingSystemPrompt,
+            PipelineStage::OptimizingContext => ContextStatus::OptimizingContext,
+        }
+    }
+}
+
+/// The outcome of one tool call, as the runtime reports it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ToolOutcome {
+    pub status: ToolResultStatus,
+    pub output: String,
+    pub error: Option<String>,
+    pub recoverable: bool,
+    pub duration_ms: u64,
+}
+
+/// Everything that can happen to a context.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Event {
+    /// From the user. Rejected with `agent_busy` while busy unless queued.
+    UserMessage { body: MessageType, queue_if_busy: bool },
+    Unqueue { message_id: MessageId },
+    PipelineStage { message_id: MessageId, stage: PipelineStage },
+    /// The pipeline's output, ready to enter the pool.
+    PipelineSucceeded { message: Message },
+    PipelineFailed { message_id: MessageId, error: String },
+    /// The runtime began sending the request.
+    LlmRequestStarted { request_id: RequestId },
+    /// Response headers arrived.
+    LlmConnected { request_id: RequestId },
+    LlmDelta { request_id: RequestId, text: String },
+    LlmCompleted { request_id: RequestId, response: LlmResponse },
+    LlmFailed { request_id: RequestId, failure: LlmFailure },
+    RetryTimerFired { request_id: RequestId },
+    ToolDecision { call_id: CallId, approved: bool },
+    ToolFinished { call_id: CallId, outcome: ToolOutcome },
+    /// Processed before anything else: stops at once, keeps no partial answer.
+    Cancel,
+    /// The running step finishes, nothing further starts, partial results stay.
+    Interrupt,
+    /// From Failed (or Idle, to continue after a stop): send again.
+    Retry,
+    SwitchBranch { from: BranchId, to: BranchId },
+}
+
+impl Event {
+    pub fn name(&self) -> &'static str {
+        match self {
+            Event::UserMessage { .. } => "user_message",
+            Event::Unqueue { .. } => "unqueue",
+            Event::PipelineStage { .. } => "pipeline_stage",
+            Event::PipelineSucceeded { .. } => "pipeline_succeeded",
+            Event::PipelineFailed { .. } => "pipeline_failed",
+            Event::LlmRequestStarted { .. } => "llm_request_started",
+            Event::LlmConnected { .. } => "llm_connected",
+            Event::LlmDelta { .. } => "llm_delta",
+            Event::LlmCompleted { .. } => "llm_completed",
+            Event::LlmFailed { .. } => "llm_failed",
+            Event::RetryTimerFired { .. } => "retry_timer_fired",
+            Event::ToolDecision { .. } => "tool_decision",
+            Event::ToolFinished { .. } => "tool_finished",
+            Event::Cancel => "cancel",
+            Event::Interrupt => "interrupt",
+            Event::Retry => "retry",
+            Event::SwitchBranch { .. } => "switch_branch",
+        }
+    }
+}
+
+/// The answer to the command that caused a transition.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Reply {
+    Accepted(SendReceipt),
+    Done,
+}
+
+/// What the runtime must do. Persistence effects come first.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Effect {
+    /// Save the state (status, queue, counters).
+    PersistState,
+    /// Add to the pool and the active branch, and save.
+    AppendMessage(Message),
+    /// Replace a message in the pool, and save.
+    UpdateMessage(Message),
+    SetActiveBranch(BranchId),
+    /// Answer the command.
+    Reply(Result<Reply, WireError>),
+    RunPipeline(Message),
+    AbortPipeline(MessageId),
+    /// Assemble the prompt from the active branch and stream the answer.
+    StartLlmRequest { request_id: RequestId, response_id: MessageId },
+    /// Close the request now. With `keep_partial`, report what arrived as an
+    /// `LlmCompleted` with stop reason Interrupted.
+    AbortLlmRequest { request_id: RequestId, keep_partial: bool },
+    ScheduleRetry { request_id: RequestId, at: Timestamp },
+    CancelRetry { request_id: RequestId },
+    RequestApproval { calls: Vec<ToolCall> },
+    RunTool { call: ToolCall, index: u32, total: u32 },
+    /// Kill the tool and its whole process tree.
+    KillTool { call_id: CallId },
+    Emit(BraidEvent),
+}
+
+impl Effect {
+    /// Effects that change what is stored; they run before all others.
+    pub fn is_persistence(&self) -> bool {
+        matches!(
+            self,
+            Effect::PersistState | Effect::AppendMessage(_) | Effect::UpdateMessage(_) | Effect::SetActiveBranch(_)
+        )
+    }
+}
+
+/// States in which an LLM request is in flight or about to be.
+pub fn is_request_phase(kind: StatusKind) -> bool {
+    matches!(
+        kind,
+        StatusKind::PreparingLlmRequest
+            | StatusKind::ToolAutoLoop
+            | StatusKind::ConnectingToLlm
+            | StatusKind::AwaitingLlmFirstChunk
+            | StatusKind::StreamingLlmResponse
+            | StatusKind::ProcessingLlmResponse
+    )
+}
+
+/// States in which the user's message is in the processing pipeline.
+pub fn is_pipeline_phase(kind: StatusKind) -> bool {
+    matches!(
+        kind,
+        StatusKind::ProcessingUserMessage
+            | StatusKind::ResolvingFileReferences
+            | StatusKind::EnhancingSystemPrompt
+            | StatusKind::OptimizingContext
+    )
+}
+
+/// States in which a tool round is open.
+pub fn is_tool_phase(kind: StatusKind) -> bool {
+    matches!(
+        kind,
+        StatusKind::ParsingToolCalls
+            | StatusKind::AwaitingToolApproval
+            | StatusKind::ExecutingTool
+            | StatusKind::CollectingToolResults
+            | StatusKind::ProcessingToolResults
+            | StatusKind::Cancelling
+    )
+}

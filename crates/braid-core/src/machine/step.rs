@@ -1,0 +1,446 @@
+//! The transition function: user input, the pipeline, the LLM request and
+//! its retries, cancel and interrupt. Tool rounds are in `tools.rs`.
+
+use super::{
+    is_pipeline_phase, is_request_phase, retry_delay_ms, ContextState, Effect, Event, InFlight, LoopProgress,
+    QueuedMessage, Reply,
+};
+use crate::llm::{LlmFailure, LlmResponse, StopReason};
+use crate::validate::validate_user_message;
+use braid_protocol::{
+    BraidEvent, BranchId, ContentDelta, ContentFinal, ContextStatus, ContextUpdate, ControlKind, ErrorCode, Message,
+    MessageChange, MessageId, MessageKind, MessageLifecycle, MessageType, Notice, QueuedPreview, RequestId, Role,
+    SendReceipt, StatusKind, Timestamp, UpdateMetadata, WireError, SCHEMA_VERSION,
+};
+
+/// `transition(state, event, now) -> (state, effects)`: pure and total.
+/// Events that do not apply to the current state (a late chunk from an
+/// aborted request, a timer for a cancelled retry) change nothing.
+pub fn transition(state: &ContextState, event: Event, now: Timestamp) -> (ContextState, Vec<Effect>) {
+    let mut step = Step { s: state.clone(), now, durable: Vec::new(), other: Vec::new(), progress_only: false };
+    step.handle(event);
+    step.start_queued_if_idle();
+    let Step { s, mut durable, other, progress_only, .. } = step;
+    if !progress_only && s != *state {
+        durable.insert(0, Effect::PersistState);
+    }
+    durable.extend(other);
+    (s, durable)
+}
+
+pub(super) struct Step {
+    pub(super) s: ContextState,
+    pub(super) now: Timestamp,
+    durable: Vec<Effect>,
+    other: Vec<Effect>,
+    /// Only streaming counters moved: not worth a write per chunk (a crash
+    /// loses the partial answer by design).
+    progress_only: bool,
+}
+
+impl Step {
+    fn handle(&mut self, event: Event) {
+        match event {
+            Event::Cancel => self.cancel(),
+            Event::Interrupt => self.interrupt(),
+            Event::UserMessage { body, queue_if_busy } => self.user_message(body, queue_if_busy),
+            Event::Unqueue { message_id } => self.unqueue(message_id),
+            Event::PipelineStage { message_id, stage } => {
+                if self.pending_is(message_id) && is_pipeline_phase(self.kind()) {
+                    self.set_status(stage.status());
+                }
+            }
+            Event::PipelineSucceeded { message } => {
+                if self.pending_is(message.id) && is_pipeline_phase(self.kind()) {
+                    self.s.pending = None;
+                    self.append(message);
+                    self.start_request(1);
+                }
+            }
+            Event::PipelineFailed { message_id, error } => {
+                if self.pending_is(message_id) && is_pipeline_phase(self.kind()) {
+                    self.s.pending = None;
+                    self.set_status(ContextStatus::Idle);
+                    let text = format!("The message was not added: {error}");
+                    self.notify(Notice::from_error(ErrorCode::InvalidInput, text));
+                }
+            }
+            Event::LlmRequestStarted { request_id } => {
+                if self.request_is(request_id) && matches!(self.kind(), StatusKind::PreparingLlmRequest | StatusKind::ToolAutoLoop) {
+                    self.set_status(ContextStatus::ConnectingToLlm);
+                }
+            }
+            Event::LlmConnected { request_id } => {
+                if self.request_is(request_id)
+                    && matches!(
+                        self.kind(),
+                        StatusKind::PreparingLlmRequest | StatusKind::ToolAutoLoop | StatusKind::ConnectingToLlm
+                    )
+                {
+                    self.set_status(ContextStatus::AwaitingLlmFirstChunk);
+                }
+            }
+            Event::LlmDelta { request_id, text } => self.delta(request_id, text),
+            Event::LlmCompleted { request_id, response } => {
+                if self.request_is(request_id) && is_request_phase(self.kind()) {
+                    self.completed(response);
+                }
+            }
+            Event::LlmFailed { request_id, failure } => {
+                if self.request_is(request_id) && is_request_phase(self.kind()) {
+                    self.failed(failure);
+                }
+            }
+            Event::RetryTimerFired { request_id } => {
+                if self.request_is(request_id) && self.kind() == StatusKind::RetryingLlmRequest {
+                    let attempt = self.s.request.take().map_or(1, |r| r.attempt + 1);
+                    self.start_request(attempt);
+                }
+            }
+            Event::ToolDecision { call_id, approved } => self.tool_decision(call_id, approved),
+            Event::ToolFinished { call_id, outcome } => self.tool_finished(call_id, outcome),
+            Event::Retry => self.retry(),
+            Event::SwitchBranch { from, to } => self.switch_branch(from, to),
+        }
+    }
+
+    pub(super) fn kind(&self) -> StatusKind {
+        self.s.status.kind()
+    }
+
+    fn pending_is(&self, id: MessageId) -> bool {
+        self.s.pending.as_ref().is_some_and(|p| p.id == id)
+    }
+
+    fn request_is(&self, id: RequestId) -> bool {
+        self.s.request.as_ref().is_some_and(|r| r.id == id)
+    }
+
+    pub(super) fn alloc_message_id(&mut self) -> MessageId {
+        let id = MessageId(self.s.next_message_id);
+        self.s.next_message_id += 1;
+        id
+    }
+
+    pub(super) fn reply(&mut self, reply: Result<Reply, WireError>) {
+        self.other.push(Effect::Reply(reply));
+    }
+
+    pub(super) fn run(&mut self, effect: Effect) {
+        self.other.push(effect);
+    }
+
+    fn update(&self, previous: Option<ContextStatus>, message: Option<MessageLifecycle>, notice: Option<Notice>) -> Effect {
+        Effect::Emit(BraidEvent::ContextUpdate(ContextUpdate {
+            context_id: self.s.context_id.clone(),
+            current_state: self.s.status.clone(),
+            previous_state: previous,
+            message,
+            timestamp: self.now,
+            metadata: UpdateMetadata {
+                queue: self.s.queue.iter().map(|q| QueuedPreview::of(q.id, &q.body)).collect(),
+                notice,
+            },
+        }))
+    }
+
+    /// Moves to `status` and tells subscribers; `previous_state` is set when
+    /// the kind of state changes, not when only its counters move.
+    pub(super) fn set_status(&mut self, status: ContextStatus) {
+        if status == self.s.status {
+            return;
+        }
+        let previous = std::mem::replace(&mut self.s.status, status);
+        let changed_kind = previous.kind() != self.s.status.kind();
+        let effect = self.update(changed_kind.then_some(previous), None, None);
+        self.other.push(effect);
+    }
+
+    pub(super) fn notify(&mut self, notice: Notice) {
+        let effect = self.update(None, None, Some(notice));
+        self.other.push(effect);
+    }
+
+    pub(super) fn lifecycle(&mut self, message_id: MessageId, kind: MessageKind, change: MessageChange) {
+        let effect = self.update(None, Some(MessageLifecycle { message_id, kind, change }), None);
+        self.other.push(effect);
+    }
+
+    pub(super) fn message(&self, id: MessageId, body: MessageType) -> Message {
+        Message { id, created_at: self.now, schema_version: SCHEMA_VERSION, body, meta: Default::default() }
+    }
+
+    pub(super) fn append(&mut self, message: Message) {
+        let (id, kind) = (message.id, message.body.kind());
+        self.durable.push(Effect::AppendMessage(message));
+        self.lifecycle(id, kind, MessageChange::Created);
+    }
+
+    pub(super) fn rewrite(&mut self, message: Message, status: String) {
+        let (id, kind) = (message.id, message.body.kind());
+        self.durable.push(Effect::UpdateMessage(message));
+        self.lifecycle(id, kind, MessageChange::StatusChanged { status });
+    }
+
+    fn user_message(&mut self, body: MessageType, queue_if_busy: bool) {
+        if let Err(e) = validate_user_message(&body) {
+            self.reply(Err(WireError::new(ErrorCode::InvalidInput, e.to_string())));
+            return;
+        }
+        if self.s.status.is_busy() {
+            if !queue_if_busy {
+                let what = self.s.status.describe(self.now);
+                let text = format!("Braid is busy ({what}). Cancel or wait, or queue the message.");
+                self.reply(Err(WireError::new(ErrorCode::AgentBusy, text)));
+                return;
+            }
+            let id = self.alloc_message_id();
+            self.s.queue.push_back(QueuedMessage { id, body });
+            self.reply(Ok(Reply::Accepted(SendReceipt { message_id: id, queued: true })));
+            let effect = self.update(None, None, None);
+            self.other.push(effect);
+            return;
+        }
+        let id = self.alloc_message_id();
+        self.reply(Ok(Reply::Accepted(SendReceipt { message_id: id, queued: false })));
+        if self.s.queue.is_empty() {
+            self.begin(QueuedMessage { id, body });
+        } else {
+            // Only possible from Failed: earlier queued messages go first.
+            self.s.queue.push_back(QueuedMessage { id, body });
+            if let Some(first) = self.s.queue.pop_front() {
+                self.begin(first);
+            }
+        }
+    }
+
+    fn unqueue(&mut self, id: MessageId) {
+        match self.s.queue.iter().position(|q| q.id == id) {
+            Some(pos) => {
+                self.s.queue.remove(pos);
+                self.reply(Ok(Reply::Done));
+                let effect = self.update(None, None, None);
+                self.other.push(effect);
+            }
+            None => self.reply(Err(WireError::new(ErrorCode::NotFound, format!("message {id} is not queued")))),
+        }
+    }
+
+    /// Starts processing a user message: it enters the pool only if the
+    /// pipeline succeeds.
+    fn begin(&mut self, queued: QueuedMessage) {
+        let message = self.message(queued.id, queued.body.clone());
+        self.s.pending = Some(queued);
+        self.s.auto_loop = LoopProgress::default();
+        self.set_status(ContextStatus::ProcessingUserMessage);
+        self.run(Effect::RunPipeline(message));
+    }
+
+    pub(super) fn start_queued_if_idle(&mut self) {
+        if self.s.status == ContextStatus::Idle {
+            if let Some(next) = self.s.queue.pop_front() {
+                self.begin(next);
+            }
+        }
+    }
+
+    /// Opens request attempt `attempt`; during the tool loop the state stays
+    /// ToolAutoLoop until the request is on its way.
+    pub(super) fn start_request(&mut self, attempt: u32) {
+        let id = RequestId(self.s.next_request_id);
+        self.s.next_request_id += 1;
+        let response_id = self.alloc_message_id();
+        self.s.request = Some(InFlight { id, attempt, response_id, sequence: 0, interrupted: false });
+        if self.kind() != StatusKind::ToolAutoLoop {
+            self.set_status(ContextStatus::PreparingLlmRequest);
+        }
+        self.run(Effect::StartLlmRequest { request_id: id, response_id });
+    }
+
+    fn delta(&mut self, request_id: RequestId, text: String) {
+        if !self.request_is(request_id) || !is_request_phase(self.kind()) || text.is_empty() {
+            return;
+        }
+        let chars = text.chars().count() as u64;
+        let (chunks, total) = match self.s.status {
+            ContextStatus::StreamingLlmResponse { chunks, chars: so_far } => {
+                self.progress_only = true;
+                (chunks + 1, so_far + chars)
+            }
+            _ => (1, chars),
+        };
+        let Some(request) = self.s.request.as_mut() else { return };
+        request.sequence += 1;
+        let (message_id, sequence) = (request.response_id, request.sequence);
+        if chunks == 1 {
+            self.lifecycle(message_id, MessageKind::Text, MessageChange::Created);
+        }
+        self.set_status(ContextStatus::StreamingLlmResponse { chunks, chars: total });
+        self.run(Effect::Emit(BraidEvent::ContentDelta(ContentDelta {
+            context_id: self.s.context_id.clone(),
+            message_id,
+            sequence,
+            delta: text,
+            is_final: false,
+        })));
+    }
+
+    fn completed(&mut self, response: LlmResponse) {
+        let Some(request) = self.s.request.take() else { return };
+        self.set_status(ContextStatus::ProcessingLlmResponse);
+        if request.sequence > 0 {
+            self.run(Effect::Emit(BraidEvent::ContentFinal(ContentFinal {
+                context_id: self.s.context_id.clone(),
+                message_id: request.response_id,
+                sequence: request.sequence + 1,
+                is_final: true,
+            })));
+        }
+        let interrupted = request.interrupted || response.stop_reason == StopReason::Interrupted;
+        if !interrupted && !response.tool_calls.is_empty() {
+            self.open_tool_round(request.response_id, response);
+            return;
+        }
+        if response.text.is_empty() {
+            if request.sequence > 0 {
+                self.discard(request.response_id);
+            }
+            if !interrupted {
+                self.notify(Notice::new("empty_response", "The model returned an empty answer."));
+            }
+        } else {
+            let body = MessageType::text(Role::Assistant, response.text);
+            let message = self.message(request.response_id, body);
+            self.append(message);
+            self.lifecycle(request.response_id, MessageKind::Text, MessageChange::Completed);
+        }
+        if interrupted {
+            self.notify(Notice::new("interrupted", "Stopped. The partial answer is kept; send a message to continue."));
+        }
+        self.set_status(ContextStatus::Idle);
+    }
+
+    fn discard(&mut self, id: MessageId) {
+        self.lifecycle(id, MessageKind::Text, MessageChange::StatusChanged { status: "discarded".to_owned() });
+    }
+
+    fn failed(&mut self, failure: LlmFailure) {
+        let Some(request) = self.s.request.take() else { return };
+        if request.sequence > 0 {
+            self.discard(request.response_id);
+        }
+        let max = self.s.config.max_retries;
+        if failure.retryable && request.attempt <= max {
+            let delay = retry_delay_ms(&self.s.config, request.attempt, request.id, failure.retry_after_ms);
+            let at = self.now.plus_ms(delay);
+            let attempt = request.attempt;
+            let request_id = request.id;
+            self.s.request = Some(InFlight { sequence: 0, ..request });
+            self.set_status(ContextStatus::RetryingLlmRequest { attempt, max, retry_at: at });
+            self.notify(Notice::new(failure.code, failure.message));
+            self.run(Effect::ScheduleRetry { request_id, at });
+            return;
+        }
+        let message = if failure.retryable {
+            format!("{} (gave up after {max} retries)", failure.message)
+        } else {
+            failure.message
+        };
+        self.set_status(ContextStatus::Failed { error_code: failure.code, message, recoverable: failure.retryable });
+    }
+
+    fn retry(&mut self) {
+        match self.kind() {
+            StatusKind::Failed | StatusKind::Idle => {
+                self.reply(Ok(Reply::Done));
+                self.s.auto_loop = LoopProgress::default();
+                self.start_request(1);
+            }
+            _ => {
+                let what = self.s.status.describe(self.now);
+                self.reply(Err(WireError::new(ErrorCode::AgentBusy, format!("Braid is busy ({what}); nothing to retry."))));
+            }
+        }
+    }
+
+    fn switch_branch(&mut self, from: BranchId, to: BranchId) {
+        if self.s.status.is_busy() {
+            let what = self.s.status.describe(self.now);
+            let text = format!("Braid is busy ({what}). Cancel or wait before switching branch.");
+            self.reply(Err(WireError::new(ErrorCode::AgentBusy, text)));
+            return;
+        }
+        self.reply(Ok(Reply::Done));
+        if from == to {
+            return;
+        }
+        self.durable.push(Effect::SetActiveBranch(to.clone()));
+        let id = self.alloc_message_id();
+        let message = self.message(id, MessageType::SystemControl { control: ControlKind::BranchSwitch { from, to } });
+        self.append(message);
+    }
+
+    /// Cancel: processed first, stops at once, keeps no partial answer.
+    fn cancel(&mut self) {
+        self.reply(Ok(Reply::Done));
+        match self.kind() {
+            StatusKind::Idle => return,
+            StatusKind::Failed => {}
+            k if is_pipeline_phase(k) => {
+                if let Some(p) = self.s.pending.take() {
+                    self.run(Effect::AbortPipeline(p.id));
+                }
+            }
+            StatusKind::RetryingLlmRequest => {
+                if let Some(r) = self.s.request.take() {
+                    self.run(Effect::CancelRetry { request_id: r.id });
+                }
+            }
+            k if is_request_phase(k) => {
+                if let Some(r) = self.s.request.take() {
+                    self.run(Effect::AbortLlmRequest { request_id: r.id, keep_partial: false });
+                    if r.sequence > 0 {
+                        self.discard(r.response_id);
+                    }
+                }
+            }
+            StatusKind::ExecutingTool => {
+                if self.kill_running_tool("cancelled by the user") {
+                    self.notify(Notice::new("cancelled", "Cancelled."));
+                    return;
+                }
+            }
+            StatusKind::Cancelling => self.s.round = None,
+            _ => self.close_round("cancelled by the user"),
+        }
+        self.s.request = None;
+        self.s.pending = None;
+        self.s.round = None;
+        self.set_status(ContextStatus::Idle);
+        self.notify(Notice::new("cancelled", "Cancelled."));
+    }
+
+    /// Interrupt: softer than cancel. A streamed answer is kept as far as it
+    /// got; a running tool finishes; no further round starts.
+    fn interrupt(&mut self) {
+        let kind = self.kind();
+        let streaming = self.s.request.as_ref().is_some_and(|r| r.sequence > 0);
+        if is_request_phase(kind) && streaming {
+            if let Some(r) = self.s.request.as_mut() {
+                r.interrupted = true;
+                let request_id = r.id;
+                self.run(Effect::AbortLlmRequest { request_id, keep_partial: true });
+            }
+            self.reply(Ok(Reply::Done));
+        } else if kind == StatusKind::ExecutingTool {
+            if let Some(round) = self.s.round.as_mut() {
+                round.interrupted = true;
+            }
+            self.reply(Ok(Reply::Done));
+            self.notify(Notice::new("interrupting", "Stopping after the running tool."));
+        } else {
+            // Nothing partial to keep: the same as cancel.
+            self.cancel();
+        }
+    }
+}

@@ -1,0 +1,235 @@
+//! Tool rounds: approval, one-at-a-time execution in request order, the
+//! automatic loop and its depth limit. Every call gets exactly one result,
+//! whatever happens (denied, invalid, cancelled, interrupted).
+
+use super::step::Step;
+use super::{Effect, Reply, ToolOutcome, ToolRound};
+use crate::llm::LlmResponse;
+use braid_protocol::{
+    Approval, CallId, ContextStatus, ControlKind, ErrorCode, MessageId, MessageType, Notice, StatusKind, ToolCall,
+    ToolResultStatus, WireError,
+};
+
+impl Step {
+    /// The model asked for tools: record the request, then ask for approval
+    /// or start running.
+    pub(super) fn open_tool_round(&mut self, response_id: MessageId, response: LlmResponse) {
+        self.set_status(ContextStatus::ParsingToolCalls);
+        let auto = self.s.config.auto_approve_tools;
+        let mut rejected = Vec::with_capacity(response.tool_calls.len());
+        let calls: Vec<ToolCall> = response
+            .tool_calls
+            .into_iter()
+            .enumerate()
+            .map(|(i, c)| {
+                // Some servers omit ids; a stable one keeps results paired.
+                let id = if c.id.trim().is_empty() { format!("call_{}_{}", response_id.0, i + 1) } else { c.id };
+                let problem = if c.name.trim().is_empty() {
+                    Some("the tool call has no name".to_owned())
+                } else {
+                    serde_json::from_str::<serde_json::Value>(&c.arguments)
+                        .err()
+                        .map(|e| format!("the arguments are not valid JSON ({e}); send them again as a JSON object"))
+                };
+                let approval = match (&problem, auto) {
+                    (Some(_), _) => Approval::Denied,
+                    (None, true) => Approval::Approved,
+                    (None, false) => Approval::Pending,
+                };
+                rejected.push(problem);
+                ToolCall { id, name: c.name, arguments: c.arguments, approval }
+            })
+            .collect();
+        let text = (!response.text.is_empty()).then_some(response.text);
+        let request = self.message(response_id, MessageType::ToolRequest { text, calls });
+        self.append(request.clone());
+        self.s.round = Some(ToolRound { request, next: 0, running: None, rejected, interrupted: false });
+        self.await_approvals_or_run();
+    }
+
+    fn await_approvals_or_run(&mut self) {
+        let Some(round) = self.s.round.as_ref() else { return };
+        let pending: Vec<&ToolCall> = round.calls().iter().filter(|c| c.approval == Approval::Pending).collect();
+        if pending.is_empty() {
+            self.run_next_tool();
+            return;
+        }
+        let status = ContextStatus::AwaitingToolApproval {
+            pending_requests: pending.iter().map(|c| c.id.clone()).collect(),
+            tool_names: pending.iter().map(|c| c.name.clone()).collect(),
+        };
+        let calls = pending.into_iter().cloned().collect();
+        self.set_status(status);
+        self.run(Effect::RequestApproval { calls });
+    }
+
+    pub(super) fn tool_decision(&mut self, call_id: CallId, approved: bool) {
+        let waiting = self.kind() == StatusKind::AwaitingToolApproval;
+        let call = self.s.round.as_mut().filter(|_| waiting).and_then(|r| match &mut r.request.body {
+            MessageType::ToolRequest { calls, .. } => {
+                calls.iter_mut().find(|c| c.id == call_id && c.approval == Approval::Pending)
+            }
+            _ => None,
+        });
+        let Some(call) = call else {
+            let text = format!("no tool call {call_id:?} is awaiting approval");
+            self.reply(Err(WireError::new(ErrorCode::InvalidState, text)));
+            return;
+        };
+        call.approval = if approved { Approval::Approved } else { Approval::Denied };
+        let verdict = if approved { "approved" } else { "denied" };
+        self.reply(Ok(Reply::Done));
+        if let Some(request) = self.s.round.as_ref().map(|r| r.request.clone()) {
+            self.rewrite(request, format!("{call_id} {verdict}"));
+        }
+        self.await_approvals_or_run();
+    }
+
+    /// Runs the next approved call; writes results for denied or invalid
+    /// ones in order; closes the round when none are left.
+    fn run_next_tool(&mut self) {
+        loop {
+            let Some(round) = self.s.round.as_mut() else { return };
+            let total = round.calls().len();
+            if round.next >= total {
+                self.finish_round();
+                return;
+            }
+            let index = round.next;
+            let call = round.calls()[index].clone();
+            let problem = round.rejected.get(index).cloned().flatten();
+            if round.interrupted {
+                round.next += 1;
+                self.write_result(&call.id, ToolResultStatus::Cancelled, "interrupted by the user before it ran");
+                continue;
+            }
+            if call.approval != Approval::Approved {
+                round.next += 1;
+                let why = problem.unwrap_or_else(|| "the user denied this tool call".to_owned());
+                self.write_result(&call.id, ToolResultStatus::Error, &why);
+                continue;
+            }
+            round.running = Some(call.id.clone());
+            let (index, total) = (index as u32 + 1, total as u32);
+            self.set_status(ContextStatus::ExecutingTool { tool_name: call.name.clone(), index, total, attempt: 1 });
+            self.run(Effect::RunTool { call, index, total });
+            return;
+        }
+    }
+
+    pub(super) fn tool_finished(&mut self, call_id: CallId, outcome: ToolOutcome) {
+        let running = self.s.round.as_ref().and_then(|r| r.running.as_ref()) == Some(&call_id);
+        match self.kind() {
+            StatusKind::ExecutingTool if running => {
+                let result = MessageType::ToolResult {
+                    request_id: call_id,
+                    status: outcome.status,
+                    output: outcome.output,
+                    error: outcome.error,
+                    recoverable: outcome.recoverable,
+                    duration_ms: outcome.duration_ms,
+                    finished_at: self.now,
+                };
+                let id = self.alloc_message_id();
+                let message = self.message(id, result);
+                self.append(message);
+                if let Some(round) = self.s.round.as_mut() {
+                    round.running = None;
+                    round.next += 1;
+                }
+                self.s.auto_loop.tools_executed += 1;
+                self.run_next_tool();
+            }
+            StatusKind::Cancelling if running => {
+                // Its cancelled result was written when the cancel came.
+                self.s.round = None;
+                self.set_status(ContextStatus::Idle);
+            }
+            _ => {}
+        }
+    }
+
+    fn finish_round(&mut self) {
+        self.set_status(ContextStatus::CollectingToolResults);
+        self.set_status(ContextStatus::ProcessingToolResults);
+        let interrupted = self.s.round.take().is_some_and(|r| r.interrupted);
+        self.s.auto_loop.depth += 1;
+        let depth = self.s.auto_loop.depth;
+        if interrupted {
+            self.set_status(ContextStatus::Idle);
+            self.notify(Notice::new("interrupted", "Stopped after the running tool; its result is kept. Send a message to continue."));
+            return;
+        }
+        if depth >= self.s.config.max_loop_depth {
+            let text = format!(
+                "The tool loop stopped after {depth} rounds ({} tools). Press Continue (Retry) to let the model go on.",
+                self.s.auto_loop.tools_executed
+            );
+            let id = self.alloc_message_id();
+            let control = ControlKind::Notice { code: "loop_limit".to_owned(), text: text.clone() };
+            let message = self.message(id, MessageType::SystemControl { control });
+            self.append(message);
+            self.set_status(ContextStatus::Idle);
+            self.notify(Notice::new("loop_limit", text));
+            return;
+        }
+        let tools_executed = self.s.auto_loop.tools_executed;
+        self.set_status(ContextStatus::ToolAutoLoop { depth, tools_executed });
+        self.start_request(1);
+    }
+
+    fn write_result(&mut self, call_id: &str, status: ToolResultStatus, error: &str) {
+        let id = self.alloc_message_id();
+        let body = MessageType::ToolResult {
+            request_id: call_id.to_owned(),
+            status,
+            output: String::new(),
+            error: Some(error.to_owned()),
+            recoverable: true,
+            duration_ms: 0,
+            finished_at: self.now,
+        };
+        let message = self.message(id, body);
+        self.append(message);
+    }
+
+    /// Writes a synthetic result for every call of the round that has none,
+    /// marks pending approvals denied, and drops the round.
+    pub(super) fn close_round(&mut self, why: &str) {
+        let Some(mut round) = self.s.round.take() else { return };
+        let mut rewritten = false;
+        if let MessageType::ToolRequest { calls, .. } = &mut round.request.body {
+            for call in calls.iter_mut().filter(|c| c.approval == Approval::Pending) {
+                call.approval = Approval::Denied;
+                rewritten = true;
+            }
+        }
+        if rewritten {
+            self.rewrite(round.request.clone(), "closed".to_owned());
+        }
+        let open: Vec<CallId> = round.calls()[round.next.min(round.calls().len())..].iter().map(|c| c.id.clone()).collect();
+        for id in open {
+            self.write_result(&id, ToolResultStatus::Cancelled, why);
+        }
+    }
+
+    /// Cancel during a tool: kill it, write cancelled results for it and for
+    /// every queued call, and wait in Cancelling for the kill to land.
+    pub(super) fn kill_running_tool(&mut self, why: &str) -> bool {
+        let Some(running) = self.s.round.as_ref().and_then(|r| r.running.clone()) else { return false };
+        self.run(Effect::KillTool { call_id: running.clone() });
+        let request = self.s.round.as_ref().map(|r| r.request.clone());
+        self.close_round(why);
+        // Keep the round (only to recognise the kill's acknowledgement).
+        if let Some(request) = request {
+            let n = match &request.body {
+                MessageType::ToolRequest { calls, .. } => calls.len(),
+                _ => 0,
+            };
+            self.s.round =
+                Some(ToolRound { request, next: n, running: Some(running), rejected: vec![None; n], interrupted: true });
+        }
+        self.set_status(ContextStatus::Cancelling);
+        true
+    }
+}

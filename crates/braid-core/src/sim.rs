@@ -1,0 +1,136 @@
+//! A deterministic simulator for the state machine, in the manner of
+//! quinn-proto's test `Pair`: a state, a conversation the persistence
+//! effects are applied to, a simulated clock, and a log of everything. No
+//! runtime, no I/O. Used by the core's tests and benchmarks, and by the
+//! property tests of other crates.
+
+use crate::conversation::{Conversation, ConversationError};
+use crate::history::{TransitionLog, TransitionRecord};
+use crate::invariants::{check_conversation, check_state, check_tool_pairing, Violation};
+use crate::machine::{is_tool_phase, transition, ContextState, Effect, Event, Reply};
+use braid_protocol::{BraidEvent, ContextId, ContextStatus, Message, RequestId, Timestamp, WireError};
+
+/// Applies a persistence effect to the conversation (the runtime does the
+/// same, then writes to the store). Other effects are ignored here.
+pub fn apply_to_conversation(conversation: &mut Conversation, effect: &Effect) -> Result<(), ConversationError> {
+    match effect {
+        Effect::AppendMessage(m) => conversation.append(m.clone()),
+        Effect::UpdateMessage(m) => conversation.update(m.clone()),
+        Effect::SetActiveBranch(b) => conversation.set_active(b),
+        _ => Ok(()),
+    }
+}
+
+pub struct Sim {
+    pub state: ContextState,
+    pub conversation: Conversation,
+    pub now: Timestamp,
+    pub log: TransitionLog,
+    /// Every effect, in order.
+    pub effects: Vec<Effect>,
+    /// Every state the context was in, in order (counters included).
+    pub states: Vec<ContextStatus>,
+}
+
+impl Default for Sim {
+    fn default() -> Sim {
+        Sim::new()
+    }
+}
+
+impl Sim {
+    pub fn new() -> Sim {
+        let now = Timestamp(1_700_000_000_000);
+        Sim {
+            state: ContextState::new(ContextId("ctx-sim".to_owned())),
+            conversation: Conversation::new(now),
+            now,
+            log: TransitionLog::new(10_000),
+            effects: Vec::new(),
+            states: vec![ContextStatus::Idle],
+        }
+    }
+
+    pub fn advance(&mut self, ms: u64) {
+        self.now = self.now.plus_ms(ms);
+    }
+
+    /// Feeds one event, applies persistence effects, records everything,
+    /// and checks every invariant. Returns the effects of this step.
+    pub fn step(&mut self, event: Event) -> Result<Vec<Effect>, Violation> {
+        let name = event.name();
+        let from = self.state.status.kind();
+        let (next, effects) = transition(&self.state, event, self.now);
+        check_effect_order(&effects)?;
+        for e in &effects {
+            apply_to_conversation(&mut self.conversation, e).map_err(|err| Violation(format!("{name}: {err}")))?;
+            if let Effect::Emit(BraidEvent::ContextUpdate(u)) = e {
+                if u.current_state != *self.states.last().unwrap_or(&ContextStatus::Idle) {
+                    self.states.push(u.current_state.clone());
+                }
+            }
+            if let Effect::StartLlmRequest { .. } = e {
+                check_tool_pairing(&self.conversation, self.conversation.active_branch())?;
+            }
+        }
+        self.state = next;
+        self.log.push(TransitionRecord { at: self.now, event: name.to_owned(), from, to: self.state.status.kind(), effects: effects.len() });
+        check_state(&self.state)?;
+        check_conversation(&self.conversation)?;
+        if !is_tool_phase(self.state.status.kind()) {
+            check_tool_pairing(&self.conversation, self.conversation.active_branch())?;
+        }
+        self.effects.extend(effects.iter().cloned());
+        Ok(effects)
+    }
+
+    /// Like [`Sim::step`], panicking on a broken invariant (for tests).
+    pub fn send(&mut self, event: Event) -> Vec<Effect> {
+        match self.step(event) {
+            Ok(e) => e,
+            Err(v) => panic!("{v}"),
+        }
+    }
+
+    /// Runs the pipeline effect of the last step as the runtime would,
+    /// successfully: the message enters the pool.
+    pub fn pipeline_ok(&mut self, effects: &[Effect]) -> Vec<Effect> {
+        let msg = effects.iter().find_map(|e| match e {
+            Effect::RunPipeline(m) => Some(m.clone()),
+            _ => None,
+        });
+        match msg {
+            Some(message) => self.send(Event::PipelineSucceeded { message }),
+            None => panic!("no RunPipeline effect in {effects:?}"),
+        }
+    }
+
+    /// The request id of the current LLM request.
+    pub fn request_id(&self) -> RequestId {
+        match &self.state.request {
+            Some(r) => r.id,
+            None => panic!("no request in flight in {:?}", self.state.status),
+        }
+    }
+
+    pub fn messages(&self) -> Vec<&Message> {
+        self.conversation.active_messages().collect()
+    }
+}
+
+/// The reply in a list of effects.
+pub fn reply_of(effects: &[Effect]) -> Option<&Result<Reply, WireError>> {
+    effects.iter().find_map(|e| match e {
+        Effect::Reply(r) => Some(r),
+        _ => None,
+    })
+}
+
+/// Persistence effects must precede all others.
+pub fn check_effect_order(effects: &[Effect]) -> Result<(), Violation> {
+    let first_other = effects.iter().position(|e| !e.is_persistence()).unwrap_or(effects.len());
+    match effects[first_other..].iter().find(|e| e.is_persistence()) {
+        Some(e) => Err(Violation(format!("persistence effect {e:?} after a non-persistence effect"))),
+        None => Ok(()),
+    }
+}
