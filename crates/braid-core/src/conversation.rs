@@ -162,11 +162,25 @@ impl Conversation {
             return Err(ConversationError::EmptyBranchName);
         }
         let parent = self.branches.get(source).ok_or_else(|| ConversationError::NoSuchBranch(source.clone()))?;
-        let pos = parent
+        let mut pos = parent
             .message_ids
             .iter()
             .position(|id| *id == at)
             .ok_or_else(|| ConversationError::NotOnBranch { message: at, branch: source.clone() })?;
+        // A tool request and its results are one unit: forking at the
+        // request takes its results along, or the fork would hold calls
+        // that are never answered.
+        if let Some(MessageType::ToolRequest { calls, .. }) = self.pool.get(&at).map(|m| &m.body) {
+            while let Some(MessageType::ToolResult { request_id, .. }) =
+                parent.message_ids.get(pos + 1).and_then(|id| self.pool.get(id)).map(|m| &m.body)
+            {
+                if !calls.iter().any(|c| &c.id == request_id) {
+                    break;
+                }
+                pos += 1;
+            }
+        }
+        let at = parent.message_ids[pos];
         let id = BranchId(format!("b{}", self.next_branch));
         let branch = Branch {
             id: id.clone(),
@@ -226,5 +240,44 @@ pub fn describe(body: &MessageType) -> String {
     match body.plain_text() {
         Some(t) => t.chars().take(60).collect(),
         None => format!("[{}]", body.kind().tag()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use braid_protocol::{Approval, Role, ToolCall, ToolResultStatus, SCHEMA_VERSION};
+
+    fn m(id: u64, body: MessageType) -> Message {
+        Message { id: MessageId(id), created_at: Timestamp(0), schema_version: SCHEMA_VERSION, body, meta: Default::default() }
+    }
+
+    #[test]
+    fn forking_at_a_tool_request_takes_its_results() {
+        let mut c = Conversation::new(Timestamp(0));
+        let call = ToolCall { id: "c1".into(), name: "x".into(), arguments: "{}".into(), approval: Approval::Approved };
+        c.append(m(1, MessageType::text(Role::User, "q"))).unwrap();
+        c.append(m(2, MessageType::ToolRequest { text: None, calls: vec![call] })).unwrap();
+        let result = MessageType::ToolResult {
+            request_id: "c1".into(),
+            status: ToolResultStatus::Success,
+            output: "ok".into(),
+            error: None,
+            recoverable: false,
+            duration_ms: 1,
+            finished_at: Timestamp(0),
+        };
+        c.append(m(3, result)).unwrap();
+        c.append(m(4, MessageType::text(Role::Assistant, "done"))).unwrap();
+        let b = c.create_branch(&BranchId::main(), MessageId(2), "fork", None, Timestamp(1)).unwrap();
+        let branch = c.branch(&b).unwrap();
+        assert_eq!(branch.message_ids, [MessageId(1), MessageId(2), MessageId(3)]);
+        assert_eq!(branch.fork_point, Some(MessageId(3)));
+        assert_eq!(
+            c.create_branch(&BranchId::main(), MessageId(9), "x", None, Timestamp(1)),
+            Err(ConversationError::NotOnBranch { message: MessageId(9), branch: BranchId::main() })
+        );
+        assert_eq!(c.create_branch(&BranchId::main(), MessageId(1), " ", None, Timestamp(1)), Err(ConversationError::EmptyBranchName));
+        assert_eq!(c.of_kind(braid_protocol::MessageKind::ToolResult).count(), 1);
     }
 }

@@ -1,0 +1,115 @@
+//! The message pipeline, and pure crash recovery.
+
+use braid_core::conversation::Conversation;
+use braid_core::machine::{ContextState, InFlight, PipelineStage, QueuedMessage};
+use braid_core::pipeline::{Flow, Pipeline, Processor};
+use braid_core::recovery::recover;
+use braid_protocol::{
+    Approval, ContextId, ContextStatus, ControlKind, Message, MessageId, MessageType, RequestId, Role, Timestamp, ToolCall,
+    ToolResultStatus, SCHEMA_VERSION,
+};
+
+struct Upper;
+impl Processor for Upper {
+    fn name(&self) -> &str {
+        "upper"
+    }
+    fn stage(&self) -> PipelineStage {
+        PipelineStage::EnhancingSystemPrompt
+    }
+    fn process(&self, m: &mut Message, _: &Conversation) -> Result<Flow, String> {
+        let text = m.body.plain_text().unwrap_or_default().to_uppercase();
+        m.body = MessageType::text(Role::User, text);
+        Ok(Flow::Continue)
+    }
+}
+
+struct Stop;
+impl Processor for Stop {
+    fn name(&self) -> &str {
+        "stop"
+    }
+    fn process(&self, _: &mut Message, _: &Conversation) -> Result<Flow, String> {
+        Ok(Flow::Complete)
+    }
+}
+
+struct Fail;
+impl Processor for Fail {
+    fn name(&self) -> &str {
+        "resolve_files"
+    }
+    fn stage(&self) -> PipelineStage {
+        PipelineStage::ResolvingFileReferences
+    }
+    fn process(&self, _: &mut Message, _: &Conversation) -> Result<Flow, String> {
+        Err("missing.rs: no such file".into())
+    }
+}
+
+fn user(id: u64, text: &str) -> Message {
+    Message { id: MessageId(id), created_at: Timestamp(0), schema_version: SCHEMA_VERSION, body: MessageType::text(Role::User, text), meta: Default::default() }
+}
+
+fn ticking() -> impl FnMut() -> u64 {
+    let mut t = 0;
+    move || {
+        t += 10;
+        t
+    }
+}
+
+#[test]
+fn processors_run_in_order_and_complete_skips_the_rest() {
+    let conv = Conversation::new(Timestamp(0));
+    let pipeline = Pipeline::standard().with(Upper).with(Stop).with(Fail);
+    let mut stages = Vec::new();
+    let (m, report) = pipeline.run(user(1, "hi"), &conv, &[], &mut ticking(), &mut |s| stages.push(s)).unwrap();
+    assert_eq!(m.body.plain_text().as_deref(), Some("HI"));
+    let names: Vec<&str> = report.steps.iter().map(|s| s.processor.as_str()).collect();
+    assert_eq!(names, ["validate", "upper", "stop"], "resolve_files is skipped after Complete");
+    assert_eq!(stages, [PipelineStage::ProcessingUserMessage, PipelineStage::EnhancingSystemPrompt, PipelineStage::ProcessingUserMessage]);
+    assert!(report.steps.iter().all(|s| s.micros == 10), "time is measured per processor");
+    assert_eq!(m.meta.processing_us, Some(report.total_micros));
+}
+
+#[test]
+fn a_failing_processor_stops_and_nothing_changes() {
+    let mut conv = Conversation::new(Timestamp(0));
+    conv.append(user(1, "before")).unwrap();
+    let snapshot = conv.clone();
+    let pipeline = Pipeline::standard().with(Upper).with(Fail).with(Stop);
+    let (err, report) = pipeline.run(user(2, "hi"), &conv, &[], &mut ticking(), &mut |_| {}).unwrap_err();
+    assert_eq!(err.to_string(), "resolve_files: missing.rs: no such file");
+    assert_eq!(report.steps.len(), 3);
+    assert_eq!(conv, snapshot, "the context is as before processing");
+    let disabled = vec!["resolve_files".to_owned()];
+    assert!(pipeline.run(user(2, "hi"), &conv, &disabled, &mut ticking(), &mut |_| {}).is_ok(), "a branch can disable a processor");
+}
+
+#[test]
+fn recovery_restores_idle_answers_open_calls_and_keeps_unsent_text() {
+    let mut conv = Conversation::new(Timestamp(0));
+    conv.append(user(1, "run it")).unwrap();
+    let calls = vec![ToolCall { id: "c1".into(), name: "run_command".into(), arguments: "{}".into(), approval: Approval::Approved }];
+    conv.append(Message { body: MessageType::ToolRequest { text: None, calls }, ..user(2, "") }).unwrap();
+    let mut state = ContextState::new(ContextId("c".into()));
+    state.next_message_id = 5;
+    state.status = ContextStatus::StreamingLlmResponse { chunks: 3, chars: 20 };
+    state.request = Some(InFlight { id: RequestId(1), attempt: 1, response_id: MessageId(3), sequence: 3, interrupted: false });
+    state.queue.push_back(QueuedMessage { id: MessageId(4), body: MessageType::text(Role::User, "and then this") });
+
+    let (idle, added) = recover(&state, &conv, Timestamp(99)).unwrap();
+    assert_eq!(idle.status, ContextStatus::Idle);
+    assert!(idle.request.is_none() && idle.queue.is_empty());
+    assert!(matches!(&added[0].body, MessageType::ToolResult { request_id, status: ToolResultStatus::Cancelled, .. } if request_id == "c1"));
+    match &added[1].body {
+        MessageType::SystemControl { control: ControlKind::Recovery { interrupted_state, detail } } => {
+            assert_eq!(interrupted_state, "StreamingLlmResponse");
+            assert!(detail.contains("and then this"), "unsent text is kept: {detail}");
+        }
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(idle.next_message_id, added[1].id.0 + 1);
+    assert!(recover(&ContextState::new(ContextId("c".into())), &conv, Timestamp(1)).is_none(), "an Idle context is left alone");
+}
