@@ -1,0 +1,128 @@
+//! Reads. Loading checks what it reads, so corruption is reported with the
+//! context (and message) it is in.
+
+use crate::{ContextListing, ContextMeta, LoadedContext, Store, StoreError};
+use braid_core::invariants::check_conversation;
+use braid_core::{codec, Branch, ContextState, Conversation, PipelineConfig};
+use braid_protocol::{BranchId, ContextId, ContextStatus, MessageId, Timestamp};
+use rusqlite::{params, OptionalExtension};
+use std::collections::HashMap;
+
+impl Store {
+    /// Every context, most recently updated first. A context whose status
+    /// cannot be read is listed as Failed rather than hidden.
+    pub fn list_contexts(&self) -> Result<Vec<ContextListing>, StoreError> {
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT c.id, c.title, c.working_dir, c.created_at, c.updated_at, c.status_json,
+                    (SELECT COUNT(*) FROM messages m WHERE m.context_id = c.id)
+             FROM contexts c ORDER BY c.updated_at DESC, c.id",
+        )?;
+        let rows = stmt.query_map([], |r| {
+            Ok((
+                ContextMeta {
+                    id: ContextId(r.get(0)?),
+                    title: r.get(1)?,
+                    working_dir: r.get(2)?,
+                    created_at: Timestamp(r.get(3)?),
+                    updated_at: Timestamp(r.get(4)?),
+                },
+                r.get::<_, String>(5)?,
+                r.get::<_, u64>(6)?,
+            ))
+        })?;
+        let mut out = Vec::new();
+        for row in rows {
+            let (meta, status_json, message_count) = row?;
+            let status = serde_json::from_str(&status_json).unwrap_or_else(|e| ContextStatus::Failed {
+                error_code: "storage".to_owned(),
+                message: format!("context {}: unreadable state: {e}", meta.id),
+                recoverable: false,
+            });
+            out.push(ContextListing { meta, status, message_count });
+        }
+        Ok(out)
+    }
+
+    /// Ids of contexts not stored as Idle (recovery candidates).
+    pub(crate) fn busy_contexts(&self) -> Result<Vec<ContextId>, StoreError> {
+        let mut stmt = self.conn.prepare_cached("SELECT id FROM contexts WHERE status <> '\"idle\"' ORDER BY id")?;
+        let ids = stmt.query_map([], |r| r.get::<_, String>(0))?.collect::<Result<Vec<_>, _>>()?;
+        Ok(ids.into_iter().map(ContextId).collect())
+    }
+
+    pub fn load_context(&self, id: &ContextId) -> Result<LoadedContext, StoreError> {
+        let row = self
+            .conn
+            .prepare_cached(
+                "SELECT title, working_dir, created_at, updated_at, active_branch, state_json FROM contexts WHERE id = ?1",
+            )?
+            .query_row(params![id.0], |r| {
+                Ok((
+                    ContextMeta {
+                        id: id.clone(),
+                        title: r.get(0)?,
+                        working_dir: r.get(1)?,
+                        created_at: Timestamp(r.get(2)?),
+                        updated_at: Timestamp(r.get(3)?),
+                    },
+                    BranchId(r.get(4)?),
+                    r.get::<_, String>(5)?,
+                ))
+            })
+            .optional()?;
+        let Some((meta, active, state_json)) = row else { return Err(StoreError::NotFound(id.clone())) };
+        let state: ContextState =
+            serde_json::from_str(&state_json).map_err(|e| StoreError::corrupt(id, format!("unreadable state: {e}")))?;
+
+        let mut messages = Vec::new();
+        let mut stmt = self.conn.prepare_cached("SELECT id, created_at, json FROM messages WHERE context_id = ?1 ORDER BY id")?;
+        let mut rows = stmt.query(params![id.0])?;
+        while let Some(r) = rows.next()? {
+            let message_id = MessageId(r.get(0)?);
+            let created_at = Timestamp(r.get(1)?);
+            let json: String = r.get(2)?;
+            let m = codec::decode(&json, message_id, created_at).map_err(|e| StoreError::CorruptMessage {
+                context: id.clone(),
+                message: message_id,
+                reason: e.to_string(),
+            })?;
+            messages.push(m);
+        }
+
+        let mut members: HashMap<String, Vec<MessageId>> = HashMap::new();
+        let mut stmt = self
+            .conn
+            .prepare_cached("SELECT branch_id, message_id FROM branch_messages WHERE context_id = ?1 ORDER BY branch_id, position")?;
+        let mut rows = stmt.query(params![id.0])?;
+        while let Some(r) = rows.next()? {
+            members.entry(r.get(0)?).or_default().push(MessageId(r.get(1)?));
+        }
+
+        let mut branches = Vec::new();
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT id, name, parent, fork_point, system_prompt, pipeline_json, created_at FROM branches WHERE context_id = ?1",
+        )?;
+        let mut rows = stmt.query(params![id.0])?;
+        while let Some(r) = rows.next()? {
+            let branch_id: String = r.get(0)?;
+            let pipeline = r
+                .get::<_, Option<String>>(5)?
+                .map(|p| serde_json::from_str::<PipelineConfig>(&p))
+                .transpose()
+                .map_err(|e| StoreError::corrupt(id, format!("branch {branch_id}: unreadable pipeline config: {e}")))?;
+            branches.push(Branch {
+                message_ids: members.remove(&branch_id).unwrap_or_default(),
+                id: BranchId(branch_id),
+                name: r.get(1)?,
+                parent: r.get::<_, Option<String>>(2)?.map(BranchId),
+                fork_point: r.get::<_, Option<u64>>(3)?.map(MessageId),
+                system_prompt: r.get(4)?,
+                pipeline,
+                created_at: Timestamp(r.get(6)?),
+            });
+        }
+        let conversation = Conversation::from_parts(messages, branches, active);
+        check_conversation(&conversation).map_err(|v| StoreError::corrupt(id, v))?;
+        Ok(LoadedContext { meta, state, conversation })
+    }
+}

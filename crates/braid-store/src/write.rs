@@ -1,0 +1,207 @@
+//! Writes. Each public call is one transaction, so a crash leaves either
+//! all of a transition's changes or none.
+
+use crate::{ContextMeta, Store, StoreError};
+use braid_core::codec;
+use braid_core::machine::Effect;
+use braid_core::{Branch, ContextState, Conversation};
+use braid_protocol::{BranchId, ContextId, Message, Role, Timestamp};
+use rusqlite::{params, Transaction};
+
+fn json<T: serde::Serialize>(value: &T) -> Result<String, StoreError> {
+    serde_json::to_string(value).map_err(|e| StoreError::Encode(e.to_string()))
+}
+
+fn role_name(message: &Message) -> Option<&'static str> {
+    message.body.role().map(|r| match r {
+        Role::System => "system",
+        Role::User => "user",
+        Role::Assistant => "assistant",
+    })
+}
+
+fn insert_message(tx: &Transaction<'_>, context: &ContextId, m: &Message) -> Result<(), StoreError> {
+    let encoded = codec::encode(m).map_err(|e| StoreError::Encode(e.to_string()))?;
+    tx.prepare_cached(
+        "INSERT INTO messages (context_id, id, kind, role, created_at, schema_version, json) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+    )?
+    .execute(params![context.0, m.id.0, m.body.kind().tag(), role_name(m), m.created_at.0, m.schema_version, encoded])?;
+    Ok(())
+}
+
+fn update_message(tx: &Transaction<'_>, context: &ContextId, m: &Message) -> Result<(), StoreError> {
+    let encoded = codec::encode(m).map_err(|e| StoreError::Encode(e.to_string()))?;
+    tx.prepare_cached("UPDATE messages SET kind = ?3, role = ?4, json = ?5 WHERE context_id = ?1 AND id = ?2")?
+        .execute(params![context.0, m.id.0, m.body.kind().tag(), role_name(m), encoded])?;
+    Ok(())
+}
+
+fn write_state(tx: &Transaction<'_>, context: &ContextId, state: &ContextState, now: Timestamp) -> Result<(), StoreError> {
+    let status = state.status.kind();
+    let changed = tx
+        .prepare_cached(
+            "UPDATE contexts SET status = ?2, status_json = ?3, state_json = ?4, updated_at = ?5 WHERE id = ?1",
+        )?
+        .execute(params![context.0, json(&status)?, json(&state.status)?, json(state)?, now.0])?;
+    if changed == 0 {
+        return Err(StoreError::NotFound(context.clone()));
+    }
+    Ok(())
+}
+
+fn write_branch(tx: &Transaction<'_>, context: &ContextId, b: &Branch) -> Result<(), StoreError> {
+    let pipeline = b.pipeline.as_ref().map(json).transpose()?;
+    tx.prepare_cached(
+        "INSERT INTO branches (context_id, id, name, parent, fork_point, system_prompt, pipeline_json, created_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
+         ON CONFLICT (context_id, id) DO UPDATE SET name = ?3, system_prompt = ?6, pipeline_json = ?7",
+    )?
+    .execute(params![
+        context.0,
+        b.id.0,
+        b.name,
+        b.parent.as_ref().map(|p| &p.0),
+        b.fork_point.map(|m| m.0),
+        b.system_prompt,
+        pipeline,
+        b.created_at.0
+    ])?;
+    tx.prepare_cached("DELETE FROM branch_messages WHERE context_id = ?1 AND branch_id = ?2")?.execute(params![context.0, b.id.0])?;
+    let mut insert = tx.prepare_cached(
+        "INSERT INTO branch_messages (context_id, branch_id, position, message_id) VALUES (?1, ?2, ?3, ?4)",
+    )?;
+    for (pos, id) in b.message_ids.iter().enumerate() {
+        insert.execute(params![context.0, b.id.0, pos as i64, id.0])?;
+    }
+    Ok(())
+}
+
+fn append_to_branch(tx: &Transaction<'_>, context: &ContextId, branch: &BranchId, position: usize, m: &Message) -> Result<(), StoreError> {
+    tx.prepare_cached("INSERT INTO branch_messages (context_id, branch_id, position, message_id) VALUES (?1, ?2, ?3, ?4)")?
+        .execute(params![context.0, branch.0, position as i64, m.id.0])?;
+    Ok(())
+}
+
+impl Store {
+    /// Stores a new context with everything it holds.
+    pub fn create_context(&mut self, meta: &ContextMeta, state: &ContextState, conversation: &Conversation) -> Result<(), StoreError> {
+        let tx = self.conn.transaction()?;
+        tx.prepare_cached(
+            "INSERT INTO contexts (id, title, working_dir, created_at, updated_at, active_branch, status, status_json, state_json)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, '', '', '')",
+        )?
+        .execute(params![meta.id.0, meta.title, meta.working_dir, meta.created_at.0, meta.updated_at.0, conversation.active_branch().0])?;
+        write_all(&tx, &meta.id, state, conversation, meta.updated_at)?;
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// Replaces everything stored for an existing context.
+    pub fn save_context(&mut self, meta: &ContextMeta, state: &ContextState, conversation: &Conversation) -> Result<(), StoreError> {
+        let tx = self.conn.transaction()?;
+        let changed = tx
+            .prepare_cached("UPDATE contexts SET title = ?2, active_branch = ?3, updated_at = ?4 WHERE id = ?1")?
+            .execute(params![meta.id.0, meta.title, conversation.active_branch().0, meta.updated_at.0])?;
+        if changed == 0 {
+            return Err(StoreError::NotFound(meta.id.clone()));
+        }
+        tx.prepare_cached("DELETE FROM branches WHERE context_id = ?1")?.execute(params![meta.id.0])?;
+        tx.prepare_cached("DELETE FROM messages WHERE context_id = ?1")?.execute(params![meta.id.0])?;
+        write_all(&tx, &meta.id, state, conversation, meta.updated_at)?;
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// Writes what one transition changed, in one transaction: the state
+    /// and the persistence effects, already applied to `conversation`.
+    /// Called before any other effect of the transition runs.
+    pub fn persist(
+        &mut self,
+        context: &ContextId,
+        state: &ContextState,
+        conversation: &Conversation,
+        effects: &[Effect],
+        now: Timestamp,
+    ) -> Result<(), StoreError> {
+        if !effects.iter().any(Effect::is_persistence) {
+            return Ok(());
+        }
+        let tx = self.conn.transaction()?;
+        for effect in effects {
+            match effect {
+                Effect::AppendMessage(m) => {
+                    insert_message(&tx, context, m)?;
+                    let branch = conversation.branch_of(m.id).and_then(|b| conversation.branch(b));
+                    if let Some(b) = branch {
+                        let position = b.message_ids.iter().rposition(|id| *id == m.id).unwrap_or(b.message_ids.len());
+                        append_to_branch(&tx, context, &b.id, position, m)?;
+                    }
+                }
+                Effect::UpdateMessage(m) => update_message(&tx, context, m)?,
+                Effect::SetActiveBranch(b) => {
+                    tx.prepare_cached("UPDATE contexts SET active_branch = ?2 WHERE id = ?1")?.execute(params![context.0, b.0])?;
+                }
+                _ => {}
+            }
+        }
+        write_state(&tx, context, state, now)?;
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// Stores a new or changed branch with its message list.
+    pub fn save_branch(&mut self, context: &ContextId, branch: &Branch) -> Result<(), StoreError> {
+        let tx = self.conn.transaction()?;
+        write_branch(&tx, context, branch)?;
+        tx.commit()?;
+        Ok(())
+    }
+
+    pub fn rename_context(&mut self, context: &ContextId, title: &str, now: Timestamp) -> Result<(), StoreError> {
+        let n = self.conn.execute("UPDATE contexts SET title = ?2, updated_at = ?3 WHERE id = ?1", params![context.0, title, now.0])?;
+        if n == 0 {
+            return Err(StoreError::NotFound(context.clone()));
+        }
+        Ok(())
+    }
+
+    /// Deletes a context and everything in it.
+    pub fn delete_context(&mut self, context: &ContextId) -> Result<(), StoreError> {
+        let tx = self.conn.transaction()?;
+        // Explicit deletes: branch_messages rows of a corrupted context may
+        // not match their branches, and must go too.
+        tx.execute("DELETE FROM branch_messages WHERE context_id = ?1", params![context.0])?;
+        tx.execute("DELETE FROM messages WHERE context_id = ?1", params![context.0])?;
+        tx.execute("DELETE FROM branches WHERE context_id = ?1", params![context.0])?;
+        let n = tx.execute("DELETE FROM contexts WHERE id = ?1", params![context.0])?;
+        if n == 0 {
+            return Err(StoreError::NotFound(context.clone()));
+        }
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// Adds messages (e.g. from recovery) to the active branch and saves the
+    /// state, in one transaction.
+    pub(crate) fn append_and_save(
+        &mut self,
+        context: &ContextId,
+        state: &ContextState,
+        conversation: &Conversation,
+        added: &[Message],
+        now: Timestamp,
+    ) -> Result<(), StoreError> {
+        let effects: Vec<Effect> = added.iter().cloned().map(Effect::AppendMessage).collect();
+        self.persist(context, state, conversation, &effects, now)
+    }
+}
+
+fn write_all(tx: &Transaction<'_>, context: &ContextId, state: &ContextState, conversation: &Conversation, now: Timestamp) -> Result<(), StoreError> {
+    for m in conversation.pool() {
+        insert_message(tx, context, m)?;
+    }
+    for b in conversation.branches() {
+        write_branch(tx, context, b)?;
+    }
+    write_state(tx, context, state, now)
+}

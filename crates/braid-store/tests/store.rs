@@ -1,0 +1,182 @@
+//! The store against real SQLite files: per-transition persistence matches
+//! the in-memory result exactly, recovery, corruption isolation.
+
+use braid_core::llm::LlmResponse;
+use braid_core::machine::Event;
+use braid_core::sim::Sim;
+use braid_core::ContextState;
+use braid_protocol::{BranchId, ContextId, ContextStatus, ControlKind, MessageType, Role, StatusKind, Timestamp};
+use braid_store::{ContextMeta, Store, StoreError};
+
+fn meta(id: &str) -> ContextMeta {
+    ContextMeta { id: ContextId(id.into()), title: format!("title {id}"), working_dir: "/tmp".into(), created_at: Timestamp(1), updated_at: Timestamp(1) }
+}
+
+/// Drives a simulator and writes every transition to the store, as the
+/// runtime does.
+struct Persisted {
+    sim: Sim,
+    id: ContextId,
+}
+
+impl Persisted {
+    fn new(store: &mut Store, id: &str) -> Persisted {
+        let mut sim = Sim::new();
+        sim.state = ContextState::new(ContextId(id.into()));
+        store.create_context(&meta(id), &sim.state, &sim.conversation).unwrap();
+        Persisted { sim, id: ContextId(id.into()) }
+    }
+
+    fn send(&mut self, store: &mut Store, event: Event) -> Vec<braid_core::Effect> {
+        let fx = self.sim.send(event);
+        store.persist(&self.id, &self.sim.state, &self.sim.conversation, &fx, self.sim.now).unwrap();
+        fx
+    }
+
+    fn exchange(&mut self, store: &mut Store, question: &str, answer: &str) {
+        let fx = self.send(store, Event::UserMessage { body: MessageType::text(Role::User, question), queue_if_busy: false });
+        let msg = fx.iter().find_map(|e| match e {
+            braid_core::Effect::RunPipeline(m) => Some(m.clone()),
+            _ => None,
+        });
+        self.send(store, Event::PipelineSucceeded { message: msg.unwrap() });
+        let rid = self.sim.request_id();
+        self.send(store, Event::LlmDelta { request_id: rid, text: answer.into() });
+        self.send(store, Event::LlmCompleted { request_id: rid, response: LlmResponse::text(answer) });
+    }
+}
+
+#[test]
+fn per_transition_writes_load_back_exactly() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("braid.db");
+    let mut store = Store::open(&path).unwrap();
+    let mut p = Persisted::new(&mut store, "c1");
+    p.exchange(&mut store, "q1", "a1");
+    p.exchange(&mut store, "q2", "a2");
+    let at = p.sim.messages()[1].id;
+    let b = p.sim.conversation.create_branch(&BranchId::main(), at, "try again", Some("Be terse.".into()), p.sim.now).unwrap();
+    store.save_branch(&p.id, p.sim.conversation.branch(&b).unwrap()).unwrap();
+    p.send(&mut store, Event::SwitchBranch { from: BranchId::main(), to: b.clone() });
+    p.exchange(&mut store, "q2'", "a2'");
+    drop(store);
+
+    let store = Store::open(&path).unwrap();
+    let loaded = store.load_context(&p.id).unwrap();
+    assert_eq!(loaded.conversation, p.sim.conversation, "conversation after reopening");
+    assert_eq!(loaded.state, p.sim.state, "state after reopening");
+    assert_eq!(loaded.conversation.active_branch(), &b);
+    let listing = store.list_contexts().unwrap();
+    assert_eq!(listing.len(), 1);
+    assert_eq!(listing[0].message_count, loaded.conversation.len() as u64);
+    assert_eq!(listing[0].status, ContextStatus::Idle);
+}
+
+#[test]
+fn wal_and_schema_version_are_set_and_reopening_is_idempotent() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("nested/dir/braid.db");
+    let store = Store::open(&path).unwrap();
+    assert_eq!(store.schema_version().unwrap(), 1);
+    drop(store);
+    let store = Store::open(&path).unwrap();
+    assert_eq!(store.schema_version().unwrap(), 1);
+    let conn = rusqlite::Connection::open(&path).unwrap();
+    let mode: String = conn.pragma_query_value(None, "journal_mode", |r| r.get(0)).unwrap();
+    assert_eq!(mode, "wal");
+}
+
+#[test]
+fn interrupted_context_is_restored_idle_with_history_and_a_recovery_message() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("braid.db");
+    let mut store = Store::open(&path).unwrap();
+    let mut p = Persisted::new(&mut store, "c1");
+    p.exchange(&mut store, "q1", "a1");
+    let fx = p.send(&mut store, Event::UserMessage { body: MessageType::text(Role::User, "q2"), queue_if_busy: false });
+    let msg = fx.iter().find_map(|e| match e {
+        braid_core::Effect::RunPipeline(m) => Some(m.clone()),
+        _ => None,
+    });
+    p.send(&mut store, Event::PipelineSucceeded { message: msg.unwrap() });
+    let rid = p.sim.request_id();
+    p.send(&mut store, Event::LlmDelta { request_id: rid, text: "half an ans".into() });
+    // An idle context beside it is left alone.
+    let mut q = Persisted::new(&mut store, "c2");
+    q.exchange(&mut store, "other", "fine");
+    drop(store); // the process dies here
+
+    let mut store = Store::open(&path).unwrap();
+    let report = store.recover_interrupted(Timestamp(99)).unwrap();
+    assert_eq!(report.recovered.len(), 1);
+    assert_eq!(report.recovered[0].interrupted, StatusKind::StreamingLlmResponse);
+    let loaded = store.load_context(&p.id).unwrap();
+    assert_eq!(loaded.state.status, ContextStatus::Idle);
+    let texts: Vec<String> = loaded.conversation.active_messages().map(|m| braid_core::conversation::describe(&m.body)).collect();
+    assert_eq!(texts, ["q1", "a1", "q2", "[system_control]"], "full history, no partial answer, a Recovery message");
+    let last = loaded.conversation.active_messages().last().unwrap();
+    assert!(matches!(&last.body, MessageType::SystemControl { control: ControlKind::Recovery { .. } }));
+    assert_eq!(store.load_context(&q.id).unwrap().conversation, q.sim.conversation, "the idle context is untouched");
+    assert!(store.recover_interrupted(Timestamp(100)).unwrap().recovered.is_empty(), "recovery runs once");
+}
+
+#[test]
+fn a_corrupted_row_fails_only_its_own_context() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("braid.db");
+    let mut store = Store::open(&path).unwrap();
+    let mut a = Persisted::new(&mut store, "aaa");
+    a.exchange(&mut store, "q", "a");
+    let mut b = Persisted::new(&mut store, "bbb");
+    b.exchange(&mut store, "q", "a");
+    // Make both look interrupted, then damage one.
+    let conn = rusqlite::Connection::open(&path).unwrap();
+    conn.execute(
+        "UPDATE contexts SET status = '\"summarizing\"', state_json = json_set(state_json, '$.status', json('{\"state\":\"summarizing\"}'))",
+        [],
+    )
+    .unwrap();
+    conn.execute("UPDATE messages SET json = '{\"schema_version\":1,\"body\":{' WHERE context_id = 'aaa' AND id = 2", []).unwrap();
+    drop(conn);
+
+    match store.load_context(&a.id) {
+        Err(e @ StoreError::CorruptMessage { .. }) => {
+            let text = e.to_string();
+            assert!(text.contains("context aaa") && text.contains("message 2"), "{text}");
+        }
+        other => panic!("expected a corrupt-message error, got {other:?}"),
+    }
+    assert_eq!(store.load_context(&b.id).unwrap().conversation, b.sim.conversation);
+    assert_eq!(store.list_contexts().unwrap().len(), 2, "listing still works");
+    let report = store.recover_interrupted(Timestamp(5)).unwrap();
+    assert_eq!(report.failed.len(), 1);
+    assert_eq!(report.failed[0].0, a.id);
+    assert_eq!(report.recovered.len(), 1, "the healthy context is still recovered");
+    store.delete_context(&a.id).unwrap();
+    assert!(matches!(store.load_context(&a.id), Err(StoreError::NotFound(_))));
+    assert_eq!(store.list_contexts().unwrap().len(), 1);
+}
+
+#[test]
+fn a_corrupted_file_gives_a_clear_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("braid.db");
+    std::fs::write(&path, b"this is not a database, just some bytes that are long enough to be a header....").unwrap();
+    let err = Store::open(&path).err().expect("open must fail").to_string();
+    assert!(err.contains(&path.display().to_string()), "names the file: {err}");
+    assert!(err.contains("not a database"), "{err}");
+    assert!(err.contains("move it aside"), "says what to do: {err}");
+}
+
+#[test]
+fn unknown_messages_survive_a_save_and_load() {
+    let mut store = Store::open_in_memory().unwrap();
+    let mut p = Persisted::new(&mut store, "c");
+    p.exchange(&mut store, "q", "a");
+    let raw = serde_json::json!({"type": "hologram", "beam": 3});
+    let m = braid_protocol::Message { id: braid_protocol::MessageId(50), created_at: Timestamp(3), schema_version: 1, body: MessageType::Unknown { raw }, meta: Default::default() };
+    p.sim.conversation.append(m.clone()).unwrap();
+    store.save_context(&meta("c"), &p.sim.state, &p.sim.conversation).unwrap();
+    let loaded = store.load_context(&p.id).unwrap();
+    assert_eq!(loaded.conversation.message(m.id), Some(&m));
+}
