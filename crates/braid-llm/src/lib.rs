@@ -1,1 +1,62 @@
-//! placeholder
+//! How Braid talks to models: the [`LlmProvider`] trait, the provider events
+//! a stream yields, the classified [`LlmError`], and the
+//! [`ResponseAssembler`] that turns a stream into one finished response.
+//!
+//! Real providers (OpenAI-compatible, Anthropic, Gemini) come with the
+//! providers issue; the scriptable [`fake`] provider (feature
+//! `test-support`) lets tests and the demo CLI push a chunk, a tool call, an
+//! error, a stall or the end of a stream one step at a time.
+
+mod assemble;
+mod error;
+#[cfg(feature = "test-support")]
+pub mod fake;
+
+pub use assemble::ResponseAssembler;
+pub use error::LlmError;
+
+use braid_core::llm::{StopReason, Usage};
+use braid_protocol::Message;
+use futures::stream::BoxStream;
+
+/// A tool the model may call, in provider-neutral form.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ToolDefinition {
+    pub name: String,
+    pub description: String,
+    pub input_schema: serde_json::Value,
+}
+
+/// Everything a provider needs for one request.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LlmRequest {
+    pub model: String,
+    pub system: Option<String>,
+    /// The active branch as it goes to the model, oldest first.
+    pub messages: Vec<Message>,
+    pub tools: Vec<ToolDefinition>,
+    pub max_tokens: Option<u32>,
+}
+
+/// One step of a streamed response.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ProviderEvent {
+    /// The server accepted the request (response headers arrived).
+    Connected,
+    TextDelta(String),
+    /// A fragment of a tool call; fragments with the same index form one
+    /// call. `id` and `name` may be repeated by some servers.
+    ToolCallDelta { index: u32, id: Option<String>, name: Option<String>, arguments: String },
+    Usage(Usage),
+    /// The end of the stream. A stream that stops without this was cut.
+    Finished(StopReason),
+}
+
+pub type LlmStream = BoxStream<'static, Result<ProviderEvent, LlmError>>;
+
+pub trait LlmProvider: Send + Sync + 'static {
+    /// A short name for messages ("OpenAI", "Ollama", "fake").
+    fn name(&self) -> &str;
+    /// Starts the request. Dropping the stream closes the connection.
+    fn stream(&self, request: LlmRequest) -> LlmStream;
+}

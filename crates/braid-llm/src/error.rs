@@ -1,0 +1,60 @@
+//! Provider failures, classified once here so the state machine only asks
+//! "retry or not". Each variant's message is what the user reads.
+
+use braid_core::llm::LlmFailure;
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum LlmError {
+    /// Connect failure, timeout, reset. Retried.
+    #[error("could not reach {provider}: {detail}")]
+    Network { provider: String, detail: String },
+    /// The stream stopped before its end marker. Retried.
+    #[error("the answer from {provider} was cut off before it finished")]
+    StreamCut { provider: String },
+    /// 429. Retried, honouring Retry-After.
+    #[error("{provider} is rate limiting requests: {message}")]
+    RateLimited { provider: String, message: String, retry_after_ms: Option<u64> },
+    /// 5xx. Retried.
+    #[error("{provider} had a server error ({status}): {message}")]
+    Server { provider: String, status: u16, message: String },
+    /// 401/403. Not retried.
+    #[error("check the API key for {provider}: {message}")]
+    Auth { provider: String, message: String },
+    /// The prompt is too long for the model. Not retried as is: context
+    /// optimisation reacts to its code.
+    #[error("the conversation is too long for the model: {message}")]
+    ContextLengthExceeded { message: String },
+    /// Other 4xx. Not retried.
+    #[error("{provider} rejected the request ({status}): {message}")]
+    BadRequest { provider: String, status: u16, message: String },
+    /// The server sent something that is not a valid stream. Not retried.
+    #[error("{provider} sent an invalid response: {detail}")]
+    Protocol { provider: String, detail: String },
+}
+
+impl LlmError {
+    pub fn code(&self) -> &'static str {
+        match self {
+            LlmError::Network { .. } => "network",
+            LlmError::StreamCut { .. } => "stream_cut",
+            LlmError::RateLimited { .. } => "rate_limited",
+            LlmError::Server { .. } => "server_error",
+            LlmError::Auth { .. } => "auth",
+            LlmError::ContextLengthExceeded { .. } => "context_length_exceeded",
+            LlmError::BadRequest { .. } => "bad_request",
+            LlmError::Protocol { .. } => "protocol",
+        }
+    }
+
+    pub fn is_retryable(&self) -> bool {
+        matches!(self, LlmError::Network { .. } | LlmError::StreamCut { .. } | LlmError::RateLimited { .. } | LlmError::Server { .. })
+    }
+
+    pub fn to_failure(&self) -> LlmFailure {
+        let retry_after_ms = match self {
+            LlmError::RateLimited { retry_after_ms, .. } => *retry_after_ms,
+            _ => None,
+        };
+        LlmFailure { code: self.code().to_owned(), message: self.to_string(), retryable: self.is_retryable(), retry_after_ms }
+    }
+}
