@@ -1,1 +1,263 @@
-//! placeholder
+//! Braid's imperative shell. It owns tokio: it creates, loads, lists and
+//! deletes contexts, feeds events into the pure core, carries out the
+//! effects the core returns (after writing what must be written), and
+//! broadcasts protocol events to subscribers.
+//!
+//! Shells (the desktop app, the headless server, the CLI) call one method
+//! here per request and hold no logic of their own.
+
+mod actor;
+mod clock;
+mod error;
+mod llm_task;
+mod snapshot;
+
+pub use error::RuntimeError;
+
+use actor::{ContextActor, Input};
+use braid_core::history::TransitionRecord;
+use braid_core::machine::{Event, Reply};
+use braid_core::pipeline::Pipeline;
+use braid_core::{ContextState, Conversation, MachineConfig};
+use braid_llm::LlmProvider;
+use braid_protocol::{
+    ApprovalDecision, BraidEvent, BranchId, CallId, ContextId, ContextSnapshot, ContextSummary, MessageId, NewMessage,
+    SendReceipt, WireError,
+};
+use braid_store::{ContextMeta, RecoveryReport, Store};
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use tokio::sync::{broadcast, mpsc, oneshot};
+
+/// How many recent messages a new subscriber receives first.
+pub const SUBSCRIBE_TAIL: usize = 200;
+
+#[derive(Debug, Clone)]
+pub struct RuntimeConfig {
+    pub db_path: PathBuf,
+    /// Where a context works when it is created without a directory.
+    pub default_working_dir: PathBuf,
+    pub model: String,
+    pub system_prompt: Option<String>,
+    pub max_tokens: u32,
+    /// Retry, backoff and loop limits for new contexts.
+    pub machine: MachineConfig,
+}
+
+impl RuntimeConfig {
+    pub fn new(db_path: PathBuf, default_working_dir: PathBuf) -> RuntimeConfig {
+        RuntimeConfig { db_path, default_working_dir, model: "default".to_owned(), system_prompt: None, max_tokens: 1024, machine: MachineConfig::default() }
+    }
+}
+
+pub(crate) struct Shared {
+    store: Mutex<Store>,
+    provider: Arc<dyn LlmProvider>,
+    config: RuntimeConfig,
+    events: broadcast::Sender<BraidEvent>,
+    pipeline: Pipeline,
+}
+
+impl Shared {
+    /// Store calls are short (well under a millisecond), so a plain mutex
+    /// held briefly beats a database thread.
+    pub(crate) fn lock_store(&self) -> MutexGuard<'_, Store> {
+        self.store.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+/// The runtime. Cheap to clone; all clones share the same contexts.
+#[derive(Clone)]
+pub struct Runtime {
+    shared: Arc<Shared>,
+    contexts: Arc<tokio::sync::Mutex<HashMap<ContextId, mpsc::UnboundedSender<Input>>>>,
+}
+
+/// Events of one context, with the snapshot taken when subscribing.
+pub struct Subscription {
+    context: ContextId,
+    rx: broadcast::Receiver<BraidEvent>,
+}
+
+impl Subscription {
+    /// The next event of this context. `Err(n)` means `n` events were
+    /// missed (a slow reader): take a new snapshot.
+    pub async fn recv(&mut self) -> Option<Result<BraidEvent, u64>> {
+        loop {
+            match self.rx.recv().await {
+                Ok(e) if e.context_id() == &self.context => return Some(Ok(e)),
+                Ok(_) => continue,
+                Err(broadcast::error::RecvError::Lagged(n)) => return Some(Err(n)),
+                Err(broadcast::error::RecvError::Closed) => return None,
+            }
+        }
+    }
+}
+
+impl Runtime {
+    /// Opens the database, recovers contexts a crash interrupted, and
+    /// returns the runtime with the recovery report. Needs a tokio runtime.
+    pub fn open(config: RuntimeConfig, provider: Arc<dyn LlmProvider>) -> Result<(Runtime, RecoveryReport), RuntimeError> {
+        let mut store = Store::open(&config.db_path)?;
+        let report = store.recover_interrupted(clock::now())?;
+        let (events, _) = broadcast::channel(4096);
+        let shared = Arc::new(Shared { store: Mutex::new(store), provider, config, events, pipeline: Pipeline::standard() });
+        Ok((Runtime { shared, contexts: Arc::default() }, report))
+    }
+
+    /// Every event of every context (for a global event stream).
+    pub fn subscribe_all(&self) -> broadcast::Receiver<BraidEvent> {
+        self.shared.events.subscribe()
+    }
+
+    pub async fn create_context(&self, title: Option<String>, working_dir: Option<String>) -> Result<ContextSummary, RuntimeError> {
+        let dir = match working_dir.as_deref().map(str::trim).filter(|d| !d.is_empty()) {
+            Some(d) => PathBuf::from(d),
+            None => self.shared.config.default_working_dir.clone(),
+        };
+        let dir = std::fs::canonicalize(&dir)
+            .ok()
+            .filter(|d| d.is_dir())
+            .ok_or_else(|| RuntimeError::InvalidInput(format!("working directory {} does not exist or is not a directory", dir.display())))?;
+        let now = clock::now();
+        let id = clock::new_context_id();
+        let title = title.map(|t| t.trim().to_owned()).filter(|t| !t.is_empty()).unwrap_or_else(|| "New conversation".to_owned());
+        let meta = ContextMeta { id: id.clone(), title, working_dir: dir.display().to_string(), created_at: now, updated_at: now };
+        let mut state = ContextState::new(id.clone());
+        state.config = self.shared.config.machine.clone();
+        let conversation = Conversation::new(now);
+        self.shared.lock_store().create_context(&meta, &state, &conversation)?;
+        let summary = snapshot::summary(&meta, &state, 0);
+        let tx = ContextActor::spawn(self.shared.clone(), meta, state, conversation);
+        self.contexts.lock().await.insert(id, tx);
+        Ok(summary)
+    }
+
+    /// Every context, most recently updated first.
+    pub async fn list_contexts(&self) -> Result<Vec<ContextSummary>, RuntimeError> {
+        let listing = self.shared.lock_store().list_contexts()?;
+        Ok(listing
+            .into_iter()
+            .map(|l| ContextSummary {
+                id: l.meta.id,
+                title: l.meta.title,
+                working_dir: l.meta.working_dir,
+                created_at: l.meta.created_at,
+                updated_at: l.meta.updated_at,
+                status: l.status,
+                message_count: l.message_count,
+            })
+            .collect())
+    }
+
+    /// The whole active branch and the rest of the context's picture.
+    pub async fn load_context(&self, id: &ContextId) -> Result<ContextSnapshot, RuntimeError> {
+        self.ask(id, |answer| Input::Snapshot { tail: usize::MAX, answer }).await
+    }
+
+    /// The current state and recent messages, then every later event.
+    pub async fn subscribe(&self, id: &ContextId) -> Result<(ContextSnapshot, Subscription), RuntimeError> {
+        let (snapshot, rx) = self.ask(id, |answer| Input::Subscribe { tail: SUBSCRIBE_TAIL, answer }).await?;
+        Ok((snapshot, Subscription { context: id.clone(), rx }))
+    }
+
+    /// Stops whatever runs in the context, then deletes it for good.
+    pub async fn delete_context(&self, id: &ContextId) -> Result<(), RuntimeError> {
+        if let Some(tx) = self.contexts.lock().await.remove(id) {
+            let (answer, done) = oneshot::channel();
+            if tx.send(Input::Shutdown { answer }).is_ok() {
+                let _ = done.await;
+            }
+        }
+        self.shared.lock_store().delete_context(id)?;
+        Ok(())
+    }
+
+    pub async fn send_message(&self, id: &ContextId, message: NewMessage, queue_if_busy: bool) -> Result<SendReceipt, RuntimeError> {
+        match self.command(id, Event::UserMessage { body: message.body, queue_if_busy }).await? {
+            Reply::Accepted(receipt) => Ok(receipt),
+            Reply::Done => Err(RuntimeError::Rejected(WireError::new(braid_protocol::ErrorCode::Internal, "the message was not accepted"))),
+        }
+    }
+
+    pub async fn cancel(&self, id: &ContextId) -> Result<(), RuntimeError> {
+        self.command(id, Event::Cancel).await.map(drop)
+    }
+
+    pub async fn interrupt(&self, id: &ContextId) -> Result<(), RuntimeError> {
+        self.command(id, Event::Interrupt).await.map(drop)
+    }
+
+    pub async fn retry(&self, id: &ContextId) -> Result<(), RuntimeError> {
+        self.command(id, Event::Retry).await.map(drop)
+    }
+
+    pub async fn unqueue(&self, id: &ContextId, message_id: MessageId) -> Result<(), RuntimeError> {
+        self.command(id, Event::Unqueue { message_id }).await.map(drop)
+    }
+
+    pub async fn decide_tool_call(&self, id: &ContextId, call_id: CallId, decision: ApprovalDecision) -> Result<(), RuntimeError> {
+        let approved = decision == ApprovalDecision::Approve;
+        self.command(id, Event::ToolDecision { call_id, approved }).await.map(drop)
+    }
+
+    pub async fn create_branch(&self, id: &ContextId, from: MessageId, name: String, system_prompt: Option<String>) -> Result<BranchId, RuntimeError> {
+        self.ask(id, |answer| Input::CreateBranch { from, name, system_prompt, answer }).await
+    }
+
+    pub async fn switch_branch(&self, id: &ContextId, to: BranchId) -> Result<(), RuntimeError> {
+        let snapshot = self.load_context(id).await?;
+        if !snapshot.branches.iter().any(|b| b.id == to) {
+            return Err(RuntimeError::InvalidInput(format!("branch {to} does not exist in context {id}")));
+        }
+        self.command(id, Event::SwitchBranch { from: snapshot.active_branch, to }).await.map(drop)
+    }
+
+    /// The context's recent transitions, oldest first.
+    pub async fn transition_history(&self, id: &ContextId) -> Result<Vec<TransitionRecord>, RuntimeError> {
+        self.ask(id, |answer| Input::History { answer }).await
+    }
+
+    /// Stops every context's work (aborting requests) and ends their tasks.
+    pub async fn shutdown(&self) {
+        let all: Vec<_> = self.contexts.lock().await.drain().collect();
+        for (_, tx) in all {
+            let (answer, done) = oneshot::channel();
+            if tx.send(Input::Shutdown { answer }).is_ok() {
+                let _ = done.await;
+            }
+        }
+    }
+
+    async fn command(&self, id: &ContextId, event: Event) -> Result<Reply, RuntimeError> {
+        self.ask(id, |answer| Input::Command(event, answer)).await
+    }
+
+    async fn ask<T>(&self, id: &ContextId, make: impl FnOnce(actor::Answer<T>) -> Input) -> Result<T, RuntimeError> {
+        let tx = self.actor(id).await?;
+        let (answer, reply) = oneshot::channel();
+        tx.send(make(answer)).map_err(|_| RuntimeError::Closed(id.clone()))?;
+        match reply.await {
+            Ok(Ok(value)) => Ok(value),
+            Ok(Err(wire)) => Err(RuntimeError::Rejected(wire)),
+            Err(_) => Err(RuntimeError::Closed(id.clone())),
+        }
+    }
+
+    /// The context's task, loading the context from the store on first use.
+    async fn actor(&self, id: &ContextId) -> Result<mpsc::UnboundedSender<Input>, RuntimeError> {
+        let mut contexts = self.contexts.lock().await;
+        if let Some(tx) = contexts.get(id).filter(|tx| !tx.is_closed()) {
+            return Ok(tx.clone());
+        }
+        let loaded = match self.shared.lock_store().load_context(id) {
+            Ok(l) => l,
+            Err(braid_store::StoreError::NotFound(_)) => return Err(RuntimeError::NotFound(id.clone())),
+            Err(e) => return Err(e.into()),
+        };
+        let tx = ContextActor::spawn(self.shared.clone(), loaded.meta, loaded.state, loaded.conversation);
+        contexts.insert(id.clone(), tx.clone());
+        Ok(tx)
+    }
+}

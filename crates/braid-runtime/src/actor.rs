@@ -1,0 +1,279 @@
+//! One task per loaded context. It owns the context's state and
+//! conversation, and for every event: runs the pure transition, applies and
+//! writes the persistence effects (state is persisted before effects run),
+//! then carries out the rest — streams, timers, the pipeline, events out.
+//! Its mailbox is the only way in, so a context's events are processed one
+//! at a time, in order.
+
+use crate::clock;
+use crate::llm_task::{self, LlmTask};
+use crate::snapshot;
+use crate::Shared;
+use braid_core::history::{TransitionLog, TransitionRecord};
+use braid_core::machine::{Effect, Event, Reply, ToolOutcome};
+use braid_core::prompt;
+use braid_core::sim::apply_to_conversation;
+use braid_core::{ContextState, Conversation};
+use braid_llm::LlmRequest;
+use braid_protocol::{
+    BraidEvent, BranchId, ContextSnapshot, ContextUpdate, ErrorCode, Message, MessageId, Notice, QueuedPreview,
+    RequestId, ToolResultStatus, UpdateMetadata, WireError,
+};
+use braid_store::ContextMeta;
+use std::sync::Arc;
+use tokio::sync::{broadcast, mpsc, oneshot};
+
+pub type Answer<T> = oneshot::Sender<Result<T, WireError>>;
+
+pub enum Input {
+    /// From the context's own tasks (stream, timers, pipeline).
+    Event(Event),
+    /// From a caller, answered with the transition's reply.
+    Command(Event, Answer<Reply>),
+    Snapshot { tail: usize, answer: Answer<ContextSnapshot> },
+    Subscribe { tail: usize, answer: Answer<(ContextSnapshot, broadcast::Receiver<BraidEvent>)> },
+    CreateBranch { from: MessageId, name: String, system_prompt: Option<String>, answer: Answer<BranchId> },
+    History { answer: Answer<Vec<TransitionRecord>> },
+    /// Stop everything in flight and end the task.
+    Shutdown { answer: oneshot::Sender<()> },
+}
+
+pub struct ContextActor {
+    shared: Arc<Shared>,
+    meta: ContextMeta,
+    state: ContextState,
+    conversation: Conversation,
+    log: TransitionLog,
+    mailbox: mpsc::UnboundedSender<Input>,
+    llm: Option<LlmTask>,
+    retry: Option<(RequestId, tokio::task::JoinHandle<()>)>,
+}
+
+impl ContextActor {
+    pub fn spawn(shared: Arc<Shared>, meta: ContextMeta, state: ContextState, conversation: Conversation) -> mpsc::UnboundedSender<Input> {
+        let (tx, rx) = mpsc::unbounded_channel();
+        let actor = ContextActor {
+            shared,
+            meta,
+            state,
+            conversation,
+            log: TransitionLog::new(1_000),
+            mailbox: tx.clone(),
+            llm: None,
+            retry: None,
+        };
+        tokio::spawn(actor.run(rx));
+        tx
+    }
+
+    async fn run(mut self, mut rx: mpsc::UnboundedReceiver<Input>) {
+        while let Some(input) = rx.recv().await {
+            match input {
+                Input::Event(event) => {
+                    self.apply(event);
+                }
+                Input::Command(event, answer) => {
+                    let reply = self.apply(event).unwrap_or(Ok(Reply::Done));
+                    let _ = answer.send(reply);
+                }
+                Input::Snapshot { tail, answer } => {
+                    let _ = answer.send(Ok(self.snapshot(tail)));
+                }
+                Input::Subscribe { tail, answer } => {
+                    // Taken together, inside the actor: no event of this
+                    // context can fall between the snapshot and the stream.
+                    let rx = self.shared.events.subscribe();
+                    let _ = answer.send(Ok((self.snapshot(tail), rx)));
+                }
+                Input::CreateBranch { from, name, system_prompt, answer } => {
+                    let _ = answer.send(self.create_branch(from, &name, system_prompt));
+                }
+                Input::History { answer } => {
+                    let _ = answer.send(Ok(self.log.records().cloned().collect()));
+                }
+                Input::Shutdown { answer } => {
+                    self.apply(Event::Cancel);
+                    self.stop_tasks();
+                    let _ = answer.send(());
+                    return;
+                }
+            }
+        }
+        self.stop_tasks();
+    }
+
+    fn stop_tasks(&mut self) {
+        if let Some(t) = self.llm.take() {
+            t.handle.abort();
+        }
+        if let Some((_, h)) = self.retry.take() {
+            h.abort();
+        }
+    }
+
+    fn snapshot(&self, tail: usize) -> ContextSnapshot {
+        snapshot::build(&self.meta, &self.state, &self.conversation, tail)
+    }
+
+    fn create_branch(&mut self, from: MessageId, name: &str, system_prompt: Option<String>) -> Result<BranchId, WireError> {
+        let source = self
+            .conversation
+            .branch_of(from)
+            .cloned()
+            .ok_or_else(|| WireError::new(ErrorCode::NotFound, format!("message {from} is not in this conversation")))?;
+        let id = self
+            .conversation
+            .create_branch(&source, from, name, system_prompt, clock::now())
+            .map_err(|e| WireError::new(ErrorCode::InvalidInput, e.to_string()))?;
+        if let Some(branch) = self.conversation.branch(&id) {
+            let mut store = self.shared.lock_store();
+            store.save_branch(&self.meta.id, branch).map_err(|e| WireError::new(ErrorCode::Storage, e.to_string()))?;
+        }
+        Ok(id)
+    }
+
+    /// One transition, start to finish. Returns the reply, if the event was
+    /// a command.
+    fn apply(&mut self, event: Event) -> Option<Result<Reply, WireError>> {
+        let now = clock::now();
+        let name = event.name();
+        let from = self.state.status.kind();
+        let (next, effects) = braid_core::transition(&self.state, event, now);
+        for effect in effects.iter().filter(|e| e.is_persistence()) {
+            if let Err(e) = apply_to_conversation(&mut self.conversation, effect) {
+                tracing::error!(context = %self.meta.id, error = %e, "effect did not apply to the conversation");
+            }
+        }
+        self.state = next;
+        if let Err(e) = self.shared.lock_store().persist(&self.meta.id, &self.state, &self.conversation, &effects, now) {
+            // Keep going in memory, and say so: the user must know that
+            // what they see may not survive a restart.
+            tracing::error!(context = %self.meta.id, error = %e, "could not save the context");
+            self.emit_notice(Notice::from_error(ErrorCode::Storage, format!("Could not save: {e}")), now);
+        }
+        self.log.push(TransitionRecord { at: now, event: name.to_owned(), from, to: self.state.status.kind(), effects: effects.len() });
+        let mut reply = None;
+        for effect in effects {
+            match effect {
+                Effect::Reply(r) => reply = Some(r),
+                Effect::Emit(e) => {
+                    let _ = self.shared.events.send(e);
+                }
+                Effect::RunPipeline(message) => self.run_pipeline(message),
+                Effect::AbortPipeline(_) => {} // the pipeline runs inline; its late result is ignored
+                Effect::StartLlmRequest { request_id, .. } => self.start_llm(request_id),
+                Effect::AbortLlmRequest { request_id, keep_partial } => self.abort_llm(request_id, keep_partial),
+                Effect::ScheduleRetry { request_id, at } => self.schedule_retry(request_id, at),
+                Effect::CancelRetry { request_id } => {
+                    if let Some((id, handle)) = self.retry.take() {
+                        if id == request_id {
+                            handle.abort();
+                        } else {
+                            self.retry = Some((id, handle));
+                        }
+                    }
+                }
+                Effect::RequestApproval { .. } => {} // the state carries the calls; clients show the dialog
+                Effect::RunTool { call, .. } => {
+                    // No tools are registered until the tools issue: the
+                    // model gets a clear error as the call's result.
+                    let outcome = ToolOutcome {
+                        status: ToolResultStatus::Error,
+                        output: String::new(),
+                        error: Some(format!("no tool named {:?} is available", call.name)),
+                        recoverable: false,
+                        duration_ms: 0,
+                    };
+                    let _ = self.mailbox.send(Input::Event(Event::ToolFinished { call_id: call.id, outcome }));
+                }
+                Effect::KillTool { .. } => {}
+                Effect::PersistState | Effect::AppendMessage(_) | Effect::UpdateMessage(_) | Effect::SetActiveBranch(_) => {}
+            }
+        }
+        reply
+    }
+
+    fn emit_notice(&self, notice: Notice, now: braid_protocol::Timestamp) {
+        let update = ContextUpdate {
+            context_id: self.meta.id.clone(),
+            current_state: self.state.status.clone(),
+            previous_state: None,
+            message: None,
+            timestamp: now,
+            metadata: UpdateMetadata {
+                queue: self.state.queue.iter().map(|q| QueuedPreview::of(q.id, &q.body)).collect(),
+                notice: Some(notice),
+            },
+        };
+        let _ = self.shared.events.send(BraidEvent::ContextUpdate(update));
+    }
+
+    /// The pipeline runs inline (its processors are fast and pure so far);
+    /// its stages and result go through the mailbox, so a Cancel that is
+    /// already waiting there is processed first.
+    fn run_pipeline(&mut self, message: Message) {
+        let id = message.id;
+        let disabled = self
+            .conversation
+            .branch(self.conversation.active_branch())
+            .and_then(|b| b.pipeline.as_ref())
+            .map(|p| p.disabled_processors.clone())
+            .unwrap_or_default();
+        let mailbox = self.mailbox.clone();
+        let mut on_stage = |stage| {
+            let _ = mailbox.send(Input::Event(Event::PipelineStage { message_id: id, stage }));
+        };
+        let outcome = self.shared.pipeline.run(message, &self.conversation, &disabled, &mut clock::micros, &mut on_stage);
+        let event = match outcome {
+            Ok((message, report)) => {
+                tracing::debug!(context = %self.meta.id, micros = report.total_micros, "pipeline done");
+                Event::PipelineSucceeded { message }
+            }
+            Err((error, _)) => Event::PipelineFailed { message_id: id, error: error.to_string() },
+        };
+        let _ = self.mailbox.send(Input::Event(event));
+    }
+
+    fn start_llm(&mut self, request_id: RequestId) {
+        if let Some(old) = self.llm.take() {
+            old.handle.abort();
+        }
+        let config = &self.shared.config;
+        let request = LlmRequest {
+            model: config.model.clone(),
+            system: prompt::system_prompt(&self.conversation, config.system_prompt.as_deref()),
+            messages: prompt::request_messages(&self.conversation),
+            tools: Vec::new(),
+            max_tokens: Some(config.max_tokens),
+        };
+        self.llm = Some(llm_task::spawn(self.shared.provider.clone(), request, request_id, self.mailbox.clone()));
+    }
+
+    fn abort_llm(&mut self, request_id: RequestId, keep_partial: bool) {
+        let Some(mut task) = self.llm.take() else { return };
+        if task.request_id != request_id {
+            self.llm = Some(task);
+            return;
+        }
+        if keep_partial {
+            if let Some(stop) = task.stop.take() {
+                let _ = stop.send(());
+            }
+        } else {
+            // Dropping the stream closes the connection at once.
+            task.handle.abort();
+        }
+    }
+
+    fn schedule_retry(&mut self, request_id: RequestId, at: braid_protocol::Timestamp) {
+        let delay = std::time::Duration::from_millis(clock::now().ms_until(at));
+        let mailbox = self.mailbox.clone();
+        let handle = tokio::spawn(async move {
+            tokio::time::sleep(delay).await;
+            let _ = mailbox.send(Input::Event(Event::RetryTimerFired { request_id }));
+        });
+        if let Some((_, old)) = self.retry.replace((request_id, handle)) {
+            old.abort();
+        }
+    }
+}

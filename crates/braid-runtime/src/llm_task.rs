@@ -1,0 +1,73 @@
+//! One LLM request: streams from the provider and feeds the context's
+//! mailbox with core events. Aborting the task drops the stream, which
+//! closes the connection; a stop signal instead reports what arrived.
+
+use crate::actor::Input;
+use braid_core::machine::Event;
+use braid_llm::{LlmProvider, LlmRequest, ProviderEvent, ResponseAssembler};
+use braid_protocol::RequestId;
+use futures::StreamExt;
+use std::sync::Arc;
+use tokio::sync::{mpsc, oneshot};
+
+pub struct LlmTask {
+    pub request_id: RequestId,
+    pub handle: tokio::task::JoinHandle<()>,
+    pub stop: Option<oneshot::Sender<()>>,
+}
+
+pub fn spawn(provider: Arc<dyn LlmProvider>, request: LlmRequest, request_id: RequestId, mailbox: mpsc::UnboundedSender<Input>) -> LlmTask {
+    let (stop_tx, stop_rx) = oneshot::channel();
+    let handle = tokio::spawn(drive(provider, request, request_id, mailbox, stop_rx));
+    LlmTask { request_id, handle, stop: Some(stop_tx) }
+}
+
+async fn drive(
+    provider: Arc<dyn LlmProvider>,
+    request: LlmRequest,
+    request_id: RequestId,
+    mailbox: mpsc::UnboundedSender<Input>,
+    mut stop: oneshot::Receiver<()>,
+) {
+    let send = |event: Event| {
+        // The context may be gone (deleted, shut down): nothing to tell.
+        let _ = mailbox.send(Input::Event(event));
+    };
+    send(Event::LlmRequestStarted { request_id });
+    let mut stream = provider.stream(request);
+    let mut assembler = ResponseAssembler::new();
+    loop {
+        let item = tokio::select! {
+            biased;
+            _ = &mut stop => {
+                drop(stream);
+                send(Event::LlmCompleted { request_id, response: assembler.interrupted() });
+                return;
+            }
+            item = stream.next() => item,
+        };
+        match item {
+            Some(Ok(ProviderEvent::Connected)) => send(Event::LlmConnected { request_id }),
+            Some(Ok(ProviderEvent::TextDelta(text))) => {
+                assembler.push(&ProviderEvent::TextDelta(text.clone()));
+                send(Event::LlmDelta { request_id, text });
+            }
+            Some(Ok(event)) => {
+                assembler.push(&event);
+                if assembler.is_finished() {
+                    break;
+                }
+            }
+            Some(Err(error)) => {
+                send(Event::LlmFailed { request_id, failure: error.to_failure() });
+                return;
+            }
+            None => break,
+        }
+    }
+    drop(stream);
+    match assembler.finish(provider.name()) {
+        Ok(response) => send(Event::LlmCompleted { request_id, response }),
+        Err(error) => send(Event::LlmFailed { request_id, failure: error.to_failure() }),
+    }
+}

@@ -1,0 +1,47 @@
+//! What a client sees of a context: summary, branches, queue, messages.
+
+use braid_core::{ContextState, Conversation};
+use braid_protocol::command::BranchSummary;
+use braid_protocol::{ContextSnapshot, ContextSummary, Message};
+use braid_store::ContextMeta;
+
+pub fn summary(meta: &ContextMeta, state: &ContextState, message_count: u64) -> ContextSummary {
+    ContextSummary {
+        id: meta.id.clone(),
+        title: meta.title.clone(),
+        working_dir: meta.working_dir.clone(),
+        created_at: meta.created_at,
+        updated_at: meta.updated_at,
+        status: state.status.clone(),
+        message_count,
+    }
+}
+
+/// `tail` limits the active branch's messages to the most recent ones.
+pub fn build(meta: &ContextMeta, state: &ContextState, conversation: &Conversation, tail: usize) -> ContextSnapshot {
+    let active = conversation.active_branch().clone();
+    let all: Vec<&Message> = conversation.active_messages().collect();
+    let skip = all.len().saturating_sub(tail);
+    ContextSnapshot {
+        summary: summary(meta, state, conversation.len() as u64),
+        branches: conversation
+            .branches()
+            .map(|b| BranchSummary {
+                id: b.id.clone(),
+                name: b.name.clone(),
+                parent: b.parent.clone(),
+                fork_point: b.fork_point,
+                message_count: b.message_ids.len() as u64,
+                has_system_prompt: b.system_prompt.is_some(),
+            })
+            .collect(),
+        queued: state
+            .queue
+            .iter()
+            .map(|q| Message { id: q.id, created_at: meta.updated_at, schema_version: braid_protocol::SCHEMA_VERSION, body: q.body.clone(), meta: Default::default() })
+            .collect(),
+        messages: all[skip..].iter().map(|m| (*m).clone()).collect(),
+        truncated: skip > 0,
+        active_branch: active,
+    }
+}
