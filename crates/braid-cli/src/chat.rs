@@ -1,0 +1,197 @@
+//! The chat loop: a line from the terminal is a message or a /command;
+//! events print as they come (text to stdout, the state line to stderr).
+
+use crate::args::Args;
+use braid_protocol::{BraidEvent, ContextId, ContextStatus, MessageChange, MessageType, NewMessage, Role, StatusKind, Timestamp};
+use braid_runtime::{Runtime, RuntimeError, Subscription};
+use std::io::Write;
+use tokio::io::{AsyncBufReadExt, BufReader};
+
+const HELP: &str = "/new [title]  start a conversation     /list            list conversations
+/open ID      open a conversation      /branch NAME     fork from the last message
+/branches     list branches            /switch BRANCH   switch branch
+/cancel       stop the running answer  /retry           send the last request again
+/history      recent state transitions /quit            leave (Ctrl+D too)";
+
+fn now() -> Timestamp {
+    Timestamp(std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64))
+}
+
+async fn open(runtime: &Runtime, args: &Args) -> Result<ContextId, RuntimeError> {
+    if let Some(id) = &args.context {
+        let id = ContextId(id.clone());
+        runtime.load_context(&id).await?;
+        return Ok(id);
+    }
+    if args.title.is_none() {
+        if let Some(latest) = runtime.list_contexts().await?.into_iter().next() {
+            return Ok(latest.id);
+        }
+    }
+    let dir = args.workdir.as_ref().map(|d| d.display().to_string());
+    Ok(runtime.create_context(args.title.clone(), dir).await?.id)
+}
+
+/// Prints events: text to stdout, the state line to stderr when it changes.
+#[derive(Default)]
+struct Printer {
+    last: Option<ContextStatus>,
+}
+
+impl Printer {
+    /// Prints one event; returns the state when it changed kind.
+    fn show(&mut self, event: &BraidEvent) -> Option<ContextStatus> {
+        let mut out = std::io::stdout();
+        match event {
+            BraidEvent::ContentDelta(d) => {
+                let _ = write!(out, "{}", d.delta);
+                let _ = out.flush();
+                None
+            }
+            BraidEvent::ContentFinal(_) => {
+                let _ = writeln!(out);
+                None
+            }
+            BraidEvent::ContextUpdate(u) => {
+                if let Some(m) = &u.message {
+                    if m.change == (MessageChange::StatusChanged { status: "discarded".into() }) {
+                        let _ = writeln!(out, "\n[partial answer discarded]");
+                    }
+                }
+                if let Some(n) = &u.metadata.notice {
+                    eprintln!("[{}] {}", n.code, n.message);
+                }
+                if self.last.as_ref() != Some(&u.current_state) {
+                    eprintln!("[state] {}", u.current_state.describe(now()));
+                    self.last = Some(u.current_state.clone());
+                }
+                u.previous_state.as_ref().map(|_| u.current_state.clone())
+            }
+        }
+    }
+
+    /// Shows events until the context rests (Idle or Failed).
+    async fn until_rest(&mut self, sub: &mut Subscription) {
+        while let Some(e) = sub.recv().await {
+            if let Some(s) = e.ok().and_then(|e| self.show(&e)) {
+                if matches!(s.kind(), StatusKind::Idle | StatusKind::Failed) {
+                    return;
+                }
+            }
+        }
+    }
+}
+
+fn say(text: &str) -> NewMessage {
+    NewMessage { body: MessageType::text(Role::User, text) }
+}
+
+pub async fn run(runtime: &Runtime, args: &Args) -> Result<(), RuntimeError> {
+    let mut id = open(runtime, args).await?;
+    let (snapshot, mut sub) = runtime.subscribe(&id).await?;
+    let mut printer = Printer::default();
+    if !args.send.is_empty() {
+        for text in &args.send {
+            runtime.send_message(&id, say(text), false).await?;
+            printer.until_rest(&mut sub).await;
+        }
+        return Ok(());
+    }
+    eprintln!("Braid — conversation {} ({}), model: built-in echo. /help for commands.", id, snapshot.summary.title);
+    for m in &snapshot.messages {
+        println!("{}", describe(&m.body));
+    }
+    let mut lines = BufReader::new(tokio::io::stdin()).lines();
+    loop {
+        tokio::select! {
+            line = lines.next_line() => {
+                let Ok(Some(line)) = line else { return Ok(()) };
+                let line = line.trim();
+                if line.is_empty() { continue; }
+                match command(runtime, &mut id, &mut sub, line).await {
+                    Ok(true) => return Ok(()),
+                    Ok(false) => {}
+                    Err(e) => eprintln!("[error] {}: {}", e.to_wire().code.as_str(), e),
+                }
+            }
+            event = sub.recv() => match event {
+                Some(Ok(e)) => { printer.show(&e); }
+                Some(Err(missed)) => eprintln!("[warning] missed {missed} events"),
+                None => return Ok(()),
+            },
+            _ = tokio::signal::ctrl_c() => {
+                let busy = runtime.load_context(&id).await?.summary.status.is_busy();
+                if !busy { return Ok(()); }
+                runtime.cancel(&id).await?;
+            }
+        }
+    }
+}
+
+fn describe(body: &MessageType) -> String {
+    match body {
+        MessageType::Text { role, .. } => format!("{:?}: {}", role, body.plain_text().unwrap_or_default()),
+        other => format!("[{}]", other.kind().tag()),
+    }
+}
+
+/// Handles one line; `Ok(true)` means quit.
+async fn command(runtime: &Runtime, id: &mut ContextId, sub: &mut Subscription, line: &str) -> Result<bool, RuntimeError> {
+    let (cmd, rest) = line.split_once(' ').map_or((line, ""), |(c, r)| (c, r.trim()));
+    match cmd {
+        "/quit" | "/exit" => return Ok(true),
+        "/help" => eprintln!("{HELP}"),
+        "/cancel" => runtime.cancel(id).await?,
+        "/retry" => runtime.retry(id).await?,
+        "/list" => {
+            for c in runtime.list_contexts().await? {
+                eprintln!("{}  {}  ({} messages, {})", c.id, c.title, c.message_count, c.status.describe(now()));
+            }
+        }
+        "/new" => {
+            let title = (!rest.is_empty()).then(|| rest.to_owned());
+            *id = runtime.create_context(title, None).await?.id;
+            *sub = runtime.subscribe(id).await?.1;
+            eprintln!("new conversation {id}");
+        }
+        "/open" => {
+            let next = ContextId(rest.to_owned());
+            let (snapshot, s) = runtime.subscribe(&next).await?;
+            *id = next;
+            *sub = s;
+            for m in &snapshot.messages {
+                println!("{}", describe(&m.body));
+            }
+        }
+        "/branches" => {
+            let snap = runtime.load_context(id).await?;
+            for b in snap.branches {
+                let mark = if b.id == snap.active_branch { "*" } else { " " };
+                eprintln!("{mark} {}  {}  ({} messages)", b.id, b.name, b.message_count);
+            }
+        }
+        "/branch" => {
+            let snap = runtime.load_context(id).await?;
+            let Some(last) = snap.messages.last() else {
+                return Err(RuntimeError::InvalidInput("there is no message to fork from yet".into()));
+            };
+            let name = if rest.is_empty() { "branch" } else { rest };
+            let b = runtime.create_branch(id, last.id, name.to_owned(), None).await?;
+            eprintln!("created branch {b}; /switch {b} to use it");
+        }
+        "/switch" => runtime.switch_branch(id, braid_protocol::BranchId(rest.to_owned())).await?,
+        "/history" => {
+            for r in runtime.transition_history(id).await? {
+                eprintln!("{} {:>20} {:?} -> {:?}", r.at.0, r.event, r.from, r.to);
+            }
+        }
+        c if c.starts_with('/') => return Err(RuntimeError::InvalidInput(format!("unknown command {c}; /help lists them"))),
+        _ => {
+            let receipt = runtime.send_message(id, say(line), true).await?;
+            if receipt.queued {
+                eprintln!("[queued] sent when the current answer finishes");
+            }
+        }
+    }
+    Ok(false)
+}
