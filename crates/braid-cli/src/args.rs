@@ -2,7 +2,8 @@
 
 use std::path::PathBuf;
 
-pub const USAGE: &str = "usage: braid [--db PATH] [--workdir DIR] [--context ID | --title TITLE] [--send TEXT]... [--fake-delay-ms N]
+pub const USAGE: &str =
+    "usage: braid [--db PATH] [--workdir DIR] [--context ID | --title TITLE] [--send TEXT]... [--fake-delay-ms N]
 
   --db PATH          database file (default: $XDG_DATA_HOME/braid/braid.db)
   --workdir DIR      working directory of a new conversation (default: current)
@@ -34,7 +35,15 @@ fn default_db() -> PathBuf {
 
 impl Args {
     pub fn parse(mut it: impl Iterator<Item = String>) -> Result<Args, String> {
-        let mut a = Args { db: default_db(), workdir: None, context: None, title: None, send: Vec::new(), fake_delay_ms: 40, help: false };
+        let mut a = Args {
+            db: default_db(),
+            workdir: None,
+            context: None,
+            title: None,
+            send: Vec::new(),
+            fake_delay_ms: 40,
+            help: false,
+        };
         while let Some(flag) = it.next() {
             let mut value = |name: &str| it.next().ok_or_else(|| format!("{name} needs a value"));
             match flag.as_str() {
@@ -45,7 +54,8 @@ impl Args {
                 "--send" => a.send.push(value("--send")?),
                 "--fake-delay-ms" => {
                     let v = value("--fake-delay-ms")?;
-                    a.fake_delay_ms = v.parse().map_err(|_| format!("--fake-delay-ms takes a number of milliseconds, not {v:?}"))?;
+                    a.fake_delay_ms =
+                        v.parse().map_err(|_| format!("--fake-delay-ms takes a number of milliseconds, not {v:?}"))?;
                 }
                 "-h" | "--help" => a.help = true,
                 other => return Err(format!("unknown argument {other:?}")),

@@ -2,7 +2,9 @@
 //! events print as they come (text to stdout, the state line to stderr).
 
 use crate::args::Args;
-use braid_protocol::{BraidEvent, ContextId, ContextStatus, MessageChange, MessageType, NewMessage, Role, StatusKind, Timestamp};
+use braid_protocol::{
+    BraidEvent, ContextId, ContextStatus, MessageChange, MessageType, NewMessage, Role, StatusKind, Timestamp,
+};
 use braid_runtime::{Runtime, RuntimeError, Subscription};
 use std::io::Write;
 use tokio::io::{AsyncBufReadExt, BufReader};
@@ -136,7 +138,12 @@ fn describe(body: &MessageType) -> String {
 }
 
 /// Handles one line; `Ok(true)` means quit.
-async fn command(runtime: &Runtime, id: &mut ContextId, sub: &mut Subscription, line: &str) -> Result<bool, RuntimeError> {
+async fn command(
+    runtime: &Runtime,
+    id: &mut ContextId,
+    sub: &mut Subscription,
+    line: &str,
+) -> Result<bool, RuntimeError> {
     let (cmd, rest) = line.split_once(' ').map_or((line, ""), |(c, r)| (c, r.trim()));
     match cmd {
         "/quit" | "/exit" => return Ok(true),
@@ -185,7 +192,9 @@ async fn command(runtime: &Runtime, id: &mut ContextId, sub: &mut Subscription, 
                 eprintln!("{} {:>20} {:?} -> {:?}", r.at.0, r.event, r.from, r.to);
             }
         }
-        c if c.starts_with('/') => return Err(RuntimeError::InvalidInput(format!("unknown command {c}; /help lists them"))),
+        c if c.starts_with('/') => {
+            return Err(RuntimeError::InvalidInput(format!("unknown command {c}; /help lists them")))
+        }
         _ => {
             let receipt = runtime.send_message(id, say(line), true).await?;
             if receipt.queued {

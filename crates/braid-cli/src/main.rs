@@ -39,7 +39,10 @@ async fn main() -> ExitCode {
         }
     };
     for r in &report.recovered {
-        eprintln!("braid: recovered conversation {} (it was interrupted while {:?}); it is ready again", r.context, r.interrupted);
+        eprintln!(
+            "braid: recovered conversation {} (it was interrupted while {:?}); it is ready again",
+            r.context, r.interrupted
+        );
     }
     for (id, e) in &report.failed {
         eprintln!("braid: could not recover conversation {id}: {e}");

@@ -3,6 +3,8 @@
 //! restores the conversation Idle with its full history and a Recovery
 //! message, and nothing else is lost.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)] // a panic is how a test reports
+
 use braid_protocol::{ContextStatus, ControlKind, MessageType, StatusKind};
 use braid_store::Store;
 use std::io::{BufRead, BufReader};
@@ -73,7 +75,8 @@ fn sigkill_mid_stream_loses_nothing_that_was_stored() {
     let loaded = store.load_context(&id).unwrap();
     assert_eq!(loaded.state.status, ContextStatus::Idle);
     let bodies: Vec<&MessageType> = loaded.conversation.active_messages().map(|m| &m.body).collect();
-    let texts: Vec<String> = bodies.iter().map(|b| b.plain_text().unwrap_or_else(|| format!("[{}]", b.kind().tag()))).collect();
+    let texts: Vec<String> =
+        bodies.iter().map(|b| b.plain_text().unwrap_or_else(|| format!("[{}]", b.kind().tag()))).collect();
     assert_eq!(
         texts,
         [

@@ -45,6 +45,14 @@ pub fn encode(message: &Message) -> Result<String, CodecError> {
 /// Reads a stored message. `id` and `created_at` come from the row's indexed
 /// columns, which win over the JSON (a legacy row has them only there).
 pub fn decode(json: &str, id: MessageId, created_at: Timestamp) -> Result<Message, CodecError> {
+    // Fast path: a current message with a known tag parses straight into
+    // its type. Anything else (unknown tag, legacy shape, damage) takes the
+    // forgiving path below, which also produces the precise error.
+    if let Ok(fast) = serde_json::from_str::<Current>(json) {
+        if fast.schema_version == SCHEMA_VERSION && fast.body.kind() != MessageKind::Unknown {
+            return Ok(Message { id, created_at, schema_version: SCHEMA_VERSION, body: fast.body, meta: fast.meta });
+        }
+    }
     let value: Value = serde_json::from_str(json)?;
     let Value::Object(mut obj) = value else { return Err(CodecError::NotAnObject) };
     let version = obj.get("schema_version").and_then(Value::as_u64).unwrap_or(0);
@@ -61,6 +69,15 @@ pub fn decode(json: &str, id: MessageId, created_at: Timestamp) -> Result<Messag
     };
     let body = decode_body(obj.remove("body").unwrap_or(Value::Null))?;
     Ok(Message { id, created_at, schema_version: SCHEMA_VERSION, body, meta })
+}
+
+/// The stored shape of a current message (id and time come from columns).
+#[derive(serde::Deserialize)]
+struct Current {
+    schema_version: u32,
+    body: MessageType,
+    #[serde(default)]
+    meta: MessageMeta,
 }
 
 /// Reads a message body; a tag this build does not know is kept as Unknown.

@@ -108,11 +108,7 @@ impl Conversation {
 
     /// The messages of a branch in order, borrowed from the pool.
     pub fn messages<'a>(&'a self, branch: &BranchId) -> impl Iterator<Item = &'a Message> + 'a {
-        self.branches
-            .get(branch)
-            .into_iter()
-            .flat_map(|b| b.message_ids.iter())
-            .filter_map(|id| self.pool.get(id))
+        self.branches.get(branch).into_iter().flat_map(|b| b.message_ids.iter()).filter_map(|id| self.pool.get(id))
     }
 
     /// The active branch's messages.
@@ -130,7 +126,8 @@ impl Conversation {
         if self.pool.contains_key(&message.id) {
             return Err(ConversationError::DuplicateMessage(message.id));
         }
-        let branch = self.branches.get_mut(&self.active).ok_or_else(|| ConversationError::NoSuchBranch(self.active.clone()))?;
+        let branch =
+            self.branches.get_mut(&self.active).ok_or_else(|| ConversationError::NoSuchBranch(self.active.clone()))?;
         branch.message_ids.push(message.id);
         self.pool.insert(message.id, message);
         Ok(())
@@ -249,7 +246,13 @@ mod tests {
     use braid_protocol::{Approval, Role, ToolCall, ToolResultStatus, SCHEMA_VERSION};
 
     fn m(id: u64, body: MessageType) -> Message {
-        Message { id: MessageId(id), created_at: Timestamp(0), schema_version: SCHEMA_VERSION, body, meta: Default::default() }
+        Message {
+            id: MessageId(id),
+            created_at: Timestamp(0),
+            schema_version: SCHEMA_VERSION,
+            body,
+            meta: Default::default(),
+        }
     }
 
     #[test]
@@ -277,7 +280,10 @@ mod tests {
             c.create_branch(&BranchId::main(), MessageId(9), "x", None, Timestamp(1)),
             Err(ConversationError::NotOnBranch { message: MessageId(9), branch: BranchId::main() })
         );
-        assert_eq!(c.create_branch(&BranchId::main(), MessageId(1), " ", None, Timestamp(1)), Err(ConversationError::EmptyBranchName));
+        assert_eq!(
+            c.create_branch(&BranchId::main(), MessageId(1), " ", None, Timestamp(1)),
+            Err(ConversationError::EmptyBranchName)
+        );
         assert_eq!(c.of_kind(braid_protocol::MessageKind::ToolResult).count(), 1);
     }
 }

@@ -25,7 +25,8 @@ pub fn check_state(s: &ContextState) -> Result<(), Violation> {
     if is_pipeline_phase(kind) != s.pending.is_some() {
         return fail(format!("{kind:?} with pending message {:?}", s.pending.as_ref().map(|p| p.id)));
     }
-    let wants_round = matches!(kind, StatusKind::AwaitingToolApproval | StatusKind::ExecutingTool | StatusKind::Cancelling);
+    let wants_round =
+        matches!(kind, StatusKind::AwaitingToolApproval | StatusKind::ExecutingTool | StatusKind::Cancelling);
     if wants_round != s.round.is_some() {
         return fail(format!("{kind:?} with tool round {}", s.round.is_some()));
     }

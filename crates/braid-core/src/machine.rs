@@ -166,29 +166,66 @@ pub struct ToolOutcome {
 #[derive(Debug, Clone, PartialEq)]
 pub enum Event {
     /// From the user. Rejected with `agent_busy` while busy unless queued.
-    UserMessage { body: MessageType, queue_if_busy: bool },
-    Unqueue { message_id: MessageId },
-    PipelineStage { message_id: MessageId, stage: PipelineStage },
+    UserMessage {
+        body: MessageType,
+        queue_if_busy: bool,
+    },
+    Unqueue {
+        message_id: MessageId,
+    },
+    PipelineStage {
+        message_id: MessageId,
+        stage: PipelineStage,
+    },
     /// The pipeline's output, ready to enter the pool.
-    PipelineSucceeded { message: Message },
-    PipelineFailed { message_id: MessageId, error: String },
+    PipelineSucceeded {
+        message: Message,
+    },
+    PipelineFailed {
+        message_id: MessageId,
+        error: String,
+    },
     /// The runtime began sending the request.
-    LlmRequestStarted { request_id: RequestId },
+    LlmRequestStarted {
+        request_id: RequestId,
+    },
     /// Response headers arrived.
-    LlmConnected { request_id: RequestId },
-    LlmDelta { request_id: RequestId, text: String },
-    LlmCompleted { request_id: RequestId, response: LlmResponse },
-    LlmFailed { request_id: RequestId, failure: LlmFailure },
-    RetryTimerFired { request_id: RequestId },
-    ToolDecision { call_id: CallId, approved: bool },
-    ToolFinished { call_id: CallId, outcome: ToolOutcome },
+    LlmConnected {
+        request_id: RequestId,
+    },
+    LlmDelta {
+        request_id: RequestId,
+        text: String,
+    },
+    LlmCompleted {
+        request_id: RequestId,
+        response: LlmResponse,
+    },
+    LlmFailed {
+        request_id: RequestId,
+        failure: LlmFailure,
+    },
+    RetryTimerFired {
+        request_id: RequestId,
+    },
+    ToolDecision {
+        call_id: CallId,
+        approved: bool,
+    },
+    ToolFinished {
+        call_id: CallId,
+        outcome: ToolOutcome,
+    },
     /// Processed before anything else: stops at once, keeps no partial answer.
     Cancel,
     /// The running step finishes, nothing further starts, partial results stay.
     Interrupt,
     /// From Failed (or Idle, to continue after a stop): send again.
     Retry,
-    SwitchBranch { from: BranchId, to: BranchId },
+    SwitchBranch {
+        from: BranchId,
+        to: BranchId,
+    },
 }
 
 impl Event {
@@ -237,16 +274,35 @@ pub enum Effect {
     RunPipeline(Message),
     AbortPipeline(MessageId),
     /// Assemble the prompt from the active branch and stream the answer.
-    StartLlmRequest { request_id: RequestId, response_id: MessageId },
+    StartLlmRequest {
+        request_id: RequestId,
+        response_id: MessageId,
+    },
     /// Close the request now. With `keep_partial`, report what arrived as an
     /// `LlmCompleted` with stop reason Interrupted.
-    AbortLlmRequest { request_id: RequestId, keep_partial: bool },
-    ScheduleRetry { request_id: RequestId, at: Timestamp },
-    CancelRetry { request_id: RequestId },
-    RequestApproval { calls: Vec<ToolCall> },
-    RunTool { call: ToolCall, index: u32, total: u32 },
+    AbortLlmRequest {
+        request_id: RequestId,
+        keep_partial: bool,
+    },
+    ScheduleRetry {
+        request_id: RequestId,
+        at: Timestamp,
+    },
+    CancelRetry {
+        request_id: RequestId,
+    },
+    RequestApproval {
+        calls: Vec<ToolCall>,
+    },
+    RunTool {
+        call: ToolCall,
+        index: u32,
+        total: u32,
+    },
     /// Kill the tool and its whole process tree.
-    KillTool { call_id: CallId },
+    KillTool {
+        call_id: CallId,
+    },
     Emit(BraidEvent),
 }
 

@@ -4,11 +4,17 @@
 
 use crate::conversation::Conversation;
 use crate::machine::ContextState;
-use braid_protocol::{ContextStatus, ControlKind, Message, MessageId, MessageType, Timestamp, ToolResultStatus, SCHEMA_VERSION};
+use braid_protocol::{
+    ContextStatus, ControlKind, Message, MessageId, MessageType, Timestamp, ToolResultStatus, SCHEMA_VERSION,
+};
 use std::collections::HashSet;
 
 /// Returns `None` when the context was Idle with nothing in flight.
-pub fn recover(state: &ContextState, conversation: &Conversation, now: Timestamp) -> Option<(ContextState, Vec<Message>)> {
+pub fn recover(
+    state: &ContextState,
+    conversation: &Conversation,
+    now: Timestamp,
+) -> Option<(ContextState, Vec<Message>)> {
     let idle = state.status == ContextStatus::Idle;
     if idle && state.queue.is_empty() && state.pending.is_none() {
         return None;
@@ -20,7 +26,13 @@ pub fn recover(state: &ContextState, conversation: &Conversation, now: Timestamp
         id += 1;
         m
     };
-    let new = |id: MessageId, body: MessageType| Message { id, created_at: now, schema_version: SCHEMA_VERSION, body, meta: Default::default() };
+    let new = |id: MessageId, body: MessageType| Message {
+        id,
+        created_at: now,
+        schema_version: SCHEMA_VERSION,
+        body,
+        meta: Default::default(),
+    };
     let mut added = Vec::new();
 
     // Every tool call keeps exactly one result.
@@ -64,7 +76,8 @@ pub fn recover(state: &ContextState, conversation: &Conversation, now: Timestamp
             detail.push(format!("- {}", q.body.plain_text().unwrap_or_else(|| format!("[{}]", q.body.kind().tag()))));
         }
     }
-    let control = ControlKind::Recovery { interrupted_state: format!("{:?}", state.status.kind()), detail: detail.join("\n") };
+    let control =
+        ControlKind::Recovery { interrupted_state: format!("{:?}", state.status.kind()), detail: detail.join("\n") };
     added.push(new(alloc(), MessageType::SystemControl { control }));
 
     next.status = ContextStatus::Idle;

@@ -74,7 +74,13 @@ impl Sim {
             }
         }
         self.state = next;
-        self.log.push(TransitionRecord { at: self.now, event: name.to_owned(), from, to: self.state.status.kind(), effects: effects.len() });
+        self.log.push(TransitionRecord {
+            at: self.now,
+            event: name.to_owned(),
+            from,
+            to: self.state.status.kind(),
+            effects: effects.len(),
+        });
         check_state(&self.state)?;
         check_conversation(&self.conversation)?;
         if !is_tool_phase(self.state.status.kind()) {

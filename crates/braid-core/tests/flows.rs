@@ -1,6 +1,8 @@
 //! State-sequence tests: a flow of events in, the exact states and events
 //! out. No runtime, a simulated clock (quinn-proto style).
 
+#![allow(clippy::unwrap_used, clippy::expect_used)] // a panic is how a test reports
+
 use braid_core::llm::{LlmFailure, LlmResponse, StopReason, ToolCallSpec};
 use braid_core::machine::{Effect, Event, Reply, ToolOutcome};
 use braid_core::sim::{reply_of, Sim};
@@ -125,7 +127,10 @@ fn streamed_answer_has_exact_states_and_events() {
         matches!(e, BraidEvent::ContextUpdate(u) if u.message.as_ref().is_some_and(|m| m.message_id == response_id && m.change == MessageChange::Completed))
     });
     assert!(completed, "the answer's lifecycle ends with Completed");
-    assert_eq!(sim.conversation.message(response_id).map(|m| m.body.clone()), Some(MessageType::text(Role::Assistant, "one two three ✓")));
+    assert_eq!(
+        sim.conversation.message(response_id).map(|m| m.body.clone()),
+        Some(MessageType::text(Role::Assistant, "one two three ✓"))
+    );
 }
 
 #[test]
@@ -229,7 +234,8 @@ fn retryable_error_retries_with_backoff_then_succeeds() {
         let rid = sim.request_id();
         sim.send(Event::LlmRequestStarted { request_id: rid });
         let t0 = sim.now;
-        let fx = sim.send(Event::LlmFailed { request_id: rid, failure: LlmFailure::retryable("server_error", "HTTP 503") });
+        let fx =
+            sim.send(Event::LlmFailed { request_id: rid, failure: LlmFailure::retryable("server_error", "HTTP 503") });
         let at = match sim.state.status {
             S::RetryingLlmRequest { attempt: a, max, retry_at } => {
                 assert_eq!((a, max), (attempt, 3));
@@ -290,7 +296,8 @@ fn non_retryable_error_fails_at_once_and_retry_resends() {
     let mut sim = Sim::new();
     start(&mut sim, "hi");
     let rid = sim.request_id();
-    let fx = sim.send(Event::LlmFailed { request_id: rid, failure: LlmFailure::fatal("auth", "check the API key for OpenAI") });
+    let fx = sim
+        .send(Event::LlmFailed { request_id: rid, failure: LlmFailure::fatal("auth", "check the API key for OpenAI") });
     assert!(!fx.iter().any(|e| matches!(e, Effect::ScheduleRetry { .. })));
     assert_eq!(
         sim.state.status,
@@ -310,7 +317,10 @@ fn branch_create_and_switch_during_a_conversation() {
     start(&mut sim, "q2");
     complete(&mut sim, "a2");
     let fork_at = sim.messages()[1].id; // a1
-    let b = sim.conversation.create_branch(&BranchId::main(), fork_at, "alternative", Some("Be brief.".into()), sim.now).unwrap();
+    let b = sim
+        .conversation
+        .create_branch(&BranchId::main(), fork_at, "alternative", Some("Be brief.".into()), sim.now)
+        .unwrap();
 
     // Switching while busy is refused with agent_busy.
     start(&mut sim, "q3");
@@ -322,15 +332,16 @@ fn branch_create_and_switch_during_a_conversation() {
     assert!(matches!(fx[..2], [Effect::PersistState, Effect::SetActiveBranch(_)]), "{fx:?}");
     assert_eq!(sim.conversation.active_branch(), &b);
     let last = sim.messages().last().map(|m| m.body.clone());
-    assert_eq!(last, Some(MessageType::SystemControl { control: ControlKind::BranchSwitch { from: BranchId::main(), to: b.clone() } }));
+    assert_eq!(
+        last,
+        Some(MessageType::SystemControl {
+            control: ControlKind::BranchSwitch { from: BranchId::main(), to: b.clone() }
+        })
+    );
     start(&mut sim, "q2'");
     complete(&mut sim, "a2'");
     assert_eq!(texts(&sim), ["q1", "a1", "[system_control]", "q2'", "a2'"]);
-    assert_eq!(
-        sim.conversation.messages(&BranchId::main()).count(),
-        6,
-        "main is untouched by the other branch"
-    );
+    assert_eq!(sim.conversation.messages(&BranchId::main()).count(), 6, "main is untouched by the other branch");
     assert_eq!(sim.conversation.system_prompt(&b, Some("base")), Some("Be brief."));
     assert_eq!(sim.conversation.system_prompt(&BranchId::main(), Some("base")), Some("base"));
 }
@@ -353,12 +364,19 @@ fn tool_call(id: &str, name: &str, args: &str) -> ToolCallSpec {
 }
 
 fn ok(output: &str) -> ToolOutcome {
-    ToolOutcome { status: ToolResultStatus::Success, output: output.into(), error: None, recoverable: false, duration_ms: 5 }
+    ToolOutcome {
+        status: ToolResultStatus::Success,
+        output: output.into(),
+        error: None,
+        recoverable: false,
+        duration_ms: 5,
+    }
 }
 
 fn ask_tools(sim: &mut Sim, calls: Vec<ToolCallSpec>) -> Vec<Effect> {
     let rid = sim.request_id();
-    let response = LlmResponse { text: "Let me look.".into(), tool_calls: calls, usage: None, stop_reason: StopReason::ToolUse };
+    let response =
+        LlmResponse { text: "Let me look.".into(), tool_calls: calls, usage: None, stop_reason: StopReason::ToolUse };
     sim.send(Event::LlmCompleted { request_id: rid, response })
 }
 
@@ -366,11 +384,17 @@ fn ask_tools(sim: &mut Sim, calls: Vec<ToolCallSpec>) -> Vec<Effect> {
 fn tool_round_with_approval_runs_in_order_and_loops() {
     let mut sim = Sim::new();
     start(&mut sim, "read two files");
-    let fx = ask_tools(&mut sim, vec![tool_call("c1", "read_file", r#"{"path":"a"}"#), tool_call("c2", "read_file", r#"{"path":"b"}"#)]);
+    let fx = ask_tools(
+        &mut sim,
+        vec![tool_call("c1", "read_file", r#"{"path":"a"}"#), tool_call("c2", "read_file", r#"{"path":"b"}"#)],
+    );
     assert!(matches!(fx.last(), Some(Effect::RequestApproval { calls }) if calls.len() == 2));
     assert_eq!(
         sim.state.status,
-        S::AwaitingToolApproval { pending_requests: vec!["c1".into(), "c2".into()], tool_names: vec!["read_file".into(), "read_file".into()] }
+        S::AwaitingToolApproval {
+            pending_requests: vec!["c1".into(), "c2".into()],
+            tool_names: vec!["read_file".into(), "read_file".into()]
+        }
     );
     sim.send(Event::ToolDecision { call_id: "c2".into(), approved: false });
     let fx = sim.send(Event::ToolDecision { call_id: "c1".into(), approved: true });
@@ -410,7 +434,10 @@ fn cancel_during_a_tool_kills_it_and_answers_every_call() {
     let mut sim = Sim::new();
     sim.state.config.auto_approve_tools = true;
     start(&mut sim, "run things");
-    ask_tools(&mut sim, vec![tool_call("c1", "run_command", r#"{"cmd":"sleep 100"}"#), tool_call("c2", "run_command", "{}")]);
+    ask_tools(
+        &mut sim,
+        vec![tool_call("c1", "run_command", r#"{"cmd":"sleep 100"}"#), tool_call("c2", "run_command", "{}")],
+    );
     assert_eq!(sim.state.status.kind(), StatusKind::ExecutingTool);
     let fx = sim.send(Event::Cancel);
     assert!(fx.contains(&Effect::KillTool { call_id: "c1".into() }));
@@ -443,7 +470,10 @@ fn interrupt_keeps_partial_answer_and_running_tool_result() {
     ask_tools(&mut sim, vec![tool_call("t1", "read_file", "{}"), tool_call("t2", "read_file", "{}")]);
     sim.send(Event::Interrupt);
     let fx = sim.send(Event::ToolFinished { call_id: "t1".into(), outcome: ok("done") });
-    assert!(!fx.iter().any(|e| matches!(e, Effect::StartLlmRequest { .. } | Effect::RunTool { .. })), "nothing further starts");
+    assert!(
+        !fx.iter().any(|e| matches!(e, Effect::StartLlmRequest { .. } | Effect::RunTool { .. })),
+        "nothing further starts"
+    );
     assert_eq!(sim.state.status, S::Idle);
     let statuses: Vec<ToolResultStatus> = sim
         .messages()

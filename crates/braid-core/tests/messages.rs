@@ -1,6 +1,8 @@
 //! Message serialisation: round trips for every variant, unknown tags kept,
 //! the legacy format migrated, validation errors, edge cases.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)] // a panic is how a test reports
+
 use braid_core::codec::{decode, encode, CodecError};
 use braid_core::validate::{parse_role, validate, validate_user_message, Rules, ValidationError};
 use braid_protocol::{
@@ -9,7 +11,13 @@ use braid_protocol::{
 };
 
 fn msg(id: u64, body: MessageType) -> Message {
-    Message { id: MessageId(id), created_at: Timestamp(1_700_000_000_000 + id), schema_version: SCHEMA_VERSION, body, meta: MessageMeta::default() }
+    Message {
+        id: MessageId(id),
+        created_at: Timestamp(1_700_000_000_000 + id),
+        schema_version: SCHEMA_VERSION,
+        body,
+        meta: MessageMeta::default(),
+    }
 }
 
 fn every_variant() -> Vec<MessageType> {
@@ -42,7 +50,12 @@ fn every_variant() -> Vec<MessageType> {
         },
         MessageType::ToolRequest {
             text: Some("Reading.".into()),
-            calls: vec![ToolCall { id: "c1".into(), name: "read_file".into(), arguments: r#"{"path":"a"}"#.into(), approval: Approval::Approved }],
+            calls: vec![ToolCall {
+                id: "c1".into(),
+                name: "read_file".into(),
+                arguments: r#"{"path":"a"}"#.into(),
+                approval: Approval::Approved,
+            }],
         },
         MessageType::ToolResult {
             request_id: "c1".into(),
@@ -53,9 +66,15 @@ fn every_variant() -> Vec<MessageType> {
             duration_ms: 12,
             finished_at: Timestamp(5),
         },
-        MessageType::SystemControl { control: ControlKind::BranchSwitch { from: BranchId::main(), to: BranchId("b1".into()) } },
-        MessageType::SystemControl { control: ControlKind::Summary { text: "so far".into(), replaces: vec![MessageId(1), MessageId(2)] } },
-        MessageType::SystemControl { control: ControlKind::Recovery { interrupted_state: "StreamingLlmResponse".into(), detail: "x".into() } },
+        MessageType::SystemControl {
+            control: ControlKind::BranchSwitch { from: BranchId::main(), to: BranchId("b1".into()) },
+        },
+        MessageType::SystemControl {
+            control: ControlKind::Summary { text: "so far".into(), replaces: vec![MessageId(1), MessageId(2)] },
+        },
+        MessageType::SystemControl {
+            control: ControlKind::Recovery { interrupted_state: "StreamingLlmResponse".into(), detail: "x".into() },
+        },
         MessageType::SystemControl { control: ControlKind::ModeChange { mode: "plan".into() } },
         MessageType::McpResource {
             server_name: "docs".into(),
@@ -104,31 +123,57 @@ fn legacy_messages_migrate_without_loss() {
         m.body,
         MessageType::ToolRequest {
             text: Some("Let me check.".into()),
-            calls: vec![ToolCall { id: "call_1".into(), name: "read_file".into(), arguments: r#"{"path":"a.txt"}"#.into(), approval: Approval::Pending }]
+            calls: vec![ToolCall {
+                id: "call_1".into(),
+                name: "read_file".into(),
+                arguments: r#"{"path":"a.txt"}"#.into(),
+                approval: Approval::Pending
+            }]
         }
     );
     let plain = decode(r#"{"role":"user","content":"hi","tool_calls":null}"#, MessageId(1), Timestamp(1)).unwrap();
     assert_eq!(plain.body, MessageType::text(Role::User, "hi"));
-    let tool = decode(r#"{"role":"tool","tool_call_id":"call_1","content":"file text"}"#, MessageId(2), Timestamp(1)).unwrap();
-    assert!(matches!(tool.body, MessageType::ToolResult { ref request_id, ref output, .. } if request_id == "call_1" && output == "file text"));
-    assert!(matches!(decode(r#"{"role":"robot","content":"x"}"#, MessageId(1), Timestamp(1)), Err(CodecError::Legacy(_))));
+    let tool =
+        decode(r#"{"role":"tool","tool_call_id":"call_1","content":"file text"}"#, MessageId(2), Timestamp(1)).unwrap();
+    assert!(
+        matches!(tool.body, MessageType::ToolResult { ref request_id, ref output, .. } if request_id == "call_1" && output == "file text")
+    );
+    assert!(matches!(
+        decode(r#"{"role":"robot","content":"x"}"#, MessageId(1), Timestamp(1)),
+        Err(CodecError::Legacy(_))
+    ));
 }
 
 #[test]
 fn missing_fields_get_defaults() {
     let json = r#"{"schema_version":1,"id":1,"created_at":1,"body":{"type":"file_reference","path":"a.rs"}}"#;
     let m = decode(json, MessageId(1), Timestamp(1)).unwrap();
-    assert_eq!(m.body, MessageType::FileReference { path: "a.rs".into(), range: None, content: None, status: FileRefStatus::Unresolved, error: None });
-    let json = r#"{"schema_version":1,"id":2,"created_at":1,"body":{"type":"tool_request","calls":[{"id":"x","name":"y"}]}}"#;
+    assert_eq!(
+        m.body,
+        MessageType::FileReference {
+            path: "a.rs".into(),
+            range: None,
+            content: None,
+            status: FileRefStatus::Unresolved,
+            error: None
+        }
+    );
+    let json =
+        r#"{"schema_version":1,"id":2,"created_at":1,"body":{"type":"tool_request","calls":[{"id":"x","name":"y"}]}}"#;
     let m = decode(json, MessageId(2), Timestamp(1)).unwrap();
-    assert!(matches!(&m.body, MessageType::ToolRequest { calls, .. } if calls[0].arguments == "{}" && calls[0].approval == Approval::Pending));
+    assert!(
+        matches!(&m.body, MessageType::ToolRequest { calls, .. } if calls[0].arguments == "{}" && calls[0].approval == Approval::Pending)
+    );
 }
 
 #[test]
 fn corrupted_json_is_an_error_not_a_guess() {
     assert!(matches!(decode("{\"schema_version\":1,\"body\":{", MessageId(1), Timestamp(1)), Err(CodecError::Json(_))));
     assert!(matches!(decode("[1,2]", MessageId(1), Timestamp(1)), Err(CodecError::NotAnObject)));
-    assert!(matches!(decode(r#"{"schema_version":99,"body":{}}"#, MessageId(1), Timestamp(1)), Err(CodecError::FutureSchema(99))));
+    assert!(matches!(
+        decode(r#"{"schema_version":99,"body":{}}"#, MessageId(1), Timestamp(1)),
+        Err(CodecError::FutureSchema(99))
+    ));
     let bad_known = r#"{"schema_version":1,"body":{"type":"text","role":"robot"}}"#;
     assert!(matches!(decode(bad_known, MessageId(1), Timestamp(1)), Err(CodecError::Json(_))));
 }
@@ -138,8 +183,14 @@ fn validation_says_exactly_what_is_wrong() {
     let empty = MessageType::Text { role: Role::User, parts: vec![ContentPart::Text { text: "  \n".into() }] };
     assert_eq!(validate_user_message(&empty), Err(ValidationError::EmptyText));
     assert_eq!(validate(&empty, Rules { allow_empty_text: true }), Ok(()));
-    assert_eq!(validate_user_message(&MessageType::Text { role: Role::User, parts: vec![] }), Err(ValidationError::EmptyText));
-    assert_eq!(validate_user_message(&MessageType::text(Role::System, "x")), Err(ValidationError::BadRole("system".into())));
+    assert_eq!(
+        validate_user_message(&MessageType::Text { role: Role::User, parts: vec![] }),
+        Err(ValidationError::EmptyText)
+    );
+    assert_eq!(
+        validate_user_message(&MessageType::text(Role::System, "x")),
+        Err(ValidationError::BadRole("system".into()))
+    );
     assert_eq!(parse_role("robot"), Err(ValidationError::BadRole("robot".into())));
     let call = |id: &str, name: &str, args: &str| MessageType::ToolRequest {
         text: None,
@@ -147,17 +198,36 @@ fn validation_says_exactly_what_is_wrong() {
     };
     assert_eq!(validate(&call("", "x", "{}"), Rules::default()), Err(ValidationError::EmptyToolId));
     assert_eq!(validate(&call("a", " ", "{}"), Rules::default()), Err(ValidationError::EmptyToolName("a".into())));
-    assert!(matches!(validate(&call("a", "x", "{oops"), Rules::default()), Err(ValidationError::InvalidArguments { .. })));
-    let file = |path: &str, range: Option<LineRange>| MessageType::FileReference { path: path.into(), range, content: None, status: FileRefStatus::Unresolved, error: None };
-    assert_eq!(validate_user_message(&file("../etc/passwd", None)), Err(ValidationError::PathTraversal("../etc/passwd".into())));
-    assert_eq!(validate_user_message(&file("src/../../x", None)), Err(ValidationError::PathTraversal("src/../../x".into())));
+    assert!(matches!(
+        validate(&call("a", "x", "{oops"), Rules::default()),
+        Err(ValidationError::InvalidArguments { .. })
+    ));
+    let file = |path: &str, range: Option<LineRange>| MessageType::FileReference {
+        path: path.into(),
+        range,
+        content: None,
+        status: FileRefStatus::Unresolved,
+        error: None,
+    };
+    assert_eq!(
+        validate_user_message(&file("../etc/passwd", None)),
+        Err(ValidationError::PathTraversal("../etc/passwd".into()))
+    );
+    assert_eq!(
+        validate_user_message(&file("src/../../x", None)),
+        Err(ValidationError::PathTraversal("src/../../x".into()))
+    );
     assert!(matches!(
         validate_user_message(&file("a.rs", Some(LineRange { start_line: 9, end_line: 3 }))),
         Err(ValidationError::InvalidRange { start: 9, end: 3, .. })
     ));
-    assert!(matches!(validate_user_message(&file("a.rs", Some(LineRange { start_line: 0, end_line: 3 }))), Err(ValidationError::InvalidRange { .. })));
+    assert!(matches!(
+        validate_user_message(&file("a.rs", Some(LineRange { start_line: 0, end_line: 3 }))),
+        Err(ValidationError::InvalidRange { .. })
+    ));
     assert_eq!(validate_user_message(&file("a.rs", Some(LineRange { start_line: 3, end_line: 3 }))), Ok(()));
-    let err = validate_user_message(&file("a.rs", Some(LineRange { start_line: 9, end_line: 3 }))).unwrap_err().to_string();
+    let err =
+        validate_user_message(&file("a.rs", Some(LineRange { start_line: 9, end_line: 3 }))).unwrap_err().to_string();
     assert_eq!(err, "line range 9-3 is invalid: end_line is before start_line");
 }
 

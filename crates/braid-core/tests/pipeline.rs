@@ -1,12 +1,14 @@
 //! The message pipeline, and pure crash recovery.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)] // a panic is how a test reports
+
 use braid_core::conversation::Conversation;
 use braid_core::machine::{ContextState, InFlight, PipelineStage, QueuedMessage};
 use braid_core::pipeline::{Flow, Pipeline, Processor};
 use braid_core::recovery::recover;
 use braid_protocol::{
-    Approval, ContextId, ContextStatus, ControlKind, Message, MessageId, MessageType, RequestId, Role, Timestamp, ToolCall,
-    ToolResultStatus, SCHEMA_VERSION,
+    Approval, ContextId, ContextStatus, ControlKind, Message, MessageId, MessageType, RequestId, Role, Timestamp,
+    ToolCall, ToolResultStatus, SCHEMA_VERSION,
 };
 
 struct Upper;
@@ -48,7 +50,13 @@ impl Processor for Fail {
 }
 
 fn user(id: u64, text: &str) -> Message {
-    Message { id: MessageId(id), created_at: Timestamp(0), schema_version: SCHEMA_VERSION, body: MessageType::text(Role::User, text), meta: Default::default() }
+    Message {
+        id: MessageId(id),
+        created_at: Timestamp(0),
+        schema_version: SCHEMA_VERSION,
+        body: MessageType::text(Role::User, text),
+        meta: Default::default(),
+    }
 }
 
 fn ticking() -> impl FnMut() -> u64 {
@@ -68,7 +76,14 @@ fn processors_run_in_order_and_complete_skips_the_rest() {
     assert_eq!(m.body.plain_text().as_deref(), Some("HI"));
     let names: Vec<&str> = report.steps.iter().map(|s| s.processor.as_str()).collect();
     assert_eq!(names, ["validate", "upper", "stop"], "resolve_files is skipped after Complete");
-    assert_eq!(stages, [PipelineStage::ProcessingUserMessage, PipelineStage::EnhancingSystemPrompt, PipelineStage::ProcessingUserMessage]);
+    assert_eq!(
+        stages,
+        [
+            PipelineStage::ProcessingUserMessage,
+            PipelineStage::EnhancingSystemPrompt,
+            PipelineStage::ProcessingUserMessage
+        ]
+    );
     assert!(report.steps.iter().all(|s| s.micros == 10), "time is measured per processor");
     assert_eq!(m.meta.processing_us, Some(report.total_micros));
 }
@@ -84,25 +99,36 @@ fn a_failing_processor_stops_and_nothing_changes() {
     assert_eq!(report.steps.len(), 3);
     assert_eq!(conv, snapshot, "the context is as before processing");
     let disabled = vec!["resolve_files".to_owned()];
-    assert!(pipeline.run(user(2, "hi"), &conv, &disabled, &mut ticking(), &mut |_| {}).is_ok(), "a branch can disable a processor");
+    assert!(
+        pipeline.run(user(2, "hi"), &conv, &disabled, &mut ticking(), &mut |_| {}).is_ok(),
+        "a branch can disable a processor"
+    );
 }
 
 #[test]
 fn recovery_restores_idle_answers_open_calls_and_keeps_unsent_text() {
     let mut conv = Conversation::new(Timestamp(0));
     conv.append(user(1, "run it")).unwrap();
-    let calls = vec![ToolCall { id: "c1".into(), name: "run_command".into(), arguments: "{}".into(), approval: Approval::Approved }];
+    let calls = vec![ToolCall {
+        id: "c1".into(),
+        name: "run_command".into(),
+        arguments: "{}".into(),
+        approval: Approval::Approved,
+    }];
     conv.append(Message { body: MessageType::ToolRequest { text: None, calls }, ..user(2, "") }).unwrap();
     let mut state = ContextState::new(ContextId("c".into()));
     state.next_message_id = 5;
     state.status = ContextStatus::StreamingLlmResponse { chunks: 3, chars: 20 };
-    state.request = Some(InFlight { id: RequestId(1), attempt: 1, response_id: MessageId(3), sequence: 3, interrupted: false });
+    state.request =
+        Some(InFlight { id: RequestId(1), attempt: 1, response_id: MessageId(3), sequence: 3, interrupted: false });
     state.queue.push_back(QueuedMessage { id: MessageId(4), body: MessageType::text(Role::User, "and then this") });
 
     let (idle, added) = recover(&state, &conv, Timestamp(99)).unwrap();
     assert_eq!(idle.status, ContextStatus::Idle);
     assert!(idle.request.is_none() && idle.queue.is_empty());
-    assert!(matches!(&added[0].body, MessageType::ToolResult { request_id, status: ToolResultStatus::Cancelled, .. } if request_id == "c1"));
+    assert!(
+        matches!(&added[0].body, MessageType::ToolResult { request_id, status: ToolResultStatus::Cancelled, .. } if request_id == "c1")
+    );
     match &added[1].body {
         MessageType::SystemControl { control: ControlKind::Recovery { interrupted_state, detail } } => {
             assert_eq!(interrupted_state, "StreamingLlmResponse");
@@ -111,5 +137,8 @@ fn recovery_restores_idle_answers_open_calls_and_keeps_unsent_text() {
         other => panic!("{other:?}"),
     }
     assert_eq!(idle.next_message_id, added[1].id.0 + 1);
-    assert!(recover(&ContextState::new(ContextId("c".into())), &conv, Timestamp(1)).is_none(), "an Idle context is left alone");
+    assert!(
+        recover(&ContextState::new(ContextId("c".into())), &conv, Timestamp(1)).is_none(),
+        "an Idle context is left alone"
+    );
 }

@@ -4,6 +4,8 @@
 //! messages, every tool call has exactly one result before the next LLM
 //! request, persistence effects come first).
 
+#![allow(clippy::unwrap_used, clippy::expect_used)] // a panic is how a test reports
+
 use braid_core::llm::{LlmFailure, LlmResponse, StopReason, ToolCallSpec};
 use braid_core::machine::{Effect, Event, PipelineStage, ToolOutcome};
 use braid_core::sim::Sim;
@@ -63,7 +65,8 @@ fn action() -> impl Strategy<Value = Action> {
 /// so that most events are relevant (and some are deliberately stale).
 fn event_for(sim: &mut Sim, action: &Action, last_pipeline: &mut Option<braid_protocol::Message>) -> Option<Event> {
     let rid = sim.state.request.as_ref().map(|r| r.id).unwrap_or(RequestId(999));
-    let calls: Vec<String> = sim.state.round.as_ref().map(|r| r.calls().iter().map(|c| c.id.clone()).collect()).unwrap_or_default();
+    let calls: Vec<String> =
+        sim.state.round.as_ref().map(|r| r.calls().iter().map(|c| c.id.clone()).collect()).unwrap_or_default();
     Some(match action {
         Action::User { queue, empty } => {
             let text = if *empty { "" } else { "hello" };
@@ -73,7 +76,12 @@ fn event_for(sim: &mut Sim, action: &Action, last_pipeline: &mut Option<braid_pr
         Action::PipelineFail => Event::PipelineFailed { message_id: last_pipeline.as_ref()?.id, error: "nope".into() },
         Action::Stage(s) => Event::PipelineStage {
             message_id: last_pipeline.as_ref()?.id,
-            stage: [PipelineStage::ProcessingUserMessage, PipelineStage::ResolvingFileReferences, PipelineStage::EnhancingSystemPrompt, PipelineStage::OptimizingContext][*s as usize],
+            stage: [
+                PipelineStage::ProcessingUserMessage,
+                PipelineStage::ResolvingFileReferences,
+                PipelineStage::EnhancingSystemPrompt,
+                PipelineStage::OptimizingContext,
+            ][*s as usize],
         },
         Action::Started => Event::LlmRequestStarted { request_id: rid },
         Action::Connected => Event::LlmConnected { request_id: rid },
@@ -87,27 +95,52 @@ fn event_for(sim: &mut Sim, action: &Action, last_pipeline: &mut Option<braid_pr
                 })
                 .collect();
             let stop_reason = if *tools > 0 { StopReason::ToolUse } else { StopReason::EndTurn };
-            Event::LlmCompleted { request_id: rid, response: LlmResponse { text: if *text { "answer".into() } else { String::new() }, tool_calls, usage: None, stop_reason } }
+            Event::LlmCompleted {
+                request_id: rid,
+                response: LlmResponse {
+                    text: if *text { "answer".into() } else { String::new() },
+                    tool_calls,
+                    usage: None,
+                    stop_reason,
+                },
+            }
         }
         Action::Fail { retryable } => Event::LlmFailed {
             request_id: rid,
-            failure: if *retryable { LlmFailure::retryable("network", "reset") } else { LlmFailure::fatal("auth", "bad key") },
+            failure: if *retryable {
+                LlmFailure::retryable("network", "reset")
+            } else {
+                LlmFailure::fatal("auth", "bad key")
+            },
         },
         Action::Timer => Event::RetryTimerFired { request_id: rid },
-        Action::Decide { index, approve } => Event::ToolDecision { call_id: calls.get(*index as usize)?.clone(), approved: *approve },
+        Action::Decide { index, approve } => {
+            Event::ToolDecision { call_id: calls.get(*index as usize)?.clone(), approved: *approve }
+        }
         Action::ToolDone { index } => Event::ToolFinished {
             call_id: calls.get(*index as usize)?.clone(),
-            outcome: ToolOutcome { status: ToolResultStatus::Success, output: "ok".into(), error: None, recoverable: false, duration_ms: 1 },
+            outcome: ToolOutcome {
+                status: ToolResultStatus::Success,
+                output: "ok".into(),
+                error: None,
+                recoverable: false,
+                duration_ms: 1,
+            },
         },
         Action::Cancel => Event::Cancel,
         Action::Interrupt => Event::Interrupt,
         Action::Retry => Event::Retry,
         Action::Switch => {
             let at = sim.conversation.active_messages().next()?.id;
-            let to = sim.conversation.create_branch(&sim.conversation.active_branch().clone(), at, "alt", None, sim.now).ok()?;
+            let to = sim
+                .conversation
+                .create_branch(&sim.conversation.active_branch().clone(), at, "alt", None, sim.now)
+                .ok()?;
             Event::SwitchBranch { from: sim.conversation.active_branch().clone(), to }
         }
-        Action::Unqueue(i) => Event::Unqueue { message_id: sim.state.queue.get(*i as usize).map(|q| q.id).unwrap_or(MessageId(0)) },
+        Action::Unqueue(i) => {
+            Event::Unqueue { message_id: sim.state.queue.get(*i as usize).map(|q| q.id).unwrap_or(MessageId(0)) }
+        }
         Action::Stale => Event::LlmDelta { request_id: RequestId(rid.0 + 1000), text: "stale".into() },
         Action::Advance(ms) => {
             sim.advance(u64::from(*ms));
@@ -136,7 +169,13 @@ fn run(actions: &[Action]) -> Result<(Vec<Effect>, Vec<braid_protocol::ContextSt
     // accepts a message (possibly starting a queued one).
     let fx = sim.step(Event::Cancel).map_err(|v| TestCaseError::fail(v.to_string()))?;
     drop(fx);
-    prop_assert!(!sim.state.status.is_busy() || sim.state.status.kind() == braid_protocol::StatusKind::ProcessingUserMessage || sim.state.status.kind() == braid_protocol::StatusKind::Cancelling, "after cancel: {:?}", sim.state.status);
+    prop_assert!(
+        !sim.state.status.is_busy()
+            || sim.state.status.kind() == braid_protocol::StatusKind::ProcessingUserMessage
+            || sim.state.status.kind() == braid_protocol::StatusKind::Cancelling,
+        "after cancel: {:?}",
+        sim.state.status
+    );
     let _ = BranchId::main();
     Ok((sim.effects, sim.states))
 }

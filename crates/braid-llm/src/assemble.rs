@@ -23,7 +23,11 @@ impl ResponseAssembler {
             ProviderEvent::Connected => {}
             ProviderEvent::TextDelta(t) => self.text.push_str(t),
             ProviderEvent::ToolCallDelta { index, id, name, arguments } => {
-                let call = self.calls.entry(*index).or_insert_with(|| ToolCallSpec { id: String::new(), name: String::new(), arguments: String::new() });
+                let call = self.calls.entry(*index).or_insert_with(|| ToolCallSpec {
+                    id: String::new(),
+                    name: String::new(),
+                    arguments: String::new(),
+                });
                 // Some servers repeat id and name in every fragment: take
                 // them once, or the name doubles ("read_fileread_file").
                 if let Some(id) = id.as_deref().filter(|s| !s.is_empty()) {
@@ -127,7 +131,8 @@ mod tests {
     #[test]
     fn errors_classify_into_retryable_and_not() {
         assert!(LlmError::Server { provider: "p".into(), status: 503, message: "busy".into() }.to_failure().retryable);
-        let f = LlmError::RateLimited { provider: "p".into(), message: "slow down".into(), retry_after_ms: Some(7000) }.to_failure();
+        let f = LlmError::RateLimited { provider: "p".into(), message: "slow down".into(), retry_after_ms: Some(7000) }
+            .to_failure();
         assert_eq!((f.code.as_str(), f.retryable, f.retry_after_ms), ("rate_limited", true, Some(7000)));
         let f = LlmError::Auth { provider: "OpenAI".into(), message: "invalid key".into() }.to_failure();
         assert_eq!((f.code.as_str(), f.retryable), ("auth", false));

@@ -47,7 +47,13 @@ impl LlmError {
     }
 
     pub fn is_retryable(&self) -> bool {
-        matches!(self, LlmError::Network { .. } | LlmError::StreamCut { .. } | LlmError::RateLimited { .. } | LlmError::Server { .. })
+        matches!(
+            self,
+            LlmError::Network { .. }
+                | LlmError::StreamCut { .. }
+                | LlmError::RateLimited { .. }
+                | LlmError::Server { .. }
+        )
     }
 
     pub fn to_failure(&self) -> LlmFailure {
@@ -55,6 +61,11 @@ impl LlmError {
             LlmError::RateLimited { retry_after_ms, .. } => *retry_after_ms,
             _ => None,
         };
-        LlmFailure { code: self.code().to_owned(), message: self.to_string(), retryable: self.is_retryable(), retry_after_ms }
+        LlmFailure {
+            code: self.code().to_owned(),
+            message: self.to_string(),
+            retryable: self.is_retryable(),
+            retry_after_ms,
+        }
     }
 }

@@ -22,7 +22,11 @@ use tokio::sync::mpsc;
 pub enum FakeStep {
     Connect,
     Text(String),
-    ToolCall { id: String, name: String, arguments: String },
+    ToolCall {
+        id: String,
+        name: String,
+        arguments: String,
+    },
     Usage(Usage),
     Delay(Duration),
     Fail(LlmError),
@@ -162,7 +166,12 @@ fn scripted(steps: Vec<FakeStep>) -> LlmStream {
                 FakeStep::Text(t) => Ok(ProviderEvent::TextDelta(t)),
                 FakeStep::ToolCall { id, name, arguments } => {
                     tool_index += 1;
-                    Ok(ProviderEvent::ToolCallDelta { index: tool_index - 1, id: Some(id), name: Some(name), arguments })
+                    Ok(ProviderEvent::ToolCallDelta {
+                        index: tool_index - 1,
+                        id: Some(id),
+                        name: Some(name),
+                        arguments,
+                    })
                 }
                 FakeStep::Usage(u) => Ok(ProviderEvent::Usage(u)),
                 FakeStep::Delay(d) => {

@@ -46,7 +46,12 @@ pub enum ProviderEvent {
     TextDelta(String),
     /// A fragment of a tool call; fragments with the same index form one
     /// call. `id` and `name` may be repeated by some servers.
-    ToolCallDelta { index: u32, id: Option<String>, name: Option<String>, arguments: String },
+    ToolCallDelta {
+        index: u32,
+        id: Option<String>,
+        name: Option<String>,
+        arguments: String,
+    },
     Usage(Usage),
     /// The end of the stream. A stream that stops without this was cut.
     Finished(StopReason),

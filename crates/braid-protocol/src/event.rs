@@ -52,7 +52,9 @@ pub enum MessageChange {
     Created,
     /// e.g. a tool call's approval changed, or a streamed answer was
     /// discarded (`discarded`) after a cancel or a retry.
-    StatusChanged { status: String },
+    StatusChanged {
+        status: String,
+    },
     Completed,
 }
 

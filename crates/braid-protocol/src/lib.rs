@@ -17,7 +17,10 @@ pub mod typescript;
 
 pub use command::{ApprovalDecision, Command, ContextSnapshot, ContextSummary, NewMessage, SendReceipt};
 pub use error::{ErrorCode, WireError};
-pub use event::{BraidEvent, ContentDelta, ContentFinal, ContextUpdate, MessageChange, MessageLifecycle, Notice, QueuedPreview, UpdateMetadata};
+pub use event::{
+    BraidEvent, ContentDelta, ContentFinal, ContextUpdate, MessageChange, MessageLifecycle, Notice, QueuedPreview,
+    UpdateMetadata,
+};
 pub use ids::{BranchId, CallId, ContextId, MessageId, RequestId, Timestamp};
 pub use message::{
     Approval, ContentPart, ControlKind, FileRefStatus, ImageMode, ImageSource, LineRange, Message, MessageKind,

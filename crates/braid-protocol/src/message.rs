@@ -125,13 +125,27 @@ pub enum ToolResultStatus {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum ControlKind {
-    ModeChange { mode: String },
-    BranchSwitch { from: BranchId, to: BranchId },
-    Summary { text: String, replaces: Vec<MessageId> },
+    ModeChange {
+        mode: String,
+    },
+    BranchSwitch {
+        from: BranchId,
+        to: BranchId,
+    },
+    Summary {
+        text: String,
+        replaces: Vec<MessageId>,
+    },
     /// Written on start-up for an operation a crash or kill interrupted.
-    Recovery { interrupted_state: String, detail: String },
+    Recovery {
+        interrupted_state: String,
+        detail: String,
+    },
     /// Something the user must know, e.g. the auto-loop stopped at its limit.
-    Notice { code: String, text: String },
+    Notice {
+        code: String,
+        text: String,
+    },
 }
 
 /// The message variants of DESIGN.md §4, tagged by `"type"`.

@@ -5,11 +5,11 @@
 
 use crate::command::{BranchSummary, SendReceipt};
 use crate::{
-    Approval, ApprovalDecision, BraidEvent, BranchId, Command, ContentDelta, ContentFinal, ContentPart,
-    ContextId, ContextSnapshot, ContextStatus, ContextSummary, ContextUpdate, ControlKind, ErrorCode,
-    FileRefStatus, ImageMode, ImageSource, LineRange, Message, MessageChange, MessageId, MessageKind,
-    MessageLifecycle, MessageMeta, MessageType, NewMessage, Notice, QueuedPreview, RequestId, Role, StatusKind,
-    Timestamp, ToolCall, ToolResultStatus, UpdateMetadata, WireError,
+    Approval, ApprovalDecision, BraidEvent, BranchId, Command, ContentDelta, ContentFinal, ContentPart, ContextId,
+    ContextSnapshot, ContextStatus, ContextSummary, ContextUpdate, ControlKind, ErrorCode, FileRefStatus, ImageMode,
+    ImageSource, LineRange, Message, MessageChange, MessageId, MessageKind, MessageLifecycle, MessageMeta, MessageType,
+    NewMessage, Notice, QueuedPreview, RequestId, Role, StatusKind, Timestamp, ToolCall, ToolResultStatus,
+    UpdateMetadata, WireError,
 };
 use ts_rs::{Config, TS};
 
@@ -26,9 +26,7 @@ fn decl<T: TS>(cfg: &Config, out: &mut String) {
 pub fn generate() -> String {
     // JSON numbers: every u64 we send (ids, times, counts) stays below 2^53.
     let cfg = Config::new().with_large_int("number");
-    let mut out = String::from(
-        "// Generated from crates/braid-protocol by `make generate`. Do not edit by hand.\n\n",
-    );
+    let mut out = String::from("// Generated from crates/braid-protocol by `make generate`. Do not edit by hand.\n\n");
     out.push_str("export type CallId = string;\n\n");
     decl::<ContextId>(&cfg, &mut out);
     decl::<MessageId>(&cfg, &mut out);

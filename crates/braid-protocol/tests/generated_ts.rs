@@ -1,6 +1,8 @@
 //! The committed TypeScript must match the Rust types (GitButler's "verify
 //! generated types"): a stale file fails here with the command that fixes it.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)] // a panic is how a test reports
+
 use std::path::PathBuf;
 
 #[test]
@@ -23,7 +25,9 @@ fn generated_typescript_is_up_to_date() {
 #[test]
 fn generated_typescript_names_every_wire_type() {
     let ts = braid_protocol::typescript::generate();
-    for name in ["ContextUpdate", "ContentDelta", "ContentFinal", "Command", "MessageType", "ContextStatus", "WireError"] {
+    for name in
+        ["ContextUpdate", "ContentDelta", "ContentFinal", "Command", "MessageType", "ContextStatus", "WireError"]
+    {
         assert!(ts.contains(&format!("export type {name} ")), "missing {name} in generated TypeScript");
     }
 }

@@ -30,12 +30,27 @@ pub enum Input {
     Event(Event),
     /// From a caller, answered with the transition's reply.
     Command(Event, Answer<Reply>),
-    Snapshot { tail: usize, answer: Answer<ContextSnapshot> },
-    Subscribe { tail: usize, answer: Answer<(ContextSnapshot, broadcast::Receiver<BraidEvent>)> },
-    CreateBranch { from: MessageId, name: String, system_prompt: Option<String>, answer: Answer<BranchId> },
-    History { answer: Answer<Vec<TransitionRecord>> },
+    Snapshot {
+        tail: usize,
+        answer: Answer<ContextSnapshot>,
+    },
+    Subscribe {
+        tail: usize,
+        answer: Answer<(ContextSnapshot, broadcast::Receiver<BraidEvent>)>,
+    },
+    CreateBranch {
+        from: MessageId,
+        name: String,
+        system_prompt: Option<String>,
+        answer: Answer<BranchId>,
+    },
+    History {
+        answer: Answer<Vec<TransitionRecord>>,
+    },
     /// Stop everything in flight and end the task.
-    Shutdown { answer: oneshot::Sender<()> },
+    Shutdown {
+        answer: oneshot::Sender<()>,
+    },
 }
 
 pub struct ContextActor {
@@ -50,7 +65,12 @@ pub struct ContextActor {
 }
 
 impl ContextActor {
-    pub fn spawn(shared: Arc<Shared>, meta: ContextMeta, state: ContextState, conversation: Conversation) -> mpsc::UnboundedSender<Input> {
+    pub fn spawn(
+        shared: Arc<Shared>,
+        meta: ContextMeta,
+        state: ContextState,
+        conversation: Conversation,
+    ) -> mpsc::UnboundedSender<Input> {
         let (tx, rx) = mpsc::unbounded_channel();
         let actor = ContextActor {
             shared,
@@ -115,12 +135,15 @@ impl ContextActor {
         snapshot::build(&self.meta, &self.state, &self.conversation, tail)
     }
 
-    fn create_branch(&mut self, from: MessageId, name: &str, system_prompt: Option<String>) -> Result<BranchId, WireError> {
-        let source = self
-            .conversation
-            .branch_of(from)
-            .cloned()
-            .ok_or_else(|| WireError::new(ErrorCode::NotFound, format!("message {from} is not in this conversation")))?;
+    fn create_branch(
+        &mut self,
+        from: MessageId,
+        name: &str,
+        system_prompt: Option<String>,
+    ) -> Result<BranchId, WireError> {
+        let source = self.conversation.branch_of(from).cloned().ok_or_else(|| {
+            WireError::new(ErrorCode::NotFound, format!("message {from} is not in this conversation"))
+        })?;
         let id = self
             .conversation
             .create_branch(&source, from, name, system_prompt, clock::now())
@@ -145,13 +168,20 @@ impl ContextActor {
             }
         }
         self.state = next;
-        if let Err(e) = self.shared.lock_store().persist(&self.meta.id, &self.state, &self.conversation, &effects, now) {
+        if let Err(e) = self.shared.lock_store().persist(&self.meta.id, &self.state, &self.conversation, &effects, now)
+        {
             // Keep going in memory, and say so: the user must know that
             // what they see may not survive a restart.
             tracing::error!(context = %self.meta.id, error = %e, "could not save the context");
             self.emit_notice(Notice::from_error(ErrorCode::Storage, format!("Could not save: {e}")), now);
         }
-        self.log.push(TransitionRecord { at: now, event: name.to_owned(), from, to: self.state.status.kind(), effects: effects.len() });
+        self.log.push(TransitionRecord {
+            at: now,
+            event: name.to_owned(),
+            from,
+            to: self.state.status.kind(),
+            effects: effects.len(),
+        });
         let mut reply = None;
         for effect in effects {
             match effect {
@@ -187,7 +217,10 @@ impl ContextActor {
                     let _ = self.mailbox.send(Input::Event(Event::ToolFinished { call_id: call.id, outcome }));
                 }
                 Effect::KillTool { .. } => {}
-                Effect::PersistState | Effect::AppendMessage(_) | Effect::UpdateMessage(_) | Effect::SetActiveBranch(_) => {}
+                Effect::PersistState
+                | Effect::AppendMessage(_)
+                | Effect::UpdateMessage(_)
+                | Effect::SetActiveBranch(_) => {}
             }
         }
         reply
@@ -223,7 +256,8 @@ impl ContextActor {
         let mut on_stage = |stage| {
             let _ = mailbox.send(Input::Event(Event::PipelineStage { message_id: id, stage }));
         };
-        let outcome = self.shared.pipeline.run(message, &self.conversation, &disabled, &mut clock::micros, &mut on_stage);
+        let outcome =
+            self.shared.pipeline.run(message, &self.conversation, &disabled, &mut clock::micros, &mut on_stage);
         let event = match outcome {
             Ok((message, report)) => {
                 tracing::debug!(context = %self.meta.id, micros = report.total_micros, "pipeline done");

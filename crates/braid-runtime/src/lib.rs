@@ -47,7 +47,14 @@ pub struct RuntimeConfig {
 
 impl RuntimeConfig {
     pub fn new(db_path: PathBuf, default_working_dir: PathBuf) -> RuntimeConfig {
-        RuntimeConfig { db_path, default_working_dir, model: "default".to_owned(), system_prompt: None, max_tokens: 1024, machine: MachineConfig::default() }
+        RuntimeConfig {
+            db_path,
+            default_working_dir,
+            model: "default".to_owned(),
+            system_prompt: None,
+            max_tokens: 1024,
+            machine: MachineConfig::default(),
+        }
     }
 }
 
@@ -98,11 +105,15 @@ impl Subscription {
 impl Runtime {
     /// Opens the database, recovers contexts a crash interrupted, and
     /// returns the runtime with the recovery report. Needs a tokio runtime.
-    pub fn open(config: RuntimeConfig, provider: Arc<dyn LlmProvider>) -> Result<(Runtime, RecoveryReport), RuntimeError> {
+    pub fn open(
+        config: RuntimeConfig,
+        provider: Arc<dyn LlmProvider>,
+    ) -> Result<(Runtime, RecoveryReport), RuntimeError> {
         let mut store = Store::open(&config.db_path)?;
         let report = store.recover_interrupted(clock::now())?;
         let (events, _) = broadcast::channel(4096);
-        let shared = Arc::new(Shared { store: Mutex::new(store), provider, config, events, pipeline: Pipeline::standard() });
+        let shared =
+            Arc::new(Shared { store: Mutex::new(store), provider, config, events, pipeline: Pipeline::standard() });
         Ok((Runtime { shared, contexts: Arc::default() }, report))
     }
 
@@ -111,19 +122,34 @@ impl Runtime {
         self.shared.events.subscribe()
     }
 
-    pub async fn create_context(&self, title: Option<String>, working_dir: Option<String>) -> Result<ContextSummary, RuntimeError> {
+    pub async fn create_context(
+        &self,
+        title: Option<String>,
+        working_dir: Option<String>,
+    ) -> Result<ContextSummary, RuntimeError> {
         let dir = match working_dir.as_deref().map(str::trim).filter(|d| !d.is_empty()) {
             Some(d) => PathBuf::from(d),
             None => self.shared.config.default_working_dir.clone(),
         };
-        let dir = std::fs::canonicalize(&dir)
-            .ok()
-            .filter(|d| d.is_dir())
-            .ok_or_else(|| RuntimeError::InvalidInput(format!("working directory {} does not exist or is not a directory", dir.display())))?;
+        let dir = std::fs::canonicalize(&dir).ok().filter(|d| d.is_dir()).ok_or_else(|| {
+            RuntimeError::InvalidInput(format!(
+                "working directory {} does not exist or is not a directory",
+                dir.display()
+            ))
+        })?;
         let now = clock::now();
         let id = clock::new_context_id();
-        let title = title.map(|t| t.trim().to_owned()).filter(|t| !t.is_empty()).unwrap_or_else(|| "New conversation".to_owned());
-        let meta = ContextMeta { id: id.clone(), title, working_dir: dir.display().to_string(), created_at: now, updated_at: now };
+        let title = title
+            .map(|t| t.trim().to_owned())
+            .filter(|t| !t.is_empty())
+            .unwrap_or_else(|| "New conversation".to_owned());
+        let meta = ContextMeta {
+            id: id.clone(),
+            title,
+            working_dir: dir.display().to_string(),
+            created_at: now,
+            updated_at: now,
+        };
         let mut state = ContextState::new(id.clone());
         state.config = self.shared.config.machine.clone();
         let conversation = Conversation::new(now);
@@ -174,10 +200,18 @@ impl Runtime {
         Ok(())
     }
 
-    pub async fn send_message(&self, id: &ContextId, message: NewMessage, queue_if_busy: bool) -> Result<SendReceipt, RuntimeError> {
+    pub async fn send_message(
+        &self,
+        id: &ContextId,
+        message: NewMessage,
+        queue_if_busy: bool,
+    ) -> Result<SendReceipt, RuntimeError> {
         match self.command(id, Event::UserMessage { body: message.body, queue_if_busy }).await? {
             Reply::Accepted(receipt) => Ok(receipt),
-            Reply::Done => Err(RuntimeError::Rejected(WireError::new(braid_protocol::ErrorCode::Internal, "the message was not accepted"))),
+            Reply::Done => Err(RuntimeError::Rejected(WireError::new(
+                braid_protocol::ErrorCode::Internal,
+                "the message was not accepted",
+            ))),
         }
     }
 
@@ -197,12 +231,23 @@ impl Runtime {
         self.command(id, Event::Unqueue { message_id }).await.map(drop)
     }
 
-    pub async fn decide_tool_call(&self, id: &ContextId, call_id: CallId, decision: ApprovalDecision) -> Result<(), RuntimeError> {
+    pub async fn decide_tool_call(
+        &self,
+        id: &ContextId,
+        call_id: CallId,
+        decision: ApprovalDecision,
+    ) -> Result<(), RuntimeError> {
         let approved = decision == ApprovalDecision::Approve;
         self.command(id, Event::ToolDecision { call_id, approved }).await.map(drop)
     }
 
-    pub async fn create_branch(&self, id: &ContextId, from: MessageId, name: String, system_prompt: Option<String>) -> Result<BranchId, RuntimeError> {
+    pub async fn create_branch(
+        &self,
+        id: &ContextId,
+        from: MessageId,
+        name: String,
+        system_prompt: Option<String>,
+    ) -> Result<BranchId, RuntimeError> {
         self.ask(id, |answer| Input::CreateBranch { from, name, system_prompt, answer }).await
     }
 

@@ -16,7 +16,12 @@ pub struct LlmTask {
     pub stop: Option<oneshot::Sender<()>>,
 }
 
-pub fn spawn(provider: Arc<dyn LlmProvider>, request: LlmRequest, request_id: RequestId, mailbox: mpsc::UnboundedSender<Input>) -> LlmTask {
+pub fn spawn(
+    provider: Arc<dyn LlmProvider>,
+    request: LlmRequest,
+    request_id: RequestId,
+    mailbox: mpsc::UnboundedSender<Input>,
+) -> LlmTask {
     let (stop_tx, stop_rx) = oneshot::channel();
     let handle = tokio::spawn(drive(provider, request, request_id, mailbox, stop_rx));
     LlmTask { request_id, handle, stop: Some(stop_tx) }

@@ -38,7 +38,13 @@ pub fn build(meta: &ContextMeta, state: &ContextState, conversation: &Conversati
         queued: state
             .queue
             .iter()
-            .map(|q| Message { id: q.id, created_at: meta.updated_at, schema_version: braid_protocol::SCHEMA_VERSION, body: q.body.clone(), meta: Default::default() })
+            .map(|q| Message {
+                id: q.id,
+                created_at: meta.updated_at,
+                schema_version: braid_protocol::SCHEMA_VERSION,
+                body: q.body.clone(),
+                meta: Default::default(),
+            })
             .collect(),
         messages: all[skip..].iter().map(|m| (*m).clone()).collect(),
         truncated: skip > 0,

@@ -1,6 +1,8 @@
 //! The runtime end to end: a real SQLite file, real tokio tasks, the fake
 //! provider driven chunk by chunk.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)] // a panic is how a test reports
+
 use braid_core::llm::StopReason;
 use braid_core::MachineConfig;
 use braid_llm::fake::{FakeController, FakeProvider, FakeRequest};
@@ -51,7 +53,8 @@ async fn events_until(sub: &mut Subscription, until: StatusKind) -> Vec<BraidEve
     let mut out = Vec::new();
     loop {
         let e = within(sub.recv()).await.expect("stream open").expect("no lag");
-        let done = matches!(&e, BraidEvent::ContextUpdate(u) if u.current_state.kind() == until && u.previous_state.is_some());
+        let done =
+            matches!(&e, BraidEvent::ContextUpdate(u) if u.current_state.kind() == until && u.previous_state.is_some());
         out.push(e);
         if done {
             return out;
@@ -72,7 +75,11 @@ fn states(events: &[BraidEvent]) -> Vec<StatusKind> {
 }
 
 fn texts(snapshot: &braid_protocol::ContextSnapshot) -> Vec<String> {
-    snapshot.messages.iter().map(|m| m.body.plain_text().unwrap_or_else(|| format!("[{}]", m.body.kind().tag()))).collect()
+    snapshot
+        .messages
+        .iter()
+        .map(|m| m.body.plain_text().unwrap_or_else(|| format!("[{}]", m.body.kind().tag())))
+        .collect()
 }
 
 #[tokio::test]
@@ -124,7 +131,8 @@ async fn streams_chunk_by_chunk_and_persists_the_answer() {
 
     // A new runtime on the same file sees the same conversation.
     h.rt.shutdown().await;
-    let (rt2, report) = Runtime::open(config(h.db.parent().unwrap()), Arc::new(FakeProvider::echo(Duration::ZERO))).unwrap();
+    let (rt2, report) =
+        Runtime::open(config(h.db.parent().unwrap()), Arc::new(FakeProvider::echo(Duration::ZERO))).unwrap();
     assert!(report.recovered.is_empty());
     let snap = rt2.load_context(&ctx.id).await.unwrap();
     assert_eq!(texts(&snap), ["hello", "Hi there!"]);
@@ -233,7 +241,9 @@ async fn a_cut_stream_is_retried_and_auth_errors_fail_at_once() {
     req.fail(LlmError::Auth { provider: "fake".into(), message: "401 invalid key".into() });
     events_until(&mut sub, StatusKind::Failed).await;
     let snap = h.rt.load_context(&ctx.id).await.unwrap();
-    assert!(matches!(&snap.summary.status, ContextStatus::Failed { error_code, recoverable: false, .. } if error_code == "auth"));
+    assert!(
+        matches!(&snap.summary.status, ContextStatus::Failed { error_code, recoverable: false, .. } if error_code == "auth")
+    );
     assert_eq!(texts(&snap), ["hi"], "no half answer stored");
 }
 
@@ -249,7 +259,9 @@ async fn interrupt_keeps_what_arrived() {
     events_until(&mut sub, StatusKind::StreamingLlmResponse).await;
     within(async {
         loop {
-            if let ContextStatus::StreamingLlmResponse { chunks: 2, .. } = h.rt.load_context(&ctx.id).await.unwrap().summary.status {
+            if let ContextStatus::StreamingLlmResponse { chunks: 2, .. } =
+                h.rt.load_context(&ctx.id).await.unwrap().summary.status
+            {
                 return;
             }
             tokio::time::sleep(Duration::from_millis(2)).await;

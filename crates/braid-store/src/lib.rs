@@ -15,8 +15,8 @@ mod write;
 pub use error::StoreError;
 pub use recover::{RecoveredContext, RecoveryReport};
 
-use braid_protocol::{ContextId, ContextStatus, Timestamp};
 use braid_core::{ContextState, Conversation};
+use braid_protocol::{ContextId, ContextStatus, Timestamp};
 use rusqlite::Connection;
 use std::path::{Path, PathBuf};
 

@@ -75,7 +75,8 @@ impl Store {
             serde_json::from_str(&state_json).map_err(|e| StoreError::corrupt(id, format!("unreadable state: {e}")))?;
 
         let mut messages = Vec::new();
-        let mut stmt = self.conn.prepare_cached("SELECT id, created_at, json FROM messages WHERE context_id = ?1 ORDER BY id")?;
+        let mut stmt =
+            self.conn.prepare_cached("SELECT id, created_at, json FROM messages WHERE context_id = ?1 ORDER BY id")?;
         let mut rows = stmt.query(params![id.0])?;
         while let Some(r) = rows.next()? {
             let message_id = MessageId(r.get(0)?);
@@ -90,9 +91,9 @@ impl Store {
         }
 
         let mut members: HashMap<String, Vec<MessageId>> = HashMap::new();
-        let mut stmt = self
-            .conn
-            .prepare_cached("SELECT branch_id, message_id FROM branch_messages WHERE context_id = ?1 ORDER BY branch_id, position")?;
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT branch_id, message_id FROM branch_messages WHERE context_id = ?1 ORDER BY branch_id, position",
+        )?;
         let mut rows = stmt.query(params![id.0])?;
         while let Some(r) = rows.next()? {
             members.entry(r.get(0)?).or_default().push(MessageId(r.get(1)?));

@@ -4,9 +4,9 @@
 //! recovered is reported and the others still are.
 
 use crate::{Store, StoreError};
+use braid_core::machine::Effect;
 use braid_core::recovery::recover;
 use braid_core::sim::apply_to_conversation;
-use braid_core::machine::Effect;
 use braid_protocol::{ContextId, StatusKind, Timestamp};
 
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -36,7 +36,12 @@ fn update_message(tx: &Transaction<'_>, context: &ContextId, m: &Message) -> Res
     Ok(())
 }
 
-fn write_state(tx: &Transaction<'_>, context: &ContextId, state: &ContextState, now: Timestamp) -> Result<(), StoreError> {
+fn write_state(
+    tx: &Transaction<'_>,
+    context: &ContextId,
+    state: &ContextState,
+    now: Timestamp,
+) -> Result<(), StoreError> {
     let status = state.status.kind();
     let changed = tx
         .prepare_cached(
@@ -66,7 +71,8 @@ fn write_branch(tx: &Transaction<'_>, context: &ContextId, b: &Branch) -> Result
         pipeline,
         b.created_at.0
     ])?;
-    tx.prepare_cached("DELETE FROM branch_messages WHERE context_id = ?1 AND branch_id = ?2")?.execute(params![context.0, b.id.0])?;
+    tx.prepare_cached("DELETE FROM branch_messages WHERE context_id = ?1 AND branch_id = ?2")?
+        .execute(params![context.0, b.id.0])?;
     let mut insert = tx.prepare_cached(
         "INSERT INTO branch_messages (context_id, branch_id, position, message_id) VALUES (?1, ?2, ?3, ?4)",
     )?;
@@ -76,15 +82,28 @@ fn write_branch(tx: &Transaction<'_>, context: &ContextId, b: &Branch) -> Result
     Ok(())
 }
 
-fn append_to_branch(tx: &Transaction<'_>, context: &ContextId, branch: &BranchId, position: usize, m: &Message) -> Result<(), StoreError> {
-    tx.prepare_cached("INSERT INTO branch_messages (context_id, branch_id, position, message_id) VALUES (?1, ?2, ?3, ?4)")?
-        .execute(params![context.0, branch.0, position as i64, m.id.0])?;
+fn append_to_branch(
+    tx: &Transaction<'_>,
+    context: &ContextId,
+    branch: &BranchId,
+    position: usize,
+    m: &Message,
+) -> Result<(), StoreError> {
+    tx.prepare_cached(
+        "INSERT INTO branch_messages (context_id, branch_id, position, message_id) VALUES (?1, ?2, ?3, ?4)",
+    )?
+    .execute(params![context.0, branch.0, position as i64, m.id.0])?;
     Ok(())
 }
 
 impl Store {
     /// Stores a new context with everything it holds.
-    pub fn create_context(&mut self, meta: &ContextMeta, state: &ContextState, conversation: &Conversation) -> Result<(), StoreError> {
+    pub fn create_context(
+        &mut self,
+        meta: &ContextMeta,
+        state: &ContextState,
+        conversation: &Conversation,
+    ) -> Result<(), StoreError> {
         let tx = self.conn.transaction()?;
         tx.prepare_cached(
             "INSERT INTO contexts (id, title, working_dir, created_at, updated_at, active_branch, status, status_json, state_json)
@@ -97,7 +116,12 @@ impl Store {
     }
 
     /// Replaces everything stored for an existing context.
-    pub fn save_context(&mut self, meta: &ContextMeta, state: &ContextState, conversation: &Conversation) -> Result<(), StoreError> {
+    pub fn save_context(
+        &mut self,
+        meta: &ContextMeta,
+        state: &ContextState,
+        conversation: &Conversation,
+    ) -> Result<(), StoreError> {
         let tx = self.conn.transaction()?;
         let changed = tx
             .prepare_cached("UPDATE contexts SET title = ?2, active_branch = ?3, updated_at = ?4 WHERE id = ?1")?
@@ -139,7 +163,8 @@ impl Store {
                 }
                 Effect::UpdateMessage(m) => update_message(&tx, context, m)?,
                 Effect::SetActiveBranch(b) => {
-                    tx.prepare_cached("UPDATE contexts SET active_branch = ?2 WHERE id = ?1")?.execute(params![context.0, b.0])?;
+                    tx.prepare_cached("UPDATE contexts SET active_branch = ?2 WHERE id = ?1")?
+                        .execute(params![context.0, b.0])?;
                 }
                 _ => {}
             }
@@ -158,7 +183,10 @@ impl Store {
     }
 
     pub fn rename_context(&mut self, context: &ContextId, title: &str, now: Timestamp) -> Result<(), StoreError> {
-        let n = self.conn.execute("UPDATE contexts SET title = ?2, updated_at = ?3 WHERE id = ?1", params![context.0, title, now.0])?;
+        let n = self.conn.execute(
+            "UPDATE contexts SET title = ?2, updated_at = ?3 WHERE id = ?1",
+            params![context.0, title, now.0],
+        )?;
         if n == 0 {
             return Err(StoreError::NotFound(context.clone()));
         }
@@ -196,7 +224,13 @@ impl Store {
     }
 }
 
-fn write_all(tx: &Transaction<'_>, context: &ContextId, state: &ContextState, conversation: &Conversation, now: Timestamp) -> Result<(), StoreError> {
+fn write_all(
+    tx: &Transaction<'_>,
+    context: &ContextId,
+    state: &ContextState,
+    conversation: &Conversation,
+    now: Timestamp,
+) -> Result<(), StoreError> {
     for m in conversation.pool() {
         insert_message(tx, context, m)?;
     }

@@ -1,6 +1,8 @@
 //! The store against real SQLite files: per-transition persistence matches
 //! the in-memory result exactly, recovery, corruption isolation.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)] // a panic is how a test reports
+
 use braid_core::llm::LlmResponse;
 use braid_core::machine::Event;
 use braid_core::sim::Sim;
@@ -9,7 +11,13 @@ use braid_protocol::{BranchId, ContextId, ContextStatus, ControlKind, MessageTyp
 use braid_store::{ContextMeta, Store, StoreError};
 
 fn meta(id: &str) -> ContextMeta {
-    ContextMeta { id: ContextId(id.into()), title: format!("title {id}"), working_dir: "/tmp".into(), created_at: Timestamp(1), updated_at: Timestamp(1) }
+    ContextMeta {
+        id: ContextId(id.into()),
+        title: format!("title {id}"),
+        working_dir: "/tmp".into(),
+        created_at: Timestamp(1),
+        updated_at: Timestamp(1),
+    }
 }
 
 /// Drives a simulator and writes every transition to the store, as the
@@ -34,7 +42,8 @@ impl Persisted {
     }
 
     fn exchange(&mut self, store: &mut Store, question: &str, answer: &str) {
-        let fx = self.send(store, Event::UserMessage { body: MessageType::text(Role::User, question), queue_if_busy: false });
+        let fx = self
+            .send(store, Event::UserMessage { body: MessageType::text(Role::User, question), queue_if_busy: false });
         let msg = fx.iter().find_map(|e| match e {
             braid_core::Effect::RunPipeline(m) => Some(m.clone()),
             _ => None,
@@ -55,7 +64,11 @@ fn per_transition_writes_load_back_exactly() {
     p.exchange(&mut store, "q1", "a1");
     p.exchange(&mut store, "q2", "a2");
     let at = p.sim.messages()[1].id;
-    let b = p.sim.conversation.create_branch(&BranchId::main(), at, "try again", Some("Be terse.".into()), p.sim.now).unwrap();
+    let b = p
+        .sim
+        .conversation
+        .create_branch(&BranchId::main(), at, "try again", Some("Be terse.".into()), p.sim.now)
+        .unwrap();
     store.save_branch(&p.id, p.sim.conversation.branch(&b).unwrap()).unwrap();
     p.send(&mut store, Event::SwitchBranch { from: BranchId::main(), to: b.clone() });
     p.exchange(&mut store, "q2'", "a2'");
@@ -112,7 +125,8 @@ fn interrupted_context_is_restored_idle_with_history_and_a_recovery_message() {
     assert_eq!(report.recovered[0].interrupted, StatusKind::StreamingLlmResponse);
     let loaded = store.load_context(&p.id).unwrap();
     assert_eq!(loaded.state.status, ContextStatus::Idle);
-    let texts: Vec<String> = loaded.conversation.active_messages().map(|m| braid_core::conversation::describe(&m.body)).collect();
+    let texts: Vec<String> =
+        loaded.conversation.active_messages().map(|m| braid_core::conversation::describe(&m.body)).collect();
     assert_eq!(texts, ["q1", "a1", "q2", "[system_control]"], "full history, no partial answer, a Recovery message");
     let last = loaded.conversation.active_messages().last().unwrap();
     assert!(matches!(&last.body, MessageType::SystemControl { control: ControlKind::Recovery { .. } }));
@@ -136,7 +150,11 @@ fn a_corrupted_row_fails_only_its_own_context() {
         [],
     )
     .unwrap();
-    conn.execute("UPDATE messages SET json = '{\"schema_version\":1,\"body\":{' WHERE context_id = 'aaa' AND id = 2", []).unwrap();
+    conn.execute(
+        "UPDATE messages SET json = '{\"schema_version\":1,\"body\":{' WHERE context_id = 'aaa' AND id = 2",
+        [],
+    )
+    .unwrap();
     drop(conn);
 
     match store.load_context(&a.id) {
@@ -174,7 +192,13 @@ fn unknown_messages_survive_a_save_and_load() {
     let mut p = Persisted::new(&mut store, "c");
     p.exchange(&mut store, "q", "a");
     let raw = serde_json::json!({"type": "hologram", "beam": 3});
-    let m = braid_protocol::Message { id: braid_protocol::MessageId(50), created_at: Timestamp(3), schema_version: 1, body: MessageType::Unknown { raw }, meta: Default::default() };
+    let m = braid_protocol::Message {
+        id: braid_protocol::MessageId(50),
+        created_at: Timestamp(3),
+        schema_version: 1,
+        body: MessageType::Unknown { raw },
+        meta: Default::default(),
+    };
     p.sim.conversation.append(m.clone()).unwrap();
     store.save_context(&meta("c"), &p.sim.state, &p.sim.conversation).unwrap();
     let loaded = store.load_context(&p.id).unwrap();

@@ -34,7 +34,11 @@ mod tests {
         for attempt in 1..=3u32 {
             let base = 1000u64 << (attempt - 1);
             let d = retry_delay_ms(&cfg, attempt, RequestId(7), None);
-            assert!((base..base + base / 4).contains(&d), "attempt {attempt}: {d} not in [{base}, {}]", base + base / 4);
+            assert!(
+                (base..base + base / 4).contains(&d),
+                "attempt {attempt}: {d} not in [{base}, {}]",
+                base + base / 4
+            );
         }
         assert!(retry_delay_ms(&cfg, 30, RequestId(7), None) < cfg.backoff_cap_ms * 5 / 4);
     }

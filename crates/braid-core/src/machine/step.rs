@@ -66,7 +66,9 @@ impl Step {
                 }
             }
             Event::LlmRequestStarted { request_id } => {
-                if self.request_is(request_id) && matches!(self.kind(), StatusKind::PreparingLlmRequest | StatusKind::ToolAutoLoop) {
+                if self.request_is(request_id)
+                    && matches!(self.kind(), StatusKind::PreparingLlmRequest | StatusKind::ToolAutoLoop)
+                {
                     self.set_status(ContextStatus::ConnectingToLlm);
                 }
             }
@@ -130,7 +132,12 @@ impl Step {
         self.other.push(effect);
     }
 
-    fn update(&self, previous: Option<ContextStatus>, message: Option<MessageLifecycle>, notice: Option<Notice>) -> Effect {
+    fn update(
+        &self,
+        previous: Option<ContextStatus>,
+        message: Option<MessageLifecycle>,
+        notice: Option<Notice>,
+    ) -> Effect {
         Effect::Emit(BraidEvent::ContextUpdate(ContextUpdate {
             context_id: self.s.context_id.clone(),
             current_state: self.s.status.clone(),
@@ -358,7 +365,10 @@ impl Step {
             }
             _ => {
                 let what = self.s.status.describe(self.now);
-                self.reply(Err(WireError::new(ErrorCode::AgentBusy, format!("Braid is busy ({what}); nothing to retry."))));
+                self.reply(Err(WireError::new(
+                    ErrorCode::AgentBusy,
+                    format!("Braid is busy ({what}); nothing to retry."),
+                )));
             }
         }
     }

@@ -157,7 +157,10 @@ impl Step {
         let depth = self.s.auto_loop.depth;
         if interrupted {
             self.set_status(ContextStatus::Idle);
-            self.notify(Notice::new("interrupted", "Stopped after the running tool; its result is kept. Send a message to continue."));
+            self.notify(Notice::new(
+                "interrupted",
+                "Stopped after the running tool; its result is kept. Send a message to continue.",
+            ));
             return;
         }
         if depth >= self.s.config.max_loop_depth {
@@ -207,7 +210,8 @@ impl Step {
         if rewritten {
             self.rewrite(round.request.clone(), "closed".to_owned());
         }
-        let open: Vec<CallId> = round.calls()[round.next.min(round.calls().len())..].iter().map(|c| c.id.clone()).collect();
+        let open: Vec<CallId> =
+            round.calls()[round.next.min(round.calls().len())..].iter().map(|c| c.id.clone()).collect();
         for id in open {
             self.write_result(&id, ToolResultStatus::Cancelled, why);
         }
@@ -226,8 +230,13 @@ impl Step {
                 MessageType::ToolRequest { calls, .. } => calls.len(),
                 _ => 0,
             };
-            self.s.round =
-                Some(ToolRound { request, next: n, running: Some(running), rejected: vec![None; n], interrupted: true });
+            self.s.round = Some(ToolRound {
+                request,
+                next: n,
+                running: Some(running),
+                rejected: vec![None; n],
+                interrupted: true,
+            });
         }
         self.set_status(ContextStatus::Cancelling);
         true

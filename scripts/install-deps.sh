@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Installs what Braid needs that is missing, and nothing else. Safe to run
+# again: every step checks first. Needs root (or sudo) only when something
+# must be installed.
+set -euo pipefail
+
+# System packages for what is built today. Later issues add theirs here
+# (Tauri's WebKitGTK stack, Tesseract), so one command keeps working.
+APT_PACKAGES=(build-essential pkg-config ca-certificates)
+
+missing=()
+for p in "${APT_PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "install-deps: installing ${missing[*]}" >&2
+  SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+if ! command -v cargo >/dev/null 2>&1; then
+  echo "install-deps: no Rust toolchain (cargo) found; install Rust (rustup) first" >&2
+  exit 1
+fi
+for c in rustfmt clippy; do
+  if ! cargo "${c/rustfmt/fmt}" --version >/dev/null 2>&1; then
+    if command -v rustup >/dev/null 2>&1; then rustup component add "$c"; else
+      echo "install-deps: cargo $c is missing and rustup is not available" >&2; exit 1
+    fi
+  fi
+done
