@@ -339,3 +339,58 @@ async fn bad_input_gets_a_clear_error_and_changes_nothing() {
     assert!(snap.messages.is_empty());
     assert_eq!(snap.summary.status, ContextStatus::Idle);
 }
+
+#[tokio::test]
+async fn tool_states_run_end_to_end_with_the_fake() {
+    use braid_llm::fake::FakeStep;
+    let dir = tempfile::tempdir().unwrap();
+    let fake = Arc::new(FakeProvider::echo(Duration::ZERO));
+    fake.push_reply(vec![
+        FakeStep::Connect,
+        FakeStep::Text("Let me look.".into()),
+        FakeStep::ToolCall { id: "call_1".into(), name: "read_file".into(), arguments: r#"{"path":"a.txt"}"#.into() },
+        FakeStep::Finish(StopReason::ToolUse),
+    ]);
+    fake.push_reply(vec![FakeStep::Text("I cannot read files yet.".into()), FakeStep::Finish(StopReason::EndTurn)]);
+    let (rt, _) = Runtime::open(config(dir.path()), fake.clone()).unwrap();
+    let ctx = rt.create_context(None, None).await.unwrap();
+    let (_, mut sub) = rt.subscribe(&ctx.id).await.unwrap();
+    rt.send_message(&ctx.id, text("read a.txt"), false).await.unwrap();
+    let events = events_until(&mut sub, StatusKind::AwaitingToolApproval).await;
+    assert!(states(&events).contains(&StatusKind::ParsingToolCalls));
+    let snap = rt.load_context(&ctx.id).await.unwrap();
+    assert_eq!(
+        snap.summary.status,
+        ContextStatus::AwaitingToolApproval {
+            pending_requests: vec!["call_1".into()],
+            tool_names: vec!["read_file".into()]
+        }
+    );
+    let err = rt.decide_tool_call(&ctx.id, "nope".into(), braid_protocol::ApprovalDecision::Approve).await.unwrap_err();
+    assert_eq!(err.to_wire().code, ErrorCode::InvalidState);
+    rt.decide_tool_call(&ctx.id, "call_1".into(), braid_protocol::ApprovalDecision::Approve).await.unwrap();
+    let events = events_until(&mut sub, StatusKind::Idle).await;
+    let seen = states(&events);
+    for k in [
+        StatusKind::ExecutingTool,
+        StatusKind::CollectingToolResults,
+        StatusKind::ToolAutoLoop,
+        StatusKind::StreamingLlmResponse,
+    ] {
+        assert!(seen.contains(&k), "{k:?} in {seen:?}");
+    }
+    let snap = rt.load_context(&ctx.id).await.unwrap();
+    let kinds: Vec<&str> = snap.messages.iter().map(|m| m.body.kind().tag()).collect();
+    assert_eq!(kinds, ["text", "tool_request", "tool_result", "text"]);
+    match &snap.messages[2].body {
+        MessageType::ToolResult { request_id, error, .. } => {
+            assert_eq!(request_id, "call_1");
+            assert!(error.as_deref().unwrap_or("").contains("no tool named \"read_file\""));
+        }
+        other => panic!("{other:?}"),
+    }
+    let requests = fake.requests();
+    assert_eq!(requests.len(), 2);
+    let second: Vec<&str> = requests[1].messages.iter().map(|m| m.body.kind().tag()).collect();
+    assert_eq!(second, ["text", "tool_request", "tool_result"], "the result goes back with its call");
+}

@@ -391,6 +391,8 @@ impl Step {
     }
 
     /// Cancel: processed first, stops at once, keeps no partial answer.
+    /// The queue is left alone: queued messages were sent on purpose and
+    /// start when the context is Idle (the user removes one with Unqueue).
     fn cancel(&mut self) {
         self.reply(Ok(Reply::Done));
         match self.kind() {
