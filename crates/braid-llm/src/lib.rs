@@ -2,18 +2,28 @@
 //! a stream yields, the classified [`LlmError`], and the
 //! [`ResponseAssembler`] that turns a stream into one finished response.
 //!
-//! Real providers (OpenAI-compatible, Anthropic, Gemini) come with the
-//! providers issue; the scriptable [`fake`] provider (feature
+//! [`HttpProvider`] speaks the three families (OpenAI-compatible,
+//! Anthropic, Gemini) over HTTP with SSE; encoding and decoding are pure
+//! functions in [`openai`], [`anthropic`], [`gemini`] and [`sse`]. The
+//! scriptable [`fake`] provider (feature
 //! `test-support`) lets tests and the demo CLI push a chunk, a tool call, an
 //! error, a stall or the end of a stream one step at a time.
 
+pub mod anthropic;
 mod assemble;
 mod error;
 #[cfg(feature = "test-support")]
 pub mod fake;
+pub mod gemini;
+pub mod http;
+pub mod http_error;
+pub mod openai;
+mod render;
+pub mod sse;
 
 pub use assemble::ResponseAssembler;
 pub use error::LlmError;
+pub use http::{ApiKey, HttpProvider, ProviderKind, Timeouts};
 
 use braid_core::llm::{StopReason, Usage};
 use braid_protocol::Message;
@@ -35,7 +45,17 @@ pub struct LlmRequest {
     /// The active branch as it goes to the model, oldest first.
     pub messages: Vec<Message>,
     pub tools: Vec<ToolDefinition>,
+    /// Whether and which tool the model must call; `None` is the
+    /// provider's default (auto when tools are given).
+    pub tool_choice: Option<ToolChoice>,
     pub max_tokens: Option<u32>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ToolChoice {
+    Auto,
+    Required,
+    Function(String),
 }
 
 /// One step of a streamed response.

@@ -278,6 +278,7 @@ impl ContextActor {
             system: prompt::system_prompt(&self.conversation, config.system_prompt.as_deref()),
             messages: prompt::request_messages(&self.conversation),
             tools: Vec::new(),
+            tool_choice: None,
             max_tokens: Some(config.max_tokens),
         };
         self.llm = Some(llm_task::spawn(self.shared.provider.clone(), request, request_id, self.mailbox.clone()));

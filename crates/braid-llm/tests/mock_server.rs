@@ -1,0 +1,491 @@
+//! Every provider against an in-process HTTP server (axum on 127.0.0.1):
+//! text and tool-call streams, usage, each error class, Retry-After, cuts,
+//! garbage lines, slow first byte, and a check on every captured request
+//! that each tool result follows its tool call.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)] // a panic is how a test reports
+
+use axum::body::{Body, Bytes};
+use axum::http::{HeaderMap, StatusCode, Uri};
+use axum::response::Response;
+use braid_core::llm::{LlmResponse, StopReason, ToolCallSpec, Usage};
+use braid_llm::{
+    ApiKey, HttpProvider, LlmError, LlmProvider, LlmRequest, ProviderKind, ResponseAssembler, Timeouts, ToolChoice,
+    ToolDefinition,
+};
+use braid_protocol::{
+    Approval, Message, MessageId, MessageType, Role, Timestamp, ToolCall, ToolResultStatus, SCHEMA_VERSION,
+};
+use futures::StreamExt;
+use serde_json::{json, Value};
+use std::collections::VecDeque;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+#[derive(Clone, Default)]
+struct Reply {
+    status: u16,
+    headers: Vec<(&'static str, String)>,
+    chunks: Vec<Vec<u8>>,
+    delay_first: Duration,
+    /// Abort the connection after the chunks instead of ending cleanly.
+    reset: bool,
+}
+
+fn ok(chunks: Vec<String>) -> Reply {
+    Reply { status: 200, chunks: chunks.into_iter().map(String::into_bytes).collect(), ..Reply::default() }
+}
+
+/// The same body re-cut into `n`-byte pieces: events, lines and UTF-8
+/// characters all split across network chunks.
+fn in_pieces(chunks: Vec<String>, n: usize) -> Reply {
+    let all: Vec<u8> = chunks.concat().into_bytes();
+    Reply { status: 200, chunks: all.chunks(n).map(<[u8]>::to_vec).collect(), ..Reply::default() }
+}
+
+#[derive(Debug, Clone)]
+struct Captured {
+    path: String,
+    headers: HeaderMap,
+    body: Value,
+}
+
+#[derive(Clone, Default)]
+struct Mock {
+    replies: Arc<Mutex<VecDeque<Reply>>>,
+    captured: Arc<Mutex<Vec<Captured>>>,
+}
+
+async fn handle(mock: Mock, uri: Uri, headers: HeaderMap, body: Bytes) -> Response {
+    let body = serde_json::from_slice(&body).unwrap_or(Value::Null);
+    mock.captured.lock().unwrap().push(Captured { path: uri.to_string(), headers, body });
+    let reply = mock.replies.lock().unwrap().pop_front().unwrap_or_else(|| Reply { status: 500, ..Reply::default() });
+    tokio::time::sleep(reply.delay_first).await;
+    let mut items: Vec<Result<Bytes, std::io::Error>> = reply.chunks.into_iter().map(|c| Ok(Bytes::from(c))).collect();
+    if reply.reset {
+        items.push(Err(std::io::Error::other("connection reset")));
+    }
+    let stream = futures::stream::iter(items).then(|c| async {
+        tokio::time::sleep(Duration::from_millis(2)).await;
+        c
+    });
+    let mut builder = Response::builder()
+        .status(StatusCode::from_u16(reply.status).unwrap())
+        .header("content-type", "text/event-stream");
+    for (k, v) in reply.headers {
+        builder = builder.header(k, v);
+    }
+    builder.body(Body::from_stream(stream)).unwrap()
+}
+
+impl Mock {
+    async fn start() -> (Mock, String) {
+        let mock = Mock::default();
+        let m = mock.clone();
+        let app = axum::Router::new()
+            .fallback(move |uri: Uri, headers: HeaderMap, body: Bytes| handle(m.clone(), uri, headers, body));
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+        (mock, format!("http://{addr}"))
+    }
+    fn reply(&self, r: Reply) {
+        self.replies.lock().unwrap().push_back(r);
+    }
+    fn captured(&self) -> Vec<Captured> {
+        self.captured.lock().unwrap().clone()
+    }
+}
+
+fn provider(kind: ProviderKind, base: &str, timeouts: Timeouts) -> HttpProvider {
+    let base = match kind {
+        ProviderKind::OpenAiCompatible | ProviderKind::Anthropic => format!("{base}/v1"),
+        ProviderKind::Gemini => format!("{base}/v1beta"),
+    };
+    HttpProvider::new(kind, "Mock", &base, ApiKey::new("sk-test-secret"), timeouts).unwrap()
+}
+
+fn msg(id: u64, body: MessageType) -> Message {
+    Message {
+        id: MessageId(id),
+        created_at: Timestamp(0),
+        schema_version: SCHEMA_VERSION,
+        body,
+        meta: Default::default(),
+    }
+}
+
+/// A history with a tool round in it, so every request carries a call and
+/// its result.
+fn request() -> LlmRequest {
+    let call = |id: &str, name: &str| ToolCall {
+        id: id.into(),
+        name: name.into(),
+        arguments: r#"{"path":"a"}"#.into(),
+        approval: Approval::Approved,
+    };
+    let result = |id: &str, out: &str| MessageType::ToolResult {
+        request_id: id.into(),
+        status: ToolResultStatus::Success,
+        output: out.into(),
+        error: None,
+        recoverable: false,
+        duration_ms: 1,
+        finished_at: Timestamp(0),
+    };
+    LlmRequest {
+        model: "test-model".into(),
+        system: Some("You are terse.".into()),
+        messages: vec![
+            msg(1, MessageType::text(Role::User, "read a and b")),
+            msg(
+                2,
+                MessageType::ToolRequest {
+                    text: Some("Reading.".into()),
+                    calls: vec![call("c1", "read_file"), call("c2", "list_directory")],
+                },
+            ),
+            msg(3, result("c1", "contents of a")),
+            msg(4, result("c2", "b/")),
+            msg(5, MessageType::text(Role::Assistant, "Done.")),
+            msg(6, MessageType::text(Role::User, "thanks")),
+        ],
+        tools: vec![ToolDefinition {
+            name: "read_file".into(),
+            description: "Read a file".into(),
+            input_schema: json!({"type":"object"}),
+        }],
+        tool_choice: Some(ToolChoice::Auto),
+        max_tokens: Some(64),
+    }
+}
+
+async fn run(p: &HttpProvider) -> Result<LlmResponse, LlmError> {
+    let mut stream = p.stream(request());
+    let mut asm = ResponseAssembler::new();
+    while let Some(item) = stream.next().await {
+        asm.push(&item?);
+        if asm.is_finished() {
+            break;
+        }
+    }
+    asm.finish(p.name())
+}
+
+fn sse(data: &[Value]) -> Vec<String> {
+    data.iter().map(|d| format!("data: {d}\n\n")).collect()
+}
+
+fn named(events: &[(&str, Value)]) -> Vec<String> {
+    events.iter().map(|(e, d)| format!("event: {e}\ndata: {d}\n\n")).collect()
+}
+
+// --- fixtures per provider: (text stream, two tool calls stream) ---------
+
+fn openai_text() -> Vec<String> {
+    let mut v = vec![
+        ": keep-alive\n\n".to_owned(),
+        "garbage without a colon\n\n".to_owned(),
+        "data: not json at all\n\n".to_owned(),
+    ];
+    v.extend(sse(&[
+        json!({"choices":[{"index":0,"delta":{"role":"assistant","content":""}}]}),
+        json!({"choices":[{"index":0,"delta":{"content":"Hel"}}]}),
+        json!({"choices":[{"index":0,"delta":{"content":"lo ✓"},"finish_reason":"stop"}]}),
+        json!({"choices":[],"usage":{"prompt_tokens":12,"completion_tokens":3}}),
+    ]));
+    v.push("data: [DONE]\r\n\r\n".to_owned());
+    v
+}
+
+fn openai_tools() -> Vec<String> {
+    // The server repeats id, type and name in every fragment (some do).
+    let frag = |i: u32, id: &str, name: &str, args: &str| json!({"choices":[{"index":0,"delta":{"tool_calls":[{"index":i,"id":id,"type":"function","function":{"name":name,"arguments":args}}]}}]});
+    let mut v = sse(&[
+        frag(0, "call_a", "read_file", "{\"pa"),
+        frag(0, "call_a", "read_file", "th\":\"x\"}"),
+        frag(1, "call_b", "list_directory", "{}"),
+        json!({"choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]}),
+    ]);
+    v.push("data: [DONE]\n\n".to_owned());
+    v
+}
+
+fn anthropic_text() -> Vec<String> {
+    let mut v = vec!["event: ping\ndata: {\"type\":\"ping\"}\n\n".to_owned()];
+    v.extend(named(&[
+        ("message_start", json!({"type":"message_start","message":{"usage":{"input_tokens":12,"output_tokens":1}}})),
+        (
+            "content_block_start",
+            json!({"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}),
+        ),
+        (
+            "content_block_delta",
+            json!({"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Hel"}}),
+        ),
+        (
+            "content_block_delta",
+            json!({"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"lo ✓"}}),
+        ),
+        ("content_block_stop", json!({"type":"content_block_stop","index":0})),
+        (
+            "message_delta",
+            json!({"type":"message_delta","delta":{"stop_reason":"end_turn"},"usage":{"output_tokens":3}}),
+        ),
+        ("message_stop", json!({"type":"message_stop"})),
+    ]));
+    v
+}
+
+fn anthropic_tools() -> Vec<String> {
+    named(&[
+        ("message_start", json!({"type":"message_start","message":{"usage":{"input_tokens":5}}})),
+        (
+            "content_block_start",
+            json!({"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"call_a","name":"read_file","input":{}}}),
+        ),
+        (
+            "content_block_delta",
+            json!({"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"{\"pa"}}),
+        ),
+        (
+            "content_block_delta",
+            json!({"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"th\":\"x\"}"}}),
+        ),
+        (
+            "content_block_start",
+            json!({"type":"content_block_start","index":1,"content_block":{"type":"tool_use","id":"call_b","name":"list_directory","input":{}}}),
+        ),
+        (
+            "content_block_delta",
+            json!({"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":"{}"}}),
+        ),
+        (
+            "message_delta",
+            json!({"type":"message_delta","delta":{"stop_reason":"tool_use"},"usage":{"output_tokens":9}}),
+        ),
+        ("message_stop", json!({"type":"message_stop"})),
+    ])
+}
+
+fn gemini_text() -> Vec<String> {
+    sse(&[
+        json!({"candidates":[{"content":{"role":"model","parts":[{"text":"Hel"}]}}]}),
+        json!({"candidates":[{"content":{"role":"model","parts":[{"text":"lo ✓"}]},"finishReason":"STOP"}],"usageMetadata":{"promptTokenCount":12,"candidatesTokenCount":3}}),
+    ])
+}
+
+fn gemini_tools() -> Vec<String> {
+    sse(&[json!({"candidates":[{"content":{"role":"model","parts":[
+        {"functionCall":{"name":"read_file","args":{"path":"x"}}},
+        {"functionCall":{"name":"list_directory","args":{}}}
+    ]},"finishReason":"STOP"}]})])
+}
+
+const KINDS: [ProviderKind; 3] = [ProviderKind::OpenAiCompatible, ProviderKind::Anthropic, ProviderKind::Gemini];
+
+fn fixtures(kind: ProviderKind) -> (Vec<String>, Vec<String>) {
+    match kind {
+        ProviderKind::OpenAiCompatible => (openai_text(), openai_tools()),
+        ProviderKind::Anthropic => (anthropic_text(), anthropic_tools()),
+        ProviderKind::Gemini => (gemini_text(), gemini_tools()),
+    }
+}
+
+#[tokio::test]
+async fn text_streams_with_usage_from_every_provider() {
+    for kind in KINDS {
+        let (mock, base) = Mock::start().await;
+        mock.reply(ok(fixtures(kind).0));
+        mock.reply(in_pieces(fixtures(kind).0, 7));
+        let p = provider(kind, &base, Timeouts::default());
+        let r = run(&p).await.unwrap_or_else(|e| panic!("{kind:?}: {e}"));
+        assert_eq!(r.text, "Hello ✓", "{kind:?}");
+        assert_eq!(r.stop_reason, StopReason::EndTurn, "{kind:?}");
+        assert_eq!(r.usage, Some(Usage { prompt_tokens: 12, completion_tokens: 3 }), "{kind:?}");
+        // The same stream cut into 7-byte pieces decodes the same.
+        let again = run(&p).await.unwrap_or_else(|e| panic!("{kind:?} in pieces: {e}"));
+        assert_eq!(again, r, "{kind:?}");
+    }
+}
+
+#[tokio::test]
+async fn tool_call_streams_assemble_several_calls() {
+    for kind in KINDS {
+        let (mock, base) = Mock::start().await;
+        mock.reply(ok(fixtures(kind).1));
+        let r = run(&provider(kind, &base, Timeouts::default())).await.unwrap_or_else(|e| panic!("{kind:?}: {e}"));
+        assert_eq!(r.stop_reason, StopReason::ToolUse, "{kind:?}");
+        let names: Vec<&str> = r.tool_calls.iter().map(|c| c.name.as_str()).collect();
+        assert_eq!(names, ["read_file", "list_directory"], "{kind:?}: no doubled names");
+        let args: Value = serde_json::from_str(&r.tool_calls[0].arguments).unwrap();
+        assert_eq!(args, json!({"path": "x"}), "{kind:?}");
+        assert!(r.tool_calls.iter().all(|c: &ToolCallSpec| !c.id.is_empty()), "{kind:?}");
+    }
+}
+
+#[tokio::test]
+async fn requests_carry_auth_and_each_tool_result_follows_its_call() {
+    for kind in KINDS {
+        let (mock, base) = Mock::start().await;
+        mock.reply(ok(fixtures(kind).0));
+        run(&provider(kind, &base, Timeouts::default())).await.unwrap();
+        let c = &mock.captured()[0];
+        let body = &c.body;
+        match kind {
+            ProviderKind::OpenAiCompatible => {
+                assert_eq!(c.path, "/v1/chat/completions");
+                assert_eq!(c.headers["authorization"], "Bearer sk-test-secret");
+                assert_eq!(body["stream_options"]["include_usage"], true);
+                assert_eq!(body["max_tokens"], 64);
+                let msgs = body["messages"].as_array().unwrap();
+                assert_eq!(msgs[0]["role"], "system");
+                for (i, m) in msgs.iter().enumerate().filter(|(_, m)| m["role"] == "tool") {
+                    let id = m["tool_call_id"].as_str().unwrap();
+                    let prior = msgs[..i].iter().rev().find(|p| p["role"] != "tool").unwrap();
+                    assert!(
+                        prior["tool_calls"].as_array().unwrap().iter().any(|tc| tc["id"] == id),
+                        "result {id} follows its call"
+                    );
+                }
+            }
+            ProviderKind::Anthropic => {
+                assert_eq!(c.path, "/v1/messages");
+                assert_eq!(c.headers["x-api-key"], "sk-test-secret");
+                assert_eq!(body["system"], "You are terse.");
+                let msgs = body["messages"].as_array().unwrap();
+                let roles: Vec<&str> = msgs.iter().map(|m| m["role"].as_str().unwrap()).collect();
+                assert!(roles.windows(2).all(|w| w[0] != w[1]), "roles alternate: {roles:?}");
+                for (i, m) in msgs.iter().enumerate() {
+                    for block in m["content"].as_array().unwrap().iter().filter(|b| b["type"] == "tool_result") {
+                        let id = &block["tool_use_id"];
+                        let prev = &msgs[i - 1];
+                        assert!(
+                            prev["content"]
+                                .as_array()
+                                .unwrap()
+                                .iter()
+                                .any(|b| b["type"] == "tool_use" && &b["id"] == id),
+                            "{id} follows its call"
+                        );
+                    }
+                }
+            }
+            ProviderKind::Gemini => {
+                assert_eq!(c.path, "/v1beta/models/test-model:streamGenerateContent?alt=sse");
+                assert_eq!(c.headers["x-goog-api-key"], "sk-test-secret");
+                let contents = body["contents"].as_array().unwrap();
+                for (i, m) in contents.iter().enumerate() {
+                    for part in m["parts"].as_array().unwrap().iter().filter_map(|p| p.get("functionResponse")) {
+                        let prev = &contents[i - 1];
+                        assert!(
+                            prev["parts"].as_array().unwrap().iter().any(|p| p["functionCall"]["name"] == part["name"]),
+                            "response follows its call"
+                        );
+                    }
+                }
+                assert_eq!(body["systemInstruction"]["parts"][0]["text"], "You are terse.");
+            }
+        }
+    }
+}
+
+#[tokio::test]
+async fn error_statuses_classify_with_the_providers_message() {
+    let bodies = [
+        (
+            ProviderKind::OpenAiCompatible,
+            r#"{"error":{"message":"Incorrect API key provided","type":"invalid_request_error"}}"#,
+        ),
+        (
+            ProviderKind::Anthropic,
+            r#"{"type":"error","error":{"type":"authentication_error","message":"invalid x-api-key"}}"#,
+        ),
+        (ProviderKind::Gemini, r#"{"error":{"code":401,"message":"API key not valid","status":"UNAUTHENTICATED"}}"#),
+    ];
+    for (kind, body) in bodies {
+        let (mock, base) = Mock::start().await;
+        let p = provider(kind, &base, Timeouts::default());
+        let reply =
+            |status: u16, body: &str| Reply { status, chunks: vec![body.as_bytes().to_vec()], ..Reply::default() };
+        mock.reply(reply(401, body));
+        let e = run(&p).await.unwrap_err();
+        assert_eq!(e.code(), "auth", "{kind:?}");
+        assert!(e.to_string().starts_with("check the API key for Mock: "), "{e}");
+        assert!(!e.to_string().contains("sk-test-secret"), "the key never appears");
+        mock.reply(Reply {
+            status: 429,
+            headers: vec![("retry-after", "3".into())],
+            chunks: vec![b"slow down".to_vec()],
+            ..Reply::default()
+        });
+        let f = run(&p).await.unwrap_err().to_failure();
+        assert_eq!((f.code.as_str(), f.retryable, f.retry_after_ms), ("rate_limited", true, Some(3000)), "{kind:?}");
+        mock.reply(reply(503, "upstream overloaded"));
+        let f = run(&p).await.unwrap_err().to_failure();
+        assert_eq!((f.code.as_str(), f.retryable), ("server_error", true));
+        assert!(f.message.contains("upstream overloaded"));
+        mock.reply(reply(400, r#"{"error":{"message":"prompt is too long: 300000 tokens > 200000 maximum"}}"#));
+        assert_eq!(run(&p).await.unwrap_err().code(), "context_length_exceeded", "{kind:?}");
+        mock.reply(reply(404, r#"{"detail":"model not found"}"#));
+        let e = run(&p).await.unwrap_err();
+        assert_eq!((e.code(), e.is_retryable()), ("bad_request", false));
+        assert!(e.to_string().contains("model not found"));
+    }
+}
+
+#[tokio::test]
+async fn errors_inside_the_stream_are_classified() {
+    let (mock, base) = Mock::start().await;
+    mock.reply(ok(named(&[(
+        "error",
+        json!({"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}),
+    )])));
+    let e = run(&provider(ProviderKind::Anthropic, &base, Timeouts::default())).await.unwrap_err();
+    assert!(e.is_retryable(), "{e}");
+    let (mock, base) = Mock::start().await;
+    mock.reply(ok(sse(&[json!({"error":{"message":"This model's maximum context length is 4096 tokens","code":"context_length_exceeded"}})])));
+    let e = run(&provider(ProviderKind::OpenAiCompatible, &base, Timeouts::default())).await.unwrap_err();
+    assert_eq!(e.code(), "context_length_exceeded");
+}
+
+#[tokio::test]
+async fn cut_streams_are_errors_never_silent_success() {
+    for kind in KINDS {
+        let (mock, base) = Mock::start().await;
+        let text = fixtures(kind).0;
+        let keep = if kind == ProviderKind::Gemini { 1 } else { text.len() - 2 };
+        // Clean end of body without the end marker.
+        mock.reply(ok(text[..keep].to_vec()));
+        // The connection is reset mid-stream.
+        mock.reply(Reply { reset: true, ..ok(text[..keep].to_vec()) });
+        let p = provider(kind, &base, Timeouts::default());
+        for case in ["clean end", "reset"] {
+            let e = run(&p).await.unwrap_err();
+            assert_eq!(e.code(), "stream_cut", "{kind:?} {case}: {e}");
+            assert!(e.is_retryable());
+        }
+    }
+}
+
+#[tokio::test]
+async fn slow_first_byte_waits_within_the_limit_and_times_out_beyond_it() {
+    let (mock, base) = Mock::start().await;
+    mock.reply(Reply { delay_first: Duration::from_millis(300), ..ok(openai_text()) });
+    mock.reply(Reply { delay_first: Duration::from_secs(5), ..ok(openai_text()) });
+    let patient = Timeouts { first_byte: Duration::from_secs(3), ..Timeouts::default() };
+    assert_eq!(run(&provider(ProviderKind::OpenAiCompatible, &base, patient)).await.unwrap().text, "Hello ✓");
+    let hasty = Timeouts { first_byte: Duration::from_millis(200), ..Timeouts::default() };
+    let e = run(&provider(ProviderKind::OpenAiCompatible, &base, hasty)).await.unwrap_err();
+    assert_eq!((e.code(), e.is_retryable()), ("network", true));
+}
+
+#[tokio::test]
+async fn a_closed_port_is_a_retryable_network_error() {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    drop(listener);
+    let e = run(&provider(ProviderKind::OpenAiCompatible, &base, Timeouts::default())).await.unwrap_err();
+    assert_eq!((e.code(), e.is_retryable()), ("network", true), "{e}");
+    assert!(!format!("{e:?}").contains("sk-test-secret"));
+}
