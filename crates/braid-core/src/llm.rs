@@ -18,6 +18,12 @@ pub struct Usage {
     pub completion_tokens: u32,
 }
 
+impl From<Usage> for braid_protocol::TokenUsage {
+    fn from(u: Usage) -> braid_protocol::TokenUsage {
+        braid_protocol::TokenUsage { prompt_tokens: u.prompt_tokens, completion_tokens: u.completion_tokens }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum StopReason {

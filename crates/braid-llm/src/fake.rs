@@ -6,6 +6,8 @@
 //! - otherwise it echoes the last user message word by word.
 //!
 //! Token counts are deterministic: a token is four characters, rounded up.
+//! A scripted reply can also stall, cut the stream, or fail with any
+//! classified HTTP error ([`FakeStep::Fail`] with an [`LlmError`]).
 
 use crate::{LlmError, LlmProvider, LlmRequest, LlmStream, ProviderEvent};
 use braid_core::llm::{StopReason, Usage};
@@ -33,6 +35,8 @@ pub enum FakeStep {
     Finish(StopReason),
     /// Never produce anything again (a hung server).
     Stall,
+    /// End the stream here, without its end marker (a dropped connection).
+    Cut,
 }
 
 /// A request handed to a test in manual mode. Dropping it without
@@ -184,6 +188,7 @@ fn scripted(steps: Vec<FakeStep>) -> LlmStream {
                 }
                 FakeStep::Finish(r) => Ok(ProviderEvent::Finished(r)),
                 FakeStep::Stall => futures::future::pending().await,
+                FakeStep::Cut => return None,
             };
             return Some((item, (steps, tool_index)));
         }

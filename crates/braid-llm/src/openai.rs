@@ -7,7 +7,9 @@ use crate::sse::SseEvent;
 use crate::{LlmError, LlmRequest, ProviderEvent, ToolChoice};
 use braid_core::llm::{StopReason, Usage};
 use braid_protocol::{ContentPart, ImageSource, MessageType, Role};
+use serde::Deserialize;
 use serde_json::{json, Value};
+use std::borrow::Cow;
 
 pub fn encode(request: &LlmRequest) -> Value {
     let mut messages = Vec::with_capacity(request.messages.len() + 1);
@@ -104,30 +106,39 @@ impl Decoder {
             out.push(ProviderEvent::Finished(self.stop.take().unwrap_or_default()));
             return Ok(());
         }
-        let Ok(v) = serde_json::from_str::<Value>(data) else {
-            tracing::warn!(provider, "ignoring a stream event that is not JSON");
-            return Ok(());
+        // Typed and borrowing: unknown fields (ids, logprobs, …) are
+        // skipped without allocating. Anything else falls back to a look
+        // for an error object.
+        let chunk = match serde_json::from_str::<Chunk<'_>>(data) {
+            Ok(c) => c,
+            Err(_) => {
+                if let Some(err) = serde_json::from_str::<Value>(data).ok().as_ref().and_then(|v| v.get("error")) {
+                    return Err(stream_error(provider, err));
+                }
+                tracing::warn!(provider, "ignoring a stream event that is not a completion chunk");
+                return Ok(());
+            }
         };
-        if let Some(err) = v.get("error") {
+        if let Some(err) = &chunk.error {
             return Err(stream_error(provider, err));
         }
-        if let Some(choice) = v.get("choices").and_then(|c| c.get(0)) {
-            let delta = &choice["delta"];
-            if let Some(text) = delta.get("content").and_then(Value::as_str).filter(|t| !t.is_empty()) {
-                out.push(ProviderEvent::TextDelta(text.to_owned()));
+        // Servers send `null` for absent fields as often as they omit them.
+        if let Some(choice) = chunk.choices.and_then(|c| c.into_iter().next()) {
+            let delta = choice.delta.unwrap_or_default();
+            if let Some(text) = delta.content.filter(|t| !t.is_empty()) {
+                out.push(ProviderEvent::TextDelta(text.into_owned()));
             }
-            for (i, call) in delta.get("tool_calls").and_then(Value::as_array).into_iter().flatten().enumerate() {
-                let index = call.get("index").and_then(Value::as_u64).unwrap_or(i as u64) as u32;
-                let function = &call["function"];
+            for (i, call) in delta.tool_calls.unwrap_or_default().into_iter().enumerate() {
+                let function = call.function.unwrap_or_default();
                 out.push(ProviderEvent::ToolCallDelta {
-                    index,
-                    id: call.get("id").and_then(Value::as_str).map(str::to_owned),
-                    name: function.get("name").and_then(Value::as_str).map(str::to_owned),
-                    arguments: function.get("arguments").and_then(Value::as_str).unwrap_or_default().to_owned(),
+                    index: call.index.unwrap_or(i as u32),
+                    id: call.id.map(Cow::into_owned),
+                    name: function.name.map(Cow::into_owned),
+                    arguments: function.arguments.map(Cow::into_owned).unwrap_or_default(),
                 });
             }
-            if let Some(reason) = choice.get("finish_reason").and_then(Value::as_str) {
-                self.stop = Some(match reason {
+            if let Some(reason) = choice.finish_reason {
+                self.stop = Some(match reason.as_ref() {
                     "stop" => StopReason::EndTurn,
                     "tool_calls" | "function_call" => StopReason::ToolUse,
                     "length" => StopReason::MaxTokens,
@@ -135,11 +146,10 @@ impl Decoder {
                 });
             }
         }
-        if let Some(u) = v.get("usage").filter(|u| u.is_object()) {
-            let n = |k: &str| u.get(k).and_then(Value::as_u64).unwrap_or(0) as u32;
+        if let Some(u) = chunk.usage {
             out.push(ProviderEvent::Usage(Usage {
-                prompt_tokens: n("prompt_tokens"),
-                completion_tokens: n("completion_tokens"),
+                prompt_tokens: u.prompt_tokens,
+                completion_tokens: u.completion_tokens,
             }));
         }
         Ok(())
@@ -151,6 +161,58 @@ impl Decoder {
     }
 }
 
+#[derive(Deserialize)]
+struct Chunk<'a> {
+    #[serde(default, borrow)]
+    choices: Option<Vec<Choice<'a>>>,
+    #[serde(default)]
+    usage: Option<RawUsage>,
+    #[serde(default)]
+    error: Option<Value>,
+}
+
+#[derive(Deserialize)]
+struct Choice<'a> {
+    #[serde(default, borrow)]
+    delta: Option<Delta<'a>>,
+    #[serde(default, borrow)]
+    finish_reason: Option<Cow<'a, str>>,
+}
+
+#[derive(Deserialize, Default)]
+struct Delta<'a> {
+    #[serde(default, borrow)]
+    content: Option<Cow<'a, str>>,
+    #[serde(default, borrow)]
+    tool_calls: Option<Vec<RawToolCall<'a>>>,
+}
+
+#[derive(Deserialize)]
+struct RawToolCall<'a> {
+    #[serde(default)]
+    index: Option<u32>,
+    #[serde(default, borrow)]
+    id: Option<Cow<'a, str>>,
+    #[serde(default, borrow)]
+    function: Option<RawFunction<'a>>,
+}
+
+#[derive(Deserialize, Default)]
+struct RawFunction<'a> {
+    #[serde(default, borrow)]
+    name: Option<Cow<'a, str>>,
+    #[serde(default, borrow)]
+    arguments: Option<Cow<'a, str>>,
+}
+
+#[derive(Deserialize)]
+struct RawUsage {
+    #[serde(default)]
+    prompt_tokens: u32,
+    #[serde(default)]
+    completion_tokens: u32,
+}
+
 /// An error sent inside the stream.
 pub fn stream_error(provider: &str, err: &Value) -> LlmError {
     let message = err.get("message").and_then(Value::as_str).unwrap_or("unknown error").to_owned();
@@ -159,4 +221,37 @@ pub fn stream_error(provider: &str, err: &Value) -> LlmError {
         return LlmError::ContextLengthExceeded { message };
     }
     LlmError::Server { provider: provider.to_owned(), status: 500, message }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn decode(data: &str) -> Vec<ProviderEvent> {
+        let mut out = Vec::new();
+        Decoder::default().decode("t", &SseEvent { event: None, data: data.into() }, &mut out).unwrap();
+        out
+    }
+
+    #[test]
+    fn nulls_are_as_good_as_absent_fields() {
+        let e = decode(
+            r#"{"choices":[{"index":0,"delta":{"content":"hi","tool_calls":null,"role":null},"finish_reason":null,"logprobs":null}],"usage":null}"#,
+        );
+        assert_eq!(e, [ProviderEvent::TextDelta("hi".into())]);
+        assert!(decode(r#"{"choices":null}"#).is_empty());
+        let e = decode(
+            r#"{"choices":[{"delta":{"tool_calls":[{"index":0,"id":"c","function":{"name":"f","arguments":null}}]}}]}"#,
+        );
+        assert_eq!(
+            e,
+            [ProviderEvent::ToolCallDelta {
+                index: 0,
+                id: Some("c".into()),
+                name: Some("f".into()),
+                arguments: String::new()
+            }]
+        );
+        assert_eq!(decode(r#"{"choices":[{"delta":"#), [], "garbage is ignored");
+    }
 }

@@ -24,6 +24,6 @@ pub use event::{
 pub use ids::{BranchId, CallId, ContextId, MessageId, RequestId, Timestamp};
 pub use message::{
     Approval, ContentPart, ControlKind, FileRefStatus, ImageMode, ImageSource, LineRange, Message, MessageKind,
-    MessageMeta, MessageType, Role, ToolCall, ToolResultStatus, SCHEMA_VERSION,
+    MessageMeta, MessageType, Role, TokenUsage, ToolCall, ToolResultStatus, SCHEMA_VERSION,
 };
 pub use status::{ContextStatus, StatusKind};

@@ -32,12 +32,22 @@ pub struct MessageMeta {
     /// Time the processing pipeline took for this message, in microseconds.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub processing_us: Option<u64>,
+    /// Tokens the provider reported for the response that produced this
+    /// message. Absent when the server reported none (never estimated here).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub usage: Option<TokenUsage>,
 }
 
 impl MessageMeta {
     pub fn is_empty(&self) -> bool {
-        self.processing_us.is_none()
+        self.processing_us.is_none() && self.usage.is_none()
     }
+}
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct TokenUsage {
+    pub prompt_tokens: u32,
+    pub completion_tokens: u32,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]

@@ -8,7 +8,7 @@ use crate::{
     Approval, ApprovalDecision, BraidEvent, BranchId, Command, ContentDelta, ContentFinal, ContentPart, ContextId,
     ContextSnapshot, ContextStatus, ContextSummary, ContextUpdate, ControlKind, ErrorCode, FileRefStatus, ImageMode,
     ImageSource, LineRange, Message, MessageChange, MessageId, MessageKind, MessageLifecycle, MessageMeta, MessageType,
-    NewMessage, Notice, QueuedPreview, RequestId, Role, StatusKind, Timestamp, ToolCall, ToolResultStatus,
+    NewMessage, Notice, QueuedPreview, RequestId, Role, StatusKind, Timestamp, TokenUsage, ToolCall, ToolResultStatus,
     UpdateMetadata, WireError,
 };
 use ts_rs::{Config, TS};
@@ -45,6 +45,7 @@ pub fn generate() -> String {
     decl::<ControlKind>(&cfg, &mut out);
     decl::<MessageType>(&cfg, &mut out);
     decl::<MessageKind>(&cfg, &mut out);
+    decl::<TokenUsage>(&cfg, &mut out);
     decl::<MessageMeta>(&cfg, &mut out);
     decl::<Message>(&cfg, &mut out);
     decl::<ContextStatus>(&cfg, &mut out);

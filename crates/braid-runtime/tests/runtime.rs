@@ -99,6 +99,13 @@ async fn streams_chunk_by_chunk_and_persists_the_answer() {
     req.usage(3, 2);
     req.finish(StopReason::EndTurn);
     let events = events_until(&mut sub, StatusKind::Idle).await;
+    let stored = h.rt.load_context(&ctx.id).await.unwrap();
+    assert_eq!(
+        stored.messages[1].meta.usage,
+        Some(braid_protocol::TokenUsage { prompt_tokens: 3, completion_tokens: 2 }),
+        "reported usage is recorded on the answer"
+    );
+    assert_eq!(stored.messages[0].meta.usage, None);
     assert_eq!(
         states(&events),
         [

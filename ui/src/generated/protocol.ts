@@ -44,11 +44,18 @@ request_id: string, status: ToolResultStatus, output: string, error: string | nu
 
 export type MessageKind = "text" | "image" | "file_reference" | "tool_request" | "tool_result" | "system_control" | "mcp_resource" | "unknown";
 
+export type TokenUsage = { prompt_tokens: number, completion_tokens: number, };
+
 export type MessageMeta = { 
 /**
  * Time the processing pipeline took for this message, in microseconds.
  */
-processing_us?: number | null, };
+processing_us?: number | null, 
+/**
+ * Tokens the provider reported for the response that produced this
+ * message. Absent when the server reported none (never estimated here).
+ */
+usage?: TokenUsage | null, };
 
 export type Message = { id: MessageId, created_at: Timestamp, schema_version: number, body: MessageType, meta?: MessageMeta, };
 

@@ -317,7 +317,8 @@ impl Step {
             }
         } else {
             let body = MessageType::text(Role::Assistant, response.text);
-            let message = self.message(request.response_id, body);
+            let mut message = self.message(request.response_id, body);
+            message.meta.usage = response.usage.map(Into::into);
             self.append(message);
             self.lifecycle(request.response_id, MessageKind::Text, MessageChange::Completed);
         }

@@ -41,7 +41,8 @@ impl Step {
             })
             .collect();
         let text = (!response.text.is_empty()).then_some(response.text);
-        let request = self.message(response_id, MessageType::ToolRequest { text, calls });
+        let mut request = self.message(response_id, MessageType::ToolRequest { text, calls });
+        request.meta.usage = response.usage.map(Into::into);
         self.append(request.clone());
         self.s.round = Some(ToolRound { request, next: 0, running: None, rejected, interrupted: false });
         self.await_approvals_or_run();
