@@ -265,7 +265,7 @@ impl LlmProvider for HttpProvider {
                     state = match state {
                         State::Done => return None,
                         State::Start(builder) => {
-                            let Some(builder) = builder else { return None };
+                            let builder = builder?;
                             match tokio::time::timeout(timeouts.first_byte, builder.send()).await {
                                 Err(_) => {
                                     let e = LlmError::Network {
@@ -314,9 +314,9 @@ impl LlmProvider for HttpProvider {
                                 } else {
                                     LlmError::StreamCut { provider: name.clone() }
                                 }),
-                                Ok(None) => decoder.finish(&mut out).map(|()| ()),
+                                Ok(None) => decoder.finish(&mut out),
                             };
-                            let ended = matches!(next, Err(_)) || decoder.is_finished();
+                            let ended = next.is_err() || decoder.is_finished();
                             queue.extend(out.into_iter().map(Ok));
                             if let Err(e) = next {
                                 queue.push_back(Err(e));

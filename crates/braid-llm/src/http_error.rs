@@ -24,7 +24,7 @@ pub fn classify(provider: &str, status: u16, retry_after: Option<&str>, body: &s
 /// applies, which is never shorter than a second.
 fn parse_retry_after(value: &str) -> Option<u64> {
     let secs: f64 = value.trim().parse().ok()?;
-    (secs.is_finite() && secs >= 0.0).then(|| (secs * 1000.0) as u64)
+    (secs.is_finite() && secs >= 0.0).then_some((secs * 1000.0) as u64)
 }
 
 pub fn mentions_context_length(text: &str) -> bool {

@@ -304,6 +304,10 @@ impl Step {
             })));
         }
         let interrupted = request.interrupted || response.stop_reason == StopReason::Interrupted;
+        if response.usage.is_none() && !interrupted {
+            // Said once per answer, never papered over with an estimate.
+            self.notify(Notice::new("usage_unreported", "The server reported no token usage for this answer."));
+        }
         if !interrupted && !response.tool_calls.is_empty() {
             self.open_tool_round(request.response_id, response);
             return;

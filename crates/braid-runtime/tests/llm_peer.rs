@@ -1,0 +1,247 @@
+//! End to end against a real OpenAI-compatible server: llama.cpp serving
+//! SmolLM2-135M on 127.0.0.1, started with `../shared/peers/llm-peer.sh`
+//! (its build is cached outside the clone). One test, run in order: the
+//! peer is one process with one pid file, and two scenarios need it started
+//! with different API keys.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)] // a panic is how a test reports
+
+use braid_core::llm::StopReason;
+use braid_core::machine::Event;
+use braid_core::sim::Sim;
+use braid_llm::{
+    ApiKey, HttpProvider, LlmProvider, LlmRequest, ProviderKind, ResponseAssembler, Timeouts, ToolChoice,
+    ToolDefinition,
+};
+use braid_protocol::{BraidEvent, ContextStatus, MessageType, NewMessage, Role, StatusKind};
+use braid_runtime::{Runtime, RuntimeConfig, Subscription};
+use futures::StreamExt;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+const MODEL: &str = "smollm2-135m";
+
+fn script() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/peers/llm-peer.sh")
+}
+
+fn peer(cmd: &str, api_key: Option<&str>) -> String {
+    let mut c = Command::new("bash");
+    c.arg(script()).arg(cmd);
+    match api_key {
+        Some(k) => c.env("LLM_PEER_API_KEY", k),
+        None => c.env_remove("LLM_PEER_API_KEY"),
+    };
+    let out = c.output().unwrap_or_else(|e| panic!("cannot run {}: {e}", script().display()));
+    assert!(out.status.success(), "llm-peer.sh {cmd} failed:\n{}", String::from_utf8_lossy(&out.stderr));
+    if cmd == "stop" {
+        wait_port_closed();
+    }
+    String::from_utf8_lossy(&out.stdout).trim().to_owned()
+}
+
+/// `stop` signals the server and returns at once; a server started right
+/// after could not bind while the old one still answers on the port.
+fn wait_port_closed() {
+    let port = std::env::var("LLM_PEER_PORT").unwrap_or_else(|_| "8089".into());
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while std::net::TcpStream::connect(format!("127.0.0.1:{port}")).is_ok() {
+        assert!(Instant::now() < deadline, "the old llm peer did not exit");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// Stops the peer when the test ends, even on failure.
+struct Peer;
+impl Drop for Peer {
+    fn drop(&mut self) {
+        let _ = Command::new("bash").arg(script()).arg("stop").status();
+    }
+}
+
+fn server_log() -> String {
+    let dir = std::env::var_os("LLM_PEER_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(std::env::var("HOME").unwrap()).join(".cache/braid-llm-peer"));
+    std::fs::read_to_string(dir.join("server.log")).unwrap_or_default()
+}
+
+fn provider(url: &str, key: Option<&str>) -> Arc<HttpProvider> {
+    Arc::new(
+        HttpProvider::new(
+            ProviderKind::OpenAiCompatible,
+            "llama.cpp",
+            url,
+            key.and_then(ApiKey::new),
+            Timeouts::default(),
+        )
+        .unwrap(),
+    )
+}
+
+fn runtime(dir: &Path, p: Arc<HttpProvider>, max_tokens: u32) -> Runtime {
+    let mut config = RuntimeConfig::new(dir.join("braid.db"), dir.to_owned());
+    config.model = MODEL.into();
+    config.max_tokens = max_tokens;
+    Runtime::open(config, p).unwrap().0
+}
+
+fn say(t: &str) -> NewMessage {
+    NewMessage { body: MessageType::text(Role::User, t) }
+}
+
+async fn until(sub: &mut Subscription, kinds: &[StatusKind], limit: Duration) -> Vec<BraidEvent> {
+    let mut out = Vec::new();
+    let deadline = tokio::time::Instant::now() + limit;
+    loop {
+        let e =
+            tokio::time::timeout_at(deadline, sub.recv()).await.expect("the peer answers in time").unwrap().unwrap();
+        let done = matches!(&e, BraidEvent::ContextUpdate(u) if u.previous_state.is_some() && kinds.contains(&u.current_state.kind()));
+        out.push(e);
+        if done {
+            return out;
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn against_a_real_llama_cpp_server() {
+    let _guard = Peer;
+    peer("stop", None);
+    peer("start", None);
+    let url = peer("url", None);
+    let dir = tempfile::tempdir().unwrap();
+
+    // 1. A streamed answer reaches the runtime as content_delta events and
+    //    is stored, with the usage the server reported.
+    let rt = runtime(dir.path(), provider(&url, None), 24);
+    let ctx = rt.create_context(Some("peer".into()), None).await.unwrap();
+    let (_, mut sub) = rt.subscribe(&ctx.id).await.unwrap();
+    rt.send_message(&ctx.id, say("Say hello in one short sentence."), false).await.unwrap();
+    let events = until(&mut sub, &[StatusKind::Idle, StatusKind::Failed], Duration::from_secs(120)).await;
+    let streamed: String = events
+        .iter()
+        .filter_map(|e| match e {
+            BraidEvent::ContentDelta(d) => Some(d.delta.as_str()),
+            _ => None,
+        })
+        .collect();
+    let deltas = events.iter().filter(|e| matches!(e, BraidEvent::ContentDelta(_))).count();
+    assert!(deltas >= 2, "streamed in pieces, got {deltas}");
+    let snap = rt.load_context(&ctx.id).await.unwrap();
+    assert_eq!(snap.summary.status, ContextStatus::Idle);
+    assert_eq!(snap.messages.len(), 2);
+    assert_eq!(snap.messages[1].body.plain_text().unwrap(), streamed, "the stored answer is what streamed");
+    // llama-cpp-python sends no usage while streaming, even when asked
+    // (stream_options.include_usage): Braid says so instead of guessing.
+    assert_eq!(snap.messages[1].meta.usage, None);
+    let told = events.iter().any(|e| {
+        matches!(e, BraidEvent::ContextUpdate(u) if u.metadata.notice.as_ref().is_some_and(|n| n.code == "usage_unreported"))
+    });
+    assert!(told, "the missing usage is reported as such");
+
+    // 2. Cancel mid-stream: Idle at once, nothing partial stored, and the
+    //    server sees the client go away (generation stops).
+    let rt2 = runtime(dir.path(), provider(&url, None), 400);
+    let ctx2 = rt2.create_context(None, None).await.unwrap();
+    let (_, mut sub2) = rt2.subscribe(&ctx2.id).await.unwrap();
+    let disconnects_before = server_log().matches("Disconnected from client").count();
+    rt2.send_message(&ctx2.id, say("Write a very long story about a dragon and a lighthouse."), false).await.unwrap();
+    let mut chunks = 0;
+    while chunks < 3 {
+        if let Ok(BraidEvent::ContentDelta(_)) =
+            tokio::time::timeout(Duration::from_secs(120), sub2.recv()).await.unwrap().unwrap()
+        {
+            chunks += 1;
+        }
+    }
+    let t0 = Instant::now();
+    rt2.cancel(&ctx2.id).await.unwrap();
+    let snap = rt2.load_context(&ctx2.id).await.unwrap();
+    assert!(t0.elapsed() < Duration::from_secs(1), "cancel is immediate");
+    assert_eq!(snap.summary.status, ContextStatus::Idle);
+    assert_eq!(snap.messages.len(), 1, "no partial answer stored");
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while server_log().matches("Disconnected from client").count() == disconnects_before {
+        assert!(Instant::now() < deadline, "the server never saw the disconnect");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    rt2.shutdown().await;
+
+    // 3. A forced tool call comes back as a ToolRequest.
+    let p = provider(&url, None);
+    let request = LlmRequest {
+        model: MODEL.into(),
+        system: None,
+        messages: vec![braid_protocol::Message {
+            id: braid_protocol::MessageId(1),
+            created_at: braid_protocol::Timestamp(0),
+            schema_version: braid_protocol::SCHEMA_VERSION,
+            body: MessageType::text(Role::User, "What is the weather in Paris?"),
+            meta: Default::default(),
+        }],
+        tools: vec![ToolDefinition {
+            name: "get_weather".into(),
+            description: "Get the current weather for a city".into(),
+            input_schema: serde_json::json!({"type":"object","properties":{"city":{"type":"string"}},"required":["city"]}),
+        }],
+        tool_choice: Some(ToolChoice::Function("get_weather".into())),
+        max_tokens: Some(64),
+    };
+    let mut stream = p.stream(request);
+    let mut asm = ResponseAssembler::new();
+    while let Some(item) = tokio::time::timeout(Duration::from_secs(120), stream.next()).await.unwrap() {
+        asm.push(&item.unwrap());
+        if asm.is_finished() {
+            break;
+        }
+    }
+    let response = asm.finish("llama.cpp").unwrap();
+    assert_eq!(response.tool_calls.len(), 1, "{response:?}");
+    assert_eq!(response.tool_calls[0].name, "get_weather");
+    let mut sim = Sim::new();
+    sim.state.config.auto_approve_tools = false;
+    let fx = sim.send(Event::UserMessage { body: MessageType::text(Role::User, "weather?"), queue_if_busy: false });
+    sim.pipeline_ok(&fx);
+    let rid = sim.request_id();
+    let stop = response.stop_reason.clone();
+    sim.send(Event::LlmCompleted { request_id: rid, response });
+    let last = sim.messages().last().map(|m| m.body.clone()).unwrap();
+    assert!(
+        matches!(&last, MessageType::ToolRequest { calls, .. } if calls[0].name == "get_weather"),
+        "{last:?} (stop {stop:?})"
+    );
+    assert!(matches!(stop, StopReason::ToolUse | StopReason::EndTurn));
+
+    // 4. A wrong API key is a clear, non-retryable error.
+    peer("stop", None);
+    peer("start", Some("the-right-key"));
+    let rt3 = runtime(dir.path(), provider(&url, Some("a-wrong-key")), 16);
+    let ctx3 = rt3.create_context(None, None).await.unwrap();
+    let (_, mut sub3) = rt3.subscribe(&ctx3.id).await.unwrap();
+    rt3.send_message(&ctx3.id, say("hi"), false).await.unwrap();
+    let events = until(&mut sub3, &[StatusKind::Failed, StatusKind::Idle], Duration::from_secs(60)).await;
+    assert!(
+        !events.iter().any(
+            |e| matches!(e, BraidEvent::ContextUpdate(u) if u.current_state.kind() == StatusKind::RetryingLlmRequest)
+        ),
+        "not retried"
+    );
+    match rt3.load_context(&ctx3.id).await.unwrap().summary.status {
+        ContextStatus::Failed { error_code, message, recoverable } => {
+            assert_eq!(error_code, "auth");
+            assert!(message.starts_with("check the API key for llama.cpp"), "{message}");
+            assert!(!message.contains("a-wrong-key"), "the key never shows");
+            assert!(!recoverable);
+        }
+        other => panic!("expected Failed, got {other:?}"),
+    }
+    // With the right key the same server answers.
+    let rt4 = runtime(dir.path(), provider(&url, Some("the-right-key")), 8);
+    let ctx4 = rt4.create_context(None, None).await.unwrap();
+    let (_, mut sub4) = rt4.subscribe(&ctx4.id).await.unwrap();
+    rt4.send_message(&ctx4.id, say("hi"), false).await.unwrap();
+    until(&mut sub4, &[StatusKind::Idle], Duration::from_secs(60)).await;
+}
