@@ -6,7 +6,7 @@ set -euo pipefail
 
 # System packages for what is built today. Later issues add theirs here
 # (Tauri's WebKitGTK stack, Tesseract), so one command keeps working.
-APT_PACKAGES=(build-essential pkg-config ca-certificates libssl-dev)
+APT_PACKAGES=(build-essential pkg-config ca-certificates libssl-dev curl unzip)
 
 missing=()
 for p in "${APT_PACKAGES[@]}"; do

@@ -2,8 +2,8 @@
 
 use std::path::PathBuf;
 
-pub const USAGE: &str =
-    "usage: braid [--db PATH] [--workdir DIR] [--context ID | --title TITLE] [--send TEXT]... [--fake-delay-ms N]
+pub const USAGE: &str = "usage: braid [--db PATH] [--workdir DIR] [--context ID | --title TITLE] [--send TEXT]...
+             [--fake-delay-ms N | --base-url URL [--kind KIND] [--model NAME]]
 
   --db PATH          database file (default: $XDG_DATA_HOME/braid/braid.db)
   --workdir DIR      working directory of a new conversation (default: current)
@@ -11,6 +11,10 @@ pub const USAGE: &str =
   --title TITLE      start a new conversation with this title
   --send TEXT        send TEXT, wait for the answer; repeatable; then exit
   --fake-delay-ms N  delay between streamed words of the built-in model (default 40)
+  --base-url URL     use a real model server instead of the built-in echo
+  --kind KIND        openai (any OpenAI-compatible server, default), anthropic, gemini
+  --model NAME       model to ask (default: the first the server lists)
+                     The API key comes from BRAID_<KIND>_API_KEY, the keychain, or none.
 
 In the chat: Enter sends; /help lists commands; Ctrl+C cancels a running answer.";
 
@@ -22,6 +26,9 @@ pub struct Args {
     pub title: Option<String>,
     pub send: Vec<String>,
     pub fake_delay_ms: u64,
+    pub base_url: Option<String>,
+    pub kind: braid_llm::ProviderKind,
+    pub model: Option<String>,
     pub help: bool,
 }
 
@@ -42,6 +49,9 @@ impl Args {
             title: None,
             send: Vec::new(),
             fake_delay_ms: 40,
+            base_url: None,
+            kind: braid_llm::ProviderKind::OpenAiCompatible,
+            model: None,
             help: false,
         };
         while let Some(flag) = it.next() {
@@ -56,6 +66,16 @@ impl Args {
                     let v = value("--fake-delay-ms")?;
                     a.fake_delay_ms =
                         v.parse().map_err(|_| format!("--fake-delay-ms takes a number of milliseconds, not {v:?}"))?;
+                }
+                "--base-url" => a.base_url = Some(value("--base-url")?),
+                "--model" => a.model = Some(value("--model")?),
+                "--kind" => {
+                    a.kind = match value("--kind")?.as_str() {
+                        "openai" => braid_llm::ProviderKind::OpenAiCompatible,
+                        "anthropic" => braid_llm::ProviderKind::Anthropic,
+                        "gemini" => braid_llm::ProviderKind::Gemini,
+                        other => return Err(format!("--kind is openai, anthropic or gemini, not {other:?}")),
+                    }
                 }
                 "-h" | "--help" => a.help = true,
                 other => return Err(format!("unknown argument {other:?}")),

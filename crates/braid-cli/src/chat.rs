@@ -63,7 +63,16 @@ impl Printer {
                 if let Some(n) = &u.metadata.notice {
                     eprintln!("[{}] {}", n.code, n.message);
                 }
-                if self.last.as_ref() != Some(&u.current_state) {
+                // While streaming, the text is the progress: a state line
+                // every ten chunks is enough.
+                let quiet = match (&self.last, &u.current_state) {
+                    (
+                        Some(ContextStatus::StreamingLlmResponse { .. }),
+                        ContextStatus::StreamingLlmResponse { chunks, .. },
+                    ) => chunks % 10 != 0,
+                    _ => false,
+                };
+                if !quiet && self.last.as_ref() != Some(&u.current_state) {
                     eprintln!("[state] {}", u.current_state.describe(now()));
                     self.last = Some(u.current_state.clone());
                 }

@@ -4,8 +4,10 @@
 
 mod args;
 mod chat;
+mod provider;
 
 use braid_llm::fake::FakeProvider;
+use braid_llm::LlmProvider;
 use braid_runtime::{Runtime, RuntimeConfig};
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -28,9 +30,18 @@ async fn main() -> ExitCode {
         println!("{}", args::USAGE);
         return ExitCode::SUCCESS;
     }
-    let provider = Arc::new(FakeProvider::echo(Duration::from_millis(args.fake_delay_ms)));
     let cwd = std::env::current_dir().unwrap_or_else(|_| ".".into());
-    let config = RuntimeConfig::new(args.db.clone(), args.workdir.clone().unwrap_or(cwd));
+    let mut config = RuntimeConfig::new(args.db.clone(), args.workdir.clone().unwrap_or(cwd));
+    let provider: Arc<dyn LlmProvider> = match &args.base_url {
+        None => Arc::new(FakeProvider::echo(Duration::from_millis(args.fake_delay_ms))),
+        Some(url) => match provider::connect(&args, url, &mut config).await {
+            Ok(p) => p,
+            Err(e) => {
+                eprintln!("braid: {e}");
+                return ExitCode::FAILURE;
+            }
+        },
+    };
     let (runtime, report) = match Runtime::open(config, provider) {
         Ok(r) => r,
         Err(e) => {

@@ -11,6 +11,7 @@
 
 pub mod anthropic;
 mod assemble;
+pub mod catalogue;
 mod error;
 #[cfg(feature = "test-support")]
 pub mod fake;
@@ -19,6 +20,8 @@ pub mod http;
 pub mod http_error;
 pub mod openai;
 mod render;
+pub mod secrets;
+pub mod settings;
 pub mod sse;
 
 pub use assemble::ResponseAssembler;

@@ -170,6 +170,11 @@ async fn against_a_real_llama_cpp_server() {
     }
     rt2.shutdown().await;
 
+    // The server's model list.
+    let models =
+        braid_llm::catalogue::list_models(ProviderKind::OpenAiCompatible, &url, None, "llama.cpp").await.unwrap();
+    assert_eq!(models, [MODEL]);
+
     // 3. A forced tool call comes back as a ToolRequest.
     let p = provider(&url, None);
     let request = LlmRequest {
