@@ -4,15 +4,27 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a panic is how a test reports
 
 use braid_llm::{anthropic, gemini, openai, LlmRequest, ToolChoice, ToolDefinition};
-use braid_protocol::{FileRefStatus, ImageMode, ImageSource, LineRange, Message, MessageId, MessageType, Timestamp, SCHEMA_VERSION};
+use braid_protocol::{
+    FileRefStatus, ImageMode, ImageSource, LineRange, Message, MessageId, MessageType, Timestamp, SCHEMA_VERSION,
+};
 use serde_json::json;
 
 fn request(body: MessageType, choice: Option<ToolChoice>) -> LlmRequest {
     LlmRequest {
         model: "m".into(),
         system: Some("sys".into()),
-        messages: vec![Message { id: MessageId(1), created_at: Timestamp(0), schema_version: SCHEMA_VERSION, body, meta: Default::default() }],
-        tools: vec![ToolDefinition { name: "read_file".into(), description: "d".into(), input_schema: json!({"type":"object"}) }],
+        messages: vec![Message {
+            id: MessageId(1),
+            created_at: Timestamp(0),
+            schema_version: SCHEMA_VERSION,
+            body,
+            meta: Default::default(),
+        }],
+        tools: vec![ToolDefinition {
+            name: "read_file".into(),
+            description: "d".into(),
+            input_schema: json!({"type":"object"}),
+        }],
         tool_choice: choice,
         max_tokens: None,
     }
@@ -33,9 +45,15 @@ fn image(ocr: Option<&str>) -> MessageType {
 #[test]
 fn images_become_each_providers_multimodal_part() {
     let o = openai::encode(&request(image(None), None));
-    assert_eq!(o["messages"][1]["content"][0], json!({"type":"image_url","image_url":{"url":"data:image/png;base64,AAAA"}}));
+    assert_eq!(
+        o["messages"][1]["content"][0],
+        json!({"type":"image_url","image_url":{"url":"data:image/png;base64,AAAA"}})
+    );
     let a = anthropic::encode(&request(image(None), None));
-    assert_eq!(a["messages"][0]["content"][0], json!({"type":"image","source":{"type":"base64","media_type":"image/png","data":"AAAA"}}));
+    assert_eq!(
+        a["messages"][0]["content"][0],
+        json!({"type":"image","source":{"type":"base64","media_type":"image/png","data":"AAAA"}})
+    );
     assert_eq!(a["max_tokens"], anthropic::DEFAULT_MAX_TOKENS, "Anthropic always gets max_tokens");
     let g = gemini::encode(&request(image(None), None));
     assert_eq!(g["contents"][0]["parts"][0], json!({"inline_data":{"mime_type":"image/png","data":"AAAA"}}));
@@ -47,8 +65,14 @@ fn images_become_each_providers_multimodal_part() {
 #[test]
 fn tool_choice_is_encoded_per_provider() {
     let f = Some(ToolChoice::Function("read_file".into()));
-    assert_eq!(openai::encode(&request(MessageType::text(braid_protocol::Role::User, "x"), f.clone()))["tool_choice"], json!({"type":"function","function":{"name":"read_file"}}));
-    assert_eq!(anthropic::encode(&request(MessageType::text(braid_protocol::Role::User, "x"), f.clone()))["tool_choice"], json!({"type":"tool","name":"read_file"}));
+    assert_eq!(
+        openai::encode(&request(MessageType::text(braid_protocol::Role::User, "x"), f.clone()))["tool_choice"],
+        json!({"type":"function","function":{"name":"read_file"}})
+    );
+    assert_eq!(
+        anthropic::encode(&request(MessageType::text(braid_protocol::Role::User, "x"), f.clone()))["tool_choice"],
+        json!({"type":"tool","name":"read_file"})
+    );
     assert_eq!(
         gemini::encode(&request(MessageType::text(braid_protocol::Role::User, "x"), f))["toolConfig"],
         json!({"functionCallingConfig":{"mode":"ANY","allowedFunctionNames":["read_file"]}})
