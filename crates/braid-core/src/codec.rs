@@ -61,7 +61,7 @@ pub fn decode(json: &str, id: MessageId, created_at: Timestamp) -> Result<Messag
     }
     if version == 0 && !obj.contains_key("body") {
         let body = migrate_legacy(obj)?;
-        return Ok(Message { id, created_at, schema_version: SCHEMA_VERSION, body, meta: MessageMeta::default() });
+        return Ok(Message::new(id, created_at, body));
     }
     let meta = match obj.remove("meta") {
         Some(m) => serde_json::from_value(m)?,

@@ -243,16 +243,10 @@ pub fn describe(body: &MessageType) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use braid_protocol::{Approval, Role, ToolCall, ToolResultStatus, SCHEMA_VERSION};
+    use braid_protocol::{Approval, Role, ToolCall, ToolResultStatus};
 
     fn m(id: u64, body: MessageType) -> Message {
-        Message {
-            id: MessageId(id),
-            created_at: Timestamp(0),
-            schema_version: SCHEMA_VERSION,
-            body,
-            meta: Default::default(),
-        }
+        Message::new(MessageId(id), Timestamp(0), body)
     }
 
     #[test]

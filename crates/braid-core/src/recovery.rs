@@ -4,9 +4,7 @@
 
 use crate::conversation::Conversation;
 use crate::machine::ContextState;
-use braid_protocol::{
-    ContextStatus, ControlKind, Message, MessageId, MessageType, Timestamp, ToolResultStatus, SCHEMA_VERSION,
-};
+use braid_protocol::{ContextStatus, ControlKind, Message, MessageId, MessageType, Timestamp, ToolResultStatus};
 use std::collections::HashSet;
 
 /// Returns `None` when the context was Idle with nothing in flight.
@@ -26,13 +24,7 @@ pub fn recover(
         id += 1;
         m
     };
-    let new = |id: MessageId, body: MessageType| Message {
-        id,
-        created_at: now,
-        schema_version: SCHEMA_VERSION,
-        body,
-        meta: Default::default(),
-    };
+    let new = |id: MessageId, body: MessageType| Message::new(id, now, body);
     let mut added = Vec::new();
 
     // Every tool call keeps exactly one result.

@@ -13,9 +13,7 @@ use braid_llm::{
     ApiKey, HttpProvider, LlmError, LlmProvider, LlmRequest, ProviderKind, ResponseAssembler, Timeouts, ToolChoice,
     ToolDefinition,
 };
-use braid_protocol::{
-    Approval, Message, MessageId, MessageType, Role, Timestamp, ToolCall, ToolResultStatus, SCHEMA_VERSION,
-};
+use braid_protocol::{Approval, Message, MessageId, MessageType, Role, Timestamp, ToolCall, ToolResultStatus};
 use futures::StreamExt;
 use serde_json::{json, Value};
 use std::collections::VecDeque;
@@ -106,13 +104,7 @@ fn provider(kind: ProviderKind, base: &str, timeouts: Timeouts) -> HttpProvider 
 }
 
 fn msg(id: u64, body: MessageType) -> Message {
-    Message {
-        id: MessageId(id),
-        created_at: Timestamp(0),
-        schema_version: SCHEMA_VERSION,
-        body,
-        meta: Default::default(),
-    }
+    Message::new(MessageId(id), Timestamp(0), body)
 }
 
 /// A history with a tool round in it, so every request carries a call and

@@ -22,6 +22,13 @@ pub struct Message {
     pub meta: MessageMeta,
 }
 
+impl Message {
+    /// A message in the current schema with no measured facts yet.
+    pub fn new(id: MessageId, created_at: Timestamp, body: MessageType) -> Message {
+        Message { id, created_at, schema_version: SCHEMA_VERSION, body, meta: MessageMeta::default() }
+    }
+}
+
 fn current_schema() -> u32 {
     SCHEMA_VERSION
 }

@@ -35,17 +35,7 @@ pub fn build(meta: &ContextMeta, state: &ContextState, conversation: &Conversati
                 has_system_prompt: b.system_prompt.is_some(),
             })
             .collect(),
-        queued: state
-            .queue
-            .iter()
-            .map(|q| Message {
-                id: q.id,
-                created_at: meta.updated_at,
-                schema_version: braid_protocol::SCHEMA_VERSION,
-                body: q.body.clone(),
-                meta: Default::default(),
-            })
-            .collect(),
+        queued: state.queue.iter().map(|q| Message::new(q.id, meta.updated_at, q.body.clone())).collect(),
         messages: all[skip..].iter().map(|m| (*m).clone()).collect(),
         truncated: skip > 0,
         active_branch: active,

@@ -10,7 +10,7 @@ use crate::validate::validate_user_message;
 use braid_protocol::{
     BraidEvent, BranchId, ContentDelta, ContentFinal, ContextStatus, ContextUpdate, ControlKind, ErrorCode, Message,
     MessageChange, MessageId, MessageKind, MessageLifecycle, MessageType, Notice, QueuedPreview, RequestId, Role,
-    SendReceipt, StatusKind, Timestamp, UpdateMetadata, WireError, SCHEMA_VERSION,
+    SendReceipt, StatusKind, Timestamp, UpdateMetadata, WireError,
 };
 
 /// `transition(state, event, now) -> (state, effects)`: pure and total.
@@ -174,7 +174,7 @@ impl Step {
     }
 
     pub(super) fn message(&self, id: MessageId, body: MessageType) -> Message {
-        Message { id, created_at: self.now, schema_version: SCHEMA_VERSION, body, meta: Default::default() }
+        Message::new(id, self.now, body)
     }
 
     pub(super) fn append(&mut self, message: Message) {
