@@ -131,7 +131,7 @@ pub async fn run(runtime: &Runtime, args: &Args) -> Result<(), RuntimeError> {
                 None => return Ok(()),
             },
             _ = tokio::signal::ctrl_c() => {
-                let busy = runtime.load_context(&id).await?.summary.status.is_busy();
+                let busy = runtime.peek(&id).await?.summary.status.is_busy();
                 if !busy { return Ok(()); }
                 runtime.cancel(&id).await?;
             }
@@ -180,7 +180,7 @@ async fn command(
             }
         }
         "/branches" => {
-            let snap = runtime.load_context(id).await?;
+            let snap = runtime.peek(id).await?;
             for b in snap.branches {
                 let mark = if b.id == snap.active_branch { "*" } else { " " };
                 eprintln!("{mark} {}  {}  ({} messages)", b.id, b.name, b.message_count);

@@ -44,6 +44,11 @@ pub enum Input {
         system_prompt: Option<String>,
         answer: Answer<BranchId>,
     },
+    /// Checked here, where the branches are, then fed to the machine.
+    SwitchBranch {
+        to: BranchId,
+        answer: Answer<Reply>,
+    },
     History {
         answer: Answer<Vec<TransitionRecord>>,
     },
@@ -107,6 +112,18 @@ impl ContextActor {
                 }
                 Input::CreateBranch { from, name, system_prompt, answer } => {
                     let _ = answer.send(self.create_branch(from, &name, system_prompt));
+                }
+                Input::SwitchBranch { to, answer } => {
+                    let reply = if self.conversation.branch(&to).is_some() {
+                        let from = self.conversation.active_branch().clone();
+                        self.apply(Event::SwitchBranch { from, to }).unwrap_or(Ok(Reply::Done))
+                    } else {
+                        Err(WireError::new(
+                            ErrorCode::InvalidInput,
+                            format!("branch {to} does not exist in context {}", self.meta.id),
+                        ))
+                    };
+                    let _ = answer.send(reply);
                 }
                 Input::History { answer } => {
                     let _ = answer.send(Ok(self.log.records().cloned().collect()));

@@ -182,6 +182,12 @@ impl Runtime {
         self.ask(id, |answer| Input::Snapshot { tail: usize::MAX, answer }).await
     }
 
+    /// The context's state, queue and branches without its messages: cheap
+    /// whatever the conversation's length.
+    pub async fn peek(&self, id: &ContextId) -> Result<ContextSnapshot, RuntimeError> {
+        self.ask(id, |answer| Input::Snapshot { tail: 0, answer }).await
+    }
+
     /// The current state and recent messages, then every later event.
     pub async fn subscribe(&self, id: &ContextId) -> Result<(ContextSnapshot, Subscription), RuntimeError> {
         let (snapshot, rx) = self.ask(id, |answer| Input::Subscribe { tail: SUBSCRIBE_TAIL, answer }).await?;
@@ -252,11 +258,7 @@ impl Runtime {
     }
 
     pub async fn switch_branch(&self, id: &ContextId, to: BranchId) -> Result<(), RuntimeError> {
-        let snapshot = self.load_context(id).await?;
-        if !snapshot.branches.iter().any(|b| b.id == to) {
-            return Err(RuntimeError::InvalidInput(format!("branch {to} does not exist in context {id}")));
-        }
-        self.command(id, Event::SwitchBranch { from: snapshot.active_branch, to }).await.map(drop)
+        self.ask(id, |answer| Input::SwitchBranch { to, answer }).await.map(drop)
     }
 
     /// The context's recent transitions, oldest first.

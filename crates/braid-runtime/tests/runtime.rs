@@ -322,6 +322,9 @@ async fn branches_fork_and_switch_through_the_runtime() {
     assert_eq!(snap.active_branch, b);
     assert_eq!(texts(&snap), ["one", "You said: one", "[system_control]", "three", "You said: three"]);
     assert_eq!(snap.branches.len(), 2);
+    let peek = rt.peek(&ctx.id).await.unwrap();
+    assert!(peek.messages.is_empty() && peek.truncated, "peek carries no messages");
+    assert_eq!((peek.branches.len(), peek.active_branch), (2, b.clone()));
     let bad = rt.switch_branch(&ctx.id, braid_protocol::BranchId("nope".into())).await.unwrap_err();
     assert_eq!(bad.to_wire().code, ErrorCode::InvalidInput);
 
