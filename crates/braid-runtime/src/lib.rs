@@ -8,6 +8,7 @@
 
 mod actor;
 mod clock;
+mod dispatch;
 mod error;
 mod llm_task;
 mod snapshot;

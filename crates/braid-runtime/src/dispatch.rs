@@ -1,0 +1,47 @@
+//! One entry point for every wire [`Command`]: shells (the HTTP server, the
+//! desktop app) parse a command, call [`Runtime::execute`], and send back
+//! the JSON answer or the `{code, message}` error. No shell holds logic.
+
+use crate::{Runtime, RuntimeError};
+use braid_protocol::{Command, WireError};
+use serde_json::{json, Value};
+
+fn to_json<T: serde::Serialize>(value: &T) -> Result<Value, WireError> {
+    serde_json::to_value(value).map_err(|e| WireError::new(braid_protocol::ErrorCode::Internal, e.to_string()))
+}
+
+impl Runtime {
+    /// Runs one command; the answer is the JSON form of what the command's
+    /// documentation names (`null` for `()`).
+    pub async fn execute(&self, command: Command) -> Result<Value, WireError> {
+        let wire = |e: RuntimeError| e.to_wire();
+        match command {
+            Command::CreateContext { title, working_dir } => {
+                to_json(&self.create_context(title, working_dir).await.map_err(wire)?)
+            }
+            Command::ListContexts => to_json(&self.list_contexts().await.map_err(wire)?),
+            Command::LoadContext { context_id } => to_json(&self.load_context(&context_id).await.map_err(wire)?),
+            Command::DeleteContext { context_id } => {
+                self.delete_context(&context_id).await.map(|()| json!(null)).map_err(wire)
+            }
+            Command::SendMessage { context_id, message, queue_if_busy } => {
+                to_json(&self.send_message(&context_id, message, queue_if_busy).await.map_err(wire)?)
+            }
+            Command::Unqueue { context_id, message_id } => {
+                self.unqueue(&context_id, message_id).await.map(|()| json!(null)).map_err(wire)
+            }
+            Command::Cancel { context_id } => self.cancel(&context_id).await.map(|()| json!(null)).map_err(wire),
+            Command::Interrupt { context_id } => self.interrupt(&context_id).await.map(|()| json!(null)).map_err(wire),
+            Command::Retry { context_id } => self.retry(&context_id).await.map(|()| json!(null)).map_err(wire),
+            Command::DecideToolCall { context_id, call_id, decision } => {
+                self.decide_tool_call(&context_id, call_id, decision).await.map(|()| json!(null)).map_err(wire)
+            }
+            Command::CreateBranch { context_id, from_message, name, system_prompt } => {
+                to_json(&self.create_branch(&context_id, from_message, name, system_prompt).await.map_err(wire)?)
+            }
+            Command::SwitchBranch { context_id, branch_id } => {
+                self.switch_branch(&context_id, branch_id).await.map(|()| json!(null)).map_err(wire)
+            }
+        }
+    }
+}
