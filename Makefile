@@ -5,7 +5,7 @@ SHELL := /bin/bash
 CARGO ?= cargo
 ARGS ?=
 
-.PHONY: deps run test check fmt lint generate bench clean
+.PHONY: deps run serve test fmt lint generate bench clean
 
 deps:
 	@./scripts/install-deps.sh
@@ -14,6 +14,10 @@ deps:
 ## chat; the desktop app comes with the desktop issue).
 run: deps
 	$(CARGO) run -q -p braid-cli --bin braid -- $(ARGS)
+
+## The headless server (HTTP + SSE on 127.0.0.1:8420); prints the URL.
+serve: deps
+	$(CARGO) run -q -p braid-server --bin braid-server -- $(ARGS)
 
 ## Installs what is missing, then the whole check: formatting, lints with
 ## warnings denied, every test (unit, property, end-to-end, crash).
