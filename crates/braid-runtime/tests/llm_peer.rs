@@ -23,8 +23,17 @@ use std::time::{Duration, Instant};
 
 const MODEL: &str = "smollm2-135m";
 
+/// `BRAID_LLM_PEER_SCRIPT`, else `shared/peers/llm-peer.sh` in the nearest
+/// ancestor that has one (CI puts `shared/` beside the clone).
 fn script() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/peers/llm-peer.sh")
+    if let Some(p) = std::env::var_os("BRAID_LLM_PEER_SCRIPT") {
+        return PathBuf::from(p);
+    }
+    let here = Path::new(env!("CARGO_MANIFEST_DIR"));
+    here.ancestors()
+        .map(|d| d.join("shared/peers/llm-peer.sh"))
+        .find(|p| p.exists())
+        .unwrap_or_else(|| panic!("no shared/peers/llm-peer.sh above {}; set BRAID_LLM_PEER_SCRIPT", here.display()))
 }
 
 fn peer(cmd: &str, api_key: Option<&str>) -> String {
