@@ -4,9 +4,10 @@
 # must be installed.
 set -euo pipefail
 
-# System packages for what is built today. Later issues add theirs here
-# (Tauri's WebKitGTK stack, Tesseract), so one command keeps working.
-APT_PACKAGES=(build-essential pkg-config ca-certificates libssl-dev curl unzip)
+# System packages for what is built today (Chromium drives the UI's browser
+# test). Later issues add theirs here (Tauri's WebKitGTK stack, Tesseract),
+# so one command keeps working.
+APT_PACKAGES=(build-essential pkg-config ca-certificates libssl-dev curl unzip chromium)
 
 missing=()
 for p in "${APT_PACKAGES[@]}"; do
@@ -21,6 +22,11 @@ fi
 
 if ! command -v cargo >/dev/null 2>&1; then
   echo "install-deps: no Rust toolchain (cargo) found; install Rust (rustup) first" >&2
+  exit 1
+fi
+# Node.js 20.19+ (Vite 8) comes with the machine image; Debian's is older.
+if ! node -e 'const [a,b]=process.versions.node.split(".").map(Number); process.exit(a>20||(a===20&&b>=19)?0:1)' 2>/dev/null; then
+  echo "install-deps: Node.js 20.19 or newer is needed for the UI (found: $(node --version 2>/dev/null || echo none))" >&2
   exit 1
 fi
 for c in rustfmt clippy; do

@@ -1,0 +1,81 @@
+// End to end in a real browser: braid-server serves the built UI, headless
+// Chromium (playwright-core, Debian's /usr/bin/chromium) creates a
+// conversation, sends a message, watches it stream, reloads, and finds it
+// stored. Writes a screenshot to e2e/out/chat.png.
+import { spawn } from "node:child_process";
+import { mkdtempSync, mkdirSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { chromium } from "playwright-core";
+
+const bin = process.env.BRAID_SERVER_BIN ?? resolve("../target/debug/braid-server");
+const token = "e2e-token-0123456789abcdef";
+const dir = mkdtempSync(join(tmpdir(), "braid-e2e-"));
+const failures = [];
+let checks = 0;
+const check = (ok, what) => {
+  checks += 1;
+  console.log(`${ok ? "ok" : "FAILED"}: ${what}`);
+  if (!ok) failures.push(what);
+};
+
+const server = spawn(bin, ["--bind", "127.0.0.1:0", "--db", join(dir, "e2e.db"), "--ui", resolve("dist")], {
+  env: { ...process.env, BRAID_SERVER_TOKEN: token },
+  stdio: ["ignore", "pipe", "inherit"],
+});
+const url = await new Promise((ok, fail) => {
+  const timer = setTimeout(() => fail(new Error("braid-server did not start")), 15000);
+  server.stdout.on("data", (d) => {
+    const m = /running at (\S+)/.exec(String(d));
+    if (m) {
+      clearTimeout(timer);
+      ok(m[1]);
+    }
+  });
+  server.on("exit", (code) => fail(new Error(`braid-server exited with ${code}`)));
+});
+
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
+  args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+});
+try {
+  const page = await browser.newPage({ viewport: { width: 1100, height: 700 } });
+  const consoleErrors = [];
+  page.on("console", (m) => m.type() === "error" && consoleErrors.push(m.text()));
+  await page.goto(url);
+  await page.getByRole("button", { name: "New conversation" }).waitFor();
+  check(!page.url().includes("token="), "the token leaves the address bar");
+  await page.getByRole("button", { name: "New conversation" }).click();
+  const box = page.getByLabel("Message");
+  await box.fill("hello from the browser");
+  await box.press("Enter");
+  await page.getByText("You said: hello from the browser").waitFor({ timeout: 15000 });
+  await page.getByTestId("state").filter({ hasText: "Idle" }).waitFor({ timeout: 15000 });
+  check(true, "a sent message streams back and the state line returns to Idle");
+
+  // Shift+Enter makes a new line instead of sending.
+  await box.fill("line one");
+  await box.press("Shift+Enter");
+  await box.type("line two");
+  check((await box.inputValue()) === "line one\nline two", "Shift+Enter inserts a new line");
+  await box.fill("");
+
+  mkdirSync("e2e/out", { recursive: true });
+  await page.screenshot({ path: "e2e/out/chat.png" });
+
+  await page.reload();
+  await page.getByRole("button", { name: /New conversation.*2 messages|2 messages/ }).first().click();
+  await page.getByText("You said: hello from the browser").waitFor({ timeout: 10000 });
+  check(true, "after a reload the conversation is listed and its messages load");
+  const listed = await page.locator(".conversations li").first().innerText();
+  check(listed.includes("2 messages"), `the list shows the message count (${listed.replace(/\s+/g, " ")})`);
+  check(consoleErrors.length === 0, `no console errors (${consoleErrors.join(" | ")})`);
+} catch (e) {
+  check(false, `browser flow: ${e.message}`);
+} finally {
+  await browser.close();
+  server.kill();
+}
+console.log(`${checks - failures.length} passed, ${failures.length} failed`);
+process.exit(failures.length ? 1 : 0);

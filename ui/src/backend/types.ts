@@ -1,0 +1,32 @@
+// The one interface the UI talks to. A Tauri implementation (desktop) and
+// an HTTP/SSE one (browser) both provide it; components never call a
+// transport directly.
+import type {
+  BraidEvent,
+  ContextId,
+  ContextSnapshot,
+  ContextSummary,
+  NewMessage,
+  SendReceipt,
+  WireError,
+} from "../generated/protocol";
+
+export interface Backend {
+  listContexts(): Promise<ContextSummary[]>;
+  createContext(title?: string): Promise<ContextSummary>;
+  deleteContext(id: ContextId): Promise<void>;
+  loadContext(id: ContextId): Promise<ContextSnapshot>;
+  sendMessage(id: ContextId, message: NewMessage, queueIfBusy: boolean): Promise<SendReceipt>;
+  cancel(id: ContextId): Promise<void>;
+  /** The current snapshot first, then every event of the context. */
+  subscribe(id: ContextId, onSnapshot: (s: ContextSnapshot) => void, onEvent: (e: BraidEvent) => void): () => void;
+}
+
+/** An error from the backend, carrying the wire code the UI switches on. */
+export class BackendError extends Error {
+  readonly code: WireError["code"];
+  constructor(error: WireError) {
+    super(error.message);
+    this.code = error.code;
+  }
+}

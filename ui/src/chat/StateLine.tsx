@@ -1,0 +1,20 @@
+import { useEffect, useState } from "react";
+import type { ContextStatus, Notice } from "../generated/protocol";
+import { describe } from "./describe";
+
+/** Always says what is happening, in words, with numbers. */
+export function StateLine({ status, notice }: { status: ContextStatus; notice: Notice | null }) {
+  // A retry countdown has to tick on its own.
+  const [now, setNow] = useState(Date.now());
+  useEffect(() => {
+    if (status.state !== "retrying_llm_request") return;
+    const t = setInterval(() => setNow(Date.now()), 250);
+    return () => clearInterval(t);
+  }, [status.state]);
+  return (
+    <div className={`state-line state-${status.state}`} role="status" aria-live="polite">
+      <span data-testid="state">{describe(status, now)}</span>
+      {notice && notice.code !== "usage_unreported" ? <span className="notice"> · {notice.message}</span> : null}
+    </div>
+  );
+}

@@ -1,0 +1,59 @@
+import { describe as suite, expect, it } from "vitest";
+import type { BraidEvent, ContextSnapshot } from "../generated/protocol";
+import { applyEvent, applySnapshot, empty } from "./model";
+import { describe, isBusy } from "./describe";
+
+const snapshot = (ids: number[]): ContextSnapshot => ({
+  summary: { id: "c", title: "t", working_dir: "/", created_at: 0, updated_at: 0, status: { state: "idle" }, message_count: ids.length },
+  active_branch: "main",
+  branches: [],
+  queued: [],
+  messages: ids.map((id) => ({ id, created_at: 0, schema_version: 1, body: { type: "text", role: "user", parts: [{ kind: "text", text: `m${id}` }] } })),
+  truncated: false,
+});
+
+const delta = (message_id: number, sequence: number, text: string): BraidEvent => ({
+  event: "content_delta", context_id: "c", message_id, sequence, delta: text, is_final: false,
+});
+
+const update = (state: BraidEvent & { event: "context_update" }): BraidEvent => state;
+
+suite("chat model", () => {
+  it("accumulates streamed text and drops it once the message is stored", () => {
+    let m = applySnapshot(empty, snapshot([1]));
+    m = applyEvent(m, delta(2, 1, "Hel"));
+    m = applyEvent(m, delta(2, 2, "lo"));
+    expect(m.drafts[2]).toBe("Hello");
+    m = applyEvent(m, update({
+      event: "context_update", context_id: "c", current_state: { state: "idle" }, previous_state: { state: "processing_llm_response" },
+      message: { message_id: 2, kind: "text", change: { change: "completed" } }, timestamp: 0, metadata: { queue: [] },
+    }));
+    expect(m.stale).toBe(true);
+    m = applySnapshot(m, snapshot([1, 2]));
+    expect(m.drafts).toEqual({});
+    expect(m.stale).toBe(false);
+  });
+
+  it("forgets a discarded answer and shows the queue and notices", () => {
+    let m = applyEvent(empty, delta(5, 1, "partial"));
+    m = applyEvent(m, update({
+      event: "context_update", context_id: "c", current_state: { state: "idle" }, previous_state: null,
+      message: { message_id: 5, kind: "text", change: { change: "status_changed", status: "discarded" } }, timestamp: 0,
+      metadata: { queue: [{ message_id: 6, preview: "next" }], notice: { code: "cancelled", message: "Cancelled." } },
+    }));
+    expect(m.drafts[5]).toBeUndefined();
+    expect(m.queue.map((q) => q.preview)).toEqual(["next"]);
+    expect(m.notice?.code).toBe("cancelled");
+  });
+});
+
+suite("state line", () => {
+  it("says what happens, with numbers", () => {
+    expect(describe({ state: "streaming_llm_response", chunks: 42, chars: 1980 }, 0)).toBe("Streaming (42 chunks, 1,980 chars)");
+    expect(describe({ state: "retrying_llm_request", attempt: 2, max: 3, retry_at: 4000 }, 500)).toBe("Retrying in 4 s (2/3)");
+    expect(describe({ state: "executing_tool", tool_name: "read_file", index: 2, total: 5, attempt: 1 }, 0)).toBe("Executing tool 2/5: read_file");
+    expect(describe({ state: "failed", error_code: "auth", message: "check the API key for OpenAI", recoverable: false }, 0)).toBe("Failed: check the API key for OpenAI");
+    expect(isBusy({ state: "idle" })).toBe(false);
+    expect(isBusy({ state: "connecting_to_llm" })).toBe(true);
+  });
+});
