@@ -45,8 +45,10 @@ test-rust:
 	$(CARGO) clippy --workspace --all-targets --locked -- -D warnings
 	$(CARGO) test --workspace --locked
 
+# `cargo test --no-run` builds the server binary with the same features as
+# the Rust tests; `cargo build -p braid-server` would rebuild ~100 crates.
 test-ui: ui
-	$(CARGO) build -q -p braid-server --locked
+	$(CARGO) test -q --workspace --locked --no-run
 	cd ui && npm run lint && npm test
 	cd ui && BRAID_SERVER_BIN=$(TARGET_DIR)/debug/braid-server npm run e2e
 
