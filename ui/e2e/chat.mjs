@@ -61,15 +61,38 @@ try {
   check((await box.inputValue()) === "line one\nline two", "Shift+Enter inserts a new line");
   await box.fill("");
 
+  // Esc cancels a running answer at once and nothing partial is kept.
+  await box.fill(Array.from({ length: 60 }, (_, i) => `word${i}`).join(" "));
+  await box.press("Enter");
+  await page.getByTestId("state").filter({ hasText: "Streaming" }).waitFor({ timeout: 15000 });
+  await box.press("Escape");
+  await page.getByTestId("state").filter({ hasText: "Idle" }).waitFor({ timeout: 5000 });
+  await page.waitForTimeout(300);
+  const answers = await page.locator(".message.assistant").count();
+  check(answers === 1, `Esc cancels mid-stream and keeps no partial answer (${answers} answers shown)`);
+
+  // A message sent while busy is queued visibly and can be taken back.
+  await box.fill(Array.from({ length: 60 }, (_, i) => `again${i}`).join(" "));
+  await box.press("Enter");
+  await page.getByTestId("state").filter({ hasText: "Streaming" }).waitFor({ timeout: 15000 });
+  await box.fill("queued one");
+  await box.press("Enter");
+  await page.getByText("Queued: queued one").waitFor({ timeout: 5000 });
+  await page.getByRole("button", { name: "Remove" }).click();
+  await page.getByText("Queued: queued one").waitFor({ state: "detached", timeout: 5000 });
+  check(true, "a message sent while busy is queued visibly and can be removed");
+  await page.getByRole("button", { name: "Cancel" }).click();
+  await page.getByTestId("state").filter({ hasText: "Idle" }).waitFor({ timeout: 5000 });
+
   mkdirSync("e2e/out", { recursive: true });
   await page.screenshot({ path: "e2e/out/chat.png" });
 
   await page.reload();
-  await page.getByRole("button", { name: /New conversation.*2 messages|2 messages/ }).first().click();
+  await page.locator(".conversations .open").first().click();
   await page.getByText("You said: hello from the browser").waitFor({ timeout: 10000 });
   check(true, "after a reload the conversation is listed and its messages load");
   const listed = await page.locator(".conversations li").first().innerText();
-  check(listed.includes("2 messages"), `the list shows the message count (${listed.replace(/\s+/g, " ")})`);
+  check(listed.includes("4 messages"), `the list shows the message count (${listed.replace(/\s+/g, " ")})`);
   check(consoleErrors.length === 0, `no console errors (${consoleErrors.join(" | ")})`);
 } catch (e) {
   check(false, `browser flow: ${e.message}`);

@@ -6,6 +6,7 @@ import type {
   ContextId,
   ContextSnapshot,
   ContextSummary,
+  MessageId,
   NewMessage,
   SendReceipt,
   WireError,
@@ -18,6 +19,10 @@ export interface Backend {
   loadContext(id: ContextId): Promise<ContextSnapshot>;
   sendMessage(id: ContextId, message: NewMessage, queueIfBusy: boolean): Promise<SendReceipt>;
   cancel(id: ContextId): Promise<void>;
+  /** From Failed: send the last request again. */
+  retry(id: ContextId): Promise<void>;
+  /** Takes a queued message back before it is sent. */
+  unqueue(id: ContextId, messageId: MessageId): Promise<void>;
   /** The current snapshot first, then every event of the context. */
   subscribe(id: ContextId, onSnapshot: (s: ContextSnapshot) => void, onEvent: (e: BraidEvent) => void): () => void;
 }

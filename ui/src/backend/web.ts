@@ -1,5 +1,5 @@
 // The Backend over braid-server's HTTP API and SSE streams.
-import type { BraidEvent, ContextId, ContextSnapshot, ContextSummary, NewMessage, SendReceipt } from "../generated/protocol";
+import type { BraidEvent, ContextId, ContextSnapshot, ContextSummary, MessageId, NewMessage, SendReceipt } from "../generated/protocol";
 import { Backend, BackendError } from "./types";
 
 type Fetch = typeof fetch;
@@ -46,6 +46,13 @@ export class WebBackend implements Backend {
   }
   cancel(id: ContextId): Promise<void> {
     return this.call("POST", `/api/contexts/${encodeURIComponent(id)}/cancel`);
+  }
+
+  async retry(id: ContextId): Promise<void> {
+    await this.call("POST", "/api/command", { type: "retry", context_id: id });
+  }
+  async unqueue(id: ContextId, messageId: MessageId): Promise<void> {
+    await this.call("POST", "/api/command", { type: "unqueue", context_id: id, message_id: messageId });
   }
 
   subscribe(id: ContextId, onSnapshot: (s: ContextSnapshot) => void, onEvent: (e: BraidEvent) => void): () => void {

@@ -64,7 +64,9 @@ export function ChatView({ backend, id, onActivity }: { backend: Backend; id: Co
     },
     [backend, id, busy],
   );
-  const onCancel = useCallback(() => void backend.cancel(id).catch((e) => setError(String(e))), [backend, id]);
+  const report = useCallback((e: unknown) => setError(e instanceof BackendError ? `${e.code}: ${e.message}` : String(e)), []);
+  const onCancel = useCallback(() => void backend.cancel(id).catch(report), [backend, id, report]);
+  const onRetry = useCallback(() => void backend.retry(id).catch(report), [backend, id, report]);
 
   return (
     <section className="chat">
@@ -85,11 +87,18 @@ export function ChatView({ backend, id, onActivity }: { backend: Backend; id: Co
       </div>
       {model.queue.length > 0 ? (
         <ul className="queue" aria-label="Queued messages">
-          {model.queue.map((q) => <li key={q.message_id}>Queued: {q.preview}</li>)}
+          {model.queue.map((q) => (
+            <li key={q.message_id}>
+              Queued: {q.preview}{" "}
+              <button type="button" className="unqueue" onClick={() => void backend.unqueue(id, q.message_id).catch(report)}>
+                Remove
+              </button>
+            </li>
+          ))}
         </ul>
       ) : null}
       {error ? <div className="error" role="alert">{error}</div> : null}
-      <StateLine status={model.status} notice={model.notice} />
+      <StateLine status={model.status} notice={model.notice} onRetry={onRetry} />
       <Composer busy={busy} onSend={onSend} onCancel={onCancel} />
     </section>
   );

@@ -3,7 +3,7 @@ import type { ContextStatus, Notice } from "../generated/protocol";
 import { describe } from "./describe";
 
 /** Always says what is happening, in words, with numbers. */
-export function StateLine({ status, notice }: { status: ContextStatus; notice: Notice | null }) {
+export function StateLine({ status, notice, onRetry }: { status: ContextStatus; notice: Notice | null; onRetry: () => void }) {
   // A retry countdown has to tick on its own.
   const [now, setNow] = useState(Date.now());
   useEffect(() => {
@@ -15,6 +15,9 @@ export function StateLine({ status, notice }: { status: ContextStatus; notice: N
     <div className={`state-line state-${status.state}`} role="status" aria-live="polite">
       <span data-testid="state">{describe(status, now)}</span>
       {notice && notice.code !== "usage_unreported" ? <span className="notice"> · {notice.message}</span> : null}
+      {status.state === "failed" ? (
+        <button type="button" className="retry" onClick={onRetry}>Retry</button>
+      ) : null}
     </div>
   );
 }
