@@ -204,6 +204,19 @@ impl Conversation {
         Ok(())
     }
 
+    /// Applies a persistence effect of the state machine (append, update,
+    /// switch branch); other effects do not concern the conversation. The
+    /// runtime, the store's recovery and the simulator all go through here.
+    pub fn apply(&mut self, effect: &crate::machine::Effect) -> Result<(), ConversationError> {
+        use crate::machine::Effect;
+        match effect {
+            Effect::AppendMessage(m) => self.append(m.clone()),
+            Effect::UpdateMessage(m) => self.update(m.clone()),
+            Effect::SetActiveBranch(b) => self.set_active(b),
+            _ => Ok(()),
+        }
+    }
+
     /// The branch that contains `message`, preferring the active one.
     pub fn branch_of(&self, message: MessageId) -> Option<&BranchId> {
         let contains = |b: &Branch| b.message_ids.contains(&message);

@@ -4,22 +4,11 @@
 //! runtime, no I/O. Used by the core's tests and benchmarks, and by the
 //! property tests of other crates.
 
-use crate::conversation::{Conversation, ConversationError};
+use crate::conversation::Conversation;
 use crate::history::{TransitionLog, TransitionRecord};
 use crate::invariants::{check_conversation, check_state, check_tool_pairing, Violation};
 use crate::machine::{is_tool_phase, transition, ContextState, Effect, Event, Reply};
 use braid_protocol::{BraidEvent, ContextId, ContextStatus, Message, RequestId, Timestamp, WireError};
-
-/// Applies a persistence effect to the conversation (the runtime does the
-/// same, then writes to the store). Other effects are ignored here.
-pub fn apply_to_conversation(conversation: &mut Conversation, effect: &Effect) -> Result<(), ConversationError> {
-    match effect {
-        Effect::AppendMessage(m) => conversation.append(m.clone()),
-        Effect::UpdateMessage(m) => conversation.update(m.clone()),
-        Effect::SetActiveBranch(b) => conversation.set_active(b),
-        _ => Ok(()),
-    }
-}
 
 pub struct Sim {
     pub state: ContextState,
@@ -63,7 +52,7 @@ impl Sim {
         let (next, effects) = transition(&self.state, event, self.now);
         check_effect_order(&effects)?;
         for e in &effects {
-            apply_to_conversation(&mut self.conversation, e).map_err(|err| Violation(format!("{name}: {err}")))?;
+            self.conversation.apply(e).map_err(|err| Violation(format!("{name}: {err}")))?;
             if let Effect::Emit(BraidEvent::ContextUpdate(u)) = e {
                 if u.current_state != *self.states.last().unwrap_or(&ContextStatus::Idle) {
                     self.states.push(u.current_state.clone());

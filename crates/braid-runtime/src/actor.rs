@@ -12,7 +12,6 @@ use crate::Shared;
 use braid_core::history::{TransitionLog, TransitionRecord};
 use braid_core::machine::{Effect, Event, Reply, ToolOutcome};
 use braid_core::prompt;
-use braid_core::sim::apply_to_conversation;
 use braid_core::{ContextState, Conversation};
 use braid_llm::LlmRequest;
 use braid_protocol::{
@@ -180,7 +179,7 @@ impl ContextActor {
         let from = self.state.status.kind();
         let (next, effects) = braid_core::transition(&self.state, event, now);
         for effect in effects.iter().filter(|e| e.is_persistence()) {
-            if let Err(e) = apply_to_conversation(&mut self.conversation, effect) {
+            if let Err(e) = self.conversation.apply(effect) {
                 tracing::error!(context = %self.meta.id, error = %e, "effect did not apply to the conversation");
             }
         }

@@ -6,7 +6,6 @@
 use crate::{Store, StoreError};
 use braid_core::machine::Effect;
 use braid_core::recovery::recover;
-use braid_core::sim::apply_to_conversation;
 use braid_protocol::{ContextId, StatusKind, Timestamp};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -45,8 +44,7 @@ impl Store {
         let interrupted = loaded.state.status.kind();
         let Some((state, added)) = recover(&loaded.state, &loaded.conversation, now) else { return Ok(None) };
         for m in &added {
-            apply_to_conversation(&mut loaded.conversation, &Effect::AppendMessage(m.clone()))
-                .map_err(|e| StoreError::corrupt(id, e))?;
+            loaded.conversation.apply(&Effect::AppendMessage(m.clone())).map_err(|e| StoreError::corrupt(id, e))?;
         }
         self.append_and_save(id, &state, &loaded.conversation, &added, now)?;
         Ok(Some(interrupted))
