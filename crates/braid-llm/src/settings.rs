@@ -117,3 +117,36 @@ pub fn build_provider(settings: &ProviderSettings, secrets: &Secrets) -> Result<
     let key = secrets.get(&settings.id)?.map(|(k, _)| k);
     Ok(HttpProvider::new(settings.kind, &settings.name, &settings.base_url, key, Timeouts::default())?)
 }
+
+/// The provider id a kind's key is stored under when no settings name one
+/// (so `BRAID_OPENAI_API_KEY` works for `--base-url` alone).
+pub fn kind_id(kind: ProviderKind) -> &'static str {
+    match kind {
+        ProviderKind::OpenAiCompatible => "openai",
+        ProviderKind::Anthropic => "anthropic",
+        ProviderKind::Gemini => "gemini",
+    }
+}
+
+/// A provider for a server given by URL alone (command-line use): the key
+/// from the kind's env variable or keychain entry, the model as given or
+/// else the first the server lists, with its catalogue entry.
+pub async fn adhoc(
+    kind: ProviderKind,
+    base_url: &str,
+    model: Option<&str>,
+    secrets: &Secrets,
+) -> Result<(HttpProvider, crate::catalogue::ModelInfo), SettingsError> {
+    let key = secrets.get(kind_id(kind))?.map(|(k, _)| k);
+    let model = match model {
+        Some(m) => m.to_owned(),
+        None => crate::catalogue::list_models(kind, base_url, key.as_ref(), base_url)
+            .await?
+            .into_iter()
+            .next()
+            .ok_or_else(|| SettingsError::Invalid(format!("{base_url} lists no models; name one")))?,
+    };
+    let info = crate::catalogue::Catalogue::new(&[]).or_default(&model, kind);
+    let provider = HttpProvider::new(kind, base_url, base_url, key, Timeouts::default())?;
+    Ok((provider, info))
+}

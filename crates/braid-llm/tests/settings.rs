@@ -147,6 +147,22 @@ async fn models_are_listed_from_each_kind_of_server() {
     assert_eq!(gemini, ["gemini-2.0-flash"]);
     let anthropic = list_models(ProviderKind::Anthropic, &format!("{base}/anthropic/v1"), None, "x").await.unwrap();
     assert_eq!(anthropic, ["claude-sonnet-4-20250514"]);
+    let dir = tempfile::tempdir().unwrap();
+    let secrets = Secrets::file_only(dir.path());
+    let (p, info) =
+        braid_llm::settings::adhoc(ProviderKind::OpenAiCompatible, &format!("{base}/openai/v1"), None, &secrets)
+            .await
+            .unwrap();
+    assert_eq!(
+        (info.id.as_str(), info.context_window, p.name().is_empty()),
+        ("gpt-4o", 128_000, false),
+        "first listed model, with its catalogue entry"
+    );
+    let (_, named) =
+        braid_llm::settings::adhoc(ProviderKind::OpenAiCompatible, "http://127.0.0.1:9", Some("mystery"), &secrets)
+            .await
+            .unwrap();
+    assert_eq!(named.context_window, 8_192, "a named model needs no listing; unknown ones get the safe default");
     let key = ApiKey::new("sk-nope").unwrap();
     let e = list_models(ProviderKind::OpenAiCompatible, &format!("{base}/locked/v1"), Some(&key), "Locked")
         .await

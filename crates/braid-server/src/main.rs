@@ -2,8 +2,9 @@
 //! open in a browser.
 
 use braid_llm::fake::FakeProvider;
-use braid_llm::secrets::{env_var, Secrets};
-use braid_llm::{HttpProvider, LlmProvider, ProviderKind, Timeouts};
+use braid_llm::secrets::Secrets;
+use braid_llm::settings::adhoc;
+use braid_llm::{LlmProvider, ProviderKind};
 use braid_runtime::{Runtime, RuntimeConfig};
 use braid_server::Token;
 use std::path::PathBuf;
@@ -17,7 +18,7 @@ const USAGE: &str = "usage: braid-server [--bind ADDR] [--db PATH] [--ui DIR] [-
   --db PATH       database file (default: $XDG_DATA_HOME/braid/braid.db)
   --ui DIR        built UI to serve (default: ui/dist when it exists)
   --base-url URL  an OpenAI-compatible server to answer with (default: the built-in echo)
-  --model NAME    the model to ask there
+  --model NAME    the model to ask there (default: the first the server lists)
 The token is BRAID_SERVER_TOKEN when set (16+ characters), else a new random one.";
 
 struct Args {
@@ -79,16 +80,16 @@ async fn main() -> ExitCode {
     let provider: Arc<dyn LlmProvider> = match &args.base_url {
         None => Arc::new(FakeProvider::echo(Duration::from_millis(40))),
         Some(url) => {
-            config.model = args.model.clone().unwrap_or_else(|| "default".into());
             let secrets = Secrets::new(args.db.parent().unwrap_or(std::path::Path::new(".")));
-            let key = secrets.get("openai").ok().flatten().map(|(k, _)| k);
-            if key.is_none() {
-                tracing::info!("no API key ({} or keychain): sending none", env_var("openai"));
-            }
-            match HttpProvider::new(ProviderKind::OpenAiCompatible, url, url, key, Timeouts::default()) {
-                Ok(p) => Arc::new(p),
+            match adhoc(ProviderKind::OpenAiCompatible, url, args.model.as_deref(), &secrets).await {
+                Ok((p, info)) => {
+                    eprintln!("braid-server: using {} at {url}", info.id);
+                    config.model = info.id;
+                    config.max_tokens = info.max_output_tokens.min(4_096);
+                    Arc::new(p)
+                }
                 Err(e) => {
-                    eprintln!("braid-server: {e}");
+                    eprintln!("braid-server: cannot use {url}: {e}");
                     return ExitCode::FAILURE;
                 }
             }
