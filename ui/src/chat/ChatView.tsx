@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import type { Backend } from "../backend/types";
 import { BackendError } from "../backend/types";
-import type { ContextId, Message } from "../generated/protocol";
+import type { BraidEvent, ContextId, Message } from "../generated/protocol";
 import { Composer } from "./Composer";
 import { isBusy } from "./describe";
 import { applyEvent, applySnapshot, empty, type ChatModel } from "./model";
@@ -31,13 +31,30 @@ export function ChatView({ backend, id, onActivity }: { backend: Backend; id: Co
   const [error, setError] = useState<string | null>(null);
   const bottom = useRef<HTMLDivElement>(null);
 
+  // Events are applied in one batch per animation frame: a fast stream
+  // re-renders at most once a frame, however many deltas arrive.
   useEffect(() => {
     setModel(empty);
-    return backend.subscribe(
+    let pending: BraidEvent[] = [];
+    let frame: number | null = null;
+    const flush = () => {
+      frame = null;
+      const batch = pending;
+      pending = [];
+      setModel((m) => batch.reduce(applyEvent, m));
+    };
+    const unsubscribe = backend.subscribe(
       id,
       (s) => setModel((m) => applySnapshot(m, s)),
-      (e) => setModel((m) => applyEvent(m, e)),
+      (e) => {
+        pending.push(e);
+        frame ??= requestAnimationFrame(flush);
+      },
     );
+    return () => {
+      unsubscribe();
+      if (frame !== null) cancelAnimationFrame(frame);
+    };
   }, [backend, id]);
 
   useEffect(() => {
