@@ -84,6 +84,13 @@ try {
   await page.getByRole("button", { name: "Cancel" }).click();
   await page.getByTestId("state").filter({ hasText: "Idle" }).waitFor({ timeout: 5000 });
 
+  // Answers render Markdown: a fenced block becomes code with a Copy button.
+  await box.fill("code:\n```js\nlet x = 1;\n```");
+  await box.press("Enter");
+  await page.locator(".markdown pre", { hasText: "let x = 1;" }).waitFor({ timeout: 15000 });
+  check(await page.getByRole("button", { name: "Copy code" }).first().isVisible(), "a code block in an answer renders with a Copy button");
+  await page.getByTestId("state").filter({ hasText: "Idle" }).waitFor({ timeout: 15000 });
+
   mkdirSync("e2e/out", { recursive: true });
   await page.screenshot({ path: "e2e/out/chat.png" });
 
@@ -92,7 +99,7 @@ try {
   await page.getByText("You said: hello from the browser").waitFor({ timeout: 10000 });
   check(true, "after a reload the conversation is listed and its messages load");
   const listed = await page.locator(".conversations li").first().innerText();
-  check(listed.includes("4 messages"), `the list shows the message count (${listed.replace(/\s+/g, " ")})`);
+  check(listed.includes("6 messages"), `the list shows the message count (${listed.replace(/\s+/g, " ")})`);
   check(consoleErrors.length === 0, `no console errors (${consoleErrors.join(" | ")})`);
 } catch (e) {
   check(false, `browser flow: ${e.message}`);

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import type { Backend } from "../backend/types";
 import { BackendError } from "../backend/types";
 import type { BraidEvent, ContextId, Message } from "../generated/protocol";
+import { Markdown } from "../markdown/Markdown";
 import { Composer } from "./Composer";
 import { isBusy } from "./describe";
 import { applyEvent, applySnapshot, empty, type ChatModel } from "./model";
@@ -91,13 +92,13 @@ export function ChatView({ backend, id, onActivity }: { backend: Backend; id: Co
         {model.snapshot?.messages.map((m) => (
           <div key={m.id} className={`message ${who(m)}`}>
             <span className="who">{who(m)}</span>
-            <div className="text">{text(m)}</div>
+            {who(m) === "assistant" ? <Markdown source={text(m)} /> : <div className="text">{text(m)}</div>}
           </div>
         ))}
         {Object.entries(model.drafts).map(([mid, t]) => (
           <div key={`draft-${mid}`} className="message assistant streaming">
             <span className="who">assistant</span>
-            <div className="text">{t}</div>
+            <Markdown source={t} />
           </div>
         ))}
         <div ref={bottom} />

@@ -44,6 +44,11 @@ suite("chat model", () => {
     expect(m.drafts[5]).toBeUndefined();
     expect(m.queue.map((q) => q.preview)).toEqual(["next"]);
     expect(m.notice?.code).toBe("cancelled");
+    m = applyEvent(m, update({
+      event: "context_update", context_id: "c", current_state: { state: "processing_user_message" }, previous_state: { state: "idle" },
+      message: null, timestamp: 1, metadata: { queue: [] },
+    }));
+    expect(m.notice).toBeNull();
   });
 });
 

@@ -40,11 +40,13 @@ export function applyEvent(model: ChatModel, event: BraidEvent): ChatModel {
       } else if (change && (change.change === "completed" || (change.change === "created" && !(event.message!.message_id in drafts)))) {
         stale = true;
       }
+      // A notice belongs to its turn: a new turn starts without the old one.
+      const newTurn = event.previous_state !== null && event.current_state.state === "processing_user_message";
       return {
         ...model,
         status: event.current_state,
         queue: event.metadata.queue,
-        notice: event.metadata.notice ?? model.notice,
+        notice: event.metadata.notice ?? (newTurn ? null : model.notice),
         drafts,
         stale,
       };
