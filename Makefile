@@ -6,7 +6,7 @@ CARGO ?= cargo
 ARGS ?=
 TARGET_DIR := $(or $(CARGO_TARGET_DIR),$(CURDIR)/target)
 
-.PHONY: deps ui run serve chat test test-rust test-ui fmt lint generate bench clean
+.PHONY: deps ui run serve desktop chat test test-rust test-ui fmt lint generate bench clean
 
 deps:
 	@./scripts/install-deps.sh
@@ -15,20 +15,23 @@ deps:
 ui: deps
 	cd ui && npm ci --no-audit --no-fund --loglevel=error && npm run build
 
-## Starts Braid. With no display (no $$DISPLAY / $$WAYLAND_DISPLAY) that is
-## the headless server with the UI, and it prints the URL to open; with a
-## display, for now, the terminal chat (the desktop window comes with the
-## desktop issue).
+## Starts Braid: the desktop window when there is a display; with none (no
+## $$DISPLAY / $$WAYLAND_DISPLAY) the headless server with the same UI, and
+## it prints the URL to open.
 run: ui
 	@if [ -z "$$DISPLAY$$WAYLAND_DISPLAY" ]; then \
 	  $(CARGO) run -q -p braid-server --bin braid-server -- --ui ui/dist $(ARGS); \
 	else \
-	  $(CARGO) run -q -p braid-cli --bin braid -- $(ARGS); \
+	  $(CARGO) run -q -p braid-desktop --bin braid-desktop; \
 	fi
 
 ## The headless server (HTTP + SSE + the UI on 127.0.0.1:8420).
 serve: ui
 	$(CARGO) run -q -p braid-server --bin braid-server -- --ui ui/dist $(ARGS)
+
+## The desktop window (needs a display).
+desktop: ui
+	$(CARGO) run -q -p braid-desktop --bin braid-desktop
 
 ## The terminal chat.
 chat: deps
@@ -36,11 +39,12 @@ chat: deps
 
 ## Installs what is missing, then the whole check: formatting, lints with
 ## warnings denied, every Rust test (unit, property, end-to-end, crash, a
-## real llama.cpp server), the UI's types and tests, and the UI in a real
-## browser against the real server.
-test: deps test-rust test-ui
+## real llama.cpp server, the desktop app in a window under Xvfb), the UI's
+## types and tests, and the UI in a real browser against the real server.
+test: deps ui test-rust test-ui
 
-test-rust:
+# The desktop crate embeds ui/dist, so the UI is built first.
+test-rust: ui
 	$(CARGO) fmt --all -- --check
 	$(CARGO) clippy --workspace --all-targets --locked -- -D warnings
 	$(CARGO) test --workspace --locked

@@ -4,10 +4,12 @@
 # must be installed.
 set -euo pipefail
 
-# System packages for what is built today (Chromium drives the UI's browser
-# test). Later issues add theirs here (Tauri's WebKitGTK stack, Tesseract),
-# so one command keeps working.
-APT_PACKAGES=(build-essential pkg-config ca-certificates libssl-dev curl unzip chromium)
+# System packages for what is built today: Tauri's WebKitGTK stack, Chromium
+# for the UI's browser test, Xvfb and ImageMagick for the desktop smoke test.
+# Later issues add theirs here (Tesseract), so one command keeps working.
+APT_PACKAGES=(build-essential pkg-config ca-certificates libssl-dev curl unzip chromium
+  libwebkit2gtk-4.1-dev libgtk-3-dev libayatana-appindicator3-dev librsvg2-dev libsoup-3.0-dev libxdo-dev
+  xvfb xauth imagemagick)
 
 missing=()
 for p in "${APT_PACKAGES[@]}"; do

@@ -1,0 +1,70 @@
+//! Braid's desktop shell. Commands are one line each: validate (serde does),
+//! call the runtime, return its answer or its `{code, message}` error.
+//! Events reach the window through a Channel per subscription.
+
+// No console window on Windows release builds.
+#![cfg_attr(not(debug_assertions), windows_subsystem = "windows")]
+
+mod subscriptions;
+
+use braid_llm::fake::FakeProvider;
+use braid_protocol::{Command, ContextId, WireError};
+use braid_runtime::{Runtime, RuntimeConfig};
+use serde_json::Value;
+use std::sync::Arc;
+use std::time::Duration;
+use subscriptions::Subscriptions;
+use tauri::ipc::Channel;
+use tauri::{Manager, State};
+
+#[tauri::command]
+async fn execute(runtime: State<'_, Runtime>, command: Command) -> Result<Value, WireError> {
+    runtime.execute(command).await
+}
+
+#[tauri::command]
+async fn subscribe(
+    runtime: State<'_, Runtime>,
+    subs: State<'_, Subscriptions>,
+    context_id: ContextId,
+    on_event: Channel<Value>,
+) -> Result<u64, WireError> {
+    let (snapshot, sub) = runtime.subscribe(&context_id).await.map_err(|e| e.to_wire())?;
+    Ok(subs.start(snapshot, sub, on_event))
+}
+
+#[tauri::command]
+fn unsubscribe(subs: State<'_, Subscriptions>, id: u64) {
+    subs.stop(id);
+}
+
+fn main() {
+    tracing_subscriber::fmt()
+        .with_env_filter(tracing_subscriber::EnvFilter::try_from_env("BRAID_LOG").unwrap_or_else(|_| "warn".into()))
+        .init();
+    let app = tauri::Builder::default()
+        .setup(|app| {
+            let data = app.path().app_data_dir()?;
+            let home = app.path().home_dir().unwrap_or_else(|_| data.clone());
+            let config = RuntimeConfig::new(data.join("braid.db"), home);
+            // The built-in echo until the settings screen configures a
+            // provider (desktop issue).
+            let provider = Arc::new(FakeProvider::echo(Duration::from_millis(30)));
+            let (runtime, report) = Runtime::open(config, provider)?;
+            for r in &report.recovered {
+                tracing::warn!(context = %r.context, ?r.interrupted, "recovered an interrupted conversation");
+            }
+            app.manage(runtime);
+            app.manage(Subscriptions::default());
+            Ok(())
+        })
+        .invoke_handler(tauri::generate_handler![execute, subscribe, unsubscribe])
+        .build(tauri::generate_context!());
+    match app {
+        Ok(app) => app.run(|_, _| {}),
+        Err(e) => {
+            eprintln!("braid-desktop: {e}");
+            std::process::exit(1);
+        }
+    }
+}
