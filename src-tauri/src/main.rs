@@ -8,8 +8,9 @@
 mod subscriptions;
 
 use braid_llm::fake::FakeProvider;
+use braid_llm::secrets::Secrets;
 use braid_protocol::{Command, ContextId, WireError};
-use braid_runtime::{Runtime, RuntimeConfig};
+use braid_runtime::{Fallback, Providers, Runtime, RuntimeConfig};
 use serde_json::Value;
 use std::sync::Arc;
 use std::time::Duration;
@@ -47,10 +48,13 @@ fn main() {
             let data = app.path().app_data_dir()?;
             let home = app.path().home_dir().unwrap_or_else(|_| data.clone());
             let config = RuntimeConfig::new(data.join("braid.db"), home);
-            // The built-in echo until the settings screen configures a
-            // provider (desktop issue).
-            let provider = Arc::new(FakeProvider::echo(Duration::from_millis(30)));
-            let (runtime, report) = Runtime::open(config, provider)?;
+            let mut providers = Providers::from_settings(data.join("settings.json"), Secrets::new(&data))?;
+            // Demos and tests: an echo answers until a provider is added.
+            if std::env::var_os("BRAID_ECHO").is_some() {
+                providers =
+                    providers.with_fallback(Fallback::echo(Arc::new(FakeProvider::echo(Duration::from_millis(30)))));
+            }
+            let (runtime, report) = Runtime::open_with(config, providers)?;
             for r in &report.recovered {
                 tracing::warn!(context = %r.context, ?r.interrupted, "recovered an interrupted conversation");
             }

@@ -19,7 +19,7 @@ const check = (ok, what) => {
   if (!ok) failures.push(what);
 };
 
-const server = spawn(bin, ["--bind", "127.0.0.1:0", "--db", join(dir, "e2e.db"), "--ui", resolve("dist")], {
+const server = spawn(bin, ["--bind", "127.0.0.1:0", "--db", join(dir, "e2e.db"), "--ui", resolve("dist"), "--echo"], {
   env: { ...process.env, BRAID_SERVER_TOKEN: token },
   stdio: ["ignore", "pipe", "inherit"],
 });

@@ -10,23 +10,7 @@ use std::collections::VecDeque;
 use std::fmt;
 use std::time::Duration;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum ProviderKind {
-    OpenAiCompatible,
-    Anthropic,
-    Gemini,
-}
-
-impl ProviderKind {
-    pub fn default_base_url(self) -> &'static str {
-        match self {
-            ProviderKind::OpenAiCompatible => "https://api.openai.com/v1",
-            ProviderKind::Anthropic => "https://api.anthropic.com/v1",
-            ProviderKind::Gemini => "https://generativelanguage.googleapis.com/v1beta",
-        }
-    }
-}
+pub use braid_protocol::ProviderKind;
 
 /// An API key. Its Debug and Display never show it, so it cannot leak into
 /// logs or error messages by accident.

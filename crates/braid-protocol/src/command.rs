@@ -4,6 +4,7 @@
 
 use crate::ids::{BranchId, CallId, ContextId, MessageId, Timestamp};
 use crate::message::{Message, MessageType};
+use crate::settings::{EffectiveModel, ModelChoice, ProviderInput};
 use crate::status::ContextStatus;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
@@ -54,6 +55,32 @@ pub enum Command {
     },
     /// Answered by `()`; records a BranchSwitch message on the new branch.
     SwitchBranch { context_id: ContextId, branch_id: BranchId },
+    /// Answered by the [`ContextSummary`] with the new title.
+    RenameContext { context_id: ContextId, title: String },
+    /// Answered by the [`ContextSummary`]; `None` follows the default model
+    /// again. Takes effect from the next request.
+    SetContextModel {
+        context_id: ContextId,
+        #[serde(default)]
+        model: Option<ModelChoice>,
+    },
+    /// Answered by a [`crate::SettingsView`].
+    GetSettings,
+    /// Adds or replaces a provider; answered by the new `SettingsView`.
+    SaveProvider { provider: ProviderInput },
+    /// Removes a provider and its stored key; answered by the `SettingsView`.
+    RemoveProvider { provider_id: String },
+    /// Answered by the `SettingsView`.
+    SetDefaultProvider { provider_id: String },
+    /// Connects with the form's values (the stored key when the key is
+    /// unchanged) without saving; answered by the models it offers
+    /// (`Vec<ModelSummary>`), or an error saying what failed.
+    TestProvider { provider: ProviderInput },
+    /// Answered by `Vec<ModelSummary>` of a saved provider.
+    ListModels { provider_id: String },
+    /// Looks for OpenAI-compatible servers on 127.0.0.1 (llama.cpp, Ollama,
+    /// LM Studio ports); answered by `Vec<LocalServer>`.
+    DetectLocalServers,
 }
 
 /// The user's answer to an approval request. Anything but an explicit
@@ -89,6 +116,8 @@ pub struct ContextSummary {
     pub updated_at: Timestamp,
     pub status: ContextStatus,
     pub message_count: u64,
+    /// The conversation's own model; `None` follows the default.
+    pub model: Option<ModelChoice>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
@@ -113,4 +142,6 @@ pub struct ContextSnapshot {
     pub messages: Vec<Message>,
     /// True when `messages` holds only the tail of the branch.
     pub truncated: bool,
+    /// Where the next request goes; `None` when no provider is set up.
+    pub effective_model: Option<EffectiveModel>,
 }

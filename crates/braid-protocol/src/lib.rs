@@ -12,6 +12,7 @@ pub mod error;
 pub mod event;
 pub mod ids;
 pub mod message;
+pub mod settings;
 pub mod status;
 pub mod typescript;
 
@@ -25,5 +26,9 @@ pub use ids::{BranchId, CallId, ContextId, MessageId, RequestId, Timestamp};
 pub use message::{
     Approval, ContentPart, ControlKind, FileRefStatus, ImageMode, ImageSource, LineRange, Message, MessageKind,
     MessageMeta, MessageType, Role, TokenUsage, ToolCall, ToolResultStatus, SCHEMA_VERSION,
+};
+pub use settings::{
+    EffectiveModel, KeyChange, KeyLocation, LocalServer, ModelChoice, ModelSummary, ProviderInput, ProviderKind,
+    ProviderView, SettingsView,
 };
 pub use status::{ContextStatus, StatusKind};

@@ -4,6 +4,10 @@
 //! braid-protocol`) rewrites it.
 
 use crate::command::{BranchSummary, SendReceipt};
+use crate::settings::{
+    EffectiveModel, KeyChange, KeyLocation, LocalServer, ModelChoice, ModelSummary, ProviderInput, ProviderKind,
+    ProviderView, SettingsView,
+};
 use crate::{
     Approval, ApprovalDecision, BraidEvent, BranchId, Command, ContentDelta, ContentFinal, ContentPart, ContextId,
     ContextSnapshot, ContextStatus, ContextSummary, ContextUpdate, ControlKind, ErrorCode, FileRefStatus, ImageMode,
@@ -53,6 +57,16 @@ pub fn generate() -> String {
     decl::<ErrorCode>(&cfg, &mut out);
     decl::<WireError>(&cfg, &mut out);
     decl::<ApprovalDecision>(&cfg, &mut out);
+    decl::<ProviderKind>(&cfg, &mut out);
+    decl::<KeyLocation>(&cfg, &mut out);
+    decl::<ProviderView>(&cfg, &mut out);
+    decl::<SettingsView>(&cfg, &mut out);
+    decl::<KeyChange>(&cfg, &mut out);
+    decl::<ProviderInput>(&cfg, &mut out);
+    decl::<ModelSummary>(&cfg, &mut out);
+    decl::<ModelChoice>(&cfg, &mut out);
+    decl::<EffectiveModel>(&cfg, &mut out);
+    decl::<LocalServer>(&cfg, &mut out);
     decl::<NewMessage>(&cfg, &mut out);
     decl::<Command>(&cfg, &mut out);
     decl::<SendReceipt>(&cfg, &mut out);

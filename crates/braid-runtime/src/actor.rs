@@ -10,13 +10,14 @@ use crate::llm_task::{self, LlmTask};
 use crate::snapshot;
 use crate::Shared;
 use braid_core::history::{TransitionLog, TransitionRecord};
+use braid_core::llm::LlmFailure;
 use braid_core::machine::{Effect, Event, Reply, ToolOutcome};
 use braid_core::prompt;
 use braid_core::{ContextState, Conversation};
 use braid_llm::LlmRequest;
 use braid_protocol::{
-    BraidEvent, BranchId, ContextSnapshot, ContextUpdate, ErrorCode, Message, MessageId, Notice, QueuedPreview,
-    RequestId, ToolResultStatus, UpdateMetadata, WireError,
+    BraidEvent, BranchId, ContextSnapshot, ContextSummary, ContextUpdate, ErrorCode, Message, MessageId, ModelChoice,
+    Notice, QueuedPreview, RequestId, ToolResultStatus, UpdateMetadata, WireError,
 };
 use braid_store::ContextMeta;
 use std::sync::Arc;
@@ -50,6 +51,12 @@ pub enum Input {
     },
     History {
         answer: Answer<Vec<TransitionRecord>>,
+    },
+    /// A new title and/or model choice (`Some(None)`: back to the default).
+    UpdateMeta {
+        title: Option<String>,
+        model: Option<Option<ModelChoice>>,
+        answer: Answer<ContextSummary>,
     },
     /// Stop everything in flight and end the task.
     Shutdown {
@@ -127,6 +134,9 @@ impl ContextActor {
                 Input::History { answer } => {
                     let _ = answer.send(Ok(self.log.records().cloned().collect()));
                 }
+                Input::UpdateMeta { title, model, answer } => {
+                    let _ = answer.send(self.update_meta(title, model));
+                }
                 Input::Shutdown { answer } => {
                     self.apply(Event::Cancel);
                     self.stop_tasks();
@@ -148,7 +158,30 @@ impl ContextActor {
     }
 
     fn snapshot(&self, tail: usize) -> ContextSnapshot {
-        snapshot::build(&self.meta, &self.state, &self.conversation, tail)
+        let effective = self.shared.providers.effective(self.meta.model.as_ref());
+        snapshot::build(&self.meta, &self.state, &self.conversation, tail, effective)
+    }
+
+    /// Written to the store first; the copy here changes only if that worked.
+    fn update_meta(
+        &mut self,
+        title: Option<String>,
+        model: Option<Option<ModelChoice>>,
+    ) -> Result<ContextSummary, WireError> {
+        let now = clock::now();
+        let storage = |e: braid_store::StoreError| WireError::new(ErrorCode::Storage, e.to_string());
+        let mut store = self.shared.lock_store();
+        if let Some(title) = &title {
+            store.rename_context(&self.meta.id, title, now).map_err(storage)?;
+            self.meta.title = title.clone();
+        }
+        if let Some(model) = &model {
+            store.set_context_model(&self.meta.id, model.as_ref(), now).map_err(storage)?;
+            self.meta.model = model.clone();
+        }
+        drop(store);
+        self.meta.updated_at = now;
+        Ok(snapshot::summary(&self.meta, &self.state, self.conversation.len() as u64))
     }
 
     fn create_branch(
@@ -288,16 +321,24 @@ impl ContextActor {
         if let Some(old) = self.llm.take() {
             old.handle.abort();
         }
+        let resolved = match self.shared.providers.resolve(self.meta.model.as_ref()) {
+            Ok(r) => r,
+            Err(message) => {
+                let failure = LlmFailure::fatal("no_provider", message);
+                let _ = self.mailbox.send(Input::Event(Event::LlmFailed { request_id, failure }));
+                return;
+            }
+        };
         let config = &self.shared.config;
         let request = LlmRequest {
-            model: config.model.clone(),
+            model: resolved.model,
             system: prompt::system_prompt(&self.conversation, config.system_prompt.as_deref()),
             messages: prompt::request_messages(&self.conversation),
             tools: Vec::new(),
             tool_choice: None,
-            max_tokens: Some(config.max_tokens),
+            max_tokens: Some(config.max_tokens.min(resolved.max_output_tokens)),
         };
-        self.llm = Some(llm_task::spawn(self.shared.provider.clone(), request, request_id, self.mailbox.clone()));
+        self.llm = Some(llm_task::spawn(resolved.provider, request, request_id, self.mailbox.clone()));
     }
 
     fn abort_llm(&mut self, request_id: RequestId, keep_partial: bool) {

@@ -42,6 +42,23 @@ impl Runtime {
             Command::SwitchBranch { context_id, branch_id } => {
                 self.switch_branch(&context_id, branch_id).await.map(|()| json!(null)).map_err(wire)
             }
+            Command::RenameContext { context_id, title } => {
+                to_json(&self.rename_context(&context_id, &title).await.map_err(wire)?)
+            }
+            Command::SetContextModel { context_id, model } => {
+                to_json(&self.set_context_model(&context_id, model).await.map_err(wire)?)
+            }
+            Command::GetSettings => to_json(&self.providers().view()),
+            Command::SaveProvider { provider } => to_json(&self.providers().save(provider).map_err(wire)?),
+            Command::RemoveProvider { provider_id } => to_json(&self.providers().remove(&provider_id).map_err(wire)?),
+            Command::SetDefaultProvider { provider_id } => {
+                to_json(&self.providers().set_default(&provider_id).map_err(wire)?)
+            }
+            Command::TestProvider { provider } => to_json(&self.providers().test(&provider).await.map_err(wire)?),
+            Command::ListModels { provider_id } => {
+                to_json(&self.providers().list_models(&provider_id).await.map_err(wire)?)
+            }
+            Command::DetectLocalServers => to_json(&crate::detect_local_servers().await),
         }
     }
 }

@@ -1,5 +1,6 @@
 //! Runtime errors and their one mapping to the wire `{code, message}`.
 
+use braid_llm::settings::SettingsError;
 use braid_protocol::{ContextId, ErrorCode, WireError};
 use braid_store::StoreError;
 
@@ -20,6 +21,8 @@ pub enum RuntimeError {
     /// The context's task stopped (the runtime is shutting down).
     #[error("context {0} is shutting down")]
     Closed(ContextId),
+    #[error(transparent)]
+    Settings(#[from] SettingsError),
 }
 
 impl RuntimeError {
@@ -31,6 +34,10 @@ impl RuntimeError {
             RuntimeError::Store(StoreError::NotFound(_)) => ErrorCode::NotFound,
             RuntimeError::Store(_) => ErrorCode::Storage,
             RuntimeError::Closed(_) => ErrorCode::Internal,
+            RuntimeError::Settings(SettingsError::Invalid(_)) => ErrorCode::InvalidInput,
+            RuntimeError::Settings(SettingsError::NoSuchProvider(_)) => ErrorCode::NotFound,
+            RuntimeError::Settings(SettingsError::Provider(_)) => ErrorCode::Provider,
+            RuntimeError::Settings(_) => ErrorCode::Storage,
         };
         WireError::new(code, self.to_string())
     }

@@ -11,19 +11,22 @@ mod clock;
 mod dispatch;
 mod error;
 mod llm_task;
+mod providers;
 mod snapshot;
 
 pub use error::RuntimeError;
+pub use providers::{detect_local_servers, Fallback, Providers};
 
 use actor::{ContextActor, Input};
 use braid_core::history::TransitionRecord;
 use braid_core::machine::{Event, Reply};
 use braid_core::pipeline::Pipeline;
 use braid_core::{ContextState, Conversation, MachineConfig};
+use braid_llm::secrets::Secrets;
 use braid_llm::LlmProvider;
 use braid_protocol::{
-    ApprovalDecision, BraidEvent, BranchId, CallId, ContextId, ContextSnapshot, ContextSummary, MessageId, NewMessage,
-    SendReceipt, WireError,
+    ApprovalDecision, BraidEvent, BranchId, CallId, ContextId, ContextSnapshot, ContextSummary, MessageId, ModelChoice,
+    NewMessage, SendReceipt, WireError,
 };
 use braid_store::{ContextMeta, RecoveryReport, Store};
 use std::collections::HashMap;
@@ -61,7 +64,7 @@ impl RuntimeConfig {
 
 pub(crate) struct Shared {
     store: Mutex<Store>,
-    provider: Arc<dyn LlmProvider>,
+    providers: Providers,
     config: RuntimeConfig,
     events: broadcast::Sender<BraidEvent>,
     pipeline: Pipeline,
@@ -106,15 +109,32 @@ impl Subscription {
 impl Runtime {
     /// Opens the database, recovers contexts a crash interrupted, and
     /// returns the runtime with the recovery report. Needs a tokio runtime.
+    /// Every request goes to `provider` (with `config.model`) until
+    /// providers are added through the settings commands (kept in memory).
     pub fn open(
         config: RuntimeConfig,
         provider: Arc<dyn LlmProvider>,
     ) -> Result<(Runtime, RecoveryReport), RuntimeError> {
+        let dir = config.db_path.parent().map(PathBuf::from).unwrap_or_default();
+        let fallback = Fallback {
+            label: provider.name().to_owned(),
+            model: config.model.clone(),
+            context_window: 8_192,
+            max_output_tokens: config.max_tokens,
+            provider,
+        };
+        let providers = Providers::in_memory(Secrets::file_only(&dir)).with_fallback(fallback);
+        Runtime::open_with(config, providers)
+    }
+
+    /// As [`Runtime::open`], with the providers given (from a settings
+    /// file, usually).
+    pub fn open_with(config: RuntimeConfig, providers: Providers) -> Result<(Runtime, RecoveryReport), RuntimeError> {
         let mut store = Store::open(&config.db_path)?;
         let report = store.recover_interrupted(clock::now())?;
         let (events, _) = broadcast::channel(4096);
         let shared =
-            Arc::new(Shared { store: Mutex::new(store), provider, config, events, pipeline: Pipeline::standard() });
+            Arc::new(Shared { store: Mutex::new(store), providers, config, events, pipeline: Pipeline::standard() });
         Ok((Runtime { shared, contexts: Arc::default() }, report))
     }
 
@@ -150,6 +170,7 @@ impl Runtime {
             working_dir: dir.display().to_string(),
             created_at: now,
             updated_at: now,
+            model: None,
         };
         let mut state = ContextState::new(id.clone());
         state.config = self.shared.config.machine.clone();
@@ -174,6 +195,7 @@ impl Runtime {
                 updated_at: l.meta.updated_at,
                 status: l.status,
                 message_count: l.message_count,
+                model: l.meta.model,
             })
             .collect())
     }
@@ -260,6 +282,45 @@ impl Runtime {
 
     pub async fn switch_branch(&self, id: &ContextId, to: BranchId) -> Result<(), RuntimeError> {
         self.ask(id, |answer| Input::SwitchBranch { to, answer }).await.map(drop)
+    }
+
+    pub async fn rename_context(&self, id: &ContextId, title: &str) -> Result<ContextSummary, RuntimeError> {
+        let title = title.trim();
+        if title.is_empty() {
+            return Err(RuntimeError::InvalidInput("a conversation needs a title".to_owned()));
+        }
+        if title.chars().count() > 200 {
+            return Err(RuntimeError::InvalidInput("a title is at most 200 characters".to_owned()));
+        }
+        let title = Some(title.to_owned());
+        self.ask(id, |answer| Input::UpdateMeta { title, model: None, answer }).await
+    }
+
+    /// The conversation's own model from its next request on; `None`
+    /// follows the default again. The provider must exist.
+    pub async fn set_context_model(
+        &self,
+        id: &ContextId,
+        model: Option<ModelChoice>,
+    ) -> Result<ContextSummary, RuntimeError> {
+        if let Some(choice) = &model {
+            self.shared
+                .providers
+                .view()
+                .providers
+                .iter()
+                .find(|p| p.id == choice.provider_id)
+                .ok_or_else(|| RuntimeError::InvalidInput(format!("no provider with id {:?}", choice.provider_id)))?;
+            if choice.model.trim().is_empty() {
+                return Err(RuntimeError::InvalidInput("choose a model".to_owned()));
+            }
+        }
+        self.ask(id, |answer| Input::UpdateMeta { title: None, model: Some(model), answer }).await
+    }
+
+    /// The model providers: settings, tests, model lists.
+    pub fn providers(&self) -> &Providers {
+        &self.shared.providers
     }
 
     /// The context's recent transitions, oldest first.

@@ -2,7 +2,7 @@
 
 use braid_core::{ContextState, Conversation};
 use braid_protocol::command::BranchSummary;
-use braid_protocol::{ContextSnapshot, ContextSummary, Message};
+use braid_protocol::{ContextSnapshot, ContextSummary, EffectiveModel, Message};
 use braid_store::ContextMeta;
 
 pub fn summary(meta: &ContextMeta, state: &ContextState, message_count: u64) -> ContextSummary {
@@ -14,11 +14,18 @@ pub fn summary(meta: &ContextMeta, state: &ContextState, message_count: u64) -> 
         updated_at: meta.updated_at,
         status: state.status.clone(),
         message_count,
+        model: meta.model.clone(),
     }
 }
 
 /// `tail` limits the active branch's messages to the most recent ones.
-pub fn build(meta: &ContextMeta, state: &ContextState, conversation: &Conversation, tail: usize) -> ContextSnapshot {
+pub fn build(
+    meta: &ContextMeta,
+    state: &ContextState,
+    conversation: &Conversation,
+    tail: usize,
+    effective_model: Option<EffectiveModel>,
+) -> ContextSnapshot {
     let active = conversation.active_branch().clone();
     let all: Vec<&Message> = conversation.active_messages().collect();
     let skip = all.len().saturating_sub(tail);
@@ -39,5 +46,6 @@ pub fn build(meta: &ContextMeta, state: &ContextState, conversation: &Conversati
         messages: all[skip..].iter().map(|m| (*m).clone()).collect(),
         truncated: skip > 0,
         active_branch: active,
+        effective_model,
     }
 }

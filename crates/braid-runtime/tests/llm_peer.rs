@@ -229,7 +229,12 @@ async fn against_a_real_llama_cpp_server() {
     );
     assert!(matches!(stop, StopReason::ToolUse | StopReason::EndTurn));
 
-    // 4. A wrong API key is a clear, non-retryable error.
+    // 4. Set up as a user does: nothing configured, the local server is
+    //    detected, tested, saved; a conversation answers from it, and a
+    //    restart keeps provider, title and history.
+    settings_flow(dir.path(), &url).await;
+
+    // 5. A wrong API key is a clear, non-retryable error.
     peer("stop", None);
     peer("start", Some("the-right-key"));
     let rt3 = runtime(dir.path(), provider(&url, Some("a-wrong-key")), 16);
@@ -258,4 +263,53 @@ async fn against_a_real_llama_cpp_server() {
     let (_, mut sub4) = rt4.subscribe(&ctx4.id).await.unwrap();
     rt4.send_message(&ctx4.id, say("hi"), false).await.unwrap();
     until(&mut sub4, &[StatusKind::Idle], Duration::from_secs(60)).await;
+}
+
+async fn settings_flow(dir: &Path, url: &str) {
+    use braid_llm::secrets::Secrets;
+    use braid_protocol::{Command, KeyChange, LocalServer, ModelSummary, ProviderInput, SettingsView};
+    use braid_runtime::Providers;
+    let data = dir.join("app");
+    std::fs::create_dir_all(&data).unwrap();
+    let open = || {
+        let providers = Providers::from_settings(data.join("settings.json"), Secrets::file_only(&data)).unwrap();
+        Runtime::open_with(RuntimeConfig::new(data.join("braid.db"), data.clone()), providers).unwrap().0
+    };
+    let rt = open();
+    let found: Vec<LocalServer> =
+        serde_json::from_value(rt.execute(Command::DetectLocalServers).await.unwrap()).unwrap();
+    let local = found.iter().find(|s| s.base_url == url).unwrap_or_else(|| panic!("{url} not detected in {found:?}"));
+    assert_eq!((local.name.as_str(), local.models.as_slice()), ("llama.cpp", [MODEL.to_owned()].as_slice()));
+    let form = ProviderInput {
+        id: None,
+        kind: ProviderKind::OpenAiCompatible,
+        name: "Local llama.cpp".into(),
+        base_url: url.to_owned(),
+        default_model: Some(MODEL.into()),
+        key: KeyChange::Keep,
+    };
+    let models: Vec<ModelSummary> =
+        serde_json::from_value(rt.execute(Command::TestProvider { provider: form.clone() }).await.unwrap()).unwrap();
+    assert_eq!(models[0].id, MODEL);
+    assert_eq!(models[0].context_window, 4_096, "the catalogue knows the model");
+    let view: SettingsView =
+        serde_json::from_value(rt.execute(Command::SaveProvider { provider: form }).await.unwrap()).unwrap();
+    assert_eq!(view.default_provider.as_deref(), Some("local-llama-cpp"));
+    let ctx = rt.create_context(None, None).await.unwrap();
+    rt.execute(Command::RenameContext { context_id: ctx.id.clone(), title: "Greetings".into() }).await.unwrap();
+    let (snap, mut sub) = rt.subscribe(&ctx.id).await.unwrap();
+    assert_eq!(snap.effective_model.unwrap().model, MODEL);
+    rt.send_message(&ctx.id, say("Say hi."), false).await.unwrap();
+    until(&mut sub, &[StatusKind::Idle, StatusKind::Failed], Duration::from_secs(120)).await;
+    assert_eq!(rt.peek(&ctx.id).await.unwrap().summary.status, ContextStatus::Idle);
+    rt.shutdown().await;
+    drop(rt);
+
+    let rt = open();
+    let listed = rt.list_contexts().await.unwrap();
+    assert_eq!(listed[0].title, "Greetings");
+    let snap = rt.load_context(&ctx.id).await.unwrap();
+    assert_eq!(snap.messages.len(), 2, "question and answer survive the restart");
+    assert!(!snap.messages[1].body.plain_text().unwrap().is_empty());
+    rt.shutdown().await;
 }

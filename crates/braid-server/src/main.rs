@@ -4,22 +4,25 @@
 use braid_llm::fake::FakeProvider;
 use braid_llm::secrets::Secrets;
 use braid_llm::settings::adhoc;
-use braid_llm::{LlmProvider, ProviderKind};
-use braid_runtime::{Runtime, RuntimeConfig};
+use braid_llm::ProviderKind;
+use braid_runtime::{Fallback, Providers, Runtime, RuntimeConfig};
 use braid_server::Token;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Duration;
 
-const USAGE: &str = "usage: braid-server [--bind ADDR] [--db PATH] [--ui DIR] [--base-url URL --model NAME]
+const USAGE: &str = "usage: braid-server [--bind ADDR] [--db PATH] [--ui DIR] [--echo | --base-url URL [--model NAME]]
 
   --bind ADDR     address to listen on (default 127.0.0.1:8420; use another host only behind a proxy)
-  --db PATH       database file (default: $XDG_DATA_HOME/braid/braid.db)
+  --db PATH       database file (default: $XDG_DATA_HOME/braid/braid.db); settings.json and
+                  keys the keychain cannot hold live beside it
   --ui DIR        built UI to serve (default: ui/dist when it exists)
-  --base-url URL  an OpenAI-compatible server to answer with (default: the built-in echo)
+  --echo          answer with the built-in echo while no provider is configured (demos, tests)
+  --base-url URL  an OpenAI-compatible server to answer with while no provider is configured
   --model NAME    the model to ask there (default: the first the server lists)
-The token is BRAID_SERVER_TOKEN when set (16+ characters), else a new random one.";
+Providers are added in the UI's settings. The token is BRAID_SERVER_TOKEN when set
+(16+ characters), else a new random one.";
 
 struct Args {
     bind: String,
@@ -27,6 +30,7 @@ struct Args {
     ui: Option<PathBuf>,
     base_url: Option<String>,
     model: Option<String>,
+    echo: bool,
 }
 
 fn parse() -> Result<Args, String> {
@@ -34,8 +38,14 @@ fn parse() -> Result<Args, String> {
         .map(PathBuf::from)
         .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".local/share")))
         .unwrap_or_else(|| PathBuf::from("."));
-    let mut a =
-        Args { bind: "127.0.0.1:8420".into(), db: data.join("braid/braid.db"), ui: None, base_url: None, model: None };
+    let mut a = Args {
+        bind: "127.0.0.1:8420".into(),
+        db: data.join("braid/braid.db"),
+        ui: None,
+        base_url: None,
+        model: None,
+        echo: false,
+    };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
         let mut value = || it.next().ok_or_else(|| format!("{flag} needs a value"));
@@ -45,6 +55,7 @@ fn parse() -> Result<Args, String> {
             "--ui" => a.ui = Some(PathBuf::from(value()?)),
             "--base-url" => a.base_url = Some(value()?),
             "--model" => a.model = Some(value()?),
+            "--echo" => a.echo = true,
             "-h" | "--help" => return Err(String::new()),
             other => return Err(format!("unknown argument {other:?}")),
         }
@@ -76,26 +87,36 @@ async fn main() -> ExitCode {
             }
         };
     let cwd = std::env::current_dir().unwrap_or_else(|_| ".".into());
-    let mut config = RuntimeConfig::new(args.db.clone(), cwd);
-    let provider: Arc<dyn LlmProvider> = match &args.base_url {
-        None => Arc::new(FakeProvider::echo(Duration::from_millis(40))),
-        Some(url) => {
-            let secrets = Secrets::new(args.db.parent().unwrap_or(std::path::Path::new(".")));
-            match adhoc(ProviderKind::OpenAiCompatible, url, args.model.as_deref(), &secrets).await {
-                Ok((p, info)) => {
-                    eprintln!("braid-server: using {} at {url}", info.id);
-                    config.model = info.id;
-                    config.max_tokens = info.max_output_tokens.min(4_096);
-                    Arc::new(p)
-                }
-                Err(e) => {
-                    eprintln!("braid-server: cannot use {url}: {e}");
-                    return ExitCode::FAILURE;
-                }
-            }
+    let config = RuntimeConfig::new(args.db.clone(), cwd);
+    let data_dir = args.db.parent().unwrap_or(Path::new(".")).to_owned();
+    let mut providers = match Providers::from_settings(data_dir.join("settings.json"), Secrets::new(&data_dir)) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("braid-server: {e}");
+            return ExitCode::FAILURE;
         }
     };
-    let (runtime, report) = match Runtime::open(config, provider) {
+    if args.echo {
+        providers = providers.with_fallback(Fallback::echo(Arc::new(FakeProvider::echo(Duration::from_millis(40)))));
+    } else if let Some(url) = &args.base_url {
+        match adhoc(ProviderKind::OpenAiCompatible, url, args.model.as_deref(), &Secrets::new(&data_dir)).await {
+            Ok((p, info)) => {
+                eprintln!("braid-server: using {} at {url} while no provider is configured", info.id);
+                providers = providers.with_fallback(Fallback {
+                    provider: Arc::new(p),
+                    label: url.clone(),
+                    model: info.id,
+                    context_window: info.context_window,
+                    max_output_tokens: info.max_output_tokens,
+                });
+            }
+            Err(e) => {
+                eprintln!("braid-server: cannot use {url}: {e}");
+                return ExitCode::FAILURE;
+            }
+        }
+    }
+    let (runtime, report) = match Runtime::open_with(config, providers) {
         Ok(r) => r,
         Err(e) => {
             eprintln!("braid-server: {e}");

@@ -27,6 +27,7 @@ fn context(store: &mut Store, id: &str, n: u64) -> (ContextMeta, ContextState, C
         working_dir: "/tmp".into(),
         created_at: Timestamp(1),
         updated_at: Timestamp(1),
+        model: None,
     };
     let mut state = ContextState::new(meta.id.clone());
     let mut conv = Conversation::new(Timestamp(1));

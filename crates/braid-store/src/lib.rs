@@ -29,6 +29,8 @@ pub struct ContextMeta {
     pub working_dir: String,
     pub created_at: Timestamp,
     pub updated_at: Timestamp,
+    /// The conversation's own model; `None` follows the default provider.
+    pub model: Option<braid_protocol::ModelChoice>,
 }
 
 /// A context as stored.

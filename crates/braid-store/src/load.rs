@@ -14,7 +14,7 @@ impl Store {
     pub fn list_contexts(&self) -> Result<Vec<ContextListing>, StoreError> {
         let mut stmt = self.conn.prepare_cached(
             "SELECT c.id, c.title, c.working_dir, c.created_at, c.updated_at, c.status_json,
-                    (SELECT COUNT(*) FROM messages m WHERE m.context_id = c.id)
+                    (SELECT COUNT(*) FROM messages m WHERE m.context_id = c.id), c.model_json
              FROM contexts c ORDER BY c.updated_at DESC, c.id",
         )?;
         let rows = stmt.query_map([], |r| {
@@ -25,6 +25,7 @@ impl Store {
                     working_dir: r.get(2)?,
                     created_at: Timestamp(r.get(3)?),
                     updated_at: Timestamp(r.get(4)?),
+                    model: model_choice(r.get(7)?),
                 },
                 r.get::<_, String>(5)?,
                 r.get::<_, u64>(6)?,
@@ -54,7 +55,8 @@ impl Store {
         let row = self
             .conn
             .prepare_cached(
-                "SELECT title, working_dir, created_at, updated_at, active_branch, state_json FROM contexts WHERE id = ?1",
+                "SELECT title, working_dir, created_at, updated_at, active_branch, state_json, model_json
+                 FROM contexts WHERE id = ?1",
             )?
             .query_row(params![id.0], |r| {
                 Ok((
@@ -64,6 +66,7 @@ impl Store {
                         working_dir: r.get(1)?,
                         created_at: Timestamp(r.get(2)?),
                         updated_at: Timestamp(r.get(3)?),
+                        model: model_choice(r.get(6)?),
                     },
                     BranchId(r.get(4)?),
                     r.get::<_, String>(5)?,
@@ -126,4 +129,13 @@ impl Store {
         check_conversation(&conversation).map_err(|v| StoreError::corrupt(id, v))?;
         Ok(LoadedContext { meta, state, conversation })
     }
+}
+
+/// A model choice that cannot be read falls back to the default model
+/// rather than hiding the conversation.
+fn model_choice(json: Option<String>) -> Option<braid_protocol::ModelChoice> {
+    let json = json?;
+    serde_json::from_str(&json)
+        .map_err(|e| tracing::warn!(error = %e, "unreadable model choice; using the default model"))
+        .ok()
 }

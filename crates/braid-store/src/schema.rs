@@ -50,6 +50,8 @@ const MIGRATIONS: &[&str] = &[
         FOREIGN KEY (context_id, branch_id) REFERENCES branches(context_id, id) ON DELETE CASCADE
     ) WITHOUT ROWID;
     "#,
+    // 2: a conversation's own model choice (JSON ModelChoice; NULL = the default).
+    "ALTER TABLE contexts ADD COLUMN model_json TEXT;",
 ];
 
 pub const SCHEMA_VERSION: u32 = MIGRATIONS.len() as u32;

@@ -106,10 +106,10 @@ impl Store {
     ) -> Result<(), StoreError> {
         let tx = self.conn.transaction()?;
         tx.prepare_cached(
-            "INSERT INTO contexts (id, title, working_dir, created_at, updated_at, active_branch, status, status_json, state_json)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, '', '', '')",
+            "INSERT INTO contexts (id, title, working_dir, created_at, updated_at, active_branch, status, status_json, state_json, model_json)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, '', '', '', ?7)",
         )?
-        .execute(params![meta.id.0, meta.title, meta.working_dir, meta.created_at.0, meta.updated_at.0, conversation.active_branch().0])?;
+        .execute(params![meta.id.0, meta.title, meta.working_dir, meta.created_at.0, meta.updated_at.0, conversation.active_branch().0, model_json(meta)?])?;
         write_all(&tx, &meta.id, state, conversation, meta.updated_at)?;
         tx.commit()?;
         Ok(())
@@ -124,8 +124,16 @@ impl Store {
     ) -> Result<(), StoreError> {
         let tx = self.conn.transaction()?;
         let changed = tx
-            .prepare_cached("UPDATE contexts SET title = ?2, active_branch = ?3, updated_at = ?4 WHERE id = ?1")?
-            .execute(params![meta.id.0, meta.title, conversation.active_branch().0, meta.updated_at.0])?;
+            .prepare_cached(
+                "UPDATE contexts SET title = ?2, active_branch = ?3, updated_at = ?4, model_json = ?5 WHERE id = ?1",
+            )?
+            .execute(params![
+                meta.id.0,
+                meta.title,
+                conversation.active_branch().0,
+                meta.updated_at.0,
+                model_json(meta)?
+            ])?;
         if changed == 0 {
             return Err(StoreError::NotFound(meta.id.clone()));
         }
@@ -179,6 +187,25 @@ impl Store {
         let tx = self.conn.transaction()?;
         write_branch(&tx, context, branch)?;
         tx.commit()?;
+        Ok(())
+    }
+
+    /// `None` returns the context to the default model.
+    pub fn set_context_model(
+        &mut self,
+        context: &ContextId,
+        model: Option<&braid_protocol::ModelChoice>,
+        now: Timestamp,
+    ) -> Result<(), StoreError> {
+        let json =
+            model.map(serde_json::to_string).transpose().map_err(|e| StoreError::corrupt(context, e.to_string()))?;
+        let n = self.conn.execute(
+            "UPDATE contexts SET model_json = ?2, updated_at = ?3 WHERE id = ?1",
+            params![context.0, json, now.0],
+        )?;
+        if n == 0 {
+            return Err(StoreError::NotFound(context.clone()));
+        }
         Ok(())
     }
 
@@ -238,4 +265,8 @@ fn write_all(
         write_branch(tx, context, b)?;
     }
     write_state(tx, context, state, now)
+}
+
+fn model_json(meta: &ContextMeta) -> Result<Option<String>, StoreError> {
+    meta.model.as_ref().map(serde_json::to_string).transpose().map_err(|e| StoreError::corrupt(&meta.id, e.to_string()))
 }

@@ -6,7 +6,7 @@
 use braid_core::llm::LlmResponse;
 use braid_core::machine::Event;
 use braid_core::sim::Sim;
-use braid_core::ContextState;
+use braid_core::{ContextState, Conversation};
 use braid_protocol::{BranchId, ContextId, ContextStatus, ControlKind, MessageType, Role, StatusKind, Timestamp};
 use braid_store::{ContextMeta, Store, StoreError};
 
@@ -17,6 +17,7 @@ fn meta(id: &str) -> ContextMeta {
         working_dir: "/tmp".into(),
         created_at: Timestamp(1),
         updated_at: Timestamp(1),
+        model: None,
     }
 }
 
@@ -90,10 +91,10 @@ fn wal_and_schema_version_are_set_and_reopening_is_idempotent() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("nested/dir/braid.db");
     let store = Store::open(&path).unwrap();
-    assert_eq!(store.schema_version().unwrap(), 1);
+    assert_eq!(store.schema_version().unwrap(), 2);
     drop(store);
     let store = Store::open(&path).unwrap();
-    assert_eq!(store.schema_version().unwrap(), 1);
+    assert_eq!(store.schema_version().unwrap(), 2);
     let conn = rusqlite::Connection::open(&path).unwrap();
     let mode: String = conn.pragma_query_value(None, "journal_mode", |r| r.get(0)).unwrap();
     assert_eq!(mode, "wal");
@@ -203,4 +204,25 @@ fn unknown_messages_survive_a_save_and_load() {
     store.save_context(&meta("c"), &p.sim.state, &p.sim.conversation).unwrap();
     let loaded = store.load_context(&p.id).unwrap();
     assert_eq!(loaded.conversation.message(m.id), Some(&m));
+}
+
+#[test]
+fn a_version_1_database_is_migrated_and_keeps_its_contexts() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("braid.db");
+    let mut store = Store::open(&path).unwrap();
+    let m = meta("old");
+    store.create_context(&m, &ContextState::new(m.id.clone()), &Conversation::new(Timestamp(1))).unwrap();
+    drop(store);
+    // Back to what version 1 wrote.
+    let conn = rusqlite::Connection::open(&path).unwrap();
+    conn.execute_batch("ALTER TABLE contexts DROP COLUMN model_json; PRAGMA user_version = 1;").unwrap();
+    drop(conn);
+    let mut store = Store::open(&path).unwrap();
+    assert_eq!(store.schema_version().unwrap(), 2);
+    let loaded = store.load_context(&m.id).unwrap();
+    assert_eq!((loaded.meta.title.as_str(), loaded.meta.model.as_ref()), ("title old", None));
+    let choice = braid_protocol::ModelChoice { provider_id: "p".into(), model: "m".into() };
+    store.set_context_model(&m.id, Some(&choice), Timestamp(2)).unwrap();
+    assert_eq!(store.list_contexts().unwrap()[0].meta.model, Some(choice));
 }

@@ -4,12 +4,13 @@ import { applyEvent, applySnapshot, empty } from "./model";
 import { describe, isBusy } from "./describe";
 
 const snapshot = (ids: number[]): ContextSnapshot => ({
-  summary: { id: "c", title: "t", working_dir: "/", created_at: 0, updated_at: 0, status: { state: "idle" }, message_count: ids.length },
+  summary: { id: "c", title: "t", working_dir: "/", created_at: 0, updated_at: 0, status: { state: "idle" }, message_count: ids.length, model: null },
   active_branch: "main",
   branches: [],
   queued: [],
   messages: ids.map((id) => ({ id, created_at: 0, schema_version: 1, body: { type: "text", role: "user", parts: [{ kind: "text", text: `m${id}` }] } })),
   truncated: false,
+  effective_model: null,
 });
 
 const delta = (message_id: number, sequence: number, text: string): BraidEvent => ({

@@ -69,13 +69,54 @@ export type WireError = { code: ErrorCode, message: string, };
 
 export type ApprovalDecision = "approve" | "deny";
 
+export type ProviderKind = "open_ai_compatible" | "anthropic" | "gemini";
+
+export type KeyLocation = "env" | "keychain" | "file";
+
+export type ProviderView = { id: string, kind: ProviderKind, name: string, base_url: string, default_model: string | null, 
+/**
+ * `None`: no key stored (fine for local servers).
+ */
+key: KeyLocation | null, };
+
+export type SettingsView = { providers: Array<ProviderView>, default_provider: string | null, 
+/**
+ * What answers when no provider is configured (e.g. "built-in echo"),
+ * or `None`: then a message fails until a provider is added.
+ */
+fallback: string | null, };
+
+export type KeyChange = { "action": "keep" } | { "action": "set", key: string, } | { "action": "clear" };
+
+export type ProviderInput = { 
+/**
+ * Absent for a new provider: derived from the name.
+ */
+id: string | null, kind: ProviderKind, name: string, base_url: string, default_model: string | null, key: KeyChange, };
+
+export type ModelSummary = { id: string, context_window: number, max_output_tokens: number, vision: boolean, };
+
+export type ModelChoice = { provider_id: string, model: string, };
+
+export type EffectiveModel = { 
+/**
+ * `None` for the fallback (e.g. the built-in echo).
+ */
+provider_id: string | null, provider_name: string, model: string, context_window: number, };
+
+export type LocalServer = { 
+/**
+ * "llama.cpp", "Ollama", "LM Studio".
+ */
+name: string, base_url: string, models: Array<string>, };
+
 export type NewMessage = { body: MessageType, };
 
 export type Command = { "type": "create_context", title: string | null, 
 /**
  * Fixed for the context's life; the runtime's default when absent.
  */
-working_dir: string | null, } | { "type": "list_contexts" } | { "type": "load_context", context_id: ContextId, } | { "type": "delete_context", context_id: ContextId, } | { "type": "send_message", context_id: ContextId, message: NewMessage, queue_if_busy: boolean, } | { "type": "unqueue", context_id: ContextId, message_id: MessageId, } | { "type": "cancel", context_id: ContextId, } | { "type": "interrupt", context_id: ContextId, } | { "type": "retry", context_id: ContextId, } | { "type": "decide_tool_call", context_id: ContextId, call_id: string, decision: ApprovalDecision, } | { "type": "create_branch", context_id: ContextId, from_message: MessageId, name: string, system_prompt: string | null, } | { "type": "switch_branch", context_id: ContextId, branch_id: BranchId, };
+working_dir: string | null, } | { "type": "list_contexts" } | { "type": "load_context", context_id: ContextId, } | { "type": "delete_context", context_id: ContextId, } | { "type": "send_message", context_id: ContextId, message: NewMessage, queue_if_busy: boolean, } | { "type": "unqueue", context_id: ContextId, message_id: MessageId, } | { "type": "cancel", context_id: ContextId, } | { "type": "interrupt", context_id: ContextId, } | { "type": "retry", context_id: ContextId, } | { "type": "decide_tool_call", context_id: ContextId, call_id: string, decision: ApprovalDecision, } | { "type": "create_branch", context_id: ContextId, from_message: MessageId, name: string, system_prompt: string | null, } | { "type": "switch_branch", context_id: ContextId, branch_id: BranchId, } | { "type": "rename_context", context_id: ContextId, title: string, } | { "type": "set_context_model", context_id: ContextId, model: ModelChoice | null, } | { "type": "get_settings" } | { "type": "save_provider", provider: ProviderInput, } | { "type": "remove_provider", provider_id: string, } | { "type": "set_default_provider", provider_id: string, } | { "type": "test_provider", provider: ProviderInput, } | { "type": "list_models", provider_id: string, } | { "type": "detect_local_servers" };
 
 export type SendReceipt = { message_id: MessageId, 
 /**
@@ -83,7 +124,11 @@ export type SendReceipt = { message_id: MessageId,
  */
 queued: boolean, };
 
-export type ContextSummary = { id: ContextId, title: string, working_dir: string, created_at: Timestamp, updated_at: Timestamp, status: ContextStatus, message_count: number, };
+export type ContextSummary = { id: ContextId, title: string, working_dir: string, created_at: Timestamp, updated_at: Timestamp, status: ContextStatus, message_count: number, 
+/**
+ * The conversation's own model; `None` follows the default.
+ */
+model: ModelChoice | null, };
 
 export type BranchSummary = { id: BranchId, name: string, parent: BranchId | null, fork_point: MessageId | null, message_count: number, has_system_prompt: boolean, };
 
@@ -91,7 +136,11 @@ export type ContextSnapshot = { summary: ContextSummary, active_branch: BranchId
 /**
  * True when `messages` holds only the tail of the branch.
  */
-truncated: boolean, };
+truncated: boolean, 
+/**
+ * Where the next request goes; `None` when no provider is set up.
+ */
+effective_model: EffectiveModel | null, };
 
 export type MessageChange = { "change": "created" } | { "change": "status_changed", status: string, } | { "change": "completed" };
 

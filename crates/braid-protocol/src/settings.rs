@@ -1,0 +1,117 @@
+//! Model providers as clients see and edit them. A stored API key never
+//! travels to a client: a client learns only whether one is set and where
+//! it lives, and sends a key only to set or replace it.
+
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum ProviderKind {
+    OpenAiCompatible,
+    Anthropic,
+    Gemini,
+}
+
+impl ProviderKind {
+    pub fn default_base_url(self) -> &'static str {
+        match self {
+            ProviderKind::OpenAiCompatible => "https://api.openai.com/v1",
+            ProviderKind::Anthropic => "https://api.anthropic.com/v1",
+            ProviderKind::Gemini => "https://generativelanguage.googleapis.com/v1beta",
+        }
+    }
+}
+
+/// Where a provider's key is kept.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum KeyLocation {
+    /// `BRAID_<ID>_API_KEY` in Braid's environment (wins over the rest).
+    Env,
+    Keychain,
+    /// A file readable only by the user, where no keychain service runs.
+    File,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct ProviderView {
+    pub id: String,
+    pub kind: ProviderKind,
+    pub name: String,
+    pub base_url: String,
+    pub default_model: Option<String>,
+    /// `None`: no key stored (fine for local servers).
+    pub key: Option<KeyLocation>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct SettingsView {
+    pub providers: Vec<ProviderView>,
+    pub default_provider: Option<String>,
+    /// What answers when no provider is configured (e.g. "built-in echo"),
+    /// or `None`: then a message fails until a provider is added.
+    pub fallback: Option<String>,
+}
+
+/// What to do with a provider's key when saving it.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize, TS)]
+#[serde(tag = "action", rename_all = "snake_case")]
+pub enum KeyChange {
+    #[default]
+    Keep,
+    Set {
+        key: String,
+    },
+    Clear,
+}
+
+/// A provider as the settings form submits it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct ProviderInput {
+    /// Absent for a new provider: derived from the name.
+    #[serde(default)]
+    pub id: Option<String>,
+    pub kind: ProviderKind,
+    pub name: String,
+    pub base_url: String,
+    #[serde(default)]
+    pub default_model: Option<String>,
+    #[serde(default)]
+    pub key: KeyChange,
+}
+
+/// A model offered by a provider, with what the catalogue knows of it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct ModelSummary {
+    pub id: String,
+    pub context_window: u32,
+    pub max_output_tokens: u32,
+    pub vision: bool,
+}
+
+/// A conversation's own choice of model, instead of the default.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct ModelChoice {
+    pub provider_id: String,
+    pub model: String,
+}
+
+/// The model a conversation's next request goes to.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct EffectiveModel {
+    /// `None` for the fallback (e.g. the built-in echo).
+    pub provider_id: Option<String>,
+    pub provider_name: String,
+    pub model: String,
+    pub context_window: u32,
+}
+
+/// An OpenAI-compatible server found on this machine.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct LocalServer {
+    /// "llama.cpp", "Ollama", "LM Studio".
+    pub name: String,
+    pub base_url: String,
+    pub models: Vec<String>,
+}
