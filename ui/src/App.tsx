@@ -2,25 +2,38 @@ import { useCallback, useEffect, useMemo, useState } from "react";
 import { connect } from "./backend";
 import { ChatView } from "./chat/ChatView";
 import { ConversationList } from "./conversations/ConversationList";
-import type { ContextId, ContextSummary } from "./generated/protocol";
+import type { ContextId, ContextSummary, SettingsView } from "./generated/protocol";
+import { FirstRun } from "./settings/FirstRun";
+import { newForm, type ProviderForm } from "./settings/form";
+import { SettingsPanel } from "./settings/SettingsPanel";
 
 export function App() {
   const backend = useMemo(connect, []);
   const [items, setItems] = useState<ContextSummary[]>([]);
   const [selected, setSelected] = useState<ContextId | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [settings, setSettings] = useState<SettingsView | null>(null);
+  const [panel, setPanel] = useState<{ start?: ProviderForm } | null>(null);
 
   const refresh = useCallback(
     () => backend.listContexts().then(setItems, (e) => setError(`Cannot reach Braid: ${e.message}`)),
     [backend],
   );
   useEffect(() => void refresh(), [refresh]);
+  useEffect(() => void backend.getSettings().then(setSettings, (e) => setError(e.message)), [backend]);
+  // Reopen where the user was: the most recent conversation.
+  useEffect(() => {
+    if (selected === null && items.length > 0) setSelected(items[0].id);
+  }, [items, selected]);
 
-  const create = () =>
-    backend.createContext().then((c) => {
-      setSelected(c.id);
-      return refresh();
-    }, (e) => setError(e.message));
+  const create = useCallback(
+    () =>
+      backend.createContext().then((c) => {
+        setSelected(c.id);
+        return refresh();
+      }, (e) => setError(e.message)),
+    [backend, refresh],
+  );
   const remove = (c: ContextSummary) => {
     if (!window.confirm(`Delete "${c.title}" and all its messages?`)) return;
     backend.deleteContext(c.id).then(() => {
@@ -28,12 +41,45 @@ export function App() {
       return refresh();
     }, (e) => setError(e.message));
   };
+  const rename = (c: ContextSummary, title: string) => backend.renameContext(c.id, title).then(refresh);
 
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if ((e.ctrlKey || e.metaKey) && e.key === ",") {
+        e.preventDefault();
+        setPanel({});
+      } else if ((e.ctrlKey || e.metaKey) && e.shiftKey && e.key.toLowerCase() === "o") {
+        e.preventDefault();
+        void create();
+      }
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [create]);
+
+  const unconfigured = settings !== null && settings.providers.length === 0 && settings.fallback === null;
   return (
     <main className="app">
-      <ConversationList items={items} selected={selected} onSelect={setSelected} onCreate={create} onDelete={remove} />
-      {error ? <div className="error" role="alert">{error}</div> : null}
-      {selected ? <ChatView key={selected} backend={backend} id={selected} onActivity={refresh} /> : <p className="empty">Start a new conversation or pick one.</p>}
+      <ConversationList
+        items={items}
+        selected={selected}
+        onSelect={setSelected}
+        onCreate={create}
+        onDelete={remove}
+        onRename={rename}
+        onSettings={() => setPanel({})}
+      />
+      {error ? <div className="error banner" role="alert">{error} <button type="button" className="link" onClick={() => setError(null)}>Dismiss</button></div> : null}
+      {unconfigured ? (
+        <FirstRun backend={backend} onConfigured={setSettings} onAddProvider={() => setPanel({ start: newForm() })} />
+      ) : selected ? (
+        <ChatView key={selected} backend={backend} id={selected} settings={settings} onActivity={refresh} />
+      ) : (
+        <p className="empty">Start a new conversation (Ctrl+Shift+O) or pick one.</p>
+      )}
+      {panel && settings ? (
+        <SettingsPanel backend={backend} settings={settings} start={panel.start} onChange={setSettings} onClose={() => setPanel(null)} />
+      ) : null}
     </main>
   );
 }

@@ -6,9 +6,14 @@ import type {
   ContextId,
   ContextSnapshot,
   ContextSummary,
+  LocalServer,
   MessageId,
+  ModelChoice,
+  ModelSummary,
   NewMessage,
+  ProviderInput,
   SendReceipt,
+  SettingsView,
   WireError,
 } from "../generated/protocol";
 
@@ -16,6 +21,9 @@ export interface Backend {
   listContexts(): Promise<ContextSummary[]>;
   createContext(title?: string): Promise<ContextSummary>;
   deleteContext(id: ContextId): Promise<void>;
+  renameContext(id: ContextId, title: string): Promise<ContextSummary>;
+  /** `null` follows the default model again. */
+  setContextModel(id: ContextId, model: ModelChoice | null): Promise<ContextSummary>;
   loadContext(id: ContextId): Promise<ContextSnapshot>;
   sendMessage(id: ContextId, message: NewMessage, queueIfBusy: boolean): Promise<SendReceipt>;
   cancel(id: ContextId): Promise<void>;
@@ -25,6 +33,15 @@ export interface Backend {
   unqueue(id: ContextId, messageId: MessageId): Promise<void>;
   /** The current snapshot first, then every event of the context. */
   subscribe(id: ContextId, onSnapshot: (s: ContextSnapshot) => void, onEvent: (e: BraidEvent) => void): () => void;
+
+  getSettings(): Promise<SettingsView>;
+  saveProvider(provider: ProviderInput): Promise<SettingsView>;
+  removeProvider(id: string): Promise<SettingsView>;
+  setDefaultProvider(id: string): Promise<SettingsView>;
+  /** Connects with the form's values without saving; the models offered. */
+  testProvider(provider: ProviderInput): Promise<ModelSummary[]>;
+  listModels(providerId: string): Promise<ModelSummary[]>;
+  detectLocalServers(): Promise<LocalServer[]>;
 }
 
 /** An error from the backend, carrying the wire code the UI switches on. */

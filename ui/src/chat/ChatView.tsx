@@ -1,10 +1,12 @@
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { Backend } from "../backend/types";
 import { BackendError } from "../backend/types";
-import type { BraidEvent, ContextId, Message } from "../generated/protocol";
+import type { BraidEvent, ContextId, Message, SettingsView } from "../generated/protocol";
 import { Markdown } from "../markdown/Markdown";
+import { ChatHeader } from "./ChatHeader";
 import { Composer } from "./Composer";
 import { isBusy } from "./describe";
+import { MessageList, type Row } from "./MessageList";
 import { applyEvent, applySnapshot, empty, type ChatModel } from "./model";
 import { StateLine } from "./StateLine";
 
@@ -27,10 +29,16 @@ function who(m: Message): string {
 
 /** `onActivity` is told whenever the stored conversation changed (so the
  *  list can show the new count and order). */
-export function ChatView({ backend, id, onActivity }: { backend: Backend; id: ContextId; onActivity?: () => void }) {
+interface Props {
+  backend: Backend;
+  id: ContextId;
+  settings: SettingsView | null;
+  onActivity?: () => void;
+}
+
+export function ChatView({ backend, id, settings, onActivity }: Props) {
   const [model, setModel] = useState<ChatModel>(empty);
   const [error, setError] = useState<string | null>(null);
-  const bottom = useRef<HTMLDivElement>(null);
 
   // Events are applied in one batch per animation frame: a fast stream
   // re-renders at most once a frame, however many deltas arrive.
@@ -58,19 +66,21 @@ export function ChatView({ backend, id, onActivity }: { backend: Backend; id: Co
     };
   }, [backend, id]);
 
-  useEffect(() => {
-    if (!model.stale) return;
+  const reload = useCallback(() => {
     backend.loadContext(id).then((s) => {
       setModel((m) => applySnapshot(m, s));
       onActivity?.();
     }, (e) => setError(String(e)));
-  }, [backend, id, model.stale, onActivity]);
-
-  // Braces matter: scrollIntoView returns a promise in new browsers, and an
-  // effect must not return anything but a cleanup function.
+  }, [backend, id, onActivity]);
   useEffect(() => {
-    bottom.current?.scrollIntoView({ block: "end" });
-  }, [model.snapshot, model.drafts]);
+    if (model.stale) reload();
+  }, [model.stale, reload]);
+  // New settings may change where this conversation's requests go.
+  const first = useRef(true);
+  useEffect(() => {
+    if (first.current) first.current = false;
+    else reload();
+  }, [settings, reload]);
 
   const busy = isBusy(model.status);
   const onSend = useCallback(
@@ -86,23 +96,38 @@ export function ChatView({ backend, id, onActivity }: { backend: Backend; id: Co
   const onCancel = useCallback(() => void backend.cancel(id).catch(report), [backend, id, report]);
   const onRetry = useCallback(() => void backend.retry(id).catch(report), [backend, id, report]);
 
+  const rows: Row[] = useMemo(() => {
+    const stored: Row[] = (model.snapshot?.messages ?? []).map((m) => ({
+      key: `m${m.id}`,
+      render: () => (
+        <div className={`message ${who(m)}`}>
+          <span className="who">{who(m)}</span>
+          {who(m) === "assistant" ? <Markdown source={text(m)} /> : <div className="text">{text(m)}</div>}
+        </div>
+      ),
+    }));
+    const drafts: Row[] = Object.entries(model.drafts).map(([mid, t]) => ({
+      key: `m${mid}`,
+      render: () => (
+        <div className="message assistant streaming">
+          <span className="who">assistant</span>
+          <Markdown source={t} />
+        </div>
+      ),
+    }));
+    return stored.concat(drafts);
+  }, [model.snapshot, model.drafts]);
+
   return (
     <section className="chat">
-      <div className="messages">
-        {model.snapshot?.messages.map((m) => (
-          <div key={m.id} className={`message ${who(m)}`}>
-            <span className="who">{who(m)}</span>
-            {who(m) === "assistant" ? <Markdown source={text(m)} /> : <div className="text">{text(m)}</div>}
-          </div>
-        ))}
-        {Object.entries(model.drafts).map(([mid, t]) => (
-          <div key={`draft-${mid}`} className="message assistant streaming">
-            <span className="who">assistant</span>
-            <Markdown source={t} />
-          </div>
-        ))}
-        <div ref={bottom} />
-      </div>
+      <ChatHeader backend={backend} snapshot={model.snapshot} settings={settings} onModelChanged={reload} onError={setError} />
+      {model.snapshot?.truncated ? (
+        <p className="hint">
+          Showing the latest {model.snapshot.messages.length} of {model.snapshot.summary.message_count} messages.{" "}
+          <button type="button" className="link" onClick={reload}>Show all</button>
+        </p>
+      ) : null}
+      <MessageList rows={rows} />
       {model.queue.length > 0 ? (
         <ul className="queue" aria-label="Queued messages">
           {model.queue.map((q) => (

@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { useState, type KeyboardEvent } from "react";
 import type { ContextId, ContextSummary } from "../generated/protocol";
 
 interface Props {
@@ -7,26 +7,64 @@ interface Props {
   onSelect: (id: ContextId) => void;
   onCreate: () => void;
   onDelete: (c: ContextSummary) => void;
+  onRename: (c: ContextSummary, title: string) => Promise<unknown>;
+  onSettings: () => void;
 }
 
-/** Most recent first (the server's order), searchable by title. */
-export function ConversationList({ items, selected, onSelect, onCreate, onDelete }: Props) {
+function RenameField({ c, onDone, onRename }: { c: ContextSummary; onDone: () => void; onRename: Props["onRename"] }) {
+  const [title, setTitle] = useState(c.title);
+  const [error, setError] = useState<string | null>(null);
+  const commit = () => {
+    if (title.trim() === c.title) return onDone();
+    onRename(c, title).then(onDone, (e: Error) => setError(e.message));
+  };
+  const onKey = (e: KeyboardEvent<HTMLInputElement>) => {
+    if (e.key === "Enter") commit();
+    else if (e.key === "Escape") onDone();
+  };
+  return (
+    <div className="rename">
+      <input aria-label={`New title for ${c.title}`} autoFocus value={title} onChange={(e) => setTitle(e.target.value)} onKeyDown={onKey} onBlur={commit} />
+      {error ? <small className="field-error" role="alert">{error}</small> : null}
+    </div>
+  );
+}
+
+/** Most recent first (the server's order), searchable by title; double-click
+ *  or F2 renames. */
+export function ConversationList({ items, selected, onSelect, onCreate, onDelete, onRename, onSettings }: Props) {
   const [query, setQuery] = useState("");
+  const [renaming, setRenaming] = useState<ContextId | null>(null);
   const shown = items.filter((c) => c.title.toLowerCase().includes(query.trim().toLowerCase()));
   return (
     <nav className="conversations">
-      <button type="button" onClick={onCreate}>New conversation</button>
+      <button type="button" className="primary" onClick={onCreate} title="Ctrl+Shift+O">New conversation</button>
       <input aria-label="Search conversations" placeholder="Search" value={query} onChange={(e) => setQuery(e.target.value)} />
       <ul>
         {shown.map((c) => (
           <li key={c.id} className={c.id === selected ? "selected" : ""}>
-            <button type="button" className="open" onClick={() => onSelect(c.id)}>
-              {c.title} <small>{c.message_count} messages</small>
-            </button>
-            <button type="button" className="delete" aria-label={`Delete ${c.title}`} onClick={() => onDelete(c)}>×</button>
+            {renaming === c.id ? (
+              <RenameField c={c} onRename={onRename} onDone={() => setRenaming(null)} />
+            ) : (
+              <>
+                <button
+                  type="button"
+                  className="open"
+                  onClick={() => onSelect(c.id)}
+                  onDoubleClick={() => setRenaming(c.id)}
+                  onKeyDown={(e) => e.key === "F2" && setRenaming(c.id)}
+                >
+                  {c.title} <small>{c.message_count} messages</small>
+                </button>
+                <button type="button" className="icon" aria-label={`Rename ${c.title}`} onClick={() => setRenaming(c.id)}>✎</button>
+                <button type="button" className="icon delete" aria-label={`Delete ${c.title}`} onClick={() => onDelete(c)}>×</button>
+              </>
+            )}
           </li>
         ))}
+        {items.length > 0 && shown.length === 0 ? <li className="hint">No title matches “{query}”.</li> : null}
       </ul>
+      <button type="button" className="settings-button" onClick={onSettings} title="Ctrl+,">Settings</button>
     </nav>
   );
 }

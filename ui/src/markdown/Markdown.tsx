@@ -1,4 +1,5 @@
 import { useState } from "react";
+import { highlight } from "./highlight";
 import { parseBlocks, type Inline } from "./parse";
 
 function Inlines({ items }: { items: Inline[] }) {
@@ -30,7 +31,11 @@ function CodeBlock({ language, code }: { language: string; code: string }) {
         <span>{language || "code"}</span>
         <button type="button" onClick={copy} aria-label="Copy code">{copied ? "Copied" : "Copy"}</button>
       </figcaption>
-      <pre><code className={language ? `language-${language}` : undefined}>{code}</code></pre>
+      <pre>
+        <code className={language ? `language-${language}` : undefined}>
+          {highlight(code, language).map((t, i) => (t.kind === "plain" ? t.text : <span key={i} className={`tok-${t.kind}`}>{t.text}</span>))}
+        </code>
+      </pre>
     </figure>
   );
 }

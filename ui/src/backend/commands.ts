@@ -1,0 +1,75 @@
+// Every Backend method but `subscribe` is one protocol command; the
+// transports only say how a command travels.
+import type {
+  BraidEvent,
+  Command,
+  ContextId,
+  ContextSnapshot,
+  ContextSummary,
+  LocalServer,
+  MessageId,
+  ModelChoice,
+  ModelSummary,
+  NewMessage,
+  ProviderInput,
+  SendReceipt,
+  SettingsView,
+} from "../generated/protocol";
+import type { Backend } from "./types";
+
+export abstract class CommandBackend implements Backend {
+  protected abstract execute<T>(command: Command): Promise<T>;
+  abstract subscribe(id: ContextId, onSnapshot: (s: ContextSnapshot) => void, onEvent: (e: BraidEvent) => void): () => void;
+
+  listContexts(): Promise<ContextSummary[]> {
+    return this.execute({ type: "list_contexts" });
+  }
+  createContext(title?: string): Promise<ContextSummary> {
+    return this.execute({ type: "create_context", title: title ?? null, working_dir: null });
+  }
+  deleteContext(id: ContextId): Promise<void> {
+    return this.execute({ type: "delete_context", context_id: id });
+  }
+  renameContext(id: ContextId, title: string): Promise<ContextSummary> {
+    return this.execute({ type: "rename_context", context_id: id, title });
+  }
+  setContextModel(id: ContextId, model: ModelChoice | null): Promise<ContextSummary> {
+    return this.execute({ type: "set_context_model", context_id: id, model });
+  }
+  loadContext(id: ContextId): Promise<ContextSnapshot> {
+    return this.execute({ type: "load_context", context_id: id });
+  }
+  sendMessage(id: ContextId, message: NewMessage, queueIfBusy: boolean): Promise<SendReceipt> {
+    return this.execute({ type: "send_message", context_id: id, message, queue_if_busy: queueIfBusy });
+  }
+  cancel(id: ContextId): Promise<void> {
+    return this.execute({ type: "cancel", context_id: id });
+  }
+  retry(id: ContextId): Promise<void> {
+    return this.execute({ type: "retry", context_id: id });
+  }
+  unqueue(id: ContextId, messageId: MessageId): Promise<void> {
+    return this.execute({ type: "unqueue", context_id: id, message_id: messageId });
+  }
+  getSettings(): Promise<SettingsView> {
+    return this.execute({ type: "get_settings" });
+  }
+  saveProvider(provider: ProviderInput): Promise<SettingsView> {
+    return this.execute({ type: "save_provider", provider });
+  }
+  removeProvider(id: string): Promise<SettingsView> {
+    return this.execute({ type: "remove_provider", provider_id: id });
+  }
+  setDefaultProvider(id: string): Promise<SettingsView> {
+    return this.execute({ type: "set_default_provider", provider_id: id });
+  }
+  testProvider(provider: ProviderInput): Promise<ModelSummary[]> {
+    return this.execute({ type: "test_provider", provider });
+  }
+  listModels(providerId: string): Promise<ModelSummary[]> {
+    return this.execute({ type: "list_models", provider_id: providerId });
+  }
+  detectLocalServers(): Promise<LocalServer[]> {
+    return this.execute({ type: "detect_local_servers" });
+  }
+}

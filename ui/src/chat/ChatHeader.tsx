@@ -1,0 +1,74 @@
+import { useEffect, useState } from "react";
+import type { Backend } from "../backend/types";
+import type { ContextSnapshot, ModelChoice, SettingsView } from "../generated/protocol";
+import { meter } from "./meter";
+
+interface Props {
+  backend: Backend;
+  snapshot: ContextSnapshot | null;
+  settings: SettingsView | null;
+  onModelChanged: () => void;
+  onError: (message: string) => void;
+}
+
+/** Title, the conversation's model (default or its own), and the meter. */
+export function ChatHeader({ backend, snapshot, settings, onModelChanged, onError }: Props) {
+  const [models, setModels] = useState<Record<string, string[]>>({});
+  // The providers' model lists, fetched once per settings change; a
+  // provider that cannot list still offers its default model.
+  useEffect(() => {
+    let live = true;
+    for (const p of settings?.providers ?? []) {
+      backend.listModels(p.id).then(
+        (ms) => live && setModels((m) => ({ ...m, [p.id]: ms.map((x) => x.id) })),
+        () => undefined,
+      );
+    }
+    return () => {
+      live = false;
+    };
+  }, [backend, settings]);
+
+  if (!snapshot) return <header className="chat-header" />;
+  const m = meter(snapshot);
+  const own = snapshot.summary.model;
+  const value = own ? JSON.stringify(own) : "";
+  const effective = snapshot.effective_model;
+  const choose = (v: string) => {
+    const choice: ModelChoice | null = v ? JSON.parse(v) : null;
+    backend.setContextModel(snapshot.summary.id, choice).then(onModelChanged, (e: Error) => onError(e.message));
+  };
+  const defaultLabel = own
+    ? "Default model"
+    : effective
+      ? `Default — ${effective.provider_name} · ${effective.model}`
+      : "Default — no provider set up";
+
+  return (
+    <header className="chat-header">
+      <h1 title={snapshot.summary.working_dir}>{snapshot.summary.title}</h1>
+      <label className="model">
+        <span className="sr-only">Model</span>
+        <select aria-label="Model for this conversation" value={value} onChange={(e) => choose(e.target.value)}>
+          <option value="">{defaultLabel}</option>
+          {settings?.providers.map((p) => {
+            const ids = new Set([...(models[p.id] ?? []), ...(p.default_model ? [p.default_model] : []), ...(own?.provider_id === p.id ? [own.model] : [])]);
+            return (
+              <optgroup key={p.id} label={p.name}>
+                {[...ids].map((id) => (
+                  <option key={id} value={JSON.stringify({ provider_id: p.id, model: id })}>{p.name} · {id}</option>
+                ))}
+              </optgroup>
+            );
+          })}
+        </select>
+      </label>
+      {m ? (
+        <div className={`meter meter-${m.level}`} title="Tokens used by the last request, as the provider reported them">
+          <div className="bar"><div style={{ width: `${Math.min(100, (m.fraction ?? 0) * 100)}%` }} /></div>
+          <span data-testid="meter">{m.label}</span>
+        </div>
+      ) : null}
+    </header>
+  );
+}

@@ -1,0 +1,104 @@
+import { useState } from "react";
+import type { Backend } from "../backend/types";
+import type { ModelSummary, ProviderKind, SettingsView } from "../generated/protocol";
+import { KINDS, keyLabel, toInput, validate, withKind, type ProviderForm } from "./form";
+
+interface Props {
+  backend: Backend;
+  initial: ProviderForm;
+  onSaved: (view: SettingsView) => void;
+  onClose: () => void;
+}
+
+type Test = { state: "idle" } | { state: "testing" } | { state: "ok"; models: ModelSummary[] } | { state: "failed"; message: string };
+
+/** Add or edit one provider. The key field is write-only: a stored key is
+ *  never shown, only where it is kept. */
+export function ProviderEditor({ backend, initial, onSaved, onClose }: Props) {
+  const [form, setForm] = useState(initial);
+  const [test, setTest] = useState<Test>({ state: "idle" });
+  const [saving, setSaving] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [shown, setShown] = useState(false);
+  const errors = shown ? validate(form) : {};
+  const set = (patch: Partial<ProviderForm>) => setForm((f) => ({ ...f, ...patch }));
+
+  const runTest = () => {
+    setShown(true);
+    if (Object.keys(validate(form)).length) return;
+    setTest({ state: "testing" });
+    backend.testProvider(toInput(form)).then(
+      (models) => {
+        setTest({ state: "ok", models });
+        if (!form.defaultModel && models.length) set({ defaultModel: models[0].id });
+      },
+      (e: Error) => setTest({ state: "failed", message: e.message }),
+    );
+  };
+  const save = () => {
+    setShown(true);
+    if (Object.keys(validate(form)).length) return;
+    setSaving(true);
+    setError(null);
+    backend.saveProvider(toInput(form)).then(onSaved, (e: Error) => {
+      setSaving(false);
+      setError(e.message);
+    });
+  };
+  const models = test.state === "ok" ? test.models : [];
+
+  return (
+    <form className="provider-editor" aria-label={form.id ? `Edit ${initial.name}` : "Add a provider"} onSubmit={(e) => { e.preventDefault(); save(); }}>
+      <label>
+        Kind
+        <select value={form.kind} disabled={form.id !== null} onChange={(e) => setForm(withKind(form, e.target.value as ProviderKind))}>
+          {KINDS.map((k) => <option key={k.kind} value={k.kind}>{k.label}</option>)}
+        </select>
+      </label>
+      <label>
+        Name
+        <input value={form.name} onChange={(e) => set({ name: e.target.value })} aria-invalid={!!errors.name} />
+        {errors.name ? <small className="field-error">{errors.name}</small> : null}
+      </label>
+      <label>
+        Base URL
+        <input value={form.baseUrl} onChange={(e) => set({ baseUrl: e.target.value })} aria-invalid={!!errors.baseUrl} spellCheck={false} />
+        {errors.baseUrl ? <small className="field-error">{errors.baseUrl}</small> : null}
+      </label>
+      <label>
+        API key
+        <input
+          type="password"
+          autoComplete="off"
+          value={form.apiKey}
+          placeholder={form.storedKey && !form.clearKey ? "•••••••• (leave empty to keep)" : "Not needed for local servers"}
+          onChange={(e) => set({ apiKey: e.target.value })}
+          aria-invalid={!!errors.apiKey}
+        />
+        <small>{keyLabel(form.storedKey)}{form.storedKey === "file" ? " (no keychain service is running)" : ""}</small>
+        {form.storedKey && form.storedKey !== "env" ? (
+          <small>
+            <label className="inline"><input type="checkbox" checked={form.clearKey} onChange={(e) => set({ clearKey: e.target.checked })} /> Remove the stored key</label>
+          </small>
+        ) : null}
+        {errors.apiKey ? <small className="field-error">{errors.apiKey}</small> : null}
+      </label>
+      <label>
+        Default model
+        <input list="provider-models" value={form.defaultModel} onChange={(e) => set({ defaultModel: e.target.value })} placeholder="Test the connection to list the models" spellCheck={false} />
+        <datalist id="provider-models">{models.map((m) => <option key={m.id} value={m.id} />)}</datalist>
+      </label>
+      <div className="test-result" role="status">
+        {test.state === "testing" ? "Connecting…" : null}
+        {test.state === "ok" ? `Connected: ${test.models.length} model${test.models.length === 1 ? "" : "s"} (${test.models.slice(0, 4).map((m) => m.id).join(", ")}${test.models.length > 4 ? ", …" : ""})` : null}
+        {test.state === "failed" ? <span className="field-error">Connection failed: {test.message}</span> : null}
+      </div>
+      {error ? <div className="field-error" role="alert">{error}</div> : null}
+      <div className="actions">
+        <button type="button" onClick={runTest} disabled={test.state === "testing"}>Test connection</button>
+        <button type="submit" className="primary" disabled={saving}>{saving ? "Saving…" : "Save"}</button>
+        <button type="button" onClick={onClose}>Cancel</button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,77 @@
+import { useEffect, useState } from "react";
+import type { Backend } from "../backend/types";
+import type { SettingsView } from "../generated/protocol";
+import { formFromView, keyLabel, newForm, type ProviderForm } from "./form";
+import { ProviderEditor } from "./ProviderEditor";
+
+interface Props {
+  backend: Backend;
+  settings: SettingsView;
+  onChange: (view: SettingsView) => void;
+  onClose: () => void;
+  /** Open straight on this form (e.g. from the first-run screen). */
+  start?: ProviderForm;
+}
+
+/** Providers: add, edit, remove, choose the default. Esc closes. */
+export function SettingsPanel({ backend, settings, onChange, onClose, start }: Props) {
+  const [editing, setEditing] = useState<ProviderForm | null>(start ?? null);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => e.key === "Escape" && onClose();
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [onClose]);
+  const act = (p: Promise<SettingsView>) => p.then(onChange, (e: Error) => setError(e.message));
+
+  return (
+    <div className="overlay">
+      <section className="settings" role="dialog" aria-label="Settings">
+        <header>
+          <h2>Providers</h2>
+          <button type="button" aria-label="Close settings" onClick={onClose}>×</button>
+        </header>
+        {settings.providers.length === 0 ? (
+          <p className="hint">{settings.fallback ? `No provider yet: ${settings.fallback} answers.` : "No provider yet. Add one to start chatting."}</p>
+        ) : null}
+        <ul className="providers">
+          {settings.providers.map((p) => (
+            <li key={p.id}>
+              <div>
+                <strong>{p.name}</strong>
+                {settings.default_provider === p.id ? <span className="badge">default</span> : null}
+                <small>{p.base_url} · {p.default_model ?? "no default model"} · {keyLabel(p.key)}</small>
+              </div>
+              <div className="actions">
+                {settings.default_provider !== p.id ? <button type="button" onClick={() => act(backend.setDefaultProvider(p.id))}>Make default</button> : null}
+                <button type="button" onClick={() => setEditing(formFromView(p))}>Edit</button>
+                <button
+                  type="button"
+                  className="danger"
+                  onClick={() => window.confirm(`Remove ${p.name} and its stored key?`) && act(backend.removeProvider(p.id))}
+                >
+                  Remove
+                </button>
+              </div>
+            </li>
+          ))}
+        </ul>
+        {error ? <div className="field-error" role="alert">{error}</div> : null}
+        {editing ? (
+          <ProviderEditor
+            key={editing.id ?? "new"}
+            backend={backend}
+            initial={editing}
+            onSaved={(v) => {
+              setEditing(null);
+              onChange(v);
+            }}
+            onClose={() => setEditing(null)}
+          />
+        ) : (
+          <button type="button" className="primary" onClick={() => setEditing(newForm())}>Add provider</button>
+        )}
+      </section>
+    </div>
+  );
+}
