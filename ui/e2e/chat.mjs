@@ -2,43 +2,14 @@
 // Chromium (playwright-core, Debian's /usr/bin/chromium) creates a
 // conversation, sends a message, watches it stream, reloads, and finds it
 // stored. Writes a screenshot to e2e/out/chat.png.
-import { spawn } from "node:child_process";
-import { mkdtempSync, mkdirSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
-import { chromium } from "playwright-core";
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { checker, launchBrowser, startServer, tempDir } from "./lib.mjs";
 
-const bin = process.env.BRAID_SERVER_BIN ?? resolve("../target/debug/braid-server");
-const token = "e2e-token-0123456789abcdef";
-const dir = mkdtempSync(join(tmpdir(), "braid-e2e-"));
-const failures = [];
-let checks = 0;
-const check = (ok, what) => {
-  checks += 1;
-  console.log(`${ok ? "ok" : "FAILED"}: ${what}`);
-  if (!ok) failures.push(what);
-};
-
-const server = spawn(bin, ["--bind", "127.0.0.1:0", "--db", join(dir, "e2e.db"), "--ui", resolve("dist"), "--echo"], {
-  env: { ...process.env, BRAID_SERVER_TOKEN: token },
-  stdio: ["ignore", "pipe", "inherit"],
-});
-const url = await new Promise((ok, fail) => {
-  const timer = setTimeout(() => fail(new Error("braid-server did not start")), 15000);
-  server.stdout.on("data", (d) => {
-    const m = /running at (\S+)/.exec(String(d));
-    if (m) {
-      clearTimeout(timer);
-      ok(m[1]);
-    }
-  });
-  server.on("exit", (code) => fail(new Error(`braid-server exited with ${code}`)));
-});
-
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
-  args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
-});
+const { check, finish } = checker();
+const { server, url: started } = startServer(join(tempDir("e2e"), "e2e.db"), ["--echo"]);
+const url = await started;
+const browser = await launchBrowser();
 try {
   const page = await browser.newPage({ viewport: { width: 1100, height: 700 } });
   const consoleErrors = [];
@@ -107,5 +78,4 @@ try {
   await browser.close();
   server.kill();
 }
-console.log(`${checks - failures.length} passed, ${failures.length} failed`);
-process.exit(failures.length ? 1 : 0);
+finish();
