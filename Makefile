@@ -40,7 +40,9 @@ chat: deps
 ## Installs what is missing, then the whole check: formatting, lints with
 ## warnings denied, every Rust test (unit, property, end-to-end, crash, a
 ## real llama.cpp server, the desktop app in a window under Xvfb), the UI's
-## types and tests, and the UI in a real browser against the real server.
+## types and tests, the UI in headless Chromium against the real server
+## (with the echo and with the real llama.cpp peer), and the real desktop
+## window driven over WebDriver against the peer.
 test: deps ui test-rust test-ui
 
 # The desktop crate embeds ui/dist, so the UI is built first.
@@ -55,6 +57,7 @@ test-ui: ui
 	$(CARGO) test -q --workspace --locked --no-run
 	cd ui && npm run lint && npm test
 	cd ui && BRAID_SERVER_BIN=$(TARGET_DIR)/debug/braid-server npm run e2e
+	cd ui && BRAID_DESKTOP_BIN=$(TARGET_DIR)/debug/braid-desktop npm run e2e:desktop
 
 fmt:
 	$(CARGO) fmt --all

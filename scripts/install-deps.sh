@@ -5,11 +5,12 @@
 set -euo pipefail
 
 # System packages for what is built today: Tauri's WebKitGTK stack, Chromium
-# for the UI's browser test, Xvfb and ImageMagick for the desktop smoke test.
+# for the UI's browser test, Xvfb, ImageMagick and WebKitWebDriver for the
+# tests of the real desktop window.
 # Later issues add theirs here (Tesseract), so one command keeps working.
 APT_PACKAGES=(build-essential pkg-config ca-certificates libssl-dev curl unzip chromium
   libwebkit2gtk-4.1-dev libgtk-3-dev libayatana-appindicator3-dev librsvg2-dev libsoup-3.0-dev libxdo-dev
-  xvfb xauth imagemagick)
+  xvfb xauth imagemagick webkit2gtk-driver)
 
 missing=()
 for p in "${APT_PACKAGES[@]}"; do
@@ -38,3 +39,9 @@ for c in rustfmt clippy; do
     fi
   fi
 done
+
+# tauri-driver (crates.io) puts WebDriver in front of the real app.
+if ! command -v tauri-driver >/dev/null 2>&1 && [ ! -x "${CARGO_HOME:-$HOME/.cargo}/bin/tauri-driver" ]; then
+  echo "install-deps: installing tauri-driver" >&2
+  cargo install tauri-driver --version 2.1.0 --locked --quiet
+fi

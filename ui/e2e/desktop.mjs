@@ -1,0 +1,139 @@
+// End to end in the real desktop app: braid-desktop in a window under Xvfb,
+// driven over WebDriver (tauri-driver + WebKitWebDriver), talking to the
+// real llama.cpp peer. First run adds the detected server, a conversation
+// streams a real answer, a long answer is cancelled, and after the app is
+// restarted the history is there. Screenshots: e2e/out/desktop-*.png.
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { homedir } from "node:os";
+import { join, resolve } from "node:path";
+import { checker, startPeer, tempDir } from "./lib.mjs";
+
+const { check, finish } = checker();
+const app = process.env.BRAID_DESKTOP_BIN ?? resolve("../target/debug/braid-desktop");
+const driverBin = [process.env.TAURI_DRIVER, join(process.env.CARGO_HOME ?? join(homedir(), ".cargo"), "bin/tauri-driver")]
+  .find((p) => p && existsSync(p)) ?? "tauri-driver";
+const port = 4444 + Math.floor(Math.random() * 400) * 2;
+const data = tempDir("desktop");
+const display = `:${110 + Math.floor(Math.random() * 50)}`;
+mkdirSync("e2e/out", { recursive: true });
+
+const xvfb = spawn("Xvfb", [display, "-screen", "0", "1280x800x24"], { stdio: "ignore" });
+const peer = startPeer();
+const env = { ...process.env, DISPLAY: display, HOME: data, XDG_DATA_HOME: join(data, "share"), BRAID_NO_KEYCHAIN: "1" };
+const driver = spawn(driverBin, ["--port", String(port), "--native-port", String(port + 1), "--native-driver", "/usr/bin/WebKitWebDriver"], {
+  env,
+  stdio: ["ignore", "ignore", "inherit"],
+});
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const ELEMENT = "element-6066-11e4-a52e-4f735466cecf";
+
+async function wd(method, path, body) {
+  const r = await fetch(`http://127.0.0.1:${port}${path}`, {
+    method,
+    headers: { "Content-Type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const json = await r.json().catch(() => ({}));
+  if (!r.ok) throw new Error(`${method} ${path}: ${json.value?.message ?? r.status}`);
+  return json.value;
+}
+
+/** A session on a freshly started app; tauri-driver answers /status before
+ *  WebKitWebDriver is ready, so the first attempts may fail. */
+async function openApp() {
+  const caps = { capabilities: { alwaysMatch: { browserName: "wry", "tauri:options": { application: app } } } };
+  let last;
+  for (let i = 0; i < 40; i++) {
+    try {
+      const s = await wd("POST", "/session", caps);
+      return s.sessionId;
+    } catch (e) {
+      last = e;
+      await sleep(500);
+    }
+  }
+  throw last;
+}
+
+function session(id) {
+  const js = (script, ...args) => wd("POST", `/session/${id}/execute/sync`, { script, args });
+  const find = async (xpath) => {
+    const found = await wd("POST", `/session/${id}/element`, { using: "xpath", value: xpath });
+    if (!found?.[ELEMENT]) throw new Error(`no element for ${xpath}: ${JSON.stringify(found)}`);
+    return found[ELEMENT];
+  };
+  /** Polls a page-side condition; returns its value once truthy. */
+  const until = async (what, script, timeout = 120000, ...args) => {
+    const end = Date.now() + timeout;
+    for (;;) {
+      const v = await js(script, ...args).catch(() => null);
+      if (v) return v;
+      if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+      await sleep(100);
+    }
+  };
+  return {
+    js,
+    until,
+    click: async (xpath) => wd("POST", `/session/${id}/element/${await find(xpath)}/click`, {}),
+    type: async (xpath, text) => wd("POST", `/session/${id}/element/${await find(xpath)}/value`, { text }),
+    state: (text, timeout) => until(`state "${text}"`, `return (document.querySelector('[data-testid=state]')?.textContent ?? '').startsWith(arguments[0])`, timeout, text),
+    shot: async (name) => writeFileSync(`e2e/out/desktop-${name}.png`, Buffer.from(await wd("GET", `/session/${id}/screenshot`), "base64")),
+    close: () => wd("DELETE", `/session/${id}`),
+  };
+}
+
+const ENTER = "\uE007";
+const box = "//textarea[@aria-label='Message']";
+try {
+  await sleep(500);
+  let s = session(await openApp());
+
+  await s.until("the welcome screen", "return document.body.innerText.includes('Welcome to Braid')", 30000);
+  await s.until("the detected server", `return [...document.querySelectorAll('button')].some(b => b.textContent === 'Use llama.cpp at ${peer.url}')`, 15000);
+  await s.shot("first-run");
+  await s.click(`//button[.='Use llama.cpp at ${peer.url}']`);
+  await s.until("the welcome screen to go", "return !document.body.innerText.includes('Welcome to Braid')", 10000);
+  check(true, "first run in the window offers the local llama.cpp server and adds it");
+
+  await s.click("//button[.='New conversation']");
+  await s.until("the composer", "return !!document.querySelector('textarea')", 10000);
+  await s.type(box, `Say hello in one short sentence.${ENTER}`);
+  await s.state("Streaming");
+  await s.state("Idle");
+  const answer = await s.js("const a = document.querySelectorAll('.message.assistant .markdown'); return a.length ? a[a.length - 1].textContent : ''");
+  check(answer.trim().length > 0, `the real model's answer streams into the window (${JSON.stringify(answer.slice(0, 50))})`);
+  await s.shot("answer");
+
+  await s.type(box, `Write a very long story about a dragon and a lighthouse.${ENTER}`);
+  await s.until("streamed text", "return (document.querySelector('.message.streaming')?.textContent.length ?? 0) > 40");
+  await s.shot("streaming");
+  const t0 = Date.now();
+  await s.click("//button[.='Cancel']");
+  await s.state("Idle", 3000);
+  const cancelMs = Date.now() - t0;
+  const answers = await s.js("return document.querySelectorAll('.message.assistant').length");
+  check(answers === 1, `Cancel stops the long answer in ${cancelMs} ms and keeps no partial answer (${answers} answer)`);
+
+  await s.close();
+  await sleep(500);
+  const restart = Date.now();
+  s = session(await openApp());
+  const shown = await s.until("the restored conversation", "const m = document.querySelectorAll('.message'); return m.length >= 3 ? m.length : 0", 30000);
+  const firstPaint = Date.now() - restart;
+  const first = await s.js("return document.querySelector('.message')?.textContent ?? ''");
+  check(shown === 3 && first.includes("Say hello"), `after a restart the app reopens the conversation with its history (${shown} messages, ${firstPaint} ms from launch)`);
+  const welcome = await s.js("return document.body.innerText.includes('Welcome to Braid')");
+  check(!welcome, "the provider is remembered (no first-run screen)");
+  await s.shot("restarted");
+  await s.close();
+} catch (e) {
+  check(false, `desktop flow: ${e.message}`);
+} finally {
+  driver.kill();
+  xvfb.kill();
+  peer.stop();
+  spawnSync("pkill", ["-f", app]);
+}
+finish();
