@@ -6,7 +6,7 @@ CARGO ?= cargo
 ARGS ?=
 TARGET_DIR := $(or $(CARGO_TARGET_DIR),$(CURDIR)/target)
 
-.PHONY: deps ui run serve desktop chat test test-rust test-ui fmt lint generate bench clean
+.PHONY: deps ui run serve desktop chat test test-rust test-ui fmt lint generate bench bench-ui clean
 
 deps:
 	@./scripts/install-deps.sh
@@ -74,6 +74,12 @@ bench:
 	$(CARGO) bench -p braid-core --bench transition
 	$(CARGO) bench -p braid-store --bench store
 	$(CARGO) bench -p braid-llm --bench sse
+
+## The UI's scripted measurement (docs/PERFORMANCE.md): 10,000 messages,
+## streaming at ~1,000 words/s, delta-to-screen latency, memory.
+bench-ui: ui
+	$(CARGO) test -q --workspace --locked --no-run
+	cd ui && BRAID_SERVER_BIN=$(TARGET_DIR)/debug/braid-server BRAID_SEED_BIN=$(TARGET_DIR)/debug/examples/seed node e2e/perf.mjs
 
 clean:
 	$(CARGO) clean

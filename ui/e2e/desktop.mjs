@@ -127,6 +127,15 @@ try {
   const welcome = await s.js("return document.body.innerText.includes('Welcome to Braid')");
   check(!welcome, "the provider is remembered (no first-run screen)");
   await s.shot("restarted");
+  // Memory at idle: the app and its WebKit processes (children).
+  await sleep(2000);
+  const pid = spawnSync("pgrep", ["-f", "-o", app]).stdout.toString().trim();
+  const rss = (args) => spawnSync("ps", ["-o", "rss=", ...args]).stdout.toString().split("\n").filter(Boolean).map(Number);
+  const own = rss(["-p", pid]);
+  const children = rss(["--ppid", pid]);
+  const mb = (kb) => (kb / 1024).toFixed(0);
+  const total = [...own, ...children].reduce((a, b) => a + b, 0);
+  console.log(`memory at idle: app ${mb(own[0] ?? 0)} MB + ${children.length} WebKit processes ${mb(total - (own[0] ?? 0))} MB = ${mb(total)} MB RSS`);
   await s.close();
 } catch (e) {
   check(false, `desktop flow: ${e.message}`);

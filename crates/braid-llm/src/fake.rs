@@ -162,8 +162,11 @@ fn echo_steps(request: &LlmRequest, delay: Duration) -> Vec<FakeStep> {
 }
 
 fn scripted(steps: Vec<FakeStep>) -> LlmStream {
-    // State: the steps left and the index the next tool call gets.
-    futures::stream::unfold((VecDeque::from(steps), 0u32), |(mut steps, mut tool_index)| async move {
+    // State: the steps left, the index the next tool call gets, and when
+    // the last pause ended. Pauses run on a schedule, not one after the
+    // other, so a 1 ms pace gives 1,000 chunks/s though a timer overshoots.
+    let start = tokio::time::Instant::now();
+    futures::stream::unfold((VecDeque::from(steps), 0u32, start), |(mut steps, mut tool_index, mut due)| async move {
         loop {
             let item = match steps.pop_front()? {
                 FakeStep::Connect => Ok(ProviderEvent::Connected),
@@ -179,7 +182,8 @@ fn scripted(steps: Vec<FakeStep>) -> LlmStream {
                 }
                 FakeStep::Usage(u) => Ok(ProviderEvent::Usage(u)),
                 FakeStep::Delay(d) => {
-                    tokio::time::sleep(d).await;
+                    due += d;
+                    tokio::time::sleep_until(due).await;
                     continue;
                 }
                 FakeStep::Fail(e) => {
@@ -190,7 +194,7 @@ fn scripted(steps: Vec<FakeStep>) -> LlmStream {
                 FakeStep::Stall => futures::future::pending().await,
                 FakeStep::Cut => return None,
             };
-            return Some((item, (steps, tool_index)));
+            return Some((item, (steps, tool_index, due)));
         }
     })
     .boxed()

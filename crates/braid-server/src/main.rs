@@ -19,6 +19,7 @@ const USAGE: &str = "usage: braid-server [--bind ADDR] [--db PATH] [--ui DIR] [-
                   keys the keychain cannot hold live beside it
   --ui DIR        built UI to serve (default: ui/dist when it exists)
   --echo          answer with the built-in echo while no provider is configured (demos, tests)
+  --echo-delay-ms N  the echo's pause between words (default 40)
   --base-url URL  an OpenAI-compatible server to answer with while no provider is configured
   --model NAME    the model to ask there (default: the first the server lists)
 Providers are added in the UI's settings. The token is BRAID_SERVER_TOKEN when set
@@ -31,6 +32,7 @@ struct Args {
     base_url: Option<String>,
     model: Option<String>,
     echo: bool,
+    echo_delay_ms: u64,
 }
 
 fn parse() -> Result<Args, String> {
@@ -45,6 +47,7 @@ fn parse() -> Result<Args, String> {
         base_url: None,
         model: None,
         echo: false,
+        echo_delay_ms: 40,
     };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
@@ -56,6 +59,7 @@ fn parse() -> Result<Args, String> {
             "--base-url" => a.base_url = Some(value()?),
             "--model" => a.model = Some(value()?),
             "--echo" => a.echo = true,
+            "--echo-delay-ms" => a.echo_delay_ms = value()?.parse().map_err(|_| "--echo-delay-ms needs a number")?,
             "-h" | "--help" => return Err(String::new()),
             other => return Err(format!("unknown argument {other:?}")),
         }
@@ -97,7 +101,8 @@ async fn main() -> ExitCode {
         }
     };
     if args.echo {
-        providers = providers.with_fallback(Fallback::echo(Arc::new(FakeProvider::echo(Duration::from_millis(40)))));
+        providers = providers
+            .with_fallback(Fallback::echo(Arc::new(FakeProvider::echo(Duration::from_millis(args.echo_delay_ms)))));
     } else if let Some(url) = &args.base_url {
         match adhoc(ProviderKind::OpenAiCompatible, url, args.model.as_deref(), &Secrets::new(&data_dir)).await {
             Ok((p, info)) => {
