@@ -4,5 +4,5 @@ import { defineConfig } from "vitest/config";
 // JSX runtime, which is all the build needs.
 export default defineConfig({
   build: { outDir: "dist", emptyOutDir: true, sourcemap: false },
-  test: { environment: "node", include: ["src/**/*.test.ts"] },
+  test: { environment: "node", include: ["src/**/*.test.ts", "src/**/*.test.tsx"] },
 });

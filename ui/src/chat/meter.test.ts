@@ -1,0 +1,32 @@
+import { describe, expect, it } from "vitest";
+import type { ContextSnapshot } from "../generated/protocol";
+import { meter } from "./meter";
+
+const snap = (usage: [number, number] | null, window = 10_000): ContextSnapshot => ({
+  summary: { id: "c", title: "t", working_dir: "/", created_at: 0, updated_at: 0, status: { state: "idle" }, message_count: 2, model: null },
+  active_branch: "main",
+  branches: [],
+  queued: [],
+  messages: [
+    { id: 1, created_at: 0, schema_version: 1, body: { type: "text", role: "user", parts: [{ kind: "text", text: "q" }] } },
+    { id: 2, created_at: 0, schema_version: 1, body: { type: "text", role: "assistant", parts: [{ kind: "text", text: "a" }] },
+      meta: usage ? { usage: { prompt_tokens: usage[0], completion_tokens: usage[1] } } : {} },
+  ],
+  truncated: false,
+  effective_model: { provider_id: "p", provider_name: "P", model: "m", context_window: window },
+});
+
+describe("context meter", () => {
+  it("shows the reported tokens against the window", () => {
+    expect(meter(snap([1_200, 300]))).toMatchObject({ used: 1_500, level: "ok", label: "1,500 / 10,000 tokens (15 %)" });
+  });
+  it("warns from 80 % and alarms from 92 %", () => {
+    expect(meter(snap([7_900, 200]))?.level).toBe("warn");
+    expect(meter(snap([9_000, 300]))).toMatchObject({ level: "full", label: "9,300 / 10,000 tokens (93 %) — near the limit" });
+  });
+  it("says when nothing was reported, and is absent without a model", () => {
+    expect(meter(snap(null))?.label).toBe("— / 10,000 tokens (not reported yet)");
+    expect(meter({ ...snap(null), effective_model: null })).toBeNull();
+    expect(meter(null)).toBeNull();
+  });
+});
