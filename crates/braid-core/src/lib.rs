@@ -8,6 +8,7 @@
 //! to carry out. That is what makes every flow testable step by step, with a
 //! simulated clock ([`sim::Sim`]).
 
+pub mod approval;
 pub mod codec;
 pub mod conversation;
 pub mod history;

@@ -14,8 +14,9 @@ mod tools;
 
 use crate::llm::{LlmFailure, LlmResponse};
 use braid_protocol::{
-    BraidEvent, BranchId, CallId, ContextId, ContextStatus, Message, MessageId, MessageType, RequestId, SendReceipt,
-    StatusKind, Timestamp, ToolCall, ToolResultStatus, WireError,
+    AgentMode, ApprovalDecision, BraidEvent, BranchId, CallId, ContextId, ContextStatus, Message, MessageId,
+    MessageType, RequestId, SendReceipt, StatusKind, Timestamp, ToolApprovalPolicy, ToolCall, ToolResultStatus,
+    ToolSettings, WireError,
 };
 use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
@@ -33,9 +34,9 @@ pub struct MachineConfig {
     /// Automatic tool rounds per user message before the loop stops and
     /// the user is asked to continue.
     pub max_loop_depth: u32,
-    /// Stand-in for the approval policy of the tools issue: when false every
-    /// call waits for the user.
-    pub auto_approve_tools: bool,
+    /// Approval policy, mode, role, per-call timeout.
+    #[serde(default)]
+    pub tools: ToolSettings,
 }
 
 impl Default for MachineConfig {
@@ -45,7 +46,7 @@ impl Default for MachineConfig {
             backoff_base_ms: 1_000,
             backoff_cap_ms: 30_000,
             max_loop_depth: 10,
-            auto_approve_tools: false,
+            tools: ToolSettings::default(),
         }
     }
 }
@@ -83,6 +84,9 @@ pub struct ToolRound {
     /// Per call: why it must not run (invalid arguments), if so.
     pub rejected: Vec<Option<String>>,
     pub interrupted: bool,
+    /// The model repeated a call: the loop stops when the round ends.
+    #[serde(default)]
+    pub circular: bool,
 }
 
 impl ToolRound {
@@ -95,10 +99,20 @@ impl ToolRound {
 }
 
 /// Progress of the automatic tool loop for the current user message.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LoopProgress {
     pub depth: u32,
     pub tools_executed: u32,
+    /// `name(arguments)` of every call the model made in this turn, to
+    /// notice a model that repeats itself.
+    #[serde(default)]
+    pub calls: Vec<String>,
+}
+
+impl LoopProgress {
+    pub fn state(&self) -> crate::approval::LoopState {
+        crate::approval::LoopState { depth: self.depth, tools_executed: self.tools_executed }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -210,7 +224,15 @@ pub enum Event {
     },
     ToolDecision {
         call_id: CallId,
-        approved: bool,
+        decision: ApprovalDecision,
+    },
+    /// Only while idle; recorded as a ModeChange message.
+    SetMode {
+        mode: AgentMode,
+    },
+    SetToolPolicy {
+        policy: ToolApprovalPolicy,
+        always_ask: Option<Vec<String>>,
     },
     ToolFinished {
         call_id: CallId,
@@ -243,6 +265,8 @@ impl Event {
             Event::LlmFailed { .. } => "llm_failed",
             Event::RetryTimerFired { .. } => "retry_timer_fired",
             Event::ToolDecision { .. } => "tool_decision",
+            Event::SetMode { .. } => "set_mode",
+            Event::SetToolPolicy { .. } => "set_tool_policy",
             Event::ToolFinished { .. } => "tool_finished",
             Event::Cancel => "cancel",
             Event::Interrupt => "interrupt",

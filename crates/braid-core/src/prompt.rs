@@ -17,3 +17,21 @@ pub fn request_messages(conversation: &Conversation) -> Vec<Message> {
 pub fn system_prompt(conversation: &Conversation, base: Option<&str>) -> Option<String> {
     conversation.system_prompt(conversation.active_branch(), base).map(str::to_owned)
 }
+
+/// The system prompt as sent: the branch override or `base`, then the
+/// mode's instructions (Plan mode: plan with read tools only).
+pub fn system_prompt_for(
+    conversation: &Conversation,
+    base: Option<&str>,
+    tools: &braid_protocol::ToolSettings,
+) -> Option<String> {
+    let prompt = system_prompt(conversation, base);
+    if tools.mode != braid_protocol::AgentMode::Plan {
+        return prompt;
+    }
+    let plan = crate::approval::PLAN_INSTRUCTIONS;
+    Some(match prompt {
+        Some(p) => format!("{p}\n\n{plan}"),
+        None => plan.to_owned(),
+    })
+}

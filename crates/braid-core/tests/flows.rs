@@ -7,8 +7,8 @@ use braid_core::llm::{LlmFailure, LlmResponse, StopReason, ToolCallSpec};
 use braid_core::machine::{Effect, Event, Reply, ToolOutcome};
 use braid_core::sim::{reply_of, Sim};
 use braid_protocol::{
-    Approval, BraidEvent, BranchId, ContextStatus as S, ControlKind, ErrorCode, MessageChange, MessageId, MessageType,
-    Role, SendReceipt, StatusKind, ToolResultStatus,
+    Approval, ApprovalDecision, BraidEvent, BranchId, ContextStatus as S, ControlKind, ErrorCode, MessageChange,
+    MessageId, MessageType, Role, SendReceipt, StatusKind, ToolResultStatus,
 };
 
 fn user(text: &str) -> Event {
@@ -383,6 +383,7 @@ fn ask_tools(sim: &mut Sim, calls: Vec<ToolCallSpec>) -> Vec<Effect> {
 #[test]
 fn tool_round_with_approval_runs_in_order_and_loops() {
     let mut sim = Sim::new();
+    sim.state.config.tools.policy = braid_protocol::ToolApprovalPolicy::Manual;
     start(&mut sim, "read two files");
     let fx = ask_tools(
         &mut sim,
@@ -396,8 +397,8 @@ fn tool_round_with_approval_runs_in_order_and_loops() {
             tool_names: vec!["read_file".into(), "read_file".into()]
         }
     );
-    sim.send(Event::ToolDecision { call_id: "c2".into(), approved: false });
-    let fx = sim.send(Event::ToolDecision { call_id: "c1".into(), approved: true });
+    sim.send(Event::ToolDecision { call_id: "c2".into(), decision: ApprovalDecision::Deny });
+    let fx = sim.send(Event::ToolDecision { call_id: "c1".into(), decision: ApprovalDecision::Approve });
     assert!(matches!(fx.last(), Some(Effect::RunTool { call, index: 1, total: 2 }) if call.id == "c1"));
     assert_eq!(sim.state.status, S::ExecutingTool { tool_name: "read_file".into(), index: 1, total: 2, attempt: 1 });
     let fx = sim.send(Event::ToolFinished { call_id: "c1".into(), outcome: ok("contents of a") });
@@ -432,7 +433,7 @@ fn tool_round_with_approval_runs_in_order_and_loops() {
 #[test]
 fn cancel_during_a_tool_kills_it_and_answers_every_call() {
     let mut sim = Sim::new();
-    sim.state.config.auto_approve_tools = true;
+    sim.state.config.tools.policy = braid_protocol::ToolApprovalPolicy::AutoAll;
     start(&mut sim, "run things");
     ask_tools(
         &mut sim,
@@ -465,7 +466,7 @@ fn interrupt_keeps_partial_answer_and_running_tool_result() {
     assert_eq!(texts(&sim), ["explain", "Partial "]);
     assert_eq!(sim.state.status, S::Idle);
 
-    sim.state.config.auto_approve_tools = true;
+    sim.state.config.tools.policy = braid_protocol::ToolApprovalPolicy::AutoAll;
     start(&mut sim, "two tools");
     ask_tools(&mut sim, vec![tool_call("t1", "read_file", "{}"), tool_call("t2", "read_file", "{}")]);
     sim.send(Event::Interrupt);
@@ -489,7 +490,7 @@ fn interrupt_keeps_partial_answer_and_running_tool_result() {
 #[test]
 fn tool_loop_stops_at_its_depth_limit() {
     let mut sim = Sim::new();
-    sim.state.config.auto_approve_tools = true;
+    sim.state.config.tools.policy = braid_protocol::ToolApprovalPolicy::AutoAll;
     sim.state.config.max_loop_depth = 2;
     start(&mut sim, "loop");
     for round in 1..=2 {
@@ -506,7 +507,7 @@ fn tool_loop_stops_at_its_depth_limit() {
 #[test]
 fn invalid_tool_arguments_go_back_as_an_error_result() {
     let mut sim = Sim::new();
-    sim.state.config.auto_approve_tools = true;
+    sim.state.config.tools.policy = braid_protocol::ToolApprovalPolicy::AutoAll;
     start(&mut sim, "x");
     let fx = ask_tools(&mut sim, vec![tool_call("", "read_file", "{not json")]);
     assert!(matches!(fx.last(), Some(Effect::StartLlmRequest { .. })), "{fx:?}");

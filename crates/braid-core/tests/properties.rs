@@ -115,7 +115,12 @@ fn event_for(sim: &mut Sim, action: &Action, last_pipeline: &mut Option<braid_pr
         },
         Action::Timer => Event::RetryTimerFired { request_id: rid },
         Action::Decide { index, approve } => {
-            Event::ToolDecision { call_id: calls.get(*index as usize)?.clone(), approved: *approve }
+            let decision = if *approve {
+                braid_protocol::ApprovalDecision::Approve
+            } else {
+                braid_protocol::ApprovalDecision::Deny
+            };
+            Event::ToolDecision { call_id: calls.get(*index as usize)?.clone(), decision }
         }
         Action::ToolDone { index } => Event::ToolFinished {
             call_id: calls.get(*index as usize)?.clone(),
@@ -147,7 +152,11 @@ fn event_for(sim: &mut Sim, action: &Action, last_pipeline: &mut Option<braid_pr
             return None;
         }
         Action::AutoApprove(on) => {
-            sim.state.config.auto_approve_tools = *on;
+            sim.state.config.tools.policy = if *on {
+                braid_protocol::ToolApprovalPolicy::AutoAll
+            } else {
+                braid_protocol::ToolApprovalPolicy::Manual
+            };
             return None;
         }
     })
@@ -155,6 +164,7 @@ fn event_for(sim: &mut Sim, action: &Action, last_pipeline: &mut Option<braid_pr
 
 fn run(actions: &[Action]) -> Result<(Vec<Effect>, Vec<braid_protocol::ContextStatus>), TestCaseError> {
     let mut sim = Sim::new();
+    sim.state.config.tools.policy = braid_protocol::ToolApprovalPolicy::Manual;
     let mut last_pipeline = None;
     for a in actions {
         let Some(event) = event_for(&mut sim, a, &mut last_pipeline) else { continue };

@@ -6,6 +6,7 @@ use crate::ids::{BranchId, CallId, ContextId, MessageId, Timestamp};
 use crate::message::{Message, MessageType};
 use crate::settings::{EffectiveModel, ModelChoice, ProviderInput};
 use crate::status::ContextStatus;
+use crate::tools::{AgentMode, ToolApprovalPolicy, ToolSettings};
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
@@ -43,6 +44,9 @@ pub enum Command {
     Interrupt { context_id: ContextId },
     /// Answered by `()`: from Failed, sends the last request again.
     Retry { context_id: ContextId },
+    /// Answered by `()`: after the tool loop stopped at its limit (or was
+    /// interrupted), lets the model go on from where it was.
+    Continue { context_id: ContextId },
     /// Answered by `()`.
     DecideToolCall { context_id: ContextId, call_id: CallId, decision: ApprovalDecision },
     /// Answered by the new [`BranchId`].
@@ -81,6 +85,18 @@ pub enum Command {
     /// Looks for OpenAI-compatible servers on 127.0.0.1 (llama.cpp, Ollama,
     /// LM Studio ports); answered by `Vec<LocalServer>`.
     DetectLocalServers,
+    /// Answered by `Vec<ToolInfo>`: the tools Braid has.
+    ListTools,
+    /// Answered by the context's [`ToolSettings`]. Takes effect for the
+    /// next call decided.
+    SetToolPolicy {
+        context_id: ContextId,
+        policy: ToolApprovalPolicy,
+        #[serde(default)]
+        always_ask: Option<Vec<String>>,
+    },
+    /// Answered by `()`; records a ModeChange message. Only while idle.
+    SetMode { context_id: ContextId, mode: AgentMode },
 }
 
 /// The user's answer to an approval request. Anything but an explicit
@@ -91,6 +107,11 @@ pub enum ApprovalDecision {
     Approve,
     #[default]
     Deny,
+    /// Approves every call waiting for an answer.
+    ApproveAll,
+    /// Approves this call and every later call of the same tool in this
+    /// conversation (not for tools on the always-ask list).
+    AlwaysAllow,
 }
 
 /// A message as a client submits it: no id, no timestamp (the core assigns
@@ -144,4 +165,5 @@ pub struct ContextSnapshot {
     pub truncated: bool,
     /// Where the next request goes; `None` when no provider is set up.
     pub effective_model: Option<EffectiveModel>,
+    pub tools: ToolSettings,
 }

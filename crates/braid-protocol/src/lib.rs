@@ -14,6 +14,7 @@ pub mod ids;
 pub mod message;
 pub mod settings;
 pub mod status;
+pub mod tools;
 pub mod typescript;
 
 pub use command::{ApprovalDecision, Command, ContextSnapshot, ContextSummary, NewMessage, SendReceipt};
@@ -32,3 +33,4 @@ pub use settings::{
     ProviderView, SettingsView,
 };
 pub use status::{ContextStatus, StatusKind};
+pub use tools::{AgentMode, AgentRole, Permission, ToolApprovalPolicy, ToolInfo, ToolSettings};

@@ -8,6 +8,7 @@ use crate::settings::{
     EffectiveModel, KeyChange, KeyLocation, LocalServer, ModelChoice, ModelSummary, ProviderInput, ProviderKind,
     ProviderView, SettingsView,
 };
+use crate::tools::{AgentMode, AgentRole, Permission, ToolApprovalPolicy, ToolInfo, ToolSettings};
 use crate::{
     Approval, ApprovalDecision, BraidEvent, BranchId, Command, ContentDelta, ContentFinal, ContentPart, ContextId,
     ContextSnapshot, ContextStatus, ContextSummary, ContextUpdate, ControlKind, ErrorCode, FileRefStatus, ImageMode,
@@ -57,6 +58,12 @@ pub fn generate() -> String {
     decl::<ErrorCode>(&cfg, &mut out);
     decl::<WireError>(&cfg, &mut out);
     decl::<ApprovalDecision>(&cfg, &mut out);
+    decl::<Permission>(&cfg, &mut out);
+    decl::<ToolApprovalPolicy>(&cfg, &mut out);
+    decl::<AgentMode>(&cfg, &mut out);
+    decl::<AgentRole>(&cfg, &mut out);
+    decl::<ToolSettings>(&cfg, &mut out);
+    decl::<ToolInfo>(&cfg, &mut out);
     decl::<ProviderKind>(&cfg, &mut out);
     decl::<KeyLocation>(&cfg, &mut out);
     decl::<ProviderView>(&cfg, &mut out);

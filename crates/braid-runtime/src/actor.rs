@@ -8,19 +8,25 @@
 use crate::clock;
 use crate::llm_task::{self, LlmTask};
 use crate::snapshot;
+use crate::tool_task::{self, ToolTask};
 use crate::Shared;
+use braid_core::approval;
 use braid_core::history::{TransitionLog, TransitionRecord};
 use braid_core::llm::LlmFailure;
-use braid_core::machine::{Effect, Event, Reply, ToolOutcome};
+use braid_core::machine::{Effect, Event, Reply};
 use braid_core::prompt;
 use braid_core::{ContextState, Conversation};
 use braid_llm::LlmRequest;
+use braid_llm::ToolDefinition;
 use braid_protocol::{
-    BraidEvent, BranchId, ContextSnapshot, ContextSummary, ContextUpdate, ErrorCode, Message, MessageId, ModelChoice,
-    Notice, QueuedPreview, RequestId, ToolResultStatus, UpdateMetadata, WireError,
+    BraidEvent, BranchId, CallId, ContextSnapshot, ContextSummary, ContextUpdate, ErrorCode, Message, MessageId,
+    ModelChoice, Notice, QueuedPreview, RequestId, ToolCall, UpdateMetadata, WireError,
 };
 use braid_store::ContextMeta;
+use braid_tools::ToolContext;
+use std::path::PathBuf;
 use std::sync::Arc;
+use std::time::Duration;
 use tokio::sync::{broadcast, mpsc, oneshot};
 
 pub type Answer<T> = oneshot::Sender<Result<T, WireError>>;
@@ -73,6 +79,7 @@ pub struct ContextActor {
     mailbox: mpsc::UnboundedSender<Input>,
     llm: Option<LlmTask>,
     retry: Option<(RequestId, tokio::task::JoinHandle<()>)>,
+    tool: Option<ToolTask>,
 }
 
 impl ContextActor {
@@ -92,6 +99,7 @@ impl ContextActor {
             mailbox: tx.clone(),
             llm: None,
             retry: None,
+            tool: None,
         };
         tokio::spawn(actor.run(rx));
         tx
@@ -149,6 +157,9 @@ impl ContextActor {
     }
 
     fn stop_tasks(&mut self) {
+        if let Some(t) = self.tool.take() {
+            t.handle.abort();
+        }
         if let Some(t) = self.llm.take() {
             t.handle.abort();
         }
@@ -253,19 +264,8 @@ impl ContextActor {
                     }
                 }
                 Effect::RequestApproval { .. } => {} // the state carries the calls; clients show the dialog
-                Effect::RunTool { call, .. } => {
-                    // No tools are registered until the tools issue: the
-                    // model gets a clear error as the call's result.
-                    let outcome = ToolOutcome {
-                        status: ToolResultStatus::Error,
-                        output: String::new(),
-                        error: Some(format!("no tool named {:?} is available", call.name)),
-                        recoverable: false,
-                        duration_ms: 0,
-                    };
-                    let _ = self.mailbox.send(Input::Event(Event::ToolFinished { call_id: call.id, outcome }));
-                }
-                Effect::KillTool { .. } => {}
+                Effect::RunTool { call, .. } => self.run_tool(call),
+                Effect::KillTool { call_id } => self.kill_tool(&call_id),
                 Effect::PersistState
                 | Effect::AppendMessage(_)
                 | Effect::UpdateMessage(_)
@@ -330,15 +330,48 @@ impl ContextActor {
             }
         };
         let config = &self.shared.config;
+        let settings = &self.state.config.tools;
+        // Only the tools the mode and role offer are described to the model.
+        let tools = self
+            .shared
+            .tools
+            .tools()
+            .filter(|t| approval::offered(settings, t.permission()))
+            .map(|t| ToolDefinition {
+                name: t.name().to_owned(),
+                description: t.description().to_owned(),
+                input_schema: t.input_schema(),
+            })
+            .collect();
         let request = LlmRequest {
             model: resolved.model,
-            system: prompt::system_prompt(&self.conversation, config.system_prompt.as_deref()),
+            system: prompt::system_prompt_for(&self.conversation, config.system_prompt.as_deref(), settings),
             messages: prompt::request_messages(&self.conversation),
-            tools: Vec::new(),
+            tools,
             tool_choice: None,
             max_tokens: Some(config.max_tokens.min(resolved.max_output_tokens)),
         };
         self.llm = Some(llm_task::spawn(resolved.provider, request, request_id, self.mailbox.clone()));
+    }
+
+    /// Only approved calls reach here: the core decided (policy or user).
+    fn run_tool(&mut self, call: ToolCall) {
+        if let Some(old) = self.tool.take() {
+            old.handle.abort();
+        }
+        let ctx = ToolContext { workspace: PathBuf::from(&self.meta.working_dir) };
+        let timeout = Duration::from_millis(self.state.config.tools.timeout_ms.max(1));
+        self.tool = Some(tool_task::spawn(self.shared.tools.clone(), call, ctx, timeout, self.mailbox.clone()));
+    }
+
+    /// Cancel: the task is aborted (its process group killed) and the core
+    /// hears at once that the call ended.
+    fn kill_tool(&mut self, call_id: &CallId) {
+        if let Some(task) = self.tool.take_if(|t| &t.call_id == call_id) {
+            task.handle.abort();
+        }
+        let event = Event::ToolFinished { call_id: call_id.clone(), outcome: tool_task::killed() };
+        let _ = self.mailbox.send(Input::Event(event));
     }
 
     fn abort_llm(&mut self, request_id: RequestId, keep_partial: bool) {

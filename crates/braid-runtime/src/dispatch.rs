@@ -59,6 +59,16 @@ impl Runtime {
                 to_json(&self.providers().list_models(&provider_id).await.map_err(wire)?)
             }
             Command::DetectLocalServers => to_json(&crate::detect_local_servers().await),
+            Command::Continue { context_id } => {
+                self.continue_loop(&context_id).await.map(|()| json!(null)).map_err(wire)
+            }
+            Command::ListTools => to_json(&self.tools()),
+            Command::SetToolPolicy { context_id, policy, always_ask } => {
+                to_json(&self.set_tool_policy(&context_id, policy, always_ask).await.map_err(wire)?)
+            }
+            Command::SetMode { context_id, mode } => {
+                self.set_mode(&context_id, mode).await.map(|()| json!(null)).map_err(wire)
+            }
         }
     }
 }

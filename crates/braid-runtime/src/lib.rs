@@ -13,6 +13,7 @@ mod error;
 mod llm_task;
 mod providers;
 mod snapshot;
+mod tool_task;
 
 pub use error::RuntimeError;
 pub use providers::{detect_local_servers, Fallback, Providers};
@@ -25,8 +26,8 @@ use braid_core::{ContextState, Conversation, MachineConfig};
 use braid_llm::secrets::Secrets;
 use braid_llm::LlmProvider;
 use braid_protocol::{
-    ApprovalDecision, BraidEvent, BranchId, CallId, ContextId, ContextSnapshot, ContextSummary, MessageId, ModelChoice,
-    NewMessage, SendReceipt, WireError,
+    AgentMode, ApprovalDecision, BraidEvent, BranchId, CallId, ContextId, ContextSnapshot, ContextSummary, MessageId,
+    ModelChoice, NewMessage, SendReceipt, ToolApprovalPolicy, ToolSettings, WireError,
 };
 use braid_store::{ContextMeta, RecoveryReport, Store};
 use std::collections::HashMap;
@@ -65,6 +66,7 @@ impl RuntimeConfig {
 pub(crate) struct Shared {
     store: Mutex<Store>,
     providers: Providers,
+    tools: Arc<braid_tools::ToolRegistry>,
     config: RuntimeConfig,
     events: broadcast::Sender<BraidEvent>,
     pipeline: Pipeline,
@@ -133,8 +135,14 @@ impl Runtime {
         let mut store = Store::open(&config.db_path)?;
         let report = store.recover_interrupted(clock::now())?;
         let (events, _) = broadcast::channel(4096);
-        let shared =
-            Arc::new(Shared { store: Mutex::new(store), providers, config, events, pipeline: Pipeline::standard() });
+        let shared = Arc::new(Shared {
+            store: Mutex::new(store),
+            providers,
+            tools: Arc::new(braid_tools::ToolRegistry::builtin()),
+            config,
+            events,
+            pipeline: Pipeline::standard(),
+        });
         Ok((Runtime { shared, contexts: Arc::default() }, report))
     }
 
@@ -256,6 +264,31 @@ impl Runtime {
         self.command(id, Event::Retry).await.map(drop)
     }
 
+    /// After the tool loop stopped (limit, repeat, interrupt): go on.
+    pub async fn continue_loop(&self, id: &ContextId) -> Result<(), RuntimeError> {
+        self.command(id, Event::Retry).await.map(drop)
+    }
+
+    /// Plan (read tools only) or Act; recorded in the conversation.
+    pub async fn set_mode(&self, id: &ContextId, mode: AgentMode) -> Result<(), RuntimeError> {
+        self.command(id, Event::SetMode { mode }).await.map(drop)
+    }
+
+    /// The approval policy (and always-ask list) from the next call on.
+    pub async fn set_tool_policy(
+        &self,
+        id: &ContextId,
+        policy: ToolApprovalPolicy,
+        always_ask: Option<Vec<String>>,
+    ) -> Result<ToolSettings, RuntimeError> {
+        self.command(id, Event::SetToolPolicy { policy, always_ask }).await?;
+        Ok(self.peek(id).await?.tools)
+    }
+
+    pub fn tools(&self) -> Vec<braid_protocol::ToolInfo> {
+        self.shared.tools.infos()
+    }
+
     pub async fn unqueue(&self, id: &ContextId, message_id: MessageId) -> Result<(), RuntimeError> {
         self.command(id, Event::Unqueue { message_id }).await.map(drop)
     }
@@ -266,8 +299,7 @@ impl Runtime {
         call_id: CallId,
         decision: ApprovalDecision,
     ) -> Result<(), RuntimeError> {
-        let approved = decision == ApprovalDecision::Approve;
-        self.command(id, Event::ToolDecision { call_id, approved }).await.map(drop)
+        self.command(id, Event::ToolDecision { call_id, decision }).await.map(drop)
     }
 
     pub async fn create_branch(

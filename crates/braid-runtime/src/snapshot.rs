@@ -47,5 +47,6 @@ pub fn build(
         truncated: skip > 0,
         active_branch: active,
         effective_model,
+        tools: state.config.tools.clone(),
     }
 }

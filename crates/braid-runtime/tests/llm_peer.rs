@@ -216,16 +216,23 @@ async fn against_a_real_llama_cpp_server() {
     assert_eq!(response.tool_calls.len(), 1, "{response:?}");
     assert_eq!(response.tool_calls[0].name, "get_weather");
     let mut sim = Sim::new();
-    sim.state.config.auto_approve_tools = false;
+    sim.state.config.tools.policy = braid_protocol::ToolApprovalPolicy::Manual;
     let fx = sim.send(Event::UserMessage { body: MessageType::text(Role::User, "weather?"), queue_if_busy: false });
     sim.pipeline_ok(&fx);
     let rid = sim.request_id();
     let stop = response.stop_reason.clone();
     sim.send(Event::LlmCompleted { request_id: rid, response });
-    let last = sim.messages().last().map(|m| m.body.clone()).unwrap();
+    let bodies: Vec<MessageType> = sim.messages().iter().map(|m| m.body.clone()).collect();
     assert!(
-        matches!(&last, MessageType::ToolRequest { calls, .. } if calls[0].name == "get_weather"),
-        "{last:?} (stop {stop:?})"
+        bodies.iter().any(|b| matches!(b, MessageType::ToolRequest { calls, .. } if calls[0].name == "get_weather")),
+        "{bodies:?} (stop {stop:?})"
+    );
+    // Braid has no such tool: the call is refused and the model told so.
+    assert!(
+        bodies.iter().any(
+            |b| matches!(b, MessageType::ToolResult { error: Some(e), .. } if e == "there is no tool named \"get_weather\"")
+        ),
+        "{bodies:?}"
     );
     assert!(matches!(stop, StopReason::ToolUse | StopReason::EndTurn));
 

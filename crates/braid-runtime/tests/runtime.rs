@@ -354,6 +354,7 @@ async fn bad_input_gets_a_clear_error_and_changes_nothing() {
 async fn tool_states_run_end_to_end_with_the_fake() {
     use braid_llm::fake::FakeStep;
     let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("a.txt"), "hello from a\n").unwrap();
     let fake = Arc::new(FakeProvider::echo(Duration::ZERO));
     fake.push_reply(vec![
         FakeStep::Connect,
@@ -361,8 +362,10 @@ async fn tool_states_run_end_to_end_with_the_fake() {
         FakeStep::ToolCall { id: "call_1".into(), name: "read_file".into(), arguments: r#"{"path":"a.txt"}"#.into() },
         FakeStep::Finish(StopReason::ToolUse),
     ]);
-    fake.push_reply(vec![FakeStep::Text("I cannot read files yet.".into()), FakeStep::Finish(StopReason::EndTurn)]);
-    let (rt, _) = Runtime::open(config(dir.path()), fake.clone()).unwrap();
+    fake.push_reply(vec![FakeStep::Text("It says hello.".into()), FakeStep::Finish(StopReason::EndTurn)]);
+    let mut cfg = config(dir.path());
+    cfg.machine.tools.policy = braid_protocol::ToolApprovalPolicy::Manual;
+    let (rt, _) = Runtime::open(cfg, fake.clone()).unwrap();
     let ctx = rt.create_context(None, None).await.unwrap();
     let (_, mut sub) = rt.subscribe(&ctx.id).await.unwrap();
     rt.send_message(&ctx.id, text("read a.txt"), false).await.unwrap();
@@ -393,9 +396,10 @@ async fn tool_states_run_end_to_end_with_the_fake() {
     let kinds: Vec<&str> = snap.messages.iter().map(|m| m.body.kind().tag()).collect();
     assert_eq!(kinds, ["text", "tool_request", "tool_result", "text"]);
     match &snap.messages[2].body {
-        MessageType::ToolResult { request_id, error, .. } => {
+        MessageType::ToolResult { request_id, output, status, .. } => {
             assert_eq!(request_id, "call_1");
-            assert!(error.as_deref().unwrap_or("").contains("no tool named \"read_file\""));
+            assert_eq!(*status, braid_protocol::ToolResultStatus::Success);
+            assert_eq!(output, "     1\thello from a\n", "the real file, read by the real tool");
         }
         other => panic!("{other:?}"),
     }

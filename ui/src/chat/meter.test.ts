@@ -1,20 +1,15 @@
 import { describe, expect, it } from "vitest";
 import type { ContextSnapshot } from "../generated/protocol";
+import { snapshotOf, textMessage } from "../testing/fixtures";
 import { meter } from "./meter";
 
-const snap = (usage: [number, number] | null, window = 10_000): ContextSnapshot => ({
-  summary: { id: "c", title: "t", working_dir: "/", created_at: 0, updated_at: 0, status: { state: "idle" }, message_count: 2, model: null },
-  active_branch: "main",
-  branches: [],
-  queued: [],
-  messages: [
-    { id: 1, created_at: 0, schema_version: 1, body: { type: "text", role: "user", parts: [{ kind: "text", text: "q" }] } },
-    { id: 2, created_at: 0, schema_version: 1, body: { type: "text", role: "assistant", parts: [{ kind: "text", text: "a" }] },
-      meta: usage ? { usage: { prompt_tokens: usage[0], completion_tokens: usage[1] } } : {} },
-  ],
-  truncated: false,
-  effective_model: { provider_id: "p", provider_name: "P", model: "m", context_window: window },
-});
+const snap = (usage: [number, number] | null, window = 10_000): ContextSnapshot => {
+  const answer = textMessage(2, "assistant", "a");
+  answer.meta = usage ? { usage: { prompt_tokens: usage[0], completion_tokens: usage[1] } } : {};
+  return snapshotOf([textMessage(1, "user", "q"), answer], {
+    effective_model: { provider_id: "p", provider_name: "P", model: "m", context_window: window },
+  });
+};
 
 describe("context meter", () => {
   it("shows the reported tokens against the window", () => {

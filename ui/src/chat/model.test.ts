@@ -1,17 +1,10 @@
 import { describe as suite, expect, it } from "vitest";
 import type { BraidEvent, ContextSnapshot } from "../generated/protocol";
+import { snapshotOf, textMessage } from "../testing/fixtures";
 import { applyEvent, applySnapshot, empty } from "./model";
 import { describe, isBusy } from "./describe";
 
-const snapshot = (ids: number[]): ContextSnapshot => ({
-  summary: { id: "c", title: "t", working_dir: "/", created_at: 0, updated_at: 0, status: { state: "idle" }, message_count: ids.length, model: null },
-  active_branch: "main",
-  branches: [],
-  queued: [],
-  messages: ids.map((id) => ({ id, created_at: 0, schema_version: 1, body: { type: "text", role: "user", parts: [{ kind: "text", text: `m${id}` }] } })),
-  truncated: false,
-  effective_model: null,
-});
+const snapshot = (ids: number[]): ContextSnapshot => snapshotOf(ids.map((id) => textMessage(id, "user", `m${id}`)));
 
 const delta = (message_id: number, sequence: number, text: string): BraidEvent => ({
   event: "content_delta", context_id: "c", message_id, sequence, delta: text, is_final: false,

@@ -67,7 +67,35 @@ export type ErrorCode = "agent_busy" | "invalid_input" | "not_found" | "storage"
 
 export type WireError = { code: ErrorCode, message: string, };
 
-export type ApprovalDecision = "approve" | "deny";
+export type ApprovalDecision = "approve" | "deny" | "approve_all" | "always_allow";
+
+export type Permission = "read" | "write" | "execute" | "network";
+
+export type ToolApprovalPolicy = { "kind": "white_list", tools: Array<string>, } | { "kind": "limited_auto", max_depth: number, max_tools: number, } | { "kind": "manual" } | { "kind": "auto_all" };
+
+export type AgentMode = "plan" | "act";
+
+export type AgentRole = "assistant" | "planner";
+
+export type ToolSettings = { policy: ToolApprovalPolicy, 
+/**
+ * Always asked, whatever the policy or earlier answers.
+ */
+always_ask: Array<string>, 
+/**
+ * "Always allow" answers given in this conversation.
+ */
+always_allowed: Array<string>, mode: AgentMode, role: AgentRole, 
+/**
+ * One tool call longer than this ends with a timeout result.
+ */
+timeout_ms: number, };
+
+export type ToolInfo = { name: string, description: string, permission: Permission, 
+/**
+ * Safe to run alongside other calls (reads).
+ */
+parallel_safe: boolean, };
 
 export type ProviderKind = "open_ai_compatible" | "anthropic" | "gemini";
 
@@ -116,7 +144,7 @@ export type Command = { "type": "create_context", title: string | null,
 /**
  * Fixed for the context's life; the runtime's default when absent.
  */
-working_dir: string | null, } | { "type": "list_contexts" } | { "type": "load_context", context_id: ContextId, } | { "type": "delete_context", context_id: ContextId, } | { "type": "send_message", context_id: ContextId, message: NewMessage, queue_if_busy: boolean, } | { "type": "unqueue", context_id: ContextId, message_id: MessageId, } | { "type": "cancel", context_id: ContextId, } | { "type": "interrupt", context_id: ContextId, } | { "type": "retry", context_id: ContextId, } | { "type": "decide_tool_call", context_id: ContextId, call_id: string, decision: ApprovalDecision, } | { "type": "create_branch", context_id: ContextId, from_message: MessageId, name: string, system_prompt: string | null, } | { "type": "switch_branch", context_id: ContextId, branch_id: BranchId, } | { "type": "rename_context", context_id: ContextId, title: string, } | { "type": "set_context_model", context_id: ContextId, model: ModelChoice | null, } | { "type": "get_settings" } | { "type": "save_provider", provider: ProviderInput, } | { "type": "remove_provider", provider_id: string, } | { "type": "set_default_provider", provider_id: string, } | { "type": "test_provider", provider: ProviderInput, } | { "type": "list_models", provider_id: string, } | { "type": "detect_local_servers" };
+working_dir: string | null, } | { "type": "list_contexts" } | { "type": "load_context", context_id: ContextId, } | { "type": "delete_context", context_id: ContextId, } | { "type": "send_message", context_id: ContextId, message: NewMessage, queue_if_busy: boolean, } | { "type": "unqueue", context_id: ContextId, message_id: MessageId, } | { "type": "cancel", context_id: ContextId, } | { "type": "interrupt", context_id: ContextId, } | { "type": "retry", context_id: ContextId, } | { "type": "continue", context_id: ContextId, } | { "type": "decide_tool_call", context_id: ContextId, call_id: string, decision: ApprovalDecision, } | { "type": "create_branch", context_id: ContextId, from_message: MessageId, name: string, system_prompt: string | null, } | { "type": "switch_branch", context_id: ContextId, branch_id: BranchId, } | { "type": "rename_context", context_id: ContextId, title: string, } | { "type": "set_context_model", context_id: ContextId, model: ModelChoice | null, } | { "type": "get_settings" } | { "type": "save_provider", provider: ProviderInput, } | { "type": "remove_provider", provider_id: string, } | { "type": "set_default_provider", provider_id: string, } | { "type": "test_provider", provider: ProviderInput, } | { "type": "list_models", provider_id: string, } | { "type": "detect_local_servers" } | { "type": "list_tools" } | { "type": "set_tool_policy", context_id: ContextId, policy: ToolApprovalPolicy, always_ask: Array<string> | null, } | { "type": "set_mode", context_id: ContextId, mode: AgentMode, };
 
 export type SendReceipt = { message_id: MessageId, 
 /**
@@ -140,7 +168,7 @@ truncated: boolean,
 /**
  * Where the next request goes; `None` when no provider is set up.
  */
-effective_model: EffectiveModel | null, };
+effective_model: EffectiveModel | null, tools: ToolSettings, };
 
 export type MessageChange = { "change": "created" } | { "change": "status_changed", status: string, } | { "change": "completed" };
 

@@ -99,7 +99,15 @@ impl Step {
                     self.start_request(attempt);
                 }
             }
-            Event::ToolDecision { call_id, approved } => self.tool_decision(call_id, approved),
+            Event::ToolDecision { call_id, decision } => self.tool_decision(call_id, decision),
+            Event::SetMode { mode } => self.set_mode(mode),
+            Event::SetToolPolicy { policy, always_ask } => {
+                self.s.config.tools.policy = policy;
+                if let Some(list) = always_ask {
+                    self.s.config.tools.always_ask = list;
+                }
+                self.reply(Ok(Reply::Done));
+            }
             Event::ToolFinished { call_id, outcome } => self.tool_finished(call_id, outcome),
             Event::Retry => self.retry(),
             Event::SwitchBranch { from, to } => self.switch_branch(from, to),

@@ -4,19 +4,24 @@
 
 use super::step::Step;
 use super::{Effect, Reply, ToolOutcome, ToolRound};
+use crate::approval::{builtin_permission, decide, Decision};
 use crate::llm::LlmResponse;
 use braid_protocol::{
-    Approval, CallId, ContextStatus, ControlKind, ErrorCode, MessageId, MessageType, Notice, StatusKind, ToolCall,
-    ToolResultStatus, WireError,
+    AgentMode, Approval, ApprovalDecision, CallId, ContextStatus, ControlKind, ErrorCode, MessageId, MessageType,
+    Notice, StatusKind, ToolCall, ToolResultStatus, WireError,
 };
+
+/// A call repeated this many times with the same arguments in one turn is
+/// a loop: it is refused and the loop stops.
+const REPEAT_LIMIT: usize = 3;
 
 impl Step {
     /// The model asked for tools: record the request, then ask for approval
     /// or start running.
     pub(super) fn open_tool_round(&mut self, response_id: MessageId, response: LlmResponse) {
         self.set_status(ContextStatus::ParsingToolCalls);
-        let auto = self.s.config.auto_approve_tools;
         let mut rejected = Vec::with_capacity(response.tool_calls.len());
+        let mut circular = false;
         let calls: Vec<ToolCall> = response
             .tool_calls
             .into_iter()
@@ -24,18 +29,8 @@ impl Step {
             .map(|(i, c)| {
                 // Some servers omit ids; a stable one keeps results paired.
                 let id = if c.id.trim().is_empty() { format!("call_{}_{}", response_id.0, i + 1) } else { c.id };
-                let problem = if c.name.trim().is_empty() {
-                    Some("the tool call has no name".to_owned())
-                } else {
-                    serde_json::from_str::<serde_json::Value>(&c.arguments)
-                        .err()
-                        .map(|e| format!("the arguments are not valid JSON ({e}); send them again as a JSON object"))
-                };
-                let approval = match (&problem, auto) {
-                    (Some(_), _) => Approval::Denied,
-                    (None, true) => Approval::Approved,
-                    (None, false) => Approval::Pending,
-                };
+                let (approval, problem) = self.judge(&c.name, &c.arguments);
+                circular |= problem.as_deref().is_some_and(|p| p.starts_with("loop detected"));
                 rejected.push(problem);
                 ToolCall { id, name: c.name, arguments: c.arguments, approval }
             })
@@ -44,8 +39,40 @@ impl Step {
         let mut request = self.message(response_id, MessageType::ToolRequest { text, calls });
         request.meta.usage = response.usage.map(Into::into);
         self.append(request.clone());
-        self.s.round = Some(ToolRound { request, next: 0, running: None, rejected, interrupted: false });
+        self.s.round = Some(ToolRound { request, next: 0, running: None, rejected, interrupted: false, circular });
         self.await_approvals_or_run();
+    }
+
+    /// One call's approval, and why it must not run if so. Malformed calls,
+    /// unknown tools, tools the mode or role does not offer, and a call the
+    /// model keeps repeating are refused; the policy decides the rest.
+    fn judge(&mut self, name: &str, arguments: &str) -> (Approval, Option<String>) {
+        if name.trim().is_empty() {
+            return (Approval::Denied, Some("the tool call has no name".to_owned()));
+        }
+        let args = match serde_json::from_str::<serde_json::Value>(arguments) {
+            Ok(v) => v,
+            Err(e) => {
+                let why = format!("the arguments are not valid JSON ({e}); send them again as a JSON object");
+                return (Approval::Denied, Some(why));
+            }
+        };
+        // Normalised, so key order or spacing does not hide a repeat.
+        let signature = format!("{name}({args})");
+        let seen = self.s.auto_loop.calls.iter().filter(|c| **c == signature).count();
+        self.s.auto_loop.calls.push(signature);
+        if seen + 1 >= REPEAT_LIMIT {
+            let why = format!(
+                "loop detected: {name} was called {} times with the same arguments in this turn; the loop was stopped",
+                seen + 1
+            );
+            return (Approval::Denied, Some(why));
+        }
+        match decide(&self.s.config.tools, name, builtin_permission(name), self.s.auto_loop.state()) {
+            Decision::Allow => (Approval::Approved, None),
+            Decision::Ask => (Approval::Pending, None),
+            Decision::Deny(why) => (Approval::Denied, Some(why)),
+        }
     }
 
     fn await_approvals_or_run(&mut self) {
@@ -64,21 +91,49 @@ impl Step {
         self.run(Effect::RequestApproval { calls });
     }
 
-    pub(super) fn tool_decision(&mut self, call_id: CallId, approved: bool) {
+    pub(super) fn tool_decision(&mut self, call_id: CallId, decision: ApprovalDecision) {
         let waiting = self.kind() == StatusKind::AwaitingToolApproval;
-        let call = self.s.round.as_mut().filter(|_| waiting).and_then(|r| match &mut r.request.body {
-            MessageType::ToolRequest { calls, .. } => {
-                calls.iter_mut().find(|c| c.id == call_id && c.approval == Approval::Pending)
-            }
-            _ => None,
-        });
-        let Some(call) = call else {
+        let name = self
+            .s
+            .round
+            .as_ref()
+            .filter(|_| waiting)
+            .and_then(|r| r.calls().iter().find(|c| c.id == call_id && c.approval == Approval::Pending))
+            .map(|c| c.name.clone());
+        let Some(name) = name else {
             let text = format!("no tool call {call_id:?} is awaiting approval");
             self.reply(Err(WireError::new(ErrorCode::InvalidState, text)));
             return;
         };
-        call.approval = if approved { Approval::Approved } else { Approval::Denied };
-        let verdict = if approved { "approved" } else { "denied" };
+        let tools = &mut self.s.config.tools;
+        if decision == ApprovalDecision::AlwaysAllow {
+            if tools.always_ask.contains(&name) {
+                let text = format!("{name} is on the always-ask list: approve each call, or take it off the list");
+                self.reply(Err(WireError::new(ErrorCode::InvalidInput, text)));
+                return;
+            }
+            if !tools.always_allowed.contains(&name) {
+                tools.always_allowed.push(name.clone());
+            }
+        }
+        // Which pending calls this answer settles, and how.
+        let approve = decision != ApprovalDecision::Deny;
+        let settles = |c: &ToolCall| match decision {
+            ApprovalDecision::Approve | ApprovalDecision::Deny => c.id == call_id,
+            ApprovalDecision::ApproveAll => true,
+            ApprovalDecision::AlwaysAllow => c.name == name,
+        };
+        if let Some(MessageType::ToolRequest { calls, .. }) = self.s.round.as_mut().map(|r| &mut r.request.body) {
+            for c in calls.iter_mut().filter(|c| c.approval == Approval::Pending && settles(c)) {
+                c.approval = if approve { Approval::Approved } else { Approval::Denied };
+            }
+        }
+        let verdict = match decision {
+            ApprovalDecision::Approve => "approved",
+            ApprovalDecision::Deny => "denied",
+            ApprovalDecision::ApproveAll => "all approved",
+            ApprovalDecision::AlwaysAllow => "always allowed",
+        };
         self.reply(Ok(Reply::Done));
         if let Some(request) = self.s.round.as_ref().map(|r| r.request.clone()) {
             self.rewrite(request, format!("{call_id} {verdict}"));
@@ -153,9 +208,16 @@ impl Step {
     fn finish_round(&mut self) {
         self.set_status(ContextStatus::CollectingToolResults);
         self.set_status(ContextStatus::ProcessingToolResults);
-        let interrupted = self.s.round.take().is_some_and(|r| r.interrupted);
+        let (interrupted, circular) = self.s.round.take().map_or((false, false), |r| (r.interrupted, r.circular));
         self.s.auto_loop.depth += 1;
         let depth = self.s.auto_loop.depth;
+        if circular {
+            let text = "The model kept repeating the same tool call, so the loop was stopped. Send a message to \
+                        steer it, or Continue to let it try again."
+                .to_owned();
+            self.stop_loop("loop_detected", text);
+            return;
+        }
         if interrupted {
             self.set_status(ContextStatus::Idle);
             self.notify(Notice::new(
@@ -166,20 +228,44 @@ impl Step {
         }
         if depth >= self.s.config.max_loop_depth {
             let text = format!(
-                "The tool loop stopped after {depth} rounds ({} tools). Press Continue (Retry) to let the model go on.",
+                "The tool loop stopped after {depth} rounds ({} tools). Press Continue to let the model go on.",
                 self.s.auto_loop.tools_executed
             );
-            let id = self.alloc_message_id();
-            let control = ControlKind::Notice { code: "loop_limit".to_owned(), text: text.clone() };
-            let message = self.message(id, MessageType::SystemControl { control });
-            self.append(message);
-            self.set_status(ContextStatus::Idle);
-            self.notify(Notice::new("loop_limit", text));
+            self.stop_loop("loop_limit", text);
             return;
         }
         let tools_executed = self.s.auto_loop.tools_executed;
         self.set_status(ContextStatus::ToolAutoLoop { depth, tools_executed });
         self.start_request(1);
+    }
+
+    /// Ends the turn with a visible notice (kept in history).
+    fn stop_loop(&mut self, code: &str, text: String) {
+        let id = self.alloc_message_id();
+        let control = ControlKind::Notice { code: code.to_owned(), text: text.clone() };
+        let message = self.message(id, MessageType::SystemControl { control });
+        self.append(message);
+        self.set_status(ContextStatus::Idle);
+        self.notify(Notice::new(code, text));
+    }
+
+    /// Plan or Act from the next request on; recorded in history.
+    pub(super) fn set_mode(&mut self, mode: AgentMode) {
+        if self.s.status.is_busy() {
+            let what = self.s.status.describe(self.now);
+            let text = format!("Braid is busy ({what}). Cancel or wait before switching mode.");
+            self.reply(Err(WireError::new(ErrorCode::AgentBusy, text)));
+            return;
+        }
+        self.reply(Ok(Reply::Done));
+        if self.s.config.tools.mode == mode {
+            return;
+        }
+        self.s.config.tools.mode = mode;
+        let id = self.alloc_message_id();
+        let control = ControlKind::ModeChange { mode: mode.as_str().to_owned() };
+        let message = self.message(id, MessageType::SystemControl { control });
+        self.append(message);
     }
 
     fn write_result(&mut self, call_id: &str, status: ToolResultStatus, error: &str) {
@@ -237,6 +323,7 @@ impl Step {
                 running: Some(running),
                 rejected: vec![None; n],
                 interrupted: true,
+                circular: false,
             });
         }
         self.set_status(ContextStatus::Cancelling);

@@ -1,0 +1,81 @@
+//! Which tool calls may run: pure decisions from the conversation's tool
+//! settings, the tool's permission, and the loop's progress. The runtime
+//! never runs a call this module did not allow or the user did not approve.
+
+use braid_protocol::{AgentMode, AgentRole, Permission, ToolApprovalPolicy, ToolSettings};
+
+/// The built-in tools and what they can do. `braid-tools` checks in a test
+/// that its registry matches this list.
+pub const BUILTIN_TOOLS: &[(&str, Permission)] = &[
+    ("read_file", Permission::Read),
+    ("list_directory", Permission::Read),
+    ("glob_files", Permission::Read),
+    ("write_file", Permission::Write),
+    ("edit_file", Permission::Write),
+    ("run_command", Permission::Execute),
+];
+
+pub fn builtin_permission(name: &str) -> Option<Permission> {
+    BUILTIN_TOOLS.iter().find(|(n, _)| *n == name).map(|(_, p)| *p)
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Decision {
+    Allow,
+    /// Refused; the reason goes back to the model as the call's result.
+    Deny(String),
+    Ask,
+}
+
+/// How far the automatic loop has gone in this turn.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct LoopState {
+    pub depth: u32,
+    pub tools_executed: u32,
+}
+
+/// Whether the mode and role let the model see and call a tool of this kind.
+pub fn offered(settings: &ToolSettings, permission: Permission) -> bool {
+    let read_only = settings.mode == AgentMode::Plan || settings.role == AgentRole::Planner;
+    !read_only || permission == Permission::Read
+}
+
+/// The decision for one call. A tool the mode or role does not offer is
+/// refused even if the model names it; the always-ask list wins over the
+/// policy and over earlier "always allow" answers.
+pub fn decide(settings: &ToolSettings, name: &str, permission: Option<Permission>, progress: LoopState) -> Decision {
+    let Some(permission) = permission else {
+        return Decision::Deny(format!("there is no tool named {name:?}"));
+    };
+    if !offered(settings, permission) {
+        let why = if settings.role == AgentRole::Planner {
+            "the Planner role may only use read tools"
+        } else {
+            "Plan mode allows read tools only; ask the user to switch to Act mode to change files or run commands"
+        };
+        return Decision::Deny(format!("{name} is not available: {why}"));
+    }
+    if settings.always_ask.iter().any(|t| t == name) {
+        return Decision::Ask;
+    }
+    if settings.always_allowed.iter().any(|t| t == name) {
+        return Decision::Allow;
+    }
+    match &settings.policy {
+        ToolApprovalPolicy::WhiteList { tools } if tools.iter().any(|t| t == name) => Decision::Allow,
+        ToolApprovalPolicy::WhiteList { .. } | ToolApprovalPolicy::Manual => Decision::Ask,
+        ToolApprovalPolicy::LimitedAuto { max_depth, max_tools } => {
+            if progress.depth < *max_depth && progress.tools_executed < *max_tools {
+                Decision::Allow
+            } else {
+                Decision::Ask
+            }
+        }
+        ToolApprovalPolicy::AutoAll => Decision::Allow,
+    }
+}
+
+/// The instructions added to the system prompt in Plan mode.
+pub const PLAN_INSTRUCTIONS: &str = "You are in Plan mode. Read and explore with the read-only tools, then \
+propose a step-by-step plan. Do not change files or run commands: the user switches to Act mode to carry \
+the plan out.";

@@ -1,0 +1,325 @@
+//! The tool auto-loop and approval policies, event by event with the
+//! simulator: what runs by itself, what is asked, what is refused, and how
+//! the loop stops (depth limit, repeats, interrupt, cancel).
+
+#![allow(clippy::unwrap_used, clippy::expect_used)] // a panic is how a test reports
+
+use braid_core::llm::{LlmResponse, StopReason, ToolCallSpec};
+use braid_core::machine::{Effect, Event, Reply, ToolOutcome};
+use braid_core::sim::{reply_of, Sim};
+use braid_protocol::{
+    AgentMode, AgentRole, Approval, ApprovalDecision, ContextStatus as S, ControlKind, MessageType, Role, StatusKind,
+    ToolApprovalPolicy, ToolResultStatus,
+};
+
+fn start(sim: &mut Sim, text: &str) {
+    let fx = sim.send(Event::UserMessage { body: MessageType::text(Role::User, text), queue_if_busy: false });
+    sim.pipeline_ok(&fx);
+}
+
+fn call(id: &str, name: &str, args: &str) -> ToolCallSpec {
+    ToolCallSpec { id: id.into(), name: name.into(), arguments: args.into() }
+}
+
+fn model_calls(sim: &mut Sim, calls: Vec<ToolCallSpec>) -> Vec<Effect> {
+    let rid = sim.request_id();
+    let response =
+        LlmResponse { text: String::new(), tool_calls: calls, usage: None, stop_reason: StopReason::ToolUse };
+    sim.send(Event::LlmCompleted { request_id: rid, response })
+}
+
+fn model_answers(sim: &mut Sim, text: &str) -> Vec<Effect> {
+    let rid = sim.request_id();
+    sim.send(Event::LlmCompleted { request_id: rid, response: LlmResponse::text(text) })
+}
+
+fn outcome(status: ToolResultStatus, output: &str, error: Option<&str>) -> ToolOutcome {
+    ToolOutcome { status, output: output.into(), error: error.map(str::to_owned), recoverable: true, duration_ms: 3 }
+}
+
+fn done(sim: &mut Sim, id: &str) -> Vec<Effect> {
+    sim.send(Event::ToolFinished { call_id: id.into(), outcome: outcome(ToolResultStatus::Success, "ok", None) })
+}
+
+fn ran(effects: &[Effect]) -> Vec<String> {
+    effects
+        .iter()
+        .filter_map(|e| match e {
+            Effect::RunTool { call, .. } => Some(call.id.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+fn results(sim: &Sim) -> Vec<(String, ToolResultStatus, String)> {
+    sim.messages()
+        .iter()
+        .filter_map(|m| match &m.body {
+            MessageType::ToolResult { request_id, status, error, .. } => {
+                Some((request_id.clone(), *status, error.clone().unwrap_or_default()))
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+fn starts_request(fx: &[Effect]) -> bool {
+    fx.iter().any(|e| matches!(e, Effect::StartLlmRequest { .. }))
+}
+
+fn approvals(sim: &Sim) -> Vec<Approval> {
+    sim.messages()
+        .iter()
+        .filter_map(|m| match &m.body {
+            MessageType::ToolRequest { calls, .. } => Some(calls.iter().map(|c| c.approval).collect::<Vec<_>>()),
+            _ => None,
+        })
+        .next_back()
+        .unwrap_or_default()
+}
+
+#[test]
+fn a_single_read_runs_by_itself_and_its_result_goes_back() {
+    let mut sim = Sim::new(); // default policy: read tools are whitelisted
+    start(&mut sim, "what is in a.txt?");
+    let fx = model_calls(&mut sim, vec![call("c1", "read_file", r#"{"path":"a.txt"}"#)]);
+    assert_eq!(ran(&fx), ["c1"]);
+    assert_eq!(sim.state.status, S::ExecutingTool { tool_name: "read_file".into(), index: 1, total: 1, attempt: 1 });
+    let fx = done(&mut sim, "c1");
+    assert!(starts_request(&fx));
+    assert_eq!(sim.state.status, S::ToolAutoLoop { depth: 1, tools_executed: 1 });
+    model_answers(&mut sim, "a.txt says ok");
+    assert_eq!(sim.state.status, S::Idle);
+    assert_eq!(results(&sim), [("c1".to_owned(), ToolResultStatus::Success, String::new())]);
+}
+
+#[test]
+fn several_calls_run_one_at_a_time_in_order_and_go_back_in_one_request() {
+    let mut sim = Sim::new();
+    start(&mut sim, "read three");
+    let calls = ["a", "b", "c"].map(|p| call(p, "read_file", &format!(r#"{{"path":"{p}"}}"#))).to_vec();
+    let fx = model_calls(&mut sim, calls);
+    assert_eq!(ran(&fx), ["a"], "only the first starts");
+    assert_eq!(ran(&done(&mut sim, "a")), ["b"]);
+    assert_eq!(sim.state.status, S::ExecutingTool { tool_name: "read_file".into(), index: 2, total: 3, attempt: 1 });
+    assert_eq!(ran(&done(&mut sim, "b")), ["c"]);
+    let fx = done(&mut sim, "c");
+    let requests = fx.iter().filter(|e| matches!(e, Effect::StartLlmRequest { .. })).count();
+    assert_eq!(requests, 1, "all three results in one request");
+    assert_eq!(results(&sim).iter().map(|r| r.0.as_str()).collect::<Vec<_>>(), ["a", "b", "c"]);
+}
+
+#[test]
+fn the_loop_runs_three_rounds_and_more_while_the_policy_allows() {
+    let mut sim = Sim::new();
+    sim.state.config.tools.policy = ToolApprovalPolicy::AutoAll;
+    start(&mut sim, "explore");
+    for round in 1..=4u32 {
+        model_calls(&mut sim, vec![call(&format!("r{round}"), "list_directory", &format!(r#"{{"path":"d{round}"}}"#))]);
+        done(&mut sim, &format!("r{round}"));
+        assert_eq!(sim.state.status, S::ToolAutoLoop { depth: round, tools_executed: round });
+    }
+    model_answers(&mut sim, "explored");
+    assert_eq!(sim.state.status, S::Idle);
+    assert_eq!(results(&sim).len(), 4);
+}
+
+#[test]
+fn whitelisted_tools_run_and_others_are_asked() {
+    let mut sim = Sim::new();
+    start(&mut sim, "read then write");
+    let fx = model_calls(
+        &mut sim,
+        vec![call("r", "read_file", r#"{"path":"a"}"#), call("w", "write_file", r#"{"path":"a","content":"x"}"#)],
+    );
+    assert!(ran(&fx).is_empty(), "nothing runs while a call of the round waits");
+    assert_eq!(approvals(&sim), [Approval::Approved, Approval::Pending]);
+    assert_eq!(
+        sim.state.status,
+        S::AwaitingToolApproval { pending_requests: vec!["w".into()], tool_names: vec!["write_file".into()] }
+    );
+    let fx = sim.send(Event::ToolDecision { call_id: "w".into(), decision: ApprovalDecision::Approve });
+    assert_eq!(ran(&fx), ["r"]);
+    assert_eq!(ran(&done(&mut sim, "r")), ["w"]);
+}
+
+#[test]
+fn a_denied_call_tells_the_model_the_user_denied_it() {
+    let mut sim = Sim::new();
+    start(&mut sim, "delete things");
+    model_calls(&mut sim, vec![call("x", "run_command", r#"{"command":"rm -rf build"}"#)]);
+    let fx = sim.send(Event::ToolDecision { call_id: "x".into(), decision: ApprovalDecision::Deny });
+    assert!(ran(&fx).is_empty());
+    assert!(starts_request(&fx), "the denial goes back to the model");
+    assert_eq!(results(&sim), [("x".into(), ToolResultStatus::Error, "the user denied this tool call".into())]);
+    assert_eq!(approvals(&sim), [Approval::Denied]);
+}
+
+#[test]
+fn approve_all_and_always_allow_settle_several_calls() {
+    let mut sim = Sim::new();
+    sim.state.config.tools.policy = ToolApprovalPolicy::Manual;
+    start(&mut sim, "go");
+    model_calls(
+        &mut sim,
+        vec![call("1", "write_file", r#"{"path":"a"}"#), call("2", "run_command", r#"{"command":"ls"}"#)],
+    );
+    let fx = sim.send(Event::ToolDecision { call_id: "1".into(), decision: ApprovalDecision::ApproveAll });
+    assert_eq!(ran(&fx), ["1"]);
+    assert_eq!(approvals(&sim), [Approval::Approved, Approval::Approved]);
+    done(&mut sim, "1");
+    done(&mut sim, "2");
+
+    // "Always allow" approves this call and later ones of the same tool.
+    model_calls(
+        &mut sim,
+        vec![call("3", "edit_file", r#"{"path":"a","n":1}"#), call("4", "edit_file", r#"{"path":"b"}"#)],
+    );
+    sim.send(Event::ToolDecision { call_id: "3".into(), decision: ApprovalDecision::AlwaysAllow });
+    assert_eq!(approvals(&sim), [Approval::Approved, Approval::Approved]);
+    assert_eq!(sim.state.config.tools.always_allowed, ["edit_file"]);
+    done(&mut sim, "3");
+    done(&mut sim, "4");
+    let fx = model_calls(&mut sim, vec![call("5", "edit_file", r#"{"path":"c"}"#)]);
+    assert_eq!(ran(&fx), ["5"], "remembered for this conversation");
+}
+
+#[test]
+fn the_always_ask_list_overrides_every_policy_and_always_allow() {
+    let mut sim = Sim::new();
+    sim.state.config.tools.policy = ToolApprovalPolicy::AutoAll;
+    sim.state.config.tools.always_ask = vec!["run_command".into()];
+    start(&mut sim, "run");
+    let fx = model_calls(&mut sim, vec![call("1", "run_command", r#"{"command":"make"}"#)]);
+    assert!(ran(&fx).is_empty());
+    assert_eq!(sim.state.status.kind(), StatusKind::AwaitingToolApproval);
+    let fx = sim.send(Event::ToolDecision { call_id: "1".into(), decision: ApprovalDecision::AlwaysAllow });
+    assert!(matches!(reply_of(&fx), Some(Err(e)) if e.message.contains("always-ask")), "{fx:?}");
+    assert!(sim.state.config.tools.always_allowed.is_empty());
+    let fx = sim.send(Event::ToolDecision { call_id: "1".into(), decision: ApprovalDecision::Approve });
+    assert_eq!(ran(&fx), ["1"]);
+}
+
+#[test]
+fn limited_auto_asks_once_its_budget_is_spent() {
+    let mut sim = Sim::new();
+    sim.state.config.tools.policy = ToolApprovalPolicy::LimitedAuto { max_depth: 5, max_tools: 2 };
+    start(&mut sim, "go");
+    let fx = model_calls(&mut sim, vec![call("1", "write_file", r#"{"n":1}"#), call("2", "write_file", r#"{"n":2}"#)]);
+    assert_eq!(ran(&fx), ["1"]);
+    done(&mut sim, "1");
+    done(&mut sim, "2");
+    model_calls(&mut sim, vec![call("3", "write_file", r#"{"n":3}"#)]);
+    assert_eq!(sim.state.status.kind(), StatusKind::AwaitingToolApproval, "two tools ran: the third is asked");
+}
+
+#[test]
+fn at_the_depth_limit_the_loop_stops_says_so_and_continues_by_hand() {
+    let mut sim = Sim::new();
+    sim.state.config.tools.policy = ToolApprovalPolicy::AutoAll;
+    sim.state.config.max_loop_depth = 2;
+    start(&mut sim, "dig");
+    model_calls(&mut sim, vec![call("1", "glob_files", r#"{"pattern":"*.rs"}"#)]);
+    done(&mut sim, "1");
+    model_calls(&mut sim, vec![call("2", "glob_files", r#"{"pattern":"*.md"}"#)]);
+    let fx = done(&mut sim, "2");
+    assert!(!starts_request(&fx));
+    assert_eq!(sim.state.status, S::Idle);
+    let told = sim.messages().iter().any(
+        |m| matches!(&m.body, MessageType::SystemControl { control: ControlKind::Notice { code, .. } } if code == "loop_limit"),
+    );
+    assert!(told, "the stop is in history");
+    // Continue (the Retry command) lets the model go on.
+    let fx = sim.send(Event::Retry);
+    assert_eq!(reply_of(&fx), Some(&Ok(Reply::Done)));
+    assert!(starts_request(&fx));
+    model_answers(&mut sim, "found it");
+    assert_eq!(sim.state.status, S::Idle);
+}
+
+#[test]
+fn a_failing_tool_in_the_middle_goes_back_as_its_result_and_the_loop_goes_on() {
+    let mut sim = Sim::new();
+    sim.state.config.tools.policy = ToolApprovalPolicy::AutoAll;
+    start(&mut sim, "go");
+    model_calls(&mut sim, vec![call("1", "read_file", r#"{"path":"a"}"#), call("2", "read_file", r#"{"path":"b"}"#)]);
+    let failure = outcome(ToolResultStatus::Error, "", Some("b: no such file"));
+    done(&mut sim, "1");
+    let fx = sim.send(Event::ToolFinished { call_id: "2".into(), outcome: failure });
+    assert!(starts_request(&fx));
+    assert_eq!(results(&sim)[1], ("2".into(), ToolResultStatus::Error, "b: no such file".into()));
+    model_calls(&mut sim, vec![call("3", "read_file", r#"{"path":"c"}"#)]);
+    assert_eq!(sim.state.status.kind(), StatusKind::ExecutingTool, "the loop goes on after a failure");
+}
+
+#[test]
+fn interrupt_lets_the_running_tool_finish_and_starts_nothing_more() {
+    let mut sim = Sim::new();
+    sim.state.config.tools.policy = ToolApprovalPolicy::AutoAll;
+    start(&mut sim, "go");
+    model_calls(&mut sim, vec![call("1", "run_command", r#"{"command":"make"}"#), call("2", "read_file", "{}")]);
+    let fx = sim.send(Event::Interrupt);
+    assert!(!fx.iter().any(|e| matches!(e, Effect::KillTool { .. })), "the running tool is not killed");
+    let fx = done(&mut sim, "1");
+    assert!(!starts_request(&fx) && ran(&fx).is_empty());
+    assert_eq!(sim.state.status, S::Idle);
+    let r = results(&sim);
+    assert_eq!((r[0].1, r[1].1), (ToolResultStatus::Success, ToolResultStatus::Cancelled), "{r:?}");
+}
+
+#[test]
+fn a_model_repeating_the_same_call_is_stopped_with_a_clear_message() {
+    let mut sim = Sim::new();
+    start(&mut sim, "read");
+    for round in 1..=2 {
+        // Same call; key order differs, which must not hide the repeat.
+        let args = if round == 1 { r#"{"path":"a","start_line":1}"# } else { r#"{"start_line":1,"path":"a"}"# };
+        model_calls(&mut sim, vec![call(&format!("c{round}"), "read_file", args)]);
+        done(&mut sim, &format!("c{round}"));
+    }
+    let fx = model_calls(&mut sim, vec![call("c3", "read_file", r#"{"path":"a","start_line":1}"#)]);
+    assert!(ran(&fx).is_empty());
+    assert_eq!(sim.state.status, S::Idle);
+    let last = results(&sim).pop().unwrap();
+    assert!(last.2.starts_with("loop detected: read_file was called 3 times"), "{last:?}");
+    let notice = sim.messages().iter().any(|m| {
+        matches!(&m.body, MessageType::SystemControl { control: ControlKind::Notice { code, .. } } if code == "loop_detected")
+    });
+    assert!(notice);
+}
+
+#[test]
+fn plan_mode_refuses_write_tools_and_records_the_mode_change() {
+    let mut sim = Sim::new();
+    sim.state.config.tools.policy = ToolApprovalPolicy::AutoAll;
+    let fx = sim.send(Event::SetMode { mode: AgentMode::Plan });
+    assert_eq!(reply_of(&fx), Some(&Ok(Reply::Done)));
+    let changed = sim.messages().iter().any(
+        |m| matches!(&m.body, MessageType::SystemControl { control: ControlKind::ModeChange { mode } } if mode == "plan"),
+    );
+    assert!(changed, "the switch is in history");
+    start(&mut sim, "plan a refactor");
+    let fx = model_calls(
+        &mut sim,
+        vec![call("w", "write_file", r#"{"path":"a","content":""}"#), call("r", "read_file", r#"{"path":"a"}"#)],
+    );
+    assert_eq!(approvals(&sim), [Approval::Denied, Approval::Approved], "refused without asking");
+    assert!(results(&sim)[0].2.contains("Plan mode allows read tools only"), "{:?}", results(&sim));
+    assert_eq!(ran(&fx), ["r"]);
+    // Busy: the mode cannot change now.
+    let fx = sim.send(Event::SetMode { mode: AgentMode::Act });
+    assert!(matches!(reply_of(&fx), Some(Err(e)) if e.message.contains("busy")));
+}
+
+#[test]
+fn the_planner_role_and_unknown_tools_are_refused_even_if_named() {
+    let mut sim = Sim::new();
+    sim.state.config.tools.policy = ToolApprovalPolicy::AutoAll;
+    sim.state.config.tools.role = AgentRole::Planner;
+    start(&mut sim, "go");
+    model_calls(&mut sim, vec![call("1", "run_command", r#"{"command":"ls"}"#), call("2", "launch_missiles", "{}")]);
+    let r = results(&sim);
+    assert!(r[0].2.contains("the Planner role may only use read tools"), "{r:?}");
+    assert_eq!(r[1].2, "there is no tool named \"launch_missiles\"");
+    assert_eq!(sim.state.status.kind(), StatusKind::ToolAutoLoop, "both answered, back to the model");
+}

@@ -1,0 +1,99 @@
+//! Tools as clients see and configure them: permission categories, the
+//! approval policy, modes and roles.
+
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+/// What a tool can do; modes and roles allow tools by category.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum Permission {
+    Read,
+    Write,
+    Execute,
+    Network,
+}
+
+/// When a tool call may run without asking the user.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum ToolApprovalPolicy {
+    /// These tools run; every other call is asked.
+    WhiteList { tools: Vec<String> },
+    /// Every call runs until the loop is `max_depth` rounds deep or has run
+    /// `max_tools` tools in this turn; then each call is asked.
+    LimitedAuto { max_depth: u32, max_tools: u32 },
+    /// Every call is asked.
+    Manual,
+    /// Every call runs (the always-ask list still asks).
+    AutoAll,
+}
+
+/// Plan: planning instructions, read tools only. Act: every tool.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum AgentMode {
+    Plan,
+    #[default]
+    Act,
+}
+
+impl AgentMode {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            AgentMode::Plan => "plan",
+            AgentMode::Act => "act",
+        }
+    }
+}
+
+/// The agent's role; a Planner sees read tools only.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum AgentRole {
+    #[default]
+    Assistant,
+    Planner,
+}
+
+/// A conversation's tool settings (stored with the context).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct ToolSettings {
+    pub policy: ToolApprovalPolicy,
+    /// Always asked, whatever the policy or earlier answers.
+    pub always_ask: Vec<String>,
+    /// "Always allow" answers given in this conversation.
+    pub always_allowed: Vec<String>,
+    pub mode: AgentMode,
+    pub role: AgentRole,
+    /// One tool call longer than this ends with a timeout result.
+    pub timeout_ms: u64,
+}
+
+/// Read tools run by themselves; writing and running commands are asked.
+pub const DEFAULT_AUTO_TOOLS: [&str; 3] = ["read_file", "list_directory", "glob_files"];
+
+impl Default for ToolSettings {
+    fn default() -> ToolSettings {
+        ToolSettings {
+            policy: ToolApprovalPolicy::WhiteList {
+                tools: DEFAULT_AUTO_TOOLS.iter().map(|s| (*s).to_owned()).collect(),
+            },
+            always_ask: Vec::new(),
+            always_allowed: Vec::new(),
+            mode: AgentMode::Act,
+            role: AgentRole::Assistant,
+            timeout_ms: 30_000,
+        }
+    }
+}
+
+/// A tool as a client lists it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct ToolInfo {
+    pub name: String,
+    pub description: String,
+    pub permission: Permission,
+    /// Safe to run alongside other calls (reads).
+    pub parallel_safe: bool,
+}

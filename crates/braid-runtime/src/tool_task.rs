@@ -1,0 +1,58 @@
+//! One tool call at a time, on its own task, under the conversation's
+//! timeout. Aborting the task drops the tool's future, which kills any
+//! process it started with its whole group.
+
+use crate::actor::Input;
+use braid_core::machine::{Event, ToolOutcome};
+use braid_protocol::{CallId, ToolCall, ToolResultStatus};
+use braid_tools::{ToolContext, ToolRegistry};
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::sync::mpsc;
+
+pub struct ToolTask {
+    pub call_id: CallId,
+    pub handle: tokio::task::JoinHandle<()>,
+}
+
+pub fn spawn(
+    tools: Arc<ToolRegistry>,
+    call: ToolCall,
+    ctx: ToolContext,
+    timeout: Duration,
+    mailbox: mpsc::UnboundedSender<Input>,
+) -> ToolTask {
+    let call_id = call.id.clone();
+    let handle = tokio::spawn(async move {
+        let outcome = match tokio::time::timeout(timeout, tools.dispatch(&call, &ctx)).await {
+            Ok(outcome) => outcome,
+            Err(_) => timed_out(timeout),
+        };
+        let _ = mailbox.send(Input::Event(Event::ToolFinished { call_id: call.id, outcome }));
+    });
+    ToolTask { call_id, handle }
+}
+
+fn timed_out(timeout: Duration) -> ToolOutcome {
+    let secs = timeout.as_secs_f64();
+    ToolOutcome {
+        status: ToolResultStatus::Error,
+        output: String::new(),
+        error: Some(format!(
+            "timed out after {secs} s and was stopped (with any process it started); try a smaller step"
+        )),
+        recoverable: true,
+        duration_ms: timeout.as_millis() as u64,
+    }
+}
+
+/// What the core hears when the user cancelled a running call.
+pub fn killed() -> ToolOutcome {
+    ToolOutcome {
+        status: ToolResultStatus::Cancelled,
+        output: String::new(),
+        error: Some("cancelled by the user".to_owned()),
+        recoverable: true,
+        duration_ms: 0,
+    }
+}

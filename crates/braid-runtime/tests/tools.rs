@@ -1,0 +1,171 @@
+//! Tools through the runtime with the scripted fake provider and the real
+//! built-in tools on a temporary workspace: definitions offered per mode,
+//! the iteration timeout, a denial reaching the model, and cancelling a
+//! real process tree.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)] // a panic is how a test reports
+
+use braid_core::llm::StopReason;
+use braid_llm::fake::{FakeProvider, FakeStep};
+use braid_protocol::{
+    AgentMode, ApprovalDecision, ContextStatus, MessageType, NewMessage, Role, StatusKind, ToolApprovalPolicy,
+    ToolResultStatus,
+};
+use braid_runtime::{Runtime, RuntimeConfig};
+use serde_json::json;
+use std::path::Path;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+fn open(dir: &Path, fake: Arc<FakeProvider>, policy: ToolApprovalPolicy, timeout_ms: u64) -> Runtime {
+    let mut c = RuntimeConfig::new(dir.join("braid.db"), dir.to_owned());
+    c.machine.tools.policy = policy;
+    c.machine.tools.timeout_ms = timeout_ms;
+    Runtime::open(c, fake).unwrap().0
+}
+
+fn calls(list: &[(&str, &str, serde_json::Value)]) -> Vec<FakeStep> {
+    let mut steps = vec![FakeStep::Connect];
+    for (id, name, args) in list {
+        steps.push(FakeStep::ToolCall { id: (*id).into(), name: (*name).into(), arguments: args.to_string() });
+    }
+    steps.push(FakeStep::Finish(StopReason::ToolUse));
+    steps
+}
+
+fn answer(text: &str) -> Vec<FakeStep> {
+    vec![FakeStep::Text(text.into()), FakeStep::Finish(StopReason::EndTurn)]
+}
+
+fn say(t: &str) -> NewMessage {
+    NewMessage { body: MessageType::text(Role::User, t) }
+}
+
+async fn wait(rt: &Runtime, id: &braid_protocol::ContextId, kind: StatusKind, limit: Duration) -> ContextStatus {
+    let t0 = Instant::now();
+    loop {
+        let s = rt.peek(id).await.unwrap().summary.status;
+        if s.kind() == kind {
+            return s;
+        }
+        assert!(t0.elapsed() < limit, "still {s:?} after {limit:?}");
+        tokio::time::sleep(Duration::from_millis(2)).await;
+    }
+}
+
+fn results(messages: &[braid_protocol::Message]) -> Vec<(String, ToolResultStatus, String)> {
+    messages
+        .iter()
+        .filter_map(|m| match &m.body {
+            MessageType::ToolResult { request_id, status, error, .. } => {
+                Some((request_id.clone(), *status, error.clone().unwrap_or_default()))
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn the_model_is_offered_the_tools_its_mode_allows() {
+    let dir = tempfile::tempdir().unwrap();
+    let fake = Arc::new(FakeProvider::echo(Duration::ZERO));
+    let rt = open(dir.path(), fake.clone(), ToolApprovalPolicy::Manual, 30_000);
+    let ctx = rt.create_context(None, None).await.unwrap();
+    rt.send_message(&ctx.id, say("hi"), false).await.unwrap();
+    wait(&rt, &ctx.id, StatusKind::Idle, Duration::from_secs(5)).await;
+    rt.set_mode(&ctx.id, AgentMode::Plan).await.unwrap();
+    rt.send_message(&ctx.id, say("plan"), false).await.unwrap();
+    wait(&rt, &ctx.id, StatusKind::Idle, Duration::from_secs(5)).await;
+    let requests = fake.requests();
+    let names = |i: usize| requests[i].tools.iter().map(|t| t.name.as_str()).collect::<Vec<_>>();
+    assert_eq!(names(0), ["read_file", "list_directory", "glob_files", "write_file", "edit_file", "run_command"]);
+    assert_eq!(names(1), ["read_file", "list_directory", "glob_files"], "Plan mode: read tools only");
+    assert!(requests[1].system.as_deref().unwrap_or("").contains("You are in Plan mode"));
+    assert_eq!(requests[0].system, None);
+    let snap = rt.load_context(&ctx.id).await.unwrap();
+    assert_eq!(snap.tools.mode, AgentMode::Plan);
+}
+
+#[tokio::test]
+async fn a_call_longer_than_the_timeout_ends_with_a_timeout_result() {
+    let dir = tempfile::tempdir().unwrap();
+    let fake = Arc::new(FakeProvider::echo(Duration::ZERO));
+    fake.push_reply(calls(&[("slow", "run_command", json!({"command": "sleep 20"}))]));
+    fake.push_reply(answer("That took too long."));
+    let rt = open(dir.path(), fake.clone(), ToolApprovalPolicy::AutoAll, 300);
+    let ctx = rt.create_context(None, None).await.unwrap();
+    let t0 = Instant::now();
+    rt.send_message(&ctx.id, say("wait"), false).await.unwrap();
+    wait(&rt, &ctx.id, StatusKind::ExecutingTool, Duration::from_secs(5)).await;
+    wait(&rt, &ctx.id, StatusKind::Idle, Duration::from_secs(5)).await;
+    assert!(t0.elapsed() < Duration::from_secs(3), "{:?}", t0.elapsed());
+    let snap = rt.load_context(&ctx.id).await.unwrap();
+    let r = results(&snap.messages);
+    assert_eq!(r.len(), 1);
+    assert_eq!(r[0].1, ToolResultStatus::Error);
+    assert!(r[0].2.starts_with("timed out after 0.3 s"), "{r:?}");
+    assert_eq!(fake.requests().len(), 2, "the timeout went back to the model, which answered");
+}
+
+#[tokio::test]
+async fn a_denied_call_reaches_the_model_as_a_denial() {
+    let dir = tempfile::tempdir().unwrap();
+    let fake = Arc::new(FakeProvider::echo(Duration::ZERO));
+    fake.push_reply(calls(&[("w", "write_file", json!({"path": "x.txt", "content": "x"}))]));
+    fake.push_reply(answer("Understood, I will not write."));
+    let rt = open(dir.path(), fake.clone(), ToolApprovalPolicy::Manual, 30_000);
+    let ctx = rt.create_context(None, None).await.unwrap();
+    rt.send_message(&ctx.id, say("write x"), false).await.unwrap();
+    wait(&rt, &ctx.id, StatusKind::AwaitingToolApproval, Duration::from_secs(5)).await;
+    rt.decide_tool_call(&ctx.id, "w".into(), ApprovalDecision::Deny).await.unwrap();
+    wait(&rt, &ctx.id, StatusKind::Idle, Duration::from_secs(5)).await;
+    assert!(!dir.path().join("x.txt").exists(), "the denied tool never ran");
+    let second = &fake.requests()[1];
+    let told = results(&second.messages);
+    assert_eq!(told, [("w".into(), ToolResultStatus::Error, "the user denied this tool call".into())]);
+}
+
+fn alive(pid: u32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat"))
+        .is_ok_and(|s| !s.rsplit(')').next().unwrap_or("").trim_start().starts_with('Z'))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn cancel_kills_the_running_command_and_its_children_within_100_ms() {
+    let dir = tempfile::tempdir().unwrap();
+    let fake = Arc::new(FakeProvider::echo(Duration::ZERO));
+    let cmd = "sleep 30 & echo $! > bg.pid; sh -c 'echo $$ > fg.pid; exec sleep 30'";
+    fake.push_reply(calls(&[
+        ("run", "run_command", json!({"command": cmd})),
+        ("next", "read_file", json!({"path": "bg.pid"})),
+    ]));
+    let rt = open(dir.path(), fake.clone(), ToolApprovalPolicy::AutoAll, 60_000);
+    let ctx = rt.create_context(None, None).await.unwrap();
+    rt.send_message(&ctx.id, say("run it"), false).await.unwrap();
+    let read = |f: &str| std::fs::read_to_string(dir.path().join(f)).ok().and_then(|s| s.trim().parse::<u32>().ok());
+    let t0 = Instant::now();
+    let (bg, fg) = loop {
+        if let (Some(a), Some(b)) = (read("bg.pid"), read("fg.pid")) {
+            break (a, b);
+        }
+        assert!(t0.elapsed() < Duration::from_secs(10), "the command never started");
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    };
+    assert!(alive(bg) && alive(fg));
+    let cancelled_at = Instant::now();
+    rt.cancel(&ctx.id).await.unwrap();
+    wait(&rt, &ctx.id, StatusKind::Idle, Duration::from_millis(100)).await;
+    while (alive(bg) || alive(fg)) && cancelled_at.elapsed() < Duration::from_millis(100) {
+        tokio::time::sleep(Duration::from_millis(2)).await;
+    }
+    let took = cancelled_at.elapsed();
+    assert!(!alive(bg) && !alive(fg), "a process of the tree survived ({bg}, {fg})");
+    assert!(took < Duration::from_millis(100), "Idle and all dead in {took:?}");
+    let snap = rt.load_context(&ctx.id).await.unwrap();
+    let r = results(&snap.messages);
+    assert_eq!(
+        r.iter().map(|x| (x.0.as_str(), x.1)).collect::<Vec<_>>(),
+        [("run", ToolResultStatus::Cancelled), ("next", ToolResultStatus::Cancelled)]
+    );
+    assert_eq!(fake.requests().len(), 1, "nothing was sent after the cancel");
+}

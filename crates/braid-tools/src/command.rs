@@ -1,0 +1,112 @@
+//! `run_command`: `sh -c` in the conversation's working directory (fixed:
+//! a `cd` lasts for that call only), in its own process group so that
+//! cancelling kills the command and everything it started.
+
+use crate::output::cap;
+use crate::{arg_str, failure, Tool, ToolContext};
+use braid_core::machine::ToolOutcome;
+use braid_protocol::{Permission, ToolResultStatus};
+use futures::future::BoxFuture;
+use futures::FutureExt;
+use serde_json::{json, Value};
+use std::process::Stdio;
+use tokio::io::AsyncReadExt;
+
+/// Per stream; the head and the tail are kept.
+const MAX_STREAM: usize = 30 * 1024;
+
+/// Kills the whole process group when dropped: on cancel (the future is
+/// dropped), on timeout, and after a normal exit (children left running in
+/// the background would outlive the call otherwise).
+struct GroupGuard(Option<rustix::process::Pid>);
+
+impl Drop for GroupGuard {
+    fn drop(&mut self) {
+        if let Some(pid) = self.0 {
+            // Already gone is fine.
+            let _ = rustix::process::kill_process_group(pid, rustix::process::Signal::KILL);
+        }
+    }
+}
+
+pub struct RunCommand;
+impl Tool for RunCommand {
+    fn name(&self) -> &'static str {
+        "run_command"
+    }
+    fn description(&self) -> &'static str {
+        "Run a shell command (sh -c) in the workspace directory and return its exit code, stdout and stderr. Each call starts in the workspace: cd does not carry over. Long output is cut in the middle."
+    }
+    fn input_schema(&self) -> Value {
+        json!({"type":"object","properties":{"command":{"type":"string"}},"required":["command"]})
+    }
+    fn permission(&self) -> Permission {
+        Permission::Execute
+    }
+    fn examples(&self) -> Vec<Value> {
+        vec![json!({"command":"cargo test -q"}), json!({"command":"git status --short"})]
+    }
+    fn run<'a>(&'a self, args: Value, ctx: &'a ToolContext) -> BoxFuture<'a, ToolOutcome> {
+        async move {
+            let command = match arg_str(&args, "command") {
+                Ok(c) if !c.trim().is_empty() => c.to_owned(),
+                Ok(_) => return failure("the command is empty"),
+                Err(e) => return e,
+            };
+            let spawned = tokio::process::Command::new("sh")
+                .arg("-c")
+                .arg(&command)
+                .current_dir(&ctx.workspace)
+                .stdin(Stdio::null())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .process_group(0)
+                .kill_on_drop(true)
+                .spawn();
+            let mut child = match spawned {
+                Ok(c) => c,
+                Err(e) => return failure(format!("could not start sh: {e}")),
+            };
+            let _group = GroupGuard(child.id().and_then(|id| rustix::process::Pid::from_raw(id as i32)));
+            let (mut out, mut err) = (child.stdout.take(), child.stderr.take());
+            let read_out = async {
+                let mut buf = Vec::new();
+                if let Some(s) = out.as_mut() {
+                    let _ = s.read_to_end(&mut buf).await;
+                }
+                buf
+            };
+            let read_err = async {
+                let mut buf = Vec::new();
+                if let Some(s) = err.as_mut() {
+                    let _ = s.read_to_end(&mut buf).await;
+                }
+                buf
+            };
+            let (status, stdout, stderr) = tokio::join!(child.wait(), read_out, read_err);
+            let code = match status {
+                Ok(s) => s.code(),
+                Err(e) => return failure(format!("waiting for the command failed: {e}")),
+            };
+            let stdout = cap(&String::from_utf8_lossy(&stdout), MAX_STREAM);
+            let stderr = cap(&String::from_utf8_lossy(&stderr), MAX_STREAM);
+            let exit = code.map_or_else(|| "killed by a signal".to_owned(), |c| c.to_string());
+            let mut output = format!("exit code: {exit}\n");
+            if !stdout.is_empty() {
+                output.push_str(&format!("stdout:\n{stdout}\n"));
+            }
+            if !stderr.is_empty() {
+                output.push_str(&format!("stderr:\n{stderr}\n"));
+            }
+            let ok = code == Some(0);
+            ToolOutcome {
+                status: if ok { ToolResultStatus::Success } else { ToolResultStatus::Error },
+                error: (!ok).then(|| format!("the command exited with {exit}")),
+                output,
+                recoverable: true,
+                duration_ms: 0,
+            }
+        }
+        .boxed()
+    }
+}

@@ -1,0 +1,75 @@
+//! The tools the model can call: a [`Tool`] trait (name, description, JSON
+//! schema, permission, examples), a [`ToolRegistry`] indexed by name, and
+//! the built-in tools. Every path a tool touches is confined to the
+//! conversation's workspace ([`paths`]). Whether a call may run is decided
+//! in `braid-core` (`approval`), never here.
+
+mod command;
+mod files;
+mod output;
+pub mod paths;
+mod registry;
+
+pub use registry::ToolRegistry;
+
+use braid_core::machine::ToolOutcome;
+use braid_protocol::{Permission, ToolResultStatus};
+use futures::future::BoxFuture;
+use serde_json::Value;
+use std::path::PathBuf;
+
+/// Where a call runs.
+#[derive(Debug, Clone)]
+pub struct ToolContext {
+    /// The conversation's workspace; every path stays inside it.
+    pub workspace: PathBuf,
+}
+
+pub trait Tool: Send + Sync {
+    fn name(&self) -> &'static str;
+    fn description(&self) -> &'static str;
+    /// JSON Schema of the arguments object.
+    fn input_schema(&self) -> Value;
+    fn permission(&self) -> Permission;
+    /// Reads may run beside other calls; anything that changes state not.
+    fn parallel_safe(&self) -> bool {
+        self.permission() == Permission::Read
+    }
+    /// Example argument objects, for the tool's documentation.
+    fn examples(&self) -> Vec<Value>;
+    /// Runs the call. Dropping the future stops the work (and kills any
+    /// process the tool started, with its children).
+    fn run<'a>(&'a self, args: Value, ctx: &'a ToolContext) -> BoxFuture<'a, ToolOutcome>;
+}
+
+/// A successful result.
+pub fn success(output: String) -> ToolOutcome {
+    ToolOutcome { status: ToolResultStatus::Success, output, error: None, recoverable: false, duration_ms: 0 }
+}
+
+/// A failed call; the message goes to the model, so it says what to do.
+pub fn failure(error: impl Into<String>) -> ToolOutcome {
+    ToolOutcome {
+        status: ToolResultStatus::Error,
+        output: String::new(),
+        error: Some(error.into()),
+        recoverable: true,
+        duration_ms: 0,
+    }
+}
+
+/// The string argument `key`, or an error naming it.
+pub(crate) fn arg_str<'v>(args: &'v Value, key: &str) -> Result<&'v str, ToolOutcome> {
+    args.get(key).and_then(Value::as_str).ok_or_else(|| failure(format!("missing string argument {key:?}")))
+}
+
+/// An optional positive line number.
+pub(crate) fn arg_line(args: &Value, key: &str) -> Result<Option<usize>, ToolOutcome> {
+    match args.get(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(v) => match v.as_u64() {
+            Some(n) if n >= 1 => Ok(Some(n as usize)),
+            _ => Err(failure(format!("{key} must be a line number, 1 or more"))),
+        },
+    }
+}

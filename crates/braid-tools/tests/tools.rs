@@ -1,0 +1,243 @@
+//! The built-in tools on a real temporary workspace: what they return, how
+//! they fail, and that no path leaves the workspace.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)] // a panic is how a test reports
+
+use braid_core::approval::BUILTIN_TOOLS;
+use braid_core::machine::ToolOutcome;
+use braid_protocol::{Approval, ToolCall, ToolResultStatus};
+use braid_tools::{ToolContext, ToolRegistry};
+use serde_json::json;
+use std::path::Path;
+
+struct Ws {
+    dir: tempfile::TempDir,
+    ctx: ToolContext,
+    tools: ToolRegistry,
+}
+
+fn ws() -> Ws {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("ws");
+    std::fs::create_dir(&root).unwrap();
+    let ctx = ToolContext { workspace: root.canonicalize().unwrap() };
+    Ws { dir, ctx, tools: ToolRegistry::builtin() }
+}
+
+impl Ws {
+    fn root(&self) -> &Path {
+        &self.ctx.workspace
+    }
+    fn file(&self, rel: &str, content: &str) {
+        let p = self.root().join(rel);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, content).unwrap();
+    }
+    async fn call(&self, name: &str, args: serde_json::Value) -> ToolOutcome {
+        let call =
+            ToolCall { id: "t".into(), name: name.into(), arguments: args.to_string(), approval: Approval::Approved };
+        self.tools.dispatch(&call, &self.ctx).await
+    }
+}
+
+fn ok(o: &ToolOutcome) -> &str {
+    assert_eq!(o.status, ToolResultStatus::Success, "{o:?}");
+    &o.output
+}
+
+fn err(o: &ToolOutcome) -> &str {
+    assert_eq!(o.status, ToolResultStatus::Error, "{o:?}");
+    o.error.as_deref().unwrap()
+}
+
+#[test]
+fn the_registry_matches_the_cores_list() {
+    let r = ToolRegistry::builtin();
+    let infos = r.infos();
+    let names: Vec<(&str, _)> = infos.iter().map(|i| (i.name.as_str(), i.permission)).collect();
+    assert_eq!(names, BUILTIN_TOOLS.to_vec());
+    for t in r.tools() {
+        assert!(t.input_schema()["type"] == "object", "{}", t.name());
+        assert!(!t.examples().is_empty() && !t.description().is_empty(), "{}", t.name());
+    }
+}
+
+#[tokio::test]
+async fn read_file_numbers_lines_and_reads_ranges() {
+    let w = ws();
+    w.file("a.txt", "one\ntwo\nthree\nfour\n");
+    assert_eq!(
+        ok(&w.call("read_file", json!({"path":"a.txt"})).await),
+        "     1\tone\n     2\ttwo\n     3\tthree\n     4\tfour\n"
+    );
+    assert_eq!(
+        ok(&w.call("read_file", json!({"path":"a.txt","start_line":2,"end_line":3})).await),
+        "     2\ttwo\n     3\tthree\n"
+    );
+    assert_eq!(ok(&w.call("read_file", json!({"path":"a.txt","start_line":4,"end_line":4})).await), "     4\tfour\n");
+    assert_eq!(
+        ok(&w.call("read_file", json!({"path":"a.txt","start_line":3,"end_line":99})).await),
+        "     3\tthree\n     4\tfour\n"
+    );
+    assert!(err(&w.call("read_file", json!({"path":"a.txt","start_line":3,"end_line":2})).await)
+        .contains("before start_line"));
+    assert!(err(&w.call("read_file", json!({"path":"a.txt","start_line":9})).await).contains("past the end (4 lines)"));
+    assert!(err(&w.call("read_file", json!({"path":"a.txt","start_line":0})).await).contains("1 or more"));
+    assert!(err(&w.call("read_file", json!({"path":"missing.txt"})).await).contains("missing.txt does not exist"));
+    assert!(err(&w.call("read_file", json!({})).await).contains("missing string argument \"path\""));
+}
+
+#[tokio::test]
+async fn binary_huge_unicode_and_directories() {
+    let w = ws();
+    std::fs::write(w.root().join("bin.dat"), [0u8, 159, 146, 150]).unwrap();
+    assert!(err(&w.call("read_file", json!({"path":"bin.dat"})).await).contains("binary file"));
+    let big = "x".repeat(3 * 1024 * 1024);
+    w.file("big.txt", &big);
+    assert!(err(&w.call("read_file", json!({"path":"big.txt"})).await).contains("read a line range"));
+    w.file("données/été.md", "ça marche\n");
+    assert!(ok(&w.call("read_file", json!({"path":"données/été.md"})).await).contains("ça marche"));
+    assert!(err(&w.call("read_file", json!({"path":"données"})).await).contains("is a directory"));
+    assert_eq!(ok(&w.call("list_directory", json!({})).await), "big.txt\nbin.dat\ndonnées/");
+}
+
+#[tokio::test]
+async fn write_and_edit() {
+    let w = ws();
+    assert!(ok(&w.call("write_file", json!({"path":"src/new/mod.rs","content":"fn a() {}\nfn b() {}\n"})).await)
+        .starts_with("created src/new/mod.rs"));
+    assert!(ok(&w
+        .call("write_file", json!({"path":"src/new/mod.rs","content":"fn a() {}\nfn b() {}\nfn a2() {}\n"}))
+        .await)
+    .starts_with("overwrote"));
+    let e = w.call("edit_file", json!({"path":"src/new/mod.rs","old_string":"fn c()","new_string":"x"})).await;
+    assert!(err(&e).contains("was not found"));
+    let e = w.call("edit_file", json!({"path":"src/new/mod.rs","old_string":"fn a","new_string":"x"})).await;
+    assert!(err(&e).contains("occurs 2 times"));
+    let e =
+        w.call("edit_file", json!({"path":"src/new/mod.rs","old_string":"fn b() {}","new_string":"fn bee() {}"})).await;
+    assert_eq!(ok(&e), "edited src/new/mod.rs at line 2");
+    assert_eq!(
+        std::fs::read_to_string(w.root().join("src/new/mod.rs")).unwrap(),
+        "fn a() {}\nfn bee() {}\nfn a2() {}\n"
+    );
+    assert!(err(&w.call("edit_file", json!({"path":"src/new/mod.rs","old_string":"","new_string":"x"})).await)
+        .contains("empty"));
+    let leftovers: Vec<_> =
+        std::fs::read_dir(w.root().join("src/new")).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert_eq!(leftovers.len(), 1, "no temporary file left: {leftovers:?}");
+}
+
+#[tokio::test]
+async fn glob_finds_files_and_respects_gitignore() {
+    let w = ws();
+    w.file("src/a.rs", "");
+    w.file("src/deep/b.rs", "");
+    w.file("target/debug/c.rs", "");
+    w.file("README.md", "");
+    w.file(".gitignore", "target/\n");
+    assert_eq!(ok(&w.call("glob_files", json!({"pattern":"**/*.rs"})).await), "src/a.rs\nsrc/deep/b.rs");
+    assert_eq!(ok(&w.call("glob_files", json!({"pattern":"*.md"})).await), "README.md");
+    assert!(ok(&w.call("glob_files", json!({"pattern":"*.zig"})).await).contains("no file matches"));
+    assert!(err(&w.call("glob_files", json!({"pattern":"../**"})).await).contains("without '..'"));
+    assert!(err(&w.call("glob_files", json!({"pattern":"/etc/*"})).await).contains("relative"));
+}
+
+#[tokio::test]
+async fn no_file_tool_leaves_the_workspace() {
+    let w = ws();
+    let outside = w.dir.path().join("secret.txt");
+    std::fs::write(&outside, "top secret").unwrap();
+    std::os::unix::fs::symlink(w.dir.path(), w.root().join("up")).unwrap();
+    std::os::unix::fs::symlink(&outside, w.root().join("link.txt")).unwrap();
+    std::os::unix::fs::symlink(w.dir.path().join("nowhere"), w.root().join("dangling")).unwrap();
+    w.file("inside.txt", "fine");
+    let abs_outside = outside.display().to_string();
+    let abs_inside = w.root().join("inside.txt").display().to_string();
+    let escapes = [
+        "../secret.txt",
+        "a/../../secret.txt",
+        "./../ws/../secret.txt",
+        &abs_outside,
+        "up/secret.txt",
+        "link.txt",
+        "dangling",
+        "/etc/passwd",
+    ];
+    for path in escapes {
+        for (tool, args) in [
+            ("read_file", json!({"path": path})),
+            ("list_directory", json!({"path": path})),
+            ("write_file", json!({"path": path, "content": "pwned"})),
+            ("edit_file", json!({"path": path, "old_string": "top", "new_string": "pwned"})),
+        ] {
+            let o = w.call(tool, args).await;
+            let e = err(&o);
+            assert!(e.contains("outside the workspace") || e.contains("points nowhere"), "{tool} {path}: {e}");
+        }
+    }
+    assert_eq!(std::fs::read_to_string(&outside).unwrap(), "top secret", "nothing outside was touched");
+    assert!(!w.dir.path().join("nowhere").exists());
+    // Inside, absolute or with harmless `..`, is fine.
+    assert!(ok(&w.call("read_file", json!({"path": abs_inside})).await).contains("fine"));
+    assert!(ok(&w.call("read_file", json!({"path": "sub/../inside.txt"})).await).contains("fine"));
+}
+
+#[tokio::test]
+async fn run_command_reports_exit_code_and_output_in_a_fixed_directory() {
+    let w = ws();
+    std::fs::create_dir(w.root().join("sub")).unwrap();
+    let o = w.call("run_command", json!({"command":"cd sub && pwd && echo oops >&2"})).await;
+    let out = ok(&o);
+    assert!(out.starts_with("exit code: 0\n"), "{out}");
+    assert!(out.contains("/ws/sub") && out.contains("stderr:\noops"), "{out}");
+    let o = w.call("run_command", json!({"command":"pwd"})).await;
+    assert!(ok(&o).trim_end().ends_with("/ws"), "cd does not persist: {}", o.output);
+    let o = w.call("run_command", json!({"command":"echo failing; exit 3"})).await;
+    assert_eq!(err(&o), "the command exited with 3");
+    assert!(o.output.contains("exit code: 3") && o.output.contains("failing"));
+    let o = w.call("run_command", json!({"command":"yes | head -c 200000"})).await;
+    assert!(ok(&o).contains("bytes left out") && o.output.len() < 40_000, "capped: {}", o.output.len());
+    assert!(err(&w.call("run_command", json!({"command":"  "})).await).contains("empty"));
+}
+
+fn alive(pid: u32) -> bool {
+    // A zombie is dead; only its parent has not collected it yet.
+    std::fs::read_to_string(format!("/proc/{pid}/stat"))
+        .is_ok_and(|s| !s.rsplit(')').next().unwrap_or("").trim_start().starts_with('Z'))
+}
+
+#[tokio::test]
+async fn dropping_a_running_command_kills_its_whole_process_tree() {
+    let w = ws();
+    // The shell starts a background child and a foreground one, and writes
+    // both pids where the test can read them.
+    let cmd = "sleep 30 & echo $! > bg.pid; sh -c 'echo $$ > fg.pid; exec sleep 30'";
+    let call = ToolCall {
+        id: "t".into(),
+        name: "run_command".into(),
+        arguments: json!({"command": cmd}).to_string(),
+        approval: Approval::Approved,
+    };
+    let run = w.tools.dispatch(&call, &w.ctx);
+    let pids = async {
+        loop {
+            tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+            let read =
+                |f: &str| std::fs::read_to_string(w.root().join(f)).ok().and_then(|s| s.trim().parse::<u32>().ok());
+            if let (Some(a), Some(b)) = (read("bg.pid"), read("fg.pid")) {
+                return (a, b);
+            }
+        }
+    };
+    let (bg, fg) = tokio::select! {
+        _ = run => panic!("the command finished"),
+        pids = pids => pids,
+    };
+    // `select!` dropped the running call above: that is the cancel.
+    let t0 = std::time::Instant::now();
+    while (alive(bg) || alive(fg)) && t0.elapsed() < std::time::Duration::from_millis(100) {
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    assert!(!alive(bg) && !alive(fg), "processes survived the cancel ({bg} {fg})");
+}

@@ -1,0 +1,30 @@
+// Protocol values for tests, complete and valid, so a test spells out only
+// what it is about.
+import type { ContextSnapshot, Message, ToolSettings } from "../generated/protocol";
+
+export const defaultTools: ToolSettings = {
+  policy: { kind: "white_list", tools: ["read_file", "list_directory", "glob_files"] },
+  always_ask: [],
+  always_allowed: [],
+  mode: "act",
+  role: "assistant",
+  timeout_ms: 30000,
+};
+
+export function snapshotOf(messages: Message[], extra: Partial<ContextSnapshot> = {}): ContextSnapshot {
+  return {
+    summary: { id: "c", title: "t", working_dir: "/", created_at: 0, updated_at: 0, status: { state: "idle" }, message_count: messages.length, model: null },
+    active_branch: "main",
+    branches: [],
+    queued: [],
+    messages,
+    truncated: false,
+    effective_model: null,
+    tools: defaultTools,
+    ...extra,
+  };
+}
+
+export function textMessage(id: number, role: "user" | "assistant", text: string): Message {
+  return { id, created_at: 0, schema_version: 1, body: { type: "text", role, parts: [{ kind: "text", text }] } };
+}
