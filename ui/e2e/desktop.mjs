@@ -86,9 +86,10 @@ function session(id) {
 
 const ENTER = "\uE007";
 const box = "//textarea[@aria-label='Message']";
+let s = null;
 try {
   await sleep(500);
-  let s = session(await openApp());
+  s = session(await openApp());
 
   await s.until("the welcome screen", "return document.body.innerText.includes('Welcome to Braid')", 30000);
   await s.until("the detected server", `return [...document.querySelectorAll('button')].some(b => b.textContent === 'Use llama.cpp at ${peer.url}')`, 15000);
@@ -127,6 +128,47 @@ try {
   const welcome = await s.js("return document.body.innerText.includes('Welcome to Braid')");
   check(!welcome, "the provider is remembered (no first-run screen)");
   await s.shot("restarted");
+
+  // Tools: ask for every call, let the real model call read_file; the
+  // approval dialog shows it, approving runs it (a tool card with its
+  // result), denying the next call sends the denial back to the model.
+  writeFileSync(join(data, "notes.txt"), "The secret word is pineapple.\n");
+  await s.click("//select[@aria-label='Tool approval']/option[@value='manual']");
+  await s.until("the manual policy", "return document.querySelector('select[aria-label=\"Tool approval\"]').value === 'manual'", 5000);
+  await s.type(box, `/tool read_file Read the file notes.txt${ENTER}`);
+  const asked = await s.until("the approval dialog", "return document.querySelector('[aria-label=\"Approve tool calls\"]')?.textContent ?? ''");
+  check(asked.includes("read_file"), `the approval dialog shows the call (${JSON.stringify(asked.slice(0, 80))})`);
+  await s.shot("approval");
+  await s.click("//section[@aria-label='Approve tool calls']//button[.='Approve']");
+  const card = await s.until("the tool card's result", "const c = [...document.querySelectorAll('[data-testid=tool-card]')].find(c => /done|failed/.test(c.querySelector('.tool-state')?.textContent ?? '')); return c ? c.textContent : ''");
+  check(card.includes("read_file"), `approving runs the tool and shows its card (${JSON.stringify(card.slice(0, 100))})`);
+  // Anything the model calls after that is denied; then a forced call is
+  // denied, and the model answers after hearing so.
+  const settle = async () => {
+    for (let i = 0; i < 12; i++) {
+      const next = await s.until("an answer or another call", "const st = document.querySelector('[data-testid=state]')?.textContent ?? ''; return st.startsWith('Idle') || st.startsWith('Failed') ? 'idle' : (document.querySelector('[aria-label=\"Approve tool calls\"]') ? 'ask' : '')");
+      if (next === "idle") {
+        // Idle for half a second: the turn is over, not between two steps.
+        await sleep(500);
+        if ((await s.js("return document.querySelector('[data-testid=state]').textContent")).startsWith("Idle")) return;
+        continue;
+      }
+      await s.click("//section[@aria-label='Approve tool calls']//button[.='Deny']");
+    }
+  };
+  const denied = () => s.js("return [...document.querySelectorAll('[data-testid=tool-card]')].filter(c => c.textContent.includes('the user denied this tool call')).length");
+  await settle();
+  const rowsBefore = await s.js("return document.querySelectorAll('.messages .row').length");
+  await s.type(box, `/tool list_directory What files are here?${ENTER}`);
+  await s.until("the second approval", "return (document.querySelector('[aria-label=\"Approve tool calls\"]')?.textContent ?? '').includes('list_directory')");
+  const deniedBefore = await denied();
+  await s.click("//section[@aria-label='Approve tool calls']//button[.='Deny']");
+  await s.until("the denial on the card", `return [...document.querySelectorAll('[data-testid=tool-card]')].filter(c => c.textContent.includes('the user denied this tool call')).length > ${deniedBefore}`, 10000);
+  await settle();
+  const state = await s.js("return document.querySelector('[data-testid=state]').textContent");
+  const rowsAfter = await s.js("return document.querySelectorAll('.messages .row').length");
+  await s.shot("tools");
+  check(state.startsWith("Idle") && rowsAfter >= rowsBefore + 3, `denying sends the denial to the model, which answers (${rowsAfter - rowsBefore} new items, ${state})`);
   // Memory at idle: the app and its WebKit processes (children).
   await sleep(2000);
   const pid = spawnSync("pgrep", ["-f", "-o", app]).stdout.toString().trim();
@@ -139,6 +181,7 @@ try {
   await s.close();
 } catch (e) {
   check(false, `desktop flow: ${e.message}`);
+  await s?.shot("failure").catch(() => undefined);
 } finally {
   driver.kill();
   xvfb.kill();

@@ -10,7 +10,11 @@ use std::hint::black_box;
 
 fn streaming_sim() -> Sim {
     let mut sim = Sim::new();
-    let fx = sim.send(Event::UserMessage { body: MessageType::text(Role::User, "hi"), queue_if_busy: false });
+    let fx = sim.send(Event::UserMessage {
+        body: MessageType::text(Role::User, "hi"),
+        queue_if_busy: false,
+        force_tool: None,
+    });
     sim.pipeline_ok(&fx);
     let rid = sim.request_id();
     sim.send(Event::LlmDelta { request_id: rid, text: "first".into() });
@@ -28,7 +32,11 @@ fn bench(c: &mut Criterion) {
         b.iter(|| {
             transition(
                 black_box(&sim.state),
-                Event::UserMessage { body: MessageType::text(Role::User, "again"), queue_if_busy: false },
+                Event::UserMessage {
+                    body: MessageType::text(Role::User, "again"),
+                    queue_if_busy: false,
+                    force_tool: None,
+                },
                 now,
             )
         })
@@ -38,7 +46,11 @@ fn bench(c: &mut Criterion) {
         b.iter(|| {
             transition(
                 black_box(&idle),
-                Event::UserMessage { body: MessageType::text(Role::User, "hello"), queue_if_busy: false },
+                Event::UserMessage {
+                    body: MessageType::text(Role::User, "hello"),
+                    queue_if_busy: false,
+                    force_tool: None,
+                },
                 now,
             )
         })

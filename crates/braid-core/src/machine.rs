@@ -57,6 +57,9 @@ impl Default for MachineConfig {
 pub struct QueuedMessage {
     pub id: MessageId,
     pub body: MessageType,
+    /// The tool the model must call in its first answer to this message.
+    #[serde(default)]
+    pub force_tool: Option<String>,
 }
 
 /// The LLM request in flight (or waiting to be retried).
@@ -71,6 +74,10 @@ pub struct InFlight {
     pub sequence: u64,
     /// The user asked to stop; the partial answer is kept.
     pub interrupted: bool,
+    /// The tool this request makes the model call (first request of a turn
+    /// whose message asked for it; kept across its retries).
+    #[serde(default)]
+    pub force_tool: Option<String>,
 }
 
 /// The tool calls of one model turn, run one at a time in order.
@@ -122,6 +129,9 @@ pub struct ContextState {
     pub queue: VecDeque<QueuedMessage>,
     pub pending: Option<QueuedMessage>,
     pub request: Option<InFlight>,
+    /// The tool the next request must make the model call.
+    #[serde(default)]
+    pub force_tool: Option<String>,
     pub round: Option<ToolRound>,
     pub auto_loop: LoopProgress,
     pub next_message_id: u64,
@@ -137,6 +147,7 @@ impl ContextState {
             queue: VecDeque::new(),
             pending: None,
             request: None,
+            force_tool: None,
             round: None,
             auto_loop: LoopProgress::default(),
             next_message_id: 1,
@@ -183,6 +194,8 @@ pub enum Event {
     UserMessage {
         body: MessageType,
         queue_if_busy: bool,
+        /// Makes the model call this tool first (`/tool name …`).
+        force_tool: Option<String>,
     },
     Unqueue {
         message_id: MessageId,

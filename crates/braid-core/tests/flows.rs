@@ -12,11 +12,11 @@ use braid_protocol::{
 };
 
 fn user(text: &str) -> Event {
-    Event::UserMessage { body: MessageType::text(Role::User, text), queue_if_busy: false }
+    Event::UserMessage { body: MessageType::text(Role::User, text), queue_if_busy: false, force_tool: None }
 }
 
 fn queued(text: &str) -> Event {
-    Event::UserMessage { body: MessageType::text(Role::User, text), queue_if_busy: true }
+    Event::UserMessage { body: MessageType::text(Role::User, text), queue_if_busy: true, force_tool: None }
 }
 
 fn kinds(sim: &Sim) -> Vec<StatusKind> {

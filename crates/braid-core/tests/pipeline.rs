@@ -119,9 +119,19 @@ fn recovery_restores_idle_answers_open_calls_and_keeps_unsent_text() {
     let mut state = ContextState::new(ContextId("c".into()));
     state.next_message_id = 5;
     state.status = ContextStatus::StreamingLlmResponse { chunks: 3, chars: 20 };
-    state.request =
-        Some(InFlight { id: RequestId(1), attempt: 1, response_id: MessageId(3), sequence: 3, interrupted: false });
-    state.queue.push_back(QueuedMessage { id: MessageId(4), body: MessageType::text(Role::User, "and then this") });
+    state.request = Some(InFlight {
+        id: RequestId(1),
+        attempt: 1,
+        response_id: MessageId(3),
+        sequence: 3,
+        interrupted: false,
+        force_tool: None,
+    });
+    state.queue.push_back(QueuedMessage {
+        id: MessageId(4),
+        body: MessageType::text(Role::User, "and then this"),
+        force_tool: None,
+    });
 
     let (idle, added) = recover(&state, &conv, Timestamp(99)).unwrap();
     assert_eq!(idle.status, ContextStatus::Idle);

@@ -70,7 +70,7 @@ fn event_for(sim: &mut Sim, action: &Action, last_pipeline: &mut Option<braid_pr
     Some(match action {
         Action::User { queue, empty } => {
             let text = if *empty { "" } else { "hello" };
-            Event::UserMessage { body: MessageType::text(Role::User, text), queue_if_busy: *queue }
+            Event::UserMessage { body: MessageType::text(Role::User, text), queue_if_busy: *queue, force_tool: None }
         }
         Action::PipelineOk => Event::PipelineSucceeded { message: last_pipeline.clone()? },
         Action::PipelineFail => Event::PipelineFailed { message_id: last_pipeline.as_ref()?.id, error: "nope".into() },

@@ -13,7 +13,11 @@ use braid_protocol::{
 };
 
 fn start(sim: &mut Sim, text: &str) {
-    let fx = sim.send(Event::UserMessage { body: MessageType::text(Role::User, text), queue_if_busy: false });
+    let fx = sim.send(Event::UserMessage {
+        body: MessageType::text(Role::User, text),
+        queue_if_busy: false,
+        force_tool: None,
+    });
     sim.pipeline_ok(&fx);
 }
 
@@ -322,4 +326,41 @@ fn the_planner_role_and_unknown_tools_are_refused_even_if_named() {
     assert!(r[0].2.contains("the Planner role may only use read tools"), "{r:?}");
     assert_eq!(r[1].2, "there is no tool named \"launch_missiles\"");
     assert_eq!(sim.state.status.kind(), StatusKind::ToolAutoLoop, "both answered, back to the model");
+}
+
+#[test]
+fn a_forced_tool_applies_to_the_first_request_of_the_turn_and_its_retries_only() {
+    let mut sim = Sim::new();
+    let bad = sim.send(Event::UserMessage {
+        body: MessageType::text(Role::User, "x"),
+        queue_if_busy: false,
+        force_tool: Some("launch".into()),
+    });
+    assert!(matches!(reply_of(&bad), Some(Err(e)) if e.message.contains("no tool named")));
+    let fx = sim.send(Event::UserMessage {
+        body: MessageType::text(Role::User, "read it"),
+        queue_if_busy: false,
+        force_tool: Some("read_file".into()),
+    });
+    sim.pipeline_ok(&fx);
+    assert_eq!(sim.state.request.as_ref().unwrap().force_tool.as_deref(), Some("read_file"));
+    // A retry repeats the same request, forced tool included.
+    let rid = sim.request_id();
+    sim.send(Event::LlmFailed { request_id: rid, failure: braid_core::llm::LlmFailure::retryable("network", "reset") });
+    sim.advance(60_000);
+    let rid = sim.request_id();
+    sim.send(Event::RetryTimerFired { request_id: rid });
+    assert_eq!(sim.state.request.as_ref().unwrap().force_tool.as_deref(), Some("read_file"));
+    model_calls(&mut sim, vec![call("1", "read_file", r#"{"path":"a"}"#)]);
+    done(&mut sim, "1");
+    assert_eq!(sim.state.request.as_ref().unwrap().force_tool, None, "the loop's next round is free");
+    // Plan mode does not offer write tools: forcing one is refused.
+    model_answers(&mut sim, "done");
+    sim.send(Event::SetMode { mode: AgentMode::Plan });
+    let fx = sim.send(Event::UserMessage {
+        body: MessageType::text(Role::User, "write"),
+        queue_if_busy: false,
+        force_tool: Some("write_file".into()),
+    });
+    assert!(matches!(reply_of(&fx), Some(Err(e)) if e.message.contains("not available")));
 }

@@ -43,7 +43,10 @@ pub fn encode(request: &LlmRequest) -> Value {
                     .iter()
                     .map(|c| json!({"id": c.id, "type": "function", "function": {"name": c.name, "arguments": c.arguments}}))
                     .collect();
-                messages.push(json!({"role": "assistant", "content": text, "tool_calls": calls}));
+                // A string, never null: llama.cpp's server rejects a null
+                // content (OpenAI takes both).
+                let content = text.as_deref().unwrap_or("");
+                messages.push(json!({"role": "assistant", "content": content, "tool_calls": calls}));
             }
             MessageType::ToolResult { request_id, output, error, .. } => {
                 messages.push(json!({"role": "tool", "tool_call_id": request_id, "content": tool_result_text(output, error.as_deref())}));

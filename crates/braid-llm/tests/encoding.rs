@@ -94,3 +94,16 @@ fn file_references_are_sent_fenced_with_path_and_lines() {
     let o = openai::encode(&request(body, None));
     assert_eq!(o["messages"][1]["content"], "File src/main.rs (lines 3-4):\n```\nfn main() {}\n```");
 }
+
+#[test]
+fn a_tool_request_without_text_is_sent_with_empty_string_content() {
+    let call = braid_protocol::ToolCall {
+        id: "c1".into(),
+        name: "read_file".into(),
+        arguments: r#"{"path":"a"}"#.into(),
+        approval: braid_protocol::Approval::Approved,
+    };
+    let o = openai::encode(&request(MessageType::ToolRequest { text: None, calls: vec![call] }, None));
+    assert_eq!(o["messages"][1]["content"], "", "llama.cpp refuses null content");
+    assert_eq!(o["messages"][1]["tool_calls"][0]["function"]["name"], "read_file");
+}

@@ -119,6 +119,11 @@ pub enum ApprovalDecision {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 pub struct NewMessage {
     pub body: MessageType,
+    /// Makes the model call this tool in its first answer (the composer's
+    /// `/tool name …`); it must be a tool the mode offers.
+    #[serde(default)]
+    #[ts(optional)]
+    pub force_tool: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]

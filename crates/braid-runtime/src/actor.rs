@@ -17,7 +17,7 @@ use braid_core::machine::{Effect, Event, Reply};
 use braid_core::prompt;
 use braid_core::{ContextState, Conversation};
 use braid_llm::LlmRequest;
-use braid_llm::ToolDefinition;
+use braid_llm::{ToolChoice, ToolDefinition};
 use braid_protocol::{
     BraidEvent, BranchId, CallId, ContextSnapshot, ContextSummary, ContextUpdate, ErrorCode, Message, MessageId,
     ModelChoice, Notice, QueuedPreview, RequestId, ToolCall, UpdateMetadata, WireError,
@@ -348,7 +348,7 @@ impl ContextActor {
             system: prompt::system_prompt_for(&self.conversation, config.system_prompt.as_deref(), settings),
             messages: prompt::request_messages(&self.conversation),
             tools,
-            tool_choice: None,
+            tool_choice: self.state.request.as_ref().and_then(|r| r.force_tool.clone()).map(ToolChoice::Function),
             max_tokens: Some(config.max_tokens.min(resolved.max_output_tokens)),
         };
         self.llm = Some(llm_task::spawn(resolved.provider, request, request_id, self.mailbox.clone()));

@@ -243,7 +243,10 @@ impl Runtime {
         message: NewMessage,
         queue_if_busy: bool,
     ) -> Result<SendReceipt, RuntimeError> {
-        match self.command(id, Event::UserMessage { body: message.body, queue_if_busy }).await? {
+        match self
+            .command(id, Event::UserMessage { body: message.body, queue_if_busy, force_tool: message.force_tool })
+            .await?
+        {
             Reply::Accepted(receipt) => Ok(receipt),
             Reply::Done => Err(RuntimeError::Rejected(WireError::new(
                 braid_protocol::ErrorCode::Internal,

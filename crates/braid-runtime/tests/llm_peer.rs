@@ -98,7 +98,7 @@ fn runtime(dir: &Path, p: Arc<HttpProvider>, max_tokens: u32) -> Runtime {
 }
 
 fn say(t: &str) -> NewMessage {
-    NewMessage { body: MessageType::text(Role::User, t) }
+    NewMessage { body: MessageType::text(Role::User, t), force_tool: None }
 }
 
 async fn until(sub: &mut Subscription, kinds: &[StatusKind], limit: Duration) -> Vec<BraidEvent> {
@@ -217,7 +217,11 @@ async fn against_a_real_llama_cpp_server() {
     assert_eq!(response.tool_calls[0].name, "get_weather");
     let mut sim = Sim::new();
     sim.state.config.tools.policy = braid_protocol::ToolApprovalPolicy::Manual;
-    let fx = sim.send(Event::UserMessage { body: MessageType::text(Role::User, "weather?"), queue_if_busy: false });
+    let fx = sim.send(Event::UserMessage {
+        body: MessageType::text(Role::User, "weather?"),
+        queue_if_busy: false,
+        force_tool: None,
+    });
     sim.pipeline_ok(&fx);
     let rid = sim.request_id();
     let stop = response.stop_reason.clone();
@@ -235,6 +239,28 @@ async fn against_a_real_llama_cpp_server() {
         "{bodies:?}"
     );
     assert!(matches!(stop, StopReason::ToolUse | StopReason::EndTurn));
+    // The call and its result go back to the server, which accepts them
+    // (llama.cpp refuses an assistant message whose content is null).
+    let back: Vec<braid_protocol::Message> =
+        sim.messages().into_iter().filter(|m| !matches!(m.body, MessageType::SystemControl { .. })).cloned().collect();
+    assert_eq!(back.len(), 3, "{back:?}");
+    let request = LlmRequest {
+        model: MODEL.into(),
+        system: None,
+        messages: back,
+        tools: Vec::new(),
+        tool_choice: None,
+        max_tokens: Some(16),
+    };
+    let mut stream = p.stream(request);
+    let mut asm = ResponseAssembler::new();
+    while let Some(item) = tokio::time::timeout(Duration::from_secs(120), stream.next()).await.unwrap() {
+        asm.push(&item.unwrap_or_else(|e| panic!("the server refused the tool round trip: {e}")));
+        if asm.is_finished() {
+            break;
+        }
+    }
+    asm.finish("llama.cpp").unwrap();
 
     // 4. Set up as a user does: nothing configured, the local server is
     //    detected, tested, saved; a conversation answers from it, and a

@@ -35,7 +35,7 @@ fn harness() -> Harness {
 }
 
 fn text(t: &str) -> NewMessage {
-    NewMessage { body: MessageType::text(Role::User, t) }
+    NewMessage { body: MessageType::text(Role::User, t), force_tool: None }
 }
 
 async fn within<T>(f: impl std::future::Future<Output = T>) -> T {

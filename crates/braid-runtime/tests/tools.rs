@@ -38,7 +38,7 @@ fn answer(text: &str) -> Vec<FakeStep> {
 }
 
 fn say(t: &str) -> NewMessage {
-    NewMessage { body: MessageType::text(Role::User, t) }
+    NewMessage { body: MessageType::text(Role::User, t), force_tool: None }
 }
 
 async fn wait(rt: &Runtime, id: &braid_protocol::ContextId, kind: StatusKind, limit: Duration) -> ContextStatus {
@@ -168,4 +168,28 @@ async fn cancel_kills_the_running_command_and_its_children_within_100_ms() {
         [("run", ToolResultStatus::Cancelled), ("next", ToolResultStatus::Cancelled)]
     );
     assert_eq!(fake.requests().len(), 1, "nothing was sent after the cancel");
+}
+
+#[tokio::test]
+async fn a_message_can_make_the_model_call_a_tool_first() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("notes.txt"), "pineapple\n").unwrap();
+    let fake = Arc::new(FakeProvider::echo(Duration::ZERO));
+    fake.push_reply(calls(&[("r", "read_file", json!({"path": "notes.txt"}))]));
+    fake.push_reply(answer("The word is pineapple."));
+    let rt = open(dir.path(), fake.clone(), ToolApprovalPolicy::Manual, 30_000);
+    let ctx = rt.create_context(None, None).await.unwrap();
+    let message = NewMessage {
+        body: MessageType::text(Role::User, "what is in notes.txt?"),
+        force_tool: Some("read_file".into()),
+    };
+    rt.send_message(&ctx.id, message, false).await.unwrap();
+    wait(&rt, &ctx.id, StatusKind::AwaitingToolApproval, Duration::from_secs(5)).await;
+    rt.decide_tool_call(&ctx.id, "r".into(), ApprovalDecision::Approve).await.unwrap();
+    wait(&rt, &ctx.id, StatusKind::Idle, Duration::from_secs(5)).await;
+    let requests = fake.requests();
+    assert_eq!(requests[0].tool_choice, Some(braid_llm::ToolChoice::Function("read_file".into())));
+    assert_eq!(requests[1].tool_choice, None);
+    let snap = rt.load_context(&ctx.id).await.unwrap();
+    assert_eq!(results(&snap.messages)[0].1, ToolResultStatus::Success);
 }

@@ -43,8 +43,14 @@ impl Persisted {
     }
 
     fn exchange(&mut self, store: &mut Store, question: &str, answer: &str) {
-        let fx = self
-            .send(store, Event::UserMessage { body: MessageType::text(Role::User, question), queue_if_busy: false });
+        let fx = self.send(
+            store,
+            Event::UserMessage {
+                body: MessageType::text(Role::User, question),
+                queue_if_busy: false,
+                force_tool: None,
+            },
+        );
         let msg = fx.iter().find_map(|e| match e {
             braid_core::Effect::RunPipeline(m) => Some(m.clone()),
             _ => None,
@@ -107,7 +113,10 @@ fn interrupted_context_is_restored_idle_with_history_and_a_recovery_message() {
     let mut store = Store::open(&path).unwrap();
     let mut p = Persisted::new(&mut store, "c1");
     p.exchange(&mut store, "q1", "a1");
-    let fx = p.send(&mut store, Event::UserMessage { body: MessageType::text(Role::User, "q2"), queue_if_busy: false });
+    let fx = p.send(
+        &mut store,
+        Event::UserMessage { body: MessageType::text(Role::User, "q2"), queue_if_busy: false, force_tool: None },
+    );
     let msg = fx.iter().find_map(|e| match e {
         braid_core::Effect::RunPipeline(m) => Some(m.clone()),
         _ => None,

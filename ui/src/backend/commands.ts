@@ -1,6 +1,8 @@
 // Every Backend method but `subscribe` is one protocol command; the
 // transports only say how a command travels.
 import type {
+  AgentMode,
+  ApprovalDecision,
   BraidEvent,
   Command,
   ContextId,
@@ -14,6 +16,8 @@ import type {
   ProviderInput,
   SendReceipt,
   SettingsView,
+  ToolApprovalPolicy,
+  ToolSettings,
 } from "../generated/protocol";
 import type { Backend } from "./types";
 
@@ -50,6 +54,18 @@ export abstract class CommandBackend implements Backend {
   }
   unqueue(id: ContextId, messageId: MessageId): Promise<void> {
     return this.execute({ type: "unqueue", context_id: id, message_id: messageId });
+  }
+  decideToolCall(id: ContextId, callId: string, decision: ApprovalDecision): Promise<void> {
+    return this.execute({ type: "decide_tool_call", context_id: id, call_id: callId, decision });
+  }
+  continueLoop(id: ContextId): Promise<void> {
+    return this.execute({ type: "continue", context_id: id });
+  }
+  setMode(id: ContextId, mode: AgentMode): Promise<void> {
+    return this.execute({ type: "set_mode", context_id: id, mode });
+  }
+  setToolPolicy(id: ContextId, policy: ToolApprovalPolicy): Promise<ToolSettings> {
+    return this.execute({ type: "set_tool_policy", context_id: id, policy, always_ask: null });
   }
   getSettings(): Promise<SettingsView> {
     return this.execute({ type: "get_settings" });

@@ -2,6 +2,8 @@
 // an HTTP/SSE one (browser) both provide it; components never call a
 // transport directly.
 import type {
+  AgentMode,
+  ApprovalDecision,
   BraidEvent,
   ContextId,
   ContextSnapshot,
@@ -14,6 +16,8 @@ import type {
   ProviderInput,
   SendReceipt,
   SettingsView,
+  ToolApprovalPolicy,
+  ToolSettings,
   WireError,
 } from "../generated/protocol";
 
@@ -31,6 +35,11 @@ export interface Backend {
   retry(id: ContextId): Promise<void>;
   /** Takes a queued message back before it is sent. */
   unqueue(id: ContextId, messageId: MessageId): Promise<void>;
+  decideToolCall(id: ContextId, callId: string, decision: ApprovalDecision): Promise<void>;
+  /** After the tool loop stopped (limit, repeat, interrupt): go on. */
+  continueLoop(id: ContextId): Promise<void>;
+  setMode(id: ContextId, mode: AgentMode): Promise<void>;
+  setToolPolicy(id: ContextId, policy: ToolApprovalPolicy): Promise<ToolSettings>;
   /** The current snapshot first, then every event of the context. */
   subscribe(id: ContextId, onSnapshot: (s: ContextSnapshot) => void, onEvent: (e: BraidEvent) => void): () => void;
 

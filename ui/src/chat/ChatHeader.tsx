@@ -1,18 +1,22 @@
 import { useEffect, useState } from "react";
 import type { Backend } from "../backend/types";
-import type { ContextSnapshot, ModelChoice, SettingsView } from "../generated/protocol";
+import type { AgentMode, ContextSnapshot, ModelChoice, SettingsView, ToolApprovalPolicy } from "../generated/protocol";
 import { meter } from "./meter";
+import { ToolControls } from "./ToolControls";
 
 interface Props {
   backend: Backend;
   snapshot: ContextSnapshot | null;
   settings: SettingsView | null;
+  busy: boolean;
   onModelChanged: () => void;
+  onMode: (mode: AgentMode) => void;
+  onPolicy: (policy: ToolApprovalPolicy) => void;
   onError: (message: string) => void;
 }
 
 /** Title, the conversation's model (default or its own), and the meter. */
-export function ChatHeader({ backend, snapshot, settings, onModelChanged, onError }: Props) {
+export function ChatHeader({ backend, snapshot, settings, busy, onModelChanged, onMode, onPolicy, onError }: Props) {
   const [models, setModels] = useState<Record<string, string[]>>({});
   // The providers' model lists, fetched once per settings change; a
   // provider that cannot list still offers its default model.
@@ -63,6 +67,7 @@ export function ChatHeader({ backend, snapshot, settings, onModelChanged, onErro
           })}
         </select>
       </label>
+      <ToolControls tools={snapshot.tools} busy={busy} onMode={onMode} onPolicy={onPolicy} />
       {m ? (
         <div className={`meter meter-${m.level}`} title="Tokens used by the last request, as the provider reported them">
           <div className="bar"><div style={{ width: `${Math.min(100, (m.fraction ?? 0) * 100)}%` }} /></div>

@@ -1,31 +1,18 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { Backend } from "../backend/types";
 import { BackendError } from "../backend/types";
-import type { BraidEvent, ContextId, Message, SettingsView } from "../generated/protocol";
+import type { AgentMode, ApprovalDecision, BraidEvent, ContextId, SettingsView, ToolApprovalPolicy, ToolCall } from "../generated/protocol";
 import { Markdown } from "../markdown/Markdown";
+import { ApprovalPanel } from "./ApprovalPanel";
 import { ChatHeader } from "./ChatHeader";
+import { parseComposer } from "./command";
 import { Composer } from "./Composer";
 import { isBusy } from "./describe";
 import { MessageList, type Row } from "./MessageList";
 import { applyEvent, applySnapshot, empty, type ChatModel } from "./model";
 import { StateLine } from "./StateLine";
-
-function text(m: Message): string {
-  switch (m.body.type) {
-    case "text": return m.body.parts.map((p) => p.text).join("");
-    case "tool_request": return `${m.body.text ?? ""} [calls ${m.body.calls.map((c) => c.name).join(", ")}]`;
-    case "tool_result": return m.body.error ? `Error: ${m.body.error}` : m.body.output;
-    case "system_control": return m.body.control.kind === "recovery" ? `Recovered: ${m.body.control.detail}` : `[${m.body.control.kind}]`;
-    default: return `[${m.body.type}]`;
-  }
-}
-
-function who(m: Message): string {
-  if (m.body.type === "text") return m.body.role;
-  if (m.body.type === "tool_request") return "assistant";
-  if (m.body.type === "tool_result") return "tool";
-  return "system";
-}
+import { ToolCard } from "./ToolCard";
+import { pendingCalls, transcript, type Item } from "./transcript";
 
 /** `onActivity` is told whenever the stored conversation changed (so the
  *  list can show the new count and order). */
@@ -86,8 +73,9 @@ export function ChatView({ backend, id, settings, onActivity }: Props) {
   const onSend = useCallback(
     (t: string) => {
       setError(null);
+      const out = parseComposer(t);
       backend
-        .sendMessage(id, { body: { type: "text", role: "user", parts: [{ kind: "text", text: t }] } }, busy)
+        .sendMessage(id, { body: { type: "text", role: "user", parts: [{ kind: "text", text: out.text }] }, force_tool: out.forceTool ?? undefined }, busy)
         .catch((e) => setError(e instanceof BackendError ? `${e.code}: ${e.message}` : String(e)));
     },
     [backend, id, busy],
@@ -96,16 +84,19 @@ export function ChatView({ backend, id, settings, onActivity }: Props) {
   const onCancel = useCallback(() => void backend.cancel(id).catch(report), [backend, id, report]);
   const onRetry = useCallback(() => void backend.retry(id).catch(report), [backend, id, report]);
 
+  const onDecide = useCallback(
+    (call: ToolCall, decision: ApprovalDecision) => void backend.decideToolCall(id, call.id, decision).catch(report),
+    [backend, id, report],
+  );
+  const onContinue = useCallback(() => void backend.continueLoop(id).catch(report), [backend, id, report]);
+  const onMode = useCallback((mode: AgentMode) => void backend.setMode(id, mode).then(reload, report), [backend, id, reload, report]);
+  const onPolicy = useCallback(
+    (policy: ToolApprovalPolicy) => void backend.setToolPolicy(id, policy).then(reload, report),
+    [backend, id, reload, report],
+  );
+
   const rows: Row[] = useMemo(() => {
-    const stored: Row[] = (model.snapshot?.messages ?? []).map((m) => ({
-      key: `m${m.id}`,
-      render: () => (
-        <div className={`message ${who(m)}`}>
-          <span className="who">{who(m)}</span>
-          {who(m) === "assistant" ? <Markdown source={text(m)} /> : <div className="text">{text(m)}</div>}
-        </div>
-      ),
-    }));
+    const stored: Row[] = transcript(model.snapshot?.messages ?? []).map((item) => ({ key: item.key, render: () => <ItemView item={item} /> }));
     const drafts: Row[] = Object.entries(model.drafts).map(([mid, t]) => ({
       key: `m${mid}`,
       render: () => (
@@ -117,10 +108,21 @@ export function ChatView({ backend, id, settings, onActivity }: Props) {
     }));
     return stored.concat(drafts);
   }, [model.snapshot, model.drafts]);
+  const waiting =
+    model.status.state === "awaiting_tool_approval" ? pendingCalls(model.snapshot?.messages ?? [], model.status.pending_requests) : [];
 
   return (
     <section className="chat">
-      <ChatHeader backend={backend} snapshot={model.snapshot} settings={settings} onModelChanged={reload} onError={setError} />
+      <ChatHeader
+        backend={backend}
+        snapshot={model.snapshot}
+        settings={settings}
+        busy={busy}
+        onModelChanged={reload}
+        onMode={onMode}
+        onPolicy={onPolicy}
+        onError={setError}
+      />
       {model.snapshot?.truncated ? (
         <p className="hint">
           Showing the latest {model.snapshot.messages.length} of {model.snapshot.summary.message_count} messages.{" "}
@@ -141,8 +143,31 @@ export function ChatView({ backend, id, settings, onActivity }: Props) {
         </ul>
       ) : null}
       {error ? <div className="error" role="alert">{error}</div> : null}
-      <StateLine status={model.status} notice={model.notice} onRetry={onRetry} />
+      <ApprovalPanel calls={waiting} tools={model.snapshot?.tools ?? null} onDecide={onDecide} />
+      <StateLine status={model.status} notice={model.notice} onRetry={onRetry} onContinue={onContinue} />
       <Composer busy={busy} onSend={onSend} onCancel={onCancel} />
     </section>
   );
+}
+
+function ItemView({ item }: { item: Item }) {
+  switch (item.kind) {
+    case "text":
+      return (
+        <div className={`message ${item.role}`}>
+          <span className="who">{item.role}</span>
+          {item.role === "assistant" ? <Markdown source={item.text} /> : <div className="text">{item.text}</div>}
+        </div>
+      );
+    case "tools":
+      return (
+        <div className="message assistant tools">
+          <span className="who">assistant</span>
+          {item.text ? <Markdown source={item.text} /> : null}
+          {item.tools.map((t) => <ToolCard key={t.call.id} tool={t} />)}
+        </div>
+      );
+    case "system":
+      return <div className="message system">{item.text}</div>;
+  }
 }

@@ -28,7 +28,7 @@ export function Composer({ busy, onSend, onCancel }: Props) {
     <div className="composer">
       <textarea
         aria-label="Message"
-        placeholder={busy ? "Braid is busy: Enter queues the message, Esc cancels" : "Message (Enter sends, Shift+Enter new line)"}
+        placeholder={busy ? "Braid is busy: Enter queues the message, Esc cancels" : "Message (Enter sends, Shift+Enter new line, /tool name … makes the model use a tool)"}
         value={text}
         onChange={(e) => setText(e.target.value)}
         onKeyDown={onKey}

@@ -3,7 +3,17 @@ import type { ContextStatus, Notice } from "../generated/protocol";
 import { describe } from "./describe";
 
 /** Always says what is happening, in words, with numbers. */
-export function StateLine({ status, notice, onRetry }: { status: ContextStatus; notice: Notice | null; onRetry: () => void }) {
+interface Props {
+  status: ContextStatus;
+  notice: Notice | null;
+  onRetry: () => void;
+  /** Shown after the tool loop stopped (limit, repeat, interrupt). */
+  onContinue?: () => void;
+}
+
+const CONTINUABLE = new Set(["loop_limit", "loop_detected", "interrupted"]);
+
+export function StateLine({ status, notice, onRetry, onContinue }: Props) {
   // A retry countdown has to tick on its own.
   const [now, setNow] = useState(Date.now());
   useEffect(() => {
@@ -13,10 +23,13 @@ export function StateLine({ status, notice, onRetry }: { status: ContextStatus; 
   }, [status.state]);
   return (
     <div className={`state-line state-${status.state}`} role="status" aria-live="polite">
-      <span data-testid="state">{describe(status, now)}</span>
+      <span data-testid="state" title={status.state === "failed" ? status.message : undefined}>{describe(status, now)}</span>
       {notice && notice.code !== "usage_unreported" ? <span className="notice"> · {notice.message}</span> : null}
       {status.state === "failed" ? (
         <button type="button" className="retry" onClick={onRetry}>Retry</button>
+      ) : null}
+      {status.state === "idle" && notice && CONTINUABLE.has(notice.code) && onContinue ? (
+        <button type="button" className="retry" onClick={onContinue}>Continue</button>
       ) : null}
     </div>
   );

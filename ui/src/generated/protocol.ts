@@ -138,7 +138,12 @@ export type LocalServer = {
  */
 name: string, base_url: string, models: Array<string>, };
 
-export type NewMessage = { body: MessageType, };
+export type NewMessage = { body: MessageType, 
+/**
+ * Makes the model call this tool in its first answer (the composer's
+ * `/tool name …`); it must be a tool the mode offers.
+ */
+force_tool?: string, };
 
 export type Command = { "type": "create_context", title: string | null, 
 /**

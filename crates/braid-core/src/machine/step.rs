@@ -5,6 +5,7 @@ use super::{
     is_pipeline_phase, is_request_phase, retry_delay_ms, ContextState, Effect, Event, InFlight, LoopProgress,
     QueuedMessage, Reply,
 };
+use crate::approval::{builtin_permission, offered};
 use crate::llm::{LlmFailure, LlmResponse, StopReason};
 use crate::validate::validate_user_message;
 use braid_protocol::{
@@ -43,7 +44,9 @@ impl Step {
         match event {
             Event::Cancel => self.cancel(),
             Event::Interrupt => self.interrupt(),
-            Event::UserMessage { body, queue_if_busy } => self.user_message(body, queue_if_busy),
+            Event::UserMessage { body, queue_if_busy, force_tool } => {
+                self.user_message(body, queue_if_busy, force_tool)
+            }
             Event::Unqueue { message_id } => self.unqueue(message_id),
             Event::PipelineStage { message_id, stage } => {
                 if self.pending_is(message_id) && is_pipeline_phase(self.kind()) {
@@ -52,7 +55,7 @@ impl Step {
             }
             Event::PipelineSucceeded { message } => {
                 if self.pending_is(message.id) && is_pipeline_phase(self.kind()) {
-                    self.s.pending = None;
+                    self.s.force_tool = self.s.pending.take().and_then(|p| p.force_tool);
                     self.append(message);
                     self.start_request(1);
                 }
@@ -95,7 +98,10 @@ impl Step {
             }
             Event::RetryTimerFired { request_id } => {
                 if self.request_is(request_id) && self.kind() == StatusKind::RetryingLlmRequest {
-                    let attempt = self.s.request.take().map_or(1, |r| r.attempt + 1);
+                    let old = self.s.request.take();
+                    let attempt = old.as_ref().map_or(1, |r| r.attempt + 1);
+                    // A retry asks the same as the request it repeats.
+                    self.s.force_tool = old.and_then(|r| r.force_tool);
                     self.start_request(attempt);
                 }
             }
@@ -197,10 +203,22 @@ impl Step {
         self.lifecycle(id, kind, MessageChange::StatusChanged { status });
     }
 
-    fn user_message(&mut self, body: MessageType, queue_if_busy: bool) {
+    fn user_message(&mut self, body: MessageType, queue_if_busy: bool, force_tool: Option<String>) {
         if let Err(e) = validate_user_message(&body) {
             self.reply(Err(WireError::new(ErrorCode::InvalidInput, e.to_string())));
             return;
+        }
+        if let Some(name) = &force_tool {
+            let offered = builtin_permission(name).map(|p| offered(&self.s.config.tools, p));
+            let problem = match offered {
+                None => Some(format!("there is no tool named {name:?}")),
+                Some(false) => Some(format!("{name} is not available in this mode")),
+                Some(true) => None,
+            };
+            if let Some(text) = problem {
+                self.reply(Err(WireError::new(ErrorCode::InvalidInput, text)));
+                return;
+            }
         }
         if self.s.status.is_busy() {
             if !queue_if_busy {
@@ -210,7 +228,7 @@ impl Step {
                 return;
             }
             let id = self.alloc_message_id();
-            self.s.queue.push_back(QueuedMessage { id, body });
+            self.s.queue.push_back(QueuedMessage { id, body, force_tool });
             self.reply(Ok(Reply::Accepted(SendReceipt { message_id: id, queued: true })));
             let effect = self.update(None, None, None);
             self.other.push(effect);
@@ -219,10 +237,10 @@ impl Step {
         let id = self.alloc_message_id();
         self.reply(Ok(Reply::Accepted(SendReceipt { message_id: id, queued: false })));
         if self.s.queue.is_empty() {
-            self.begin(QueuedMessage { id, body });
+            self.begin(QueuedMessage { id, body, force_tool });
         } else {
             // Only possible from Failed: earlier queued messages go first.
-            self.s.queue.push_back(QueuedMessage { id, body });
+            self.s.queue.push_back(QueuedMessage { id, body, force_tool });
             if let Some(first) = self.s.queue.pop_front() {
                 self.begin(first);
             }
@@ -265,7 +283,8 @@ impl Step {
         let id = RequestId(self.s.next_request_id);
         self.s.next_request_id += 1;
         let response_id = self.alloc_message_id();
-        self.s.request = Some(InFlight { id, attempt, response_id, sequence: 0, interrupted: false });
+        let force_tool = self.s.force_tool.take();
+        self.s.request = Some(InFlight { id, attempt, response_id, sequence: 0, interrupted: false, force_tool });
         if self.kind() != StatusKind::ToolAutoLoop {
             self.set_status(ContextStatus::PreparingLlmRequest);
         }

@@ -1,0 +1,27 @@
+import type { ToolView } from "./transcript";
+import { argsSummary } from "./transcript";
+
+const STATUS: Record<string, string> = { success: "done", error: "failed", cancelled: "cancelled" };
+
+/** One call: name, arguments, approval, and its result when there is one
+ *  (output folded away; errors shown). */
+export function ToolCard({ tool }: { tool: ToolView }) {
+  const { call, result } = tool;
+  const state = call.approval === "denied" ? "denied" : result ? STATUS[result.status] : call.approval === "pending" ? "awaiting approval" : "running…";
+  return (
+    <div className={`tool-card tool-${result?.status ?? call.approval}`} data-testid="tool-card">
+      <div className="tool-head">
+        <span className="tool-name">{call.name}</span>
+        <span className="tool-args" title={call.arguments}>{argsSummary(call.arguments)}</span>
+        <span className="tool-state">{state}{result && result.duration_ms ? ` · ${result.duration_ms} ms` : ""}</span>
+      </div>
+      {result?.error ? <div className="tool-error">{result.error}</div> : null}
+      {result?.output ? (
+        <details>
+          <summary>Output ({result.output.split("\n").length} lines)</summary>
+          <pre>{result.output}</pre>
+        </details>
+      ) : null}
+    </div>
+  );
+}

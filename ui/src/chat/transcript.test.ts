@@ -1,0 +1,37 @@
+import { describe, expect, it } from "vitest";
+import type { Message } from "../generated/protocol";
+import { textMessage } from "../testing/fixtures";
+import { argsSummary, pendingCalls, transcript } from "./transcript";
+
+const request: Message = {
+  id: 2, created_at: 0, schema_version: 1,
+  body: { type: "tool_request", text: "Let me look.", calls: [
+    { id: "a", name: "read_file", arguments: '{"path":"src/main.rs"}', approval: "approved" },
+    { id: "b", name: "write_file", arguments: '{"path":"x","content":"line1\\nline2"}', approval: "pending" },
+  ] },
+};
+const result: Message = {
+  id: 3, created_at: 0, schema_version: 1,
+  body: { type: "tool_result", request_id: "a", status: "success", output: "1\tfn main() {}", error: null, recoverable: false, duration_ms: 4, finished_at: 0 },
+};
+
+describe("transcript", () => {
+  it("folds each result into its call's card", () => {
+    const items = transcript([textMessage(1, "user", "hi"), request, result]);
+    expect(items.map((i) => i.kind)).toEqual(["text", "tools"]);
+    const tools = items[1].kind === "tools" ? items[1].tools : [];
+    expect(tools.map((t) => [t.call.id, t.result?.output ?? null])).toEqual([["a", "1\tfn main() {}"], ["b", null]]);
+  });
+
+  it("shows mode changes and notices as system lines", () => {
+    const mode: Message = { id: 4, created_at: 0, schema_version: 1, body: { type: "system_control", control: { kind: "mode_change", mode: "plan" } } };
+    const notice: Message = { id: 5, created_at: 0, schema_version: 1, body: { type: "system_control", control: { kind: "notice", code: "loop_limit", text: "The tool loop stopped after 10 rounds." } } };
+    expect(transcript([mode, notice]).map((i) => i.kind === "system" && i.text)).toEqual(["Switched to Plan mode", "The tool loop stopped after 10 rounds."]);
+  });
+
+  it("summarises arguments on one line and finds pending calls", () => {
+    expect(argsSummary('{"path":"x","content":"line1\\nline2"}')).toBe("path: x, content: line1");
+    expect(argsSummary("{not json")).toBe("{not json");
+    expect(pendingCalls([request, result], ["b"]).map((c) => c.name)).toEqual(["write_file"]);
+  });
+});

@@ -1,0 +1,84 @@
+// What the chat shows for the stored messages: text as it is, a tool
+// request as one card per call with its result folded in, system messages
+// as one line. Pure, so the pairing is tested.
+import type { Message, ToolCall } from "../generated/protocol";
+
+export interface ToolView {
+  call: ToolCall;
+  /** The result, once there is one. */
+  result: Extract<Message["body"], { type: "tool_result" }> | null;
+}
+
+export type Item =
+  | { key: string; kind: "text"; role: "user" | "assistant" | "system"; text: string }
+  | { key: string; kind: "tools"; text: string | null; tools: ToolView[] }
+  | { key: string; kind: "system"; text: string };
+
+export function systemText(m: Message): string {
+  if (m.body.type !== "system_control") return "";
+  const c = m.body.control;
+  switch (c.kind) {
+    case "mode_change": return `Switched to ${c.mode === "plan" ? "Plan" : "Act"} mode`;
+    case "branch_switch": return `Switched branch`;
+    case "summary": return `Earlier messages summarised: ${c.text}`;
+    case "recovery": return `Recovered after a crash: ${c.detail}`;
+    case "notice": return c.text;
+  }
+}
+
+export function transcript(messages: Message[]): Item[] {
+  const results = new Map<string, ToolView["result"]>();
+  for (const m of messages) if (m.body.type === "tool_result") results.set(m.body.request_id, m.body);
+  const paired = new Set<string>();
+  const items: Item[] = [];
+  for (const m of messages) {
+    const key = `m${m.id}`;
+    const b = m.body;
+    switch (b.type) {
+      case "text":
+        items.push({ key, kind: "text", role: b.role, text: b.parts.map((p) => p.text).join("") });
+        break;
+      case "tool_request":
+        for (const c of b.calls) paired.add(c.id);
+        items.push({ key, kind: "tools", text: b.text, tools: b.calls.map((call) => ({ call, result: results.get(call.id) ?? null })) });
+        break;
+      case "tool_result":
+        // Shown inside its call's card; a result without a call stands alone.
+        if (!paired.has(b.request_id)) items.push({ key, kind: "system", text: `Result for ${b.request_id}: ${b.error ?? b.output}` });
+        break;
+      case "system_control":
+        items.push({ key, kind: "system", text: systemText(m) });
+        break;
+      default:
+        items.push({ key, kind: "system", text: `[${b.type}]` });
+    }
+  }
+  return items;
+}
+
+/** A short line for a call's arguments: `path: src/main.rs, start_line: 3`. */
+export function argsSummary(args: string, max = 120): string {
+  try {
+    const v = JSON.parse(args);
+    if (v && typeof v === "object" && !Array.isArray(v)) {
+      const s = Object.entries(v)
+        .map(([k, x]) => `${k}: ${typeof x === "string" ? x.split("\n")[0] : JSON.stringify(x)}`)
+        .join(", ");
+      return s.length > max ? `${s.slice(0, max - 1)}…` : s;
+    }
+  } catch {
+    // fall through: show what arrived
+  }
+  return args.length > max ? `${args.slice(0, max - 1)}…` : args;
+}
+
+/** The calls waiting for the user, with their arguments. */
+export function pendingCalls(messages: Message[], ids: string[]): ToolCall[] {
+  const want = new Set(ids);
+  const out: ToolCall[] = [];
+  for (let i = messages.length - 1; i >= 0 && out.length < want.size; i--) {
+    const b = messages[i].body;
+    if (b.type === "tool_request") for (const c of b.calls) if (want.has(c.id)) out.push(c);
+  }
+  return ids.map((id) => out.find((c) => c.id === id)).filter((c): c is ToolCall => !!c);
+}
