@@ -6,7 +6,7 @@ CARGO ?= cargo
 ARGS ?=
 TARGET_DIR := $(or $(CARGO_TARGET_DIR),$(CURDIR)/target)
 
-.PHONY: deps ui run serve desktop chat test test-rust test-ui fmt lint generate bench bench-ui clean
+.PHONY: deps ui run serve desktop chat test test-rust test-ui fmt lint generate bench bench-ui bench-ipc clean
 
 deps:
 	@./scripts/install-deps.sh
@@ -81,6 +81,13 @@ bench:
 bench-ui: ui
 	$(CARGO) test -q --workspace --locked --no-run
 	cd ui && BRAID_SERVER_BIN=$(TARGET_DIR)/debug/braid-server BRAID_SEED_BIN=$(TARGET_DIR)/debug/examples/seed node e2e/perf.mjs
+
+## Channel per subscription vs window events in the real window. Builds
+## braid-desktop with the ipc-bench feature (and back without it).
+bench-ipc: ui
+	$(CARGO) build --workspace --locked --features braid-desktop/ipc-bench
+	cd ui && BRAID_DESKTOP_BIN=$(TARGET_DIR)/debug/braid-desktop node e2e/ipc-bench.mjs
+	$(CARGO) build --workspace --locked
 
 clean:
 	$(CARGO) clean

@@ -5,6 +5,8 @@
 // No console window on Windows release builds.
 #![cfg_attr(not(debug_assertions), windows_subsystem = "windows")]
 
+#[cfg(feature = "ipc-bench")]
+mod ipc_bench;
 mod subscriptions;
 
 use braid_llm::fake::FakeProvider;
@@ -39,6 +41,16 @@ fn unsubscribe(subs: State<'_, Subscriptions>, id: u64) {
     subs.stop(id);
 }
 
+#[cfg(not(feature = "ipc-bench"))]
+fn handlers() -> impl Fn(tauri::ipc::Invoke) -> bool + Send + Sync + 'static {
+    tauri::generate_handler![execute, subscribe, unsubscribe]
+}
+
+#[cfg(feature = "ipc-bench")]
+fn handlers() -> impl Fn(tauri::ipc::Invoke) -> bool + Send + Sync + 'static {
+    tauri::generate_handler![execute, subscribe, unsubscribe, ipc_bench::ipc_bench]
+}
+
 fn main() {
     tracing_subscriber::fmt()
         .with_env_filter(tracing_subscriber::EnvFilter::try_from_env("BRAID_LOG").unwrap_or_else(|_| "warn".into()))
@@ -58,11 +70,13 @@ fn main() {
             for r in &report.recovered {
                 tracing::warn!(context = %r.context, ?r.interrupted, "recovered an interrupted conversation");
             }
+            #[cfg(feature = "ipc-bench")]
+            app.add_capability(include_str!("../bench/ipc-bench.json"))?;
             app.manage(runtime);
             app.manage(Subscriptions::default());
             Ok(())
         })
-        .invoke_handler(tauri::generate_handler![execute, subscribe, unsubscribe])
+        .invoke_handler(handlers())
         .build(tauri::generate_context!());
     match app {
         Ok(app) => app.run(|_, _| {}),

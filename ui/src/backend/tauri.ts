@@ -3,6 +3,7 @@
 import { Channel, invoke } from "@tauri-apps/api/core";
 import type { BraidEvent, Command, ContextId, ContextSnapshot, WireError } from "../generated/protocol";
 import { CommandBackend } from "./commands";
+import "./ipcBench";
 import { BackendError } from "./types";
 
 type Push = { kind: "snapshot"; snapshot: ContextSnapshot } | { kind: "event"; event: BraidEvent } | { kind: "lagged"; missed: number };
