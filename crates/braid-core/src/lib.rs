@@ -15,10 +15,12 @@ pub mod history;
 pub mod invariants;
 pub mod llm;
 pub mod machine;
+pub mod optimize;
 pub mod pipeline;
 pub mod prompt;
 pub mod recovery;
 pub mod sim;
+pub mod tokens;
 pub mod validate;
 
 pub use conversation::{Branch, Conversation, ConversationError, PipelineConfig};

@@ -26,11 +26,11 @@ pub use event::{
 pub use ids::{BranchId, CallId, ContextId, MessageId, RequestId, Timestamp};
 pub use message::{
     Approval, ContentPart, ControlKind, FileRefStatus, ImageMode, ImageSource, LineRange, Message, MessageKind,
-    MessageMeta, MessageType, Role, TokenUsage, ToolCall, ToolResultStatus, SCHEMA_VERSION,
+    MessageMeta, MessageType, Role, TokenCount, TokenEncoding, TokenUsage, ToolCall, ToolResultStatus, SCHEMA_VERSION,
 };
 pub use settings::{
     EffectiveModel, KeyChange, KeyLocation, LocalServer, ModelChoice, ModelSummary, ProviderInput, ProviderKind,
     ProviderView, SettingsView,
 };
 pub use status::{ContextStatus, StatusKind};
-pub use tools::{AgentMode, AgentRole, Permission, ToolApprovalPolicy, ToolInfo, ToolSettings};
+pub use tools::{AgentMode, AgentRole, ContextStrategy, Permission, ToolApprovalPolicy, ToolInfo, ToolSettings};

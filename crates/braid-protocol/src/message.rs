@@ -43,12 +43,34 @@ pub struct MessageMeta {
     /// message. Absent when the server reported none (never estimated here).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub usage: Option<TokenUsage>,
+    /// What the message costs as it is sent, counted once when it was
+    /// stored (with the encoding of the model in use then).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tokens: Option<TokenCount>,
 }
 
 impl MessageMeta {
     pub fn is_empty(&self) -> bool {
-        self.processing_us.is_none() && self.usage.is_none()
+        self.processing_us.is_none() && self.usage.is_none() && self.tokens.is_none()
     }
+}
+
+/// The tokenizer a count was made with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum TokenEncoding {
+    #[default]
+    O200k,
+    Cl100k,
+    /// No public tokenizer (Anthropic, Gemini, local models): o200k counts,
+    /// corrected by what the provider reports.
+    Estimate,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct TokenCount {
+    pub encoding: TokenEncoding,
+    pub count: u32,
 }
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, TS)]

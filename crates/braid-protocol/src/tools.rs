@@ -97,3 +97,24 @@ pub struct ToolInfo {
     /// Safe to run alongside other calls (reads).
     pub parallel_safe: bool,
 }
+
+/// How a conversation that no longer fits the model's window is trimmed
+/// for sending (storage is never touched).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum ContextStrategy {
+    /// Only the last `n` messages.
+    RecentN { n: u32 },
+    /// The last `keep_last` messages; then older ones newest first, file
+    /// references before text before tool results (dropped first).
+    Intelligent { keep_last: u32 },
+    /// The last `keep_last` messages; then older ones by a score of role,
+    /// recency, references and size.
+    ImportanceScoring { keep_last: u32 },
+}
+
+impl Default for ContextStrategy {
+    fn default() -> ContextStrategy {
+        ContextStrategy::Intelligent { keep_last: 10 }
+    }
+}

@@ -8,13 +8,13 @@ use crate::settings::{
     EffectiveModel, KeyChange, KeyLocation, LocalServer, ModelChoice, ModelSummary, ProviderInput, ProviderKind,
     ProviderView, SettingsView,
 };
-use crate::tools::{AgentMode, AgentRole, Permission, ToolApprovalPolicy, ToolInfo, ToolSettings};
+use crate::tools::{AgentMode, AgentRole, ContextStrategy, Permission, ToolApprovalPolicy, ToolInfo, ToolSettings};
 use crate::{
     Approval, ApprovalDecision, BraidEvent, BranchId, Command, ContentDelta, ContentFinal, ContentPart, ContextId,
     ContextSnapshot, ContextStatus, ContextSummary, ContextUpdate, ControlKind, ErrorCode, FileRefStatus, ImageMode,
     ImageSource, LineRange, Message, MessageChange, MessageId, MessageKind, MessageLifecycle, MessageMeta, MessageType,
-    NewMessage, Notice, QueuedPreview, RequestId, Role, StatusKind, Timestamp, TokenUsage, ToolCall, ToolResultStatus,
-    UpdateMetadata, WireError,
+    NewMessage, Notice, QueuedPreview, RequestId, Role, StatusKind, Timestamp, TokenCount, TokenEncoding, TokenUsage,
+    ToolCall, ToolResultStatus, UpdateMetadata, WireError,
 };
 use ts_rs::{Config, TS};
 
@@ -50,6 +50,8 @@ pub fn generate() -> String {
     decl::<ControlKind>(&cfg, &mut out);
     decl::<MessageType>(&cfg, &mut out);
     decl::<MessageKind>(&cfg, &mut out);
+    decl::<TokenEncoding>(&cfg, &mut out);
+    decl::<TokenCount>(&cfg, &mut out);
     decl::<TokenUsage>(&cfg, &mut out);
     decl::<MessageMeta>(&cfg, &mut out);
     decl::<Message>(&cfg, &mut out);
@@ -64,6 +66,7 @@ pub fn generate() -> String {
     decl::<AgentRole>(&cfg, &mut out);
     decl::<ToolSettings>(&cfg, &mut out);
     decl::<ToolInfo>(&cfg, &mut out);
+    decl::<ContextStrategy>(&cfg, &mut out);
     decl::<ProviderKind>(&cfg, &mut out);
     decl::<KeyLocation>(&cfg, &mut out);
     decl::<ProviderView>(&cfg, &mut out);

@@ -1,0 +1,92 @@
+//! Token counting: o200k for current OpenAI models, cl100k for older ones,
+//! and an estimate for models without a public tokenizer (o200k, scaled by
+//! what the provider reported against what we counted). Pure: the encoders
+//! are data compiled into the binary and deserialised on first use (the
+//! runtime warms them up off the UI's path).
+
+use braid_protocol::{ContentPart, MessageType};
+
+pub use braid_protocol::TokenEncoding;
+
+/// Tokens of `text` (no special tokens).
+pub fn count(encoding: TokenEncoding, text: &str) -> u32 {
+    if text.is_empty() {
+        return 0;
+    }
+    let n = match encoding {
+        TokenEncoding::Cl100k => bpe_openai::cl100k_base().count(text),
+        TokenEncoding::O200k | TokenEncoding::Estimate => bpe_openai::o200k_base().count(text),
+    };
+    u32::try_from(n).unwrap_or(u32::MAX)
+}
+
+/// Loads the encoder's tables now rather than on the first count.
+pub fn warm_up(encoding: TokenEncoding) {
+    count(encoding, "warm up");
+}
+
+/// What every message costs in the chat format besides its text (role and
+/// separators: `<|start|>role<|message|>…<|end|>`).
+pub const PER_MESSAGE: u32 = 4;
+
+/// The tokens a message costs as it is sent: its text, tool calls (name and
+/// arguments), tool results, plus the per-message overhead. Messages that
+/// are never sent (system controls) cost nothing.
+pub fn message_tokens(encoding: TokenEncoding, body: &MessageType) -> u32 {
+    let c = |t: &str| count(encoding, t);
+    let content = match body {
+        MessageType::Text { parts, .. } => parts
+            .iter()
+            .map(|p| match p {
+                ContentPart::Text { text } => c(text),
+            })
+            .sum(),
+        MessageType::ToolRequest { text, calls } => {
+            text.as_deref().map_or(0, c) + calls.iter().map(|k| c(&k.name) + c(&k.arguments) + 3).sum::<u32>()
+        }
+        MessageType::ToolResult { output, error, .. } => c(output) + error.as_deref().map_or(0, c),
+        MessageType::FileReference { path, content, .. } => c(path) + content.as_deref().map_or(0, c),
+        MessageType::Image { recognized_text, vision_analysis, .. } => {
+            // The image itself is priced by the provider; its text is ours.
+            recognized_text.as_deref().map_or(0, c) + vision_analysis.as_deref().map_or(0, c) + 85
+        }
+        MessageType::McpResource { content, .. } => c(content),
+        MessageType::SystemControl { .. } | MessageType::Unknown { .. } => return 0,
+    };
+    content + PER_MESSAGE
+}
+
+/// Counts a streamed answer as it arrives without recounting it: text up
+/// to the last point where the encoders always split (a space before a
+/// letter, or a line break before a non-space) is counted once and kept
+/// as a number; only the tail after it is counted again with each chunk.
+#[derive(Debug, Clone, Default)]
+pub struct RunningCount {
+    committed: u32,
+    tail: String,
+}
+
+impl RunningCount {
+    pub fn push(&mut self, encoding: TokenEncoding, delta: &str) -> u32 {
+        self.tail.push_str(delta);
+        if let Some(cut) = last_split(&self.tail) {
+            self.committed += count(encoding, &self.tail[..cut]);
+            self.tail.drain(..cut);
+        }
+        self.total(encoding)
+    }
+
+    pub fn total(&self, encoding: TokenEncoding) -> u32 {
+        self.committed + count(encoding, &self.tail)
+    }
+}
+
+/// The last byte index (> 0) where a pre-token surely starts.
+fn last_split(text: &str) -> Option<usize> {
+    let b = text.as_bytes();
+    (1..b.len().saturating_sub(1)).rev().find(|&i| {
+        let (prev, here, next) = (b[i - 1], b[i], b[i + 1]);
+        (here == b' ' && prev != b' ' && prev != b'\n' && next.is_ascii_alphabetic())
+            || (prev == b'\n' && !here.is_ascii_whitespace() && here.is_ascii_alphanumeric())
+    })
+}

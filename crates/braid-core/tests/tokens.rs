@@ -1,0 +1,74 @@
+//! Braid's token counts against tiktoken's (tiktoken-rs, the reference) on
+//! more than a megabyte of prose, code, CJK and emoji, for both encodings;
+//! and the per-message accounting.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)] // a panic is how a test reports
+
+#[path = "support/corpus.rs"]
+mod corpus;
+
+use braid_core::tokens::{count, message_tokens, RunningCount, TokenEncoding, PER_MESSAGE};
+use braid_protocol::{MessageType, Role};
+
+#[test]
+fn counts_equal_tiktoken_on_a_megabyte_corpus_for_both_encodings() {
+    let docs = corpus::documents(1_100_000);
+    let bytes: usize = docs.iter().map(String::len).sum();
+    assert!(bytes >= 1_000_000, "{bytes}");
+    let o200k = tiktoken_rs::o200k_base().unwrap();
+    let cl100k = tiktoken_rs::cl100k_base().unwrap();
+    let (mut total_o, mut total_c) = (0usize, 0usize);
+    for (i, d) in docs.iter().enumerate() {
+        let want_o = o200k.encode_ordinary(d).len();
+        let want_c = cl100k.encode_ordinary(d).len();
+        assert_eq!(count(TokenEncoding::O200k, d) as usize, want_o, "o200k, document {i}: {:?}", &d[..d.len().min(80)]);
+        assert_eq!(
+            count(TokenEncoding::Cl100k, d) as usize,
+            want_c,
+            "cl100k, document {i}: {:?}",
+            &d[..d.len().min(80)]
+        );
+        total_o += want_o;
+        total_c += want_c;
+    }
+    println!("{} documents, {bytes} bytes: o200k {total_o} tokens, cl100k {total_c} tokens", docs.len());
+}
+
+#[test]
+fn edge_cases_match_too() {
+    let o200k = tiktoken_rs::o200k_base().unwrap();
+    for text in
+        ["", " ", "\n\n\n", "a", "  leading", "trailing  ", "<|endoftext|>", "\u{feff}bom", "\r\n\r\n", "x\u{0}y"]
+    {
+        assert_eq!(count(TokenEncoding::O200k, text) as usize, o200k.encode_ordinary(text).len(), "{text:?}");
+    }
+}
+
+#[test]
+fn a_message_costs_its_text_plus_the_chat_overhead() {
+    let body = MessageType::text(Role::User, "Hello, world!");
+    assert_eq!(message_tokens(TokenEncoding::O200k, &body), count(TokenEncoding::O200k, "Hello, world!") + PER_MESSAGE);
+    let control =
+        MessageType::SystemControl { control: braid_protocol::ControlKind::ModeChange { mode: "plan".into() } };
+    assert_eq!(message_tokens(TokenEncoding::O200k, &control), 0, "never sent");
+}
+
+#[test]
+fn a_streamed_answer_is_counted_as_it_arrives_without_drifting() {
+    let mut rng = corpus::Rng::new(7);
+    for (i, doc) in corpus::documents(300_000).iter().enumerate() {
+        for encoding in [TokenEncoding::O200k, TokenEncoding::Cl100k] {
+            let mut running = RunningCount::default();
+            let mut rest = doc.as_str();
+            while !rest.is_empty() {
+                // Chunks of 1 to 12 characters, as servers send them.
+                let n = 1 + rng.below(12);
+                let cut = rest.char_indices().nth(n).map_or(rest.len(), |(b, _)| b);
+                running.push(encoding, &rest[..cut]);
+                rest = &rest[cut..];
+            }
+            let exact = count(encoding, doc);
+            assert_eq!(running.total(encoding), exact, "document {i} ({encoding:?}): {:?}", &doc[..doc.len().min(60)]);
+        }
+    }
+}
