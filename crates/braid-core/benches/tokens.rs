@@ -4,7 +4,9 @@
 #[path = "../tests/support/corpus.rs"]
 mod corpus;
 
-use braid_core::tokens::{count, TokenEncoding};
+use braid_core::optimize::select;
+use braid_core::tokens::{count, message_tokens, RunningCount, TokenEncoding};
+use braid_protocol::{ContextStrategy, Message, MessageId, MessageType, Role, Timestamp};
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 
 fn bench(c: &mut Criterion) {
@@ -28,6 +30,42 @@ fn bench(c: &mut Criterion) {
         b.iter(|| docs.iter().map(|d| tik_c.encode_ordinary(d).len()).sum::<usize>())
     });
     g.finish();
+
+    // A 1,000-message conversation (prose and code from the corpus).
+    let messages: Vec<Message> = corpus::documents(1_200_000)
+        .into_iter()
+        .take(1_000)
+        .enumerate()
+        .map(|(i, d)| {
+            let role = if i % 2 == 0 { Role::User } else { Role::Assistant };
+            let text: String = d.chars().take(1_200).collect();
+            Message::new(MessageId(i as u64 + 1), Timestamp(0), MessageType::text(role, text))
+        })
+        .collect();
+    let counts: Vec<u32> = messages.iter().map(|m| message_tokens(TokenEncoding::O200k, &m.body)).collect();
+    let strategy = ContextStrategy::Intelligent { keep_last: 10 };
+    c.bench_function("optimize: 1,000 messages into 100k tokens, counts cached", |b| {
+        b.iter(|| {
+            let refs: Vec<(&Message, u32)> = messages.iter().zip(&counts).map(|(m, t)| (m, *t)).collect();
+            select(&refs, strategy, 100_000).map(|s| s.keep.len()).unwrap_or(0)
+        })
+    });
+    c.bench_function("optimize: 1,000 messages into 100k tokens, counting from scratch", |b| {
+        b.iter(|| {
+            let refs: Vec<(&Message, u32)> =
+                messages.iter().map(|m| (m, message_tokens(TokenEncoding::O200k, &m.body))).collect();
+            select(&refs, strategy, 100_000).map(|s| s.keep.len()).unwrap_or(0)
+        })
+    });
+    c.bench_function("tokens: add a streamed delta to the running count", |b| {
+        let mut running = RunningCount::default();
+        let deltas = [" the", " quick", " brown", " fox", " jumps", " over", " lazy", " dogs", ".\n"];
+        let mut i = 0;
+        b.iter(|| {
+            i = (i + 1) % deltas.len();
+            running.push(TokenEncoding::O200k, deltas[i])
+        })
+    });
 }
 
 criterion_group!(benches, bench);

@@ -14,9 +14,9 @@ mod tools;
 
 use crate::llm::{LlmFailure, LlmResponse};
 use braid_protocol::{
-    AgentMode, ApprovalDecision, BraidEvent, BranchId, CallId, ContextId, ContextStatus, Message, MessageId,
-    MessageType, RequestId, SendReceipt, StatusKind, Timestamp, ToolApprovalPolicy, ToolCall, ToolResultStatus,
-    ToolSettings, WireError,
+    AgentMode, ApprovalDecision, BraidEvent, BranchId, CallId, ContextId, ContextStatus, ContextStrategy, Message,
+    MessageId, MessageType, RequestId, SendReceipt, StatusKind, Timestamp, ToolApprovalPolicy, ToolCall,
+    ToolResultStatus, ToolSettings, WireError,
 };
 use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
@@ -37,6 +37,9 @@ pub struct MachineConfig {
     /// Approval policy, mode, role, per-call timeout.
     #[serde(default)]
     pub tools: ToolSettings,
+    /// How the conversation is fitted into the model's window.
+    #[serde(default)]
+    pub context: ContextStrategy,
 }
 
 impl Default for MachineConfig {
@@ -47,6 +50,7 @@ impl Default for MachineConfig {
             backoff_cap_ms: 30_000,
             max_loop_depth: 10,
             tools: ToolSettings::default(),
+            context: ContextStrategy::default(),
         }
     }
 }
@@ -78,6 +82,10 @@ pub struct InFlight {
     /// whose message asked for it; kept across its retries).
     #[serde(default)]
     pub force_tool: Option<String>,
+    /// The model said the context was too long: this attempt sends a
+    /// tighter selection of the conversation.
+    #[serde(default)]
+    pub trimmed: bool,
 }
 
 /// The tool calls of one model turn, run one at a time in order.

@@ -126,6 +126,7 @@ fn recovery_restores_idle_answers_open_calls_and_keeps_unsent_text() {
         sequence: 3,
         interrupted: false,
         force_tool: None,
+        trimmed: false,
     });
     state.queue.push_back(QueuedMessage {
         id: MessageId(4),

@@ -364,3 +364,23 @@ fn a_forced_tool_applies_to_the_first_request_of_the_turn_and_its_retries_only()
     });
     assert!(matches!(reply_of(&fx), Some(Err(e)) if e.message.contains("not available")));
 }
+
+#[test]
+fn a_context_length_error_trims_and_retries_once() {
+    let mut sim = Sim::new();
+    start(&mut sim, "a long question");
+    let rid = sim.request_id();
+    let too_long =
+        braid_core::llm::LlmFailure::fatal("context_length_exceeded", "maximum context length is 4096 tokens");
+    let fx = sim.send(Event::LlmFailed { request_id: rid, failure: too_long.clone() });
+    assert!(starts_request(&fx), "sent again at once");
+    assert!(sim.state.request.as_ref().unwrap().trimmed);
+    assert_ne!(sim.request_id(), rid);
+    // A second refusal is a real failure, with the provider's words.
+    let rid = sim.request_id();
+    sim.send(Event::LlmFailed { request_id: rid, failure: too_long });
+    assert!(matches!(&sim.state.status, S::Failed { error_code, .. } if error_code == "context_length_exceeded"));
+    // The next turn starts untrimmed.
+    start(&mut sim, "shorter");
+    assert!(!sim.state.request.as_ref().unwrap().trimmed);
+}

@@ -171,4 +171,20 @@ pub struct ContextSnapshot {
     /// Where the next request goes; `None` when no provider is set up.
     pub effective_model: Option<EffectiveModel>,
     pub tools: ToolSettings,
+    /// How the last request filled the window, from Braid's own counts;
+    /// `None` before the first request since the app started.
+    pub context: Option<ContextUsage>,
+}
+
+/// The window as the last request used it (local counts, before sending).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct ContextUsage {
+    pub window: u32,
+    pub system: u32,
+    pub tools: u32,
+    pub messages: u32,
+    pub reserved_output: u32,
+    /// Messages sent, and stored ones left out to fit.
+    pub sent_messages: u32,
+    pub left_out: u32,
 }

@@ -7,6 +7,7 @@
 
 use crate::clock;
 use crate::llm_task::{self, LlmTask};
+use crate::providers;
 use crate::snapshot;
 use crate::tool_task::{self, ToolTask};
 use crate::Shared;
@@ -14,13 +15,15 @@ use braid_core::approval;
 use braid_core::history::{TransitionLog, TransitionRecord};
 use braid_core::llm::LlmFailure;
 use braid_core::machine::{Effect, Event, Reply};
+use braid_core::optimize::{self, Budget};
 use braid_core::prompt;
+use braid_core::tokens::{self, TokenEncoding};
 use braid_core::{ContextState, Conversation};
 use braid_llm::LlmRequest;
 use braid_llm::{ToolChoice, ToolDefinition};
 use braid_protocol::{
-    BraidEvent, BranchId, CallId, ContextSnapshot, ContextSummary, ContextUpdate, ErrorCode, Message, MessageId,
-    ModelChoice, Notice, QueuedPreview, RequestId, ToolCall, UpdateMetadata, WireError,
+    BraidEvent, BranchId, CallId, ContextSnapshot, ContextSummary, ContextUpdate, ContextUsage, ErrorCode, Message,
+    MessageId, ModelChoice, Notice, QueuedPreview, RequestId, TokenCount, ToolCall, UpdateMetadata, WireError,
 };
 use braid_store::ContextMeta;
 use braid_tools::ToolContext;
@@ -80,6 +83,10 @@ pub struct ContextActor {
     llm: Option<LlmTask>,
     retry: Option<(RequestId, tokio::task::JoinHandle<()>)>,
     tool: Option<ToolTask>,
+    /// The encoding of the model in use, for counting stored messages.
+    encoding: TokenEncoding,
+    /// How the last request filled the window.
+    context: Option<ContextUsage>,
 }
 
 impl ContextActor {
@@ -100,6 +107,8 @@ impl ContextActor {
             llm: None,
             retry: None,
             tool: None,
+            encoding: TokenEncoding::O200k,
+            context: None,
         };
         tokio::spawn(actor.run(rx));
         tx
@@ -170,7 +179,7 @@ impl ContextActor {
 
     fn snapshot(&self, tail: usize) -> ContextSnapshot {
         let effective = self.shared.providers.effective(self.meta.model.as_ref());
-        snapshot::build(&self.meta, &self.state, &self.conversation, tail, effective)
+        snapshot::build(&self.meta, &self.state, &self.conversation, tail, effective, self.context)
     }
 
     /// Written to the store first; the copy here changes only if that worked.
@@ -221,7 +230,17 @@ impl ContextActor {
         let now = clock::now();
         let name = event.name();
         let from = self.state.status.kind();
-        let (next, effects) = braid_core::transition(&self.state, event, now);
+        let (next, mut effects) = braid_core::transition(&self.state, event, now);
+        // Counted once, here in the shell (the transition stays cheap), and
+        // stored with the message.
+        for effect in &mut effects {
+            if let Effect::AppendMessage(m) | Effect::UpdateMessage(m) = effect {
+                if m.meta.tokens.is_none_or(|t| t.encoding != self.encoding) {
+                    let count = tokens::message_tokens(self.encoding, &m.body);
+                    m.meta.tokens = Some(TokenCount { encoding: self.encoding, count });
+                }
+            }
+        }
         for effect in effects.iter().filter(|e| e.is_persistence()) {
             if let Err(e) = self.conversation.apply(effect) {
                 tracing::error!(context = %self.meta.id, error = %e, "effect did not apply to the conversation");
@@ -329,10 +348,11 @@ impl ContextActor {
                 return;
             }
         };
+        self.encoding = resolved.encoding;
         let config = &self.shared.config;
         let settings = &self.state.config.tools;
         // Only the tools the mode and role offer are described to the model.
-        let tools = self
+        let tools: Vec<ToolDefinition> = self
             .shared
             .tools
             .tools()
@@ -343,15 +363,83 @@ impl ContextActor {
                 input_schema: t.input_schema(),
             })
             .collect();
+        let system = prompt::system_prompt_for(&self.conversation, config.system_prompt.as_deref(), settings);
+        let max_tokens = config.max_tokens.min(resolved.max_output_tokens);
+        let messages =
+            match self.fit(prompt::request_messages(&self.conversation), &system, &tools, &resolved, max_tokens) {
+                Ok(m) => m,
+                Err(message) => {
+                    let failure = LlmFailure::fatal("context_too_large", message);
+                    let _ = self.mailbox.send(Input::Event(Event::LlmFailed { request_id, failure }));
+                    return;
+                }
+            };
         let request = LlmRequest {
             model: resolved.model,
-            system: prompt::system_prompt_for(&self.conversation, config.system_prompt.as_deref(), settings),
-            messages: prompt::request_messages(&self.conversation),
+            system,
+            messages,
             tools,
             tool_choice: self.state.request.as_ref().and_then(|r| r.force_tool.clone()).map(ToolChoice::Function),
-            max_tokens: Some(config.max_tokens.min(resolved.max_output_tokens)),
+            max_tokens: Some(max_tokens),
         };
         self.llm = Some(llm_task::spawn(resolved.provider, request, request_id, self.mailbox.clone()));
+    }
+
+    /// The messages that fit the model's window with the conversation's
+    /// strategy (a tighter budget after the model said it was too long).
+    /// Stored counts are used when their encoding matches.
+    fn fit(
+        &mut self,
+        messages: Vec<Message>,
+        system: &Option<String>,
+        tools: &[ToolDefinition],
+        resolved: &providers::Resolved,
+        max_tokens: u32,
+    ) -> Result<Vec<Message>, String> {
+        let enc = resolved.encoding;
+        let cost = |m: &Message| match m.meta.tokens {
+            Some(t) if t.encoding == enc => t.count,
+            _ => tokens::message_tokens(enc, &m.body),
+        };
+        // As the provider sees each tool: name, description, schema.
+        let tools_tokens: u32 = tools
+            .iter()
+            .map(|t| {
+                tokens::count(enc, &t.name)
+                    + tokens::count(enc, &t.description)
+                    + tokens::count(enc, &t.input_schema.to_string())
+            })
+            .sum();
+        let budget = Budget {
+            window: resolved.view.context_window,
+            reserved_output: max_tokens,
+            system: system.as_deref().map_or(0, |s| tokens::count(enc, s) + tokens::PER_MESSAGE),
+            tools: tools_tokens,
+        };
+        let trimmed = self.state.request.as_ref().is_some_and(|r| r.trimmed);
+        let available = if trimmed { budget.for_messages() / 2 } else { budget.for_messages() };
+        let counted: Vec<(&Message, u32)> = messages.iter().map(|m| (m, cost(m))).collect();
+        let selection = optimize::select(&counted, self.state.config.context, available).map_err(|e| {
+            format!(
+                "The latest message is too long for {} ({} tokens; about {} fit after the system prompt, tools and \
+                 the answer's reserve). Shorten it or choose a model with a larger window.",
+                resolved.view.model, e.needed, e.available
+            )
+        })?;
+        self.context = Some(ContextUsage {
+            window: budget.window,
+            system: budget.system,
+            tools: budget.tools,
+            messages: selection.tokens,
+            reserved_output: budget.reserved_output,
+            sent_messages: selection.keep.len() as u32,
+            left_out: selection.dropped.len() as u32,
+        });
+        if !selection.dropped.is_empty() {
+            tracing::debug!(context = %self.meta.id, left_out = selection.dropped.len(), "older messages left out to fit");
+        }
+        let keep: std::collections::HashSet<_> = selection.keep.into_iter().collect();
+        Ok(messages.into_iter().filter(|m| keep.contains(&m.id)).collect())
     }
 
     /// Only approved calls reach here: the core decided (policy or user).

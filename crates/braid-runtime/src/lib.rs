@@ -11,7 +11,7 @@ mod clock;
 mod dispatch;
 mod error;
 mod llm_task;
-mod providers;
+pub mod providers;
 mod snapshot;
 mod tool_task;
 
@@ -134,6 +134,13 @@ impl Runtime {
     pub fn open_with(config: RuntimeConfig, providers: Providers) -> Result<(Runtime, RecoveryReport), RuntimeError> {
         let mut store = Store::open(&config.db_path)?;
         let report = store.recover_interrupted(clock::now())?;
+        // The token encoders deserialise their tables on first use; do it
+        // now on a thread of its own (callers may have no tokio context
+        // yet, as in the desktop app's setup), off every request's path.
+        std::thread::spawn(|| {
+            braid_core::tokens::warm_up(braid_core::tokens::TokenEncoding::O200k);
+            braid_core::tokens::warm_up(braid_core::tokens::TokenEncoding::Cl100k);
+        });
         let (events, _) = broadcast::channel(4096);
         let shared = Arc::new(Shared {
             store: Mutex::new(store),

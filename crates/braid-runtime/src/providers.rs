@@ -4,13 +4,13 @@
 //! disk before it takes effect, so what runs is always what is saved.
 
 use crate::RuntimeError;
-use braid_llm::catalogue::{list_models, Catalogue};
+use braid_llm::catalogue::{list_models, Catalogue, Tokenizer};
 use braid_llm::secrets::{KeySource, Secrets};
 use braid_llm::settings::{build_provider, ProviderSettings, Settings, SettingsError};
 use braid_llm::{ApiKey, LlmProvider};
 use braid_protocol::{
     EffectiveModel, KeyChange, KeyLocation, LocalServer, ModelChoice, ModelSummary, ProviderInput, ProviderKind,
-    ProviderView, SettingsView,
+    ProviderView, SettingsView, TokenEncoding,
 };
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -45,6 +45,7 @@ pub struct Resolved {
     pub provider: Arc<dyn LlmProvider>,
     pub model: String,
     pub max_output_tokens: u32,
+    pub encoding: TokenEncoding,
     pub view: EffectiveModel,
 }
 
@@ -276,6 +277,7 @@ impl Providers {
             provider,
             model: model.clone(),
             max_output_tokens: info.max_output_tokens,
+            encoding: encoding_of(info.tokenizer),
             view: EffectiveModel {
                 provider_id: Some(provider_settings.id),
                 provider_name: provider_settings.name,
@@ -294,6 +296,7 @@ impl Providers {
             provider: f.provider.clone(),
             model: f.model.clone(),
             max_output_tokens: f.max_output_tokens,
+            encoding: TokenEncoding::O200k,
             view: EffectiveModel {
                 provider_id: None,
                 provider_name: f.label.clone(),
@@ -316,6 +319,14 @@ impl Providers {
 
     pub fn effective(&self, choice: Option<&ModelChoice>) -> Option<EffectiveModel> {
         self.resolve(choice).ok().map(|r| r.view)
+    }
+}
+
+fn encoding_of(tokenizer: Tokenizer) -> TokenEncoding {
+    match tokenizer {
+        Tokenizer::O200k => TokenEncoding::O200k,
+        Tokenizer::Cl100k => TokenEncoding::Cl100k,
+        Tokenizer::Estimate => TokenEncoding::Estimate,
     }
 }
 

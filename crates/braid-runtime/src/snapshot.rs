@@ -2,7 +2,7 @@
 
 use braid_core::{ContextState, Conversation};
 use braid_protocol::command::BranchSummary;
-use braid_protocol::{ContextSnapshot, ContextSummary, EffectiveModel, Message};
+use braid_protocol::{ContextSnapshot, ContextSummary, ContextUsage, EffectiveModel, Message};
 use braid_store::ContextMeta;
 
 pub fn summary(meta: &ContextMeta, state: &ContextState, message_count: u64) -> ContextSummary {
@@ -25,6 +25,7 @@ pub fn build(
     conversation: &Conversation,
     tail: usize,
     effective_model: Option<EffectiveModel>,
+    context: Option<ContextUsage>,
 ) -> ContextSnapshot {
     let active = conversation.active_branch().clone();
     let all: Vec<&Message> = conversation.active_messages().collect();
@@ -48,5 +49,6 @@ pub fn build(
         active_branch: active,
         effective_model,
         tools: state.config.tools.clone(),
+        context,
     }
 }

@@ -1,7 +1,7 @@
 import { useEffect, useState } from "react";
 import type { Backend } from "../backend/types";
 import type { AgentMode, ContextSnapshot, ModelChoice, SettingsView, ToolApprovalPolicy } from "../generated/protocol";
-import { meter } from "./meter";
+import { meter, partsLabel } from "./meter";
 import { ToolControls } from "./ToolControls";
 
 interface Props {
@@ -69,8 +69,14 @@ export function ChatHeader({ backend, snapshot, settings, busy, onModelChanged, 
       </label>
       <ToolControls tools={snapshot.tools} busy={busy} onMode={onMode} onPolicy={onPolicy} />
       {m ? (
-        <div className={`meter meter-${m.level}`} title="Tokens used by the last request, as the provider reported them">
-          <div className="bar"><div style={{ width: `${Math.min(100, (m.fraction ?? 0) * 100)}%` }} /></div>
+        <div className={`meter meter-${m.level}`} title={m.parts.length ? `Last request: ${partsLabel(m.parts)}` : "Tokens of the last request"}>
+          <div className="bar">
+            {m.parts.length ? (
+              m.parts.map((p) => <div key={p.name} className={`part-${p.name}`} style={{ width: `${(p.tokens / m.window) * 100}%` }} />)
+            ) : (
+              <div style={{ width: `${Math.min(100, (m.fraction ?? 0) * 100)}%` }} />
+            )}
+          </div>
           <span data-testid="meter">{m.label}</span>
         </div>
       ) : null}

@@ -129,6 +129,11 @@ export function ChatView({ backend, id, settings, onActivity }: Props) {
           <button type="button" className="link" onClick={reload}>Show all</button>
         </p>
       ) : null}
+      {model.snapshot?.context && model.snapshot.context.left_out > 0 ? (
+        <p className="hint" data-testid="left-out">
+          {model.snapshot.context.left_out} earlier message{model.snapshot.context.left_out === 1 ? " was" : "s were"} left out of the last request to fit the model's window; they stay here.
+        </p>
+      ) : null}
       <MessageList rows={rows} />
       {model.queue.length > 0 ? (
         <ul className="queue" aria-label="Queued messages">

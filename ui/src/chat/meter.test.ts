@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { ContextSnapshot } from "../generated/protocol";
 import { snapshotOf, textMessage } from "../testing/fixtures";
-import { meter } from "./meter";
+import { meter, partsLabel } from "./meter";
 
 const snap = (usage: [number, number] | null, window = 10_000): ContextSnapshot => {
   const answer = textMessage(2, "assistant", "a");
@@ -23,5 +23,15 @@ describe("context meter", () => {
     expect(meter(snap(null))?.label).toBe("— / 10,000 tokens (not reported yet)");
     expect(meter({ ...snap(null), effective_model: null })).toBeNull();
     expect(meter(null)).toBeNull();
+  });
+});
+
+describe("context meter parts", () => {
+  it("splits the window by what Braid counted, and uses it when nothing is reported", () => {
+    const s = snap(null, 4_096);
+    s.context = { window: 4_096, system: 100, tools: 364, messages: 2_000, reserved_output: 1_024, sent_messages: 8, left_out: 3 };
+    const m = meter(s)!;
+    expect(partsLabel(m.parts)).toBe("System 100 · Tools 364 · Messages 2,000 · Reserved for the answer 1,024");
+    expect(m.label).toBe("2,464 / 4,096 tokens (60 %, counted by Braid)");
   });
 });

@@ -2,7 +2,14 @@
 // from the usage the provider reported on the latest answer.
 import type { ContextSnapshot } from "../generated/protocol";
 
+export interface Part {
+  name: "system" | "tools" | "messages" | "reserved";
+  tokens: number;
+}
+
 export interface Meter {
+  /** Braid's own counts for the last request, split; empty before one. */
+  parts: Part[];
   used: number | null;
   window: number;
   /** 0..1, or null when nothing was reported yet. */
@@ -17,6 +24,15 @@ const fmt = (n: number) => n.toLocaleString("en-US");
 export function meter(snapshot: ContextSnapshot | null): Meter | null {
   const window = snapshot?.effective_model?.context_window;
   if (!snapshot || !window) return null;
+  const c = snapshot.context;
+  const parts: Part[] = c
+    ? [
+        { name: "system", tokens: c.system },
+        { name: "tools", tokens: c.tools },
+        { name: "messages", tokens: c.messages },
+        { name: "reserved", tokens: c.reserved_output },
+      ]
+    : [];
   let used: number | null = null;
   for (let i = snapshot.messages.length - 1; i >= 0; i--) {
     const u = snapshot.messages[i].meta?.usage;
@@ -25,10 +41,26 @@ export function meter(snapshot: ContextSnapshot | null): Meter | null {
       break;
     }
   }
-  if (used === null) return { used, window, fraction: null, level: "ok", label: `— / ${fmt(window)} tokens (not reported yet)` };
+  if (used === null && c) {
+    // Nothing reported: Braid's own count of what it sent.
+    used = c.system + c.tools + c.messages;
+    const fraction = used / window;
+    return { parts, used, window, fraction, level: levelOf(fraction), label: `${fmt(used)} / ${fmt(window)} tokens (${Math.round(fraction * 100)} %, counted by Braid)` };
+  }
+  if (used === null) return { parts, used, window, fraction: null, level: "ok", label: `— / ${fmt(window)} tokens (not reported yet)` };
   const fraction = used / window;
-  const level = fraction >= 0.92 ? "full" : fraction >= 0.8 ? "warn" : "ok";
+  const level = levelOf(fraction);
   const pct = Math.round(fraction * 100);
   const warn = level === "full" ? " — near the limit" : level === "warn" ? " — getting full" : "";
-  return { used, window, fraction, level, label: `${fmt(used)} / ${fmt(window)} tokens (${pct} %)${warn}` };
+  return { parts, used, window, fraction, level, label: `${fmt(used)} / ${fmt(window)} tokens (${pct} %)${warn}` };
+}
+
+function levelOf(fraction: number): Meter["level"] {
+  return fraction >= 0.92 ? "full" : fraction >= 0.8 ? "warn" : "ok";
+}
+
+/** "System 120 · Tools 364 · Messages 2,010 · Reserved for the answer 1,024". */
+export function partsLabel(parts: Part[]): string {
+  const names = { system: "System", tools: "Tools", messages: "Messages", reserved: "Reserved for the answer" };
+  return parts.map((p) => `${names[p.name]} ${fmt(p.tokens)}`).join(" · ");
 }

@@ -44,6 +44,10 @@ request_id: string, status: ToolResultStatus, output: string, error: string | nu
 
 export type MessageKind = "text" | "image" | "file_reference" | "tool_request" | "tool_result" | "system_control" | "mcp_resource" | "unknown";
 
+export type TokenEncoding = "o200k" | "cl100k" | "estimate";
+
+export type TokenCount = { encoding: TokenEncoding, count: number, };
+
 export type TokenUsage = { prompt_tokens: number, completion_tokens: number, };
 
 export type MessageMeta = { 
@@ -55,7 +59,12 @@ processing_us?: number | null,
  * Tokens the provider reported for the response that produced this
  * message. Absent when the server reported none (never estimated here).
  */
-usage?: TokenUsage | null, };
+usage?: TokenUsage | null, 
+/**
+ * What the message costs as it is sent, counted once when it was
+ * stored (with the encoding of the model in use then).
+ */
+tokens?: TokenCount | null, };
 
 export type Message = { id: MessageId, created_at: Timestamp, schema_version: number, body: MessageType, meta?: MessageMeta, };
 
@@ -96,6 +105,8 @@ export type ToolInfo = { name: string, description: string, permission: Permissi
  * Safe to run alongside other calls (reads).
  */
 parallel_safe: boolean, };
+
+export type ContextStrategy = { "kind": "recent_n", n: number, } | { "kind": "intelligent", keep_last: number, } | { "kind": "importance_scoring", keep_last: number, };
 
 export type ProviderKind = "open_ai_compatible" | "anthropic" | "gemini";
 
@@ -165,6 +176,12 @@ model: ModelChoice | null, };
 
 export type BranchSummary = { id: BranchId, name: string, parent: BranchId | null, fork_point: MessageId | null, message_count: number, has_system_prompt: boolean, };
 
+export type ContextUsage = { window: number, system: number, tools: number, messages: number, reserved_output: number, 
+/**
+ * Messages sent, and stored ones left out to fit.
+ */
+sent_messages: number, left_out: number, };
+
 export type ContextSnapshot = { summary: ContextSummary, active_branch: BranchId, branches: Array<BranchSummary>, queued: Array<Message>, messages: Array<Message>, 
 /**
  * True when `messages` holds only the tail of the branch.
@@ -173,7 +190,12 @@ truncated: boolean,
 /**
  * Where the next request goes; `None` when no provider is set up.
  */
-effective_model: EffectiveModel | null, tools: ToolSettings, };
+effective_model: EffectiveModel | null, tools: ToolSettings, 
+/**
+ * How the last request filled the window, from Braid's own counts;
+ * `None` before the first request since the app started.
+ */
+context: ContextUsage | null, };
 
 export type MessageChange = { "change": "created" } | { "change": "status_changed", status: string, } | { "change": "completed" };
 

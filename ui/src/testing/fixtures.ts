@@ -21,6 +21,7 @@ export function snapshotOf(messages: Message[], extra: Partial<ContextSnapshot> 
     truncated: false,
     effective_model: null,
     tools: defaultTools,
+    context: null,
     ...extra,
   };
 }

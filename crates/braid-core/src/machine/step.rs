@@ -284,7 +284,8 @@ impl Step {
         self.s.next_request_id += 1;
         let response_id = self.alloc_message_id();
         let force_tool = self.s.force_tool.take();
-        self.s.request = Some(InFlight { id, attempt, response_id, sequence: 0, interrupted: false, force_tool });
+        self.s.request =
+            Some(InFlight { id, attempt, response_id, sequence: 0, interrupted: false, force_tool, trimmed: false });
         if self.kind() != StatusKind::ToolAutoLoop {
             self.set_status(ContextStatus::PreparingLlmRequest);
         }
@@ -367,6 +368,20 @@ impl Step {
         let Some(request) = self.s.request.take() else { return };
         if request.sequence > 0 {
             self.discard(request.response_id);
+        }
+        // Too long for the model: once, send again with less of the
+        // conversation (the stored messages stay as they are).
+        if failure.code == "context_length_exceeded" && !request.trimmed {
+            self.notify(Notice::new(
+                "context_trimmed",
+                "The model said the conversation is too long; older messages were left out and it was sent again.",
+            ));
+            self.s.force_tool = request.force_tool.clone();
+            self.start_request(request.attempt);
+            if let Some(r) = self.s.request.as_mut() {
+                r.trimmed = true;
+            }
+            return;
         }
         let max = self.s.config.max_retries;
         if failure.retryable && request.attempt <= max {

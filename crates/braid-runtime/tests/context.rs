@@ -1,0 +1,126 @@
+//! Fitting long conversations into a small window through the runtime,
+//! with the fake provider: older messages are left out of what is sent
+//! (never out of storage), counts are stored with each message, a message
+//! too large alone is refused clearly, and a provider's "too long" error is
+//! answered by one tighter retry.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)] // a panic is how a test reports
+
+use braid_core::llm::StopReason;
+use braid_llm::fake::{FakeProvider, FakeStep};
+use braid_llm::secrets::Secrets;
+use braid_llm::LlmError;
+use braid_protocol::{ContextStatus, MessageType, NewMessage, Role, TokenEncoding};
+use braid_runtime::{Fallback, Providers, Runtime, RuntimeConfig};
+use std::path::Path;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+fn open(dir: &Path, fake: Arc<FakeProvider>, window: u32) -> Runtime {
+    let fallback = Fallback {
+        provider: fake,
+        model: "small".into(),
+        label: "fake".into(),
+        context_window: window,
+        max_output_tokens: 64,
+    };
+    let providers = Providers::in_memory(Secrets::file_only(dir)).with_fallback(fallback);
+    let mut config = RuntimeConfig::new(dir.join("braid.db"), dir.to_owned());
+    config.max_tokens = 64;
+    Runtime::open_with(config, providers).unwrap().0
+}
+
+fn say(t: &str) -> NewMessage {
+    NewMessage { body: MessageType::text(Role::User, t), force_tool: None }
+}
+
+async fn settle(rt: &Runtime, id: &braid_protocol::ContextId) -> ContextStatus {
+    let t0 = Instant::now();
+    loop {
+        let s = rt.peek(id).await.unwrap().summary.status;
+        if !s.is_busy() {
+            return s;
+        }
+        assert!(t0.elapsed() < Duration::from_secs(10), "still {s:?}");
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+}
+
+fn words(n: usize, tag: &str) -> String {
+    (0..n).map(|i| format!("{tag}{i}")).collect::<Vec<_>>().join(" ")
+}
+
+#[tokio::test]
+async fn older_messages_are_left_out_of_the_request_but_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    let fake = Arc::new(FakeProvider::echo(Duration::ZERO));
+    // 1,000 tokens of window: 64 reserved, the six tools' definitions take
+    // about 360, leaving about 570 for messages (a turn here costs ~125).
+    let rt = open(dir.path(), fake.clone(), 1_000);
+    let ctx = rt.create_context(None, None).await.unwrap();
+    for turn in 0..6 {
+        rt.send_message(&ctx.id, say(&words(30, &format!("t{turn}w"))), false).await.unwrap();
+        assert_eq!(settle(&rt, &ctx.id).await, ContextStatus::Idle);
+    }
+    let snap = rt.load_context(&ctx.id).await.unwrap();
+    assert_eq!(snap.messages.len(), 12, "everything is stored");
+    for m in &snap.messages {
+        let t = m.meta.tokens.expect("counted when stored");
+        assert_eq!(t.encoding, TokenEncoding::O200k);
+        assert!(t.count > 30, "{t:?}");
+    }
+    let usage = snap.context.expect("the last request's figures");
+    assert!(usage.left_out > 0, "{usage:?}");
+    assert!(usage.system + usage.tools + usage.messages + usage.reserved_output <= usage.window, "{usage:?}");
+    let last = fake.requests().pop().unwrap();
+    assert!(last.messages.len() < 11, "sent {} of 11", last.messages.len());
+    let newest = last.messages.last().unwrap().body.plain_text().unwrap();
+    assert!(newest.starts_with("t5w0"), "the newest message is always sent: {newest}");
+}
+
+#[tokio::test]
+async fn a_message_too_large_alone_is_refused_with_what_to_do() {
+    let dir = tempfile::tempdir().unwrap();
+    let fake = Arc::new(FakeProvider::echo(Duration::ZERO));
+    let rt = open(dir.path(), fake.clone(), 500);
+    let ctx = rt.create_context(None, None).await.unwrap();
+    rt.send_message(&ctx.id, say(&words(600, "w")), false).await.unwrap();
+    match settle(&rt, &ctx.id).await {
+        ContextStatus::Failed { error_code, message, .. } => {
+            assert_eq!(error_code, "context_too_large");
+            assert!(message.contains("Shorten it or choose a model with a larger window"), "{message}");
+        }
+        other => panic!("{other:?}"),
+    }
+    assert!(fake.requests().is_empty(), "nothing was sent");
+    assert_eq!(rt.load_context(&ctx.id).await.unwrap().messages.len(), 1, "the message is kept");
+}
+
+#[tokio::test]
+async fn the_providers_too_long_error_gets_one_tighter_retry() {
+    let dir = tempfile::tempdir().unwrap();
+    let fake = Arc::new(FakeProvider::echo(Duration::ZERO));
+    let rt = open(dir.path(), fake.clone(), 2_000);
+    let ctx = rt.create_context(None, None).await.unwrap();
+    for turn in 0..4 {
+        rt.send_message(&ctx.id, say(&words(40, &format!("t{turn}w"))), false).await.unwrap();
+        settle(&rt, &ctx.id).await;
+    }
+    fake.push_reply(vec![FakeStep::Fail(LlmError::ContextLengthExceeded {
+        message: "this model's maximum context length is 512 tokens".into(),
+    })]);
+    fake.push_reply(vec![FakeStep::Text("short answer".into()), FakeStep::Finish(StopReason::EndTurn)]);
+    rt.send_message(&ctx.id, say("and now?"), false).await.unwrap();
+    assert_eq!(settle(&rt, &ctx.id).await, ContextStatus::Idle);
+    let requests = fake.requests();
+    let (refused, retried) = (&requests[requests.len() - 2], &requests[requests.len() - 1]);
+    assert!(
+        retried.messages.len() < refused.messages.len(),
+        "{} then {}",
+        refused.messages.len(),
+        retried.messages.len()
+    );
+    let snap = rt.load_context(&ctx.id).await.unwrap();
+    assert_eq!(snap.messages.last().unwrap().body.plain_text().unwrap(), "short answer");
+    assert_eq!(snap.messages.len(), 10, "nothing stored was dropped");
+}
