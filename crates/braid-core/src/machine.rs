@@ -37,6 +37,10 @@ pub struct MachineConfig {
     /// Approval policy, mode, role, per-call timeout.
     #[serde(default)]
     pub tools: ToolSettings,
+    /// Past this share of the window (percent), older messages are
+    /// summarised before the request is sent.
+    #[serde(default = "default_summarize_at")]
+    pub summarize_at_percent: u8,
     /// How the conversation is fitted into the model's window.
     #[serde(default)]
     pub context: ContextStrategy,
@@ -50,9 +54,14 @@ impl Default for MachineConfig {
             backoff_cap_ms: 30_000,
             max_loop_depth: 10,
             tools: ToolSettings::default(),
+            summarize_at_percent: default_summarize_at(),
             context: ContextStrategy::default(),
         }
     }
+}
+
+fn default_summarize_at() -> u8 {
+    92
 }
 
 /// A message waiting for its turn, or in the processing pipeline. Its body
@@ -247,6 +256,24 @@ pub enum Event {
         call_id: CallId,
         decision: ApprovalDecision,
     },
+    /// The runtime found the conversation past the summary threshold while
+    /// preparing this request: summarise `replaces` first.
+    ContextFull {
+        request_id: RequestId,
+        replaces: Vec<MessageId>,
+    },
+    /// The model's summary of `replaces`.
+    SummaryReady {
+        request_id: RequestId,
+        text: String,
+        replaces: Vec<MessageId>,
+    },
+    /// Summarising failed: the request goes on without (older messages are
+    /// left out instead) and the user is told.
+    SummaryFailed {
+        request_id: RequestId,
+        error: String,
+    },
     /// Only while idle; recorded as a ModeChange message.
     SetMode {
         mode: AgentMode,
@@ -287,6 +314,9 @@ impl Event {
             Event::RetryTimerFired { .. } => "retry_timer_fired",
             Event::ToolDecision { .. } => "tool_decision",
             Event::SetMode { .. } => "set_mode",
+            Event::ContextFull { .. } => "context_full",
+            Event::SummaryReady { .. } => "summary_ready",
+            Event::SummaryFailed { .. } => "summary_failed",
             Event::SetToolPolicy { .. } => "set_tool_policy",
             Event::ToolFinished { .. } => "tool_finished",
             Event::Cancel => "cancel",
@@ -348,6 +378,12 @@ pub enum Effect {
     KillTool {
         call_id: CallId,
     },
+    /// Ask the model for a summary of these messages (request `request_id`
+    /// waits for it; cancelling aborts it like the request).
+    Summarize {
+        request_id: RequestId,
+        replaces: Vec<MessageId>,
+    },
     Emit(BraidEvent),
 }
 
@@ -366,6 +402,7 @@ pub fn is_request_phase(kind: StatusKind) -> bool {
     matches!(
         kind,
         StatusKind::PreparingLlmRequest
+            | StatusKind::Summarizing
             | StatusKind::ToolAutoLoop
             | StatusKind::ConnectingToLlm
             | StatusKind::AwaitingLlmFirstChunk

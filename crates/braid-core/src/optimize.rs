@@ -127,6 +127,18 @@ fn score(u: &Unit, total: usize, messages: &[(&Message, u32)]) -> f64 {
 /// tokens. The newest unit must fit; the last messages the strategy names
 /// are kept while they fit.
 pub fn select(messages: &[(&Message, u32)], strategy: ContextStrategy, available: u32) -> Result<Selection, TooLarge> {
+    select_pinned(messages, strategy, available, None)
+}
+
+/// As [`select`], with one message (a summary standing for older ones)
+/// kept right after the newest unit: it covers more than any single
+/// message of the tail.
+pub fn select_pinned(
+    messages: &[(&Message, u32)],
+    strategy: ContextStrategy,
+    available: u32,
+    pinned: Option<MessageId>,
+) -> Result<Selection, TooLarge> {
     let units = units(messages);
     let Some(newest) = units.last() else {
         return Ok(Selection { keep: Vec::new(), dropped: Vec::new(), tokens: 0 });
@@ -140,10 +152,20 @@ pub fn select(messages: &[(&Message, u32)], strategy: ContextStrategy, available
     };
     let tail = tail_units(&units, keep_last);
     let mut chosen = vec![false; units.len()];
-    let mut used = 0u32;
+    let mut used = newest.tokens;
+    chosen[newest.index] = true;
+    if let Some(u) = units.iter().find(|u| !chosen[u.index] && pinned.is_some_and(|p| u.ids.contains(&p))) {
+        if used + u.tokens <= available {
+            used += u.tokens;
+            chosen[u.index] = true;
+        }
+    }
     // The tail, newest first, until one does not fit (the newest always
     // does): what is sent stays a contiguous recent stretch.
     for u in units.iter().rev().take(tail) {
+        if chosen[u.index] {
+            continue;
+        }
         if used + u.tokens > available {
             break;
         }
@@ -151,7 +173,7 @@ pub fn select(messages: &[(&Message, u32)], strategy: ContextStrategy, available
         chosen[u.index] = true;
     }
     let older = &units[..units.len() - tail];
-    let mut order: Vec<&Unit> = older.iter().collect();
+    let mut order: Vec<&Unit> = older.iter().filter(|u| !chosen[u.index]).collect();
     match strategy {
         ContextStrategy::RecentN { .. } => order.clear(),
         ContextStrategy::Intelligent { .. } => order.sort_by_key(|u| (u.class, std::cmp::Reverse(u.index))),
@@ -175,4 +197,30 @@ pub fn select(messages: &[(&Message, u32)], strategy: ContextStrategy, available
         }
     }
     Ok(Selection { keep, dropped, tokens: used })
+}
+
+/// The oldest whole units (never the last `keep_last` messages' units) to
+/// summarise: at least one, up to `max_tokens`. Empty when everything is
+/// in the tail.
+pub fn summary_batch(messages: &[(&Message, u32)], keep_last: u32, max_tokens: u32) -> Vec<MessageId> {
+    let units = units(messages);
+    let tail = tail_units(&units, keep_last);
+    let mut out = Vec::new();
+    let mut used = 0u32;
+    for u in &units[..units.len().saturating_sub(tail)] {
+        if !out.is_empty() && used + u.tokens > max_tokens {
+            break;
+        }
+        used += u.tokens;
+        out.extend(&u.ids);
+    }
+    out
+}
+
+/// How many of the last messages a strategy always keeps.
+pub fn keep_last(strategy: ContextStrategy) -> u32 {
+    match strategy {
+        ContextStrategy::RecentN { n } => n,
+        ContextStrategy::Intelligent { keep_last } | ContextStrategy::ImportanceScoring { keep_last } => keep_last,
+    }
 }

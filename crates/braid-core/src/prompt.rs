@@ -1,16 +1,94 @@
 //! What is sent to the model: the active branch without the messages that
-//! are for people and the system only (SystemControl, Unknown).
+//! are for people and the system only (SystemControl, Unknown); where a
+//! summary replaced older messages, the summary stands in their place,
+//! followed by the files the model had read, so it keeps its working set.
 
 use crate::conversation::Conversation;
-use braid_protocol::{Message, MessageType};
+use braid_protocol::{ControlKind, Message, MessageId, MessageType, Role};
+use std::collections::HashSet;
+
+/// Files re-attached after a summary, at most this many tokens in all.
+pub const REATTACH_TOKENS: u32 = 1_000;
 
 /// The messages of the active branch that go to the model, in order.
 pub fn request_messages(conversation: &Conversation) -> Vec<Message> {
-    conversation
-        .active_messages()
-        .filter(|m| !matches!(m.body, MessageType::SystemControl { .. } | MessageType::Unknown { .. }))
-        .cloned()
-        .collect()
+    let active: Vec<&Message> = conversation.active_messages().collect();
+    // The latest summary covers what earlier ones did.
+    let summary = active.iter().rev().find_map(|m| match &m.body {
+        MessageType::SystemControl { control: ControlKind::Summary { text, replaces } } => Some((*m, text, replaces)),
+        _ => None,
+    });
+    let replaced: HashSet<MessageId> = summary.map(|s| s.2.iter().copied().collect()).unwrap_or_default();
+    let mut out = Vec::with_capacity(active.len());
+    let mut placed = false;
+    for m in &active {
+        if replaced.contains(&m.id) {
+            if let (false, Some((s, text, replaces))) = (placed, summary) {
+                out.push(summary_message(s, text, replaces.len(), &active, &replaced));
+                placed = true;
+            }
+            continue;
+        }
+        if !matches!(m.body, MessageType::SystemControl { .. } | MessageType::Unknown { .. }) {
+            out.push((*m).clone());
+        }
+    }
+    out
+}
+
+fn summary_message(
+    summary: &Message,
+    text: &str,
+    n: usize,
+    active: &[&Message],
+    replaced: &HashSet<MessageId>,
+) -> Message {
+    let mut body = format!(
+        "[Summary of {n} earlier messages, written to keep this conversation within the model's window]\n{text}"
+    );
+    let files = reattached_files(active, replaced);
+    if !files.is_empty() {
+        body.push_str("\n\nFiles read before this point, as they were last read:");
+        for (path, content) in files {
+            body.push_str(&format!("\n\n### {path}\n{content}"));
+        }
+    }
+    Message::new(summary.id, summary.created_at, MessageType::text(Role::User, body))
+}
+
+/// The latest read of each file among the summarised messages, newest
+/// first, within [`REATTACH_TOKENS`].
+fn reattached_files(active: &[&Message], replaced: &HashSet<MessageId>) -> Vec<(String, String)> {
+    let mut paths_by_call = Vec::new();
+    for m in active.iter().filter(|m| replaced.contains(&m.id)) {
+        if let MessageType::ToolRequest { calls, .. } = &m.body {
+            for c in calls.iter().filter(|c| c.name == "read_file") {
+                let path = serde_json::from_str::<serde_json::Value>(&c.arguments)
+                    .ok()
+                    .and_then(|v| v["path"].as_str().map(str::to_owned));
+                if let Some(path) = path {
+                    paths_by_call.push((c.id.clone(), path));
+                }
+            }
+        }
+    }
+    let mut seen = HashSet::new();
+    let mut used = 0u32;
+    let mut out = Vec::new();
+    for m in active.iter().rev().filter(|m| replaced.contains(&m.id)) {
+        let MessageType::ToolResult { request_id, output, error: None, .. } = &m.body else { continue };
+        let Some((_, path)) = paths_by_call.iter().find(|(id, _)| id == request_id) else { continue };
+        if !seen.insert(path.clone()) {
+            continue;
+        }
+        let cost = crate::tokens::count(crate::tokens::TokenEncoding::O200k, output);
+        if used + cost > REATTACH_TOKENS {
+            continue;
+        }
+        used += cost;
+        out.push((path.clone(), output.clone()));
+    }
+    out
 }
 
 /// The system prompt for the active branch: its override, else `base`.
@@ -34,4 +112,43 @@ pub fn system_prompt_for(
         Some(p) => format!("{p}\n\n{plan}"),
         None => plan.to_owned(),
     })
+}
+
+/// What the summariser is asked for.
+pub const SUMMARY_INSTRUCTIONS: &str = "Summarise the conversation below so that you can continue the work \
+without it. Keep: the user's task and goals, decisions made and why, open items and next steps, the files \
+and paths in play, and facts that later steps depend on. Write plain sentences and short lists, at most \
+300 words. Do not answer the conversation; only summarise it.";
+
+/// The batch of messages as one transcript for the summariser (tool calls
+/// and results as text, so no pairing rules apply), after the previous
+/// summary if there is one.
+pub fn summary_input(previous: Option<&str>, messages: &[&Message]) -> String {
+    let mut out = String::new();
+    if let Some(p) = previous {
+        out.push_str(&format!("Earlier summary:\n{p}\n\n"));
+    }
+    for m in messages {
+        let line = match &m.body {
+            MessageType::Text { role, .. } => format!("{role:?}: {}", m.body.plain_text().unwrap_or_default()),
+            MessageType::ToolRequest { text, calls } => format!(
+                "Assistant: {}[called {}]",
+                text.as_deref().map(|t| format!("{t} ")).unwrap_or_default(),
+                calls.iter().map(|c| format!("{}({})", c.name, c.arguments)).collect::<Vec<_>>().join(", ")
+            ),
+            MessageType::ToolResult { output, error, .. } => {
+                let text = error.as_deref().unwrap_or(output);
+                let short: String = text.chars().take(1_500).collect();
+                format!("Tool result: {short}")
+            }
+            MessageType::FileReference { path, .. } => format!("User referenced file {path}"),
+            MessageType::SystemControl { control: ControlKind::Summary { text, .. } } => {
+                format!("Earlier summary:\n{text}")
+            }
+            _ => continue,
+        };
+        out.push_str(&line);
+        out.push_str("\n\n");
+    }
+    out
 }

@@ -384,3 +384,59 @@ fn a_context_length_error_trims_and_retries_once() {
     start(&mut sim, "shorter");
     assert!(!sim.state.request.as_ref().unwrap().trimmed);
 }
+
+#[test]
+fn a_full_context_is_summarised_before_the_request_and_the_summary_is_sent_instead() {
+    use braid_core::prompt::request_messages;
+    let mut sim = Sim::new();
+    start(&mut sim, "read a");
+    model_calls(&mut sim, vec![call("r1", "read_file", r#"{"path":"src/a.rs"}"#)]);
+    sim.send(Event::ToolFinished {
+        call_id: "r1".into(),
+        outcome: outcome(ToolResultStatus::Success, "fn a() {}", None),
+    });
+    model_answers(&mut sim, "a defines fn a");
+    start(&mut sim, "next step");
+    let rid = sim.request_id();
+    let old: Vec<_> = sim.messages().iter().take(4).map(|m| m.id).collect();
+    let fx = sim.send(Event::ContextFull { request_id: rid, replaces: old.clone() });
+    assert_eq!(sim.state.status, S::Summarizing);
+    assert!(fx.iter().any(|e| matches!(e, Effect::Summarize { replaces, .. } if *replaces == old)));
+    let fx = sim.send(Event::SummaryReady {
+        request_id: rid,
+        text: "Task: read a. Done: fn a found.".into(),
+        replaces: old.clone(),
+    });
+    assert!(starts_request(&fx), "the same request goes out now");
+    assert_eq!(sim.request_id(), rid);
+    let sent = request_messages(&sim.conversation);
+    let first = sent[0].body.plain_text().unwrap();
+    assert!(first.starts_with("[Summary of 4 earlier messages"), "{first}");
+    assert!(first.contains("Task: read a.") && first.contains("### src/a.rs\nfn a() {}"), "files re-attached: {first}");
+    assert!(sent.iter().all(|m| !old.contains(&m.id)), "the summarised messages are not sent");
+    assert_eq!(sent.last().unwrap().body.plain_text().unwrap(), "next step");
+    assert!(old.iter().all(|id| sim.conversation.message(*id).is_some()), "the originals stay stored");
+    model_answers(&mut sim, "ok");
+    assert_eq!(sim.state.status, S::Idle);
+}
+
+#[test]
+fn a_failed_summary_goes_on_without_and_cancel_stops_summarising() {
+    let mut sim = Sim::new();
+    start(&mut sim, "one");
+    model_answers(&mut sim, "two");
+    start(&mut sim, "three");
+    let rid = sim.request_id();
+    let ids: Vec<_> = sim.messages().iter().take(2).map(|m| m.id).collect();
+    sim.send(Event::ContextFull { request_id: rid, replaces: ids.clone() });
+    let fx = sim.send(Event::SummaryFailed { request_id: rid, error: "network".into() });
+    assert!(starts_request(&fx));
+    assert_eq!(sim.state.status, S::PreparingLlmRequest);
+    model_answers(&mut sim, "four");
+    start(&mut sim, "five");
+    let rid = sim.request_id();
+    sim.send(Event::ContextFull { request_id: rid, replaces: ids });
+    let fx = sim.send(Event::Cancel);
+    assert!(fx.iter().any(|e| matches!(e, Effect::AbortLlmRequest { request_id, .. } if *request_id == rid)));
+    assert_eq!(sim.state.status, S::Idle);
+}

@@ -8,6 +8,10 @@
 use crate::clock;
 use crate::llm_task::{self, LlmTask};
 use crate::providers;
+use crate::summary_task;
+
+/// Tokens a summary may take.
+const SUMMARY_OUTPUT: u32 = 600;
 use crate::snapshot;
 use crate::tool_task::{self, ToolTask};
 use crate::Shared;
@@ -22,8 +26,9 @@ use braid_core::{ContextState, Conversation};
 use braid_llm::LlmRequest;
 use braid_llm::{ToolChoice, ToolDefinition};
 use braid_protocol::{
-    BraidEvent, BranchId, CallId, ContextSnapshot, ContextSummary, ContextUpdate, ContextUsage, ErrorCode, Message,
-    MessageId, ModelChoice, Notice, QueuedPreview, RequestId, TokenCount, ToolCall, UpdateMetadata, WireError,
+    BraidEvent, BranchId, CallId, ContextSnapshot, ContextSummary, ContextUpdate, ContextUsage, ControlKind, ErrorCode,
+    Message, MessageId, MessageType, ModelChoice, Notice, QueuedPreview, RequestId, TokenCount, ToolCall,
+    UpdateMetadata, WireError,
 };
 use braid_store::ContextMeta;
 use braid_tools::ToolContext;
@@ -87,6 +92,16 @@ pub struct ContextActor {
     encoding: TokenEncoding,
     /// How the last request filled the window.
     context: Option<ContextUsage>,
+    /// The request a summary was already made for (at most one each).
+    summarized_for: Option<RequestId>,
+    summary: Option<(RequestId, tokio::task::JoinHandle<()>)>,
+}
+
+/// What fitting the conversation into the window decided.
+enum Fit {
+    Send(Vec<Message>),
+    /// Past the threshold: summarise these first.
+    Summarize(Vec<MessageId>),
 }
 
 impl ContextActor {
@@ -109,6 +124,8 @@ impl ContextActor {
             tool: None,
             encoding: TokenEncoding::O200k,
             context: None,
+            summarized_for: None,
+            summary: None,
         };
         tokio::spawn(actor.run(rx));
         tx
@@ -166,6 +183,9 @@ impl ContextActor {
     }
 
     fn stop_tasks(&mut self) {
+        if let Some((_, t)) = self.summary.take() {
+            t.abort();
+        }
         if let Some(t) = self.tool.take() {
             t.handle.abort();
         }
@@ -285,6 +305,7 @@ impl ContextActor {
                 Effect::RequestApproval { .. } => {} // the state carries the calls; clients show the dialog
                 Effect::RunTool { call, .. } => self.run_tool(call),
                 Effect::KillTool { call_id } => self.kill_tool(&call_id),
+                Effect::Summarize { request_id, replaces } => self.start_summary(request_id, replaces),
                 Effect::PersistState
                 | Effect::AppendMessage(_)
                 | Effect::UpdateMessage(_)
@@ -365,15 +386,20 @@ impl ContextActor {
             .collect();
         let system = prompt::system_prompt_for(&self.conversation, config.system_prompt.as_deref(), settings);
         let max_tokens = config.max_tokens.min(resolved.max_output_tokens);
-        let messages =
-            match self.fit(prompt::request_messages(&self.conversation), &system, &tools, &resolved, max_tokens) {
-                Ok(m) => m,
-                Err(message) => {
-                    let failure = LlmFailure::fatal("context_too_large", message);
-                    let _ = self.mailbox.send(Input::Event(Event::LlmFailed { request_id, failure }));
-                    return;
-                }
-            };
+        let messages = prompt::request_messages(&self.conversation);
+        let messages = match self.fit(request_id, messages, &system, &tools, &resolved, max_tokens) {
+            Ok(Fit::Send(m)) => m,
+            Ok(Fit::Summarize(replaces)) => {
+                self.summarized_for = Some(request_id);
+                let _ = self.mailbox.send(Input::Event(Event::ContextFull { request_id, replaces }));
+                return;
+            }
+            Err(message) => {
+                let failure = LlmFailure::fatal("context_too_large", message);
+                let _ = self.mailbox.send(Input::Event(Event::LlmFailed { request_id, failure }));
+                return;
+            }
+        };
         let request = LlmRequest {
             model: resolved.model,
             system,
@@ -390,12 +416,13 @@ impl ContextActor {
     /// Stored counts are used when their encoding matches.
     fn fit(
         &mut self,
+        request_id: RequestId,
         messages: Vec<Message>,
         system: &Option<String>,
         tools: &[ToolDefinition],
         resolved: &providers::Resolved,
         max_tokens: u32,
-    ) -> Result<Vec<Message>, String> {
+    ) -> Result<Fit, String> {
         let enc = resolved.encoding;
         let cost = |m: &Message| match m.meta.tokens {
             Some(t) if t.encoding == enc => t.count,
@@ -419,13 +446,36 @@ impl ContextActor {
         let trimmed = self.state.request.as_ref().is_some_and(|r| r.trimmed);
         let available = if trimmed { budget.for_messages() / 2 } else { budget.for_messages() };
         let counted: Vec<(&Message, u32)> = messages.iter().map(|m| (m, cost(m))).collect();
-        let selection = optimize::select(&counted, self.state.config.context, available).map_err(|e| {
-            format!(
+        // Past the threshold, summarise the oldest messages first (once per
+        // request), within what the summariser itself can read.
+        let all: u64 = counted.iter().map(|c| u64::from(c.1)).sum();
+        let total = all + u64::from(budget.system + budget.tools + budget.reserved_output);
+        let limit = u64::from(budget.window) * u64::from(self.state.config.summarize_at_percent) / 100;
+        if total >= limit && self.summarized_for != Some(request_id) {
+            let readable = budget.window.saturating_sub(SUMMARY_OUTPUT + 600).max(256);
+            let keep = optimize::keep_last(self.state.config.context);
+            let batch = optimize::summary_batch(&counted, keep, readable);
+            if batch.len() >= 2 {
+                return Ok(Fit::Summarize(batch));
+            }
+        }
+        // A summary stands for older messages: it goes before any of them.
+        let pinned = self
+            .conversation
+            .active_messages()
+            .filter_map(|m| match &m.body {
+                MessageType::SystemControl { control: ControlKind::Summary { .. } } => Some(m.id),
+                _ => None,
+            })
+            .last();
+        let selection =
+            optimize::select_pinned(&counted, self.state.config.context, available, pinned).map_err(|e| {
+                format!(
                 "The latest message is too long for {} ({} tokens; about {} fit after the system prompt, tools and \
                  the answer's reserve). Shorten it or choose a model with a larger window.",
                 resolved.view.model, e.needed, e.available
             )
-        })?;
+            })?;
         self.context = Some(ContextUsage {
             window: budget.window,
             system: budget.system,
@@ -439,7 +489,56 @@ impl ContextActor {
             tracing::debug!(context = %self.meta.id, left_out = selection.dropped.len(), "older messages left out to fit");
         }
         let keep: std::collections::HashSet<_> = selection.keep.into_iter().collect();
-        Ok(messages.into_iter().filter(|m| keep.contains(&m.id)).collect())
+        Ok(Fit::Send(messages.into_iter().filter(|m| keep.contains(&m.id)).collect()))
+    }
+
+    /// Asks the model for a summary of `batch` (ids as sent: the previous
+    /// summary stands for the messages it replaced, which are folded in).
+    fn start_summary(&mut self, request_id: RequestId, batch: Vec<MessageId>) {
+        let previous = self
+            .conversation
+            .active_messages()
+            .filter_map(|m| match &m.body {
+                MessageType::SystemControl { control: ControlKind::Summary { text, replaces } } => {
+                    Some((m.id, text.clone(), replaces.clone()))
+                }
+                _ => None,
+            })
+            .last();
+        let mut replaces: Vec<MessageId> = Vec::new();
+        let mut prior_text = None;
+        if let Some((id, text, earlier)) = &previous {
+            if batch.contains(id) {
+                replaces.extend(earlier);
+                prior_text = Some(text.clone());
+            }
+        }
+        let wanted: std::collections::HashSet<MessageId> = batch.iter().copied().collect();
+        let messages: Vec<&Message> = self
+            .conversation
+            .active_messages()
+            .filter(|m| wanted.contains(&m.id) && !matches!(m.body, MessageType::SystemControl { .. }))
+            .collect();
+        replaces.extend(messages.iter().map(|m| m.id));
+        let input = prompt::summary_input(prior_text.as_deref(), &messages);
+        let resolved = match self.shared.providers.resolve(self.meta.model.as_ref()) {
+            Ok(r) => r,
+            Err(error) => {
+                let _ = self.mailbox.send(Input::Event(Event::SummaryFailed { request_id, error }));
+                return;
+            }
+        };
+        let job = summary_task::SummaryJob {
+            provider: resolved.provider,
+            model: resolved.model,
+            request_id,
+            replaces,
+            input,
+            max_tokens: SUMMARY_OUTPUT.min(resolved.max_output_tokens),
+        };
+        if let Some((_, old)) = self.summary.replace((request_id, summary_task::spawn(job, self.mailbox.clone()))) {
+            old.abort();
+        }
     }
 
     /// Only approved calls reach here: the core decided (policy or user).
@@ -463,6 +562,9 @@ impl ContextActor {
     }
 
     fn abort_llm(&mut self, request_id: RequestId, keep_partial: bool) {
+        if let Some((_, task)) = self.summary.take_if(|(id, _)| *id == request_id) {
+            task.abort();
+        }
         let Some(mut task) = self.llm.take() else { return };
         if task.request_id != request_id {
             self.llm = Some(task);

@@ -13,6 +13,7 @@ mod error;
 mod llm_task;
 pub mod providers;
 mod snapshot;
+mod summary_task;
 mod tool_task;
 
 pub use error::RuntimeError;

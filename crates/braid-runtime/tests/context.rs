@@ -124,3 +124,61 @@ async fn the_providers_too_long_error_gets_one_tighter_retry() {
     assert_eq!(snap.messages.last().unwrap().body.plain_text().unwrap(), "short answer");
     assert_eq!(snap.messages.len(), 10, "nothing stored was dropped");
 }
+
+#[tokio::test]
+async fn past_the_threshold_older_messages_are_summarised_by_the_model_and_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    let fake = Arc::new(FakeProvider::echo(Duration::ZERO));
+    let rt = open(dir.path(), fake.clone(), 1_400);
+    let ctx = rt.create_context(None, None).await.unwrap();
+    let (_, mut sub) = rt.subscribe(&ctx.id).await.unwrap();
+    let mut turn = 0;
+    // Fill the window until Braid asks for a summary (the fake answers the
+    // summary request with its next scripted reply).
+    fake.push_reply(vec![
+        FakeStep::Text("SUMMARY: the user counted words.".into()),
+        FakeStep::Finish(StopReason::EndTurn),
+    ]);
+    loop {
+        rt.send_message(&ctx.id, say(&words(60, &format!("t{turn}w"))), false).await.unwrap();
+        assert_eq!(settle(&rt, &ctx.id).await, ContextStatus::Idle);
+        turn += 1;
+        let snap = rt.load_context(&ctx.id).await.unwrap();
+        if snap.messages.iter().any(|m| {
+            matches!(&m.body, MessageType::SystemControl { control: braid_protocol::ControlKind::Summary { .. } })
+        }) {
+            break;
+        }
+        assert!(turn < 12, "no summary after {turn} turns");
+    }
+    let mut saw_summarizing = false;
+    while let Ok(Some(Ok(e))) = tokio::time::timeout(Duration::from_millis(50), sub.recv()).await {
+        if let braid_protocol::BraidEvent::ContextUpdate(u) = e {
+            saw_summarizing |= u.current_state == ContextStatus::Summarizing;
+        }
+    }
+    assert!(saw_summarizing, "the state showed Summarizing");
+    let snap = rt.load_context(&ctx.id).await.unwrap();
+    let replaced = snap
+        .messages
+        .iter()
+        .find_map(|m| match &m.body {
+            MessageType::SystemControl { control: braid_protocol::ControlKind::Summary { text, replaces } } => {
+                assert!(text.starts_with("You said: User: t0w0"), "{text}");
+                Some((replaces.clone(), text.clone()))
+            }
+            _ => None,
+        })
+        .unwrap();
+    let (replaced, summary) = replaced;
+    assert!(replaced.len() >= 2);
+    assert!(replaced.iter().all(|id| snap.messages.iter().any(|m| m.id == *id)), "the originals are still stored");
+    // The request after the summary starts with it, not with the originals.
+    let requests = fake.requests();
+    let summary_request = &requests[requests.len() - 2];
+    assert!(summary_request.system.as_deref().unwrap().starts_with("Summarise the conversation"));
+    let after = requests.last().unwrap();
+    let first = after.messages[0].body.plain_text().unwrap();
+    assert!(first.starts_with("[Summary of") && first.contains(&summary), "{first}");
+    assert!(after.messages.iter().all(|m| !replaced.contains(&m.id)));
+}

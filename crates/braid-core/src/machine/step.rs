@@ -107,6 +107,38 @@ impl Step {
             }
             Event::ToolDecision { call_id, decision } => self.tool_decision(call_id, decision),
             Event::SetMode { mode } => self.set_mode(mode),
+            Event::ContextFull { request_id, replaces } => {
+                let preparing = matches!(self.kind(), StatusKind::PreparingLlmRequest | StatusKind::ToolAutoLoop);
+                if self.request_is(request_id) && preparing && !replaces.is_empty() {
+                    self.set_status(ContextStatus::Summarizing);
+                    self.run(Effect::Summarize { request_id, replaces });
+                }
+            }
+            Event::SummaryReady { request_id, text, replaces } => {
+                if self.request_is(request_id) && self.kind() == StatusKind::Summarizing {
+                    let id = self.alloc_message_id();
+                    let n = replaces.len();
+                    let message = self
+                        .message(id, MessageType::SystemControl { control: ControlKind::Summary { text, replaces } });
+                    self.append(message);
+                    self.notify(Notice::new(
+                        "summarized",
+                        format!(
+                            "{n} earlier messages were summarised to fit the model's window; they stay in the history."
+                        ),
+                    ));
+                    self.resume_request();
+                }
+            }
+            Event::SummaryFailed { request_id, error } => {
+                if self.request_is(request_id) && self.kind() == StatusKind::Summarizing {
+                    self.notify(Notice::new(
+                        "summary_failed",
+                        format!("Could not summarise older messages ({error}); older messages are left out instead."),
+                    ));
+                    self.resume_request();
+                }
+            }
             Event::SetToolPolicy { policy, always_ask } => {
                 self.s.config.tools.policy = policy;
                 if let Some(list) = always_ask {
@@ -290,6 +322,14 @@ impl Step {
             self.set_status(ContextStatus::PreparingLlmRequest);
         }
         self.run(Effect::StartLlmRequest { request_id: id, response_id });
+    }
+
+    /// After a summary: the same request goes out, now with the summary.
+    fn resume_request(&mut self) {
+        let Some(r) = self.s.request.as_ref() else { return };
+        let (request_id, response_id) = (r.id, r.response_id);
+        self.set_status(ContextStatus::PreparingLlmRequest);
+        self.run(Effect::StartLlmRequest { request_id, response_id });
     }
 
     fn delta(&mut self, request_id: RequestId, text: String) {
