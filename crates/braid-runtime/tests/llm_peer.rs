@@ -267,7 +267,12 @@ async fn against_a_real_llama_cpp_server() {
     //    restart keeps provider, title and history.
     settings_flow(dir.path(), &url).await;
 
-    // 5. A wrong API key is a clear, non-retryable error.
+    // 5. A long conversation crosses the summary threshold of the model's
+    //    4,096-token window: the real model writes the summary and the
+    //    conversation goes on.
+    summary_flow(dir.path(), &url).await;
+
+    // 6. A wrong API key is a clear, non-retryable error.
     peer("stop", None);
     peer("start", Some("the-right-key"));
     let rt3 = runtime(dir.path(), provider(&url, Some("a-wrong-key")), 16);
@@ -344,5 +349,58 @@ async fn settings_flow(dir: &Path, url: &str) {
     let snap = rt.load_context(&ctx.id).await.unwrap();
     assert_eq!(snap.messages.len(), 2, "question and answer survive the restart");
     assert!(!snap.messages[1].body.plain_text().unwrap().is_empty());
+    rt.shutdown().await;
+}
+
+async fn summary_flow(dir: &Path, url: &str) {
+    use braid_protocol::ControlKind;
+    let data = dir.join("summary");
+    std::fs::create_dir_all(&data).unwrap();
+    let mut config = RuntimeConfig::new(data.join("braid.db"), data.clone());
+    config.model = MODEL.into();
+    config.max_tokens = 96;
+    let rt = Runtime::open(config, provider(url, None)).unwrap().0;
+    // Runtime::open's fallback assumes an 8,192 window; use the catalogue's
+    // 4,096 for SmolLM2 through a saved provider instead.
+    let form = braid_protocol::ProviderInput {
+        id: None,
+        kind: ProviderKind::OpenAiCompatible,
+        name: "peer".into(),
+        base_url: url.to_owned(),
+        default_model: Some(MODEL.into()),
+        key: braid_protocol::KeyChange::Keep,
+    };
+    rt.execute(braid_protocol::Command::SaveProvider { provider: form }).await.unwrap();
+    let ctx = rt.create_context(Some("long".into()), None).await.unwrap();
+    let (_, mut sub) = rt.subscribe(&ctx.id).await.unwrap();
+    let paragraph = "The lighthouse keeper wrote in his log about the storm, the ships that passed, the lamp he \
+                     cleaned each evening and the gulls that nested on the rocks below the tower. ";
+    let mut summarized = None;
+    for turn in 0..12 {
+        let text = format!("Note {turn}: {}", paragraph.repeat(12));
+        rt.send_message(&ctx.id, say(&text), false).await.unwrap();
+        until(&mut sub, &[StatusKind::Idle, StatusKind::Failed], Duration::from_secs(180)).await;
+        let snap = rt.load_context(&ctx.id).await.unwrap();
+        assert_eq!(snap.summary.status, ContextStatus::Idle, "turn {turn}");
+        summarized = snap.messages.iter().find_map(|m| match &m.body {
+            MessageType::SystemControl { control: ControlKind::Summary { text, replaces } } => {
+                Some((text.clone(), replaces.len()))
+            }
+            _ => None,
+        });
+        if summarized.is_some() {
+            break;
+        }
+    }
+    let (text, replaced) = summarized.expect("the conversation crossed the threshold and was summarised");
+    assert!(!text.trim().is_empty() && replaced >= 2, "{replaced} messages summarised as {text:?}");
+    // It goes on after the summary.
+    rt.send_message(&ctx.id, say("What was the keeper's job?"), false).await.unwrap();
+    until(&mut sub, &[StatusKind::Idle, StatusKind::Failed], Duration::from_secs(180)).await;
+    let snap = rt.load_context(&ctx.id).await.unwrap();
+    assert_eq!(snap.summary.status, ContextStatus::Idle);
+    assert!(snap.messages.last().unwrap().body.plain_text().is_some_and(|t| !t.is_empty()));
+    let usage = snap.context.unwrap();
+    assert!(usage.system + usage.tools + usage.messages + usage.reserved_output <= 4_096, "{usage:?}");
     rt.shutdown().await;
 }
