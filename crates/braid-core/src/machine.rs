@@ -274,6 +274,12 @@ pub enum Event {
         request_id: RequestId,
         error: String,
     },
+    /// How the conversation is fitted into the window from the next
+    /// request on; `summarize_at_percent` 50..=100 when given.
+    SetContextStrategy {
+        strategy: ContextStrategy,
+        summarize_at_percent: Option<u8>,
+    },
     /// Only while idle; recorded as a ModeChange message.
     SetMode {
         mode: AgentMode,
@@ -314,6 +320,7 @@ impl Event {
             Event::RetryTimerFired { .. } => "retry_timer_fired",
             Event::ToolDecision { .. } => "tool_decision",
             Event::SetMode { .. } => "set_mode",
+            Event::SetContextStrategy { .. } => "set_context_strategy",
             Event::ContextFull { .. } => "context_full",
             Event::SummaryReady { .. } => "summary_ready",
             Event::SummaryFailed { .. } => "summary_failed",

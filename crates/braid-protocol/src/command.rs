@@ -6,7 +6,7 @@ use crate::ids::{BranchId, CallId, ContextId, MessageId, Timestamp};
 use crate::message::{Message, MessageType};
 use crate::settings::{EffectiveModel, ModelChoice, ProviderInput};
 use crate::status::ContextStatus;
-use crate::tools::{AgentMode, ToolApprovalPolicy, ToolSettings};
+use crate::tools::{AgentMode, ContextStrategy, ToolApprovalPolicy, ToolSettings};
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
@@ -97,6 +97,14 @@ pub enum Command {
     },
     /// Answered by `()`; records a ModeChange message. Only while idle.
     SetMode { context_id: ContextId, mode: AgentMode },
+    /// Answered by `()`: how the conversation is fitted into the model's
+    /// window from the next request on (storage is never trimmed).
+    SetContextStrategy {
+        context_id: ContextId,
+        strategy: ContextStrategy,
+        #[serde(default)]
+        summarize_at_percent: Option<u8>,
+    },
 }
 
 /// The user's answer to an approval request. Anything but an explicit
@@ -171,6 +179,8 @@ pub struct ContextSnapshot {
     /// Where the next request goes; `None` when no provider is set up.
     pub effective_model: Option<EffectiveModel>,
     pub tools: ToolSettings,
+    pub strategy: ContextStrategy,
+    pub summarize_at_percent: u8,
     /// How the last request filled the window, from Braid's own counts;
     /// `None` before the first request since the app started.
     pub context: Option<ContextUsage>,

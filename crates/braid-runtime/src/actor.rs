@@ -92,6 +92,9 @@ pub struct ContextActor {
     encoding: TokenEncoding,
     /// How the last request filled the window.
     context: Option<ContextUsage>,
+    /// For models without a public tokenizer: reported prompt tokens over
+    /// Braid's estimate for the same request (1.0 until a report comes).
+    estimate_ratio: f64,
     /// The request a summary was already made for (at most one each).
     summarized_for: Option<RequestId>,
     summary: Option<(RequestId, tokio::task::JoinHandle<()>)>,
@@ -126,6 +129,7 @@ impl ContextActor {
             context: None,
             summarized_for: None,
             summary: None,
+            estimate_ratio: 1.0,
         };
         tokio::spawn(actor.run(rx));
         tx
@@ -254,6 +258,13 @@ impl ContextActor {
         // Counted once, here in the shell (the transition stays cheap), and
         // stored with the message.
         for effect in &mut effects {
+            if let (Effect::AppendMessage(m), Some(sent)) = (&*effect, self.context) {
+                // What the provider counted for the request we estimated.
+                if let (TokenEncoding::Estimate, Some(usage)) = (self.encoding, m.meta.usage) {
+                    let ours = f64::from(sent.system + sent.tools + sent.messages).max(1.0);
+                    self.estimate_ratio = (f64::from(usage.prompt_tokens) / ours).clamp(0.5, 3.0);
+                }
+            }
             if let Effect::AppendMessage(m) | Effect::UpdateMessage(m) = effect {
                 if m.meta.tokens.is_none_or(|t| t.encoding != self.encoding) {
                     let count = tokens::message_tokens(self.encoding, &m.body);
@@ -444,11 +455,16 @@ impl ContextActor {
             tools: tools_tokens,
         };
         let trimmed = self.state.request.as_ref().is_some_and(|r| r.trimmed);
-        let available = if trimmed { budget.for_messages() / 2 } else { budget.for_messages() };
+        let mut available = if trimmed { budget.for_messages() / 2 } else { budget.for_messages() };
+        if enc == TokenEncoding::Estimate && self.estimate_ratio > 1.0 {
+            // Our estimate runs low for this model: leave room for that.
+            available = (f64::from(available) / self.estimate_ratio) as u32;
+        }
         let counted: Vec<(&Message, u32)> = messages.iter().map(|m| (m, cost(m))).collect();
         // Past the threshold, summarise the oldest messages first (once per
         // request), within what the summariser itself can read.
         let all: u64 = counted.iter().map(|c| u64::from(c.1)).sum();
+        let all = if enc == TokenEncoding::Estimate { (all as f64 * self.estimate_ratio) as u64 } else { all };
         let total = all + u64::from(budget.system + budget.tools + budget.reserved_output);
         let limit = u64::from(budget.window) * u64::from(self.state.config.summarize_at_percent) / 100;
         if total >= limit && self.summarized_for != Some(request_id) {

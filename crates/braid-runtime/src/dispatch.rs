@@ -66,6 +66,11 @@ impl Runtime {
             Command::SetToolPolicy { context_id, policy, always_ask } => {
                 to_json(&self.set_tool_policy(&context_id, policy, always_ask).await.map_err(wire)?)
             }
+            Command::SetContextStrategy { context_id, strategy, summarize_at_percent } => self
+                .set_context_strategy(&context_id, strategy, summarize_at_percent)
+                .await
+                .map(|()| json!(null))
+                .map_err(wire),
             Command::SetMode { context_id, mode } => {
                 self.set_mode(&context_id, mode).await.map(|()| json!(null)).map_err(wire)
             }

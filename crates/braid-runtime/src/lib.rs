@@ -280,6 +280,15 @@ impl Runtime {
         self.command(id, Event::Retry).await.map(drop)
     }
 
+    pub async fn set_context_strategy(
+        &self,
+        id: &ContextId,
+        strategy: braid_protocol::ContextStrategy,
+        summarize_at_percent: Option<u8>,
+    ) -> Result<(), RuntimeError> {
+        self.command(id, Event::SetContextStrategy { strategy, summarize_at_percent }).await.map(drop)
+    }
+
     /// Plan (read tools only) or Act; recorded in the conversation.
     pub async fn set_mode(&self, id: &ContextId, mode: AgentMode) -> Result<(), RuntimeError> {
         self.command(id, Event::SetMode { mode }).await.map(drop)

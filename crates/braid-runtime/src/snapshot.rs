@@ -49,6 +49,8 @@ pub fn build(
         active_branch: active,
         effective_model,
         tools: state.config.tools.clone(),
+        strategy: state.config.context,
+        summarize_at_percent: state.config.summarize_at_percent,
         context,
     }
 }

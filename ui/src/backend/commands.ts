@@ -4,6 +4,7 @@ import type {
   AgentMode,
   ApprovalDecision,
   BraidEvent,
+  ContextStrategy,
   Command,
   ContextId,
   ContextSnapshot,
@@ -60,6 +61,9 @@ export abstract class CommandBackend implements Backend {
   }
   continueLoop(id: ContextId): Promise<void> {
     return this.execute({ type: "continue", context_id: id });
+  }
+  setContextStrategy(id: ContextId, strategy: ContextStrategy): Promise<void> {
+    return this.execute({ type: "set_context_strategy", context_id: id, strategy, summarize_at_percent: null });
   }
   setMode(id: ContextId, mode: AgentMode): Promise<void> {
     return this.execute({ type: "set_mode", context_id: id, mode });

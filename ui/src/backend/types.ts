@@ -5,6 +5,7 @@ import type {
   AgentMode,
   ApprovalDecision,
   BraidEvent,
+  ContextStrategy,
   ContextId,
   ContextSnapshot,
   ContextSummary,
@@ -39,6 +40,7 @@ export interface Backend {
   /** After the tool loop stopped (limit, repeat, interrupt): go on. */
   continueLoop(id: ContextId): Promise<void>;
   setMode(id: ContextId, mode: AgentMode): Promise<void>;
+  setContextStrategy(id: ContextId, strategy: ContextStrategy): Promise<void>;
   setToolPolicy(id: ContextId, policy: ToolApprovalPolicy): Promise<ToolSettings>;
   /** The current snapshot first, then every event of the context. */
   subscribe(id: ContextId, onSnapshot: (s: ContextSnapshot) => void, onEvent: (e: BraidEvent) => void): () => void;

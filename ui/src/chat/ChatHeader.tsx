@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
 import type { Backend } from "../backend/types";
-import type { AgentMode, ContextSnapshot, ModelChoice, SettingsView, ToolApprovalPolicy } from "../generated/protocol";
+import type { AgentMode, ContextSnapshot, ContextStrategy, ModelChoice, SettingsView, ToolApprovalPolicy } from "../generated/protocol";
 import { meter, partsLabel } from "./meter";
 import { ToolControls } from "./ToolControls";
 
@@ -12,11 +12,18 @@ interface Props {
   onModelChanged: () => void;
   onMode: (mode: AgentMode) => void;
   onPolicy: (policy: ToolApprovalPolicy) => void;
+  onStrategy: (strategy: ContextStrategy) => void;
   onError: (message: string) => void;
 }
 
 /** Title, the conversation's model (default or its own), and the meter. */
-export function ChatHeader({ backend, snapshot, settings, busy, onModelChanged, onMode, onPolicy, onError }: Props) {
+const STRATEGIES: { id: string; label: string; strategy: ContextStrategy }[] = [
+  { id: "intelligent", label: "Fit: keep the last 10, then files, text, tools", strategy: { kind: "intelligent", keep_last: 10 } },
+  { id: "importance_scoring", label: "Fit: keep the last 10, then by importance", strategy: { kind: "importance_scoring", keep_last: 10 } },
+  { id: "recent_n", label: "Fit: only the last 20 messages", strategy: { kind: "recent_n", n: 20 } },
+];
+
+export function ChatHeader({ backend, snapshot, settings, busy, onModelChanged, onMode, onPolicy, onStrategy, onError }: Props) {
   const [models, setModels] = useState<Record<string, string[]>>({});
   // The providers' model lists, fetched once per settings change; a
   // provider that cannot list still offers its default model.
@@ -68,6 +75,15 @@ export function ChatHeader({ backend, snapshot, settings, busy, onModelChanged, 
         </select>
       </label>
       <ToolControls tools={snapshot.tools} busy={busy} onMode={onMode} onPolicy={onPolicy} />
+      <select
+        aria-label="Context strategy"
+        className="strategy"
+        value={snapshot.strategy.kind}
+        title={`How the conversation is fitted into the model's window; summaries start at ${snapshot.summarize_at_percent} %`}
+        onChange={(e) => onStrategy(STRATEGIES.find((s) => s.id === e.target.value)!.strategy)}
+      >
+        {STRATEGIES.map((s) => <option key={s.id} value={s.id}>{s.label}</option>)}
+      </select>
       {m ? (
         <div className={`meter meter-${m.level}`} title={m.parts.length ? `Last request: ${partsLabel(m.parts)}` : "Tokens of the last request"}>
           <div className="bar">

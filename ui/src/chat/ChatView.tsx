@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { Backend } from "../backend/types";
 import { BackendError } from "../backend/types";
-import type { AgentMode, ApprovalDecision, BraidEvent, ContextId, SettingsView, ToolApprovalPolicy, ToolCall } from "../generated/protocol";
+import type { AgentMode, ApprovalDecision, BraidEvent, ContextId, ContextStrategy, SettingsView, ToolApprovalPolicy, ToolCall } from "../generated/protocol";
 import { Markdown } from "../markdown/Markdown";
 import { ApprovalPanel } from "./ApprovalPanel";
 import { ChatHeader } from "./ChatHeader";
@@ -26,6 +26,8 @@ interface Props {
 export function ChatView({ backend, id, settings, onActivity }: Props) {
   const [model, setModel] = useState<ChatModel>(empty);
   const [error, setError] = useState<string | null>(null);
+  /** Every stored message, or the summarised view (the default). */
+  const [full, setFull] = useState(false);
 
   // Events are applied in one batch per animation frame: a fast stream
   // re-renders at most once a frame, however many deltas arrive.
@@ -96,7 +98,7 @@ export function ChatView({ backend, id, settings, onActivity }: Props) {
   );
 
   const rows: Row[] = useMemo(() => {
-    const stored: Row[] = transcript(model.snapshot?.messages ?? []).map((item) => ({ key: item.key, render: () => <ItemView item={item} /> }));
+    const stored: Row[] = transcript(model.snapshot?.messages ?? [], full).map((item) => ({ key: item.key, render: () => <ItemView item={item} /> }));
     const drafts: Row[] = Object.entries(model.drafts).map(([mid, t]) => ({
       key: `m${mid}`,
       render: () => (
@@ -107,7 +109,12 @@ export function ChatView({ backend, id, settings, onActivity }: Props) {
       ),
     }));
     return stored.concat(drafts);
-  }, [model.snapshot, model.drafts]);
+  }, [model.snapshot, model.drafts, full]);
+  const hasSummary = model.snapshot?.messages.some((m) => m.body.type === "system_control" && m.body.control.kind === "summary") ?? false;
+  const onStrategy = useCallback(
+    (s: ContextStrategy) => void backend.setContextStrategy(id, s).then(reload, report),
+    [backend, id, reload, report],
+  );
   const waiting =
     model.status.state === "awaiting_tool_approval" ? pendingCalls(model.snapshot?.messages ?? [], model.status.pending_requests) : [];
 
@@ -121,12 +128,20 @@ export function ChatView({ backend, id, settings, onActivity }: Props) {
         onModelChanged={reload}
         onMode={onMode}
         onPolicy={onPolicy}
+        onStrategy={onStrategy}
         onError={setError}
       />
       {model.snapshot?.truncated ? (
         <p className="hint">
           Showing the latest {model.snapshot.messages.length} of {model.snapshot.summary.message_count} messages.{" "}
           <button type="button" className="link" onClick={reload}>Show all</button>
+        </p>
+      ) : null}
+      {hasSummary ? (
+        <p className="hint">
+          <button type="button" className="link" onClick={() => setFull((f) => !f)}>
+            {full ? "Show the summarised view" : "Show the full history"}
+          </button>
         </p>
       ) : null}
       {model.snapshot?.context && model.snapshot.context.left_out > 0 ? (
@@ -174,5 +189,12 @@ function ItemView({ item }: { item: Item }) {
       );
     case "system":
       return <div className="message system">{item.text}</div>;
+    case "summary":
+      return (
+        <details className="summary-marker" data-testid="summary">
+          <summary>{item.count} earlier messages summarised to fit the model's window</summary>
+          <Markdown source={item.text} />
+        </details>
+      );
   }
 }

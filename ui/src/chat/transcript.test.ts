@@ -35,3 +35,16 @@ describe("transcript", () => {
     expect(pendingCalls([request, result], ["b"]).map((c) => c.name)).toEqual(["write_file"]);
   });
 });
+
+describe("summaries in the transcript", () => {
+  const summary: Message = { id: 9, created_at: 0, schema_version: 1, body: { type: "system_control", control: { kind: "summary", text: "Task: read a.", replaces: [1, 2, 3] } } };
+  const all = [textMessage(1, "user", "hi"), request, result, textMessage(4, "user", "next"), summary];
+  it("shows the summary where the summarised messages were, by default", () => {
+    const items = transcript(all, false);
+    expect(items.map((i) => i.kind)).toEqual(["summary", "text"]);
+    expect(items[0]).toMatchObject({ kind: "summary", count: 3, text: "Task: read a." });
+  });
+  it("shows every stored message in the full history", () => {
+    expect(transcript(all, true).map((i) => i.kind)).toEqual(["text", "tools", "text", "summary"]);
+  });
+});

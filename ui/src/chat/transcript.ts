@@ -11,6 +11,7 @@ export interface ToolView {
 
 export type Item =
   | { key: string; kind: "text"; role: "user" | "assistant" | "system"; text: string }
+  | { key: string; kind: "summary"; count: number; text: string }
   | { key: string; kind: "tools"; text: string | null; tools: ToolView[] }
   | { key: string; kind: "system"; text: string };
 
@@ -26,7 +27,17 @@ export function systemText(m: Message): string {
   }
 }
 
-export function transcript(messages: Message[]): Item[] {
+/** With `full`, every stored message; otherwise the latest summary stands
+ *  where the messages it replaced were (they stay stored). */
+export function transcript(messages: Message[], full = true): Item[] {
+  let summary: { id: number; text: string; replaces: Set<number> } | null = null;
+  for (const m of messages) {
+    if (m.body.type === "system_control" && m.body.control.kind === "summary") {
+      summary = { id: m.id, text: m.body.control.text, replaces: new Set(m.body.control.replaces) };
+    }
+  }
+  const summaryItem = (s: NonNullable<typeof summary>): Item => ({ key: `m${s.id}`, kind: "summary", count: s.replaces.size, text: s.text });
+  let placed = false;
   const results = new Map<string, ToolView["result"]>();
   for (const m of messages) if (m.body.type === "tool_result") results.set(m.body.request_id, m.body);
   const paired = new Set<string>();
@@ -34,6 +45,22 @@ export function transcript(messages: Message[]): Item[] {
   for (const m of messages) {
     const key = `m${m.id}`;
     const b = m.body;
+    if (summary && !full) {
+      if (summary.replaces.has(m.id)) {
+        if (!placed) items.push(summaryItem(summary));
+        placed = true;
+        continue;
+      }
+      if (m.id === summary.id) {
+        if (!placed) items.push(summaryItem(summary));
+        placed = true;
+        continue;
+      }
+    }
+    if (b.type === "system_control" && b.control.kind === "summary") {
+      items.push({ key, kind: "summary", count: b.control.replaces.length, text: b.control.text });
+      continue;
+    }
     switch (b.type) {
       case "text":
         items.push({ key, kind: "text", role: b.role, text: b.parts.map((p) => p.text).join("") });

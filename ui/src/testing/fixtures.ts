@@ -21,6 +21,8 @@ export function snapshotOf(messages: Message[], extra: Partial<ContextSnapshot> 
     truncated: false,
     effective_model: null,
     tools: defaultTools,
+    strategy: { kind: "intelligent", keep_last: 10 },
+    summarize_at_percent: 92,
     context: null,
     ...extra,
   };

@@ -9,9 +9,9 @@ use crate::approval::{builtin_permission, offered};
 use crate::llm::{LlmFailure, LlmResponse, StopReason};
 use crate::validate::validate_user_message;
 use braid_protocol::{
-    BraidEvent, BranchId, ContentDelta, ContentFinal, ContextStatus, ContextUpdate, ControlKind, ErrorCode, Message,
-    MessageChange, MessageId, MessageKind, MessageLifecycle, MessageType, Notice, QueuedPreview, RequestId, Role,
-    SendReceipt, StatusKind, Timestamp, UpdateMetadata, WireError,
+    BraidEvent, BranchId, ContentDelta, ContentFinal, ContextStatus, ContextStrategy, ContextUpdate, ControlKind,
+    ErrorCode, Message, MessageChange, MessageId, MessageKind, MessageLifecycle, MessageType, Notice, QueuedPreview,
+    RequestId, Role, SendReceipt, StatusKind, Timestamp, UpdateMetadata, WireError,
 };
 
 /// `transition(state, event, now) -> (state, effects)`: pure and total.
@@ -107,6 +107,25 @@ impl Step {
             }
             Event::ToolDecision { call_id, decision } => self.tool_decision(call_id, decision),
             Event::SetMode { mode } => self.set_mode(mode),
+            Event::SetContextStrategy { strategy, summarize_at_percent } => {
+                let bad_n = match strategy {
+                    ContextStrategy::RecentN { n } => n == 0,
+                    ContextStrategy::Intelligent { keep_last } | ContextStrategy::ImportanceScoring { keep_last } => {
+                        keep_last == 0
+                    }
+                };
+                let bad_pct = summarize_at_percent.is_some_and(|p| !(50..=100).contains(&p));
+                if bad_n || bad_pct {
+                    let text = "keep at least 1 message, and summarise at 50 to 100 % of the window";
+                    self.reply(Err(WireError::new(ErrorCode::InvalidInput, text)));
+                } else {
+                    self.s.config.context = strategy;
+                    if let Some(p) = summarize_at_percent {
+                        self.s.config.summarize_at_percent = p;
+                    }
+                    self.reply(Ok(Reply::Done));
+                }
+            }
             Event::ContextFull { request_id, replaces } => {
                 let preparing = matches!(self.kind(), StatusKind::PreparingLlmRequest | StatusKind::ToolAutoLoop);
                 if self.request_is(request_id) && preparing && !replaces.is_empty() {
