@@ -72,6 +72,7 @@ generate:
 ## Criterion benchmarks; results are summarised in docs/PERFORMANCE.md.
 bench:
 	$(CARGO) bench -p braid-core --bench transition
+	$(CARGO) bench -p braid-core --bench tokens
 	$(CARGO) bench -p braid-store --bench store
 	$(CARGO) bench -p braid-llm --bench sse
 	$(CARGO) bench -p braid-tools --bench dispatch

@@ -92,6 +92,9 @@ pub struct ContextActor {
     encoding: TokenEncoding,
     /// How the last request filled the window.
     context: Option<ContextUsage>,
+    /// The answer being streamed, counted as it arrives, so the stored
+    /// message is not tokenised again from scratch.
+    streaming: Option<(MessageId, tokens::RunningCount)>,
     /// For models without a public tokenizer: reported prompt tokens over
     /// Braid's estimate for the same request (1.0 until a report comes).
     estimate_ratio: f64,
@@ -130,6 +133,7 @@ impl ContextActor {
             summarized_for: None,
             summary: None,
             estimate_ratio: 1.0,
+            streaming: None,
         };
         tokio::spawn(actor.run(rx));
         tx
@@ -258,6 +262,22 @@ impl ContextActor {
         // Counted once, here in the shell (the transition stays cheap), and
         // stored with the message.
         for effect in &mut effects {
+            if let Effect::Emit(BraidEvent::ContentDelta(d)) = &*effect {
+                let running = match &mut self.streaming {
+                    Some((id, r)) if *id == d.message_id => r,
+                    _ => &mut self.streaming.insert((d.message_id, tokens::RunningCount::default())).1,
+                };
+                running.push(self.encoding, &d.delta);
+            }
+            if let Effect::AppendMessage(m) = &mut *effect {
+                if let (Some((id, running)), MessageType::Text { .. }) = (&self.streaming, &m.body) {
+                    if *id == m.id && m.meta.tokens.is_none() {
+                        let count = running.total(self.encoding) + tokens::PER_MESSAGE;
+                        m.meta.tokens = Some(TokenCount { encoding: self.encoding, count });
+                        self.streaming = None;
+                    }
+                }
+            }
             if let (Effect::AppendMessage(m), Some(sent)) = (&*effect, self.context) {
                 // What the provider counted for the request we estimated.
                 if let (TokenEncoding::Estimate, Some(usage)) = (self.encoding, m.meta.usage) {
