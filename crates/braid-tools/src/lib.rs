@@ -7,9 +7,9 @@
 mod command;
 mod files;
 mod output;
-pub mod paths;
 mod registry;
 
+pub use braid_workspace::paths;
 pub use registry::ToolRegistry;
 
 use braid_core::machine::ToolOutcome;

@@ -1,0 +1,146 @@
+//! File freshness: what the agent read or wrote, and whether the file
+//! changed outside Braid since. A change counts only when the content's
+//! hash differs: a touch, or a save without changes, is not a change.
+
+use std::collections::HashMap;
+use std::hash::{Hash, Hasher};
+use std::path::{Path, PathBuf};
+use std::time::SystemTime;
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FileRecord {
+    /// When the agent (a tool or a reference) last read it.
+    pub read_at: Option<SystemTime>,
+    /// When the agent last wrote it.
+    pub agent_edit_at: Option<SystemTime>,
+    pub mtime: Option<SystemTime>,
+    pub size: u64,
+    pub hash: u64,
+    /// The latest read or write, for ordering the files in play.
+    pub last_access: SystemTime,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Freshness {
+    /// As the agent last saw it (or never seen: nothing to compare).
+    Fresh,
+    ModifiedExternally { modified_at: Option<SystemTime>, size_before: u64, size_now: u64 },
+    Deleted,
+    Unknown,
+}
+
+/// Per conversation; paths are real (confined) paths.
+#[derive(Debug, Default, Clone)]
+pub struct FileFreshness {
+    files: HashMap<PathBuf, FileRecord>,
+}
+
+fn fingerprint(path: &Path) -> Option<(Option<SystemTime>, u64, u64)> {
+    let meta = std::fs::metadata(path).ok()?;
+    let bytes = std::fs::read(path).ok()?;
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    bytes.hash(&mut h);
+    Some((meta.modified().ok(), meta.len(), h.finish()))
+}
+
+impl FileFreshness {
+    pub fn new() -> FileFreshness {
+        FileFreshness::default()
+    }
+
+    /// The agent read `path` now (its content is what it saw).
+    pub fn record_read(&mut self, path: &Path, now: SystemTime) {
+        self.record(path, now, false);
+    }
+
+    /// The agent wrote `path` now: it is fresh again and no longer in
+    /// conflict.
+    pub fn record_edit(&mut self, path: &Path, now: SystemTime) {
+        self.record(path, now, true);
+    }
+
+    fn record(&mut self, path: &Path, now: SystemTime, edit: bool) {
+        let Some((mtime, size, hash)) = fingerprint(path) else { return };
+        let entry = self.files.entry(path.to_path_buf()).or_insert(FileRecord {
+            read_at: None,
+            agent_edit_at: None,
+            mtime,
+            size,
+            hash,
+            last_access: now,
+        });
+        entry.mtime = mtime;
+        entry.size = size;
+        entry.hash = hash;
+        entry.last_access = now;
+        if edit {
+            entry.agent_edit_at = Some(now);
+        } else {
+            entry.read_at = Some(now);
+        }
+    }
+
+    pub fn record_of(&self, path: &Path) -> Option<&FileRecord> {
+        self.files.get(path)
+    }
+
+    /// Whether `path` is as the agent last saw it. The content is hashed
+    /// only when size or mtime moved.
+    pub fn check(&self, path: &Path) -> Freshness {
+        let Some(rec) = self.files.get(path) else { return Freshness::Unknown };
+        let meta = match std::fs::metadata(path) {
+            Ok(m) => m,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Freshness::Deleted,
+            Err(_) => return Freshness::Unknown,
+        };
+        if meta.len() == rec.size && meta.modified().ok() == rec.mtime {
+            return Freshness::Fresh;
+        }
+        match fingerprint(path) {
+            Some((_, _, hash)) if hash == rec.hash => Freshness::Fresh,
+            Some((mtime, size, _)) => {
+                Freshness::ModifiedExternally { modified_at: mtime, size_before: rec.size, size_now: size }
+            }
+            None => Freshness::Deleted,
+        }
+    }
+
+    /// Files the agent read that changed outside Braid since, with how.
+    pub fn changed(&self) -> Vec<(PathBuf, Freshness)> {
+        let mut out: Vec<(PathBuf, Freshness)> = self
+            .files
+            .iter()
+            .filter(|(_, r)| r.read_at.is_some() || r.agent_edit_at.is_some())
+            .map(|(p, _)| (p.clone(), self.check(p)))
+            .filter(|(_, f)| matches!(f, Freshness::ModifiedExternally { .. } | Freshness::Deleted))
+            .collect();
+        out.sort_by(|a, b| a.0.cmp(&b.0));
+        out
+    }
+
+    /// The files in play, most recently used first, without dependency
+    /// and build folders (`.git`, `node_modules`, `target`, …) or what
+    /// `.gitignore` ignores; at most `limit`.
+    pub fn important_files(&self, workspace: &Path, limit: usize) -> Vec<PathBuf> {
+        const SKIP: &[&str] = &[".git", "node_modules", "target", "dist", "build", ".venv", "__pycache__"];
+        let gitignore = ignore::gitignore::GitignoreBuilder::new(workspace);
+        let gitignore = {
+            let mut b = gitignore;
+            let _ = b.add(workspace.join(".gitignore"));
+            b.build().ok()
+        };
+        let mut files: Vec<(&PathBuf, &FileRecord)> = self
+            .files
+            .iter()
+            .filter(|(p, _)| {
+                let rel = p.strip_prefix(workspace).unwrap_or(p);
+                !rel.components().any(|c| SKIP.iter().any(|s| c.as_os_str() == *s))
+            })
+            .filter(|(p, _)| {
+                gitignore.as_ref().is_none_or(|g| !g.matched_path_or_any_parents(p, false).is_ignore())
+            })
+            .collect();
+        files.sort_by(|a, b| b.1.last_access.cmp(&a.1.last_access));
+        files.into_iter().take(limit).map(|(p, _)| p.clone()).collect()
+    }
+}
