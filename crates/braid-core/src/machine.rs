@@ -224,6 +224,9 @@ pub enum Event {
     /// The pipeline's output, ready to enter the pool.
     PipelineSucceeded {
         message: Message,
+        /// Messages the pipeline made from it (resolved `@file`
+        /// references), stored just before it.
+        attachments: Vec<MessageType>,
     },
     PipelineFailed {
         message_id: MessageId,

@@ -95,7 +95,7 @@ impl Sim {
             _ => None,
         });
         match msg {
-            Some(message) => self.send(Event::PipelineSucceeded { message }),
+            Some(message) => self.send(Event::PipelineSucceeded { message, attachments: Vec::new() }),
             None => panic!("no RunPipeline effect in {effects:?}"),
         }
     }

@@ -72,7 +72,7 @@ fn event_for(sim: &mut Sim, action: &Action, last_pipeline: &mut Option<braid_pr
             let text = if *empty { "" } else { "hello" };
             Event::UserMessage { body: MessageType::text(Role::User, text), queue_if_busy: *queue, force_tool: None }
         }
-        Action::PipelineOk => Event::PipelineSucceeded { message: last_pipeline.clone()? },
+        Action::PipelineOk => Event::PipelineSucceeded { message: last_pipeline.clone()?, attachments: Vec::new() },
         Action::PipelineFail => Event::PipelineFailed { message_id: last_pipeline.as_ref()?.id, error: "nope".into() },
         Action::Stage(s) => Event::PipelineStage {
             message_id: last_pipeline.as_ref()?.id,

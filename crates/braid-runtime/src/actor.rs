@@ -8,7 +8,11 @@
 use crate::clock;
 use crate::llm_task::{self, LlmTask};
 use crate::providers;
+use crate::references;
 use crate::summary_task;
+use braid_workspace::freshness::{FileFreshness, Freshness};
+use std::collections::HashMap;
+use std::sync::{Mutex, PoisonError};
 
 /// Tokens a summary may take.
 const SUMMARY_OUTPUT: u32 = 600;
@@ -92,6 +96,12 @@ pub struct ContextActor {
     encoding: TokenEncoding,
     /// How the last request filled the window.
     context: Option<ContextUsage>,
+    /// What the agent read and wrote in this conversation, and whether it
+    /// changed outside Braid since (shared with the tools it runs).
+    freshness: Arc<Mutex<FileFreshness>>,
+    /// Files already reported changed, with the size reported, so a
+    /// reminder is given once per change.
+    reminded: HashMap<PathBuf, u64>,
     /// The answer being streamed, counted as it arrives, so the stored
     /// message is not tokenised again from scratch.
     streaming: Option<(MessageId, tokens::RunningCount)>,
@@ -133,6 +143,8 @@ impl ContextActor {
             summarized_for: None,
             summary: None,
             estimate_ratio: 1.0,
+            freshness: Arc::default(),
+            reminded: HashMap::new(),
             streaming: None,
         };
         tokio::spawn(actor.run(rx));
@@ -381,7 +393,17 @@ impl ContextActor {
         let event = match outcome {
             Ok((message, report)) => {
                 tracing::debug!(context = %self.meta.id, micros = report.total_micros, "pipeline done");
-                Event::PipelineSucceeded { message }
+                if references::wanted(&message) {
+                    on_stage(braid_core::machine::PipelineStage::ResolvingFileReferences);
+                    let workspace = PathBuf::from(&self.meta.working_dir);
+                    let mut freshness = self.freshness.lock().unwrap_or_else(PoisonError::into_inner);
+                    match references::resolve_message(message, Some(&workspace), &mut freshness) {
+                        Ok((message, attachments)) => Event::PipelineSucceeded { message, attachments },
+                        Err(error) => Event::PipelineFailed { message_id: id, error },
+                    }
+                } else {
+                    Event::PipelineSucceeded { message, attachments: Vec::new() }
+                }
             }
             Err((error, _)) => Event::PipelineFailed { message_id: id, error: error.to_string() },
         };
@@ -415,8 +437,14 @@ impl ContextActor {
                 input_schema: t.input_schema(),
             })
             .collect();
-        let system = prompt::system_prompt_for(&self.conversation, config.system_prompt.as_deref(), settings);
+        let mut system = prompt::system_prompt_for(&self.conversation, config.system_prompt.as_deref(), settings);
         let max_tokens = config.max_tokens.min(resolved.max_output_tokens);
+        if let Some(reminder) = self.freshness_reminder() {
+            system = Some(match system {
+                Some(s) => format!("{s}\n\n{reminder}"),
+                None => reminder,
+            });
+        }
         let messages = prompt::request_messages(&self.conversation);
         let messages = match self.fit(request_id, messages, &system, &tools, &resolved, max_tokens) {
             Ok(Fit::Send(m)) => m,
@@ -577,12 +605,45 @@ impl ContextActor {
         }
     }
 
+    /// A short note for the model about files it read that changed outside
+    /// Braid since, once per change.
+    fn freshness_reminder(&mut self) -> Option<String> {
+        let changed = self.freshness.lock().unwrap_or_else(PoisonError::into_inner).changed();
+        let root = PathBuf::from(&self.meta.working_dir);
+        let mut lines = Vec::new();
+        for (path, how) in changed {
+            let size = match how {
+                Freshness::ModifiedExternally { size_now, .. } => size_now,
+                _ => u64::MAX,
+            };
+            if self.reminded.get(&path) == Some(&size) {
+                continue;
+            }
+            self.reminded.insert(path.clone(), size);
+            let shown = braid_workspace::paths::shown(&root, &path);
+            lines.push(match how {
+                Freshness::ModifiedExternally { size_before, size_now, .. } => {
+                    format!("- {shown}: changed ({size_before} → {size_now} bytes)")
+                }
+                _ => format!("- {shown}: deleted"),
+            });
+        }
+        (!lines.is_empty()).then(|| {
+            format!(
+                "Files you read earlier changed outside Braid since; read them again before relying on them or \
+                 editing them:\n{}",
+                lines.join("\n")
+            )
+        })
+    }
+
     /// Only approved calls reach here: the core decided (policy or user).
     fn run_tool(&mut self, call: ToolCall) {
         if let Some(old) = self.tool.take() {
             old.handle.abort();
         }
-        let ctx = ToolContext { workspace: PathBuf::from(&self.meta.working_dir) };
+        let ctx =
+            ToolContext { workspace: PathBuf::from(&self.meta.working_dir), freshness: Some(self.freshness.clone()) };
         let timeout = Duration::from_millis(self.state.config.tools.timeout_ms.max(1));
         self.tool = Some(tool_task::spawn(self.shared.tools.clone(), call, ctx, timeout, self.mailbox.clone()));
     }

@@ -12,6 +12,7 @@ mod dispatch;
 mod error;
 mod llm_task;
 pub mod providers;
+mod references;
 mod snapshot;
 mod summary_task;
 mod tool_task;

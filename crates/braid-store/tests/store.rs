@@ -55,7 +55,7 @@ impl Persisted {
             braid_core::Effect::RunPipeline(m) => Some(m.clone()),
             _ => None,
         });
-        self.send(store, Event::PipelineSucceeded { message: msg.unwrap() });
+        self.send(store, Event::PipelineSucceeded { message: msg.unwrap(), attachments: Vec::new() });
         let rid = self.sim.request_id();
         self.send(store, Event::LlmDelta { request_id: rid, text: answer.into() });
         self.send(store, Event::LlmCompleted { request_id: rid, response: LlmResponse::text(answer) });
@@ -121,7 +121,7 @@ fn interrupted_context_is_restored_idle_with_history_and_a_recovery_message() {
         braid_core::Effect::RunPipeline(m) => Some(m.clone()),
         _ => None,
     });
-    p.send(&mut store, Event::PipelineSucceeded { message: msg.unwrap() });
+    p.send(&mut store, Event::PipelineSucceeded { message: msg.unwrap(), attachments: Vec::new() });
     let rid = p.sim.request_id();
     p.send(&mut store, Event::LlmDelta { request_id: rid, text: "half an ans".into() });
     // An idle context beside it is left alone.

@@ -38,7 +38,7 @@ impl Tool for Noop {
 fn bench(c: &mut Criterion) {
     let mut registry = ToolRegistry::builtin();
     registry.register(Arc::new(Noop)); // replaces the real read_file
-    let ctx = ToolContext { workspace: std::env::temp_dir() };
+    let ctx = ToolContext::new(std::env::temp_dir());
     let settings = ToolSettings::default();
     let call = ToolCall {
         id: "call_1".into(),

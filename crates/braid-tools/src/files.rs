@@ -78,6 +78,7 @@ impl Tool for ReadFile {
                 let path = resolve(ctx, &args, "path")?;
                 let (start, end) = (arg_line(&args, "start_line")?, arg_line(&args, "end_line")?);
                 let text = read_text(ctx, &path)?;
+                ctx.record_read(&path);
                 let total = text.lines().count();
                 let first = start.unwrap_or(1);
                 let last = end.unwrap_or(total).min(total);
@@ -248,7 +249,9 @@ impl Tool for WriteFile {
                 let path = resolve(ctx, &args, "path")?;
                 let content = arg_str(&args, "content")?;
                 let existed = path.exists();
+                ctx.check_unchanged(&path)?;
                 write_atomic(ctx, &path, content)?;
+                ctx.record_edit(&path);
                 let verb = if existed { "overwrote" } else { "created" };
                 Ok(success(format!("{verb} {} ({} bytes)", shown(&ctx.workspace, &path), content.len())))
             };
@@ -284,6 +287,7 @@ impl Tool for EditFile {
                 if old.is_empty() {
                     return Err(failure("old_string is empty; to create a file use write_file"));
                 }
+                ctx.check_unchanged(&path)?;
                 let text = read_text(ctx, &path)?;
                 match text.matches(old).count() {
                     0 => Err(failure(format!(
@@ -292,6 +296,7 @@ impl Tool for EditFile {
                     1 => {
                         let line = text[..text.find(old).unwrap_or(0)].matches('\n').count() + 1;
                         write_atomic(ctx, &path, &text.replacen(old, new, 1))?;
+                        ctx.record_edit(&path);
                         Ok(success(format!("edited {p} at line {line}")))
                     }
                     n => Err(failure(format!(

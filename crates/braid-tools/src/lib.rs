@@ -14,15 +14,55 @@ pub use registry::ToolRegistry;
 
 use braid_core::machine::ToolOutcome;
 use braid_protocol::{Permission, ToolResultStatus};
+use braid_workspace::freshness::{FileFreshness, Freshness};
 use futures::future::BoxFuture;
 use serde_json::Value;
 use std::path::PathBuf;
+use std::sync::{Arc, Mutex, PoisonError};
 
 /// Where a call runs.
 #[derive(Debug, Clone)]
 pub struct ToolContext {
     /// The conversation's workspace; every path stays inside it.
     pub workspace: PathBuf,
+    /// The conversation's record of what the agent read and wrote: reads
+    /// are recorded, and a file changed outside Braid since the agent read
+    /// it is not overwritten.
+    pub freshness: Option<Arc<Mutex<FileFreshness>>>,
+}
+
+impl ToolContext {
+    pub fn new(workspace: PathBuf) -> ToolContext {
+        ToolContext { workspace, freshness: None }
+    }
+
+    pub(crate) fn record_read(&self, path: &std::path::Path) {
+        if let Some(f) = &self.freshness {
+            f.lock().unwrap_or_else(PoisonError::into_inner).record_read(path, std::time::SystemTime::now());
+        }
+    }
+
+    pub(crate) fn record_edit(&self, path: &std::path::Path) {
+        if let Some(f) = &self.freshness {
+            f.lock().unwrap_or_else(PoisonError::into_inner).record_edit(path, std::time::SystemTime::now());
+        }
+    }
+
+    /// Refuses to write over a file that changed outside Braid since the
+    /// agent last read or wrote it.
+    pub(crate) fn check_unchanged(&self, path: &std::path::Path) -> Result<(), ToolOutcome> {
+        let Some(f) = &self.freshness else { return Ok(()) };
+        let how = f.lock().unwrap_or_else(PoisonError::into_inner).check(path);
+        let p = paths::shown(&self.workspace, path);
+        match how {
+            Freshness::ModifiedExternally { size_before, size_now, .. } => Err(failure(format!(
+                "{p} changed outside Braid since you last read it ({size_before} → {size_now} bytes); read it again, \
+                 then make your change"
+            ))),
+            Freshness::Deleted if path.exists() => Ok(()),
+            _ => Ok(()),
+        }
+    }
 }
 
 pub trait Tool: Send + Sync {

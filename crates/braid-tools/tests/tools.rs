@@ -20,7 +20,7 @@ fn ws() -> Ws {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path().join("ws");
     std::fs::create_dir(&root).unwrap();
-    let ctx = ToolContext { workspace: root.canonicalize().unwrap() };
+    let ctx = ToolContext::new(root.canonicalize().unwrap());
     Ws { dir, ctx, tools: ToolRegistry::builtin() }
 }
 
@@ -240,4 +240,32 @@ async fn dropping_a_running_command_kills_its_whole_process_tree() {
         std::thread::sleep(std::time::Duration::from_millis(5));
     }
     assert!(!alive(bg) && !alive(fg), "processes survived the cancel ({bg} {fg})");
+}
+
+#[tokio::test]
+async fn a_file_changed_outside_since_the_agent_read_it_is_not_overwritten() {
+    let mut w = ws();
+    w.ctx.freshness = Some(std::sync::Arc::default());
+    w.file("notes.md", "v1\n");
+    ok(&w.call("read_file", json!({"path":"notes.md"})).await);
+    // Someone edits the file in their editor.
+    std::fs::write(w.root().join("notes.md"), "v1\nmine\n").unwrap();
+    let refused = w.call("write_file", json!({"path":"notes.md","content":"agent"})).await;
+    assert!(err(&refused).contains("changed outside Braid since you last read it (3 → 8 bytes)"), "{refused:?}");
+    let refused = w.call("edit_file", json!({"path":"notes.md","old_string":"v1","new_string":"v2"})).await;
+    assert!(err(&refused).contains("read it again"));
+    assert_eq!(std::fs::read_to_string(w.root().join("notes.md")).unwrap(), "v1\nmine\n", "the user's edit survives");
+    // After reading it again the agent may write; its own write is fresh.
+    ok(&w.call("read_file", json!({"path":"notes.md"})).await);
+    ok(&w.call("edit_file", json!({"path":"notes.md","old_string":"v1","new_string":"v2"})).await);
+    ok(&w.call("edit_file", json!({"path":"notes.md","old_string":"mine","new_string":"ours"})).await);
+    assert_eq!(std::fs::read_to_string(w.root().join("notes.md")).unwrap(), "v2\nours\n");
+    // A touch without a change is not a change.
+    std::fs::File::options()
+        .write(true)
+        .open(w.root().join("notes.md"))
+        .unwrap()
+        .set_modified(std::time::SystemTime::now() + std::time::Duration::from_secs(60))
+        .unwrap();
+    ok(&w.call("write_file", json!({"path":"notes.md","content":"v3\n"})).await);
 }

@@ -24,7 +24,11 @@ pub struct FileRecord {
 pub enum Freshness {
     /// As the agent last saw it (or never seen: nothing to compare).
     Fresh,
-    ModifiedExternally { modified_at: Option<SystemTime>, size_before: u64, size_now: u64 },
+    ModifiedExternally {
+        modified_at: Option<SystemTime>,
+        size_before: u64,
+        size_now: u64,
+    },
     Deleted,
     Unknown,
 }
@@ -136,11 +140,9 @@ impl FileFreshness {
                 let rel = p.strip_prefix(workspace).unwrap_or(p);
                 !rel.components().any(|c| SKIP.iter().any(|s| c.as_os_str() == *s))
             })
-            .filter(|(p, _)| {
-                gitignore.as_ref().is_none_or(|g| !g.matched_path_or_any_parents(p, false).is_ignore())
-            })
+            .filter(|(p, _)| gitignore.as_ref().is_none_or(|g| !g.matched_path_or_any_parents(p, false).is_ignore()))
             .collect();
-        files.sort_by(|a, b| b.1.last_access.cmp(&a.1.last_access));
+        files.sort_by_key(|f| std::cmp::Reverse(f.1.last_access));
         files.into_iter().take(limit).map(|(p, _)| p.clone()).collect()
     }
 }

@@ -115,7 +115,9 @@ fn important_files_are_recent_first_without_build_folders_or_ignored_files() {
     }
     let mut f = FileFreshness::new();
     let t0 = SystemTime::now();
-    for (i, p) in ["b.md", "target/debug/x.rs", "src/lib.rs", "node_modules/m/index.js", "run.log", "a.txt"].iter().enumerate() {
+    for (i, p) in
+        ["b.md", "target/debug/x.rs", "src/lib.rs", "node_modules/m/index.js", "run.log", "a.txt"].iter().enumerate()
+    {
         f.record_read(&root.join(p), t0 + Duration::from_secs(i as u64));
     }
     let files: Vec<String> =

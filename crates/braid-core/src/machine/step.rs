@@ -53,9 +53,14 @@ impl Step {
                     self.set_status(stage.status());
                 }
             }
-            Event::PipelineSucceeded { message } => {
+            Event::PipelineSucceeded { message, attachments } => {
                 if self.pending_is(message.id) && is_pipeline_phase(self.kind()) {
                     self.s.force_tool = self.s.pending.take().and_then(|p| p.force_tool);
+                    for body in attachments {
+                        let id = self.alloc_message_id();
+                        let attached = self.message(id, body);
+                        self.append(attached);
+                    }
                     self.append(message);
                     self.start_request(1);
                 }

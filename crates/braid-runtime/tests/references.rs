@@ -1,0 +1,136 @@
+//! `@file` references and freshness through the runtime: mentions become
+//! FileReference messages before the text, a bad reference stops the
+//! message with the reason (nothing is added), and files changed outside
+//! Braid are pointed out to the model before its next request.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)] // a panic is how a test reports
+
+use braid_core::llm::StopReason;
+use braid_llm::fake::{FakeProvider, FakeStep};
+use braid_protocol::{
+    BraidEvent, FileRefStatus, LineRange, MessageType, NewMessage, Role, StatusKind, ToolApprovalPolicy,
+};
+use braid_runtime::{Runtime, RuntimeConfig};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+fn open(dir: &std::path::Path, fake: Arc<FakeProvider>) -> Runtime {
+    let mut c = RuntimeConfig::new(dir.join("braid.db"), dir.to_owned());
+    c.machine.tools.policy = ToolApprovalPolicy::AutoAll;
+    Runtime::open(c, fake).unwrap().0
+}
+
+async fn idle(rt: &Runtime, id: &braid_protocol::ContextId) {
+    let t0 = Instant::now();
+    while rt.peek(id).await.unwrap().summary.status.is_busy() {
+        assert!(t0.elapsed() < Duration::from_secs(10));
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+}
+
+fn text(t: &str) -> NewMessage {
+    NewMessage { body: MessageType::text(Role::User, t), force_tool: None }
+}
+
+#[tokio::test]
+async fn mentions_become_references_stored_before_the_text_and_sent() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("src")).unwrap();
+    std::fs::write(dir.path().join("src/lib.rs"), "fn a() {}\nfn b() {}\nfn c() {}\n").unwrap();
+    let fake = Arc::new(FakeProvider::echo(Duration::ZERO));
+    let rt = open(dir.path(), fake.clone());
+    let ctx = rt.create_context(None, None).await.unwrap();
+    let (_, mut sub) = rt.subscribe(&ctx.id).await.unwrap();
+    rt.send_message(&ctx.id, text("what does @src/lib.rs:2-3 do?"), false).await.unwrap();
+    idle(&rt, &ctx.id).await;
+    let snap = rt.load_context(&ctx.id).await.unwrap();
+    match &snap.messages[0].body {
+        MessageType::FileReference { path, range, content, status, .. } => {
+            assert_eq!(path, "src/lib.rs");
+            assert_eq!(*range, Some(LineRange { start_line: 2, end_line: 3 }));
+            assert_eq!(content.as_deref(), Some("fn b() {}\nfn c() {}"));
+            assert_eq!(*status, FileRefStatus::Resolved);
+        }
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(snap.messages[1].body.plain_text().unwrap(), "what does @src/lib.rs:2-3 do?");
+    let sent = &fake.requests()[0].messages;
+    assert!(matches!(sent[0].body, MessageType::FileReference { .. }), "the reference goes to the model");
+    let mut saw_resolving = false;
+    while let Ok(Some(Ok(e))) = tokio::time::timeout(Duration::from_millis(20), sub.recv()).await {
+        if let BraidEvent::ContextUpdate(u) = e {
+            saw_resolving |= u.current_state.kind() == StatusKind::ResolvingFileReferences;
+        }
+    }
+    assert!(saw_resolving, "the state showed ResolvingFileReferences");
+    // A structured reference is resolved in place.
+    let body = MessageType::FileReference {
+        path: "./src/lib.rs".into(),
+        range: Some(LineRange { start_line: 1, end_line: 1 }),
+        content: None,
+        status: FileRefStatus::Unresolved,
+        error: None,
+    };
+    rt.send_message(&ctx.id, NewMessage { body, force_tool: None }, false).await.unwrap();
+    idle(&rt, &ctx.id).await;
+    let snap = rt.load_context(&ctx.id).await.unwrap();
+    let resolved = snap.messages.iter().rev().find(|m| matches!(m.body, MessageType::FileReference { .. })).unwrap();
+    assert!(
+        matches!(&resolved.body, MessageType::FileReference { path, content: Some(c), .. } if path == "src/lib.rs" && c == "fn a() {}")
+    );
+}
+
+#[tokio::test]
+async fn a_bad_reference_stops_the_message_and_adds_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let fake = Arc::new(FakeProvider::echo(Duration::ZERO));
+    let rt = open(dir.path(), fake.clone());
+    let ctx = rt.create_context(None, None).await.unwrap();
+    let (_, mut sub) = rt.subscribe(&ctx.id).await.unwrap();
+    for bad in ["see @missing.txt", "see @../outside.txt", "see @notes.txt:9-3"] {
+        if bad.contains("notes") {
+            std::fs::write(dir.path().join("notes.txt"), "a\n").unwrap();
+        }
+        rt.send_message(&ctx.id, text(bad), false).await.unwrap();
+        idle(&rt, &ctx.id).await;
+    }
+    let mut notices = Vec::new();
+    while let Ok(Some(Ok(e))) = tokio::time::timeout(Duration::from_millis(20), sub.recv()).await {
+        if let BraidEvent::ContextUpdate(u) = e {
+            if let Some(n) = u.metadata.notice {
+                notices.push(n.message);
+            }
+        }
+    }
+    assert!(notices.iter().any(|n| n.contains("@missing.txt: no such file")), "{notices:?}");
+    assert!(notices.iter().any(|n| n.contains("outside the workspace")), "{notices:?}");
+    assert!(notices.iter().any(|n| n.contains("ends before it starts")), "{notices:?}");
+    assert!(rt.load_context(&ctx.id).await.unwrap().messages.is_empty(), "nothing was added");
+    assert!(fake.requests().is_empty());
+}
+
+#[tokio::test]
+async fn the_model_is_told_which_files_changed_outside_since_it_read_them() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("plan.md"), "step 1\n").unwrap();
+    let fake = Arc::new(FakeProvider::echo(Duration::ZERO));
+    fake.push_reply(vec![
+        FakeStep::ToolCall { id: "r".into(), name: "read_file".into(), arguments: r#"{"path":"plan.md"}"#.into() },
+        FakeStep::Finish(StopReason::ToolUse),
+    ]);
+    fake.push_reply(vec![FakeStep::Text("read it".into()), FakeStep::Finish(StopReason::EndTurn)]);
+    let rt = open(dir.path(), fake.clone());
+    let ctx = rt.create_context(None, None).await.unwrap();
+    rt.send_message(&ctx.id, text("read the plan"), false).await.unwrap();
+    idle(&rt, &ctx.id).await;
+    std::fs::write(dir.path().join("plan.md"), "step 1\nstep 2 (added by hand)\n").unwrap();
+    rt.send_message(&ctx.id, text("go on"), false).await.unwrap();
+    idle(&rt, &ctx.id).await;
+    rt.send_message(&ctx.id, text("and then?"), false).await.unwrap();
+    idle(&rt, &ctx.id).await;
+    let requests = fake.requests();
+    let system = |i: usize| requests[i].system.clone().unwrap_or_default();
+    assert!(!system(1).contains("changed outside Braid"), "no change yet");
+    assert!(system(2).contains("plan.md: changed (7 → 30 bytes)"), "{}", system(2));
+    assert!(!system(3).contains("plan.md"), "said once per change");
+}
