@@ -97,6 +97,16 @@ pub enum Command {
     },
     /// Answered by `()`; records a ModeChange message. Only while idle.
     SetMode { context_id: ContextId, mode: AgentMode },
+    /// Answered by `Vec<String>`: files of the conversation's workspace
+    /// (relative paths, `.gitignore` respected) that match `query` as a
+    /// fuzzy subsequence, best first, at most `limit` (default 50).
+    ListWorkspaceFiles {
+        context_id: ContextId,
+        #[serde(default)]
+        query: String,
+        #[serde(default)]
+        limit: Option<u32>,
+    },
     /// Answered by `()`: how the conversation is fitted into the model's
     /// window from the next request on (storage is never trimmed).
     SetContextStrategy {
@@ -181,9 +191,27 @@ pub struct ContextSnapshot {
     pub tools: ToolSettings,
     pub strategy: ContextStrategy,
     pub summarize_at_percent: u8,
+    /// The files the agent read or wrote, most recent first, and whether
+    /// each changed outside Braid since.
+    pub files: Vec<FileInPlay>,
     /// How the last request filled the window, from Braid's own counts;
     /// `None` before the first request since the app started.
     pub context: Option<ContextUsage>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum FileState {
+    Fresh,
+    ChangedOutside,
+    Deleted,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct FileInPlay {
+    /// Relative to the workspace.
+    pub path: String,
+    pub state: FileState,
 }
 
 /// The window as the last request used it (local counts, before sending).

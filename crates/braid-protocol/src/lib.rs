@@ -17,7 +17,10 @@ pub mod status;
 pub mod tools;
 pub mod typescript;
 
-pub use command::{ApprovalDecision, Command, ContextSnapshot, ContextSummary, ContextUsage, NewMessage, SendReceipt};
+pub use command::{
+    ApprovalDecision, Command, ContextSnapshot, ContextSummary, ContextUsage, FileInPlay, FileState, NewMessage,
+    SendReceipt,
+};
 pub use error::{ErrorCode, WireError};
 pub use event::{
     BraidEvent, ContentDelta, ContentFinal, ContextUpdate, MessageChange, MessageLifecycle, Notice, QueuedPreview,

@@ -3,7 +3,7 @@
 //! is stale; `make generate` (or `BRAID_UPDATE_TS=1 cargo test -p
 //! braid-protocol`) rewrites it.
 
-use crate::command::{BranchSummary, ContextUsage, SendReceipt};
+use crate::command::{BranchSummary, ContextUsage, FileInPlay, FileState, SendReceipt};
 use crate::settings::{
     EffectiveModel, KeyChange, KeyLocation, LocalServer, ModelChoice, ModelSummary, ProviderInput, ProviderKind,
     ProviderView, SettingsView,
@@ -82,6 +82,8 @@ pub fn generate() -> String {
     decl::<SendReceipt>(&cfg, &mut out);
     decl::<ContextSummary>(&cfg, &mut out);
     decl::<BranchSummary>(&cfg, &mut out);
+    decl::<FileState>(&cfg, &mut out);
+    decl::<FileInPlay>(&cfg, &mut out);
     decl::<ContextUsage>(&cfg, &mut out);
     decl::<ContextSnapshot>(&cfg, &mut out);
     decl::<MessageChange>(&cfg, &mut out);

@@ -31,8 +31,8 @@ use braid_llm::LlmRequest;
 use braid_llm::{ToolChoice, ToolDefinition};
 use braid_protocol::{
     BraidEvent, BranchId, CallId, ContextSnapshot, ContextSummary, ContextUpdate, ContextUsage, ControlKind, ErrorCode,
-    Message, MessageId, MessageType, ModelChoice, Notice, QueuedPreview, RequestId, TokenCount, ToolCall,
-    UpdateMetadata, WireError,
+    FileInPlay, FileState, Message, MessageId, MessageType, ModelChoice, Notice, QueuedPreview, RequestId, TokenCount,
+    ToolCall, UpdateMetadata, WireError,
 };
 use braid_store::ContextMeta;
 use braid_tools::ToolContext;
@@ -219,7 +219,15 @@ impl ContextActor {
 
     fn snapshot(&self, tail: usize) -> ContextSnapshot {
         let effective = self.shared.providers.effective(self.meta.model.as_ref());
-        snapshot::build(&self.meta, &self.state, &self.conversation, tail, effective, self.context)
+        snapshot::build(
+            &self.meta,
+            &self.state,
+            &self.conversation,
+            tail,
+            effective,
+            self.context,
+            self.files_in_play(),
+        )
     }
 
     /// Written to the store first; the copy here changes only if that worked.
@@ -603,6 +611,24 @@ impl ContextActor {
         if let Some((_, old)) = self.summary.replace((request_id, summary_task::spawn(job, self.mailbox.clone()))) {
             old.abort();
         }
+    }
+
+    /// The files in play (at most 30), most recent first, with their state.
+    fn files_in_play(&self) -> Vec<FileInPlay> {
+        let root = PathBuf::from(&self.meta.working_dir);
+        let freshness = self.freshness.lock().unwrap_or_else(PoisonError::into_inner);
+        freshness
+            .important_files(&root, 30)
+            .into_iter()
+            .map(|p| {
+                let state = match freshness.check(&p) {
+                    Freshness::ModifiedExternally { .. } => FileState::ChangedOutside,
+                    Freshness::Deleted => FileState::Deleted,
+                    _ => FileState::Fresh,
+                };
+                FileInPlay { path: braid_workspace::paths::shown(&root, &p), state }
+            })
+            .collect()
     }
 
     /// A short note for the model about files it read that changed outside

@@ -66,6 +66,9 @@ impl Runtime {
             Command::SetToolPolicy { context_id, policy, always_ask } => {
                 to_json(&self.set_tool_policy(&context_id, policy, always_ask).await.map_err(wire)?)
             }
+            Command::ListWorkspaceFiles { context_id, query, limit } => {
+                to_json(&self.workspace_files(&context_id, query, limit).await.map_err(wire)?)
+            }
             Command::SetContextStrategy { context_id, strategy, summarize_at_percent } => self
                 .set_context_strategy(&context_id, strategy, summarize_at_percent)
                 .await

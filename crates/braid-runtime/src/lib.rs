@@ -281,6 +281,20 @@ impl Runtime {
         self.command(id, Event::Retry).await.map(drop)
     }
 
+    /// Files of the context's workspace for the `@` picker.
+    pub async fn workspace_files(
+        &self,
+        id: &ContextId,
+        query: String,
+        limit: Option<u32>,
+    ) -> Result<Vec<String>, RuntimeError> {
+        let root = PathBuf::from(self.peek(id).await?.summary.working_dir);
+        let limit = limit.unwrap_or(50).clamp(1, 500) as usize;
+        tokio::task::spawn_blocking(move || braid_workspace::files::find(&root, &query, limit))
+            .await
+            .map_err(|e| RuntimeError::InvalidInput(format!("listing files failed: {e}")))
+    }
+
     pub async fn set_context_strategy(
         &self,
         id: &ContextId,

@@ -2,7 +2,7 @@
 
 use braid_core::{ContextState, Conversation};
 use braid_protocol::command::BranchSummary;
-use braid_protocol::{ContextSnapshot, ContextSummary, ContextUsage, EffectiveModel, Message};
+use braid_protocol::{ContextSnapshot, ContextSummary, ContextUsage, EffectiveModel, FileInPlay, Message};
 use braid_store::ContextMeta;
 
 pub fn summary(meta: &ContextMeta, state: &ContextState, message_count: u64) -> ContextSummary {
@@ -26,6 +26,7 @@ pub fn build(
     tail: usize,
     effective_model: Option<EffectiveModel>,
     context: Option<ContextUsage>,
+    files: Vec<FileInPlay>,
 ) -> ContextSnapshot {
     let active = conversation.active_branch().clone();
     let all: Vec<&Message> = conversation.active_messages().collect();
@@ -52,5 +53,6 @@ pub fn build(
         strategy: state.config.context,
         summarize_at_percent: state.config.summarize_at_percent,
         context,
+        files,
     }
 }

@@ -123,7 +123,20 @@ async fn the_model_is_told_which_files_changed_outside_since_it_read_them() {
     let ctx = rt.create_context(None, None).await.unwrap();
     rt.send_message(&ctx.id, text("read the plan"), false).await.unwrap();
     idle(&rt, &ctx.id).await;
+    let files = rt.load_context(&ctx.id).await.unwrap().files;
+    assert_eq!(files, [braid_protocol::FileInPlay { path: "plan.md".into(), state: braid_protocol::FileState::Fresh }]);
     std::fs::write(dir.path().join("plan.md"), "step 1\nstep 2 (added by hand)\n").unwrap();
+    let files = rt.load_context(&ctx.id).await.unwrap().files;
+    assert_eq!(files[0].state, braid_protocol::FileState::ChangedOutside, "the files in play show the change");
+    let found = rt
+        .execute(braid_protocol::Command::ListWorkspaceFiles {
+            context_id: ctx.id.clone(),
+            query: "pln".into(),
+            limit: None,
+        })
+        .await
+        .unwrap();
+    assert_eq!(found, serde_json::json!(["plan.md"]));
     rt.send_message(&ctx.id, text("go on"), false).await.unwrap();
     idle(&rt, &ctx.id).await;
     rt.send_message(&ctx.id, text("and then?"), false).await.unwrap();

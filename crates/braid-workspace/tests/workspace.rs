@@ -125,3 +125,22 @@ fn important_files_are_recent_first_without_build_folders_or_ignored_files() {
     assert_eq!(files, ["a.txt", "src/lib.rs", "b.md"]);
     assert_eq!(f.important_files(&root, 2).len(), 2);
 }
+
+#[test]
+fn the_picker_finds_files_fuzzily_and_skips_ignored_ones() {
+    use braid_workspace::files::{find, fuzzy_score};
+    let (_d, root) = ws();
+    for p in ["src/main.rs", "src/machine/step.rs", "docs/MAINTAINERS.md", "target/debug/main.rs", ".hidden/main.rs"] {
+        let full = root.join(p);
+        std::fs::create_dir_all(full.parent().unwrap()).unwrap();
+        std::fs::write(&full, "x").unwrap();
+    }
+    std::fs::write(root.join(".gitignore"), "target/\n").unwrap();
+    let found = find(&root, "main", 10);
+    assert_eq!(found[0], "src/main.rs", "{found:?}");
+    assert!(!found.iter().any(|p| p.starts_with("target/") || p.starts_with(".hidden/")), "{found:?}");
+    assert_eq!(find(&root, "mstep", 10), ["src/machine/step.rs"]);
+    assert!(find(&root, "zzz", 10).is_empty());
+    assert_eq!(find(&root, "", 3).len(), 3, "an empty query lists files, capped");
+    assert!(fuzzy_score("SRC", "src/main.rs").is_some(), "case-insensitive");
+}

@@ -65,6 +65,9 @@ export abstract class CommandBackend implements Backend {
   setContextStrategy(id: ContextId, strategy: ContextStrategy): Promise<void> {
     return this.execute({ type: "set_context_strategy", context_id: id, strategy, summarize_at_percent: null });
   }
+  listWorkspaceFiles(id: ContextId, query: string): Promise<string[]> {
+    return this.execute({ type: "list_workspace_files", context_id: id, query, limit: 8 });
+  }
   setMode(id: ContextId, mode: AgentMode): Promise<void> {
     return this.execute({ type: "set_mode", context_id: id, mode });
   }

@@ -40,6 +40,8 @@ export interface Backend {
   /** After the tool loop stopped (limit, repeat, interrupt): go on. */
   continueLoop(id: ContextId): Promise<void>;
   setMode(id: ContextId, mode: AgentMode): Promise<void>;
+  /** Workspace files matching `query` (fuzzy), for the `@` picker. */
+  listWorkspaceFiles(id: ContextId, query: string): Promise<string[]>;
   setContextStrategy(id: ContextId, strategy: ContextStrategy): Promise<void>;
   setToolPolicy(id: ContextId, policy: ToolApprovalPolicy): Promise<ToolSettings>;
   /** The current snapshot first, then every event of the context. */

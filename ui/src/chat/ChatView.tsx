@@ -90,6 +90,7 @@ export function ChatView({ backend, id, settings, onActivity }: Props) {
     (call: ToolCall, decision: ApprovalDecision) => void backend.decideToolCall(id, call.id, decision).catch(report),
     [backend, id, report],
   );
+  const findFiles = useCallback((q: string) => backend.listWorkspaceFiles(id, q), [backend, id]);
   const onContinue = useCallback(() => void backend.continueLoop(id).catch(report), [backend, id, report]);
   const onMode = useCallback((mode: AgentMode) => void backend.setMode(id, mode).then(reload, report), [backend, id, reload, report]);
   const onPolicy = useCallback(
@@ -165,7 +166,24 @@ export function ChatView({ backend, id, settings, onActivity }: Props) {
       {error ? <div className="error" role="alert">{error}</div> : null}
       <ApprovalPanel calls={waiting} tools={model.snapshot?.tools ?? null} onDecide={onDecide} />
       <StateLine status={model.status} notice={model.notice} onRetry={onRetry} onContinue={onContinue} />
-      <Composer busy={busy} onSend={onSend} onCancel={onCancel} />
+      {model.snapshot && model.snapshot.files.length > 0 ? (
+        <details className="files-panel" data-testid="files-in-play">
+          <summary>
+            Files in play ({model.snapshot.files.length})
+            {model.snapshot.files.some((f) => f.state !== "fresh") ? <span className="badge warn"> changed outside</span> : null}
+          </summary>
+          <ul>
+            {model.snapshot.files.map((f) => (
+              <li key={f.path}>
+                {f.path}
+                {f.state === "changed_outside" ? <span className="badge warn">changed outside Braid</span> : null}
+                {f.state === "deleted" ? <span className="badge warn">deleted</span> : null}
+              </li>
+            ))}
+          </ul>
+        </details>
+      ) : null}
+      <Composer busy={busy} onSend={onSend} onCancel={onCancel} findFiles={findFiles} />
     </section>
   );
 }
@@ -189,6 +207,13 @@ function ItemView({ item }: { item: Item }) {
       );
     case "system":
       return <div className="message system">{item.text}</div>;
+    case "file":
+      return (
+        <details className="file-chip" data-testid="file-chip">
+          <summary title="Show the referenced lines">📄 {item.label}</summary>
+          {item.error ? <div className="tool-error">{item.error}</div> : <pre>{item.content}</pre>}
+        </details>
+      );
     case "summary":
       return (
         <details className="summary-marker" data-testid="summary">

@@ -48,3 +48,10 @@ describe("summaries in the transcript", () => {
     expect(transcript(all, true).map((i) => i.kind)).toEqual(["text", "tools", "text", "summary"]);
   });
 });
+
+describe("file references in the transcript", () => {
+  it("show as a chip with path and lines", () => {
+    const ref: Message = { id: 1, created_at: 0, schema_version: 1, body: { type: "file_reference", path: "src/lib.rs", range: { start_line: 2, end_line: 3 }, content: "fn b() {}", status: "resolved", error: null } };
+    expect(transcript([ref])[0]).toMatchObject({ kind: "file", label: "src/lib.rs:2-3", content: "fn b() {}" });
+  });
+});

@@ -12,6 +12,7 @@ export interface ToolView {
 export type Item =
   | { key: string; kind: "text"; role: "user" | "assistant" | "system"; text: string }
   | { key: string; kind: "summary"; count: number; text: string }
+  | { key: string; kind: "file"; label: string; content: string | null; error: string | null }
   | { key: string; kind: "tools"; text: string | null; tools: ToolView[] }
   | { key: string; kind: "system"; text: string };
 
@@ -76,6 +77,11 @@ export function transcript(messages: Message[], full = true): Item[] {
       case "system_control":
         items.push({ key, kind: "system", text: systemText(m) });
         break;
+      case "file_reference": {
+        const lines = b.range ? (b.range.start_line === b.range.end_line ? `:${b.range.start_line}` : `:${b.range.start_line}-${b.range.end_line}`) : "";
+        items.push({ key, kind: "file", label: `${b.path}${lines}`, content: b.content ?? null, error: b.error ?? null });
+        break;
+      }
       default:
         items.push({ key, kind: "system", text: `[${b.type}]` });
     }

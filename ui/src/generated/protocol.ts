@@ -160,7 +160,7 @@ export type Command = { "type": "create_context", title: string | null,
 /**
  * Fixed for the context's life; the runtime's default when absent.
  */
-working_dir: string | null, } | { "type": "list_contexts" } | { "type": "load_context", context_id: ContextId, } | { "type": "delete_context", context_id: ContextId, } | { "type": "send_message", context_id: ContextId, message: NewMessage, queue_if_busy: boolean, } | { "type": "unqueue", context_id: ContextId, message_id: MessageId, } | { "type": "cancel", context_id: ContextId, } | { "type": "interrupt", context_id: ContextId, } | { "type": "retry", context_id: ContextId, } | { "type": "continue", context_id: ContextId, } | { "type": "decide_tool_call", context_id: ContextId, call_id: string, decision: ApprovalDecision, } | { "type": "create_branch", context_id: ContextId, from_message: MessageId, name: string, system_prompt: string | null, } | { "type": "switch_branch", context_id: ContextId, branch_id: BranchId, } | { "type": "rename_context", context_id: ContextId, title: string, } | { "type": "set_context_model", context_id: ContextId, model: ModelChoice | null, } | { "type": "get_settings" } | { "type": "save_provider", provider: ProviderInput, } | { "type": "remove_provider", provider_id: string, } | { "type": "set_default_provider", provider_id: string, } | { "type": "test_provider", provider: ProviderInput, } | { "type": "list_models", provider_id: string, } | { "type": "detect_local_servers" } | { "type": "list_tools" } | { "type": "set_tool_policy", context_id: ContextId, policy: ToolApprovalPolicy, always_ask: Array<string> | null, } | { "type": "set_mode", context_id: ContextId, mode: AgentMode, } | { "type": "set_context_strategy", context_id: ContextId, strategy: ContextStrategy, summarize_at_percent: number | null, };
+working_dir: string | null, } | { "type": "list_contexts" } | { "type": "load_context", context_id: ContextId, } | { "type": "delete_context", context_id: ContextId, } | { "type": "send_message", context_id: ContextId, message: NewMessage, queue_if_busy: boolean, } | { "type": "unqueue", context_id: ContextId, message_id: MessageId, } | { "type": "cancel", context_id: ContextId, } | { "type": "interrupt", context_id: ContextId, } | { "type": "retry", context_id: ContextId, } | { "type": "continue", context_id: ContextId, } | { "type": "decide_tool_call", context_id: ContextId, call_id: string, decision: ApprovalDecision, } | { "type": "create_branch", context_id: ContextId, from_message: MessageId, name: string, system_prompt: string | null, } | { "type": "switch_branch", context_id: ContextId, branch_id: BranchId, } | { "type": "rename_context", context_id: ContextId, title: string, } | { "type": "set_context_model", context_id: ContextId, model: ModelChoice | null, } | { "type": "get_settings" } | { "type": "save_provider", provider: ProviderInput, } | { "type": "remove_provider", provider_id: string, } | { "type": "set_default_provider", provider_id: string, } | { "type": "test_provider", provider: ProviderInput, } | { "type": "list_models", provider_id: string, } | { "type": "detect_local_servers" } | { "type": "list_tools" } | { "type": "set_tool_policy", context_id: ContextId, policy: ToolApprovalPolicy, always_ask: Array<string> | null, } | { "type": "set_mode", context_id: ContextId, mode: AgentMode, } | { "type": "list_workspace_files", context_id: ContextId, query: string, limit: number | null, } | { "type": "set_context_strategy", context_id: ContextId, strategy: ContextStrategy, summarize_at_percent: number | null, };
 
 export type SendReceipt = { message_id: MessageId, 
 /**
@@ -175,6 +175,14 @@ export type ContextSummary = { id: ContextId, title: string, working_dir: string
 model: ModelChoice | null, };
 
 export type BranchSummary = { id: BranchId, name: string, parent: BranchId | null, fork_point: MessageId | null, message_count: number, has_system_prompt: boolean, };
+
+export type FileState = "fresh" | "changed_outside" | "deleted";
+
+export type FileInPlay = { 
+/**
+ * Relative to the workspace.
+ */
+path: string, state: FileState, };
 
 export type ContextUsage = { window: number, system: number, tools: number, messages: number, reserved_output: number, 
 /**
@@ -191,6 +199,11 @@ truncated: boolean,
  * Where the next request goes; `None` when no provider is set up.
  */
 effective_model: EffectiveModel | null, tools: ToolSettings, strategy: ContextStrategy, summarize_at_percent: number, 
+/**
+ * The files the agent read or wrote, most recent first, and whether
+ * each changed outside Braid since.
+ */
+files: Array<FileInPlay>, 
 /**
  * How the last request filled the window, from Braid's own counts;
  * `None` before the first request since the app started.

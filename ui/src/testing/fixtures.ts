@@ -24,6 +24,7 @@ export function snapshotOf(messages: Message[], extra: Partial<ContextSnapshot> 
     strategy: { kind: "intelligent", keep_last: 10 },
     summarize_at_percent: 92,
     context: null,
+    files: [],
     ...extra,
   };
 }
