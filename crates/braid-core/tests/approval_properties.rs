@@ -61,7 +61,7 @@ enum Step {
 fn step() -> impl Strategy<Value = Step> {
     prop_oneof![
         3 => proptest::collection::vec((0..NAMES.len(), 0u8..3), 1..4).prop_map(Step::Calls),
-        3 => (any::<u8>(), 0u8..4).prop_map(|(index, how)| Step::Answer { index, how }),
+        3 => (any::<u8>(), 0u8..5).prop_map(|(index, how)| Step::Answer { index, how }),
         3 => any::<u8>().prop_map(|index| Step::Finish { index }),
         1 => Just(Step::Cancel),
         1 => Just(Step::Interrupt),
@@ -117,9 +117,9 @@ proptest! {
                 }
                 Step::Answer { index, how } => {
                     let Some((id, name)) = before.get(index as usize % before.len().max(1)).cloned() else { continue };
-                    let decision = [ApprovalDecision::Approve, ApprovalDecision::Deny, ApprovalDecision::ApproveAll, ApprovalDecision::AlwaysAllow][how as usize];
+                    let decision = [ApprovalDecision::Approve, ApprovalDecision::Deny, ApprovalDecision::ApproveAll, ApprovalDecision::AlwaysAllow, ApprovalDecision::ApproveOverwrite][how as usize];
                     match decision {
-                        ApprovalDecision::Approve => { allowed.insert(id.clone()); }
+                        ApprovalDecision::Approve | ApprovalDecision::ApproveOverwrite => { allowed.insert(id.clone()); }
                         ApprovalDecision::ApproveAll => allowed.extend(before.iter().map(|p| p.0.clone())),
                         ApprovalDecision::AlwaysAllow if !sim.state.config.tools.always_ask.contains(&name) => {
                             allowed.extend(before.iter().filter(|p| p.1 == name).map(|p| p.0.clone()));

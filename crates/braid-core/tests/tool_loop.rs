@@ -440,3 +440,15 @@ fn a_failed_summary_goes_on_without_and_cancel_stops_summarising() {
     assert!(fx.iter().any(|e| matches!(e, Effect::AbortLlmRequest { request_id, .. } if *request_id == rid)));
     assert_eq!(sim.state.status, S::Idle);
 }
+
+#[test]
+fn approving_an_overwrite_is_stored_on_the_call_and_runs_it() {
+    let mut sim = Sim::new();
+    start(&mut sim, "write");
+    model_calls(&mut sim, vec![call("w", "write_file", r#"{"path":"a","content":"x"}"#)]);
+    let fx = sim.send(Event::ToolDecision { call_id: "w".into(), decision: ApprovalDecision::ApproveOverwrite });
+    assert!(fx
+        .iter()
+        .any(|e| matches!(e, Effect::RunTool { call, .. } if call.approval == Approval::ApprovedOverwrite)));
+    assert_eq!(approvals(&sim), [Approval::ApprovedOverwrite]);
+}

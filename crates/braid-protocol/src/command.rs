@@ -127,6 +127,9 @@ pub enum ApprovalDecision {
     Deny,
     /// Approves every call waiting for an answer.
     ApproveAll,
+    /// Approves this call even though it writes over a file changed
+    /// outside Braid since the agent read it.
+    ApproveOverwrite,
     /// Approves this call and every later call of the same tool in this
     /// conversation (not for tools on the always-ask list).
     AlwaysAllow,

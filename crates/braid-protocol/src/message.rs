@@ -133,6 +133,9 @@ pub enum Approval {
     #[default]
     Pending,
     Approved,
+    /// Approved, including writing over a file that changed outside Braid
+    /// since the agent read it.
+    ApprovedOverwrite,
     Denied,
 }
 

@@ -10,6 +10,7 @@ use crate::llm_task::{self, LlmTask};
 use crate::providers;
 use crate::references;
 use crate::summary_task;
+use crate::watch::FileWatch;
 use braid_workspace::freshness::{FileFreshness, Freshness};
 use std::collections::HashMap;
 use std::sync::{Mutex, PoisonError};
@@ -30,9 +31,9 @@ use braid_core::{ContextState, Conversation};
 use braid_llm::LlmRequest;
 use braid_llm::{ToolChoice, ToolDefinition};
 use braid_protocol::{
-    BraidEvent, BranchId, CallId, ContextSnapshot, ContextSummary, ContextUpdate, ContextUsage, ControlKind, ErrorCode,
-    FileInPlay, FileState, Message, MessageId, MessageType, ModelChoice, Notice, QueuedPreview, RequestId, TokenCount,
-    ToolCall, UpdateMetadata, WireError,
+    Approval, BraidEvent, BranchId, CallId, ContextSnapshot, ContextSummary, ContextUpdate, ContextUsage, ControlKind,
+    ErrorCode, FileInPlay, FileState, Message, MessageId, MessageType, ModelChoice, Notice, QueuedPreview, RequestId,
+    TokenCount, ToolCall, UpdateMetadata, WireError,
 };
 use braid_store::ContextMeta;
 use braid_tools::ToolContext;
@@ -76,6 +77,8 @@ pub enum Input {
         model: Option<Option<ModelChoice>>,
         answer: Answer<ContextSummary>,
     },
+    /// A watched file may have changed: check it now.
+    CheckFile(PathBuf),
     /// Stop everything in flight and end the task.
     Shutdown {
         answer: oneshot::Sender<()>,
@@ -102,6 +105,10 @@ pub struct ContextActor {
     /// Files already reported changed, with the size reported, so a
     /// reminder is given once per change.
     reminded: HashMap<PathBuf, u64>,
+    /// Files already announced as changed outside (with the size then).
+    announced: HashMap<PathBuf, u64>,
+    /// Watches the folders of the files in play (created on first use).
+    watch: Option<FileWatch>,
     /// The answer being streamed, counted as it arrives, so the stored
     /// message is not tokenised again from scratch.
     streaming: Option<(MessageId, tokens::RunningCount)>,
@@ -145,6 +152,8 @@ impl ContextActor {
             estimate_ratio: 1.0,
             freshness: Arc::default(),
             reminded: HashMap::new(),
+            announced: HashMap::new(),
+            watch: None,
             streaming: None,
         };
         tokio::spawn(actor.run(rx));
@@ -191,6 +200,7 @@ impl ContextActor {
                 Input::UpdateMeta { title, model, answer } => {
                     let _ = answer.send(self.update_meta(title, model));
                 }
+                Input::CheckFile(path) => self.check_file(&path),
                 Input::Shutdown { answer } => {
                     self.apply(Event::Cancel);
                     self.stop_tasks();
@@ -355,6 +365,11 @@ impl ContextActor {
                 }
                 Effect::RequestApproval { .. } => {} // the state carries the calls; clients show the dialog
                 Effect::RunTool { call, .. } => self.run_tool(call),
+                Effect::AppendMessage(ref m)
+                    if matches!(m.body, MessageType::ToolResult { .. } | MessageType::FileReference { .. }) =>
+                {
+                    self.cover_files()
+                }
                 Effect::KillTool { call_id } => self.kill_tool(&call_id),
                 Effect::Summarize { request_id, replaces } => self.start_summary(request_id, replaces),
                 Effect::PersistState
@@ -613,6 +628,42 @@ impl ContextActor {
         }
     }
 
+    /// Watches the folders of every file in play (after reads and writes).
+    fn cover_files(&mut self) {
+        let freshness = self.freshness.lock().unwrap_or_else(PoisonError::into_inner);
+        let watch = self.watch.get_or_insert_with(|| FileWatch::new(self.mailbox.clone()));
+        watch.cover(freshness.tracked());
+    }
+
+    /// A watched file's event: announce a real change once.
+    fn check_file(&mut self, path: &std::path::Path) {
+        let how = {
+            let freshness = self.freshness.lock().unwrap_or_else(PoisonError::into_inner);
+            if freshness.record_of(path).is_none() {
+                return;
+            }
+            freshness.check(path)
+        };
+        let size = match how {
+            Freshness::ModifiedExternally { size_now, .. } => size_now,
+            Freshness::Deleted => u64::MAX,
+            _ => {
+                self.announced.remove(path);
+                return;
+            }
+        };
+        if self.announced.insert(path.to_path_buf(), size) == Some(size) {
+            return;
+        }
+        let shown = braid_workspace::paths::shown(&PathBuf::from(&self.meta.working_dir), path);
+        let text = if size == u64::MAX {
+            format!("{shown} was deleted outside Braid.")
+        } else {
+            format!("{shown} changed outside Braid; the model will be told before its next request.")
+        };
+        self.emit_notice(Notice::new("file_changed", text), clock::now());
+    }
+
     /// The files in play (at most 30), most recent first, with their state.
     fn files_in_play(&self) -> Vec<FileInPlay> {
         let root = PathBuf::from(&self.meta.working_dir);
@@ -668,8 +719,11 @@ impl ContextActor {
         if let Some(old) = self.tool.take() {
             old.handle.abort();
         }
-        let ctx =
-            ToolContext { workspace: PathBuf::from(&self.meta.working_dir), freshness: Some(self.freshness.clone()) };
+        let ctx = ToolContext {
+            workspace: PathBuf::from(&self.meta.working_dir),
+            freshness: Some(self.freshness.clone()),
+            allow_overwrite: call.approval == Approval::ApprovedOverwrite,
+        };
         let timeout = Duration::from_millis(self.state.config.tools.timeout_ms.max(1));
         self.tool = Some(tool_task::spawn(self.shared.tools.clone(), call, ctx, timeout, self.mailbox.clone()));
     }

@@ -16,6 +16,7 @@ mod references;
 mod snapshot;
 mod summary_task;
 mod tool_task;
+mod watch;
 
 pub use error::RuntimeError;
 pub use providers::{detect_local_servers, Fallback, Providers};

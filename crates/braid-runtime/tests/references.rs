@@ -147,3 +147,40 @@ async fn the_model_is_told_which_files_changed_outside_since_it_read_them() {
     assert!(system(2).contains("plan.md: changed (7 → 30 bytes)"), "{}", system(2));
     assert!(!system(3).contains("plan.md"), "said once per change");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_watched_file_changed_outside_is_announced_once_and_a_touch_is_not() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("plan.md"), "step 1\n").unwrap();
+    let fake = Arc::new(FakeProvider::echo(Duration::ZERO));
+    let rt = open(dir.path(), fake.clone());
+    let ctx = rt.create_context(None, None).await.unwrap();
+    let (_, mut sub) = rt.subscribe(&ctx.id).await.unwrap();
+    rt.send_message(&ctx.id, text("look at @plan.md"), false).await.unwrap();
+    idle(&rt, &ctx.id).await;
+    assert!(notices(&mut sub, 300).await.is_empty());
+    // A touch: same bytes, new time.
+    std::fs::File::options()
+        .write(true)
+        .open(dir.path().join("plan.md"))
+        .unwrap()
+        .set_modified(std::time::SystemTime::now() + Duration::from_secs(30))
+        .unwrap();
+    assert!(notices(&mut sub, 1_000).await.is_empty(), "a touch is not a change");
+    std::fs::write(dir.path().join("plan.md"), "step 1\nstep 2\n").unwrap();
+    let seen = notices(&mut sub, 2_000).await;
+    assert_eq!(seen, ["plan.md changed outside Braid; the model will be told before its next request."], "{seen:?}");
+}
+
+async fn notices(sub: &mut braid_runtime::Subscription, wait: u64) -> Vec<String> {
+    let mut out = Vec::new();
+    let end = Instant::now() + Duration::from_millis(wait);
+    while let Ok(Some(Ok(e))) = tokio::time::timeout(end.saturating_duration_since(Instant::now()), sub.recv()).await {
+        if let BraidEvent::ContextUpdate(u) = e {
+            if let Some(n) = u.metadata.notice.filter(|n| n.code == "file_changed") {
+                out.push(n.message);
+            }
+        }
+    }
+    out
+}

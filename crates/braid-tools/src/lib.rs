@@ -29,11 +29,13 @@ pub struct ToolContext {
     /// are recorded, and a file changed outside Braid since the agent read
     /// it is not overwritten.
     pub freshness: Option<Arc<Mutex<FileFreshness>>>,
+    /// The user approved writing over a file changed outside Braid.
+    pub allow_overwrite: bool,
 }
 
 impl ToolContext {
     pub fn new(workspace: PathBuf) -> ToolContext {
-        ToolContext { workspace, freshness: None }
+        ToolContext { workspace, freshness: None, allow_overwrite: false }
     }
 
     pub(crate) fn record_read(&self, path: &std::path::Path) {
@@ -51,13 +53,13 @@ impl ToolContext {
     /// Refuses to write over a file that changed outside Braid since the
     /// agent last read or wrote it.
     pub(crate) fn check_unchanged(&self, path: &std::path::Path) -> Result<(), ToolOutcome> {
-        let Some(f) = &self.freshness else { return Ok(()) };
+        let Some(f) = self.freshness.as_ref().filter(|_| !self.allow_overwrite) else { return Ok(()) };
         let how = f.lock().unwrap_or_else(PoisonError::into_inner).check(path);
         let p = paths::shown(&self.workspace, path);
         match how {
             Freshness::ModifiedExternally { size_before, size_now, .. } => Err(failure(format!(
                 "{p} changed outside Braid since you last read it ({size_before} → {size_now} bytes); read it again, \
-                 then make your change"
+                 then make your change (or the user may approve overwriting it)"
             ))),
             Freshness::Deleted if path.exists() => Ok(()),
             _ => Ok(()),

@@ -269,3 +269,15 @@ async fn a_file_changed_outside_since_the_agent_read_it_is_not_overwritten() {
         .unwrap();
     ok(&w.call("write_file", json!({"path":"notes.md","content":"v3\n"})).await);
 }
+
+#[tokio::test]
+async fn the_user_may_approve_overwriting_a_file_changed_outside() {
+    let mut w = ws();
+    w.ctx.freshness = Some(std::sync::Arc::default());
+    w.file("notes.md", "v1\n");
+    ok(&w.call("read_file", json!({"path":"notes.md"})).await);
+    std::fs::write(w.root().join("notes.md"), "v1 edited\n").unwrap();
+    w.ctx.allow_overwrite = true;
+    ok(&w.call("write_file", json!({"path":"notes.md","content":"agent\n"})).await);
+    assert_eq!(std::fs::read_to_string(w.root().join("notes.md")).unwrap(), "agent\n");
+}

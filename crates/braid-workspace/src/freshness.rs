@@ -84,6 +84,11 @@ impl FileFreshness {
         }
     }
 
+    /// Every file the agent read or wrote.
+    pub fn tracked(&self) -> impl Iterator<Item = &Path> {
+        self.files.keys().map(PathBuf::as_path)
+    }
+
     pub fn record_of(&self, path: &Path) -> Option<&FileRecord> {
         self.files.get(path)
     }

@@ -64,6 +64,10 @@ export function ChatView({ backend, id, settings, onActivity }: Props) {
   useEffect(() => {
     if (model.stale) reload();
   }, [model.stale, reload]);
+  // A file in play changed on disk: show it in the files panel.
+  useEffect(() => {
+    if (model.notice?.code === "file_changed") reload();
+  }, [model.notice, reload]);
   // New settings may change where this conversation's requests go.
   const first = useRef(true);
   useEffect(() => {
@@ -164,7 +168,7 @@ export function ChatView({ backend, id, settings, onActivity }: Props) {
         </ul>
       ) : null}
       {error ? <div className="error" role="alert">{error}</div> : null}
-      <ApprovalPanel calls={waiting} tools={model.snapshot?.tools ?? null} onDecide={onDecide} />
+      <ApprovalPanel calls={waiting} tools={model.snapshot?.tools ?? null} files={model.snapshot?.files ?? []} onDecide={onDecide} />
       <StateLine status={model.status} notice={model.notice} onRetry={onRetry} onContinue={onContinue} />
       {model.snapshot && model.snapshot.files.length > 0 ? (
         <details className="files-panel" data-testid="files-in-play">

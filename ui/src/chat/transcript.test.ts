@@ -55,3 +55,13 @@ describe("file references in the transcript", () => {
     expect(transcript([ref])[0]).toMatchObject({ kind: "file", label: "src/lib.rs:2-3", content: "fn b() {}" });
   });
 });
+
+describe("overwrite warning", () => {
+  it("names a write target that changed outside Braid", async () => {
+    const { changedTarget } = await import("./ApprovalPanel");
+    const call = { id: "w", name: "write_file", arguments: '{"path":"./docs/a.md","content":"x"}', approval: "pending" as const };
+    expect(changedTarget(call, [{ path: "docs/a.md", state: "changed_outside" }])).toBe("docs/a.md");
+    expect(changedTarget(call, [{ path: "docs/a.md", state: "fresh" }])).toBeNull();
+    expect(changedTarget({ ...call, name: "read_file" }, [{ path: "docs/a.md", state: "changed_outside" }])).toBeNull();
+  });
+});

@@ -24,7 +24,7 @@ export type LineRange = { start_line: number, end_line: number, };
 
 export type FileRefStatus = "unresolved" | "resolved" | "failed";
 
-export type Approval = "pending" | "approved" | "denied";
+export type Approval = "pending" | "approved" | "approved_overwrite" | "denied";
 
 export type ToolCall = { id: string, name: string, arguments: string, approval: Approval, };
 
@@ -76,7 +76,7 @@ export type ErrorCode = "agent_busy" | "invalid_input" | "not_found" | "storage"
 
 export type WireError = { code: ErrorCode, message: string, };
 
-export type ApprovalDecision = "approve" | "deny" | "approve_all" | "always_allow";
+export type ApprovalDecision = "approve" | "deny" | "approve_all" | "approve_overwrite" | "always_allow";
 
 export type Permission = "read" | "write" | "execute" | "network";
 

@@ -117,15 +117,18 @@ impl Step {
             }
         }
         // Which pending calls this answer settles, and how.
-        let approve = decision != ApprovalDecision::Deny;
         let settles = |c: &ToolCall| match decision {
-            ApprovalDecision::Approve | ApprovalDecision::Deny => c.id == call_id,
+            ApprovalDecision::Approve | ApprovalDecision::Deny | ApprovalDecision::ApproveOverwrite => c.id == call_id,
             ApprovalDecision::ApproveAll => true,
             ApprovalDecision::AlwaysAllow => c.name == name,
         };
         if let Some(MessageType::ToolRequest { calls, .. }) = self.s.round.as_mut().map(|r| &mut r.request.body) {
             for c in calls.iter_mut().filter(|c| c.approval == Approval::Pending && settles(c)) {
-                c.approval = if approve { Approval::Approved } else { Approval::Denied };
+                c.approval = match decision {
+                    ApprovalDecision::Deny => Approval::Denied,
+                    ApprovalDecision::ApproveOverwrite => Approval::ApprovedOverwrite,
+                    _ => Approval::Approved,
+                };
             }
         }
         let verdict = match decision {
@@ -133,6 +136,7 @@ impl Step {
             ApprovalDecision::Deny => "denied",
             ApprovalDecision::ApproveAll => "all approved",
             ApprovalDecision::AlwaysAllow => "always allowed",
+            ApprovalDecision::ApproveOverwrite => "approved to overwrite",
         };
         self.reply(Ok(Reply::Done));
         if let Some(request) = self.s.round.as_ref().map(|r| r.request.clone()) {
@@ -159,7 +163,7 @@ impl Step {
                 self.write_result(&call.id, ToolResultStatus::Cancelled, "interrupted by the user before it ran");
                 continue;
             }
-            if call.approval != Approval::Approved {
+            if !matches!(call.approval, Approval::Approved | Approval::ApprovedOverwrite) {
                 round.next += 1;
                 let why = problem.unwrap_or_else(|| "the user denied this tool call".to_owned());
                 self.write_result(&call.id, ToolResultStatus::Error, &why);
