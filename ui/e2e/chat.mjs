@@ -15,9 +15,9 @@ try {
   const consoleErrors = [];
   page.on("console", (m) => m.type() === "error" && consoleErrors.push(m.text()));
   await page.goto(url);
-  await page.getByRole("button", { name: "New conversation" }).waitFor();
+  await page.getByRole("button", { name: "New conversation", exact: true }).waitFor();
   check(!page.url().includes("token="), "the token leaves the address bar");
-  await page.getByRole("button", { name: "New conversation" }).click();
+  await page.getByRole("button", { name: "New conversation", exact: true }).click();
   const box = page.getByLabel("Message");
   await box.fill("hello from the browser");
   await box.press("Enter");

@@ -18,7 +18,7 @@ try {
   const errors = [];
   page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
   await page.goto(url);
-  await page.getByRole("button", { name: "New conversation" }).click();
+  await page.getByRole("button", { name: "New conversation", exact: true }).click();
   const box = page.getByLabel("Message");
   const state = page.getByTestId("state");
   let turns = 0;

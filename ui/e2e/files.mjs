@@ -12,6 +12,8 @@ const work = tempDir("files");
 mkdirSync(join(work, "docs"));
 writeFileSync(join(work, "docs", "notes.md"), "hello notes\nsecond line\nthird line\n");
 writeFileSync(join(work, "main.rs"), "fn main() {}\n");
+const other = tempDir("files-other");
+writeFileSync(join(other, "elsewhere.txt"), "in another folder\n");
 const { server, url: started } = startServer(join(tempDir("files-db"), "braid.db"), ["--echo", "--echo-delay-ms", "0"], work);
 const url = await started;
 const browser = await launchBrowser();
@@ -21,7 +23,7 @@ try {
   const errors = [];
   page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
   await page.goto(url);
-  await page.getByRole("button", { name: "New conversation" }).click();
+  await page.getByRole("button", { name: "New conversation", exact: true }).click();
   const box = page.getByLabel("Message");
   await box.click();
   await box.pressSequentially("explain @nots");
@@ -57,7 +59,25 @@ try {
   await panel.getByText("changed outside Braid").waitFor({ timeout: 5000 });
   check((await panel.innerText()).includes("docs/notes.md"), "the files in play mark docs/notes.md as changed outside Braid");
   await page.screenshot({ path: "e2e/out/files.png" });
+
   check(errors.length === 0, `no console errors (${errors.join(" | ")})`);
+
+  // A conversation working in another folder, chosen by the user (the
+  // refused folder is answered 400, which the browser logs).
+  await page.getByRole("button", { name: "New conversation in a folder" }).click();
+  const folder = page.getByLabel("Workspace folder");
+  await folder.fill("/no/such/folder");
+  await folder.press("Enter");
+  await page.getByText("does not exist or is not a directory").waitFor({ timeout: 5000 });
+  check(true, "a folder that does not exist is refused with the reason");
+  await folder.fill(other);
+  await folder.press("Enter");
+  await folder.waitFor({ state: "detached", timeout: 5000 });
+  await box.click();
+  await box.pressSequentially("@elsew");
+  await picker.waitFor({ timeout: 5000 });
+  const offered = await picker.getByRole("option").first().innerText();
+  check(offered === "elsewhere.txt", `the new conversation works in the chosen folder (picker offers ${offered})`);
 } catch (e) {
   check(false, `files flow: ${e.message}`);
 } finally {

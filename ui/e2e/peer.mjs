@@ -51,7 +51,7 @@ try {
   await dialog.waitFor({ state: "detached" });
 
   // 3. A conversation answers from the real model, streamed.
-  await page.getByRole("button", { name: "New conversation" }).click();
+  await page.getByRole("button", { name: "New conversation", exact: true }).click();
   const picker = page.getByLabel("Model for this conversation");
   await picker.waitFor();
   const chosen = await picker.locator("option:checked").innerText();

@@ -87,7 +87,7 @@ try {
   results.rows_in_dom_of_10000 = rendered;
 
   // Streaming ~1,000 words/s into a fresh conversation.
-  await page.getByRole("button", { name: "New conversation" }).click();
+  await page.getByRole("button", { name: "New conversation", exact: true }).click();
   const box = page.getByLabel("Message");
   await box.waitFor();
   const words = Array.from({ length: 3000 }, (_, i) => `w${i}`).join(" ");

@@ -34,6 +34,11 @@ export function App() {
       }, (e) => setError(e.message)),
     [backend, refresh],
   );
+  const createIn = (folder: string) =>
+    backend.createContext(undefined, folder).then((c) => {
+      setSelected(c.id);
+      return refresh();
+    });
   const remove = (c: ContextSummary) => {
     if (!window.confirm(`Delete "${c.title}" and all its messages?`)) return;
     backend.deleteContext(c.id).then(() => {
@@ -65,6 +70,7 @@ export function App() {
         selected={selected}
         onSelect={setSelected}
         onCreate={create}
+        onCreateIn={createIn}
         onDelete={remove}
         onRename={rename}
         onSettings={() => setPanel({})}

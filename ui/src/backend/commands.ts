@@ -29,8 +29,8 @@ export abstract class CommandBackend implements Backend {
   listContexts(): Promise<ContextSummary[]> {
     return this.execute({ type: "list_contexts" });
   }
-  createContext(title?: string): Promise<ContextSummary> {
-    return this.execute({ type: "create_context", title: title ?? null, working_dir: null });
+  createContext(title?: string, workingDir?: string): Promise<ContextSummary> {
+    return this.execute({ type: "create_context", title: title ?? null, working_dir: workingDir ?? null });
   }
   deleteContext(id: ContextId): Promise<void> {
     return this.execute({ type: "delete_context", context_id: id });

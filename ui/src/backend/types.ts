@@ -24,7 +24,9 @@ import type {
 
 export interface Backend {
   listContexts(): Promise<ContextSummary[]>;
-  createContext(title?: string): Promise<ContextSummary>;
+  /** `workingDir`: the conversation's workspace folder (fixed for its
+   *  life); the app's default when absent. */
+  createContext(title?: string, workingDir?: string): Promise<ContextSummary>;
   deleteContext(id: ContextId): Promise<void>;
   renameContext(id: ContextId, title: string): Promise<ContextSummary>;
   /** `null` follows the default model again. */

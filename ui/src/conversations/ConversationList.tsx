@@ -6,6 +6,8 @@ interface Props {
   selected: ContextId | null;
   onSelect: (id: ContextId) => void;
   onCreate: () => void;
+  /** A new conversation working in `folder`; the promise fails with the reason. */
+  onCreateIn: (folder: string) => Promise<unknown>;
   onDelete: (c: ContextSummary) => void;
   onRename: (c: ContextSummary, title: string) => Promise<unknown>;
   onSettings: () => void;
@@ -32,13 +34,37 @@ function RenameField({ c, onDone, onRename }: { c: ContextSummary; onDone: () =>
 
 /** Most recent first (the server's order), searchable by title; double-click
  *  or F2 renames. */
-export function ConversationList({ items, selected, onSelect, onCreate, onDelete, onRename, onSettings }: Props) {
+function FolderForm({ onCreateIn, onDone }: { onCreateIn: Props["onCreateIn"]; onDone: () => void }) {
+  const [folder, setFolder] = useState("");
+  const [error, setError] = useState<string | null>(null);
+  const create = () => {
+    if (!folder.trim()) return setError("Enter the folder's full path.");
+    onCreateIn(folder.trim()).then(onDone, (e: Error) => setError(e.message));
+  };
+  return (
+    <form className="folder-form" onSubmit={(e) => (e.preventDefault(), create())}>
+      <input aria-label="Workspace folder" placeholder="/path/to/project" value={folder} autoFocus onChange={(e) => setFolder(e.target.value)} onKeyDown={(e) => e.key === "Escape" && onDone()} />
+      <div className="actions">
+        <button type="submit" className="primary">Create</button>
+        <button type="button" onClick={onDone}>Cancel</button>
+      </div>
+      {error ? <small className="field-error" role="alert">{error}</small> : null}
+    </form>
+  );
+}
+
+export function ConversationList({ items, selected, onSelect, onCreate, onCreateIn, onDelete, onRename, onSettings }: Props) {
   const [query, setQuery] = useState("");
+  const [choosing, setChoosing] = useState(false);
   const [renaming, setRenaming] = useState<ContextId | null>(null);
   const shown = items.filter((c) => c.title.toLowerCase().includes(query.trim().toLowerCase()));
   return (
     <nav className="conversations">
-      <button type="button" className="primary" onClick={onCreate} title="Ctrl+Shift+O">New conversation</button>
+      <div className="new-row">
+        <button type="button" className="primary" onClick={onCreate} title="Ctrl+Shift+O">New conversation</button>
+        <button type="button" className="icon-button" aria-label="New conversation in a folder" title="New conversation working in a folder you choose" onClick={() => setChoosing((c) => !c)}>📁</button>
+      </div>
+      {choosing ? <FolderForm onCreateIn={onCreateIn} onDone={() => setChoosing(false)} /> : null}
       <input aria-label="Search conversations" placeholder="Search" value={query} onChange={(e) => setQuery(e.target.value)} />
       <ul>
         {shown.map((c) => (
@@ -55,6 +81,7 @@ export function ConversationList({ items, selected, onSelect, onCreate, onDelete
                   onKeyDown={(e) => e.key === "F2" && setRenaming(c.id)}
                 >
                   {c.title} <small>{c.message_count} messages</small>
+                  <small className="folder" title={c.working_dir}>{c.working_dir.split("/").filter(Boolean).pop() ?? "/"}</small>
                 </button>
                 <button type="button" className="icon" aria-label={`Rename ${c.title}`} onClick={() => setRenaming(c.id)}>✎</button>
                 <button type="button" className="icon delete" aria-label={`Delete ${c.title}`} onClick={() => onDelete(c)}>×</button>
