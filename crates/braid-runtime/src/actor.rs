@@ -416,7 +416,12 @@ impl ContextActor {
         let event = match outcome {
             Ok((message, report)) => {
                 tracing::debug!(context = %self.meta.id, micros = report.total_micros, "pipeline done");
-                if references::wanted(&message) {
+                if references::wanted(&message)
+                    && !approval::offered(&self.state.config.tools, braid_protocol::Permission::Read)
+                {
+                    let error = "the agent's role may not read files, so file references cannot be resolved".to_owned();
+                    Event::PipelineFailed { message_id: id, error }
+                } else if references::wanted(&message) {
                     on_stage(braid_core::machine::PipelineStage::ResolvingFileReferences);
                     let workspace = PathBuf::from(&self.meta.working_dir);
                     let mut freshness = self.freshness.lock().unwrap_or_else(PoisonError::into_inner);
