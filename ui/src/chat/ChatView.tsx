@@ -2,6 +2,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { Backend } from "../backend/types";
 import { BackendError } from "../backend/types";
 import type { AgentMode, ApprovalDecision, BraidEvent, ContextId, ContextStrategy, SettingsView, ToolApprovalPolicy, ToolCall } from "../generated/protocol";
+import { FileIcon } from "../icons";
 import { Markdown } from "../markdown/Markdown";
 import { ApprovalPanel } from "./ApprovalPanel";
 import { ChatHeader } from "./ChatHeader";
@@ -214,7 +215,7 @@ function ItemView({ item }: { item: Item }) {
     case "file":
       return (
         <details className="file-chip" data-testid="file-chip">
-          <summary title="Show the referenced lines">📄 {item.label}</summary>
+          <summary title="Show the referenced lines"><FileIcon /> {item.label}</summary>
           {item.error ? <div className="tool-error">{item.error}</div> : <pre>{item.content}</pre>}
         </details>
       );

@@ -1,4 +1,5 @@
 import { useState, type KeyboardEvent } from "react";
+import { FolderIcon } from "../icons";
 import type { ContextId, ContextSummary } from "../generated/protocol";
 
 interface Props {
@@ -62,7 +63,7 @@ export function ConversationList({ items, selected, onSelect, onCreate, onCreate
     <nav className="conversations">
       <div className="new-row">
         <button type="button" className="primary" onClick={onCreate} title="Ctrl+Shift+O">New conversation</button>
-        <button type="button" className="icon-button" aria-label="New conversation in a folder" title="New conversation working in a folder you choose" onClick={() => setChoosing((c) => !c)}>📁</button>
+        <button type="button" className="icon-button" aria-label="New conversation in a folder" title="New conversation working in a folder you choose" onClick={() => setChoosing((c) => !c)}><FolderIcon /></button>
       </div>
       {choosing ? <FolderForm onCreateIn={onCreateIn} onDone={() => setChoosing(false)} /> : null}
       <input aria-label="Search conversations" placeholder="Search" value={query} onChange={(e) => setQuery(e.target.value)} />
