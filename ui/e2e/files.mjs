@@ -48,7 +48,9 @@ try {
   await box.fill("and @missing.md too");
   await box.press("Enter");
   await page.locator(".notice", { hasText: "@missing.md: no such file" }).waitFor({ timeout: 10000 });
-  check(true, "a missing file is refused with the reason");
+  await page.waitForFunction(() => document.querySelector("textarea")?.value === "and @missing.md too", null, { timeout: 5000 });
+  check(true, "a missing file is refused with the reason, and the text comes back to the composer");
+  await box.fill("");
   // The file changes on disk: the files in play say so.
   writeFileSync(join(work, "docs", "notes.md"), "hello notes\nsecond line, edited by hand\nthird line\n");
   await box.fill("thanks");

@@ -27,6 +27,9 @@ interface Props {
 export function ChatView({ backend, id, settings, onActivity }: Props) {
   const [model, setModel] = useState<ChatModel>(empty);
   const [error, setError] = useState<string | null>(null);
+  /** The last text sent, to give back if the message is refused. */
+  const lastSent = useRef("");
+  const [restore, setRestore] = useState<{ text: string; nonce: number } | null>(null);
   /** Every stored message, or the summarised view (the default). */
   const [full, setFull] = useState(false);
 
@@ -65,6 +68,14 @@ export function ChatView({ backend, id, settings, onActivity }: Props) {
   useEffect(() => {
     if (model.stale) reload();
   }, [model.stale, reload]);
+  // A message the pipeline refused (a bad @reference, …): its text goes
+  // back into the composer so it can be fixed rather than retyped.
+  useEffect(() => {
+    if (model.notice?.message.startsWith("The message was not added") && lastSent.current) {
+      setRestore({ text: lastSent.current, nonce: Date.now() });
+      lastSent.current = "";
+    }
+  }, [model.notice]);
   // A file in play changed on disk: show it in the files panel.
   useEffect(() => {
     if (model.notice?.code === "file_changed") reload();
@@ -81,9 +92,13 @@ export function ChatView({ backend, id, settings, onActivity }: Props) {
     (t: string) => {
       setError(null);
       const out = parseComposer(t);
+      lastSent.current = t;
       backend
         .sendMessage(id, { body: { type: "text", role: "user", parts: [{ kind: "text", text: out.text }] }, force_tool: out.forceTool ?? undefined }, busy)
-        .catch((e) => setError(e instanceof BackendError ? `${e.code}: ${e.message}` : String(e)));
+        .catch((e) => {
+          setError(e instanceof BackendError ? `${e.code}: ${e.message}` : String(e));
+          setRestore({ text: t, nonce: Date.now() });
+        });
     },
     [backend, id, busy],
   );
@@ -188,7 +203,7 @@ export function ChatView({ backend, id, settings, onActivity }: Props) {
           </ul>
         </details>
       ) : null}
-      <Composer busy={busy} onSend={onSend} onCancel={onCancel} findFiles={findFiles} />
+      <Composer busy={busy} onSend={onSend} onCancel={onCancel} findFiles={findFiles} restore={restore} />
     </section>
   );
 }

@@ -7,14 +7,20 @@ interface Props {
   onCancel: () => void;
   /** Workspace files for the `@` picker. */
   findFiles?: (query: string) => Promise<string[]>;
+  /** Text to put back (a sent message that was refused), once per nonce,
+   *  if the box is empty: nothing typed is lost. */
+  restore?: { text: string; nonce: number } | null;
 }
 
 /** Enter sends, Shift+Enter is a new line, Esc cancels; while busy, Send
  *  becomes Cancel and what is sent is queued visibly. Typing `@` opens a
  *  picker of workspace files (↑/↓, Enter or Tab to insert, Esc to close);
  *  `:12-40` after a path references those lines. */
-export function Composer({ busy, onSend, onCancel, findFiles }: Props) {
+export function Composer({ busy, onSend, onCancel, findFiles, restore }: Props) {
   const [text, setText] = useState("");
+  useEffect(() => {
+    if (restore) setText((t) => (t.trim() ? t : restore.text));
+  }, [restore]);
   const [typing, setTyping] = useState<Typing | null>(null);
   const [files, setFiles] = useState<string[]>([]);
   const [active, setActive] = useState(0);
