@@ -140,10 +140,9 @@ impl Runtime {
         // The token encoders deserialise their tables on first use; do it
         // now on a thread of its own (callers may have no tokio context
         // yet, as in the desktop app's setup), off every request's path.
-        std::thread::spawn(|| {
-            braid_core::tokens::warm_up(braid_core::tokens::TokenEncoding::O200k);
-            braid_core::tokens::warm_up(braid_core::tokens::TokenEncoding::Cl100k);
-        });
+        // Only o200k (current models, and the estimate for the rest): each
+        // table costs tens of megabytes, so cl100k loads when first used.
+        std::thread::spawn(|| braid_core::tokens::warm_up(braid_core::tokens::TokenEncoding::O200k));
         let (events, _) = broadcast::channel(4096);
         let shared = Arc::new(Shared {
             store: Mutex::new(store),

@@ -118,8 +118,14 @@ export function ChatView({ backend, id, settings, onActivity }: Props) {
     [backend, id, reload, report],
   );
 
+  // Stored messages change only with a new snapshot; streamed drafts every
+  // frame. Keeping them apart means a long conversation is not walked
+  // again for each frame of a stream.
+  const storedRows: Row[] = useMemo(
+    () => transcript(model.snapshot?.messages ?? [], full).map((item) => ({ key: item.key, render: () => <ItemView item={item} /> })),
+    [model.snapshot, full],
+  );
   const rows: Row[] = useMemo(() => {
-    const stored: Row[] = transcript(model.snapshot?.messages ?? [], full).map((item) => ({ key: item.key, render: () => <ItemView item={item} /> }));
     const drafts: Row[] = Object.entries(model.drafts).map(([mid, t]) => ({
       key: `m${mid}`,
       render: () => (
@@ -129,9 +135,12 @@ export function ChatView({ backend, id, settings, onActivity }: Props) {
         </div>
       ),
     }));
-    return stored.concat(drafts);
-  }, [model.snapshot, model.drafts, full]);
-  const hasSummary = model.snapshot?.messages.some((m) => m.body.type === "system_control" && m.body.control.kind === "summary") ?? false;
+    return drafts.length ? storedRows.concat(drafts) : storedRows;
+  }, [storedRows, model.drafts]);
+  const hasSummary = useMemo(
+    () => model.snapshot?.messages.some((m) => m.body.type === "system_control" && m.body.control.kind === "summary") ?? false,
+    [model.snapshot],
+  );
   const onStrategy = useCallback(
     (s: ContextStrategy) => void backend.setContextStrategy(id, s).then(reload, report),
     [backend, id, reload, report],

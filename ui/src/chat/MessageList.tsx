@@ -1,5 +1,5 @@
 import { useCallback, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from "react";
-import { isPinned, offsets, visibleRange } from "./virtual";
+import { isPinned, offsets, PIN_SLACK, visibleRange } from "./virtual";
 
 export interface Row {
   key: string;
@@ -18,6 +18,8 @@ export function MessageList({ rows }: { rows: Row[] }) {
   const [measured, setMeasured] = useState(0);
   const [view, setView] = useState({ top: 0, height: 800 });
   const pinned = useRef(true);
+  /** Where following the bottom last put the list. */
+  const autoTop = useRef<number | null>(null);
   const [showJump, setShowJump] = useState(false);
 
   const offs = useMemo(
@@ -58,16 +60,24 @@ export function MessageList({ rows }: { rows: Row[] }) {
   const onScroll = () => {
     const el = box.current!;
     pinned.current = isPinned(el.scrollTop, el.scrollHeight, el.clientHeight);
+    if (pinned.current) autoTop.current = el.scrollTop;
     setShowJump(!pinned.current);
     setView({ top: el.scrollTop, height: el.clientHeight });
   };
 
-  // After every render: while pinned, stay at the bottom.
+  // After every render: while pinned, stay at the bottom. A scroll up that
+  // has not reached onScroll yet (the render came first) still counts: the
+  // position is compared with where the list last put itself.
   useLayoutEffect(() => {
     const el = box.current;
     if (!el) return;
+    if (pinned.current && autoTop.current !== null && el.scrollTop < autoTop.current - PIN_SLACK) {
+      pinned.current = false;
+      setShowJump(true);
+    }
     if (pinned.current && el.scrollHeight - el.scrollTop - el.clientHeight > 1) {
       el.scrollTop = el.scrollHeight;
+      autoTop.current = el.scrollTop;
       setView({ top: el.scrollTop, height: el.clientHeight });
     } else if (el.clientHeight !== view.height) {
       setView({ top: el.scrollTop, height: el.clientHeight });
@@ -79,6 +89,7 @@ export function MessageList({ rows }: { rows: Row[] }) {
     setShowJump(false);
     const el = box.current!;
     el.scrollTop = el.scrollHeight;
+    autoTop.current = el.scrollTop;
   };
 
   return (
