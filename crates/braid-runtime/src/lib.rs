@@ -371,13 +371,9 @@ impl Runtime {
         model: Option<ModelChoice>,
     ) -> Result<ContextSummary, RuntimeError> {
         if let Some(choice) = &model {
-            self.shared
-                .providers
-                .view()
-                .providers
-                .iter()
-                .find(|p| p.id == choice.provider_id)
-                .ok_or_else(|| RuntimeError::InvalidInput(format!("no provider with id {:?}", choice.provider_id)))?;
+            if !self.shared.providers.has(&choice.provider_id) {
+                return Err(RuntimeError::InvalidInput(format!("no provider with id {:?}", choice.provider_id)));
+            }
             if choice.model.trim().is_empty() {
                 return Err(RuntimeError::InvalidInput("choose a model".to_owned()));
             }

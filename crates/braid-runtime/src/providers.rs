@@ -100,6 +100,11 @@ impl Providers {
         self.inner.write().unwrap_or_else(PoisonError::into_inner)
     }
 
+    /// Whether a provider with this id is configured (no key lookup).
+    pub fn has(&self, id: &str) -> bool {
+        self.read().settings.provider(id).is_ok()
+    }
+
     pub fn view(&self) -> SettingsView {
         let inner = self.read();
         SettingsView {
