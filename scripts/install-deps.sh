@@ -7,10 +7,12 @@ set -euo pipefail
 # System packages for what is built today: Tauri's WebKitGTK stack, Chromium
 # for the UI's browser test, Xvfb, ImageMagick and WebKitWebDriver for the
 # tests of the real desktop window.
-# Later issues add theirs here (Tesseract), so one command keeps working.
+# Tesseract (leptess) reads text in images for models without vision; clang
+# and libclang are for leptess's bindgen.
 APT_PACKAGES=(build-essential pkg-config ca-certificates libssl-dev curl unzip chromium
   libwebkit2gtk-4.1-dev libgtk-3-dev libayatana-appindicator3-dev librsvg2-dev libsoup-3.0-dev libxdo-dev
-  xvfb xauth imagemagick webkit2gtk-driver)
+  xvfb xauth imagemagick webkit2gtk-driver
+  libtesseract-dev libleptonica-dev tesseract-ocr-eng clang libclang-dev fonts-dejavu-core)
 
 missing=()
 for p in "${APT_PACKAGES[@]}"; do

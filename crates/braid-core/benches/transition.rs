@@ -14,6 +14,7 @@ fn streaming_sim() -> Sim {
         body: MessageType::text(Role::User, "hi"),
         queue_if_busy: false,
         force_tool: None,
+        images: Vec::new(),
     });
     sim.pipeline_ok(&fx);
     let rid = sim.request_id();
@@ -36,6 +37,7 @@ fn bench(c: &mut Criterion) {
                     body: MessageType::text(Role::User, "again"),
                     queue_if_busy: false,
                     force_tool: None,
+                    images: Vec::new(),
                 },
                 now,
             )
@@ -50,6 +52,7 @@ fn bench(c: &mut Criterion) {
                     body: MessageType::text(Role::User, "hello"),
                     queue_if_busy: false,
                     force_tool: None,
+                    images: Vec::new(),
                 },
                 now,
             )

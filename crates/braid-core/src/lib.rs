@@ -22,6 +22,7 @@ pub mod recovery;
 pub mod sim;
 pub mod tokens;
 pub mod validate;
+pub mod vision;
 
 pub use conversation::{Branch, Conversation, ConversationError, PipelineConfig};
 pub use machine::{transition, ContextState, Effect, Event, MachineConfig, Reply};

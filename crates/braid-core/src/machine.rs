@@ -14,9 +14,9 @@ mod tools;
 
 use crate::llm::{LlmFailure, LlmResponse};
 use braid_protocol::{
-    AgentMode, ApprovalDecision, BraidEvent, BranchId, CallId, ContextId, ContextStatus, ContextStrategy, Message,
-    MessageId, MessageType, RequestId, SendReceipt, StatusKind, Timestamp, ToolApprovalPolicy, ToolCall,
-    ToolResultStatus, ToolSettings, WireError,
+    AgentMode, ApprovalDecision, BraidEvent, BranchId, CallId, ContextId, ContextStatus, ContextStrategy,
+    ImageAttachment, Message, MessageId, MessageType, RequestId, SendReceipt, StatusKind, Timestamp,
+    ToolApprovalPolicy, ToolCall, ToolResultStatus, ToolSettings, WireError,
 };
 use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
@@ -73,6 +73,10 @@ pub struct QueuedMessage {
     /// The tool the model must call in its first answer to this message.
     #[serde(default)]
     pub force_tool: Option<String>,
+    /// Images sent with it; they are read in the pipeline and stored as
+    /// Image messages just before it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub images: Vec<ImageAttachment>,
 }
 
 /// The LLM request in flight (or waiting to be retried).
@@ -150,6 +154,10 @@ pub struct ContextState {
     #[serde(default)]
     pub force_tool: Option<String>,
     pub round: Option<ToolRound>,
+    /// The Image message being read again (state ReadingImages, no
+    /// pending message).
+    #[serde(default)]
+    pub rereading: Option<MessageId>,
     pub auto_loop: LoopProgress,
     pub next_message_id: u64,
     pub next_request_id: u64,
@@ -166,6 +174,7 @@ impl ContextState {
             request: None,
             force_tool: None,
             round: None,
+            rereading: None,
             auto_loop: LoopProgress::default(),
             next_message_id: 1,
             next_request_id: 1,
@@ -181,6 +190,7 @@ pub enum PipelineStage {
     ResolvingFileReferences,
     EnhancingSystemPrompt,
     OptimizingContext,
+    ReadingImages { done: u32, total: u32 },
 }
 
 impl PipelineStage {
@@ -190,6 +200,7 @@ impl PipelineStage {
             PipelineStage::ResolvingFileReferences => ContextStatus::ResolvingFileReferences,
             PipelineStage::EnhancingSystemPrompt => ContextStatus::EnhancingSystemPrompt,
             PipelineStage::OptimizingContext => ContextStatus::OptimizingContext,
+            PipelineStage::ReadingImages { done, total } => ContextStatus::ReadingImages { done, total },
         }
     }
 }
@@ -213,6 +224,16 @@ pub enum Event {
         queue_if_busy: bool,
         /// Makes the model call this tool first (`/tool name …`).
         force_tool: Option<String>,
+        images: Vec<ImageAttachment>,
+    },
+    /// From the user, while idle or failed: read this Image message (from
+    /// the conversation) again.
+    RereadImage {
+        message: Message,
+    },
+    /// The image read again, with its new analysis, text or error.
+    ImageReread {
+        message: Message,
     },
     Unqueue {
         message_id: MessageId,
@@ -312,6 +333,8 @@ impl Event {
         match self {
             Event::UserMessage { .. } => "user_message",
             Event::Unqueue { .. } => "unqueue",
+            Event::RereadImage { .. } => "reread_image",
+            Event::ImageReread { .. } => "image_reread",
             Event::PipelineStage { .. } => "pipeline_stage",
             Event::PipelineSucceeded { .. } => "pipeline_succeeded",
             Event::PipelineFailed { .. } => "pipeline_failed",
@@ -357,7 +380,10 @@ pub enum Effect {
     /// Answer the command.
     Reply(Result<Reply, WireError>),
     RunPipeline(Message),
+    /// Stops the pipeline (or the image read again) for this message.
     AbortPipeline(MessageId),
+    /// Read this Image message again; the runtime answers `ImageReread`.
+    RereadImage(Message),
     /// Assemble the prompt from the active branch and stream the answer.
     StartLlmRequest {
         request_id: RequestId,
@@ -429,6 +455,7 @@ pub fn is_pipeline_phase(kind: StatusKind) -> bool {
             | StatusKind::ResolvingFileReferences
             | StatusKind::EnhancingSystemPrompt
             | StatusKind::OptimizingContext
+            | StatusKind::ReadingImages
     )
 }
 

@@ -90,7 +90,7 @@ proptest! {
     fn no_tool_runs_without_the_policy_or_the_user(tools in settings(), steps in proptest::collection::vec(step(), 1..30)) {
         let mut sim = Sim::new();
         sim.state.config.tools = tools;
-        let fx = sim.send(Event::UserMessage { body: MessageType::text(Role::User, "go"), queue_if_busy: false, force_tool: None });
+        let fx = sim.send(Event::UserMessage { body: MessageType::text(Role::User, "go"), queue_if_busy: false, force_tool: None, images: Vec::new() });
         sim.pipeline_ok(&fx);
         let mut allowed: HashSet<String> = HashSet::new();
         let mut next_id = 0u32;

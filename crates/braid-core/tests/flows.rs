@@ -12,11 +12,21 @@ use braid_protocol::{
 };
 
 fn user(text: &str) -> Event {
-    Event::UserMessage { body: MessageType::text(Role::User, text), queue_if_busy: false, force_tool: None }
+    Event::UserMessage {
+        body: MessageType::text(Role::User, text),
+        queue_if_busy: false,
+        force_tool: None,
+        images: Vec::new(),
+    }
 }
 
 fn queued(text: &str) -> Event {
-    Event::UserMessage { body: MessageType::text(Role::User, text), queue_if_busy: true, force_tool: None }
+    Event::UserMessage {
+        body: MessageType::text(Role::User, text),
+        queue_if_busy: true,
+        force_tool: None,
+        images: Vec::new(),
+    }
 }
 
 fn kinds(sim: &Sim) -> Vec<StatusKind> {

@@ -251,7 +251,12 @@ fn edge_cases_long_text_many_references_unicode() {
             status: FileRefStatus::Unresolved,
             error: None,
         };
-        let fx = sim.send(braid_core::Event::UserMessage { body, queue_if_busy: true, force_tool: None });
+        let fx = sim.send(braid_core::Event::UserMessage {
+            body,
+            queue_if_busy: true,
+            force_tool: None,
+            images: Vec::new(),
+        });
         if i == 0 {
             sim.pipeline_ok(&fx);
         }

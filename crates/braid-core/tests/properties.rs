@@ -70,7 +70,12 @@ fn event_for(sim: &mut Sim, action: &Action, last_pipeline: &mut Option<braid_pr
     Some(match action {
         Action::User { queue, empty } => {
             let text = if *empty { "" } else { "hello" };
-            Event::UserMessage { body: MessageType::text(Role::User, text), queue_if_busy: *queue, force_tool: None }
+            Event::UserMessage {
+                body: MessageType::text(Role::User, text),
+                queue_if_busy: *queue,
+                force_tool: None,
+                images: Vec::new(),
+            }
         }
         Action::PipelineOk => Event::PipelineSucceeded { message: last_pipeline.clone()?, attachments: Vec::new() },
         Action::PipelineFail => Event::PipelineFailed { message_id: last_pipeline.as_ref()?.id, error: "nope".into() },

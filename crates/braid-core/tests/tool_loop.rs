@@ -17,6 +17,7 @@ fn start(sim: &mut Sim, text: &str) {
         body: MessageType::text(Role::User, text),
         queue_if_busy: false,
         force_tool: None,
+        images: Vec::new(),
     });
     sim.pipeline_ok(&fx);
 }
@@ -335,12 +336,14 @@ fn a_forced_tool_applies_to_the_first_request_of_the_turn_and_its_retries_only()
         body: MessageType::text(Role::User, "x"),
         queue_if_busy: false,
         force_tool: Some("launch".into()),
+        images: Vec::new(),
     });
     assert!(matches!(reply_of(&bad), Some(Err(e)) if e.message.contains("no tool named")));
     let fx = sim.send(Event::UserMessage {
         body: MessageType::text(Role::User, "read it"),
         queue_if_busy: false,
         force_tool: Some("read_file".into()),
+        images: Vec::new(),
     });
     sim.pipeline_ok(&fx);
     assert_eq!(sim.state.request.as_ref().unwrap().force_tool.as_deref(), Some("read_file"));
@@ -361,6 +364,7 @@ fn a_forced_tool_applies_to_the_first_request_of_the_turn_and_its_retries_only()
         body: MessageType::text(Role::User, "write"),
         queue_if_busy: false,
         force_tool: Some("write_file".into()),
+        images: Vec::new(),
     });
     assert!(matches!(reply_of(&fx), Some(Err(e)) if e.message.contains("not available")));
 }

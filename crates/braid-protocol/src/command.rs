@@ -3,7 +3,7 @@
 //! events (see [`crate::event`]).
 
 use crate::ids::{BranchId, CallId, ContextId, MessageId, Timestamp};
-use crate::message::{Message, MessageType};
+use crate::message::{ImageMode, ImageSource, Message, MessageType};
 use crate::settings::{EffectiveModel, ModelChoice, ProviderInput};
 use crate::status::ContextStatus;
 use crate::tools::{AgentMode, ContextStrategy, ToolApprovalPolicy, ToolSettings};
@@ -115,6 +115,19 @@ pub enum Command {
         #[serde(default)]
         summarize_at_percent: Option<u8>,
     },
+    /// Checks an image (PNG, JPEG, WebP, GIF; `data` is Base64) and keeps
+    /// it once in the image store; answered by its [`crate::StoredImage`].
+    /// Corrupt or unsupported data is refused with the reason.
+    StoreImage {
+        data: String,
+        #[serde(default)]
+        name: Option<String>,
+    },
+    /// Answered by the stored image's [`ImageData`].
+    ReadImage { id: String },
+    /// Answered by `()`: reads an image message again (vision or OCR, as
+    /// its mode and the current model say), while idle.
+    RetryImage { context_id: ContextId, message_id: MessageId },
 }
 
 /// The user's answer to an approval request. Anything but an explicit
@@ -145,6 +158,24 @@ pub struct NewMessage {
     #[serde(default)]
     #[ts(optional)]
     pub force_tool: Option<String>,
+    /// Images sent with the message (from `store_image`); each becomes an
+    /// Image message just before it, read by vision or OCR first.
+    #[serde(default)]
+    pub images: Vec<ImageAttachment>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct ImageAttachment {
+    pub source: ImageSource,
+    #[serde(default)]
+    pub mode: ImageMode,
+}
+
+/// An image's bytes, Base64 encoded, for showing it full size.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct ImageData {
+    pub media_type: String,
+    pub data: String,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]

@@ -18,8 +18,8 @@ pub mod tools;
 pub mod typescript;
 
 pub use command::{
-    ApprovalDecision, Command, ContextSnapshot, ContextSummary, ContextUsage, FileInPlay, FileState, NewMessage,
-    SendReceipt,
+    ApprovalDecision, Command, ContextSnapshot, ContextSummary, ContextUsage, FileInPlay, FileState, ImageAttachment,
+    ImageData, NewMessage, SendReceipt,
 };
 pub use error::{ErrorCode, WireError};
 pub use event::{
@@ -29,7 +29,8 @@ pub use event::{
 pub use ids::{BranchId, CallId, ContextId, MessageId, RequestId, Timestamp};
 pub use message::{
     Approval, ContentPart, ControlKind, FileRefStatus, ImageMode, ImageSource, LineRange, Message, MessageKind,
-    MessageMeta, MessageType, Role, TokenCount, TokenEncoding, TokenUsage, ToolCall, ToolResultStatus, SCHEMA_VERSION,
+    MessageMeta, MessageType, Role, StoredImage, TokenCount, TokenEncoding, TokenUsage, ToolCall, ToolResultStatus,
+    SCHEMA_VERSION,
 };
 pub use settings::{
     EffectiveModel, KeyChange, KeyLocation, LocalServer, ModelChoice, ModelSummary, ProviderInput, ProviderKind,

@@ -96,9 +96,33 @@ pub enum ContentPart {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum ImageSource {
-    Url { url: String },
-    Base64 { media_type: String, data: String },
-    FilePath { path: String },
+    Url {
+        url: String,
+    },
+    Base64 {
+        media_type: String,
+        data: String,
+    },
+    FilePath {
+        path: String,
+    },
+    /// Kept once, by content hash (`id` is its SHA-256), in the app's data
+    /// directory: messages hold this reference, never the bytes.
+    Stored(StoredImage),
+}
+
+/// An image in Braid's image store, as decoded when it was stored.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct StoredImage {
+    pub id: String,
+    pub media_type: String,
+    pub width: u32,
+    pub height: u32,
+    pub bytes: u64,
+    /// The file name it came with, if any (shown on its card).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub name: Option<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, TS)]
@@ -213,6 +237,15 @@ pub enum MessageType {
         language: Option<String>,
         #[serde(default)]
         error: Option<String>,
+        /// How the image was actually read: `Vision` or `Ocr`.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        used: Option<ImageMode>,
+        /// Why it was read another way than asked or hoped (the model
+        /// cannot see images; vision failed and OCR was used instead).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        fallback: Option<String>,
     },
     FileReference {
         path: String,

@@ -11,10 +11,11 @@ use crate::settings::{
 use crate::tools::{AgentMode, AgentRole, ContextStrategy, Permission, ToolApprovalPolicy, ToolInfo, ToolSettings};
 use crate::{
     Approval, ApprovalDecision, BraidEvent, BranchId, Command, ContentDelta, ContentFinal, ContentPart, ContextId,
-    ContextSnapshot, ContextStatus, ContextSummary, ContextUpdate, ControlKind, ErrorCode, FileRefStatus, ImageMode,
-    ImageSource, LineRange, Message, MessageChange, MessageId, MessageKind, MessageLifecycle, MessageMeta, MessageType,
-    NewMessage, Notice, QueuedPreview, RequestId, Role, StatusKind, Timestamp, TokenCount, TokenEncoding, TokenUsage,
-    ToolCall, ToolResultStatus, UpdateMetadata, WireError,
+    ContextSnapshot, ContextStatus, ContextSummary, ContextUpdate, ControlKind, ErrorCode, FileRefStatus,
+    ImageAttachment, ImageData, ImageMode, ImageSource, LineRange, Message, MessageChange, MessageId, MessageKind,
+    MessageLifecycle, MessageMeta, MessageType, NewMessage, Notice, QueuedPreview, RequestId, Role, StatusKind,
+    StoredImage, Timestamp, TokenCount, TokenEncoding, TokenUsage, ToolCall, ToolResultStatus, UpdateMetadata,
+    WireError,
 };
 use ts_rs::{Config, TS};
 
@@ -77,6 +78,9 @@ pub fn generate() -> String {
     decl::<ModelChoice>(&cfg, &mut out);
     decl::<EffectiveModel>(&cfg, &mut out);
     decl::<LocalServer>(&cfg, &mut out);
+    decl::<StoredImage>(&cfg, &mut out);
+    decl::<ImageAttachment>(&cfg, &mut out);
+    decl::<ImageData>(&cfg, &mut out);
     decl::<NewMessage>(&cfg, &mut out);
     decl::<Command>(&cfg, &mut out);
     decl::<SendReceipt>(&cfg, &mut out);

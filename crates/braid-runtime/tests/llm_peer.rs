@@ -221,6 +221,7 @@ async fn against_a_real_llama_cpp_server() {
         body: MessageType::text(Role::User, "weather?"),
         queue_if_busy: false,
         force_tool: None,
+        images: Vec::new(),
     });
     sim.pipeline_ok(&fx);
     let rid = sim.request_id();

@@ -49,6 +49,7 @@ impl Persisted {
                 body: MessageType::text(Role::User, question),
                 queue_if_busy: false,
                 force_tool: None,
+                images: Vec::new(),
             },
         );
         let msg = fx.iter().find_map(|e| match e {
@@ -115,7 +116,12 @@ fn interrupted_context_is_restored_idle_with_history_and_a_recovery_message() {
     p.exchange(&mut store, "q1", "a1");
     let fx = p.send(
         &mut store,
-        Event::UserMessage { body: MessageType::text(Role::User, "q2"), queue_if_busy: false, force_tool: None },
+        Event::UserMessage {
+            body: MessageType::text(Role::User, "q2"),
+            queue_if_busy: false,
+            force_tool: None,
+            images: Vec::new(),
+        },
     );
     let msg = fx.iter().find_map(|e| match e {
         braid_core::Effect::RunPipeline(m) => Some(m.clone()),

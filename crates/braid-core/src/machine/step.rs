@@ -10,8 +10,8 @@ use crate::llm::{LlmFailure, LlmResponse, StopReason};
 use crate::validate::validate_user_message;
 use braid_protocol::{
     BraidEvent, BranchId, ContentDelta, ContentFinal, ContextStatus, ContextStrategy, ContextUpdate, ControlKind,
-    ErrorCode, Message, MessageChange, MessageId, MessageKind, MessageLifecycle, MessageType, Notice, QueuedPreview,
-    RequestId, Role, SendReceipt, StatusKind, Timestamp, UpdateMetadata, WireError,
+    ErrorCode, ImageAttachment, Message, MessageChange, MessageId, MessageKind, MessageLifecycle, MessageType, Notice,
+    QueuedPreview, RequestId, Role, SendReceipt, StatusKind, Timestamp, UpdateMetadata, WireError,
 };
 
 /// `transition(state, event, now) -> (state, effects)`: pure and total.
@@ -44,8 +44,20 @@ impl Step {
         match event {
             Event::Cancel => self.cancel(),
             Event::Interrupt => self.interrupt(),
-            Event::UserMessage { body, queue_if_busy, force_tool } => {
-                self.user_message(body, queue_if_busy, force_tool)
+            Event::UserMessage { body, queue_if_busy, force_tool, images } => {
+                self.user_message(body, queue_if_busy, force_tool, images)
+            }
+            Event::RereadImage { message } => self.reread_image(message),
+            Event::ImageReread { message } => {
+                if self.kind() == StatusKind::ReadingImages && self.s.rereading == Some(message.id) {
+                    self.s.rereading = None;
+                    let status = match &message.body {
+                        MessageType::Image { error: Some(_), .. } => "failed",
+                        _ => "read",
+                    };
+                    self.rewrite(message, status.to_owned());
+                    self.set_status(ContextStatus::Idle);
+                }
             }
             Event::Unqueue { message_id } => self.unqueue(message_id),
             Event::PipelineStage { message_id, stage } => {
@@ -259,7 +271,35 @@ impl Step {
         self.lifecycle(id, kind, MessageChange::StatusChanged { status });
     }
 
-    fn user_message(&mut self, body: MessageType, queue_if_busy: bool, force_tool: Option<String>) {
+    fn user_message(
+        &mut self,
+        body: MessageType,
+        queue_if_busy: bool,
+        force_tool: Option<String>,
+        mut images: Vec<ImageAttachment>,
+    ) {
+        // Images alone: the first image is the message, the rest go with it.
+        let body = match body {
+            b if is_blank_text(&b) && !images.is_empty() => {
+                let first = images.remove(0);
+                MessageType::Image {
+                    source: first.source,
+                    mode: first.mode,
+                    vision_analysis: None,
+                    recognized_text: None,
+                    ocr_confidence: None,
+                    language: None,
+                    error: None,
+                    used: None,
+                    fallback: None,
+                }
+            }
+            b => b,
+        };
+        if let Some(bad) = images.iter().find_map(|i| attachment_problem(&i.source)) {
+            self.reply(Err(WireError::new(ErrorCode::InvalidInput, bad)));
+            return;
+        }
         if let Err(e) = validate_user_message(&body) {
             self.reply(Err(WireError::new(ErrorCode::InvalidInput, e.to_string())));
             return;
@@ -284,7 +324,7 @@ impl Step {
                 return;
             }
             let id = self.alloc_message_id();
-            self.s.queue.push_back(QueuedMessage { id, body, force_tool });
+            self.s.queue.push_back(QueuedMessage { id, body, force_tool, images });
             self.reply(Ok(Reply::Accepted(SendReceipt { message_id: id, queued: true })));
             let effect = self.update(None, None, None);
             self.other.push(effect);
@@ -293,14 +333,34 @@ impl Step {
         let id = self.alloc_message_id();
         self.reply(Ok(Reply::Accepted(SendReceipt { message_id: id, queued: false })));
         if self.s.queue.is_empty() {
-            self.begin(QueuedMessage { id, body, force_tool });
+            self.begin(QueuedMessage { id, body, force_tool, images });
         } else {
             // Only possible from Failed: earlier queued messages go first.
-            self.s.queue.push_back(QueuedMessage { id, body, force_tool });
+            self.s.queue.push_back(QueuedMessage { id, body, force_tool, images });
             if let Some(first) = self.s.queue.pop_front() {
                 self.begin(first);
             }
         }
+    }
+
+    /// Reads an Image message again (after a failure, or with another
+    /// model): only while idle or failed, and only for images.
+    fn reread_image(&mut self, message: Message) {
+        if self.s.status.is_busy() {
+            let what = self.s.status.describe(self.now);
+            let text = format!("Braid is busy ({what}). Try again when it is idle.");
+            self.reply(Err(WireError::new(ErrorCode::AgentBusy, text)));
+            return;
+        }
+        let id = message.id;
+        if !matches!(message.body, MessageType::Image { .. }) {
+            self.reply(Err(WireError::new(ErrorCode::InvalidInput, format!("message {id} is not an image"))));
+            return;
+        }
+        self.reply(Ok(Reply::Done));
+        self.s.rereading = Some(id);
+        self.set_status(ContextStatus::ReadingImages { done: 0, total: 1 });
+        self.run(Effect::RereadImage(message));
     }
 
     fn unqueue(&mut self, id: MessageId) {
@@ -513,6 +573,9 @@ impl Step {
                 if let Some(p) = self.s.pending.take() {
                     self.run(Effect::AbortPipeline(p.id));
                 }
+                if let Some(id) = self.s.rereading.take() {
+                    self.run(Effect::AbortPipeline(id));
+                }
             }
             StatusKind::RetryingLlmRequest => {
                 if let Some(r) = self.s.request.take() {
@@ -565,5 +628,28 @@ impl Step {
             // Nothing partial to keep: the same as cancel.
             self.cancel();
         }
+    }
+}
+
+fn is_blank_text(body: &MessageType) -> bool {
+    match body {
+        MessageType::Text { parts, .. } => parts.iter().all(|p| match p {
+            braid_protocol::ContentPart::Text { text } => text.trim().is_empty(),
+        }),
+        _ => false,
+    }
+}
+
+/// Only images checked into the store (or URLs) may come with a message:
+/// inline Base64 would put the bytes into every stored copy.
+fn attachment_problem(source: &braid_protocol::ImageSource) -> Option<String> {
+    match source {
+        braid_protocol::ImageSource::Stored(s) if s.id.len() == 64 && s.id.bytes().all(|b| b.is_ascii_hexdigit()) => {
+            None
+        }
+        braid_protocol::ImageSource::Stored(_) => Some("an attached image has an invalid id".to_owned()),
+        braid_protocol::ImageSource::Url { url } if url.starts_with("https://") || url.starts_with("http://") => None,
+        braid_protocol::ImageSource::Url { .. } => Some("an image URL must start with http:// or https://".to_owned()),
+        _ => Some("attach images with store_image first".to_owned()),
     }
 }
