@@ -94,7 +94,7 @@ impl Printer {
 }
 
 fn say(text: &str) -> NewMessage {
-    NewMessage { body: MessageType::text(Role::User, text), force_tool: None }
+    NewMessage { body: MessageType::text(Role::User, text), force_tool: None, images: Vec::new() }
 }
 
 pub async fn run(runtime: &Runtime, args: &Args) -> Result<(), RuntimeError> {

@@ -132,6 +132,7 @@ fn recovery_restores_idle_answers_open_calls_and_keeps_unsent_text() {
         id: MessageId(4),
         body: MessageType::text(Role::User, "and then this"),
         force_tool: None,
+        images: Vec::new(),
     });
 
     let (idle, added) = recover(&state, &conv, Timestamp(99)).unwrap();

@@ -5,6 +5,7 @@ use crate::render::{as_text, tool_result_text};
 use crate::sse::SseEvent;
 use crate::{LlmError, LlmRequest, ProviderEvent, ToolChoice};
 use braid_core::llm::{StopReason, Usage};
+use braid_core::vision::image_as_text;
 use braid_protocol::{ContentPart, ImageSource, MessageType, Role};
 use serde_json::{json, Value};
 
@@ -36,8 +37,9 @@ pub fn encode(request: &LlmRequest) -> Value {
                     ImageSource::Url { url } => {
                         push("user", json!({"type": "image", "source": {"type": "url", "url": url}}))
                     }
-                    ImageSource::FilePath { path } => {
-                        push("user", json!({"type": "text", "text": format!("[image {path}]")}))
+                    // Not prepared (no pixels attached): what was read from it.
+                    ImageSource::FilePath { .. } | ImageSource::Stored(_) => {
+                        push("user", json!({"type": "text", "text": image_as_text(&m.body).unwrap_or_default()}))
                     }
                 }
                 if let Some(t) = recognized_text {

@@ -7,6 +7,7 @@ use crate::render::{as_text, tool_result_text};
 use crate::sse::SseEvent;
 use crate::{LlmError, LlmRequest, ProviderEvent, ToolChoice};
 use braid_core::llm::{StopReason, Usage};
+use braid_core::vision::image_as_text;
 use braid_protocol::{ContentPart, ImageSource, MessageType, Role};
 use serde_json::{json, Value};
 use std::collections::HashMap;
@@ -32,7 +33,10 @@ pub fn encode(request: &LlmRequest) -> Value {
                         push("user", json!({"inline_data": {"mime_type": media_type, "data": data}}))
                     }
                     ImageSource::Url { url } => push("user", json!({"file_data": {"file_uri": url}})),
-                    ImageSource::FilePath { path } => push("user", json!({"text": format!("[image {path}]")})),
+                    // Not prepared (no pixels attached): what was read from it.
+                    ImageSource::FilePath { .. } | ImageSource::Stored(_) => {
+                        push("user", json!({"text": image_as_text(&m.body).unwrap_or_default()}))
+                    }
                 }
                 if let Some(t) = recognized_text {
                     push("user", json!({"text": format!("Text recognised in the image (OCR):\n{t}")}));

@@ -6,6 +6,7 @@ use crate::render::{as_text, tool_result_text};
 use crate::sse::SseEvent;
 use crate::{LlmError, LlmRequest, ProviderEvent, ToolChoice};
 use braid_core::llm::{StopReason, Usage};
+use braid_core::vision::image_as_text;
 use braid_protocol::{ContentPart, ImageSource, MessageType, Role};
 use serde::Deserialize;
 use serde_json::{json, Value};
@@ -29,8 +30,9 @@ pub fn encode(request: &LlmRequest) -> Value {
                         json!({"type": "image_url", "image_url": {"url": format!("data:{media_type};base64,{data}")}}),
                     ),
                     ImageSource::Url { url } => content.push(json!({"type": "image_url", "image_url": {"url": url}})),
-                    ImageSource::FilePath { path } => {
-                        content.push(json!({"type": "text", "text": format!("[image {path}]")}))
+                    // Not prepared (no pixels attached): what was read from it.
+                    ImageSource::FilePath { .. } | ImageSource::Stored(_) => {
+                        content.push(json!({"type": "text", "text": image_as_text(&m.body).unwrap_or_default()}))
                     }
                 }
                 if let Some(t) = recognized_text {

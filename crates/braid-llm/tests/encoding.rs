@@ -39,6 +39,8 @@ fn image(ocr: Option<&str>) -> MessageType {
         ocr_confidence: None,
         language: None,
         error: None,
+        used: None,
+        fallback: None,
     }
 }
 

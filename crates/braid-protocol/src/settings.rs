@@ -105,6 +105,9 @@ pub struct EffectiveModel {
     pub provider_name: String,
     pub model: String,
     pub context_window: u32,
+    /// The model looks at images; without it their text is read by OCR.
+    #[serde(default)]
+    pub vision: bool,
 }
 
 /// An OpenAI-compatible server found on this machine.

@@ -6,6 +6,7 @@
 //! at a time, in order.
 
 use crate::clock;
+use crate::image_task;
 use crate::llm_task::{self, LlmTask};
 use crate::providers;
 use crate::references;
@@ -79,6 +80,14 @@ pub enum Input {
     },
     /// A watched file may have changed: check it now.
     CheckFile(PathBuf),
+    /// Tell the context's clients (from its tasks).
+    Notice(Notice),
+    /// Read this Image message again (looked up here, then fed to the
+    /// machine).
+    RereadImage {
+        message_id: MessageId,
+        answer: Answer<Reply>,
+    },
     /// Stop everything in flight and end the task.
     Shutdown {
         answer: oneshot::Sender<()>,
@@ -118,6 +127,9 @@ pub struct ContextActor {
     /// The request a summary was already made for (at most one each).
     summarized_for: Option<RequestId>,
     summary: Option<(RequestId, tokio::task::JoinHandle<()>)>,
+    /// Images being read (vision or OCR) for this pipeline message or
+    /// Image message.
+    reading: Option<(MessageId, tokio::task::JoinHandle<()>)>,
 }
 
 /// What fitting the conversation into the window decided.
@@ -155,6 +167,7 @@ impl ContextActor {
             announced: HashMap::new(),
             watch: None,
             streaming: None,
+            reading: None,
         };
         tokio::spawn(actor.run(rx));
         tx
@@ -201,6 +214,14 @@ impl ContextActor {
                     let _ = answer.send(self.update_meta(title, model));
                 }
                 Input::CheckFile(path) => self.check_file(&path),
+                Input::Notice(notice) => self.emit_notice(notice, clock::now()),
+                Input::RereadImage { message_id, answer } => {
+                    let reply = match self.conversation.message(message_id).cloned() {
+                        Some(message) => self.apply(Event::RereadImage { message }).unwrap_or(Ok(Reply::Done)),
+                        None => Err(WireError::new(ErrorCode::NotFound, format!("there is no message {message_id}"))),
+                    };
+                    let _ = answer.send(reply);
+                }
                 Input::Shutdown { answer } => {
                     self.apply(Event::Cancel);
                     self.stop_tasks();
@@ -213,6 +234,9 @@ impl ContextActor {
     }
 
     fn stop_tasks(&mut self) {
+        if let Some((_, t)) = self.reading.take() {
+            t.abort();
+        }
         if let Some((_, t)) = self.summary.take() {
             t.abort();
         }
@@ -350,7 +374,21 @@ impl ContextActor {
                     let _ = self.shared.events.send(e);
                 }
                 Effect::RunPipeline(message) => self.run_pipeline(message),
-                Effect::AbortPipeline(_) => {} // the pipeline runs inline; its late result is ignored
+                // The pipeline itself runs inline; only reading images is a task.
+                Effect::AbortPipeline(id) => {
+                    if let Some((reading, handle)) = self.reading.take() {
+                        if reading == id {
+                            handle.abort();
+                        } else {
+                            self.reading = Some((reading, handle));
+                        }
+                    }
+                }
+                Effect::RereadImage(message) => {
+                    let id = message.id;
+                    let handle = image_task::spawn_reread(self.reading_job(), message);
+                    self.reading = Some((id, handle));
+                }
                 Effect::StartLlmRequest { request_id, .. } => self.start_llm(request_id),
                 Effect::AbortLlmRequest { request_id, keep_partial } => self.abort_llm(request_id, keep_partial),
                 Effect::ScheduleRetry { request_id, at } => self.schedule_retry(request_id, at),
@@ -435,7 +473,27 @@ impl ContextActor {
             }
             Err((error, _)) => Event::PipelineFailed { message_id: id, error: error.to_string() },
         };
+        let images = self.state.pending.as_ref().map(|p| p.images.clone()).unwrap_or_default();
+        let event = match event {
+            Event::PipelineSucceeded { message, attachments }
+                if !images.is_empty() || matches!(message.body, MessageType::Image { .. }) =>
+            {
+                let handle = image_task::spawn_pipeline(self.reading_job(), message, attachments, images);
+                self.reading = Some((id, handle));
+                return;
+            }
+            other => other,
+        };
         let _ = self.mailbox.send(Input::Event(event));
+    }
+
+    fn reading_job(&self) -> image_task::Reading {
+        image_task::Reading {
+            images: self.shared.images.clone(),
+            model: self.shared.providers.resolve(self.meta.model.as_ref()).ok(),
+            workspace: PathBuf::from(&self.meta.working_dir),
+            mailbox: self.mailbox.clone(),
+        }
     }
 
     fn start_llm(&mut self, request_id: RequestId) {
@@ -487,6 +545,14 @@ impl ContextActor {
                 return;
             }
         };
+        // Models that see get the pixels (attached in the task: scaling
+        // takes milliseconds); the others get what was read from them.
+        let messages = braid_core::vision::for_request(messages, resolved.view.vision);
+        let pixels = messages.iter().any(|m| matches!(m.body, MessageType::Image { .. })).then(|| llm_task::Pixels {
+            images: self.shared.images.clone(),
+            workspace: PathBuf::from(&self.meta.working_dir),
+            limits: braid_core::vision::limits_for(resolved.kind),
+        });
         let request = LlmRequest {
             model: resolved.model,
             system,
@@ -495,7 +561,7 @@ impl ContextActor {
             tool_choice: self.state.request.as_ref().and_then(|r| r.force_tool.clone()).map(ToolChoice::Function),
             max_tokens: Some(max_tokens),
         };
-        self.llm = Some(llm_task::spawn(resolved.provider, request, request_id, self.mailbox.clone()));
+        self.llm = Some(llm_task::spawn(resolved.provider, request, request_id, self.mailbox.clone(), pixels));
     }
 
     /// The messages that fit the model's window with the conversation's

@@ -10,6 +10,8 @@ mod actor;
 mod clock;
 mod dispatch;
 mod error;
+mod image_task;
+mod images;
 mod llm_task;
 pub mod providers;
 mod references;
@@ -29,8 +31,9 @@ use braid_core::{ContextState, Conversation, MachineConfig};
 use braid_llm::secrets::Secrets;
 use braid_llm::LlmProvider;
 use braid_protocol::{
-    AgentMode, ApprovalDecision, BraidEvent, BranchId, CallId, ContextId, ContextSnapshot, ContextSummary, MessageId,
-    ModelChoice, NewMessage, SendReceipt, ToolApprovalPolicy, ToolSettings, WireError,
+    AgentMode, ApprovalDecision, BraidEvent, BranchId, CallId, ContextId, ContextSnapshot, ContextSummary, ErrorCode,
+    ImageData, MessageId, ModelChoice, NewMessage, SendReceipt, StoredImage, ToolApprovalPolicy, ToolSettings,
+    WireError,
 };
 use braid_store::{ContextMeta, RecoveryReport, Store};
 use std::collections::HashMap;
@@ -73,6 +76,7 @@ pub(crate) struct Shared {
     config: RuntimeConfig,
     events: broadcast::Sender<BraidEvent>,
     pipeline: Pipeline,
+    images: Arc<images::Images>,
 }
 
 impl Shared {
@@ -126,6 +130,7 @@ impl Runtime {
             model: config.model.clone(),
             context_window: 8_192,
             max_output_tokens: config.max_tokens,
+            vision: false,
             provider,
         };
         let providers = Providers::in_memory(Secrets::file_only(&dir)).with_fallback(fallback);
@@ -144,6 +149,8 @@ impl Runtime {
         // table costs tens of megabytes, so cl100k loads when first used.
         std::thread::spawn(|| braid_core::tokens::warm_up(braid_core::tokens::TokenEncoding::O200k));
         let (events, _) = broadcast::channel(4096);
+        let image_dir = config.db_path.parent().map(PathBuf::from).unwrap_or_default().join("images");
+        let images = images::Images::open(image_dir).map_err(|e| RuntimeError::InvalidInput(e.to_string()))?;
         let shared = Arc::new(Shared {
             store: Mutex::new(store),
             providers,
@@ -151,6 +158,7 @@ impl Runtime {
             config,
             events,
             pipeline: Pipeline::standard(),
+            images: Arc::new(images),
         });
         Ok((Runtime { shared, contexts: Arc::default() }, report))
     }
@@ -253,7 +261,15 @@ impl Runtime {
         queue_if_busy: bool,
     ) -> Result<SendReceipt, RuntimeError> {
         match self
-            .command(id, Event::UserMessage { body: message.body, queue_if_busy, force_tool: message.force_tool })
+            .command(
+                id,
+                Event::UserMessage {
+                    body: message.body,
+                    queue_if_busy,
+                    force_tool: message.force_tool,
+                    images: message.images,
+                },
+            )
             .await?
         {
             Reply::Accepted(receipt) => Ok(receipt),
@@ -274,6 +290,22 @@ impl Runtime {
 
     pub async fn retry(&self, id: &ContextId) -> Result<(), RuntimeError> {
         self.command(id, Event::Retry).await.map(drop)
+    }
+
+    /// `store_image`: checks the image and keeps it once, by content.
+    pub async fn store_image(&self, data: String, name: Option<String>) -> Result<StoredImage, RuntimeError> {
+        self.shared.images.put(data, name).await.map_err(RuntimeError::InvalidInput)
+    }
+
+    /// `read_image`: a stored image's bytes, for the full-size viewer.
+    pub async fn read_image(&self, id: String) -> Result<ImageData, RuntimeError> {
+        self.shared.images.get(id).await.map_err(|e| RuntimeError::Rejected(WireError::new(ErrorCode::NotFound, e)))
+    }
+
+    /// `retry_image`: reads an Image message again, as its mode and the
+    /// conversation's current model say.
+    pub async fn retry_image(&self, id: &ContextId, message_id: MessageId) -> Result<(), RuntimeError> {
+        self.ask(id, |answer| Input::RereadImage { message_id, answer }).await.map(drop)
     }
 
     /// After the tool loop stopped (limit, repeat, interrupt): go on.

@@ -3,10 +3,14 @@
 //! closes the connection; a stop signal instead reports what arrived.
 
 use crate::actor::Input;
+use crate::images::Images;
+use braid_core::llm::LlmFailure;
 use braid_core::machine::Event;
+use braid_core::vision::ImageLimits;
 use braid_llm::{LlmProvider, LlmRequest, ProviderEvent, ResponseAssembler};
 use braid_protocol::RequestId;
 use futures::StreamExt;
+use std::path::PathBuf;
 use std::sync::Arc;
 use tokio::sync::{mpsc, oneshot};
 
@@ -16,14 +20,31 @@ pub struct LlmTask {
     pub stop: Option<oneshot::Sender<()>>,
 }
 
+/// Images in the request that need their pixels attached before sending.
+pub struct Pixels {
+    pub images: Arc<Images>,
+    pub workspace: PathBuf,
+    pub limits: ImageLimits,
+}
+
 pub fn spawn(
     provider: Arc<dyn LlmProvider>,
-    request: LlmRequest,
+    mut request: LlmRequest,
     request_id: RequestId,
     mailbox: mpsc::UnboundedSender<Input>,
+    pixels: Option<Pixels>,
 ) -> LlmTask {
     let (stop_tx, stop_rx) = oneshot::channel();
-    let handle = tokio::spawn(drive(provider, request, request_id, mailbox, stop_rx));
+    let handle = tokio::spawn(async move {
+        if let Some(p) = pixels {
+            if let Err(e) = p.images.attach_pixels(&mut request.messages, &p.workspace, p.limits).await {
+                let failure = LlmFailure::fatal("image_unreadable", format!("An image could not be prepared: {e}"));
+                let _ = mailbox.send(Input::Event(Event::LlmFailed { request_id, failure }));
+                return;
+            }
+        }
+        drive(provider, request, request_id, mailbox, stop_rx).await
+    });
     LlmTask { request_id, handle, stop: Some(stop_tx) }
 }
 

@@ -25,6 +25,8 @@ pub struct Fallback {
     pub label: String,
     pub context_window: u32,
     pub max_output_tokens: u32,
+    /// Whether it looks at images (tests with a seeing fake set this).
+    pub vision: bool,
 }
 
 impl Fallback {
@@ -36,6 +38,7 @@ impl Fallback {
             label: "built-in echo".to_owned(),
             context_window: 8_192,
             max_output_tokens: 1_024,
+            vision: false,
         }
     }
 }
@@ -47,6 +50,8 @@ pub struct Resolved {
     pub max_output_tokens: u32,
     pub encoding: TokenEncoding,
     pub view: EffectiveModel,
+    /// The provider's kind, for its image limits.
+    pub kind: ProviderKind,
 }
 
 pub struct Providers {
@@ -288,7 +293,9 @@ impl Providers {
                 provider_name: provider_settings.name,
                 model,
                 context_window: info.context_window,
+                vision: info.vision,
             },
+            kind: provider_settings.kind,
         })
     }
 
@@ -307,7 +314,9 @@ impl Providers {
                 provider_name: f.label.clone(),
                 model: f.model.clone(),
                 context_window: f.context_window,
+                vision: f.vision,
             },
+            kind: ProviderKind::OpenAiCompatible,
         })
     }
 

@@ -23,6 +23,7 @@ fn open(dir: &Path, fake: Arc<FakeProvider>, window: u32) -> Runtime {
         label: "fake".into(),
         context_window: window,
         max_output_tokens: 64,
+        vision: false,
     };
     let providers = Providers::in_memory(Secrets::file_only(dir)).with_fallback(fallback);
     let mut config = RuntimeConfig::new(dir.join("braid.db"), dir.to_owned());
@@ -31,7 +32,7 @@ fn open(dir: &Path, fake: Arc<FakeProvider>, window: u32) -> Runtime {
 }
 
 fn say(t: &str) -> NewMessage {
-    NewMessage { body: MessageType::text(Role::User, t), force_tool: None }
+    NewMessage { body: MessageType::text(Role::User, t), force_tool: None, images: Vec::new() }
 }
 
 async fn settle(rt: &Runtime, id: &braid_protocol::ContextId) -> ContextStatus {

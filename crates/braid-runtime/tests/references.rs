@@ -29,7 +29,7 @@ async fn idle(rt: &Runtime, id: &braid_protocol::ContextId) {
 }
 
 fn text(t: &str) -> NewMessage {
-    NewMessage { body: MessageType::text(Role::User, t), force_tool: None }
+    NewMessage { body: MessageType::text(Role::User, t), force_tool: None, images: Vec::new() }
 }
 
 #[tokio::test]
@@ -71,7 +71,7 @@ async fn mentions_become_references_stored_before_the_text_and_sent() {
         status: FileRefStatus::Unresolved,
         error: None,
     };
-    rt.send_message(&ctx.id, NewMessage { body, force_tool: None }, false).await.unwrap();
+    rt.send_message(&ctx.id, NewMessage { body, force_tool: None, images: Vec::new() }, false).await.unwrap();
     idle(&rt, &ctx.id).await;
     let snap = rt.load_context(&ctx.id).await.unwrap();
     let resolved = snap.messages.iter().rev().find(|m| matches!(m.body, MessageType::FileReference { .. })).unwrap();

@@ -35,7 +35,7 @@ fn harness() -> Harness {
 }
 
 fn text(t: &str) -> NewMessage {
-    NewMessage { body: MessageType::text(Role::User, t), force_tool: None }
+    NewMessage { body: MessageType::text(Role::User, t), force_tool: None, images: Vec::new() }
 }
 
 async fn within<T>(f: impl std::future::Future<Output = T>) -> T {

@@ -54,9 +54,13 @@ async fn with_no_provider_a_message_fails_with_what_to_do() {
     let ctx = rt.create_context(None, None).await.unwrap();
     let snap = rt.load_context(&ctx.id).await.unwrap();
     assert_eq!(snap.effective_model, None);
-    rt.send_message(&ctx.id, NewMessage { body: MessageType::text(Role::User, "hi"), force_tool: None }, false)
-        .await
-        .unwrap();
+    rt.send_message(
+        &ctx.id,
+        NewMessage { body: MessageType::text(Role::User, "hi"), force_tool: None, images: Vec::new() },
+        false,
+    )
+    .await
+    .unwrap();
     match wait_for(&rt, &ctx.id, StatusKind::Failed).await {
         ContextStatus::Failed { error_code, message, .. } => {
             assert_eq!(error_code, "no_provider");
@@ -168,9 +172,13 @@ async fn rename_and_model_choice_persist_and_a_removed_provider_is_explained() {
     assert_eq!(snap.effective_model.unwrap().model, "gpt-4.1-mini");
 
     run(&rt, Command::RemoveProvider { provider_id: "work".into() }).await;
-    rt.send_message(&ctx.id, NewMessage { body: MessageType::text(Role::User, "hi"), force_tool: None }, false)
-        .await
-        .unwrap();
+    rt.send_message(
+        &ctx.id,
+        NewMessage { body: MessageType::text(Role::User, "hi"), force_tool: None, images: Vec::new() },
+        false,
+    )
+    .await
+    .unwrap();
     match wait_for(&rt, &ctx.id, StatusKind::Failed).await {
         ContextStatus::Failed { message, .. } => assert!(message.contains("was removed"), "{message}"),
         other => panic!("{other:?}"),

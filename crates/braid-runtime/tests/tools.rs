@@ -38,7 +38,7 @@ fn answer(text: &str) -> Vec<FakeStep> {
 }
 
 fn say(t: &str) -> NewMessage {
-    NewMessage { body: MessageType::text(Role::User, t), force_tool: None }
+    NewMessage { body: MessageType::text(Role::User, t), force_tool: None, images: Vec::new() }
 }
 
 async fn wait(rt: &Runtime, id: &braid_protocol::ContextId, kind: StatusKind, limit: Duration) -> ContextStatus {
@@ -182,6 +182,7 @@ async fn a_message_can_make_the_model_call_a_tool_first() {
     let message = NewMessage {
         body: MessageType::text(Role::User, "what is in notes.txt?"),
         force_tool: Some("read_file".into()),
+        images: Vec::new(),
     };
     rt.send_message(&ctx.id, message, false).await.unwrap();
     wait(&rt, &ctx.id, StatusKind::AwaitingToolApproval, Duration::from_secs(5)).await;

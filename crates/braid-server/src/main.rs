@@ -113,6 +113,7 @@ async fn main() -> ExitCode {
                     model: info.id,
                     context_window: info.context_window,
                     max_output_tokens: info.max_output_tokens,
+                    vision: info.vision,
                 });
             }
             Err(e) => {

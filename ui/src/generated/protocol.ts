@@ -16,7 +16,7 @@ export type Role = "system" | "user" | "assistant";
 
 export type ContentPart = { "kind": "text", text: string, };
 
-export type ImageSource = { "kind": "url", url: string, } | { "kind": "base64", media_type: string, data: string, } | { "kind": "file_path", path: string, };
+export type ImageSource = { "kind": "url", url: string, } | { "kind": "base64", media_type: string, data: string, } | { "kind": "file_path", path: string, } | { "kind": "stored" } & StoredImage;
 
 export type ImageMode = "vision" | "ocr" | "auto";
 
@@ -32,7 +32,16 @@ export type ToolResultStatus = "success" | "error" | "cancelled";
 
 export type ControlKind = { "kind": "mode_change", mode: string, } | { "kind": "branch_switch", from: BranchId, to: BranchId, } | { "kind": "summary", text: string, replaces: Array<MessageId>, } | { "kind": "recovery", interrupted_state: string, detail: string, } | { "kind": "notice", code: string, text: string, };
 
-export type MessageType = { "type": "text", role: Role, parts: Array<ContentPart>, } | { "type": "image", source: ImageSource, mode: ImageMode, vision_analysis: string | null, recognized_text: string | null, ocr_confidence: number | null, language: string | null, error: string | null, } | { "type": "file_reference", path: string, range: LineRange | null, content: string | null, status: FileRefStatus, error: string | null, } | { "type": "tool_request", 
+export type MessageType = { "type": "text", role: Role, parts: Array<ContentPart>, } | { "type": "image", source: ImageSource, mode: ImageMode, vision_analysis: string | null, recognized_text: string | null, ocr_confidence: number | null, language: string | null, error: string | null, 
+/**
+ * How the image was actually read: `Vision` or `Ocr`.
+ */
+used?: ImageMode, 
+/**
+ * Why it was read another way than asked or hoped (the model
+ * cannot see images; vision failed and OCR was used instead).
+ */
+fallback?: string, } | { "type": "file_reference", path: string, range: LineRange | null, content: string | null, status: FileRefStatus, error: string | null, } | { "type": "tool_request", 
 /**
  * Text the assistant said before calling tools, if any.
  */
@@ -68,9 +77,9 @@ tokens?: TokenCount | null, };
 
 export type Message = { id: MessageId, created_at: Timestamp, schema_version: number, body: MessageType, meta?: MessageMeta, };
 
-export type ContextStatus = { "state": "idle" } | { "state": "processing_user_message" } | { "state": "resolving_file_references" } | { "state": "enhancing_system_prompt" } | { "state": "optimizing_context" } | { "state": "preparing_llm_request" } | { "state": "connecting_to_llm" } | { "state": "awaiting_llm_first_chunk" } | { "state": "streaming_llm_response", chunks: number, chars: number, } | { "state": "processing_llm_response" } | { "state": "retrying_llm_request", attempt: number, max: number, retry_at: Timestamp, } | { "state": "parsing_tool_calls" } | { "state": "awaiting_tool_approval", pending_requests: Array<string>, tool_names: Array<string>, } | { "state": "executing_tool", tool_name: string, index: number, total: number, attempt: number, } | { "state": "collecting_tool_results" } | { "state": "processing_tool_results" } | { "state": "tool_auto_loop", depth: number, tools_executed: number, } | { "state": "summarizing" } | { "state": "awaiting_sub_agents", done: number, total: number, } | { "state": "cancelling" } | { "state": "failed", error_code: string, message: string, recoverable: boolean, };
+export type ContextStatus = { "state": "idle" } | { "state": "processing_user_message" } | { "state": "resolving_file_references" } | { "state": "enhancing_system_prompt" } | { "state": "optimizing_context" } | { "state": "reading_images", done: number, total: number, } | { "state": "preparing_llm_request" } | { "state": "connecting_to_llm" } | { "state": "awaiting_llm_first_chunk" } | { "state": "streaming_llm_response", chunks: number, chars: number, } | { "state": "processing_llm_response" } | { "state": "retrying_llm_request", attempt: number, max: number, retry_at: Timestamp, } | { "state": "parsing_tool_calls" } | { "state": "awaiting_tool_approval", pending_requests: Array<string>, tool_names: Array<string>, } | { "state": "executing_tool", tool_name: string, index: number, total: number, attempt: number, } | { "state": "collecting_tool_results" } | { "state": "processing_tool_results" } | { "state": "tool_auto_loop", depth: number, tools_executed: number, } | { "state": "summarizing" } | { "state": "awaiting_sub_agents", done: number, total: number, } | { "state": "cancelling" } | { "state": "failed", error_code: string, message: string, recoverable: boolean, };
 
-export type StatusKind = "idle" | "processing_user_message" | "resolving_file_references" | "enhancing_system_prompt" | "optimizing_context" | "preparing_llm_request" | "connecting_to_llm" | "awaiting_llm_first_chunk" | "streaming_llm_response" | "processing_llm_response" | "retrying_llm_request" | "parsing_tool_calls" | "awaiting_tool_approval" | "executing_tool" | "collecting_tool_results" | "processing_tool_results" | "tool_auto_loop" | "summarizing" | "awaiting_sub_agents" | "cancelling" | "failed";
+export type StatusKind = "idle" | "processing_user_message" | "resolving_file_references" | "enhancing_system_prompt" | "optimizing_context" | "reading_images" | "preparing_llm_request" | "connecting_to_llm" | "awaiting_llm_first_chunk" | "streaming_llm_response" | "processing_llm_response" | "retrying_llm_request" | "parsing_tool_calls" | "awaiting_tool_approval" | "executing_tool" | "collecting_tool_results" | "processing_tool_results" | "tool_auto_loop" | "summarizing" | "awaiting_sub_agents" | "cancelling" | "failed";
 
 export type ErrorCode = "agent_busy" | "invalid_input" | "not_found" | "storage" | "provider" | "invalid_state" | "internal";
 
@@ -141,7 +150,11 @@ export type EffectiveModel = {
 /**
  * `None` for the fallback (e.g. the built-in echo).
  */
-provider_id: string | null, provider_name: string, model: string, context_window: number, };
+provider_id: string | null, provider_name: string, model: string, context_window: number, 
+/**
+ * The model looks at images; without it their text is read by OCR.
+ */
+vision: boolean, };
 
 export type LocalServer = { 
 /**
@@ -149,18 +162,33 @@ export type LocalServer = {
  */
 name: string, base_url: string, models: Array<string>, };
 
+export type StoredImage = { id: string, media_type: string, width: number, height: number, bytes: number, 
+/**
+ * The file name it came with, if any (shown on its card).
+ */
+name?: string, };
+
+export type ImageAttachment = { source: ImageSource, mode: ImageMode, };
+
+export type ImageData = { media_type: string, data: string, };
+
 export type NewMessage = { body: MessageType, 
 /**
  * Makes the model call this tool in its first answer (the composer's
  * `/tool name …`); it must be a tool the mode offers.
  */
-force_tool?: string, };
+force_tool?: string, 
+/**
+ * Images sent with the message (from `store_image`); each becomes an
+ * Image message just before it, read by vision or OCR first.
+ */
+images: Array<ImageAttachment>, };
 
 export type Command = { "type": "create_context", title: string | null, 
 /**
  * Fixed for the context's life; the runtime's default when absent.
  */
-working_dir: string | null, } | { "type": "list_contexts" } | { "type": "load_context", context_id: ContextId, } | { "type": "delete_context", context_id: ContextId, } | { "type": "send_message", context_id: ContextId, message: NewMessage, queue_if_busy: boolean, } | { "type": "unqueue", context_id: ContextId, message_id: MessageId, } | { "type": "cancel", context_id: ContextId, } | { "type": "interrupt", context_id: ContextId, } | { "type": "retry", context_id: ContextId, } | { "type": "continue", context_id: ContextId, } | { "type": "decide_tool_call", context_id: ContextId, call_id: string, decision: ApprovalDecision, } | { "type": "create_branch", context_id: ContextId, from_message: MessageId, name: string, system_prompt: string | null, } | { "type": "switch_branch", context_id: ContextId, branch_id: BranchId, } | { "type": "rename_context", context_id: ContextId, title: string, } | { "type": "set_context_model", context_id: ContextId, model: ModelChoice | null, } | { "type": "get_settings" } | { "type": "save_provider", provider: ProviderInput, } | { "type": "remove_provider", provider_id: string, } | { "type": "set_default_provider", provider_id: string, } | { "type": "test_provider", provider: ProviderInput, } | { "type": "list_models", provider_id: string, } | { "type": "detect_local_servers" } | { "type": "list_tools" } | { "type": "set_tool_policy", context_id: ContextId, policy: ToolApprovalPolicy, always_ask: Array<string> | null, } | { "type": "set_mode", context_id: ContextId, mode: AgentMode, } | { "type": "list_workspace_files", context_id: ContextId, query: string, limit: number | null, } | { "type": "set_context_strategy", context_id: ContextId, strategy: ContextStrategy, summarize_at_percent: number | null, };
+working_dir: string | null, } | { "type": "list_contexts" } | { "type": "load_context", context_id: ContextId, } | { "type": "delete_context", context_id: ContextId, } | { "type": "send_message", context_id: ContextId, message: NewMessage, queue_if_busy: boolean, } | { "type": "unqueue", context_id: ContextId, message_id: MessageId, } | { "type": "cancel", context_id: ContextId, } | { "type": "interrupt", context_id: ContextId, } | { "type": "retry", context_id: ContextId, } | { "type": "continue", context_id: ContextId, } | { "type": "decide_tool_call", context_id: ContextId, call_id: string, decision: ApprovalDecision, } | { "type": "create_branch", context_id: ContextId, from_message: MessageId, name: string, system_prompt: string | null, } | { "type": "switch_branch", context_id: ContextId, branch_id: BranchId, } | { "type": "rename_context", context_id: ContextId, title: string, } | { "type": "set_context_model", context_id: ContextId, model: ModelChoice | null, } | { "type": "get_settings" } | { "type": "save_provider", provider: ProviderInput, } | { "type": "remove_provider", provider_id: string, } | { "type": "set_default_provider", provider_id: string, } | { "type": "test_provider", provider: ProviderInput, } | { "type": "list_models", provider_id: string, } | { "type": "detect_local_servers" } | { "type": "list_tools" } | { "type": "set_tool_policy", context_id: ContextId, policy: ToolApprovalPolicy, always_ask: Array<string> | null, } | { "type": "set_mode", context_id: ContextId, mode: AgentMode, } | { "type": "list_workspace_files", context_id: ContextId, query: string, limit: number | null, } | { "type": "set_context_strategy", context_id: ContextId, strategy: ContextStrategy, summarize_at_percent: number | null, } | { "type": "store_image", data: string, name: string | null, } | { "type": "read_image", id: string, } | { "type": "retry_image", context_id: ContextId, message_id: MessageId, };
 
 export type SendReceipt = { message_id: MessageId, 
 /**

@@ -1,0 +1,106 @@
+//! Reading the images of a message (pipeline state ReadingImages) or one
+//! Image message again (Retry on its card), off the actor: vision requests
+//! and OCR take seconds. Progress and the result come back as core events;
+//! aborting the task is the cancel (a Tesseract page already started
+//! finishes on its thread, unheard).
+
+use crate::actor::Input;
+use crate::images::Images;
+use crate::providers::Resolved;
+use braid_core::machine::{Event, PipelineStage};
+use braid_protocol::{ImageAttachment, ImageMode, Message, MessageType, Notice};
+use std::path::PathBuf;
+use std::sync::Arc;
+use tokio::sync::mpsc;
+use tokio::task::JoinHandle;
+
+pub struct Reading {
+    pub images: Arc<Images>,
+    pub model: Option<Resolved>,
+    pub workspace: PathBuf,
+    pub mailbox: mpsc::UnboundedSender<Input>,
+}
+
+/// An attachment as a message body, not yet read.
+pub fn unread(attachment: ImageAttachment) -> MessageType {
+    MessageType::Image {
+        source: attachment.source,
+        mode: attachment.mode,
+        vision_analysis: None,
+        recognized_text: None,
+        ocr_confidence: None,
+        language: None,
+        error: None,
+        used: None,
+        fallback: None,
+    }
+}
+
+/// Reads the attached images (and the message itself when it is an
+/// image), then hands the message on: images first, then `attachments`.
+pub fn spawn_pipeline(
+    r: Reading,
+    mut message: Message,
+    attachments: Vec<MessageType>,
+    images: Vec<ImageAttachment>,
+) -> JoinHandle<()> {
+    tokio::spawn(async move {
+        let mut bodies: Vec<MessageType> = images.into_iter().map(unread).collect();
+        let itself = matches!(message.body, MessageType::Image { .. });
+        let total = (bodies.len() + usize::from(itself)) as u32;
+        let stage = |done: u32| {
+            let stage = PipelineStage::ReadingImages { done, total };
+            let _ = r.mailbox.send(Input::Event(Event::PipelineStage { message_id: message.id, stage }));
+        };
+        let mut done = 0;
+        for body in &mut bodies {
+            stage(done);
+            *body = r.images.read(body.clone(), r.model.as_ref(), &r.workspace).await;
+            done += 1;
+        }
+        if itself {
+            stage(done);
+            message.body = r.images.read(message.body.clone(), r.model.as_ref(), &r.workspace).await;
+        }
+        let read: Vec<&MessageType> = bodies.iter().chain(itself.then_some(&message.body)).collect();
+        tell(&r, &read);
+        bodies.extend(attachments);
+        let _ = r.mailbox.send(Input::Event(Event::PipelineSucceeded { message, attachments: bodies }));
+    })
+}
+
+/// Reads one stored Image message again.
+pub fn spawn_reread(r: Reading, mut message: Message) -> JoinHandle<()> {
+    tokio::spawn(async move {
+        message.body = r.images.read(message.body.clone(), r.model.as_ref(), &r.workspace).await;
+        // Its text changed: counted again when it is stored.
+        message.meta.tokens = None;
+        tell(&r, &[&message.body]);
+        let _ = r.mailbox.send(Input::Event(Event::ImageReread { message }));
+    })
+}
+
+/// The user is told when OCR stood in for vision, and when an image
+/// could not be read (the card says more, with Retry).
+fn tell(r: &Reading, read: &[&MessageType]) {
+    let mut fallback = None;
+    let mut failed = 0;
+    for body in read {
+        if let MessageType::Image { used, fallback: why, error, .. } = body {
+            if *used == Some(ImageMode::Ocr) && why.is_some() {
+                fallback = why.clone();
+            }
+            failed += usize::from(error.is_some());
+        }
+    }
+    if let Some(why) = fallback {
+        let _ = r.mailbox.send(Input::Notice(Notice::new("ocr_used", format!("Read with OCR: {why}."))));
+    }
+    if failed > 0 {
+        let text = format!(
+            "{failed} image{} could not be read; see the card for why, and Retry there.",
+            if failed == 1 { "" } else { "s" }
+        );
+        let _ = r.mailbox.send(Input::Notice(Notice::new("image_failed", text)));
+    }
+}

@@ -1,0 +1,439 @@
+//! Images through the runtime against providers on 127.0.0.1 (an axum mock
+//! per provider kind that records what it receives), with the real image
+//! store and the real Tesseract: the pixels each provider receives, OCR for
+//! a model that cannot see, fallbacks, Retry, Cancel, restart.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)] // a panic is how a test reports
+
+use axum::body::{Body, Bytes};
+use axum::http::Uri;
+use axum::response::Response;
+use base64::Engine as _;
+use braid_core::vision::limits_for;
+use braid_llm::secrets::Secrets;
+use braid_protocol::{
+    Command, ContextId, ImageAttachment, ImageMode, ImageSource, KeyChange, Message, MessageType, NewMessage,
+    ProviderInput, ProviderKind, Role, StatusKind, StoredImage,
+};
+use braid_runtime::{Providers, Runtime, RuntimeConfig};
+use serde_json::{json, Value};
+use std::collections::VecDeque;
+use std::path::Path;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+const B64: base64::engine::GeneralPurpose = base64::engine::general_purpose::STANDARD;
+
+#[derive(Clone)]
+struct Reply {
+    status: u16,
+    body: String,
+    delay: Duration,
+}
+
+#[derive(Clone, Default)]
+struct Mock {
+    replies: Arc<Mutex<VecDeque<Reply>>>,
+    captured: Arc<Mutex<Vec<Value>>>,
+}
+
+impl Mock {
+    async fn start() -> (Mock, String) {
+        let mock = Mock::default();
+        let m = mock.clone();
+        let app = axum::Router::new().fallback(move |_uri: Uri, body: Bytes| {
+            let m = m.clone();
+            async move {
+                m.captured.lock().unwrap().push(serde_json::from_slice(&body).unwrap_or(Value::Null));
+                let reply = m.replies.lock().unwrap().pop_front().expect("a reply was queued for every request");
+                tokio::time::sleep(reply.delay).await;
+                Response::builder()
+                    .status(reply.status)
+                    .header("content-type", if reply.status == 200 { "text/event-stream" } else { "application/json" })
+                    .body(Body::from(reply.body))
+                    .unwrap()
+            }
+        });
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+        (mock, format!("http://{addr}"))
+    }
+    fn reply(&self, kind: ProviderKind, text: &str) {
+        self.replies.lock().unwrap().push_back(Reply { status: 200, body: stream(kind, text), delay: Duration::ZERO });
+    }
+    fn fail(&self, status: u16, message: &str) {
+        let body = json!({"error": {"message": message, "type": "invalid_request_error"}}).to_string();
+        self.replies.lock().unwrap().push_back(Reply { status, body, delay: Duration::ZERO });
+    }
+    fn slow(&self, kind: ProviderKind, delay: Duration) {
+        self.replies.lock().unwrap().push_back(Reply { status: 200, body: stream(kind, "late"), delay });
+    }
+    fn captured(&self) -> Vec<Value> {
+        self.captured.lock().unwrap().clone()
+    }
+}
+
+/// A whole answer of `text` in the provider's own stream format.
+fn stream(kind: ProviderKind, text: &str) -> String {
+    match kind {
+        ProviderKind::OpenAiCompatible => format!(
+            "data: {}\n\ndata: {}\n\ndata: [DONE]\n\n",
+            json!({"choices":[{"index":0,"delta":{"role":"assistant","content":text}}]}),
+            json!({"choices":[{"index":0,"delta":{},"finish_reason":"stop"}]})
+        ),
+        ProviderKind::Anthropic => [
+            ("message_start", json!({"type":"message_start","message":{"usage":{"input_tokens":10}}})),
+            (
+                "content_block_start",
+                json!({"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}),
+            ),
+            (
+                "content_block_delta",
+                json!({"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":text}}),
+            ),
+            ("content_block_stop", json!({"type":"content_block_stop","index":0})),
+            (
+                "message_delta",
+                json!({"type":"message_delta","delta":{"stop_reason":"end_turn"},"usage":{"output_tokens":3}}),
+            ),
+            ("message_stop", json!({"type":"message_stop"})),
+        ]
+        .iter()
+        .map(|(e, d)| format!("event: {e}\ndata: {d}\n\n"))
+        .collect(),
+        ProviderKind::Gemini => format!(
+            "data: {}\n\n",
+            json!({"candidates":[{"content":{"role":"model","parts":[{"text":text}]},"finishReason":"STOP"}]})
+        ),
+    }
+}
+
+async fn open(dir: &Path, kind: ProviderKind, base: &str, model: &str) -> Runtime {
+    let providers = Providers::from_settings(dir.join("settings.json"), Secrets::file_only(dir)).unwrap();
+    let rt = Runtime::open_with(RuntimeConfig::new(dir.join("braid.db"), dir.to_owned()), providers).unwrap().0;
+    let base_url = match kind {
+        ProviderKind::Gemini => format!("{base}/v1beta"),
+        _ => format!("{base}/v1"),
+    };
+    let provider = ProviderInput {
+        id: None,
+        kind,
+        name: "Mock".into(),
+        base_url,
+        default_model: Some(model.into()),
+        key: KeyChange::Set { key: "sk-test-key".into() },
+    };
+    rt.execute(Command::SaveProvider { provider }).await.unwrap();
+    rt
+}
+
+fn magick(dir: &Path, name: &str, args: &[&str]) -> Vec<u8> {
+    let convert = if Path::new("/usr/bin/convert").exists() { "/usr/bin/convert" } else { "convert" };
+    let out = dir.join(name);
+    assert!(std::process::Command::new(convert).args(args).arg(&out).status().unwrap().success());
+    std::fs::read(out).unwrap()
+}
+
+fn text_png(dir: &Path) -> Vec<u8> {
+    magick(
+        dir,
+        "text.png",
+        &[
+            "-size",
+            "900x160",
+            "xc:white",
+            "-fill",
+            "black",
+            "-font",
+            "DejaVu-Sans",
+            "-pointsize",
+            "30",
+            "-annotate",
+            "+20+60",
+            "Deploy failed: disk quota exceeded",
+            "-annotate",
+            "+20+115",
+            "Retry in 30 seconds",
+        ],
+    )
+}
+
+async fn store(rt: &Runtime, bytes: &[u8], name: &str) -> StoredImage {
+    let v = rt
+        .execute(Command::StoreImage { data: B64.encode(bytes), name: Some(name.into()) })
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    serde_json::from_value(v).unwrap()
+}
+
+fn with_image(text: &str, image: &StoredImage, mode: ImageMode) -> NewMessage {
+    NewMessage {
+        body: MessageType::text(Role::User, text),
+        force_tool: None,
+        images: vec![ImageAttachment { source: ImageSource::Stored(image.clone()), mode }],
+    }
+}
+
+async fn wait_idle(rt: &Runtime, id: &ContextId, limit: Duration) -> Vec<Message> {
+    let t0 = Instant::now();
+    tokio::time::sleep(Duration::from_millis(20)).await;
+    loop {
+        let snap = rt.load_context(id).await.unwrap();
+        if matches!(snap.summary.status.kind(), StatusKind::Idle | StatusKind::Failed) {
+            return snap.messages;
+        }
+        assert!(t0.elapsed() < limit, "still {:?}", snap.summary.status);
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+}
+
+fn image_of(messages: &[Message]) -> &MessageType {
+    &messages.iter().find(|m| matches!(m.body, MessageType::Image { .. })).expect("an image message").body
+}
+
+/// The image parts of a captured request body, as (media type, bytes).
+fn sent_images(kind: ProviderKind, body: &Value) -> Vec<(String, Vec<u8>)> {
+    let mut out = Vec::new();
+    let walk: Vec<&Value> = match kind {
+        ProviderKind::OpenAiCompatible => body["messages"].as_array().unwrap().iter().collect(),
+        ProviderKind::Anthropic => body["messages"].as_array().unwrap().iter().collect(),
+        ProviderKind::Gemini => body["contents"].as_array().unwrap().iter().collect(),
+    };
+    for m in walk {
+        let parts = match kind {
+            ProviderKind::Gemini => m["parts"].as_array().cloned().unwrap_or_default(),
+            _ => m["content"].as_array().cloned().unwrap_or_default(),
+        };
+        for p in parts {
+            match kind {
+                ProviderKind::OpenAiCompatible if p["type"] == "image_url" => {
+                    let url = p["image_url"]["url"].as_str().unwrap();
+                    let (head, data) = url.split_once(";base64,").unwrap();
+                    out.push((head.trim_start_matches("data:").to_owned(), B64.decode(data).unwrap()));
+                }
+                ProviderKind::Anthropic if p["type"] == "image" => {
+                    assert_eq!(p["source"]["type"], "base64");
+                    let data = B64.decode(p["source"]["data"].as_str().unwrap()).unwrap();
+                    out.push((p["source"]["media_type"].as_str().unwrap().to_owned(), data));
+                }
+                ProviderKind::Gemini if p.get("inline_data").is_some() => {
+                    let data = B64.decode(p["inline_data"]["data"].as_str().unwrap()).unwrap();
+                    out.push((p["inline_data"]["mime_type"].as_str().unwrap().to_owned(), data));
+                }
+                _ => {}
+            }
+        }
+    }
+    out
+}
+
+#[tokio::test]
+async fn each_provider_receives_the_image_in_its_format_scaled_within_its_limits() {
+    for (kind, model) in [
+        (ProviderKind::OpenAiCompatible, "gpt-4o"),
+        (ProviderKind::Anthropic, "claude-sonnet-4"),
+        (ProviderKind::Gemini, "gemini-2.5-flash"),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let (mock, base) = Mock::start().await;
+        let rt = open(dir.path(), kind, &base, model).await;
+        // A 4K screenshot-sized image (a gradient: not compressible to nothing).
+        let big = magick(dir.path(), "4k.png", &["-size", "3840x2160", "gradient:navy-orange"]);
+        let image = store(&rt, &big, "4k.png").await;
+        mock.reply(kind, "A gradient from navy to orange.");
+        mock.reply(kind, "It is a gradient.");
+        let ctx = rt.create_context(None, None).await.unwrap();
+        rt.send_message(&ctx.id, with_image("what is this?", &image, ImageMode::Auto), false).await.unwrap();
+        let messages = wait_idle(&rt, &ctx.id, Duration::from_secs(30)).await;
+
+        let captured = mock.captured();
+        assert_eq!(captured.len(), 2, "{kind:?}: one look at the image, then the turn");
+        let limits = limits_for(kind);
+        for body in &captured {
+            let images = sent_images(kind, body);
+            assert_eq!(images.len(), 1, "{kind:?}: {body}");
+            let (media_type, bytes) = &images[0];
+            let decoded = image::load_from_memory(bytes).unwrap();
+            assert_eq!(decoded.width().max(decoded.height()), limits.max_long_edge.min(3840), "{kind:?}");
+            assert!((decoded.width() as f64 / decoded.height() as f64 - 16.0 / 9.0).abs() < 0.01);
+            assert!(bytes.len() as u64 <= limits.max_bytes, "{kind:?}: {} bytes", bytes.len());
+            assert!(media_type == "image/png" || media_type == "image/jpeg");
+        }
+        match image_of(&messages) {
+            MessageType::Image { vision_analysis, used, recognized_text, error, .. } => {
+                assert_eq!(vision_analysis.as_deref(), Some("A gradient from navy to orange."));
+                assert_eq!(*used, Some(ImageMode::Vision));
+                assert!(recognized_text.is_none() && error.is_none());
+            }
+            _ => unreachable!(),
+        }
+        assert!(
+            messages.iter().any(|m| m.body == MessageType::text(Role::Assistant, "It is a gradient.")),
+            "{kind:?}: the answer is stored"
+        );
+    }
+}
+
+#[tokio::test]
+async fn a_model_that_cannot_see_gets_the_ocr_text_and_the_user_is_told() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mock, base) = Mock::start().await;
+    let rt = open(dir.path(), ProviderKind::OpenAiCompatible, &base, "smollm2-135m").await;
+    let image = store(&rt, &text_png(dir.path()), "error.png").await;
+    mock.reply(ProviderKind::OpenAiCompatible, "Free some disk space.");
+    let ctx = rt.create_context(None, None).await.unwrap();
+    let mut events = rt.subscribe(&ctx.id).await.unwrap().1;
+    rt.send_message(&ctx.id, with_image("why did it fail?", &image, ImageMode::Auto), false).await.unwrap();
+    let messages = wait_idle(&rt, &ctx.id, Duration::from_secs(30)).await;
+    let MessageType::Image { recognized_text, ocr_confidence, language, used, fallback, .. } = image_of(&messages)
+    else {
+        unreachable!()
+    };
+    let text = recognized_text.as_deref().unwrap();
+    assert!(text.contains("Deploy failed") && text.contains("quota exceeded"), "{text}");
+    assert!(ocr_confidence.unwrap() > 80.0);
+    assert_eq!(language.as_deref(), Some("eng"));
+    assert_eq!(*used, Some(ImageMode::Ocr));
+    assert!(fallback.as_deref().unwrap().contains("smollm2-135m cannot see images"));
+    // The request: no image part, the OCR text marked as such.
+    let sent = mock.captured();
+    assert_eq!(sent.len(), 1);
+    let body = sent[0].to_string();
+    assert!(!body.contains("image_url"));
+    assert!(body.contains("text recognised by OCR") && body.contains("Deploy failed"), "{body}");
+    // Images come before the text they were sent with.
+    let order: Vec<&str> = messages.iter().map(|m| m.body.kind().tag()).collect();
+    assert_eq!(order, ["image", "text", "text"]);
+    // The user was told why OCR was used.
+    let mut told = false;
+    while let Ok(Some(Ok(e))) = tokio::time::timeout(Duration::from_millis(100), events.recv()).await {
+        told |= serde_json::to_string(&e).unwrap().contains("Read with OCR");
+    }
+    assert!(told, "a notice says OCR stood in for vision");
+}
+
+#[tokio::test]
+async fn vision_failure_falls_back_to_ocr_in_auto_and_is_kept_with_retry_in_vision_mode() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mock, base) = Mock::start().await;
+    let kind = ProviderKind::OpenAiCompatible;
+    let rt = open(dir.path(), kind, &base, "gpt-4o").await;
+    let image = store(&rt, &text_png(dir.path()), "error.png").await;
+    let ctx = rt.create_context(None, None).await.unwrap();
+
+    // Auto: the look fails (400), OCR reads it; the turn goes on.
+    mock.fail(400, "image format not accepted");
+    mock.reply(kind, "ok");
+    rt.send_message(&ctx.id, with_image("a", &image, ImageMode::Auto), false).await.unwrap();
+    let messages = wait_idle(&rt, &ctx.id, Duration::from_secs(30)).await;
+    let MessageType::Image { used, fallback, recognized_text, .. } = image_of(&messages) else { unreachable!() };
+    assert_eq!(*used, Some(ImageMode::Ocr));
+    assert!(fallback.as_deref().unwrap().contains("vision failed"), "{fallback:?}");
+    assert!(recognized_text.as_deref().unwrap().contains("Deploy failed"));
+
+    // Vision: the failure stays on the message, with the model's words; the
+    // turn still happens (the model is told the image could not be read).
+    mock.fail(400, "image format not accepted");
+    mock.reply(kind, "I could not see it.");
+    let only = NewMessage {
+        body: MessageType::text(Role::User, ""),
+        force_tool: None,
+        images: vec![ImageAttachment { source: ImageSource::Stored(image.clone()), mode: ImageMode::Vision }],
+    };
+    rt.send_message(&ctx.id, only, false).await.unwrap();
+    let messages = wait_idle(&rt, &ctx.id, Duration::from_secs(30)).await;
+    let failed = messages.iter().rev().find(|m| matches!(m.body, MessageType::Image { .. })).unwrap().clone();
+    let MessageType::Image { error, used, .. } = &failed.body else { unreachable!() };
+    assert!(error.as_deref().unwrap().contains("image format not accepted"), "{error:?}");
+    assert_eq!(*used, None);
+
+    // Retry on the card: the model can look now.
+    mock.reply(kind, "A terminal with an error.");
+    rt.execute(Command::RetryImage { context_id: ctx.id.clone(), message_id: failed.id }).await.unwrap();
+    let messages = wait_idle(&rt, &ctx.id, Duration::from_secs(30)).await;
+    let again = messages.iter().find(|m| m.id == failed.id).unwrap();
+    let MessageType::Image { error, used, vision_analysis, .. } = &again.body else { unreachable!() };
+    assert_eq!(error, &None);
+    assert_eq!(*used, Some(ImageMode::Vision));
+    assert_eq!(vision_analysis.as_deref(), Some("A terminal with an error."));
+    // Retry of something that is not an image is refused clearly.
+    let text_id = messages.iter().find(|m| matches!(m.body, MessageType::Text { .. })).unwrap().id;
+    let err = rt.execute(Command::RetryImage { context_id: ctx.id.clone(), message_id: text_id }).await.unwrap_err();
+    assert!(err.message.contains("is not an image"), "{err:?}");
+}
+
+#[tokio::test]
+async fn cancel_while_reading_stops_at_once_and_keeps_nothing_half_done() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mock, base) = Mock::start().await;
+    let kind = ProviderKind::OpenAiCompatible;
+    let rt = open(dir.path(), kind, &base, "gpt-4o").await;
+    let image = store(&rt, &text_png(dir.path()), "slow.png").await;
+    mock.slow(kind, Duration::from_secs(10));
+    let ctx = rt.create_context(None, None).await.unwrap();
+    rt.send_message(&ctx.id, with_image("look", &image, ImageMode::Vision), false).await.unwrap();
+    let t0 = Instant::now();
+    loop {
+        let s = rt.peek(&ctx.id).await.unwrap().summary.status;
+        if s.kind() == StatusKind::ReadingImages {
+            break;
+        }
+        assert!(t0.elapsed() < Duration::from_secs(5), "never reading: {s:?}");
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    let t0 = Instant::now();
+    rt.cancel(&ctx.id).await.unwrap();
+    let messages = wait_idle(&rt, &ctx.id, Duration::from_secs(1)).await;
+    assert!(t0.elapsed() < Duration::from_millis(300), "cancel took {:?}", t0.elapsed());
+    assert!(messages.iter().all(|m| m.body.kind().tag() != "image"), "nothing half-read is stored");
+}
+
+#[tokio::test]
+async fn bad_images_are_refused_clearly_and_stored_ones_survive_a_restart() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mock, base) = Mock::start().await;
+    let kind = ProviderKind::OpenAiCompatible;
+    let rt = open(dir.path(), kind, &base, "smollm2-135m").await;
+    for (data, says) in [
+        ("%%%not base64", "not valid Base64"),
+        (&*B64.encode(b"just some text"), "PNG, JPEG, WebP or GIF"),
+        (&*B64.encode(&text_png(dir.path())[..300]), "damaged or incomplete"),
+    ] {
+        let err = rt.execute(Command::StoreImage { data: data.into(), name: None }).await.unwrap_err();
+        assert!(err.message.contains(says), "{err:?}");
+    }
+    let err = rt.execute(Command::ReadImage { id: "0".repeat(64) }).await.unwrap_err();
+    assert!(err.message.contains("no stored image"), "{err:?}");
+    // A message with an image that was never stored is refused before anything runs.
+    let ctx = rt.create_context(None, None).await.unwrap();
+    let bogus = StoredImage {
+        id: "../../etc/passwd".into(),
+        media_type: "image/png".into(),
+        width: 1,
+        height: 1,
+        bytes: 1,
+        name: None,
+    };
+    let err = rt.send_message(&ctx.id, with_image("x", &bogus, ImageMode::Auto), false).await.unwrap_err();
+    assert!(err.to_string().contains("invalid id"), "{err}");
+
+    let png = text_png(dir.path());
+    let image = store(&rt, &png, "error.png").await;
+    mock.reply(kind, "noted");
+    rt.send_message(&ctx.id, with_image("keep this", &image, ImageMode::Ocr), false).await.unwrap();
+    wait_idle(&rt, &ctx.id, Duration::from_secs(30)).await;
+    rt.shutdown().await;
+    drop(rt);
+
+    let rt = open(dir.path(), kind, &base, "smollm2-135m").await;
+    let messages = rt.load_context(&ctx.id).await.unwrap().messages;
+    let MessageType::Image { source: ImageSource::Stored(s), recognized_text, .. } = image_of(&messages) else {
+        panic!("the image message is back")
+    };
+    assert_eq!(s.name.as_deref(), Some("error.png"));
+    assert!(recognized_text.as_deref().unwrap().contains("Deploy failed"));
+    let v = rt.execute(Command::ReadImage { id: s.id.clone() }).await.unwrap();
+    assert_eq!(B64.decode(v["data"].as_str().unwrap()).unwrap(), png);
+    assert_eq!(v["media_type"], "image/png");
+}
