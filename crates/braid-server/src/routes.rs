@@ -43,7 +43,9 @@ type ApiResult<T> = Result<T, ApiError>;
 
 pub(crate) fn api(state: AppState) -> Router<AppState> {
     Router::new()
-        .route("/api/command", post(command))
+        // Images travel as Base64 in `store_image` (40 MB at most, a third
+        // more encoded); every other command is small.
+        .route("/api/command", post(command).layer(axum::extract::DefaultBodyLimit::max(56 * 1024 * 1024)))
         .route("/api/contexts", get(list).post(create))
         .route("/api/contexts/{id}", get(load).delete(delete))
         .route("/api/contexts/{id}/messages", post(send))

@@ -9,6 +9,7 @@ import type {
   ContextId,
   ContextSnapshot,
   ContextSummary,
+  ImageData,
   LocalServer,
   MessageId,
   ModelChoice,
@@ -17,6 +18,7 @@ import type {
   ProviderInput,
   SendReceipt,
   SettingsView,
+  StoredImage,
   ToolApprovalPolicy,
   ToolSettings,
 } from "../generated/protocol";
@@ -94,5 +96,14 @@ export abstract class CommandBackend implements Backend {
   }
   detectLocalServers(): Promise<LocalServer[]> {
     return this.execute({ type: "detect_local_servers" });
+  }
+  storeImage(data: string, name: string | null): Promise<StoredImage> {
+    return this.execute({ type: "store_image", data, name });
+  }
+  readImage(imageId: string): Promise<ImageData> {
+    return this.execute({ type: "read_image", id: imageId });
+  }
+  retryImage(id: ContextId, messageId: MessageId): Promise<void> {
+    return this.execute({ type: "retry_image", context_id: id, message_id: messageId });
   }
 }

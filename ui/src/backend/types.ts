@@ -9,6 +9,7 @@ import type {
   ContextId,
   ContextSnapshot,
   ContextSummary,
+  ImageData,
   LocalServer,
   MessageId,
   ModelChoice,
@@ -17,6 +18,7 @@ import type {
   ProviderInput,
   SendReceipt,
   SettingsView,
+  StoredImage,
   ToolApprovalPolicy,
   ToolSettings,
   WireError,
@@ -57,6 +59,14 @@ export interface Backend {
   testProvider(provider: ProviderInput): Promise<ModelSummary[]>;
   listModels(providerId: string): Promise<ModelSummary[]>;
   detectLocalServers(): Promise<LocalServer[]>;
+
+  /** Checks an image (Base64 of PNG, JPEG, WebP or GIF) and keeps it once;
+   *  messages then refer to it. */
+  storeImage(data: string, name: string | null): Promise<StoredImage>;
+  /** A stored image's bytes, Base64, for thumbnails and the viewer. */
+  readImage(imageId: string): Promise<ImageData>;
+  /** Reads an image message again (vision or OCR), while idle. */
+  retryImage(id: ContextId, messageId: MessageId): Promise<void>;
 }
 
 /** An error from the backend, carrying the wire code the UI switches on. */

@@ -9,7 +9,7 @@ describe("WebBackend", () => {
       seen.push({ url: String(url), init });
       return new Response(JSON.stringify({ message_id: 3, queued: true }), { status: 200 });
     });
-    const receipt = await b.sendMessage("c1", { body: { type: "text", role: "user", parts: [{ kind: "text", text: "hi" }] } }, true);
+    const receipt = await b.sendMessage("c1", { body: { type: "text", role: "user", parts: [{ kind: "text", text: "hi" }] }, images: [] }, true);
     expect(receipt).toEqual({ message_id: 3, queued: true });
     expect(seen[0].url).toBe("http://h/api/command");
     expect((seen[0].init?.headers as Record<string, string>).Authorization).toBe("Bearer tok");

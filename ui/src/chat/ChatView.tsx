@@ -5,6 +5,10 @@ import type { AgentMode, ApprovalDecision, BraidEvent, ContextId, ContextStrateg
 import { FileIcon } from "../icons";
 import { Markdown } from "../markdown/Markdown";
 import { ApprovalPanel } from "./ApprovalPanel";
+import { imageFiles, toAttachments, useAttachments, type Pending } from "./attachments";
+import { remember } from "./imageCache";
+import { ImageCard } from "./ImageCard";
+import { ImageViewer } from "./ImageViewer";
 import { ChatHeader } from "./ChatHeader";
 import { parseComposer } from "./command";
 import { Composer } from "./Composer";
@@ -32,6 +36,11 @@ export function ChatView({ backend, id, settings, onActivity }: Props) {
   const [restore, setRestore] = useState<{ text: string; nonce: number } | null>(null);
   /** Every stored message, or the summarised view (the default). */
   const [full, setFull] = useState(false);
+  const attachments = useAttachments(backend);
+  /** Images just sent, shown with the reading progress until stored. */
+  const [sending, setSending] = useState<Pending[]>([]);
+  const [rereading, setRereading] = useState<number | null>(null);
+  const [viewing, setViewing] = useState<{ url: string; name: string } | null>(null);
 
   // Events are applied in one batch per animation frame: a fast stream
   // re-renders at most once a frame, however many deltas arrive.
@@ -88,19 +97,47 @@ export function ChatView({ backend, id, settings, onActivity }: Props) {
   }, [settings, reload]);
 
   const busy = isBusy(model.status);
+  const reading = model.status.state === "reading_images";
+  useEffect(() => {
+    if (!reading) {
+      setSending([]);
+      setRereading(null);
+    }
+  }, [reading]);
   const onSend = useCallback(
     (t: string) => {
       setError(null);
       const out = parseComposer(t);
       lastSent.current = t;
+      const sent = attachments.pending.filter((p) => p.stored);
+      for (const p of sent) remember(p.stored!.id, p.preview);
       backend
-        .sendMessage(id, { body: { type: "text", role: "user", parts: [{ kind: "text", text: out.text }] }, force_tool: out.forceTool ?? undefined }, busy)
+        .sendMessage(
+          id,
+          { body: { type: "text", role: "user", parts: [{ kind: "text", text: out.text }] }, force_tool: out.forceTool ?? undefined, images: toAttachments(sent) },
+          busy,
+        )
+        .then(() => {
+          // Images stay in the composer until the message is accepted.
+          attachments.clear();
+          if (sent.length) setSending(sent);
+        })
         .catch((e) => {
           setError(e instanceof BackendError ? `${e.code}: ${e.message}` : String(e));
           setRestore({ text: t, nonce: Date.now() });
         });
     },
-    [backend, id, busy],
+    [backend, id, busy, attachments],
+  );
+  const onRetryImage = useCallback(
+    (messageId: number) => {
+      setRereading(messageId);
+      backend.retryImage(id, messageId).catch((e) => {
+        setRereading(null);
+        setError(e instanceof BackendError ? `${e.code}: ${e.message}` : String(e));
+      });
+    },
+    [backend, id],
   );
   const report = useCallback((e: unknown) => setError(e instanceof BackendError ? `${e.code}: ${e.message}` : String(e)), []);
   const onCancel = useCallback(() => void backend.cancel(id).catch(report), [backend, id, report]);
@@ -122,8 +159,27 @@ export function ChatView({ backend, id, settings, onActivity }: Props) {
   // frame. Keeping them apart means a long conversation is not walked
   // again for each frame of a stream.
   const storedRows: Row[] = useMemo(
-    () => transcript(model.snapshot?.messages ?? [], full).map((item) => ({ key: item.key, render: () => <ItemView item={item} /> })),
-    [model.snapshot, full],
+    () =>
+      transcript(model.snapshot?.messages ?? [], full).map((item) => ({
+        key: item.key,
+        render: () =>
+          item.kind === "image" ? (
+            <div className="message user image">
+              <span className="who">user</span>
+              <ImageCard
+                backend={backend}
+                image={item.image}
+                rereading={rereading === item.id && reading}
+                busy={busy}
+                onRetry={() => onRetryImage(item.id)}
+                onOpen={(url, name) => setViewing({ url, name })}
+              />
+            </div>
+          ) : (
+            <ItemView item={item} />
+          ),
+      })),
+    [model.snapshot, full, backend, rereading, reading, busy, onRetryImage],
   );
   const rows: Row[] = useMemo(() => {
     const drafts: Row[] = Object.entries(model.drafts).map(([mid, t]) => ({
@@ -149,7 +205,19 @@ export function ChatView({ backend, id, settings, onActivity }: Props) {
     model.status.state === "awaiting_tool_approval" ? pendingCalls(model.snapshot?.messages ?? [], model.status.pending_requests) : [];
 
   return (
-    <section className="chat">
+    <section
+      className="chat"
+      onDragOver={(e) => {
+        if (Array.from(e.dataTransfer?.types ?? []).includes("Files")) e.preventDefault();
+      }}
+      onDrop={(e) => {
+        const files = imageFiles(e.dataTransfer?.files);
+        if (files.length) {
+          e.preventDefault();
+          attachments.add(files);
+        }
+      }}
+    >
       <ChatHeader
         backend={backend}
         snapshot={model.snapshot}
@@ -180,6 +248,24 @@ export function ChatView({ backend, id, settings, onActivity }: Props) {
         </p>
       ) : null}
       <MessageList rows={rows} />
+      {sending.length > 0 && reading ? (
+        <ul className="attachments sending" aria-label="Images being read" data-testid="reading-images">
+          {sending.map((p) => (
+            <li key={p.key}>
+              <img src={p.preview} alt={p.name} />
+              <span className="name">{p.name}</span>
+              <span className="hint">
+                {model.status.state === "reading_images" ? `Reading… ${model.status.done}/${model.status.total} done` : ""}
+              </span>
+              <progress max={model.status.state === "reading_images" ? model.status.total : 1} value={model.status.state === "reading_images" ? model.status.done : 0} />
+            </li>
+          ))}
+          <li>
+            <button type="button" className="cancel" onClick={onCancel}>Cancel</button>
+          </li>
+        </ul>
+      ) : null}
+      {viewing ? <ImageViewer url={viewing.url} name={viewing.name} onClose={() => setViewing(null)} /> : null}
       {model.queue.length > 0 ? (
         <ul className="queue" aria-label="Queued messages">
           {model.queue.map((q) => (
@@ -212,7 +298,7 @@ export function ChatView({ backend, id, settings, onActivity }: Props) {
           </ul>
         </details>
       ) : null}
-      <Composer busy={busy} onSend={onSend} onCancel={onCancel} findFiles={findFiles} restore={restore} />
+      <Composer busy={busy} onSend={onSend} onCancel={onCancel} findFiles={findFiles} restore={restore} attachments={attachments} />
     </section>
   );
 }

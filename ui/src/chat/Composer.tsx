@@ -1,4 +1,6 @@
-import { useEffect, useRef, useState, type KeyboardEvent } from "react";
+import { useEffect, useRef, useState, type ClipboardEvent, type DragEvent, type KeyboardEvent } from "react";
+import type { ImageMode } from "../generated/protocol";
+import { ACCEPTED, imageFiles, type Attachments } from "./attachments";
 import { insertMention, mentionAt, type Typing } from "./mention";
 
 interface Props {
@@ -10,13 +12,15 @@ interface Props {
   /** Text to put back (a sent message that was refused), once per nonce,
    *  if the box is empty: nothing typed is lost. */
   restore?: { text: string; nonce: number } | null;
+  /** Images to send with the message (picked, pasted or dropped). */
+  attachments?: Attachments;
 }
 
 /** Enter sends, Shift+Enter is a new line, Esc cancels; while busy, Send
  *  becomes Cancel and what is sent is queued visibly. Typing `@` opens a
  *  picker of workspace files (↑/↓, Enter or Tab to insert, Esc to close);
  *  `:12-40` after a path references those lines. */
-export function Composer({ busy, onSend, onCancel, findFiles, restore }: Props) {
+export function Composer({ busy, onSend, onCancel, findFiles, restore, attachments }: Props) {
   const [text, setText] = useState("");
   useEffect(() => {
     if (restore) setText((t) => (t.trim() ? t : restore.text));
@@ -41,8 +45,13 @@ export function Composer({ busy, onSend, onCancel, findFiles, restore }: Props) 
     };
   }, [typing, findFiles]);
 
+  const picker = useRef<HTMLInputElement>(null);
+  const [dropping, setDropping] = useState(false);
+  const images = attachments?.pending ?? [];
+  const ready = images.some((p) => p.stored);
+  const canSend = (!!text.trim() || ready) && !attachments?.uploading;
   const send = () => {
-    if (!text.trim()) return;
+    if (!canSend) return;
     onSend(text);
     setText("");
     setTyping(null);
@@ -56,6 +65,21 @@ export function Composer({ busy, onSend, onCancel, findFiles, restore }: Props) 
     requestAnimationFrame(() => box.current?.setSelectionRange(next.caret, next.caret));
   };
   const picking = typing !== null && files.length > 0;
+  const onPaste = (e: ClipboardEvent<HTMLTextAreaElement>) => {
+    const pasted = imageFiles(e.clipboardData?.files);
+    if (pasted.length && attachments) {
+      e.preventDefault();
+      attachments.add(pasted);
+    }
+  };
+  const onDrop = (e: DragEvent) => {
+    setDropping(false);
+    const dropped = imageFiles(e.dataTransfer?.files);
+    if (!dropped.length || !attachments) return;
+    e.preventDefault();
+    e.stopPropagation();
+    attachments.add(dropped);
+  };
   const onKey = (e: KeyboardEvent<HTMLTextAreaElement>) => {
     if (picking && (e.key === "ArrowDown" || e.key === "ArrowUp")) {
       e.preventDefault();
@@ -69,13 +93,53 @@ export function Composer({ busy, onSend, onCancel, findFiles, restore }: Props) 
     } else if (e.key === "Enter" && !e.shiftKey) {
       e.preventDefault();
       send();
+    } else if (e.key === "u" && (e.ctrlKey || e.metaKey) && e.shiftKey && attachments) {
+      e.preventDefault();
+      picker.current?.click();
     } else if (e.key === "Escape" && busy) {
       e.preventDefault();
       onCancel();
     }
   };
   return (
-    <div className="composer">
+    <div
+      className={`composer${dropping ? " dropping" : ""}`}
+      onDragOver={(e) => {
+        if (attachments && Array.from(e.dataTransfer?.types ?? []).includes("Files")) {
+          e.preventDefault();
+          setDropping(true);
+        }
+      }}
+      onDragLeave={() => setDropping(false)}
+      onDrop={onDrop}
+      data-testid="composer"
+    >
+      {images.length > 0 ? (
+        <ul className="attachments" aria-label="Images to send">
+          {images.map((p) => (
+            <li key={p.key} className={p.error ? "failed" : ""} data-testid="attachment">
+              {p.preview ? <img src={p.preview} alt={p.name} /> : <span className="thumb-placeholder" />}
+              <span className="name" title={p.name}>{p.name}</span>
+              {p.error ? (
+                <span className="tool-error" role="alert">{p.error}</span>
+              ) : p.stored ? (
+                <select
+                  aria-label={`How to read ${p.name}`}
+                  value={p.mode}
+                  onChange={(e) => attachments!.setMode(p.key, e.target.value as ImageMode)}
+                >
+                  <option value="auto">Auto</option>
+                  <option value="vision">Vision</option>
+                  <option value="ocr">OCR</option>
+                </select>
+              ) : (
+                <span className="hint">Checking…</span>
+              )}
+              <button type="button" className="remove" aria-label={`Remove ${p.name}`} onClick={() => attachments!.remove(p.key)}>✕</button>
+            </li>
+          ))}
+        </ul>
+      ) : null}
       {picking ? (
         <ul className="file-picker" role="listbox" aria-label="Workspace files">
           {files.map((f, i) => (
@@ -89,19 +153,39 @@ export function Composer({ busy, onSend, onCancel, findFiles, restore }: Props) 
       <textarea
         ref={box}
         aria-label="Message"
-        placeholder={busy ? "Braid is busy: Enter queues the message, Esc cancels" : "Message (Enter sends, Shift+Enter new line, @ references a file, /tool name … makes the model use a tool)"}
+        placeholder={busy ? "Braid is busy: Enter queues the message, Esc cancels" : "Message (Enter sends, Shift+Enter new line, @ references a file, /tool name … makes the model use a tool; paste or drop images)"}
         value={text}
         onChange={(e) => {
           setText(e.target.value);
           setTyping(mentionAt(e.target.value, e.target.selectionStart ?? e.target.value.length));
         }}
         onKeyDown={onKey}
+        onPaste={onPaste}
         rows={3}
       />
+      {attachments ? (
+        <>
+          <button type="button" className="attach" title="Attach images (Ctrl+Shift+U), or paste or drop them here" aria-label="Attach images" onClick={() => picker.current?.click()}>
+            ＋
+          </button>
+          <input
+            ref={picker}
+            type="file"
+            accept={ACCEPTED.join(",")}
+            multiple
+            hidden
+            data-testid="image-picker"
+            onChange={(e) => {
+              attachments.add(Array.from(e.target.files ?? []));
+              e.target.value = "";
+            }}
+          />
+        </>
+      ) : null}
       {busy ? (
         <button type="button" className="cancel" onClick={onCancel}>Cancel</button>
       ) : (
-        <button type="button" onClick={send} disabled={!text.trim()}>Send</button>
+        <button type="button" onClick={send} disabled={!canSend}>Send</button>
       )}
     </div>
   );

@@ -11,6 +11,7 @@ export function describe(s: ContextStatus, now: number): string {
     case "resolving_file_references": return "Resolving file references…";
     case "enhancing_system_prompt": return "Preparing system prompt…";
     case "optimizing_context": return "Optimising context…";
+    case "reading_images": return `Reading images (${s.done}/${s.total} done)`;
     case "preparing_llm_request": return "Preparing request…";
     case "connecting_to_llm": return "Connecting…";
     case "awaiting_llm_first_chunk": return "Waiting for the first token…";

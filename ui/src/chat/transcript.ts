@@ -14,7 +14,10 @@ export type Item =
   | { key: string; kind: "summary"; count: number; text: string }
   | { key: string; kind: "file"; label: string; content: string | null; error: string | null }
   | { key: string; kind: "tools"; text: string | null; tools: ToolView[] }
-  | { key: string; kind: "system"; text: string };
+  | { key: string; kind: "system"; text: string }
+  | { key: string; kind: "image"; id: number; image: ImageBody };
+
+export type ImageBody = Extract<Message["body"], { type: "image" }>;
 
 export function systemText(m: Message): string {
   if (m.body.type !== "system_control") return "";
@@ -76,6 +79,9 @@ export function transcript(messages: Message[], full = true): Item[] {
         break;
       case "system_control":
         items.push({ key, kind: "system", text: systemText(m) });
+        break;
+      case "image":
+        items.push({ key, kind: "image", id: m.id, image: b });
         break;
       case "file_reference": {
         const lines = b.range ? (b.range.start_line === b.range.end_line ? `:${b.range.start_line}` : `:${b.range.start_line}-${b.range.end_line}`) : "";
