@@ -16,3 +16,13 @@ export function FileIcon() {
     </svg>
   );
 }
+
+export function ImageIcon() {
+  return (
+    <svg width="18" height="18" viewBox="0 0 16 16" aria-hidden="true" focusable="false">
+      <rect x="1.5" y="2.5" width="13" height="11" rx="1.5" fill="none" stroke="currentColor" strokeWidth="1.3" />
+      <circle cx="5.5" cy="6" r="1.3" fill="currentColor" />
+      <path d="M2 12l4-4 3 3 2-2 3.5 3.5" fill="none" stroke="currentColor" strokeWidth="1.3" strokeLinejoin="round" />
+    </svg>
+  );
+}

@@ -5,7 +5,7 @@ import type { AgentMode, ApprovalDecision, BraidEvent, ContextId, ContextStrateg
 import { FileIcon } from "../icons";
 import { Markdown } from "../markdown/Markdown";
 import { ApprovalPanel } from "./ApprovalPanel";
-import { imageFiles, toAttachments, useAttachments, type Pending } from "./attachments";
+import { toAttachments, useAttachments, type Pending } from "./attachments";
 import { remember } from "./imageCache";
 import { ImageCard } from "./ImageCard";
 import { ImageViewer } from "./ImageViewer";
@@ -211,7 +211,7 @@ export function ChatView({ backend, id, settings, onActivity }: Props) {
         if (Array.from(e.dataTransfer?.types ?? []).includes("Files")) e.preventDefault();
       }}
       onDrop={(e) => {
-        const files = imageFiles(e.dataTransfer?.files);
+        const files = Array.from(e.dataTransfer?.files ?? []);
         if (files.length) {
           e.preventDefault();
           attachments.add(files);

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState, type ClipboardEvent, type DragEvent, type KeyboardEvent } from "react";
 import type { ImageMode } from "../generated/protocol";
+import { ImageIcon } from "../icons";
 import { ACCEPTED, imageFiles, type Attachments } from "./attachments";
 import { insertMention, mentionAt, type Typing } from "./mention";
 
@@ -74,7 +75,8 @@ export function Composer({ busy, onSend, onCancel, findFiles, restore, attachmen
   };
   const onDrop = (e: DragEvent) => {
     setDropping(false);
-    const dropped = imageFiles(e.dataTransfer?.files);
+    // Every dropped file is answered: a non-image is refused with its name.
+    const dropped = Array.from(e.dataTransfer?.files ?? []);
     if (!dropped.length || !attachments) return;
     e.preventDefault();
     e.stopPropagation();
@@ -166,7 +168,7 @@ export function Composer({ busy, onSend, onCancel, findFiles, restore, attachmen
       {attachments ? (
         <>
           <button type="button" className="attach" title="Attach images (Ctrl+Shift+U), or paste or drop them here" aria-label="Attach images" onClick={() => picker.current?.click()}>
-            ＋
+            <ImageIcon />
           </button>
           <input
             ref={picker}

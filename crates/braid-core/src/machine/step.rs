@@ -278,10 +278,11 @@ impl Step {
         force_tool: Option<String>,
         mut images: Vec<ImageAttachment>,
     ) {
-        // Images alone: the first image is the message, the rest go with it.
+        // Images alone: the last image is the message, the others go just
+        // before it, so they keep the order they were attached in.
         let body = match body {
             b if is_blank_text(&b) && !images.is_empty() => {
-                let first = images.remove(0);
+                let Some(first) = images.pop() else { return };
                 MessageType::Image {
                     source: first.source,
                     mode: first.mode,

@@ -1,0 +1,126 @@
+// Images in a real browser: braid-server with the built-in echo (a model
+// without vision, so Auto reads text with the real Tesseract), the built UI
+// in headless Chromium. A PNG with text is dropped onto the composer, a
+// second one pasted; the thumbnails, the reading progress, the OCR text
+// reaching the model (the echo repeats what it received), the card's
+// confidence, the full-size viewer, a refused file, and a reload.
+// Screenshots: e2e/out/images-*.png.
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { checker, launchBrowser, startServer, tempDir } from "./lib.mjs";
+
+const { check, finish } = checker();
+const work = tempDir("images");
+const convert = existsSync("/usr/bin/convert") ? "/usr/bin/convert" : "convert";
+const draw = (name, size, bg, fg, lines) => {
+  const args = ["-size", size, `xc:${bg}`, "-fill", fg, "-font", "DejaVu-Sans", "-pointsize", "30"];
+  lines.forEach((l, i) => args.push("-annotate", `+24+${60 + i * 52}`, l));
+  execFileSync(convert, [...args, join(work, name)]);
+  return readFileSync(join(work, name)).toString("base64");
+};
+const light = draw("build-error.png", "1000x170", "white", "black", ["Build failed: missing semicolon", "at src/parser.rs line 42"]);
+const dark = draw("dark.png", "900x120", "#1e1e1e", "#d4d4d4", ["Terminal says hello from dark mode"]);
+
+const { server, url: started } = startServer(join(tempDir("images-db"), "braid.db"), ["--echo", "--echo-delay-ms", "0"], work);
+const url = await started;
+const browser = await launchBrowser();
+mkdirSync("e2e/out", { recursive: true });
+
+/** Drops (or pastes) a file the way the browser delivers one from the desktop. */
+const deliver = (page, how, selector, b64, name, type = "image/png") =>
+  page.evaluate(
+    ({ how, selector, b64, name, type }) => {
+      const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+      const dt = new DataTransfer();
+      dt.items.add(new File([bytes], name, { type }));
+      const target = document.querySelector(selector);
+      if (how === "paste") {
+        target.dispatchEvent(new ClipboardEvent("paste", { clipboardData: dt, bubbles: true, cancelable: true }));
+      } else {
+        target.dispatchEvent(new DragEvent("dragover", { dataTransfer: dt, bubbles: true, cancelable: true }));
+        target.dispatchEvent(new DragEvent("drop", { dataTransfer: dt, bubbles: true, cancelable: true }));
+      }
+    },
+    { how, selector, b64, name, type },
+  );
+
+try {
+  const page = await browser.newPage({ viewport: { width: 1100, height: 760 } });
+  const errors = [];
+  page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
+  await page.goto(url);
+  await page.getByRole("button", { name: "New conversation", exact: true }).click();
+  const box = page.getByLabel("Message");
+  await box.waitFor();
+
+  // A file that is not an image: refused in the composer, nothing sent.
+  await deliver(page, "drop", '[data-testid="composer"]', Buffer.from("%PDF-1.7").toString("base64"), "notes.pdf", "application/pdf");
+  await page.getByText("notes.pdf is not a PNG, JPEG, WebP or GIF image").waitFor({ timeout: 5000 });
+  check(true, "a dropped PDF is refused in the composer with the reason");
+  await page.getByRole("button", { name: "Remove notes.pdf" }).click();
+  // Bytes that claim to be PNG but are not: the backend refuses them.
+  await deliver(page, "drop", '[data-testid="composer"]', Buffer.from("not really a png").toString("base64"), "fake.png");
+  await page.getByTestId("attachment").filter({ hasText: "fake.png" }).getByRole("alert").waitFor({ timeout: 5000 });
+  const why = await page.getByTestId("attachment").filter({ hasText: "fake.png" }).getByRole("alert").innerText();
+  check(why.includes("PNG, JPEG, WebP or GIF"), `a corrupt image is refused by the backend (${why})`);
+  await page.getByRole("button", { name: "Remove fake.png" }).click();
+
+  // Drop a screenshot onto the composer, paste a dark one into the box.
+  await deliver(page, "drop", '[data-testid="composer"]', light, "build-error.png");
+  await deliver(page, "paste", "textarea", dark, "");
+  await page.getByLabel("How to read build-error.png").waitFor({ timeout: 5000 });
+  await page.getByLabel("How to read pasted-", { exact: false }).waitFor({ timeout: 5000 });
+  check((await page.getByTestId("attachment").count()) === 2, "the dropped and the pasted image wait as thumbnails");
+  await page.screenshot({ path: "e2e/out/images-composer.png" });
+  // Sent without text: the images are the message.
+  await page.getByRole("button", { name: "Send" }).click();
+  await page.getByTestId("reading-images").waitFor({ timeout: 5000 }).then(
+    () => check(true, "the images show their reading progress while OCR runs"),
+    () => check(false, "the images show their reading progress while OCR runs"),
+  );
+  await page.getByTestId("state").filter({ hasText: "Idle" }).waitFor({ timeout: 30000 });
+  const cards = page.getByTestId("image-card");
+  await cards.nth(1).waitFor({ timeout: 10000 });
+  check((await cards.count()) === 2, "two image cards in the chat");
+  const badge = await cards.first().getByTestId("image-reading").innerText();
+  const conf = Number(/OCR · (\d+) % confidence/.exec(badge)?.[1] ?? 0);
+  check(conf >= 70, `the card shows OCR with its confidence (${badge})`);
+  check((await cards.first().getByTestId("image-fallback").innerText()).includes("cannot see images"), "the card says OCR was used because the model cannot see");
+  await cards.first().getByTestId("image-text").locator("summary").click();
+  const text = await cards.first().getByTestId("image-text").locator("pre").innerText();
+  check(text.includes("Build failed") && text.includes("line 42"), `the recognised text unfolds on the card (${JSON.stringify(text)})`);
+  await cards.nth(1).getByTestId("image-text").locator("summary").click();
+  const darkText = await cards.nth(1).getByTestId("image-text").locator("pre").innerText();
+  check(darkText.toLowerCase().includes("dark mode"), `the dark screenshot is read too (${JSON.stringify(darkText)})`);
+  const answer = await page.locator(".message.assistant").last().innerText();
+  check(answer.includes("text recognised by OCR") && answer.includes("dark mode"), "the model received the OCR text, marked as OCR (the echo repeats it)");
+  const notice = await page.locator(".notice").innerText().catch(() => "");
+  check(notice.includes("Read with OCR"), `the state line tells the user OCR stood in (${notice})`);
+  await page.screenshot({ path: "e2e/out/images-cards.png" });
+
+  // Full size, and back with Esc.
+  await cards.first().getByTitle("Open full size").click();
+  const viewer = page.getByRole("dialog", { name: "Image build-error.png" });
+  await viewer.waitFor({ timeout: 5000 });
+  const size = await viewer.locator("img").evaluate((img) => [img.naturalWidth, img.naturalHeight]);
+  check(size[0] === 1000 && size[1] === 170, `the viewer shows the image at full size (${size})`);
+  await page.screenshot({ path: "e2e/out/images-viewer.png" });
+  await page.keyboard.press("Escape");
+  await viewer.waitFor({ state: "detached", timeout: 5000 });
+  check(true, "Esc closes the viewer");
+
+  // Reload: the cards come back from the store.
+  await page.reload();
+  await page.getByTestId("image-card").nth(1).waitFor({ timeout: 10000 });
+  await page.locator('[data-testid="image-card"] img').first().waitFor({ timeout: 5000 });
+  check((await page.getByTestId("image-card").first().getByTestId("image-reading").innerText()).startsWith("OCR"), "after a reload the cards and their thumbnails are back");
+
+  check(errors.filter((e) => !e.includes("400")).length === 0, `no console errors (${errors.join(" | ")})`);
+} catch (e) {
+  check(false, `images e2e: ${e.stack ?? e}`);
+} finally {
+  await browser.close();
+  server.kill();
+}
+finish();
