@@ -2,16 +2,21 @@
 // driven over WebDriver (tauri-driver + WebKitWebDriver), talking to the
 // real llama.cpp peer. First run adds the detected server, a conversation
 // streams a real answer, a long answer is cancelled, and after the app is
-// restarted the history is there. Screenshots: e2e/out/desktop-*.png.
+// restarted the history is there, tools are approved and denied, and a PNG
+// with text dropped on the composer is read by OCR (the model has no
+// vision) and its text reaches the model. Requests go through a logging
+// proxy on 127.0.0.1:8080 (offered by first run like any local server), so
+// what Braid sent is checked. Screenshots: e2e/out/desktop-*.png.
 import { spawnSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { checker, startPeer, tempDir } from "./lib.mjs";
+import { checker, DELIVER_FILE, startLoggingProxy, startPeer, tempDir, textPng } from "./lib.mjs";
 import { desktopApp, sleep } from "./webdriver.mjs";
 
 const { check, finish } = checker();
 const data = tempDir("desktop");
 const peer = startPeer();
+const proxy = await startLoggingProxy(8080, new URL(peer.url).origin);
 const { app, openApp, stop, session } = desktopApp(data, "desktop");
 
 const ENTER = "\uE007";
@@ -22,9 +27,9 @@ try {
   s = session(await openApp());
 
   await s.until("the welcome screen", "return document.body.innerText.includes('Welcome to Braid')", 30000);
-  await s.until("the detected server", `return [...document.querySelectorAll('button')].some(b => b.textContent === 'Use llama.cpp at ${peer.url}')`, 15000);
+  await s.until("the detected server", `return [...document.querySelectorAll('button')].some(b => b.textContent === 'Use llama.cpp at ${proxy.url}')`, 15000);
   await s.shot("first-run");
-  await s.click(`//button[.='Use llama.cpp at ${peer.url}']`);
+  await s.click(`//button[.='Use llama.cpp at ${proxy.url}']`);
   await s.until("the welcome screen to go", "return !document.body.innerText.includes('Welcome to Braid')", 10000);
   check(true, "first run in the window offers the local llama.cpp server and adds it");
 
@@ -99,6 +104,33 @@ try {
   const rowsAfter = await s.js("return document.querySelectorAll('.messages .row').length");
   await s.shot("tools");
   check(state.startsWith("Idle") && rowsAfter >= rowsBefore + 3, `denying sends the denial to the model, which answers (${rowsAfter - rowsBefore} new items, ${state})`);
+  // Images: a PNG with text dropped on the composer, sent to the model
+  // (which cannot see): OCR reads it, the card shows the confidence, and
+  // the request carries the text, marked as OCR output, and no image.
+  const png = await textPng(data, "invoice.png", "1000x170", ["Invoice total: 4242 euros", "Due date: 12 March 2027"]);
+  await s.js(DELIVER_FILE, "drop", "[data-testid=composer]", png, "invoice.png", "image/png");
+  await s.until("the thumbnail, checked", "return !!document.querySelector('select[aria-label=\"How to read invoice.png\"]')", 10000);
+  const preview = await s.js("const i = document.querySelector('[data-testid=attachment] img'); return i ? i.naturalWidth : -1");
+  check(preview === 1000, `the composer shows the dropped image as a thumbnail (${preview} px wide)`);
+  await s.shot("image-attached");
+  const sentBefore = proxy.bodies.length;
+  await s.type(box, `What is the invoice total?${ENTER}`);
+  await s.until("the image card", "return !!document.querySelector('[data-testid=image-card]')", 60000);
+  await s.state("Idle", 120000);
+  const badge = await s.js("return document.querySelector('[data-testid=image-card] [data-testid=image-reading]')?.textContent ?? ''");
+  const conf = Number(/OCR · (\d+) % confidence/.exec(badge)?.[1] ?? 0);
+  check(conf >= 70, `the dropped image is read by OCR and its card shows the confidence (${badge})`);
+  const why = await s.js("return document.querySelector('[data-testid=image-fallback]')?.textContent ?? ''");
+  check(why.includes("smollm2-135m cannot see images"), `the card says OCR was used because the model cannot see (${why})`);
+  const request = proxy.bodies.slice(sentBefore).filter((b) => b.path.endsWith("/chat/completions")).map((b) => b.body).pop() ?? "";
+  check(request.includes("text recognised by OCR") && request.includes("4242") && !request.includes("image_url"), "the request to the real model carries the OCR text (4242 euros), marked as OCR, and no image part");
+  const reply = await s.js("const a = document.querySelectorAll('.message.assistant .markdown'); return a.length ? a[a.length - 1].textContent : ''");
+  console.log(`the model answered: ${JSON.stringify(reply.slice(0, 120))}`);
+  const thumb = await s.until("the card's thumbnail", "const i = document.querySelector('[data-testid=image-card] img'); return i && i.complete ? String(i.naturalWidth) : ''", 10000);
+  check(Number(thumb) === 1000, `the card shows the stored image (${thumb} px wide)`);
+  await s.js("document.querySelector('[data-testid=image-text] summary')?.click(); document.querySelector('[data-testid=image-card]')?.scrollIntoView(); return true");
+  await s.shot("image-ocr");
+
   // Memory at idle: the app and its WebKit processes (children).
   await sleep(2000);
   const pid = spawnSync("pgrep", ["-f", "-o", app]).stdout.toString().trim();
@@ -114,6 +146,7 @@ try {
   await s?.shot("failure").catch(() => undefined);
 } finally {
   stop();
+  proxy.close();
   peer.stop();
 }
 finish();

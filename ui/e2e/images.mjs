@@ -5,45 +5,22 @@
 // reaching the model (the echo repeats what it received), the card's
 // confidence, the full-size viewer, a refused file, and a reload.
 // Screenshots: e2e/out/images-*.png.
-import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { checker, launchBrowser, startServer, tempDir } from "./lib.mjs";
+import { checker, DELIVER_FILE, launchBrowser, startServer, tempDir, textPng } from "./lib.mjs";
 
 const { check, finish } = checker();
 const work = tempDir("images");
-const convert = existsSync("/usr/bin/convert") ? "/usr/bin/convert" : "convert";
-const draw = (name, size, bg, fg, lines) => {
-  const args = ["-size", size, `xc:${bg}`, "-fill", fg, "-font", "DejaVu-Sans", "-pointsize", "30"];
-  lines.forEach((l, i) => args.push("-annotate", `+24+${60 + i * 52}`, l));
-  execFileSync(convert, [...args, join(work, name)]);
-  return readFileSync(join(work, name)).toString("base64");
-};
-const light = draw("build-error.png", "1000x170", "white", "black", ["Build failed: missing semicolon", "at src/parser.rs line 42"]);
-const dark = draw("dark.png", "900x120", "#1e1e1e", "#d4d4d4", ["Terminal says hello from dark mode"]);
+const light = await textPng(work, "build-error.png", "1000x170", ["Build failed: missing semicolon", "at src/parser.rs line 42"]);
+const dark = await textPng(work, "dark.png", "900x120", ["Terminal says hello from dark mode"], "#1e1e1e", "#d4d4d4");
 
 const { server, url: started } = startServer(join(tempDir("images-db"), "braid.db"), ["--echo", "--echo-delay-ms", "0"], work);
 const url = await started;
 const browser = await launchBrowser();
 mkdirSync("e2e/out", { recursive: true });
 
-/** Drops (or pastes) a file the way the browser delivers one from the desktop. */
 const deliver = (page, how, selector, b64, name, type = "image/png") =>
-  page.evaluate(
-    ({ how, selector, b64, name, type }) => {
-      const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
-      const dt = new DataTransfer();
-      dt.items.add(new File([bytes], name, { type }));
-      const target = document.querySelector(selector);
-      if (how === "paste") {
-        target.dispatchEvent(new ClipboardEvent("paste", { clipboardData: dt, bubbles: true, cancelable: true }));
-      } else {
-        target.dispatchEvent(new DragEvent("dragover", { dataTransfer: dt, bubbles: true, cancelable: true }));
-        target.dispatchEvent(new DragEvent("drop", { dataTransfer: dt, bubbles: true, cancelable: true }));
-      }
-    },
-    { how, selector, b64, name, type },
-  );
+  page.evaluate(({ script, args }) => new Function(script)(...args), { script: DELIVER_FILE, args: [how, selector, b64, name, type] });
 
 try {
   const page = await browser.newPage({ viewport: { width: 1100, height: 760 } });

@@ -72,3 +72,56 @@ export function startPeer() {
   const url = execFileSync("bash", [script, "url"], { env }).toString().trim();
   return { url, stop: () => execFileSync("bash", [script, "stop"], { env, stdio: "ignore" }) };
 }
+
+/** A transparent HTTP proxy on 127.0.0.1:`port` to `target` (an origin)
+ *  that keeps every request body: what Braid really sent to the model. */
+export async function startLoggingProxy(port, target) {
+  const http = await import("node:http");
+  const bodies = [];
+  const server = http.createServer((req, res) => {
+    const chunks = [];
+    req.on("data", (c) => chunks.push(c));
+    req.on("end", () => {
+      const body = Buffer.concat(chunks);
+      if (body.length) bodies.push({ path: req.url, body: body.toString() });
+      const up = http.request(new URL(req.url, target), { method: req.method, headers: { ...req.headers, host: new URL(target).host } }, (r) => {
+        res.writeHead(r.statusCode ?? 502, r.headers);
+        r.pipe(res);
+      });
+      up.on("error", () => res.destroy());
+      // The client gave up (Cancel): so does the upstream request.
+      res.on("close", () => up.destroy());
+      up.end(body);
+    });
+  });
+  await new Promise((ok, fail) => server.once("error", fail).listen(port, "127.0.0.1", ok));
+  return { url: `http://127.0.0.1:${port}/v1`, bodies, close: () => server.close() };
+}
+
+/** Draws lines of text into a PNG with the real ImageMagick; its Base64. */
+export async function textPng(dir, name, size, lines, bg = "white", fg = "black") {
+  const { execFileSync } = await import("node:child_process");
+  const { existsSync: exists, readFileSync } = await import("node:fs");
+  const convert = exists("/usr/bin/convert") ? "/usr/bin/convert" : "convert";
+  const args = ["-size", size, `xc:${bg}`, "-fill", fg, "-font", "DejaVu-Sans", "-pointsize", "30"];
+  lines.forEach((l, i) => args.push("-annotate", `+24+${60 + i * 52}`, l));
+  execFileSync(convert, [...args, join(dir, name)]);
+  return readFileSync(join(dir, name)).toString("base64");
+}
+
+/** In-page script: delivers a file as a drop (or paste) on `selector`, as
+ *  the browser does for one dragged from the desktop. Arguments: how,
+ *  selector, Base64, name, type. */
+export const DELIVER_FILE = `
+  const [how, selector, b64, name, type] = arguments;
+  const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+  const dt = new DataTransfer();
+  dt.items.add(new File([bytes], name, { type }));
+  const target = document.querySelector(selector);
+  if (how === "paste") {
+    target.dispatchEvent(new ClipboardEvent("paste", { clipboardData: dt, bubbles: true, cancelable: true }));
+  } else {
+    target.dispatchEvent(new DragEvent("dragover", { dataTransfer: dt, bubbles: true, cancelable: true }));
+    target.dispatchEvent(new DragEvent("drop", { dataTransfer: dt, bubbles: true, cancelable: true }));
+  }
+  return true;`;

@@ -15,6 +15,8 @@ use std::time::Duration;
 
 #[tokio::main]
 async fn main() -> ExitCode {
+    // Before anything else: may restart the process once (see there).
+    braid_runtime::limit_ocr_threads();
     tracing_subscriber::fmt()
         .with_env_filter(tracing_subscriber::EnvFilter::try_from_env("BRAID_LOG").unwrap_or_else(|_| "warn".into()))
         .with_writer(std::io::stderr)

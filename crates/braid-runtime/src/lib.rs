@@ -20,6 +20,7 @@ mod summary_task;
 mod tool_task;
 mod watch;
 
+pub use braid_vision::limit_ocr_threads;
 pub use error::RuntimeError;
 pub use providers::{detect_local_servers, Fallback, Providers};
 

@@ -72,6 +72,8 @@ fn parse() -> Result<Args, String> {
 
 #[tokio::main]
 async fn main() -> ExitCode {
+    // Before anything else: may restart the process once (see there).
+    braid_runtime::limit_ocr_threads();
     tracing_subscriber::fmt()
         .with_env_filter(tracing_subscriber::EnvFilter::try_from_env("BRAID_LOG").unwrap_or_else(|_| "warn".into()))
         .init();

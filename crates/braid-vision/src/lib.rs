@@ -12,6 +12,6 @@ mod store;
 
 pub use decode::{decode, Decoded};
 pub use error::VisionError;
-pub use ocr::{Ocr, OcrText};
+pub use ocr::{limit_ocr_threads, Ocr, OcrText};
 pub use prepare::{prepare, Prepared};
 pub use store::ImageStore;

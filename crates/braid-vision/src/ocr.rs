@@ -34,12 +34,8 @@ pub struct Ocr {
 impl Ocr {
     /// Starts the worker. The engine loads there, in the background; if it
     /// cannot (no language data), every job says why.
+    /// Binaries call [`limit_ocr_threads`] first thing in `main`.
     pub fn start(language: &str) -> Ocr {
-        // OpenMP threads made a page 10–40× slower on two cores (see
-        // MACHINE-NOTES); one thread per page is also fairest to the app.
-        if std::env::var_os("OMP_THREAD_LIMIT").is_none() {
-            std::env::set_var("OMP_THREAD_LIMIT", "1");
-        }
         let (tx, rx) = mpsc::channel::<Job>();
         let language = language.to_owned();
         let spawned = std::thread::Builder::new().name("braid-ocr".into()).spawn(move || worker(&language, &rx));
@@ -58,6 +54,22 @@ impl Ocr {
             .map_err(|_| VisionError::OcrUnavailable("the OCR thread has stopped".into()))?;
         answer.await.map_err(|_| VisionError::OcrUnavailable("the OCR thread has stopped".into()))?
     }
+}
+
+/// Tesseract's OpenMP threads made a 1080p page 8× slower here (7.1 s
+/// instead of 0.9 s on two cores: the threads fight the app and each
+/// other). libgomp reads `OMP_THREAD_LIMIT` once, when it is loaded, before
+/// `main` runs, so setting it later changes nothing: a binary started
+/// without it restarts itself once with it set (same process id, same
+/// arguments). Tests and benches get it from `.cargo/config.toml`.
+pub fn limit_ocr_threads() {
+    use std::os::unix::process::CommandExt;
+    if std::env::var_os("OMP_THREAD_LIMIT").is_some() {
+        return;
+    }
+    let Ok(exe) = std::env::current_exe() else { return };
+    let err = std::process::Command::new(exe).args(std::env::args_os().skip(1)).env("OMP_THREAD_LIMIT", "1").exec();
+    tracing::warn!(error = %err, "could not restart with OMP_THREAD_LIMIT=1; OCR will be slower");
 }
 
 fn worker(language: &str, jobs: &mpsc::Receiver<Job>) {

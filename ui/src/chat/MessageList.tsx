@@ -57,6 +57,22 @@ export function MessageList({ rows }: { rows: Row[] }) {
     [observer],
   );
 
+  // The list's own box shrinks or grows (the composer gains a row of
+  // thumbnails, the window is resized): a reader at the bottom stays there.
+  useLayoutEffect(() => {
+    const el = box.current;
+    if (!el || typeof ResizeObserver === "undefined") return;
+    const watch = new ResizeObserver(() => {
+      if (pinned.current) {
+        el.scrollTop = el.scrollHeight;
+        autoTop.current = el.scrollTop;
+      }
+      setView({ top: el.scrollTop, height: el.clientHeight });
+    });
+    watch.observe(el);
+    return () => watch.disconnect();
+  }, []);
+
   const onScroll = () => {
     const el = box.current!;
     pinned.current = isPinned(el.scrollTop, el.scrollHeight, el.clientHeight);
@@ -71,7 +87,10 @@ export function MessageList({ rows }: { rows: Row[] }) {
   useLayoutEffect(() => {
     const el = box.current;
     if (!el) return;
-    if (pinned.current && autoTop.current !== null && el.scrollTop < autoTop.current - PIN_SLACK) {
+    // (Content that shrank clamps the position too, but leaves it at the
+    // bottom: that is not the reader scrolling away.)
+    const atBottom = isPinned(el.scrollTop, el.scrollHeight, el.clientHeight);
+    if (pinned.current && autoTop.current !== null && el.scrollTop < autoTop.current - PIN_SLACK && !atBottom) {
       pinned.current = false;
       setShowJump(true);
     }
