@@ -76,6 +76,7 @@ bench:
 	$(CARGO) bench -p braid-store --bench store
 	$(CARGO) bench -p braid-llm --bench sse
 	$(CARGO) bench -p braid-tools --bench dispatch
+	$(CARGO) bench -p braid-vision --bench images
 
 ## The UI's scripted measurement (docs/PERFORMANCE.md): 10,000 messages,
 ## streaming at ~1,000 words/s, delta-to-screen latency, memory.
