@@ -95,6 +95,24 @@ pub fn sends_pixels(mode: ImageMode, source: &ImageSource, model_sees: bool) -> 
     model_sees && mode != ImageMode::Ocr && !matches!(source, ImageSource::FilePath { .. })
 }
 
+/// What an image sent as pixels costs, by OpenAI's published rule (fit in
+/// 2048 px, shortest side to 768 px, 170 tokens per 512 px tile plus 85);
+/// Anthropic's (pixels / 750) and Gemini's (258 per 768 px tile) come out
+/// close or lower, so one estimate serves. `None` when the model gets the
+/// image's text instead (or its size is unknown).
+pub fn pixel_tokens(body: &MessageType, model_sees: bool) -> Option<u32> {
+    let MessageType::Image { source, mode, .. } = body else { return None };
+    let ImageSource::Stored(s) = source else { return None };
+    if !sends_pixels(*mode, source, model_sees) {
+        return None;
+    }
+    let (w, h) = fit_within(s.width, s.height, 2048);
+    let short = w.min(h).max(1);
+    let scale = if short > 768 { 768.0 / f64::from(short) } else { 1.0 };
+    let (w, h) = ((f64::from(w) * scale).ceil() as u32, (f64::from(h) * scale).ceil() as u32);
+    Some(85 + 170 * w.div_ceil(512) * h.div_ceil(512) + crate::tokens::PER_MESSAGE)
+}
+
 /// The text a model that does not get the pixels receives for an image,
 /// marked with where it came from.
 pub fn image_as_text(body: &MessageType) -> Option<String> {

@@ -92,3 +92,33 @@ fn requests_carry_pixels_for_models_that_see_and_text_for_the_others() {
     assert!(!sends_pixels(ImageMode::Auto, &ImageSource::FilePath { path: "a.png".into() }, true));
     assert!(sends_pixels(ImageMode::Vision, &stored(), true));
 }
+
+#[test]
+fn an_image_sent_as_pixels_is_priced_as_pixels() {
+    let image = |w: u32, h: u32, mode: ImageMode| MessageType::Image {
+        source: ImageSource::Stored(StoredImage {
+            id: "a".repeat(64),
+            media_type: "image/png".into(),
+            width: w,
+            height: h,
+            bytes: 1,
+            name: None,
+        }),
+        mode,
+        vision_analysis: None,
+        recognized_text: Some("text".into()),
+        ocr_confidence: None,
+        language: None,
+        error: None,
+        used: None,
+        fallback: None,
+    };
+    // OpenAI's worked example: 2048×4096 → 768×1536 → 2×3 tiles → 1105 (+4 per message).
+    assert_eq!(braid_core::vision::pixel_tokens(&image(2048, 4096, ImageMode::Auto), true), Some(1109));
+    // 1920×1080 → 1365×768 → 3×2 tiles.
+    assert_eq!(braid_core::vision::pixel_tokens(&image(1920, 1080, ImageMode::Auto), true), Some(85 + 170 * 6 + 4));
+    assert_eq!(braid_core::vision::pixel_tokens(&image(100, 100, ImageMode::Auto), true), Some(85 + 170 + 4));
+    // Text instead: priced as text elsewhere.
+    assert_eq!(braid_core::vision::pixel_tokens(&image(1920, 1080, ImageMode::Auto), false), None);
+    assert_eq!(braid_core::vision::pixel_tokens(&image(1920, 1080, ImageMode::Ocr), true), None);
+}

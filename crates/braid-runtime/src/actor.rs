@@ -577,9 +577,16 @@ impl ContextActor {
         max_tokens: u32,
     ) -> Result<Fit, String> {
         let enc = resolved.encoding;
-        let cost = |m: &Message| match m.meta.tokens {
-            Some(t) if t.encoding == enc => t.count,
-            _ => tokens::message_tokens(enc, &m.body),
+        let sees = resolved.view.vision;
+        let cost = |m: &Message| {
+            // An image the model looks at costs its pixels, not its text.
+            if let Some(pixels) = braid_core::vision::pixel_tokens(&m.body, sees) {
+                return pixels;
+            }
+            match m.meta.tokens {
+                Some(t) if t.encoding == enc => t.count,
+                _ => tokens::message_tokens(enc, &m.body),
+            }
         };
         // As the provider sees each tool: name, description, schema.
         let tools_tokens: u32 = tools
