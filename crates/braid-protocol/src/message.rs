@@ -360,6 +360,21 @@ impl MessageType {
         MessageType::Text { role, parts: vec![ContentPart::Text { text: text.into() }] }
     }
 
+    /// An image not read yet (no analysis, text or error).
+    pub fn image(source: ImageSource, mode: ImageMode) -> MessageType {
+        MessageType::Image {
+            source,
+            mode,
+            vision_analysis: None,
+            recognized_text: None,
+            ocr_confidence: None,
+            language: None,
+            error: None,
+            used: None,
+            fallback: None,
+        }
+    }
+
     /// The role this message speaks with, where it has one.
     pub fn role(&self) -> Option<Role> {
         match self {

@@ -23,17 +23,7 @@ pub struct Reading {
 
 /// An attachment as a message body, not yet read.
 pub fn unread(attachment: ImageAttachment) -> MessageType {
-    MessageType::Image {
-        source: attachment.source,
-        mode: attachment.mode,
-        vision_analysis: None,
-        recognized_text: None,
-        ocr_confidence: None,
-        language: None,
-        error: None,
-        used: None,
-        fallback: None,
-    }
+    MessageType::image(attachment.source, attachment.mode)
 }
 
 /// Reads the attached images (and the message itself when it is an

@@ -203,21 +203,7 @@ impl Images {
     ) -> Result<String, String> {
         let r = model.ok_or("no model")?;
         let limits = vision::limits_for(r.kind);
-        let mut image = Message::new(
-            MessageId(0),
-            Timestamp(0),
-            MessageType::Image {
-                source: source.clone(),
-                mode: ImageMode::Vision,
-                vision_analysis: None,
-                recognized_text: None,
-                ocr_confidence: None,
-                language: None,
-                error: None,
-                used: None,
-                fallback: None,
-            },
-        );
+        let mut image = Message::new(MessageId(0), Timestamp(0), MessageType::image(source.clone(), ImageMode::Vision));
         self.attach_pixels(std::slice::from_mut(&mut image), workspace, limits).await?;
         let ask = Message::new(MessageId(1), Timestamp(0), MessageType::text(Role::User, "Describe this image."));
         let request = LlmRequest {

@@ -282,18 +282,8 @@ impl Step {
         // before it, so they keep the order they were attached in.
         let body = match body {
             b if is_blank_text(&b) && !images.is_empty() => {
-                let Some(first) = images.pop() else { return };
-                MessageType::Image {
-                    source: first.source,
-                    mode: first.mode,
-                    vision_analysis: None,
-                    recognized_text: None,
-                    ocr_confidence: None,
-                    language: None,
-                    error: None,
-                    used: None,
-                    fallback: None,
-                }
+                let Some(last) = images.pop() else { return };
+                MessageType::image(last.source, last.mode)
             }
             b => b,
         };
