@@ -95,7 +95,9 @@ export function Composer({ busy, onSend, onCancel, findFiles, restore, attachmen
     } else if (e.key === "Enter" && !e.shiftKey) {
       e.preventDefault();
       send();
-    } else if (e.key === "u" && (e.ctrlKey || e.metaKey) && e.shiftKey && attachments) {
+    } else if (e.key.toLowerCase() === "o" && (e.ctrlKey || e.metaKey) && !e.shiftKey && attachments) {
+      // Ctrl+O: "open" images (Ctrl+Shift+U would collide with GTK's
+      // Unicode entry in the desktop window).
       e.preventDefault();
       picker.current?.click();
     } else if (e.key === "Escape" && busy) {
@@ -167,7 +169,7 @@ export function Composer({ busy, onSend, onCancel, findFiles, restore, attachmen
       />
       {attachments ? (
         <>
-          <button type="button" className="attach" title="Attach images (Ctrl+Shift+U), or paste or drop them here" aria-label="Attach images" onClick={() => picker.current?.click()}>
+          <button type="button" className="attach" title="Attach images (Ctrl+O), or paste or drop them here" aria-label="Attach images" onClick={() => picker.current?.click()}>
             <ImageIcon />
           </button>
           <input
