@@ -15,7 +15,8 @@ pub struct OcrText {
     pub text: String,
     /// Tesseract's mean word confidence, 0–100.
     pub confidence: f32,
-    /// The Tesseract language model the text was read with.
+    /// The language of the text (ISO 639-3, e.g. "eng", "deu") when it
+    /// can be told reliably, else the Tesseract model it was read with.
     pub language: String,
     /// The image was dark (a dark-mode screenshot) and was inverted first.
     pub inverted: bool,
@@ -97,7 +98,10 @@ fn read_page(engine: &mut leptess::LepTess, bytes: &[u8], language: &str) -> Res
     let text = engine.get_utf8_text().map_err(|e| VisionError::Ocr(e.to_string()))?;
     let text = tidy(&text);
     let confidence = if text.is_empty() { 0.0 } else { engine.mean_text_conf().clamp(0, 100) as f32 };
-    Ok(OcrText { text, confidence, language: language.to_owned(), inverted })
+    let language = whatlang::detect(&text)
+        .filter(whatlang::Info::is_reliable)
+        .map_or_else(|| language.to_owned(), |info| info.lang().code().to_owned());
+    Ok(OcrText { text, confidence, language, inverted })
 }
 
 /// Grey, with dark backgrounds made light: Tesseract reads dark text on a

@@ -52,6 +52,17 @@ async fn a_jpeg_and_a_webp_are_read_too() {
 }
 
 #[tokio::test]
+async fn the_language_of_the_text_is_detected() {
+    let dir = tempfile::tempdir().unwrap();
+    let german =
+        ["Die Rechnung wurde gestern bezahlt und der Betrag", "ist auf dem Konto der Firma eingegangen. Vielen Dank"];
+    let png = common::text_image(dir.path(), "de.png", "1000x200", "white", "black", &german);
+    let read = Ocr::start("eng").read(png).await.unwrap();
+    assert!(read.text.contains("Rechnung"), "{:?}", read.text);
+    assert_eq!(read.language, "deu");
+}
+
+#[tokio::test]
 async fn a_blank_image_gives_empty_text_without_error() {
     let dir = tempfile::tempdir().unwrap();
     let png = std::fs::read(common::magick(dir.path(), "blank.png", &["-size", "640x480", "xc:white"])).unwrap();
