@@ -65,7 +65,28 @@ pub fn recover(
     if !unsent.is_empty() {
         detail.push(format!("{} message(s) were not sent yet, kept here:", unsent.len()));
         for q in unsent {
-            detail.push(format!("- {}", q.body.plain_text().unwrap_or_else(|| format!("[{}]", q.body.kind().tag()))));
+            let text = q.body.plain_text().unwrap_or_else(|| format!("[{}]", q.body.kind().tag()));
+            // Attached images stay in the image store; their names say which.
+            let names: Vec<String> = q
+                .images
+                .iter()
+                .map(|i| match &i.source {
+                    braid_protocol::ImageSource::Stored(s) => {
+                        s.name.clone().unwrap_or_else(|| s.id[..12.min(s.id.len())].to_owned())
+                    }
+                    braid_protocol::ImageSource::Url { url } => url.clone(),
+                    braid_protocol::ImageSource::FilePath { path } => path.clone(),
+                    braid_protocol::ImageSource::Base64 { media_type, .. } => media_type.clone(),
+                })
+                .collect();
+            match names.len() {
+                0 => detail.push(format!("- {text}")),
+                n => detail.push(format!(
+                    "- {text} (with {n} image{}: {})",
+                    if n == 1 { "" } else { "s" },
+                    names.join(", ")
+                )),
+            }
         }
     }
     let control =
@@ -76,6 +97,7 @@ pub fn recover(
     next.request = None;
     next.pending = None;
     next.round = None;
+    next.rereading = None;
     next.queue.clear();
     next.auto_loop = Default::default();
     next.next_message_id = id;

@@ -132,7 +132,17 @@ fn recovery_restores_idle_answers_open_calls_and_keeps_unsent_text() {
         id: MessageId(4),
         body: MessageType::text(Role::User, "and then this"),
         force_tool: None,
-        images: Vec::new(),
+        images: vec![braid_protocol::ImageAttachment {
+            source: braid_protocol::ImageSource::Stored(braid_protocol::StoredImage {
+                id: "f".repeat(64),
+                media_type: "image/png".into(),
+                width: 10,
+                height: 10,
+                bytes: 100,
+                name: Some("trace.png".into()),
+            }),
+            mode: braid_protocol::ImageMode::Auto,
+        }],
     });
 
     let (idle, added) = recover(&state, &conv, Timestamp(99)).unwrap();
@@ -145,6 +155,7 @@ fn recovery_restores_idle_answers_open_calls_and_keeps_unsent_text() {
         MessageType::SystemControl { control: ControlKind::Recovery { interrupted_state, detail } } => {
             assert_eq!(interrupted_state, "StreamingLlmResponse");
             assert!(detail.contains("and then this"), "unsent text is kept: {detail}");
+            assert!(detail.contains("(with 1 image: trace.png)"), "its image is named: {detail}");
         }
         other => panic!("{other:?}"),
     }
