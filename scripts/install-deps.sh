@@ -12,7 +12,7 @@ set -euo pipefail
 APT_PACKAGES=(build-essential pkg-config ca-certificates libssl-dev curl unzip chromium
   libwebkit2gtk-4.1-dev libgtk-3-dev libayatana-appindicator3-dev librsvg2-dev libsoup-3.0-dev libxdo-dev
   xvfb xauth imagemagick webkit2gtk-driver
-  libtesseract-dev libleptonica-dev tesseract-ocr-eng clang libclang-dev fonts-dejavu-core)
+  libtesseract-dev libleptonica-dev tesseract-ocr-eng clang libclang-dev fonts-dejavu-core xclip)
 
 missing=()
 for p in "${APT_PACKAGES[@]}"; do

@@ -5,6 +5,7 @@
 // No console window on Windows release builds.
 #![cfg_attr(not(debug_assertions), windows_subsystem = "windows")]
 
+mod clipboard;
 #[cfg(feature = "ipc-bench")]
 mod ipc_bench;
 mod subscriptions;
@@ -43,12 +44,12 @@ fn unsubscribe(subs: State<'_, Subscriptions>, id: u64) {
 
 #[cfg(not(feature = "ipc-bench"))]
 fn handlers() -> impl Fn(tauri::ipc::Invoke) -> bool + Send + Sync + 'static {
-    tauri::generate_handler![execute, subscribe, unsubscribe]
+    tauri::generate_handler![execute, subscribe, unsubscribe, clipboard::clipboard_image]
 }
 
 #[cfg(feature = "ipc-bench")]
 fn handlers() -> impl Fn(tauri::ipc::Invoke) -> bool + Send + Sync + 'static {
-    tauri::generate_handler![execute, subscribe, unsubscribe, ipc_bench::ipc_bench]
+    tauri::generate_handler![execute, subscribe, unsubscribe, clipboard::clipboard_image, ipc_bench::ipc_bench]
 }
 
 fn main() {

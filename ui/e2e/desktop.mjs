@@ -7,7 +7,7 @@
 // vision) and its text reaches the model. Requests go through a logging
 // proxy on 127.0.0.1:8080 (offered by first run like any local server), so
 // what Braid sent is checked. Screenshots: e2e/out/desktop-*.png.
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { checker, DELIVER_FILE, startLoggingProxy, startPeer, tempDir, textPng } from "./lib.mjs";
@@ -17,7 +17,7 @@ const { check, finish } = checker();
 const data = tempDir("desktop");
 const peer = startPeer();
 const proxy = await startLoggingProxy(8080, new URL(peer.url).origin);
-const { app, openApp, stop, session } = desktopApp(data, "desktop");
+const { app, display, openApp, stop, session } = desktopApp(data, "desktop");
 
 const ENTER = "\uE007";
 const box = "//textarea[@aria-label='Message']";
@@ -130,6 +130,22 @@ try {
   check(Number(thumb) === 1000, `the card shows the stored image (${thumb} px wide)`);
   await s.js("document.querySelector('[data-testid=image-text] summary')?.click(); document.querySelector('[data-testid=image-card]')?.scrollIntoView(); return true");
   await s.shot("image-ocr");
+
+  // A screenshot on the system clipboard (put there with xclip, as a
+  // screenshot tool does), pasted with Ctrl+V: it waits as a thumbnail.
+  await textPng(data, "clip.png", "600x100", ["Pasted from the clipboard"]);
+  const xclip = spawn("xclip", ["-selection", "clipboard", "-t", "image/png", "-i", join(data, "clip.png")], {
+    env: { ...process.env, DISPLAY: display },
+    stdio: "ignore",
+  });
+  await sleep(500);
+  await s.click(box);
+  await s.type(box, "\uE009v\uE009");
+  const pasted = await s.until("the pasted image", "const i = document.querySelector('[data-testid=attachment] img'); return i && i.naturalWidth ? i.alt + ' ' + i.naturalWidth : ''", 10000).catch(() => "");
+  check(/^pasted-\d+\.png 600$/.test(pasted), `Ctrl+V pastes the clipboard's image into the composer (${pasted})`);
+  await s.shot("image-pasted");
+  await s.click("//button[starts-with(@aria-label, 'Remove pasted-')]");
+  xclip.kill();
 
   // Memory at idle: the app and its WebKit processes (children).
   await sleep(2000);

@@ -87,5 +87,5 @@ export function desktopApp(data, prefix) {
     xvfb.kill();
     spawnSync("pkill", ["-f", app]);
   };
-  return { app, openApp, session, stop };
+  return { app, display, openApp, session, stop };
 }

@@ -17,6 +17,10 @@ export class TauriBackend extends CommandBackend {
     }
   }
 
+  clipboardImage(): Promise<string | null> {
+    return invoke<string | null>("clipboard_image");
+  }
+
   subscribe(id: ContextId, onSnapshot: (s: ContextSnapshot) => void, onEvent: (e: BraidEvent) => void): () => void {
     const channel = new Channel<Push>();
     channel.onmessage = (m) => {

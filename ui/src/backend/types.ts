@@ -67,6 +67,10 @@ export interface Backend {
   readImage(imageId: string): Promise<ImageData>;
   /** Reads an image message again (vision or OCR), while idle. */
   retryImage(id: ContextId, messageId: MessageId): Promise<void>;
+  /** The system clipboard's image as PNG (Base64), where the page cannot
+   *  read it from the paste event (the desktop window); absent in
+   *  browsers, which deliver pasted files themselves. */
+  clipboardImage?(): Promise<string | null>;
 }
 
 /** An error from the backend, carrying the wire code the UI switches on. */

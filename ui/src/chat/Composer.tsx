@@ -67,10 +67,15 @@ export function Composer({ busy, onSend, onCancel, findFiles, restore, attachmen
   };
   const picking = typing !== null && files.length > 0;
   const onPaste = (e: ClipboardEvent<HTMLTextAreaElement>) => {
+    if (!attachments) return;
     const pasted = imageFiles(e.clipboardData?.files);
-    if (pasted.length && attachments) {
+    if (pasted.length) {
       e.preventDefault();
       attachments.add(pasted);
+    } else if (!e.clipboardData?.types.length) {
+      // No data at all in the event: the desktop window. Text still lands
+      // by the default action; an image is fetched from the system.
+      attachments.pasteFromSystem();
     }
   };
   const onDrop = (e: DragEvent) => {

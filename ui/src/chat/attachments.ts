@@ -75,11 +75,23 @@ export function useAttachments(backend: Backend) {
     },
     [backend],
   );
+  /** A paste that brought no files: in the desktop window the event
+   *  carries no clipboard data, so the image (if any) is asked for. */
+  const pasteFromSystem = useCallback(() => {
+    backend.clipboardImage?.().then(
+      (b64) => {
+        if (!b64) return;
+        const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+        add([new File([bytes], pastedName(counter + 1, "image/png"), { type: "image/png" })]);
+      },
+      () => undefined,
+    );
+  }, [backend, add]);
   const remove = useCallback((key: string) => setPending((list) => list.filter((p) => p.key !== key)), []);
   const setMode = useCallback((key: string, mode: ImageMode) => update(key, { mode }), []);
   const clear = useCallback(() => setPending([]), []);
   const uploading = pending.some((p) => !p.stored && !p.error);
-  return { pending, add, remove, setMode, clear, uploading };
+  return { pending, add, pasteFromSystem, remove, setMode, clear, uploading };
 }
 
 export type Attachments = ReturnType<typeof useAttachments>;

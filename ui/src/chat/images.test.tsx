@@ -98,6 +98,7 @@ describe("composer with images", () => {
   const attachments = (pending: Pending[], uploading = false): Attachments => ({
     pending,
     add: () => {},
+    pasteFromSystem: () => {},
     remove: () => {},
     setMode: () => {},
     clear: () => {},
