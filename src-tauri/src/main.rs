@@ -1,6 +1,12 @@
 //! Braid's desktop shell. Commands are one line each: validate (serde does),
 //! call the runtime, return its answer or its `{code, message}` error.
 //! Events reach the window through a Channel per subscription.
+//!
+//! `tauri.conf.json` turns Tauri's own drag-and-drop handler off
+//! (`dragDropEnabled: false`): with it on, files dropped on the window
+//! become Tauri events with paths and never reach the page; off, they
+//! arrive as HTML5 drops with their bytes, as in a browser, and the page
+//! still has no file-system access.
 
 // No console window on Windows release builds.
 #![cfg_attr(not(debug_assertions), windows_subsystem = "windows")]
