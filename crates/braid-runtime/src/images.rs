@@ -62,6 +62,16 @@ impl Images {
         .await
     }
 
+    pub fn older_than(&self, age: std::time::Duration) -> Vec<String> {
+        self.store.older_than(age)
+    }
+
+    pub fn remove(&self, id: &str) {
+        if let Err(e) = self.store.remove(id) {
+            tracing::warn!(image = id, error = %e, "could not delete an image no message uses");
+        }
+    }
+
     async fn bytes_of(self: &Arc<Self>, source: &ImageSource, workspace: &Path) -> Result<Vec<u8>, String> {
         match source {
             ImageSource::Stored(s) => {

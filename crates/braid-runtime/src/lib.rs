@@ -88,6 +88,19 @@ impl Shared {
     }
 }
 
+/// Images attached in the composer but never sent (removed there, or the
+/// app closed) are kept a day, then deleted once no message refers to them.
+const UNSENT_IMAGES_KEPT: std::time::Duration = std::time::Duration::from_secs(24 * 60 * 60);
+
+fn sweep_images(shared: &Shared) {
+    for id in shared.images.older_than(UNSENT_IMAGES_KEPT) {
+        // One short query per image: the store lock is never held long.
+        if matches!(shared.lock_store().image_in_use(&id), Ok(false)) {
+            shared.images.remove(&id);
+        }
+    }
+}
+
 /// The runtime. Cheap to clone; all clones share the same contexts.
 #[derive(Clone)]
 pub struct Runtime {
@@ -161,6 +174,8 @@ impl Runtime {
             pipeline: Pipeline::standard(),
             images: Arc::new(images),
         });
+        let sweep = shared.clone();
+        std::thread::spawn(move || sweep_images(&sweep));
         Ok((Runtime { shared, contexts: Arc::default() }, report))
     }
 
@@ -251,7 +266,16 @@ impl Runtime {
                 let _ = done.await;
             }
         }
-        self.shared.lock_store().delete_context(id)?;
+        // Its images go too, unless another conversation uses them.
+        let orphans = {
+            let mut store = self.shared.lock_store();
+            let images = store.image_ids(id).unwrap_or_default();
+            store.delete_context(id)?;
+            images.into_iter().filter(|i| matches!(store.image_in_use(i), Ok(false))).collect::<Vec<_>>()
+        };
+        for image in orphans {
+            self.shared.images.remove(&image);
+        }
         Ok(())
     }
 

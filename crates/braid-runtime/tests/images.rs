@@ -437,3 +437,63 @@ async fn bad_images_are_refused_clearly_and_stored_ones_survive_a_restart() {
     assert_eq!(B64.decode(v["data"].as_str().unwrap()).unwrap(), png);
     assert_eq!(v["media_type"], "image/png");
 }
+
+#[tokio::test]
+async fn deleting_a_conversation_deletes_the_images_only_it_used() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mock, base) = Mock::start().await;
+    let kind = ProviderKind::OpenAiCompatible;
+    let rt = open(dir.path(), kind, &base, "smollm2-135m").await;
+    let shared = store(&rt, &text_png(dir.path()), "shared.png").await;
+    let only = store(&rt, &magick(dir.path(), "only.png", &["-size", "64x64", "xc:red"]), "only.png").await;
+    let (a, b) = (rt.create_context(None, None).await.unwrap(), rt.create_context(None, None).await.unwrap());
+    for (ctx, image) in [(&a, &shared), (&a, &only), (&b, &shared)] {
+        mock.reply(kind, "ok");
+        rt.send_message(&ctx.id, with_image("see", image, ImageMode::Ocr), false).await.unwrap();
+        wait_idle(&rt, &ctx.id, Duration::from_secs(30)).await;
+    }
+    rt.delete_context(&a.id).await.unwrap();
+    let gone = rt.execute(Command::ReadImage { id: only.id.clone() }).await.unwrap_err();
+    assert!(gone.message.contains("no stored image"), "{gone:?}");
+    rt.execute(Command::ReadImage { id: shared.id.clone() }).await.expect("still used by the other conversation");
+    rt.delete_context(&b.id).await.unwrap();
+    assert!(
+        rt.execute(Command::ReadImage { id: shared.id }).await.is_err(),
+        "gone with the last conversation using it"
+    );
+}
+
+#[tokio::test]
+async fn images_never_sent_are_swept_after_a_day_and_used_ones_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mock, base) = Mock::start().await;
+    let kind = ProviderKind::OpenAiCompatible;
+    let rt = open(dir.path(), kind, &base, "smollm2-135m").await;
+    let used = store(&rt, &text_png(dir.path()), "used.png").await;
+    let unsent = store(&rt, &magick(dir.path(), "unsent.png", &["-size", "32x32", "xc:blue"]), "unsent.png").await;
+    let fresh = store(&rt, &magick(dir.path(), "fresh.png", &["-size", "32x32", "xc:green"]), "fresh.png").await;
+    let ctx = rt.create_context(None, None).await.unwrap();
+    mock.reply(kind, "ok");
+    rt.send_message(&ctx.id, with_image("see", &used, ImageMode::Ocr), false).await.unwrap();
+    wait_idle(&rt, &ctx.id, Duration::from_secs(30)).await;
+    rt.shutdown().await;
+    drop(rt);
+    // Two days pass for two of them.
+    let old = std::time::SystemTime::now() - Duration::from_secs(2 * 24 * 3600);
+    for id in [&used.id, &unsent.id] {
+        std::fs::File::options()
+            .write(true)
+            .open(dir.path().join("images").join(id))
+            .unwrap()
+            .set_modified(old)
+            .unwrap();
+    }
+    let rt = open(dir.path(), kind, &base, "smollm2-135m").await;
+    let t0 = Instant::now();
+    while dir.path().join("images").join(&unsent.id).exists() {
+        assert!(t0.elapsed() < Duration::from_secs(5), "the unsent image was not swept");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    rt.execute(Command::ReadImage { id: used.id }).await.expect("an image a message uses is kept, however old");
+    rt.execute(Command::ReadImage { id: fresh.id }).await.expect("an image attached today is kept");
+}

@@ -7,6 +7,7 @@
 //! fail to load with an error naming it, and every other context loads.
 
 mod error;
+mod images;
 mod load;
 mod recover;
 mod schema;

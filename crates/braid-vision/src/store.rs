@@ -66,6 +66,36 @@ impl ImageStore {
     }
 }
 
+impl ImageStore {
+    /// Images stored longer ago than `age` (candidates for a sweep of
+    /// those no message refers to).
+    pub fn older_than(&self, age: std::time::Duration) -> Vec<String> {
+        let Ok(entries) = std::fs::read_dir(&self.dir) else { return Vec::new() };
+        let now = std::time::SystemTime::now();
+        entries
+            .flatten()
+            .filter(|e| {
+                let modified = e.metadata().and_then(|m| m.modified()).ok();
+                modified.and_then(|m| now.duration_since(m).ok()).is_some_and(|d| d > age)
+            })
+            .filter_map(|e| e.file_name().into_string().ok())
+            .filter(|n| n.len() == 64 && n.bytes().all(|b| b.is_ascii_hexdigit()))
+            .collect()
+    }
+
+    /// Deletes a stored image (no other message refers to it any more).
+    /// An id that is not one, or a file already gone, is not an error.
+    pub fn remove(&self, id: &str) -> Result<(), VisionError> {
+        if id.len() != 64 || !id.bytes().all(|b| b.is_ascii_hexdigit()) {
+            return Ok(());
+        }
+        match std::fs::remove_file(self.dir.join(id.to_ascii_lowercase())) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(e.into()),
+            _ => Ok(()),
+        }
+    }
+}
+
 fn tempfile_in(dir: &Path, id: &str) -> std::io::Result<(PathBuf, std::fs::File)> {
     let path = dir.join(format!(".{id}.{}.tmp", std::process::id()));
     let file = std::fs::File::create(&path)?;
