@@ -76,6 +76,20 @@ try {
   check(notice.includes("Read with OCR"), `the state line tells the user OCR stood in (${notice})`);
   await page.screenshot({ path: "e2e/out/images-cards.png" });
 
+  // Read again as Vision: the echo cannot see, so the card says so and
+  // offers Retry; read again as OCR, and the text is back.
+  const firstCard = page.getByTestId("image-card").first();
+  await firstCard.getByLabel("Read again as").selectOption("vision");
+  await firstCard.getByRole("button", { name: "Read again" }).click();
+  await firstCard.getByRole("alert").waitFor({ timeout: 15000 });
+  const refused = await firstCard.getByRole("alert").innerText();
+  check(refused.includes("cannot see images") && (await firstCard.getByRole("button", { name: "Retry" }).count()) === 1, `reading again as Vision with a model that cannot see is refused on the card, with Retry (${refused})`);
+  await firstCard.getByLabel("Read again as").selectOption("ocr");
+  await firstCard.getByRole("button", { name: "Retry" }).click();
+  await firstCard.getByTestId("image-reading").filter({ hasText: "OCR ·" }).waitFor({ timeout: 15000 });
+  check((await firstCard.getByRole("alert").count()) === 0, "Retry as OCR reads it again and the error is gone");
+  await page.screenshot({ path: "e2e/out/images-reread.png" });
+
   // Full size, and back with Esc.
   await cards.first().getByTitle("Open full size").click();
   const viewer = page.getByRole("dialog", { name: "Image build-error.png" });

@@ -126,8 +126,14 @@ pub enum Command {
     /// Answered by the stored image's [`ImageData`].
     ReadImage { id: String },
     /// Answered by `()`: reads an image message again (vision or OCR, as
-    /// its mode and the current model say), while idle.
-    RetryImage { context_id: ContextId, message_id: MessageId },
+    /// its mode — or `mode`, which then becomes its mode — and the current
+    /// model say), while idle.
+    RetryImage {
+        context_id: ContextId,
+        message_id: MessageId,
+        #[serde(default)]
+        mode: Option<ImageMode>,
+    },
 }
 
 /// The user's answer to an approval request. Anything but an explicit

@@ -86,6 +86,8 @@ pub enum Input {
     /// machine).
     RereadImage {
         message_id: MessageId,
+        /// Read it this way from now on.
+        mode: Option<braid_protocol::ImageMode>,
         answer: Answer<Reply>,
     },
     /// Stop everything in flight and end the task.
@@ -215,9 +217,14 @@ impl ContextActor {
                 }
                 Input::CheckFile(path) => self.check_file(&path),
                 Input::Notice(notice) => self.emit_notice(notice, clock::now()),
-                Input::RereadImage { message_id, answer } => {
+                Input::RereadImage { message_id, mode, answer } => {
                     let reply = match self.conversation.message(message_id).cloned() {
-                        Some(message) => self.apply(Event::RereadImage { message }).unwrap_or(Ok(Reply::Done)),
+                        Some(mut message) => {
+                            if let (MessageType::Image { mode: current, .. }, Some(m)) = (&mut message.body, mode) {
+                                *current = m;
+                            }
+                            self.apply(Event::RereadImage { message }).unwrap_or(Ok(Reply::Done))
+                        }
                         None => Err(WireError::new(ErrorCode::NotFound, format!("there is no message {message_id}"))),
                     };
                     let _ = answer.send(reply);

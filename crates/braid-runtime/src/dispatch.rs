@@ -76,8 +76,8 @@ impl Runtime {
                 .map_err(wire),
             Command::StoreImage { data, name } => to_json(&self.store_image(data, name).await.map_err(wire)?),
             Command::ReadImage { id } => to_json(&self.read_image(id).await.map_err(wire)?),
-            Command::RetryImage { context_id, message_id } => {
-                self.retry_image(&context_id, message_id).await.map(|()| json!(null)).map_err(wire)
+            Command::RetryImage { context_id, message_id, mode } => {
+                self.retry_image(&context_id, message_id, mode).await.map(|()| json!(null)).map_err(wire)
             }
             Command::SetMode { context_id, mode } => {
                 self.set_mode(&context_id, mode).await.map(|()| json!(null)).map_err(wire)

@@ -66,6 +66,10 @@ pub fn spawn_reread(r: Reading, mut message: Message) -> JoinHandle<()> {
         // Its text changed: counted again when it is stored.
         message.meta.tokens = None;
         tell(&r, &[&message.body]);
+        if matches!(&message.body, MessageType::Image { error: None, .. }) {
+            // Replaces an earlier "could not be read" in the state line.
+            let _ = r.mailbox.send(Input::Notice(Notice::new("image_read", "The image was read again.")));
+        }
         let _ = r.mailbox.send(Input::Event(Event::ImageReread { message }));
     })
 }

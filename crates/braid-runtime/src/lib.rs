@@ -33,8 +33,8 @@ use braid_llm::secrets::Secrets;
 use braid_llm::LlmProvider;
 use braid_protocol::{
     AgentMode, ApprovalDecision, BraidEvent, BranchId, CallId, ContextId, ContextSnapshot, ContextSummary, ErrorCode,
-    ImageData, MessageId, ModelChoice, NewMessage, SendReceipt, StoredImage, ToolApprovalPolicy, ToolSettings,
-    WireError,
+    ImageData, ImageMode, MessageId, ModelChoice, NewMessage, SendReceipt, StoredImage, ToolApprovalPolicy,
+    ToolSettings, WireError,
 };
 use braid_store::{ContextMeta, RecoveryReport, Store};
 use std::collections::HashMap;
@@ -329,8 +329,13 @@ impl Runtime {
 
     /// `retry_image`: reads an Image message again, as its mode and the
     /// conversation's current model say.
-    pub async fn retry_image(&self, id: &ContextId, message_id: MessageId) -> Result<(), RuntimeError> {
-        self.ask(id, |answer| Input::RereadImage { message_id, answer }).await.map(drop)
+    pub async fn retry_image(
+        &self,
+        id: &ContextId,
+        message_id: MessageId,
+        mode: Option<ImageMode>,
+    ) -> Result<(), RuntimeError> {
+        self.ask(id, |answer| Input::RereadImage { message_id, mode, answer }).await.map(drop)
     }
 
     /// After the tool loop stopped (limit, repeat, interrupt): go on.

@@ -350,7 +350,7 @@ async fn vision_failure_falls_back_to_ocr_in_auto_and_is_kept_with_retry_in_visi
 
     // Retry on the card: the model can look now.
     mock.reply(kind, "A terminal with an error.");
-    rt.execute(Command::RetryImage { context_id: ctx.id.clone(), message_id: failed.id }).await.unwrap();
+    rt.execute(Command::RetryImage { context_id: ctx.id.clone(), message_id: failed.id, mode: None }).await.unwrap();
     let messages = wait_idle(&rt, &ctx.id, Duration::from_secs(30)).await;
     let again = messages.iter().find(|m| m.id == failed.id).unwrap();
     let MessageType::Image { error, used, vision_analysis, .. } = &again.body else { unreachable!() };
@@ -359,8 +359,19 @@ async fn vision_failure_falls_back_to_ocr_in_auto_and_is_kept_with_retry_in_visi
     assert_eq!(vision_analysis.as_deref(), Some("A terminal with an error."));
     // Retry of something that is not an image is refused clearly.
     let text_id = messages.iter().find(|m| matches!(m.body, MessageType::Text { .. })).unwrap().id;
-    let err = rt.execute(Command::RetryImage { context_id: ctx.id.clone(), message_id: text_id }).await.unwrap_err();
+    let err = rt
+        .execute(Command::RetryImage { context_id: ctx.id.clone(), message_id: text_id, mode: None })
+        .await
+        .unwrap_err();
     assert!(err.message.contains("is not an image"), "{err:?}");
+    // Read again as OCR: the mode sticks and the text is Tesseract's.
+    let ocr = Command::RetryImage { context_id: ctx.id.clone(), message_id: failed.id, mode: Some(ImageMode::Ocr) };
+    rt.execute(ocr).await.unwrap();
+    let messages = wait_idle(&rt, &ctx.id, Duration::from_secs(30)).await;
+    let again = messages.iter().find(|m| m.id == failed.id).unwrap();
+    let MessageType::Image { mode, used, recognized_text, vision_analysis, .. } = &again.body else { unreachable!() };
+    assert_eq!((*mode, *used), (ImageMode::Ocr, Some(ImageMode::Ocr)));
+    assert!(recognized_text.as_deref().unwrap().contains("Deploy failed") && vision_analysis.is_none());
 }
 
 #[tokio::test]

@@ -10,6 +10,7 @@ import type {
   ContextSnapshot,
   ContextSummary,
   ImageData,
+  ImageMode,
   LocalServer,
   MessageId,
   ModelChoice,
@@ -103,7 +104,7 @@ export abstract class CommandBackend implements Backend {
   readImage(imageId: string): Promise<ImageData> {
     return this.execute({ type: "read_image", id: imageId });
   }
-  retryImage(id: ContextId, messageId: MessageId): Promise<void> {
-    return this.execute({ type: "retry_image", context_id: id, message_id: messageId });
+  retryImage(id: ContextId, messageId: MessageId, mode: ImageMode | null = null): Promise<void> {
+    return this.execute({ type: "retry_image", context_id: id, message_id: messageId, mode });
   }
 }

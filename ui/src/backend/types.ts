@@ -10,6 +10,7 @@ import type {
   ContextSnapshot,
   ContextSummary,
   ImageData,
+  ImageMode,
   LocalServer,
   MessageId,
   ModelChoice,
@@ -65,8 +66,9 @@ export interface Backend {
   storeImage(data: string, name: string | null): Promise<StoredImage>;
   /** A stored image's bytes, Base64, for thumbnails and the viewer. */
   readImage(imageId: string): Promise<ImageData>;
-  /** Reads an image message again (vision or OCR), while idle. */
-  retryImage(id: ContextId, messageId: MessageId): Promise<void>;
+  /** Reads an image message again (vision or OCR), while idle; `mode`
+   *  changes how it is read from now on. */
+  retryImage(id: ContextId, messageId: MessageId, mode?: ImageMode | null): Promise<void>;
   /** The system clipboard's image as PNG (Base64), where the page cannot
    *  read it from the paste event (the desktop window); absent in
    *  browsers, which deliver pasted files themselves. */

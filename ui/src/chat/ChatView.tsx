@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { Backend } from "../backend/types";
 import { BackendError } from "../backend/types";
-import type { AgentMode, ApprovalDecision, BraidEvent, ContextId, ContextStrategy, SettingsView, ToolApprovalPolicy, ToolCall } from "../generated/protocol";
+import type { AgentMode, ApprovalDecision, BraidEvent, ContextId, ContextStrategy, ImageMode, SettingsView, ToolApprovalPolicy, ToolCall } from "../generated/protocol";
 import { FileIcon } from "../icons";
 import { Markdown } from "../markdown/Markdown";
 import { ApprovalPanel } from "./ApprovalPanel";
@@ -41,6 +41,8 @@ export function ChatView({ backend, id, settings, onActivity }: Props) {
   const [sending, setSending] = useState<Pending[]>([]);
   const [rereading, setRereading] = useState<number | null>(null);
   const [viewing, setViewing] = useState<{ url: string; name: string } | null>(null);
+  /** Files are dragged over the chat: say where they will go. */
+  const [dragging, setDragging] = useState(false);
 
   // Events are applied in one batch per animation frame: a fast stream
   // re-renders at most once a frame, however many deltas arrive.
@@ -130,9 +132,9 @@ export function ChatView({ backend, id, settings, onActivity }: Props) {
     [backend, id, busy, attachments],
   );
   const onRetryImage = useCallback(
-    (messageId: number) => {
+    (messageId: number, mode?: ImageMode) => {
       setRereading(messageId);
-      backend.retryImage(id, messageId).catch((e) => {
+      backend.retryImage(id, messageId, mode ?? null).catch((e) => {
         setRereading(null);
         setError(e instanceof BackendError ? `${e.code}: ${e.message}` : String(e));
       });
@@ -171,7 +173,7 @@ export function ChatView({ backend, id, settings, onActivity }: Props) {
                 image={item.image}
                 rereading={rereading === item.id && reading}
                 busy={busy}
-                onRetry={() => onRetryImage(item.id)}
+                onRetry={(mode) => onRetryImage(item.id, mode)}
                 onOpen={(url, name) => setViewing({ url, name })}
               />
             </div>
@@ -206,10 +208,19 @@ export function ChatView({ backend, id, settings, onActivity }: Props) {
 
   return (
     <section
-      className="chat"
+      className={`chat${dragging ? " dragging" : ""}`}
       onDragOver={(e) => {
-        if (Array.from(e.dataTransfer?.types ?? []).includes("Files")) e.preventDefault();
+        if (Array.from(e.dataTransfer?.types ?? []).includes("Files")) {
+          e.preventDefault();
+          setDragging(true);
+        }
       }}
+      onDragLeave={(e) => {
+        // Leaving for a child is not leaving the chat.
+        if (!e.currentTarget.contains(e.relatedTarget as Node | null)) setDragging(false);
+      }}
+      // Capture: the composer handles its own drops and stops them there.
+      onDropCapture={() => setDragging(false)}
       onDrop={(e) => {
         const files = Array.from(e.dataTransfer?.files ?? []);
         if (files.length) {
@@ -218,6 +229,7 @@ export function ChatView({ backend, id, settings, onActivity }: Props) {
         }
       }}
     >
+      {dragging ? <div className="drop-hint" aria-hidden="true">Drop images to attach them</div> : null}
       <ChatHeader
         backend={backend}
         snapshot={model.snapshot}

@@ -1,5 +1,6 @@
 import { useEffect, useState } from "react";
 import type { Backend } from "../backend/types";
+import type { ImageMode } from "../generated/protocol";
 import { imageUrl } from "./imageCache";
 import type { ImageBody } from "./transcript";
 
@@ -33,7 +34,8 @@ interface Props {
   /** Reading it again is under way (state ReadingImages after Retry). */
   rereading: boolean;
   busy: boolean;
-  onRetry: () => void;
+  /** Read it again, `mode` changing how from now on. */
+  onRetry: (mode?: ImageMode) => void;
   onOpen: (url: string, name: string) => void;
 }
 
@@ -41,6 +43,7 @@ export function ImageCard({ backend, image, rereading, busy, onRetry, onOpen }: 
   const stored = image.source.kind === "stored" ? image.source : null;
   const [url, setUrl] = useState<string | null>(null);
   const [loadError, setLoadError] = useState<string | null>(null);
+  const [mode, setMode] = useState<ImageMode>(image.mode);
   useEffect(() => {
     if (!stored) return;
     let live = true;
@@ -76,19 +79,26 @@ export function ImageCard({ backend, image, rereading, busy, onRetry, onOpen }: 
         {image.fallback ? <div className="hint" data-testid="image-fallback">Read with OCR: {image.fallback}.</div> : null}
         {image.error ? (
           <div className="tool-error" role="alert">
-            {image.error}{" "}
-            <button type="button" onClick={onRetry} disabled={busy}>Retry</button>
+            {image.error}
           </div>
         ) : null}
         {text !== null && text !== undefined ? (
           <details data-testid="image-text">
             <summary>{image.vision_analysis ? "What the model saw" : "Recognised text"}{image.language ? ` (${image.language})` : ""}</summary>
             {text ? <pre>{text}</pre> : <p className="hint">No text was found in this image.</p>}
-            {!image.error ? (
-              <button type="button" className="link" onClick={onRetry} disabled={busy}>Read again</button>
-            ) : null}
           </details>
         ) : null}
+        <span className="reread">
+          <button type="button" className={image.error ? "retry" : "link"} onClick={() => onRetry(mode)} disabled={busy}>
+            {image.error ? "Retry" : "Read again"}
+          </button>
+          {" as "}
+          <select aria-label="Read again as" value={mode} onChange={(e) => setMode(e.target.value as ImageMode)} disabled={busy}>
+            <option value="auto">Auto</option>
+            <option value="vision">Vision</option>
+            <option value="ocr">OCR</option>
+          </select>
+        </span>
       </figcaption>
     </figure>
   );

@@ -77,6 +77,8 @@ describe("image cards", () => {
     expect(html).toContain("Deploy failed");
     expect(html).toContain("1920×1080");
     expect(html).not.toContain(">Retry<");
+    expect(html).toContain(">Read again<");
+    expect(html).toContain('aria-label="Read again as"');
   });
 
   it("a failed card shows the error and Retry", () => {

@@ -44,6 +44,15 @@ suite("chat model", () => {
     }));
     expect(m.notice).toBeNull();
   });
+
+  it("reloads when a stored message changed (an image read again)", () => {
+    const m = applyEvent(empty, update({
+      event: "context_update", context_id: "c", current_state: { state: "idle" }, previous_state: { state: "reading_images", done: 0, total: 1 },
+      message: { message_id: 7, kind: "image", change: { change: "status_changed", status: "read" } }, timestamp: 0,
+      metadata: { queue: [] },
+    }));
+    expect(m.stale).toBe(true);
+  });
 });
 
 suite("state line", () => {

@@ -39,6 +39,9 @@ export function applyEvent(model: ChatModel, event: BraidEvent): ChatModel {
         drafts = rest;
       } else if (change && (change.change === "completed" || (change.change === "created" && !(event.message!.message_id in drafts)))) {
         stale = true;
+      } else if (change && change.change === "status_changed") {
+        // A stored message changed (an approval, an image read again).
+        stale = true;
       }
       // A notice belongs to its turn: a new turn starts without the old one.
       const newTurn = event.previous_state !== null && event.current_state.state === "processing_user_message";
