@@ -120,6 +120,9 @@ try {
   await page.waitForTimeout(2000);
   const cdp = await context.newCDPSession(page);
   await cdp.send("Performance.enable");
+  // Live objects only: without a collection first the figure is whatever
+  // garbage happened to be around (7 to 32 MB in successive runs).
+  await cdp.send("HeapProfiler.collectGarbage");
   const { metrics } = await cdp.send("Performance.getMetrics");
   results.page_js_heap_mb = +(metrics.find((m) => m.name === "JSHeapUsedSize").value / 2 ** 20).toFixed(1);
   const status = readFileSync(`/proc/${server.pid}/status`, "utf8");
