@@ -458,6 +458,8 @@ impl ContextActor {
         };
         let outcome =
             self.shared.pipeline.run(message, &self.conversation, &disabled, &mut clock::micros, &mut on_stage);
+        // Images sent with the message, then those its text mentions.
+        let mut images = self.state.pending.as_ref().map(|p| p.images.clone()).unwrap_or_default();
         let event = match outcome {
             Ok((message, report)) => {
                 tracing::debug!(context = %self.meta.id, micros = report.total_micros, "pipeline done");
@@ -471,7 +473,10 @@ impl ContextActor {
                     let workspace = PathBuf::from(&self.meta.working_dir);
                     let mut freshness = self.freshness.lock().unwrap_or_else(PoisonError::into_inner);
                     match references::resolve_message(message, Some(&workspace), &mut freshness) {
-                        Ok((message, attachments)) => Event::PipelineSucceeded { message, attachments },
+                        Ok((message, attachments, mentioned)) => {
+                            images.extend(mentioned);
+                            Event::PipelineSucceeded { message, attachments }
+                        }
                         Err(error) => Event::PipelineFailed { message_id: id, error },
                     }
                 } else {
@@ -480,7 +485,6 @@ impl ContextActor {
             }
             Err((error, _)) => Event::PipelineFailed { message_id: id, error: error.to_string() },
         };
-        let images = self.state.pending.as_ref().map(|p| p.images.clone()).unwrap_or_default();
         let event = match event {
             Event::PipelineSucceeded { message, attachments }
                 if !images.is_empty() || matches!(message.body, MessageType::Image { .. }) =>

@@ -8,7 +8,7 @@ use crate::actor::Input;
 use crate::images::Images;
 use crate::providers::Resolved;
 use braid_core::machine::{Event, PipelineStage};
-use braid_protocol::{ImageAttachment, ImageMode, Message, MessageType, Notice};
+use braid_protocol::{ImageAttachment, ImageMode, ImageSource, Message, MessageType, Notice};
 use std::path::PathBuf;
 use std::sync::Arc;
 use tokio::sync::mpsc;
@@ -45,6 +45,7 @@ pub fn spawn_pipeline(
         let mut done = 0;
         for body in &mut bodies {
             stage(done);
+            keep_workspace_image(&r, body).await;
             *body = r.images.read(body.clone(), r.model.as_ref(), &r.workspace).await;
             done += 1;
         }
@@ -57,6 +58,17 @@ pub fn spawn_pipeline(
         bodies.extend(attachments);
         let _ = r.mailbox.send(Input::Event(Event::PipelineSucceeded { message, attachments: bodies }));
     })
+}
+
+/// A workspace image (from an `@image` mention) is stored first, so the
+/// message keeps what was sent; if it cannot be, the reason is its error.
+async fn keep_workspace_image(r: &Reading, body: &mut MessageType) {
+    let MessageType::Image { source, error, .. } = body else { return };
+    let ImageSource::FilePath { path } = source else { return };
+    match r.images.store_file(path, &r.workspace).await {
+        Ok(stored) => *source = ImageSource::Stored(stored),
+        Err(e) => *error = Some(e),
+    }
 }
 
 /// Reads one stored Image message again.

@@ -51,6 +51,14 @@ impl Images {
         .await
     }
 
+    /// A workspace image (an `@image` mention) kept in the store, so the
+    /// conversation holds exactly what was sent even if the file changes.
+    pub async fn store_file(self: &Arc<Self>, path: &str, workspace: &Path) -> Result<StoredImage, String> {
+        let bytes = self.bytes_of(&ImageSource::FilePath { path: path.to_owned() }, workspace).await?;
+        let (this, name) = (self.clone(), Path::new(path).file_name().map(|n| n.to_string_lossy().into_owned()));
+        run_blocking(move || this.store.put(&bytes, name).map_err(|e| e.to_string())).await
+    }
+
     /// `read_image`: the stored bytes, Base64.
     pub async fn get(self: &Arc<Self>, id: String) -> Result<ImageData, String> {
         let this = self.clone();

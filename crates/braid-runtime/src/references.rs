@@ -1,9 +1,11 @@
 //! The pipeline's file-reference step (state ResolvingFileReferences): a
 //! structured FileReference message is resolved in place; `@path[:a-b]`
 //! mentions in a user's text become FileReference messages stored just
-//! before it. Any failure stops the message with the reason.
+//! before it. Any failure stops the message with the reason. A mention of
+//! an image (`@docs/arch.png`) becomes an image attached to the message,
+//! stored and read like one pasted.
 
-use braid_protocol::{FileRefStatus, LineRange, Message, MessageType, Role};
+use braid_protocol::{FileRefStatus, ImageAttachment, ImageMode, ImageSource, LineRange, Message, MessageType, Role};
 use braid_workspace::freshness::FileFreshness;
 use braid_workspace::refs::{mentions, resolve, Resolved};
 use std::path::Path;
@@ -30,13 +32,43 @@ pub fn wanted(message: &Message) -> bool {
     }
 }
 
-/// Resolves the message's references: the message (possibly changed) and
-/// the attachments, or the first error. Reads are recorded as freshness.
+/// Images are referenced whole; larger ones are refused here, unread.
+const MAX_IMAGE_BYTES: u64 = 40 * 1024 * 1024;
+
+fn is_image(path: &str) -> bool {
+    let lower = path.to_ascii_lowercase();
+    [".png", ".jpg", ".jpeg", ".webp", ".gif"].iter().any(|ext| lower.ends_with(ext))
+}
+
+/// An `@image` mention: checked now (inside the workspace, a file, not too
+/// large), stored and read with the message's other images.
+fn image_mention(workspace: Option<&Path>, path: &str) -> Result<ImageAttachment, String> {
+    let Some(root) = workspace else {
+        return Err(format!("@{path}: this conversation has no workspace folder; choose one to reference files"));
+    };
+    let real = braid_workspace::paths::confine(root, path).map_err(|e| format!("@{path}: {e}"))?;
+    let meta = std::fs::metadata(&real).map_err(|e| match e.kind() {
+        std::io::ErrorKind::NotFound => format!("@{path}: no such file in the workspace"),
+        _ => format!("@{path}: {e}"),
+    })?;
+    if !meta.is_file() {
+        return Err(format!("@{path} is not a file"));
+    }
+    if meta.len() > MAX_IMAGE_BYTES {
+        return Err(format!("@{path} is {} MB, more than the 40 MB an image may have", meta.len() / (1024 * 1024)));
+    }
+    let shown = real.strip_prefix(root).map_or_else(|_| path.to_owned(), |p| p.display().to_string());
+    Ok(ImageAttachment { source: ImageSource::FilePath { path: shown }, mode: ImageMode::Auto })
+}
+
+/// Resolves the message's references: the message (possibly changed), the
+/// attachments, and the images mentioned, or the first error. Reads are
+/// recorded as freshness.
 pub fn resolve_message(
     mut message: Message,
     workspace: Option<&Path>,
     freshness: &mut FileFreshness,
-) -> Result<(Message, Vec<MessageType>), String> {
+) -> Result<(Message, Vec<MessageType>, Vec<ImageAttachment>), String> {
     let mut record = |path: &str| {
         if let Some(root) = workspace {
             freshness.record_read(&root.join(path), SystemTime::now());
@@ -47,18 +79,22 @@ pub fn resolve_message(
             let r = resolve(workspace, path, range.map(|r| (r.start_line, r.end_line)))?;
             record(&r.path);
             message.body = reference(r);
-            Ok((message, Vec::new()))
+            Ok((message, Vec::new(), Vec::new()))
         }
         MessageType::Text { .. } => {
             let text = message.body.plain_text().unwrap_or_default();
-            let mut attachments = Vec::new();
+            let (mut attachments, mut images) = (Vec::new(), Vec::new());
             for m in mentions(&text) {
+                if m.range.is_none() && is_image(&m.path) {
+                    images.push(image_mention(workspace, &m.path)?);
+                    continue;
+                }
                 let r = resolve(workspace, &m.path, m.range)?;
                 record(&r.path);
                 attachments.push(reference(r));
             }
-            Ok((message, attachments))
+            Ok((message, attachments, images))
         }
-        _ => Ok((message, Vec::new())),
+        _ => Ok((message, Vec::new(), Vec::new())),
     }
 }

@@ -508,3 +508,45 @@ async fn images_never_sent_are_swept_after_a_day_and_used_ones_kept() {
     rt.execute(Command::ReadImage { id: used.id }).await.expect("an image a message uses is kept, however old");
     rt.execute(Command::ReadImage { id: fresh.id }).await.expect("an image attached today is kept");
 }
+
+#[tokio::test]
+async fn an_image_mentioned_with_at_is_attached_stored_and_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mock, base) = Mock::start().await;
+    let kind = ProviderKind::OpenAiCompatible;
+    let rt = open(dir.path(), kind, &base, "smollm2-135m").await;
+    std::fs::create_dir(dir.path().join("docs")).unwrap();
+    std::fs::write(dir.path().join("docs/diagram.png"), text_png(dir.path())).unwrap();
+    let ctx = rt.create_context(None, None).await.unwrap();
+    let say = |t: &str| NewMessage { body: MessageType::text(Role::User, t), force_tool: None, images: Vec::new() };
+    mock.reply(kind, "It failed on quota.");
+    rt.send_message(&ctx.id, say("what does @docs/diagram.png say?"), false).await.unwrap();
+    let messages = wait_idle(&rt, &ctx.id, Duration::from_secs(30)).await;
+    let MessageType::Image { source: ImageSource::Stored(s), recognized_text, used, .. } = image_of(&messages) else {
+        panic!("the mentioned image is attached and stored: {messages:?}")
+    };
+    assert_eq!(s.name.as_deref(), Some("diagram.png"));
+    assert_eq!(*used, Some(ImageMode::Ocr));
+    assert!(recognized_text.as_deref().unwrap().contains("Deploy failed"));
+    assert!(mock.captured()[0].to_string().contains("Deploy failed"), "the model got its text");
+    // Changing the file afterwards does not change what was sent.
+    std::fs::write(dir.path().join("docs/diagram.png"), b"overwritten").unwrap();
+    let v = rt.execute(Command::ReadImage { id: s.id.clone() }).await.unwrap();
+    assert_eq!(B64.decode(v["data"].as_str().unwrap()).unwrap(), text_png(dir.path()));
+    // A missing image, or one outside the workspace, stops the message with the reason.
+    for (text, says) in [("see @nope.png", "no such file"), ("see @../outside.png", "outside")] {
+        let mut events = rt.subscribe(&ctx.id).await.unwrap().1;
+        rt.send_message(&ctx.id, say(text), false).await.unwrap();
+        let mut told = String::new();
+        while let Ok(Some(Ok(e))) = tokio::time::timeout(Duration::from_secs(2), events.recv()).await {
+            let e = serde_json::to_string(&e).unwrap();
+            if e.contains("was not added") {
+                told = e;
+                break;
+            }
+        }
+        assert!(told.contains(says), "{text}: refused with the reason: {told}");
+        let snap = rt.load_context(&ctx.id).await.unwrap();
+        assert_eq!(snap.messages.len(), messages.len(), "{text}: nothing is added");
+    }
+}
