@@ -107,6 +107,16 @@ try {
   await page.locator('[data-testid="image-card"] img').first().waitFor({ timeout: 5000 });
   check((await page.getByTestId("image-card").first().getByTestId("image-reading").innerText()).startsWith("OCR"), "after a reload the cards and their thumbnails are back");
 
+  // An image in the workspace, mentioned with @: attached and read too.
+  const before = await page.getByTestId("image-card").count();
+  await page.getByLabel("Message").fill("what does @dark.png say?");
+  await page.getByLabel("Message").press("Enter");
+  await page.getByTestId("image-card").nth(before).waitFor({ timeout: 30000 });
+  await page.getByTestId("state").filter({ hasText: "Idle" }).waitFor({ timeout: 30000 });
+  const mentioned = page.getByTestId("image-card").nth(before);
+  const label = await mentioned.innerText();
+  check(label.includes("dark.png") && label.includes("OCR ·"), `an image mentioned with @ is attached and read (${JSON.stringify(label.slice(0, 60))})`);
+
   check(errors.filter((e) => !e.includes("400")).length === 0, `no console errors (${errors.join(" | ")})`);
 } catch (e) {
   check(false, `images e2e: ${e.stack ?? e}`);
