@@ -42,7 +42,8 @@ pub fn encode(request: &LlmRequest) -> Value {
                         push("user", json!({"type": "text", "text": image_as_text(&m.body).unwrap_or_default()}))
                     }
                 }
-                if let Some(t) = recognized_text {
+                // Beside pixels only: the text stand-in above already has it.
+                if let (Some(t), ImageSource::Base64 { .. } | ImageSource::Url { .. }) = (recognized_text, source) {
                     push("user", json!({"type": "text", "text": format!("Text recognised in the image (OCR):\n{t}")}));
                 }
             }

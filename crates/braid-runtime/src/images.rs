@@ -64,8 +64,8 @@ impl Images {
         let this = self.clone();
         run_blocking(move || {
             let bytes = this.store.get(&id).map_err(|e| e.to_string())?;
-            let format = braid_vision::decode(&bytes).map_err(|e| e.to_string())?.media_type().to_owned();
-            Ok(ImageData { media_type: format, data: B64.encode(bytes) })
+            let media_type = braid_vision::media_type_of(&bytes).map_err(|e| e.to_string())?.to_owned();
+            Ok(ImageData { media_type, data: B64.encode(bytes) })
         })
         .await
     }

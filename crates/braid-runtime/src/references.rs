@@ -32,9 +32,6 @@ pub fn wanted(message: &Message) -> bool {
     }
 }
 
-/// Images are referenced whole; larger ones are refused here, unread.
-const MAX_IMAGE_BYTES: u64 = 40 * 1024 * 1024;
-
 fn is_image(path: &str) -> bool {
     let lower = path.to_ascii_lowercase();
     [".png", ".jpg", ".jpeg", ".webp", ".gif"].iter().any(|ext| lower.ends_with(ext))
@@ -54,8 +51,14 @@ fn image_mention(workspace: Option<&Path>, path: &str) -> Result<ImageAttachment
     if !meta.is_file() {
         return Err(format!("@{path} is not a file"));
     }
-    if meta.len() > MAX_IMAGE_BYTES {
-        return Err(format!("@{path} is {} MB, more than the 40 MB an image may have", meta.len() / (1024 * 1024)));
+    // The store's own limit, checked before anything is read.
+    if meta.len() > braid_vision::MAX_IMAGE_BYTES {
+        let mb = |b: u64| b / (1024 * 1024);
+        return Err(format!(
+            "@{path} is {} MB, more than the {} MB an image may have",
+            mb(meta.len()),
+            mb(braid_vision::MAX_IMAGE_BYTES)
+        ));
     }
     let shown = real.strip_prefix(root).map_or_else(|_| path.to_owned(), |p| p.display().to_string());
     Ok(ImageAttachment { source: ImageSource::FilePath { path: shown }, mode: ImageMode::Auto })

@@ -34,6 +34,12 @@ pub fn media_type(format: ImageFormat) -> &'static str {
     }
 }
 
+/// The media type of stored bytes, from their header alone (no decoding:
+/// they were checked when stored).
+pub fn media_type_of(bytes: &[u8]) -> Result<&'static str, VisionError> {
+    sniff(bytes).map(media_type)
+}
+
 /// The format of these bytes, if it is one Braid reads.
 pub fn sniff(bytes: &[u8]) -> Result<ImageFormat, VisionError> {
     match image::guess_format(bytes) {

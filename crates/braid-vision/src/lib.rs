@@ -10,8 +10,8 @@ mod ocr;
 mod prepare;
 mod store;
 
-pub use decode::{decode, Decoded};
+pub use decode::{decode, media_type_of, Decoded};
 pub use error::VisionError;
 pub use ocr::{limit_ocr_threads, Ocr, OcrText};
 pub use prepare::{prepare, Prepared};
-pub use store::ImageStore;
+pub use store::{ImageStore, MAX_IMAGE_BYTES};

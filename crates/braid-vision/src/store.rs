@@ -10,7 +10,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// Larger uploads are refused before decoding.
-pub const MAX_IMAGE_BYTES: usize = 40 * 1024 * 1024;
+pub const MAX_IMAGE_BYTES: u64 = 40 * 1024 * 1024;
 
 #[derive(Debug, Clone)]
 pub struct ImageStore {
@@ -30,7 +30,7 @@ impl ImageStore {
 
     /// Checks that the bytes are an image Braid reads, then keeps them.
     pub fn put(&self, bytes: &[u8], name: Option<String>) -> Result<StoredImage, VisionError> {
-        if bytes.len() > MAX_IMAGE_BYTES {
+        if bytes.len() as u64 > MAX_IMAGE_BYTES {
             let mb = bytes.len() / (1024 * 1024);
             return Err(VisionError::TooLarge(format!("{mb} MB (at most {} MB)", MAX_IMAGE_BYTES / (1024 * 1024))));
         }
@@ -55,7 +55,7 @@ impl ImageStore {
     }
 
     pub fn get(&self, id: &str) -> Result<Vec<u8>, VisionError> {
-        if id.len() != 64 || !id.bytes().all(|b| b.is_ascii_hexdigit()) {
+        if !is_id(id) {
             return Err(VisionError::NotFound(id.chars().take(80).collect()));
         }
         match std::fs::read(self.dir.join(id.to_ascii_lowercase())) {
@@ -79,14 +79,14 @@ impl ImageStore {
                 modified.and_then(|m| now.duration_since(m).ok()).is_some_and(|d| d > age)
             })
             .filter_map(|e| e.file_name().into_string().ok())
-            .filter(|n| n.len() == 64 && n.bytes().all(|b| b.is_ascii_hexdigit()))
+            .filter(|n| is_id(n))
             .collect()
     }
 
     /// Deletes a stored image (no other message refers to it any more).
     /// An id that is not one, or a file already gone, is not an error.
     pub fn remove(&self, id: &str) -> Result<(), VisionError> {
-        if id.len() != 64 || !id.bytes().all(|b| b.is_ascii_hexdigit()) {
+        if !is_id(id) {
             return Ok(());
         }
         match std::fs::remove_file(self.dir.join(id.to_ascii_lowercase())) {
@@ -94,6 +94,12 @@ impl ImageStore {
             _ => Ok(()),
         }
     }
+}
+
+/// A SHA-256 in hex: the only names in the store, so no id reaches
+/// outside it.
+fn is_id(id: &str) -> bool {
+    id.len() == 64 && id.bytes().all(|b| b.is_ascii_hexdigit())
 }
 
 fn tempfile_in(dir: &Path, id: &str) -> std::io::Result<(PathBuf, std::fs::File)> {

@@ -131,17 +131,17 @@ export function ChatView({ backend, id, settings, onActivity }: Props) {
     },
     [backend, id, busy, attachments],
   );
+  const report = useCallback((e: unknown) => setError(e instanceof BackendError ? `${e.code}: ${e.message}` : String(e)), []);
   const onRetryImage = useCallback(
     (messageId: number, mode?: ImageMode) => {
       setRereading(messageId);
       backend.retryImage(id, messageId, mode ?? null).catch((e) => {
         setRereading(null);
-        setError(e instanceof BackendError ? `${e.code}: ${e.message}` : String(e));
+        report(e);
       });
     },
-    [backend, id],
+    [backend, id, report],
   );
-  const report = useCallback((e: unknown) => setError(e instanceof BackendError ? `${e.code}: ${e.message}` : String(e)), []);
   const onCancel = useCallback(() => void backend.cancel(id).catch(report), [backend, id, report]);
   const onRetry = useCallback(() => void backend.retry(id).catch(report), [backend, id, report]);
 
