@@ -28,6 +28,9 @@ try {
     await box.press("Enter");
     await page.waitForTimeout(100);
     await state.filter({ hasText: "Idle" }).waitFor({ timeout: 30000 });
+    // Each answer shows up, however fast the turns follow each other (a
+    // reload that raced the next turn once left the chat a few turns behind).
+    await page.locator(".message.assistant", { hasText: `You said: note${turns}x0 note${turns}x1 ` }).waitFor({ timeout: 10000 });
     if (await page.getByRole("button", { name: "Show the full history" }).count()) break;
   }
   // The marker stands where the summarised messages were: at the top.

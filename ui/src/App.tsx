@@ -1,6 +1,7 @@
-import { useCallback, useEffect, useMemo, useState } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { connect } from "./backend";
 import { ChatView } from "./chat/ChatView";
+import { serialLoader, type SerialLoader } from "./chat/serial";
 import { ConversationList } from "./conversations/ConversationList";
 import type { ContextId, ContextSummary, SettingsView } from "./generated/protocol";
 import { FirstRun } from "./settings/FirstRun";
@@ -15,11 +16,16 @@ export function App() {
   const [settings, setSettings] = useState<SettingsView | null>(null);
   const [panel, setPanel] = useState<{ start?: ProviderForm } | null>(null);
 
-  const refresh = useCallback(
-    () => backend.listContexts().then(setItems, (e) => setError(`Cannot reach Braid: ${e.message}`)),
-    [backend],
-  );
-  useEffect(() => void refresh(), [refresh]);
+  // The list is asked for after every change in the open conversation; one
+  // load at a time, so an older list never replaces a newer one.
+  const lists = useRef<SerialLoader | null>(null);
+  useEffect(() => {
+    const l = serialLoader(() => backend.listContexts(), setItems, (e) => setError(`Cannot reach Braid: ${e instanceof Error ? e.message : String(e)}`));
+    lists.current = l;
+    l.request();
+    return () => l.close();
+  }, [backend]);
+  const refresh = useCallback(() => lists.current?.request(), []);
   useEffect(() => void backend.getSettings().then(setSettings, (e) => setError(e.message)), [backend]);
   // Reopen where the user was: the most recent conversation.
   useEffect(() => {

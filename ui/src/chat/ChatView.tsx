@@ -17,6 +17,7 @@ import { MessageList, type Row } from "./MessageList";
 import { applyEvent, applySnapshot, empty, type ChatModel } from "./model";
 import { StateLine } from "./StateLine";
 import { ToolCard } from "./ToolCard";
+import { serialLoader, type SerialLoader } from "./serial";
 import { pendingCalls, transcript, type Item } from "./transcript";
 
 /** `onActivity` is told whenever the stored conversation changed (so the
@@ -70,15 +71,30 @@ export function ChatView({ backend, id, settings, onActivity }: Props) {
     };
   }, [backend, id]);
 
-  const reload = useCallback(() => {
-    backend.loadContext(id).then((s) => {
-      setModel((m) => applySnapshot(m, s));
-      onActivity?.();
-    }, (e) => setError(String(e)));
-  }, [backend, id, onActivity]);
+  const activity = useRef(onActivity);
+  activity.current = onActivity;
+  const loader = useRef<SerialLoader | null>(null);
   useEffect(() => {
-    if (model.stale) reload();
-  }, [model.stale, reload]);
+    const l = serialLoader(
+      () => backend.loadContext(id),
+      (s) => {
+        setModel((m) => applySnapshot(m, s));
+        activity.current?.();
+      },
+      (e) => setError(String(e)),
+    );
+    loader.current = l;
+    return () => l.close();
+  }, [backend, id]);
+  const reload = useCallback(() => loader.current?.request(), []);
+  // Every change to the stored messages asks for a snapshot taken after it.
+  const asked = useRef(0);
+  useEffect(() => {
+    if (model.changes !== asked.current) {
+      asked.current = model.changes;
+      reload();
+    }
+  }, [model.changes, reload]);
   // A message the pipeline refused (a bad @reference, …): its text goes
   // back into the composer so it can be fixed rather than retyped.
   useEffect(() => {

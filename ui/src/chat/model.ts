@@ -1,6 +1,6 @@
 // What the chat view shows, derived from a snapshot and the events after
-// it. Pure: the component holds it in state and reloads the snapshot when
-// `stale` says a message entered the pool.
+// it. Pure: the component holds it in state and loads the snapshot again
+// each time `changes` grows (a message entered the pool or changed).
 import type { BraidEvent, ContextSnapshot, ContextStatus, Notice, QueuedPreview } from "../generated/protocol";
 
 export interface ChatModel {
@@ -10,38 +10,55 @@ export interface ChatModel {
   drafts: Record<number, string>;
   queue: QueuedPreview[];
   notice: Notice | null;
-  /** A message was created or completed: fetch the snapshot again. */
-  stale: boolean;
+  /** How many events so far changed the stored messages. Each one asks
+   *  for a snapshot taken after it; a count, not a flag, so a change that
+   *  lands while a load is in flight is not mistaken for that load. */
+  changes: number;
 }
 
-export const empty: ChatModel = { snapshot: null, status: { state: "idle" }, drafts: {}, queue: [], notice: null, stale: false };
+export const empty: ChatModel = { snapshot: null, status: { state: "idle" }, drafts: {}, queue: [], notice: null, changes: 0 };
+
+const storedIds = new WeakMap<ContextSnapshot, Set<number>>();
+/** The ids of a snapshot's messages, computed once per snapshot. */
+export function stored(snapshot: ContextSnapshot): Set<number> {
+  let ids = storedIds.get(snapshot);
+  if (!ids) {
+    ids = new Set(snapshot.messages.map((m) => m.id));
+    storedIds.set(snapshot, ids);
+  }
+  return ids;
+}
 
 export function applySnapshot(model: ChatModel, snapshot: ContextSnapshot): ChatModel {
-  const known = new Set(snapshot.messages.map((m) => m.id));
+  const known = stored(snapshot);
   const drafts = Object.fromEntries(Object.entries(model.drafts).filter(([id]) => !known.has(Number(id))));
   const queue = snapshot.queued.map((m) => ({ message_id: m.id, preview: m.body.type === "text" ? m.body.parts.map((p) => p.text).join("") : `[${m.body.type}]` }));
-  return { ...model, snapshot, status: snapshot.summary.status, drafts, queue, stale: false };
+  return { ...model, snapshot, status: snapshot.summary.status, drafts, queue };
 }
 
 export function applyEvent(model: ChatModel, event: BraidEvent): ChatModel {
   switch (event.event) {
     case "content_delta": {
+      // A snapshot can overtake the deltas of its last answer (they wait
+      // for the next frame); the answer is then stored, not a draft. Two
+      // rows for one message would share a key.
+      if (model.snapshot && stored(model.snapshot).has(event.message_id)) return model;
       const prev = model.drafts[event.message_id] ?? "";
       return { ...model, drafts: { ...model.drafts, [event.message_id]: prev + event.delta } };
     }
     case "content_final":
       return model;
     case "context_update": {
-      let { drafts, stale } = model;
+      let { drafts, changes } = model;
       const change = event.message?.change;
       if (change && change.change === "status_changed" && change.status === "discarded" && event.message) {
         const { [event.message.message_id]: _dropped, ...rest } = drafts;
         drafts = rest;
       } else if (change && (change.change === "completed" || (change.change === "created" && !(event.message!.message_id in drafts)))) {
-        stale = true;
+        changes += 1;
       } else if (change && change.change === "status_changed") {
         // A stored message changed (an approval, an image read again).
-        stale = true;
+        changes += 1;
       }
       // A notice belongs to its turn: a new turn starts without the old one.
       const newTurn = event.previous_state !== null && event.current_state.state === "processing_user_message";
@@ -51,7 +68,7 @@ export function applyEvent(model: ChatModel, event: BraidEvent): ChatModel {
         queue: event.metadata.queue,
         notice: event.metadata.notice ?? (newTurn ? null : model.notice),
         drafts,
-        stale,
+        changes,
       };
     }
   }
