@@ -71,6 +71,29 @@ try {
   check(true, "after a reload the conversation is listed and its messages load");
   const listed = await page.locator(".conversations li").first().innerText();
   check(listed.includes("6 messages"), `the list shows the message count (${listed.replace(/\s+/g, " ")})`);
+
+  // The list follows a streaming answer, stays where a reader who scrolled
+  // up is, and "Jump to latest" brings it back to following.
+  const list = page.locator(".messages");
+  const below = () => list.evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight);
+  const jump = page.getByRole("button", { name: /Jump to latest/ });
+  await box.fill(Array.from({ length: 400 }, (_, i) => `long${i}`).join(" "));
+  await box.press("Enter");
+  await page.getByTestId("state").filter({ hasText: "Streaming" }).waitFor({ timeout: 15000 });
+  await page.waitForTimeout(1500);
+  const following = await below();
+  check(following <= 2, `a streaming answer is followed at the bottom (${following}px below)`);
+  await list.hover();
+  await page.mouse.wheel(0, -300);
+  await page.waitForTimeout(1000);
+  const away = await below();
+  check(away > 200 && (await jump.isVisible()), `scrolled up while it streams, the reader stays put (${Math.round(away)}px above the bottom) and Jump to latest shows`);
+  await jump.click();
+  await page.waitForTimeout(1000);
+  const back = await below();
+  check(back <= 2 && !(await jump.isVisible()), `Jump to latest returns to the bottom and follows the stream again (${back}px below)`);
+  await page.getByRole("button", { name: "Cancel" }).click();
+  await page.getByTestId("state").filter({ hasText: "Idle" }).waitFor({ timeout: 5000 });
   check(consoleErrors.length === 0, `no console errors (${consoleErrors.join(" | ")})`);
 } catch (e) {
   check(false, `browser flow: ${e.message}`);

@@ -1,5 +1,5 @@
 import { useCallback, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from "react";
-import { isPinned, offsets, PIN_SLACK, visibleRange } from "./virtual";
+import { offsets, stillPinned, visibleRange } from "./virtual";
 
 export interface Row {
   key: string;
@@ -18,8 +18,9 @@ export function MessageList({ rows }: { rows: Row[] }) {
   const [measured, setMeasured] = useState(0);
   const [view, setView] = useState({ top: 0, height: 800 });
   const pinned = useRef(true);
-  /** Where following the bottom last put the list. */
-  const autoTop = useRef<number | null>(null);
+  /** The position at the last scroll event, or where the list last put
+   *  itself: a move up from it is a reader scrolling away. */
+  const lastTop = useRef(0);
   const [showJump, setShowJump] = useState(false);
 
   const offs = useMemo(
@@ -57,17 +58,31 @@ export function MessageList({ rows }: { rows: Row[] }) {
     [observer],
   );
 
+  const follow = (el: HTMLDivElement) => {
+    el.scrollTop = el.scrollHeight;
+    lastTop.current = el.scrollTop;
+  };
+  /** Notes where the list is now and whether it still follows. */
+  const track = (el: HTMLDivElement) => {
+    const now = { top: el.scrollTop, below: el.scrollHeight - el.scrollTop - el.clientHeight };
+    const next = stillPinned(pinned.current, lastTop.current, now);
+    lastTop.current = now.top;
+    if (next !== pinned.current) {
+      pinned.current = next;
+      setShowJump(!next);
+    }
+  };
+  const setViewOf = (el: HTMLDivElement) =>
+    setView((v) => (v.top === el.scrollTop && v.height === el.clientHeight ? v : { top: el.scrollTop, height: el.clientHeight }));
+
   // The list's own box shrinks or grows (the composer gains a row of
   // thumbnails, the window is resized): a reader at the bottom stays there.
   useLayoutEffect(() => {
     const el = box.current;
     if (!el || typeof ResizeObserver === "undefined") return;
     const watch = new ResizeObserver(() => {
-      if (pinned.current) {
-        el.scrollTop = el.scrollHeight;
-        autoTop.current = el.scrollTop;
-      }
-      setView({ top: el.scrollTop, height: el.clientHeight });
+      if (pinned.current) follow(el);
+      setViewOf(el);
     });
     watch.observe(el);
     return () => watch.disconnect();
@@ -75,40 +90,39 @@ export function MessageList({ rows }: { rows: Row[] }) {
 
   const onScroll = () => {
     const el = box.current!;
-    pinned.current = isPinned(el.scrollTop, el.scrollHeight, el.clientHeight);
-    if (pinned.current) autoTop.current = el.scrollTop;
-    setShowJump(!pinned.current);
-    setView({ top: el.scrollTop, height: el.clientHeight });
+    track(el);
+    setViewOf(el);
   };
 
-  // After every render: while pinned, stay at the bottom. A scroll up that
-  // has not reached onScroll yet (the render came first) still counts: the
-  // position is compared with where the list last put itself.
+  // After every render: while following, stay at the bottom. A scroll up
+  // that has not reached onScroll yet (the render came first) still counts.
   useLayoutEffect(() => {
     const el = box.current;
     if (!el) return;
-    // (Content that shrank clamps the position too, but leaves it at the
-    // bottom: that is not the reader scrolling away.)
-    const atBottom = isPinned(el.scrollTop, el.scrollHeight, el.clientHeight);
-    if (pinned.current && autoTop.current !== null && el.scrollTop < autoTop.current - PIN_SLACK && !atBottom) {
-      pinned.current = false;
-      setShowJump(true);
+    // Rows just rendered are measured now, not when the ResizeObserver
+    // reports: scrolling on estimates would move the window onto other
+    // unmeasured rows, change the height again and never settle.
+    let changed = false;
+    for (const row of el.querySelectorAll<HTMLElement>(":scope > .row")) {
+      const h = row.offsetHeight;
+      if (heights.current.get(row.dataset.key!) !== h) {
+        heights.current.set(row.dataset.key!, h);
+        changed = true;
+      }
     }
-    if (pinned.current && el.scrollHeight - el.scrollTop - el.clientHeight > 1) {
-      el.scrollTop = el.scrollHeight;
-      autoTop.current = el.scrollTop;
-      setView({ top: el.scrollTop, height: el.clientHeight });
-    } else if (el.clientHeight !== view.height) {
-      setView({ top: el.scrollTop, height: el.clientHeight });
+    if (changed) {
+      setMeasured((n) => n + 1);
+      return;
     }
+    track(el);
+    if (pinned.current && el.scrollHeight - el.scrollTop - el.clientHeight > 1) follow(el);
+    setViewOf(el);
   });
 
   const jump = () => {
     pinned.current = true;
     setShowJump(false);
-    const el = box.current!;
-    el.scrollTop = el.scrollHeight;
-    autoTop.current = el.scrollTop;
+    follow(box.current!);
   };
 
   return (

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isPinned, offsets, visibleRange } from "./virtual";
+import { offsets, stillPinned, visibleRange } from "./virtual";
 
 describe("virtual list maths", () => {
   it("sums measured heights and estimates the rest", () => {
@@ -20,8 +20,19 @@ describe("virtual list maths", () => {
     expect(visibleRange(offsets([40, 40], 40), 10_000, 500, 0)).toEqual([1, 2]);
   });
 
-  it("follows new content only near the bottom", () => {
-    expect(isPinned(952, 1_500, 500)).toBe(true);
-    expect(isPinned(700, 1_500, 500)).toBe(false);
+  it("stops following only when the reader moves up", () => {
+    // Content grew after the list scrolled itself to 974: still following.
+    expect(stillPinned(true, 974, { top: 1691, below: 101 })).toBe(true);
+    expect(stillPinned(true, 974, { top: 974, below: 600 })).toBe(true);
+    // Any move up, even a trackpad's few pixels near the bottom, stops it.
+    expect(stillPinned(true, 974, { top: 964, below: 10 })).toBe(false);
+    // Content that shrank clamps to the bottom: still following.
+    expect(stillPinned(true, 974, { top: 500, below: 0 })).toBe(true);
+  });
+
+  it("follows again when the reader comes back near the bottom", () => {
+    expect(stillPinned(false, 700, { top: 952, below: 40 })).toBe(true);
+    expect(stillPinned(false, 700, { top: 900, below: 100 })).toBe(false);
+    expect(stillPinned(false, 960, { top: 955, below: 30 })).toBe(false);
   });
 });

@@ -30,9 +30,24 @@ export function visibleRange(offs: Float64Array, scrollTop: number, viewport: nu
   return [start, Math.max(start, end)];
 }
 
-/** Within this many pixels of the bottom, the list follows new content. */
+/** A reader who scrolls down to within this many pixels of the bottom
+ *  follows new content again. */
 export const PIN_SLACK = 48;
 
-export function isPinned(scrollTop: number, scrollHeight: number, clientHeight: number): boolean {
-  return scrollHeight - scrollTop - clientHeight <= PIN_SLACK;
+export interface ScrollPlace {
+  top: number;
+  /** Pixels of content below the viewport. */
+  below: number;
+}
+
+/** Whether the list still follows new content after its position changed
+ *  from `lastTop` to `now`. Only a reader moves the list up: content that
+ *  shrinks clamps it to the very bottom, content that grows never moves it,
+ *  and the list itself only ever scrolls to the bottom. A position below
+ *  the last one but short of the bottom is the list's own scroll overtaken
+ *  by content that grew (measured rows, streamed text): nothing changes. */
+export function stillPinned(pinned: boolean, lastTop: number, now: ScrollPlace): boolean {
+  if (now.below <= 1) return true;
+  if (now.top < lastTop - 1) return false;
+  return pinned || (now.top > lastTop && now.below <= PIN_SLACK);
 }
