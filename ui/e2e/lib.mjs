@@ -105,7 +105,7 @@ export async function textPng(dir, name, size, lines, bg = "white", fg = "black"
   const convert = exists("/usr/bin/convert") ? "/usr/bin/convert" : "convert";
   const args = ["-size", size, `xc:${bg}`, "-fill", fg, "-font", "DejaVu-Sans", "-pointsize", "30"];
   lines.forEach((l, i) => args.push("-annotate", `+24+${60 + i * 52}`, l));
-  execFileSync(convert, [...args, join(dir, name)]);
+  execFileSync(convert, [...args, "-define", "png:exclude-chunk=date,time", join(dir, name)]);
   return readFileSync(join(dir, name)).toString("base64");
 }
 
