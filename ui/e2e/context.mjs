@@ -33,6 +33,17 @@ try {
     await page.locator(".message.assistant", { hasText: `You said: note${turns}x0 note${turns}x1 ` }).waitFor({ timeout: 10000 });
     if (await page.getByRole("button", { name: "Show the full history" }).count()) break;
   }
+  // At rest the list stays still: rows taller than the view once made it
+  // jump between two windows every frame.
+  const scrolls = await page.locator(".messages").evaluate(
+    (el) =>
+      new Promise((done) => {
+        let n = 0;
+        el.addEventListener("scroll", () => n++);
+        setTimeout(() => done(n), 1000);
+      }),
+  );
+  check(scrolls === 0, `at rest, with answers taller than the view, the list does not scroll by itself (${scrolls} scroll events in 1 s)`);
   // The marker stands where the summarised messages were: at the top.
   await page.locator(".messages").evaluate((el) => (el.scrollTop = 0));
   const marker = page.getByTestId("summary");
