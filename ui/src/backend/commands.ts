@@ -27,7 +27,7 @@ import type { Backend } from "./types";
 
 export abstract class CommandBackend implements Backend {
   protected abstract execute<T>(command: Command): Promise<T>;
-  abstract subscribe(id: ContextId, onSnapshot: (s: ContextSnapshot) => void, onEvent: (e: BraidEvent) => void): () => void;
+  abstract subscribe(id: ContextId, onSnapshot: (s: ContextSnapshot) => void, onEvent: (e: BraidEvent) => void, onLagged: () => void): () => void;
 
   listContexts(): Promise<ContextSummary[]> {
     return this.execute({ type: "list_contexts" });

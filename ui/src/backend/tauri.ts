@@ -21,12 +21,12 @@ export class TauriBackend extends CommandBackend {
     return invoke<string | null>("clipboard_image");
   }
 
-  subscribe(id: ContextId, onSnapshot: (s: ContextSnapshot) => void, onEvent: (e: BraidEvent) => void): () => void {
+  subscribe(id: ContextId, onSnapshot: (s: ContextSnapshot) => void, onEvent: (e: BraidEvent) => void, onLagged: () => void): () => void {
     const channel = new Channel<Push>();
     channel.onmessage = (m) => {
       if (m.kind === "snapshot") onSnapshot(m.snapshot);
       else if (m.kind === "event") onEvent(m.event);
-      else this.loadContext(id).then(onSnapshot, () => undefined);
+      else onLagged();
     };
     let subscription: number | null = null;
     let closed = false;

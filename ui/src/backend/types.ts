@@ -49,8 +49,9 @@ export interface Backend {
   listWorkspaceFiles(id: ContextId, query: string): Promise<string[]>;
   setContextStrategy(id: ContextId, strategy: ContextStrategy): Promise<void>;
   setToolPolicy(id: ContextId, policy: ToolApprovalPolicy): Promise<ToolSettings>;
-  /** The current snapshot first, then every event of the context. */
-  subscribe(id: ContextId, onSnapshot: (s: ContextSnapshot) => void, onEvent: (e: BraidEvent) => void): () => void;
+  /** The current snapshot first, then every event of the context;
+   *  `onLagged` when the reader fell behind and events were dropped. */
+  subscribe(id: ContextId, onSnapshot: (s: ContextSnapshot) => void, onEvent: (e: BraidEvent) => void, onLagged: () => void): () => void;
 
   getSettings(): Promise<SettingsView>;
   saveProvider(provider: ProviderInput): Promise<SettingsView>;

@@ -28,7 +28,7 @@ export class WebBackend extends CommandBackend {
     return response.status === 204 ? (undefined as T) : ((await response.json()) as T);
   }
 
-  subscribe(id: ContextId, onSnapshot: (s: ContextSnapshot) => void, onEvent: (e: BraidEvent) => void): () => void {
+  subscribe(id: ContextId, onSnapshot: (s: ContextSnapshot) => void, onEvent: (e: BraidEvent) => void, onLagged: () => void): () => void {
     // EventSource cannot send headers: the token goes in the query.
     const url = `${this.base}/api/contexts/${encodeURIComponent(id)}/events?token=${encodeURIComponent(this.token)}`;
     const source = new EventSource(url);
@@ -36,10 +36,8 @@ export class WebBackend extends CommandBackend {
     for (const name of ["context_update", "content_delta", "content_final"]) {
       source.addEventListener(name, (e) => onEvent(JSON.parse((e as MessageEvent).data)));
     }
-    // A reader that fell behind asks for a fresh snapshot.
-    source.addEventListener("lagged", () => {
-      this.loadContext(id).then(onSnapshot, () => undefined);
-    });
+    // A reader that fell behind needs a fresh snapshot.
+    source.addEventListener("lagged", () => onLagged());
     return () => source.close();
   }
 }

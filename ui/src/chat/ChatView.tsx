@@ -45,6 +45,22 @@ export function ChatView({ backend, id, settings, onActivity }: Props) {
   /** Files are dragged over the chat: say where they will go. */
   const [dragging, setDragging] = useState(false);
 
+  const activity = useRef(onActivity);
+  activity.current = onActivity;
+  const loader = useRef<SerialLoader | null>(null);
+  useEffect(() => {
+    const l = serialLoader(
+      () => backend.loadContext(id),
+      (s) => {
+        setModel((m) => applySnapshot(m, s));
+        activity.current?.();
+      },
+      (e) => setError(String(e)),
+    );
+    loader.current = l;
+    return () => l.close();
+  }, [backend, id]);
+  const reload = useCallback(() => loader.current?.request(), []);
   // Events are applied in one batch per animation frame: a fast stream
   // re-renders at most once a frame, however many deltas arrive.
   useEffect(() => {
@@ -64,6 +80,8 @@ export function ChatView({ backend, id, settings, onActivity }: Props) {
         pending.push(e);
         frame ??= requestAnimationFrame(flush);
       },
+      // Events were missed: a snapshot from the loader, in order with the rest.
+      () => loader.current?.request(),
     );
     return () => {
       unsubscribe();
@@ -71,22 +89,6 @@ export function ChatView({ backend, id, settings, onActivity }: Props) {
     };
   }, [backend, id]);
 
-  const activity = useRef(onActivity);
-  activity.current = onActivity;
-  const loader = useRef<SerialLoader | null>(null);
-  useEffect(() => {
-    const l = serialLoader(
-      () => backend.loadContext(id),
-      (s) => {
-        setModel((m) => applySnapshot(m, s));
-        activity.current?.();
-      },
-      (e) => setError(String(e)),
-    );
-    loader.current = l;
-    return () => l.close();
-  }, [backend, id]);
-  const reload = useCallback(() => loader.current?.request(), []);
   // Every change to the stored messages asks for a snapshot taken after it.
   const asked = useRef(0);
   useEffect(() => {
