@@ -81,7 +81,11 @@ try {
     await second.locator(".message.streaming").waitFor({ timeout: 120000 });
     await state(second, "Streaming");
     if (attempt === 1) check(true, "the second tab sees the first tab's answer streaming");
-    await second.waitForFunction(() => (document.querySelector(".message.streaming")?.textContent.length ?? 0) > 40, null, { timeout: 60000 }).catch(() => {});
+    // Polled on a timer: a page in the background gets no animation frames.
+    const streamed = (p, n) =>
+      p.waitForFunction((min) => (document.querySelector(".message.streaming")?.textContent.length ?? 0) > min, n, { timeout: 60000, polling: 100 }).catch(() => {});
+    await streamed(second, 40);
+    await streamed(page, 30);
     const [left, right] = await Promise.all([
       page.locator(".message.streaming").innerText().catch(() => ""),
       second.locator(".message.streaming").innerText().catch(() => ""),

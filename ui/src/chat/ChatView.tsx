@@ -62,16 +62,21 @@ export function ChatView({ backend, id, settings, onActivity }: Props) {
   }, [backend, id]);
   const reload = useCallback(() => loader.current?.request(), []);
   // Events are applied in one batch per animation frame: a fast stream
-  // re-renders at most once a frame, however many deltas arrive.
+  // re-renders at most once a frame, however many deltas arrive. A hidden
+  // page gets no frames, so a timer applies them too (browsers slow it to
+  // about once a second there): the state stays current and the batch small.
   useEffect(() => {
     setModel(empty);
     let pending: BraidEvent[] = [];
     let frame: number | null = null;
+    let timer: ReturnType<typeof setTimeout> | null = null;
     const flush = () => {
-      frame = null;
+      if (frame !== null) cancelAnimationFrame(frame);
+      if (timer !== null) clearTimeout(timer);
+      frame = timer = null;
       const batch = pending;
       pending = [];
-      setModel((m) => batch.reduce(applyEvent, m));
+      if (batch.length) setModel((m) => batch.reduce(applyEvent, m));
     };
     const unsubscribe = backend.subscribe(
       id,
@@ -79,6 +84,7 @@ export function ChatView({ backend, id, settings, onActivity }: Props) {
       (e) => {
         pending.push(e);
         frame ??= requestAnimationFrame(flush);
+        timer ??= setTimeout(flush, 250);
       },
       // Events were missed: a snapshot from the loader, in order with the rest.
       () => loader.current?.request(),
@@ -86,6 +92,7 @@ export function ChatView({ backend, id, settings, onActivity }: Props) {
     return () => {
       unsubscribe();
       if (frame !== null) cancelAnimationFrame(frame);
+      if (timer !== null) clearTimeout(timer);
     };
   }, [backend, id]);
 
