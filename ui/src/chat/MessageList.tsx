@@ -81,6 +81,8 @@ export function MessageList({ rows }: { rows: Row[] }) {
     const el = box.current;
     if (!el || typeof ResizeObserver === "undefined") return;
     const watch = new ResizeObserver(() => {
+      // A scroll up that came just before (its event not yet handled) wins.
+      track(el);
       if (pinned.current) follow(el);
       setViewOf(el);
     });
