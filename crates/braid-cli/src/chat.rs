@@ -3,7 +3,7 @@
 
 use crate::args::Args;
 use braid_protocol::{
-    BraidEvent, ContextId, ContextStatus, MessageChange, MessageType, NewMessage, Role, StatusKind, Timestamp,
+    BraidEvent, ContextId, ContextStatus, MessageChange, MessageType, NewMessage, StatusKind, Timestamp,
 };
 use braid_runtime::{Runtime, RuntimeError, Subscription};
 use std::io::Write;
@@ -94,7 +94,7 @@ impl Printer {
 }
 
 fn say(text: &str) -> NewMessage {
-    NewMessage { body: MessageType::text(Role::User, text), force_tool: None, images: Vec::new() }
+    NewMessage::user_text(text)
 }
 
 pub async fn run(runtime: &Runtime, args: &Args) -> Result<(), RuntimeError> {

@@ -45,8 +45,8 @@ fn every_variant() -> Vec<MessageType> {
             used: None,
             fallback: None,
         },
-        MessageType::Image {
-            source: ImageSource::Stored(braid_protocol::StoredImage {
+        MessageType::image(
+            ImageSource::Stored(braid_protocol::StoredImage {
                 id: "ab".repeat(32),
                 media_type: "image/webp".into(),
                 width: 3840,
@@ -54,15 +54,8 @@ fn every_variant() -> Vec<MessageType> {
                 bytes: 123_456,
                 name: Some("screen shot.webp".into()),
             }),
-            mode: ImageMode::Auto,
-            vision_analysis: None,
-            recognized_text: None,
-            ocr_confidence: None,
-            language: None,
-            error: None,
-            used: None,
-            fallback: None,
-        },
+            ImageMode::Auto,
+        ),
         MessageType::FileReference {
             path: "src/main.rs".into(),
             range: Some(LineRange { start_line: 3, end_line: 9 }),

@@ -3,7 +3,7 @@
 //! events (see [`crate::event`]).
 
 use crate::ids::{BranchId, CallId, ContextId, MessageId, Timestamp};
-use crate::message::{ImageMode, ImageSource, Message, MessageType};
+use crate::message::{ImageMode, ImageSource, Message, MessageType, Role};
 use crate::settings::{EffectiveModel, ModelChoice, ProviderInput};
 use crate::status::ContextStatus;
 use crate::tools::{AgentMode, ContextStrategy, ToolApprovalPolicy, ToolSettings};
@@ -168,6 +168,13 @@ pub struct NewMessage {
     /// Image message just before it, read by vision or OCR first.
     #[serde(default)]
     pub images: Vec<ImageAttachment>,
+}
+
+impl NewMessage {
+    /// What a user types: text alone, no forced tool, no images.
+    pub fn user_text(text: &str) -> NewMessage {
+        NewMessage { body: MessageType::text(Role::User, text), force_tool: None, images: Vec::new() }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]

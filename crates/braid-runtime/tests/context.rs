@@ -10,7 +10,7 @@ use braid_core::llm::StopReason;
 use braid_llm::fake::{FakeProvider, FakeStep};
 use braid_llm::secrets::Secrets;
 use braid_llm::LlmError;
-use braid_protocol::{ContextStatus, MessageType, NewMessage, Role, TokenEncoding};
+use braid_protocol::{ContextStatus, MessageType, NewMessage, TokenEncoding};
 use braid_runtime::{Fallback, Providers, Runtime, RuntimeConfig};
 use std::path::Path;
 use std::sync::Arc;
@@ -32,7 +32,7 @@ fn open(dir: &Path, fake: Arc<FakeProvider>, window: u32) -> Runtime {
 }
 
 fn say(t: &str) -> NewMessage {
-    NewMessage { body: MessageType::text(Role::User, t), force_tool: None, images: Vec::new() }
+    NewMessage::user_text(t)
 }
 
 async fn settle(rt: &Runtime, id: &braid_protocol::ContextId) -> ContextStatus {

@@ -527,7 +527,7 @@ async fn an_image_mentioned_with_at_is_attached_stored_and_read() {
     let original = text_png(dir.path());
     std::fs::write(dir.path().join("docs/diagram.png"), &original).unwrap();
     let ctx = rt.create_context(None, None).await.unwrap();
-    let say = |t: &str| NewMessage { body: MessageType::text(Role::User, t), force_tool: None, images: Vec::new() };
+    let say = NewMessage::user_text;
     mock.reply(kind, "It failed on quota.");
     rt.send_message(&ctx.id, say("what does @docs/diagram.png say?"), false).await.unwrap();
     let messages = wait_idle(&rt, &ctx.id, Duration::from_secs(30)).await;

@@ -98,7 +98,7 @@ fn runtime(dir: &Path, p: Arc<HttpProvider>, max_tokens: u32) -> Runtime {
 }
 
 fn say(t: &str) -> NewMessage {
-    NewMessage { body: MessageType::text(Role::User, t), force_tool: None, images: Vec::new() }
+    NewMessage::user_text(t)
 }
 
 async fn until(sub: &mut Subscription, kinds: &[StatusKind], limit: Duration) -> Vec<BraidEvent> {

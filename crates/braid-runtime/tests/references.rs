@@ -7,9 +7,7 @@
 
 use braid_core::llm::StopReason;
 use braid_llm::fake::{FakeProvider, FakeStep};
-use braid_protocol::{
-    BraidEvent, FileRefStatus, LineRange, MessageType, NewMessage, Role, StatusKind, ToolApprovalPolicy,
-};
+use braid_protocol::{BraidEvent, FileRefStatus, LineRange, MessageType, NewMessage, StatusKind, ToolApprovalPolicy};
 use braid_runtime::{Runtime, RuntimeConfig};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -29,7 +27,7 @@ async fn idle(rt: &Runtime, id: &braid_protocol::ContextId) {
 }
 
 fn text(t: &str) -> NewMessage {
-    NewMessage { body: MessageType::text(Role::User, t), force_tool: None, images: Vec::new() }
+    NewMessage::user_text(t)
 }
 
 #[tokio::test]

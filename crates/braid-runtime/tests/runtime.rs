@@ -8,7 +8,7 @@ use braid_core::MachineConfig;
 use braid_llm::fake::{FakeController, FakeProvider, FakeRequest};
 use braid_llm::LlmError;
 use braid_protocol::{
-    BraidEvent, ContextId, ContextStatus, ErrorCode, MessageChange, MessageType, NewMessage, Role, StatusKind,
+    BraidEvent, ContextId, ContextStatus, ErrorCode, MessageChange, MessageType, NewMessage, StatusKind,
 };
 use braid_runtime::{Runtime, RuntimeConfig, RuntimeError, Subscription};
 use std::sync::Arc;
@@ -35,7 +35,7 @@ fn harness() -> Harness {
 }
 
 fn text(t: &str) -> NewMessage {
-    NewMessage { body: MessageType::text(Role::User, t), force_tool: None, images: Vec::new() }
+    NewMessage::user_text(t)
 }
 
 async fn within<T>(f: impl std::future::Future<Output = T>) -> T {

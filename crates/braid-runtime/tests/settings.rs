@@ -6,8 +6,8 @@
 
 use braid_llm::secrets::Secrets;
 use braid_protocol::{
-    Command, ContextStatus, KeyChange, KeyLocation, MessageType, ModelChoice, NewMessage, ProviderInput, ProviderKind,
-    Role, SettingsView, StatusKind,
+    Command, ContextStatus, KeyChange, KeyLocation, ModelChoice, NewMessage, ProviderInput, ProviderKind, SettingsView,
+    StatusKind,
 };
 use braid_runtime::{Providers, Runtime, RuntimeConfig};
 use serde_json::Value;
@@ -54,13 +54,7 @@ async fn with_no_provider_a_message_fails_with_what_to_do() {
     let ctx = rt.create_context(None, None).await.unwrap();
     let snap = rt.load_context(&ctx.id).await.unwrap();
     assert_eq!(snap.effective_model, None);
-    rt.send_message(
-        &ctx.id,
-        NewMessage { body: MessageType::text(Role::User, "hi"), force_tool: None, images: Vec::new() },
-        false,
-    )
-    .await
-    .unwrap();
+    rt.send_message(&ctx.id, NewMessage::user_text("hi"), false).await.unwrap();
     match wait_for(&rt, &ctx.id, StatusKind::Failed).await {
         ContextStatus::Failed { error_code, message, .. } => {
             assert_eq!(error_code, "no_provider");
@@ -172,13 +166,7 @@ async fn rename_and_model_choice_persist_and_a_removed_provider_is_explained() {
     assert_eq!(snap.effective_model.unwrap().model, "gpt-4.1-mini");
 
     run(&rt, Command::RemoveProvider { provider_id: "work".into() }).await;
-    rt.send_message(
-        &ctx.id,
-        NewMessage { body: MessageType::text(Role::User, "hi"), force_tool: None, images: Vec::new() },
-        false,
-    )
-    .await
-    .unwrap();
+    rt.send_message(&ctx.id, NewMessage::user_text("hi"), false).await.unwrap();
     match wait_for(&rt, &ctx.id, StatusKind::Failed).await {
         ContextStatus::Failed { message, .. } => assert!(message.contains("was removed"), "{message}"),
         other => panic!("{other:?}"),

@@ -38,7 +38,7 @@ fn answer(text: &str) -> Vec<FakeStep> {
 }
 
 fn say(t: &str) -> NewMessage {
-    NewMessage { body: MessageType::text(Role::User, t), force_tool: None, images: Vec::new() }
+    NewMessage::user_text(t)
 }
 
 async fn wait(rt: &Runtime, id: &braid_protocol::ContextId, kind: StatusKind, limit: Duration) -> ContextStatus {
