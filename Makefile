@@ -6,7 +6,7 @@ CARGO ?= cargo
 ARGS ?=
 TARGET_DIR := $(or $(CARGO_TARGET_DIR),$(CURDIR)/target)
 
-.PHONY: deps ui run serve desktop chat test test-rust test-ui fmt lint generate bench bench-ui bench-ipc clean
+.PHONY: deps ui build run serve desktop chat test test-rust test-ui fmt lint generate bench bench-ui bench-ipc clean
 
 deps:
 	@./scripts/install-deps.sh
@@ -15,27 +15,34 @@ deps:
 ui: deps
 	cd ui && npm ci --no-audit --no-fund --loglevel=error && npm run build
 
+## Every binary is built the way `make test` builds it (`cargo test
+## --no-run` over the workspace: the same features, so one build serves
+## both commands and neither rebuilds after the other), with cargo's
+## progress shown.
+build: ui
+	$(CARGO) test --workspace --locked --no-run
+
 ## Starts Braid: the desktop window when there is a display; with none (no
 ## $$DISPLAY / $$WAYLAND_DISPLAY) the headless server with the same UI, and
 ## it prints the URL to open.
-run: ui
+run: build
 	@if [ -z "$$DISPLAY$$WAYLAND_DISPLAY" ]; then \
-	  $(CARGO) run -q -p braid-server --bin braid-server -- --ui ui/dist $(ARGS); \
+	  $(TARGET_DIR)/debug/braid-server --ui ui/dist $(ARGS); \
 	else \
-	  $(CARGO) run -q -p braid-desktop --bin braid-desktop; \
+	  $(TARGET_DIR)/debug/braid-desktop; \
 	fi
 
 ## The headless server (HTTP + SSE + the UI on 127.0.0.1:8420).
-serve: ui
-	$(CARGO) run -q -p braid-server --bin braid-server -- --ui ui/dist $(ARGS)
+serve: build
+	$(TARGET_DIR)/debug/braid-server --ui ui/dist $(ARGS)
 
 ## The desktop window (needs a display).
-desktop: ui
-	$(CARGO) run -q -p braid-desktop --bin braid-desktop
+desktop: build
+	$(TARGET_DIR)/debug/braid-desktop
 
 ## The terminal chat.
-chat: deps
-	$(CARGO) run -q -p braid-cli --bin braid -- $(ARGS)
+chat: build
+	$(TARGET_DIR)/debug/braid $(ARGS)
 
 ## Installs what is missing, then the whole check: formatting, lints with
 ## warnings denied, every Rust test (unit, property, end-to-end, crash, a
@@ -48,13 +55,13 @@ test: deps ui test-rust test-ui
 # The desktop crate embeds ui/dist, so the UI is built first.
 test-rust: ui
 	$(CARGO) fmt --all -- --check
+	./scripts/check-core-deps.sh
 	$(CARGO) clippy --workspace --all-targets --locked -- -D warnings
 	$(CARGO) test --workspace --locked
 
 # `cargo test --no-run` builds the server binary with the same features as
 # the Rust tests; `cargo build -p braid-server` would rebuild ~100 crates.
-test-ui: ui
-	$(CARGO) test -q --workspace --locked --no-run
+test-ui: build
 	cd ui && npm run lint && npm test
 	cd ui && BRAID_SERVER_BIN=$(TARGET_DIR)/debug/braid-server npm run e2e
 	cd ui && BRAID_DESKTOP_BIN=$(TARGET_DIR)/debug/braid-desktop npm run e2e:desktop
@@ -80,8 +87,7 @@ bench:
 
 ## The UI's scripted measurement (docs/PERFORMANCE.md): 10,000 messages,
 ## streaming at ~1,000 words/s, delta-to-screen latency, memory.
-bench-ui: ui
-	$(CARGO) test -q --workspace --locked --no-run
+bench-ui: build
 	cd ui && BRAID_SERVER_BIN=$(TARGET_DIR)/debug/braid-server BRAID_SEED_BIN=$(TARGET_DIR)/debug/examples/seed node e2e/perf.mjs
 
 ## Channel per subscription vs window events in the real window. Builds

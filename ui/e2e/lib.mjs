@@ -1,9 +1,10 @@
 // What the end-to-end scripts share: checks that count, the server, the
-// browser, and the real LLM peer from ../shared/peers/llm-peer.sh.
+// browser, and the real LLM peer from tests/llm-peer.sh.
 import { execFileSync, spawn } from "node:child_process";
-import { existsSync, mkdtempSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
+import { join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
 
 export function checker() {
@@ -52,15 +53,10 @@ export function launchBrowser() {
   });
 }
 
-/** `BRAID_LLM_PEER_SCRIPT`, else shared/peers/llm-peer.sh in the nearest
- *  ancestor (CI puts shared/ beside the clone). */
+/** `BRAID_LLM_PEER_SCRIPT`, else the project's own tests/llm-peer.sh:
+ *  nothing outside the repository is read. */
 function peerScript() {
-  if (process.env.BRAID_LLM_PEER_SCRIPT) return process.env.BRAID_LLM_PEER_SCRIPT;
-  for (let d = resolve("."); d !== dirname(d); d = dirname(d)) {
-    const p = join(d, "shared/peers/llm-peer.sh");
-    if (existsSync(p)) return p;
-  }
-  throw new Error("no shared/peers/llm-peer.sh above this directory; set BRAID_LLM_PEER_SCRIPT");
+  return process.env.BRAID_LLM_PEER_SCRIPT ?? fileURLToPath(new URL("../../tests/llm-peer.sh", import.meta.url));
 }
 
 /** Starts the real llama.cpp server (no API key); returns its URL and a stop. */

@@ -1,6 +1,6 @@
 // End to end with a real model: braid-server with nothing configured, the
 // built UI in headless Chromium, and llama.cpp (SmolLM2) from
-// ../shared/peers/llm-peer.sh. First run detects the local server and adds
+// tests/llm-peer.sh. First run detects the local server and adds
 // it; settings never show a key; a real answer streams; two tabs on one
 // conversation see the same live events and either can cancel; rename and
 // history survive a reload. Screenshots go to e2e/out/peer-*.png.

@@ -1,5 +1,5 @@
 //! End to end against a real OpenAI-compatible server: llama.cpp serving
-//! SmolLM2-135M on 127.0.0.1, started with `../shared/peers/llm-peer.sh`
+//! SmolLM2-135M on 127.0.0.1, started with the project's `tests/llm-peer.sh`
 //! (its build is cached outside the clone). One test, run in order: the
 //! peer is one process with one pid file, and two scenarios need it started
 //! with different API keys.
@@ -23,17 +23,13 @@ use std::time::{Duration, Instant};
 
 const MODEL: &str = "smollm2-135m";
 
-/// `BRAID_LLM_PEER_SCRIPT`, else `shared/peers/llm-peer.sh` in the nearest
-/// ancestor that has one (CI puts `shared/` beside the clone).
+/// `BRAID_LLM_PEER_SCRIPT`, else the project's own `tests/llm-peer.sh`:
+/// nothing outside the repository is read.
 fn script() -> PathBuf {
     if let Some(p) = std::env::var_os("BRAID_LLM_PEER_SCRIPT") {
         return PathBuf::from(p);
     }
-    let here = Path::new(env!("CARGO_MANIFEST_DIR"));
-    here.ancestors()
-        .map(|d| d.join("shared/peers/llm-peer.sh"))
-        .find(|p| p.exists())
-        .unwrap_or_else(|| panic!("no shared/peers/llm-peer.sh above {}; set BRAID_LLM_PEER_SCRIPT", here.display()))
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/llm-peer.sh")
 }
 
 fn peer(cmd: &str, api_key: Option<&str>) -> String {
