@@ -40,6 +40,17 @@ pub enum ConversationError {
     EmptyBranchName,
 }
 
+/// What undoes an applied persistence effect.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Undo {
+    /// Take the message out of the pool and of the branch it was added to.
+    Remove(MessageId, BranchId),
+    /// Put the message back as it was.
+    Restore(Box<Message>),
+    /// Make this branch active again.
+    Activate(BranchId),
+}
+
 #[derive(Debug, Clone, PartialEq)]
 pub struct Conversation {
     pool: BTreeMap<MessageId, Message>,
@@ -214,6 +225,38 @@ impl Conversation {
             Effect::UpdateMessage(m) => self.update(m.clone()),
             Effect::SetActiveBranch(b) => self.set_active(b),
             _ => Ok(()),
+        }
+    }
+
+    /// As [`Conversation::apply`], returning what undoes it: a write of the
+    /// effect that failed must leave memory as the store has it.
+    pub fn apply_undoable(&mut self, effect: &crate::machine::Effect) -> Result<Option<Undo>, ConversationError> {
+        use crate::machine::Effect;
+        let undo = match effect {
+            Effect::AppendMessage(m) => Some(Undo::Remove(m.id, self.active.clone())),
+            Effect::UpdateMessage(m) => self.pool.get(&m.id).map(|old| Undo::Restore(Box::new(old.clone()))),
+            Effect::SetActiveBranch(_) => Some(Undo::Activate(self.active.clone())),
+            _ => None,
+        };
+        self.apply(effect)?;
+        Ok(undo)
+    }
+
+    /// Undoes one applied effect; undo several in reverse order.
+    pub fn undo(&mut self, undo: Undo) {
+        match undo {
+            Undo::Remove(id, branch) => {
+                self.pool.remove(&id);
+                if let Some(b) = self.branches.get_mut(&branch) {
+                    if let Some(pos) = b.message_ids.iter().rposition(|m| *m == id) {
+                        b.message_ids.remove(pos);
+                    }
+                }
+            }
+            Undo::Restore(message) => {
+                self.pool.insert(message.id, *message);
+            }
+            Undo::Activate(branch) => self.active = branch,
         }
     }
 

@@ -11,6 +11,7 @@
 pub mod approval;
 pub mod codec;
 pub mod conversation;
+pub mod fit;
 pub mod history;
 pub mod invariants;
 pub mod llm;

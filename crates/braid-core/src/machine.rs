@@ -9,17 +9,20 @@
 //! provider layer assembles the answer and hands it over complete.
 
 mod backoff;
+mod prepare;
 mod step;
 mod tools;
 
+use crate::fit::{FileChangeKind, PreparedRequest};
 use crate::llm::{LlmFailure, LlmResponse};
+use crate::tokens::TokenEncoding;
 use braid_protocol::{
-    AgentMode, ApprovalDecision, BraidEvent, BranchId, CallId, ContextId, ContextStatus, ContextStrategy,
+    AgentMode, ApprovalDecision, BraidEvent, BranchId, CallId, ContextId, ContextStatus, ContextStrategy, ContextUsage,
     ImageAttachment, Message, MessageId, MessageType, RequestId, SendReceipt, StatusKind, Timestamp,
     ToolApprovalPolicy, ToolCall, ToolResultStatus, ToolSettings, WireError,
 };
 use serde::{Deserialize, Serialize};
-use std::collections::VecDeque;
+use std::collections::{BTreeMap, VecDeque};
 
 pub use backoff::retry_delay_ms;
 pub use step::transition;
@@ -162,6 +165,44 @@ pub struct ContextState {
     pub next_message_id: u64,
     pub next_request_id: u64,
     pub config: MachineConfig,
+    /// Token counts, the window's use and what was said about files.
+    #[serde(default)]
+    pub book: Bookkeeping,
+}
+
+/// What the machine remembers between requests to fit the next one and to
+/// say each thing once. Counts arrive as facts (`RequestPrepared`, usage in
+/// `LlmCompleted`); the decisions made from them are the machine's.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Bookkeeping {
+    /// The tokenizer of the model in use: new messages are counted with it.
+    pub encoding: TokenEncoding,
+    /// For models whose tokenizer Braid does not have: what the provider
+    /// counted over Braid's estimate for the same request (1.0 until a
+    /// report comes).
+    pub estimate_ratio: f64,
+    /// How the last request filled the window.
+    pub last_sent: Option<ContextUsage>,
+    /// The request a summary was already made for (at most one each).
+    pub summarized_for: Option<RequestId>,
+    /// Files whose change the model was told of (the key of that change).
+    pub reminded: BTreeMap<String, u64>,
+    /// Files whose change the user was told of.
+    pub announced: BTreeMap<String, u64>,
+}
+
+impl Default for Bookkeeping {
+    fn default() -> Bookkeeping {
+        Bookkeeping {
+            encoding: TokenEncoding::O200k,
+            estimate_ratio: 1.0,
+            last_sent: None,
+            summarized_for: None,
+            reminded: BTreeMap::new(),
+            announced: BTreeMap::new(),
+        }
+    }
 }
 
 impl ContextState {
@@ -179,6 +220,7 @@ impl ContextState {
             next_message_id: 1,
             next_request_id: 1,
             config: MachineConfig::default(),
+            book: Bookkeeping::default(),
         }
     }
 }
@@ -253,6 +295,18 @@ pub enum Event {
         message_id: MessageId,
         error: String,
     },
+    /// The runtime prepared the request (`StartLlmRequest`): the facts the
+    /// machine fits it into the window with.
+    RequestPrepared {
+        request_id: RequestId,
+        prepared: Box<PreparedRequest>,
+    },
+    /// A file in play was looked at again (the watcher saw it move):
+    /// `None` when it is as the agent last saw it.
+    FileChecked {
+        path: String,
+        change: Option<FileChangeKind>,
+    },
     /// The runtime began sending the request.
     LlmRequestStarted {
         request_id: RequestId,
@@ -279,12 +333,6 @@ pub enum Event {
     ToolDecision {
         call_id: CallId,
         decision: ApprovalDecision,
-    },
-    /// The runtime found the conversation past the summary threshold while
-    /// preparing this request: summarise `replaces` first.
-    ContextFull {
-        request_id: RequestId,
-        replaces: Vec<MessageId>,
     },
     /// The model's summary of `replaces`.
     SummaryReady {
@@ -338,6 +386,8 @@ impl Event {
             Event::PipelineStage { .. } => "pipeline_stage",
             Event::PipelineSucceeded { .. } => "pipeline_succeeded",
             Event::PipelineFailed { .. } => "pipeline_failed",
+            Event::RequestPrepared { .. } => "request_prepared",
+            Event::FileChecked { .. } => "file_checked",
             Event::LlmRequestStarted { .. } => "llm_request_started",
             Event::LlmConnected { .. } => "llm_connected",
             Event::LlmDelta { .. } => "llm_delta",
@@ -347,7 +397,6 @@ impl Event {
             Event::ToolDecision { .. } => "tool_decision",
             Event::SetMode { .. } => "set_mode",
             Event::SetContextStrategy { .. } => "set_context_strategy",
-            Event::ContextFull { .. } => "context_full",
             Event::SummaryReady { .. } => "summary_ready",
             Event::SummaryFailed { .. } => "summary_failed",
             Event::SetToolPolicy { .. } => "set_tool_policy",
@@ -384,10 +433,19 @@ pub enum Effect {
     AbortPipeline(MessageId),
     /// Read this Image message again; the runtime answers `ImageReread`.
     RereadImage(Message),
-    /// Assemble the prompt from the active branch and stream the answer.
+    /// Prepare the request: resolve the model, assemble the system prompt
+    /// and the tools, collect the active branch's messages and the files
+    /// that changed; answer with `RequestPrepared`.
     StartLlmRequest {
         request_id: RequestId,
         response_id: MessageId,
+    },
+    /// Send the request as the machine fitted it and stream the answer.
+    SendLlmRequest {
+        request_id: RequestId,
+        system: Option<String>,
+        messages: Vec<Message>,
+        max_tokens: u32,
     },
     /// Close the request now. With `keep_partial`, report what arrived as an
     /// `LlmCompleted` with stop reason Interrupted.
@@ -401,9 +459,6 @@ pub enum Effect {
     },
     CancelRetry {
         request_id: RequestId,
-    },
-    RequestApproval {
-        calls: Vec<ToolCall>,
     },
     RunTool {
         call: ToolCall,

@@ -10,6 +10,16 @@ use std::collections::HashSet;
 /// Files re-attached after a summary, at most this many tokens in all.
 pub const REATTACH_TOKENS: u32 = 1_000;
 
+/// The latest summary on the active branch: it stands for the messages it
+/// replaced, and fitting keeps it before any older message.
+pub fn latest_summary(conversation: &Conversation) -> Option<MessageId> {
+    conversation
+        .active_messages()
+        .filter(|m| matches!(m.body, MessageType::SystemControl { control: ControlKind::Summary { .. } }))
+        .last()
+        .map(|m| m.id)
+}
+
 /// The messages of the active branch that go to the model, in order.
 pub fn request_messages(conversation: &Conversation) -> Vec<Message> {
     let active: Vec<&Message> = conversation.active_messages().collect();

@@ -5,6 +5,7 @@
 //! property tests of other crates.
 
 use crate::conversation::Conversation;
+use crate::fit::PreparedRequest;
 use crate::history::{TransitionLog, TransitionRecord};
 use crate::invariants::{check_conversation, check_state, check_tool_pairing, Violation};
 use crate::machine::{is_tool_phase, transition, ContextState, Effect, Event, Reply};
@@ -106,6 +107,30 @@ impl Sim {
             Some(r) => r.id,
             None => panic!("no request in flight in {:?}", self.state.status),
         }
+    }
+
+    /// The facts the runtime would hand over for the current request: the
+    /// active branch as sent, a model with this `window`, 100 tokens of
+    /// output reserve, no tools, no system prompt.
+    pub fn prepared(&self, window: u32) -> PreparedRequest {
+        PreparedRequest {
+            model: "sim-model".to_owned(),
+            encoding: crate::tokens::TokenEncoding::O200k,
+            window,
+            max_output: 100,
+            sees_images: false,
+            system: None,
+            tools_tokens: 0,
+            messages: crate::prompt::request_messages(&self.conversation),
+            pinned_summary: crate::prompt::latest_summary(&self.conversation),
+            changed_files: Vec::new(),
+        }
+    }
+
+    /// Answers the current request's `StartLlmRequest` with `prepared`.
+    pub fn prepare(&mut self, prepared: PreparedRequest) -> Vec<Effect> {
+        let request_id = self.request_id();
+        self.send(Event::RequestPrepared { request_id, prepared: Box::new(prepared) })
     }
 
     pub fn messages(&self) -> Vec<&Message> {

@@ -14,18 +14,35 @@ use proptest::prelude::*;
 
 #[derive(Debug, Clone)]
 enum Action {
-    User { queue: bool, empty: bool },
+    User {
+        queue: bool,
+        empty: bool,
+    },
     PipelineOk,
     PipelineFail,
     Stage(u8),
+    /// The runtime's facts for the current request, with a window of
+    /// 100 × this many tokens (small ones summarise, fail or leave out).
+    Prepared(u8),
     Started,
     Connected,
     Delta(u8),
-    Complete { tools: u8, text: bool, bad_args: bool },
-    Fail { retryable: bool },
+    Complete {
+        tools: u8,
+        text: bool,
+        bad_args: bool,
+    },
+    Fail {
+        retryable: bool,
+    },
     Timer,
-    Decide { index: u8, approve: bool },
-    ToolDone { index: u8 },
+    Decide {
+        index: u8,
+        approve: bool,
+    },
+    ToolDone {
+        index: u8,
+    },
     Cancel,
     Interrupt,
     Retry,
@@ -42,6 +59,7 @@ fn action() -> impl Strategy<Value = Action> {
         3 => Just(Action::PipelineOk),
         1 => Just(Action::PipelineFail),
         1 => (0u8..4).prop_map(Action::Stage),
+        2 => (1u8..40).prop_map(Action::Prepared),
         2 => Just(Action::Started),
         2 => Just(Action::Connected),
         4 => (0u8..20).prop_map(Action::Delta),
@@ -88,6 +106,9 @@ fn event_for(sim: &mut Sim, action: &Action, last_pipeline: &mut Option<braid_pr
                 PipelineStage::OptimizingContext,
             ][*s as usize],
         },
+        Action::Prepared(w) => {
+            Event::RequestPrepared { request_id: rid, prepared: Box::new(sim.prepared(u32::from(*w) * 100)) }
+        }
         Action::Started => Event::LlmRequestStarted { request_id: rid },
         Action::Connected => Event::LlmConnected { request_id: rid },
         Action::Delta(n) => Event::LlmDelta { request_id: rid, text: "ab".repeat(*n as usize) },

@@ -400,10 +400,12 @@ fn a_full_context_is_summarised_before_the_request_and_the_summary_is_sent_inste
         outcome: outcome(ToolResultStatus::Success, "fn a() {}", None),
     });
     model_answers(&mut sim, "a defines fn a");
+    sim.state.config.context = braid_protocol::ContextStrategy::RecentN { n: 1 };
     start(&mut sim, "next step");
     let rid = sim.request_id();
     let old: Vec<_> = sim.messages().iter().take(4).map(|m| m.id).collect();
-    let fx = sim.send(Event::ContextFull { request_id: rid, replaces: old.clone() });
+    // A window far too small: past the threshold, the older turns go first.
+    let fx = sim.prepare(sim.prepared(150));
     assert_eq!(sim.state.status, S::Summarizing);
     assert!(fx.iter().any(|e| matches!(e, Effect::Summarize { replaces, .. } if *replaces == old)));
     let fx = sim.send(Event::SummaryReady {
@@ -427,19 +429,21 @@ fn a_full_context_is_summarised_before_the_request_and_the_summary_is_sent_inste
 #[test]
 fn a_failed_summary_goes_on_without_and_cancel_stops_summarising() {
     let mut sim = Sim::new();
+    sim.state.config.context = braid_protocol::ContextStrategy::RecentN { n: 1 };
     start(&mut sim, "one");
     model_answers(&mut sim, "two");
     start(&mut sim, "three");
     let rid = sim.request_id();
-    let ids: Vec<_> = sim.messages().iter().take(2).map(|m| m.id).collect();
-    sim.send(Event::ContextFull { request_id: rid, replaces: ids.clone() });
+    let fx = sim.prepare(sim.prepared(110));
+    assert!(fx.iter().any(|e| matches!(e, Effect::Summarize { replaces, .. } if replaces.len() == 2)), "{fx:?}");
     let fx = sim.send(Event::SummaryFailed { request_id: rid, error: "network".into() });
     assert!(starts_request(&fx));
     assert_eq!(sim.state.status, S::PreparingLlmRequest);
     model_answers(&mut sim, "four");
     start(&mut sim, "five");
     let rid = sim.request_id();
-    sim.send(Event::ContextFull { request_id: rid, replaces: ids });
+    sim.prepare(sim.prepared(110));
+    assert_eq!(sim.state.status, S::Summarizing);
     let fx = sim.send(Event::Cancel);
     assert!(fx.iter().any(|e| matches!(e, Effect::AbortLlmRequest { request_id, .. } if *request_id == rid)));
     assert_eq!(sim.state.status, S::Idle);

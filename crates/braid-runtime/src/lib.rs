@@ -24,7 +24,7 @@ pub use braid_vision::limit_ocr_threads;
 pub use error::RuntimeError;
 pub use providers::{detect_local_servers, Fallback, Providers};
 
-use actor::{ContextActor, Input};
+use actor::{ContextActor, Input, Mailbox};
 use braid_core::history::TransitionRecord;
 use braid_core::machine::{Event, Reply};
 use braid_core::pipeline::Pipeline;
@@ -40,7 +40,7 @@ use braid_store::{ContextMeta, RecoveryReport, Store};
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
-use tokio::sync::{broadcast, mpsc, oneshot};
+use tokio::sync::{broadcast, oneshot};
 
 /// How many recent messages a new subscriber receives first.
 pub const SUBSCRIBE_TAIL: usize = 200;
@@ -105,7 +105,7 @@ fn sweep_images(shared: &Shared) {
 #[derive(Clone)]
 pub struct Runtime {
     shared: Arc<Shared>,
-    contexts: Arc<tokio::sync::Mutex<HashMap<ContextId, mpsc::UnboundedSender<Input>>>>,
+    contexts: Arc<tokio::sync::Mutex<HashMap<ContextId, Mailbox>>>,
 }
 
 /// Events of one context, with the snapshot taken when subscribing.
@@ -480,7 +480,7 @@ impl Runtime {
     }
 
     /// The context's task, loading the context from the store on first use.
-    async fn actor(&self, id: &ContextId) -> Result<mpsc::UnboundedSender<Input>, RuntimeError> {
+    async fn actor(&self, id: &ContextId) -> Result<Mailbox, RuntimeError> {
         let mut contexts = self.contexts.lock().await;
         if let Some(tx) = contexts.get(id).filter(|tx| !tx.is_closed()) {
             return Ok(tx.clone());

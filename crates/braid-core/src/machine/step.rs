@@ -85,6 +85,13 @@ impl Step {
                     self.notify(Notice::from_error(ErrorCode::InvalidInput, text));
                 }
             }
+            Event::RequestPrepared { request_id, prepared } => {
+                let preparing = matches!(self.kind(), StatusKind::PreparingLlmRequest | StatusKind::ToolAutoLoop);
+                if self.request_is(request_id) && preparing {
+                    self.prepared(request_id, *prepared);
+                }
+            }
+            Event::FileChecked { path, change } => self.file_checked(path, change),
             Event::LlmRequestStarted { request_id } => {
                 if self.request_is(request_id)
                     && matches!(self.kind(), StatusKind::PreparingLlmRequest | StatusKind::ToolAutoLoop)
@@ -141,13 +148,6 @@ impl Step {
                         self.s.config.summarize_at_percent = p;
                     }
                     self.reply(Ok(Reply::Done));
-                }
-            }
-            Event::ContextFull { request_id, replaces } => {
-                let preparing = matches!(self.kind(), StatusKind::PreparingLlmRequest | StatusKind::ToolAutoLoop);
-                if self.request_is(request_id) && preparing && !replaces.is_empty() {
-                    self.set_status(ContextStatus::Summarizing);
-                    self.run(Effect::Summarize { request_id, replaces });
                 }
             }
             Event::SummaryReady { request_id, text, replaces } => {
@@ -260,12 +260,14 @@ impl Step {
     }
 
     pub(super) fn append(&mut self, message: Message) {
+        let message = self.counted(message);
         let (id, kind) = (message.id, message.body.kind());
         self.durable.push(Effect::AppendMessage(message));
         self.lifecycle(id, kind, MessageChange::Created);
     }
 
     pub(super) fn rewrite(&mut self, message: Message, status: String) {
+        let message = self.counted(message);
         let (id, kind) = (message.id, message.body.kind());
         self.durable.push(Effect::UpdateMessage(message));
         self.lifecycle(id, kind, MessageChange::StatusChanged { status });
@@ -437,6 +439,7 @@ impl Step {
 
     fn completed(&mut self, response: LlmResponse) {
         let Some(request) = self.s.request.take() else { return };
+        self.learn_usage(response.usage);
         self.set_status(ContextStatus::ProcessingLlmResponse);
         if request.sequence > 0 {
             self.run(Effect::Emit(BraidEvent::ContentFinal(ContentFinal {
@@ -479,7 +482,7 @@ impl Step {
         self.lifecycle(id, MessageKind::Text, MessageChange::StatusChanged { status: "discarded".to_owned() });
     }
 
-    fn failed(&mut self, failure: LlmFailure) {
+    pub(super) fn failed(&mut self, failure: LlmFailure) {
         let Some(request) = self.s.request.take() else { return };
         if request.sequence > 0 {
             self.discard(request.response_id);

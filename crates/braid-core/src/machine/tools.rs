@@ -86,9 +86,8 @@ impl Step {
             pending_requests: pending.iter().map(|c| c.id.clone()).collect(),
             tool_names: pending.iter().map(|c| c.name.clone()).collect(),
         };
-        let calls = pending.into_iter().cloned().collect();
+        // The state carries the calls: every client shows the dialog from it.
         self.set_status(status);
-        self.run(Effect::RequestApproval { calls });
     }
 
     pub(super) fn tool_decision(&mut self, call_id: CallId, decision: ApprovalDecision) {

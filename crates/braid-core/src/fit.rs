@@ -1,0 +1,177 @@
+//! The decision taken when a request is ready to go: does the
+//! conversation fit the model's window, must older messages be summarised
+//! first, or is the newest message too long to send at all. The runtime
+//! hands over facts (the model's window and output limit, whether it sees
+//! images, what the tools cost); everything else — the budget, the
+//! estimate correction, the summary threshold, the pinned summary and the
+//! selection — is decided here, from the machine's state.
+
+use crate::optimize::{self, Budget};
+use crate::tokens::{self, TokenEncoding};
+use braid_protocol::{ContextStrategy, ContextUsage, Message, MessageId};
+use serde::{Deserialize, Serialize};
+
+/// Tokens a summary may take.
+pub const SUMMARY_OUTPUT: u32 = 600;
+
+/// What the runtime found out while preparing a request: facts about the
+/// model and the prompt, never a decision.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PreparedRequest {
+    /// The model's name, for messages to the user.
+    pub model: String,
+    pub encoding: TokenEncoding,
+    pub window: u32,
+    /// The answer's reserve: the smaller of the configured and the model's
+    /// output limit.
+    pub max_output: u32,
+    pub sees_images: bool,
+    /// The system prompt as assembled (branch override, mode, role).
+    pub system: Option<String>,
+    /// What the tool definitions cost as the provider sees them.
+    pub tools_tokens: u32,
+    /// The messages of the active branch as they would be sent, in order.
+    pub messages: Vec<Message>,
+    /// The summary among them that stands for older messages, if any.
+    pub pinned_summary: Option<MessageId>,
+    /// Files the agent read that changed outside Braid since.
+    pub changed_files: Vec<FileChange>,
+}
+
+/// A file in play that is no longer as the agent last saw it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FileChange {
+    /// As shown to people and the model (relative to the workspace).
+    pub path: String,
+    pub kind: FileChangeKind,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum FileChangeKind {
+    Modified { size_before: u64, size_now: u64 },
+    Deleted,
+}
+
+impl FileChangeKind {
+    /// One value per distinct change, so each is reported once.
+    pub fn key(self) -> u64 {
+        match self {
+            FileChangeKind::Modified { size_now, .. } => size_now,
+            FileChangeKind::Deleted => u64::MAX,
+        }
+    }
+}
+
+/// What the machine knows that fitting depends on.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct FitSettings {
+    pub strategy: ContextStrategy,
+    pub summarize_at_percent: u8,
+    /// The model said the last attempt was too long: send half as much.
+    pub trimmed: bool,
+    /// Reported prompt tokens over Braid's estimate, for models whose
+    /// tokenizer Braid does not have.
+    pub estimate_ratio: f64,
+    /// A summary was already made for this request (at most one each).
+    pub may_summarize: bool,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Fit {
+    /// Send these messages (ids, in conversation order).
+    Send { keep: Vec<MessageId>, usage: ContextUsage },
+    /// Past the threshold: summarise these first, then prepare again.
+    Summarize(Vec<MessageId>),
+    /// The newest message alone does not fit: what to tell the user.
+    TooLarge(String),
+}
+
+/// What a message costs in this request: an image the model looks at costs
+/// its pixels; otherwise its stored count when it is in this encoding.
+pub fn cost(message: &Message, encoding: TokenEncoding, sees_images: bool) -> u32 {
+    if let Some(pixels) = crate::vision::pixel_tokens(&message.body, sees_images) {
+        return pixels;
+    }
+    match message.meta.tokens {
+        Some(t) if t.encoding == encoding => t.count,
+        _ => tokens::message_tokens(encoding, &message.body),
+    }
+}
+
+/// Fits `request` into its model's window.
+pub fn plan(request: &PreparedRequest, system_tokens: u32, settings: FitSettings) -> Fit {
+    let enc = request.encoding;
+    let budget = Budget {
+        window: request.window,
+        reserved_output: request.max_output,
+        system: system_tokens,
+        tools: request.tools_tokens,
+    };
+    let counted: Vec<(&Message, u32)> =
+        request.messages.iter().map(|m| (m, cost(m, enc, request.sees_images))).collect();
+    let mut available = if settings.trimmed { budget.for_messages() / 2 } else { budget.for_messages() };
+    let estimated = enc == TokenEncoding::Estimate;
+    if estimated && settings.estimate_ratio > 1.0 {
+        // Our estimate runs low for this model: leave room for that.
+        available = (f64::from(available) / settings.estimate_ratio) as u32;
+    }
+    let all: u64 = counted.iter().map(|c| u64::from(c.1)).sum();
+    let all = if estimated { (all as f64 * settings.estimate_ratio) as u64 } else { all };
+    let total = all + u64::from(budget.system + budget.tools + budget.reserved_output);
+    let limit = u64::from(budget.window) * u64::from(settings.summarize_at_percent) / 100;
+    if total >= limit && settings.may_summarize {
+        // Within what the summariser itself can read.
+        let readable = budget.window.saturating_sub(SUMMARY_OUTPUT + 600).max(256);
+        let batch = optimize::summary_batch(&counted, optimize::keep_last(settings.strategy), readable);
+        if batch.len() >= 2 {
+            return Fit::Summarize(batch);
+        }
+    }
+    // A summary stands for older messages: it goes before any of them.
+    match optimize::select_pinned(&counted, settings.strategy, available, request.pinned_summary) {
+        Ok(selection) => Fit::Send {
+            usage: ContextUsage {
+                window: budget.window,
+                system: budget.system,
+                tools: budget.tools,
+                messages: selection.tokens,
+                reserved_output: budget.reserved_output,
+                sent_messages: selection.keep.len() as u32,
+                left_out: selection.dropped.len() as u32,
+            },
+            keep: selection.keep,
+        },
+        Err(e) => Fit::TooLarge(format!(
+            "The latest message is too long for {} ({} tokens; about {} fit after the system prompt, tools and the \
+             answer's reserve). Shorten it or choose a model with a larger window.",
+            request.model, e.needed, e.available
+        )),
+    }
+}
+
+/// Prompt tokens the provider reported over what Braid counted for the
+/// same request, kept within bounds a bad report cannot push past.
+pub fn estimate_ratio(reported_prompt_tokens: u32, sent: ContextUsage) -> f64 {
+    let ours = f64::from(sent.system + sent.tools + sent.messages).max(1.0);
+    (f64::from(reported_prompt_tokens) / ours).clamp(0.5, 3.0)
+}
+
+/// The note for the model about files that changed since it read them.
+pub fn reminder(changes: &[FileChange]) -> Option<String> {
+    let lines: Vec<String> = changes
+        .iter()
+        .map(|c| match c.kind {
+            FileChangeKind::Modified { size_before, size_now } => {
+                format!("- {}: changed ({size_before} → {size_now} bytes)", c.path)
+            }
+            FileChangeKind::Deleted => format!("- {}: deleted", c.path),
+        })
+        .collect();
+    (!lines.is_empty()).then(|| {
+        format!(
+            "Files you read earlier changed outside Braid since; read them again before relying on them or editing \
+             them:\n{}",
+            lines.join("\n")
+        )
+    })
+}

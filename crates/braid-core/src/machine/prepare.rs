@@ -1,0 +1,94 @@
+//! Between `StartLlmRequest` and the request leaving: the runtime's facts
+//! come back as `RequestPrepared`, and the machine decides what is sent
+//! (fitting, summarising first, or refusing a message too long for any
+//! window), what the model is told about changed files, and how stored
+//! messages are counted. Also the once-per-change notices about files.
+
+use super::step::Step;
+use super::Effect;
+use crate::fit::{self, FileChangeKind, Fit, FitSettings, PreparedRequest};
+use crate::llm::{LlmFailure, Usage};
+use crate::tokens;
+use braid_protocol::{ContextStatus, Message, Notice, RequestId, TokenCount};
+use std::collections::HashSet;
+
+impl Step {
+    pub(super) fn prepared(&mut self, request_id: RequestId, p: PreparedRequest) {
+        self.s.book.encoding = p.encoding;
+        // Each change is told once, in the request that goes out.
+        let untold: Vec<_> = p
+            .changed_files
+            .iter()
+            .filter(|c| self.s.book.reminded.get(&c.path) != Some(&c.kind.key()))
+            .cloned()
+            .collect();
+        let system = match (p.system.clone(), fit::reminder(&untold)) {
+            (Some(s), Some(note)) => Some(format!("{s}\n\n{note}")),
+            (s, note) => s.or(note),
+        };
+        let system_tokens = system.as_deref().map_or(0, |s| tokens::count(p.encoding, s) + tokens::PER_MESSAGE);
+        let settings = FitSettings {
+            strategy: self.s.config.context,
+            summarize_at_percent: self.s.config.summarize_at_percent,
+            trimmed: self.s.request.as_ref().is_some_and(|r| r.trimmed),
+            estimate_ratio: self.s.book.estimate_ratio,
+            may_summarize: self.s.book.summarized_for != Some(request_id),
+        };
+        match fit::plan(&p, system_tokens, settings) {
+            Fit::Summarize(replaces) => {
+                self.s.book.summarized_for = Some(request_id);
+                self.set_status(ContextStatus::Summarizing);
+                self.run(Effect::Summarize { request_id, replaces });
+            }
+            Fit::TooLarge(message) => self.failed(LlmFailure::fatal("context_too_large", message)),
+            Fit::Send { keep, usage } => {
+                for c in untold {
+                    self.s.book.reminded.insert(c.path, c.kind.key());
+                }
+                self.s.book.last_sent = Some(usage);
+                let keep: HashSet<_> = keep.into_iter().collect();
+                let messages = p.messages.into_iter().filter(|m| keep.contains(&m.id)).collect();
+                self.run(Effect::SendLlmRequest { request_id, system, messages, max_tokens: p.max_output });
+            }
+        }
+    }
+
+    /// For models without a public tokenizer, what the provider counted
+    /// corrects Braid's estimate from the next request on.
+    pub(super) fn learn_usage(&mut self, usage: Option<Usage>) {
+        if self.s.book.encoding != tokens::TokenEncoding::Estimate {
+            return;
+        }
+        if let (Some(usage), Some(sent)) = (usage, self.s.book.last_sent) {
+            self.s.book.estimate_ratio = fit::estimate_ratio(usage.prompt_tokens, sent);
+        }
+    }
+
+    /// Stored messages carry their count in the encoding in use, so fitting
+    /// does not tokenise the conversation again for every request.
+    pub(super) fn counted(&self, mut message: Message) -> Message {
+        let encoding = self.s.book.encoding;
+        if message.meta.tokens.is_none_or(|t| t.encoding != encoding) {
+            let count = tokens::message_tokens(encoding, &message.body);
+            message.meta.tokens = Some(TokenCount { encoding, count });
+        }
+        message
+    }
+
+    pub(super) fn file_checked(&mut self, path: String, change: Option<FileChangeKind>) {
+        let Some(kind) = change else {
+            self.s.book.announced.remove(&path);
+            return;
+        };
+        if self.s.book.announced.insert(path.clone(), kind.key()) == Some(kind.key()) {
+            return;
+        }
+        let text = match kind {
+            FileChangeKind::Deleted => format!("{path} was deleted outside Braid."),
+            FileChangeKind::Modified { .. } => {
+                format!("{path} changed outside Braid; the model will be told before its next request.")
+            }
+        };
+        self.notify(Notice::new("file_changed", text));
+    }
+}

@@ -1,0 +1,174 @@
+//! The decisions taken between `StartLlmRequest` and the request leaving,
+//! now the machine's: fitting the window, summarising first, refusing a
+//! message no window holds, telling the model of changed files once,
+//! learning the estimate's error from reported usage, and counting stored
+//! messages. Event by event with the simulator, no runtime.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)] // a panic is how a test reports
+
+use braid_core::fit::{FileChange, FileChangeKind};
+use braid_core::llm::{LlmResponse, StopReason, Usage};
+use braid_core::machine::{Effect, Event};
+use braid_core::sim::Sim;
+use braid_core::tokens::TokenEncoding;
+use braid_protocol::{BraidEvent, ContextStatus as S, MessageType, Role};
+
+fn start(sim: &mut Sim, text: &str) {
+    let fx = sim.send(Event::UserMessage {
+        body: MessageType::text(Role::User, text),
+        queue_if_busy: false,
+        force_tool: None,
+        images: Vec::new(),
+    });
+    sim.pipeline_ok(&fx);
+}
+
+fn answer(sim: &mut Sim, text: &str, usage: Option<Usage>) {
+    let rid = sim.request_id();
+    let response = LlmResponse { text: text.into(), tool_calls: Vec::new(), usage, stop_reason: StopReason::EndTurn };
+    sim.send(Event::LlmCompleted { request_id: rid, response });
+}
+
+fn sent(fx: &[Effect]) -> Option<(Option<String>, Vec<String>)> {
+    fx.iter().find_map(|e| match e {
+        Effect::SendLlmRequest { system, messages, .. } => {
+            Some((system.clone(), messages.iter().map(|m| m.body.plain_text().unwrap_or_default()).collect()))
+        }
+        _ => None,
+    })
+}
+
+fn notices(fx: &[Effect]) -> Vec<String> {
+    fx.iter()
+        .filter_map(|e| match e {
+            Effect::Emit(BraidEvent::ContextUpdate(u)) => u.metadata.notice.as_ref().map(|n| n.code.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn a_request_that_fits_is_sent_whole_and_the_window_use_is_recorded() {
+    let mut sim = Sim::new();
+    start(&mut sim, "hello");
+    let fx = sim.prepare(sim.prepared(8_000));
+    let (system, texts) = sent(&fx).expect("the request goes out");
+    assert_eq!(system, None);
+    assert_eq!(texts, vec!["hello"]);
+    let usage = sim.state.book.last_sent.expect("the window's use is kept for the meter");
+    assert_eq!((usage.window, usage.reserved_output, usage.sent_messages, usage.left_out), (8_000, 100, 1, 0));
+    assert_eq!(sim.state.status, S::PreparingLlmRequest, "still preparing until the runtime starts sending");
+}
+
+#[test]
+fn older_messages_are_left_out_when_the_window_is_small_and_the_newest_is_kept() {
+    let mut sim = Sim::new();
+    sim.state.config.summarize_at_percent = 100;
+    let long = "word ".repeat(300);
+    start(&mut sim, &long);
+    sim.prepare(sim.prepared(100_000));
+    answer(&mut sim, &long, None);
+    start(&mut sim, "short question");
+    // No summary: one was already made for this request.
+    sim.state.book.summarized_for = Some(sim.request_id());
+    let fx = sim.prepare(sim.prepared(350));
+    let (_, texts) = sent(&fx).expect("sent without the old turn");
+    assert_eq!(texts, vec!["short question"]);
+    assert!(sim.state.book.last_sent.unwrap().left_out >= 1);
+}
+
+#[test]
+fn a_message_no_window_can_hold_fails_with_a_reason_and_nothing_is_sent() {
+    let mut sim = Sim::new();
+    start(&mut sim, &"word ".repeat(2_000));
+    let fx = sim.prepare(sim.prepared(600));
+    assert!(sent(&fx).is_none());
+    match &sim.state.status {
+        S::Failed { error_code, message, recoverable } => {
+            assert_eq!(error_code, "context_too_large");
+            assert!(message.contains("sim-model") && message.contains("too long"), "{message}");
+            assert!(!recoverable);
+        }
+        other => panic!("expected Failed, got {other:?}"),
+    }
+}
+
+#[test]
+fn a_changed_file_is_told_to_the_model_once_and_to_the_user_once() {
+    let mut sim = Sim::new();
+    let change =
+        FileChange { path: "src/a.rs".into(), kind: FileChangeKind::Modified { size_before: 10, size_now: 42 } };
+    let fx = sim.send(Event::FileChecked { path: change.path.clone(), change: Some(change.kind) });
+    assert_eq!(notices(&fx), vec!["file_changed"]);
+    let fx = sim.send(Event::FileChecked { path: change.path.clone(), change: Some(change.kind) });
+    assert!(notices(&fx).is_empty(), "the same change is announced once");
+
+    start(&mut sim, "go on");
+    let mut facts = sim.prepared(8_000);
+    facts.system = Some("You help.".into());
+    facts.changed_files = vec![change.clone()];
+    let (system, _) = sent(&sim.prepare(facts.clone())).unwrap();
+    let system = system.unwrap();
+    assert!(system.starts_with("You help.\n\n") && system.contains("- src/a.rs: changed (10 → 42 bytes)"), "{system}");
+    answer(&mut sim, "ok", None);
+
+    start(&mut sim, "and now");
+    let (system, _) = sent(&sim.prepare(facts.clone())).unwrap();
+    assert_eq!(system.as_deref(), Some("You help."), "told once per change");
+    answer(&mut sim, "ok", None);
+
+    start(&mut sim, "deleted?");
+    facts.changed_files = vec![FileChange { path: "src/a.rs".into(), kind: FileChangeKind::Deleted }];
+    let (system, _) = sent(&sim.prepare(facts)).unwrap();
+    assert!(system.unwrap().contains("- src/a.rs: deleted"), "a new change is told again");
+}
+
+#[test]
+fn reported_usage_corrects_the_estimate_for_models_without_a_tokenizer() {
+    let mut sim = Sim::new();
+    start(&mut sim, "hello there");
+    let mut facts = sim.prepared(8_000);
+    facts.encoding = TokenEncoding::Estimate;
+    sim.prepare(facts);
+    let ours = {
+        let u = sim.state.book.last_sent.unwrap();
+        u.system + u.tools + u.messages
+    };
+    answer(&mut sim, "hi", Some(Usage { prompt_tokens: ours * 2, completion_tokens: 1 }));
+    assert!((sim.state.book.estimate_ratio - 2.0).abs() < 1e-9, "{}", sim.state.book.estimate_ratio);
+
+    // A model with a known tokenizer learns nothing from usage.
+    let mut sim = Sim::new();
+    start(&mut sim, "hello there");
+    sim.prepare(sim.prepared(8_000));
+    answer(&mut sim, "hi", Some(Usage { prompt_tokens: 9_999, completion_tokens: 1 }));
+    assert_eq!(sim.state.book.estimate_ratio, 1.0);
+}
+
+#[test]
+fn stored_messages_carry_their_count_in_the_encoding_in_use() {
+    let mut sim = Sim::new();
+    start(&mut sim, "count me");
+    let user = sim.messages()[0].meta.tokens.expect("counted when stored");
+    assert_eq!(user.encoding, TokenEncoding::O200k);
+    assert!(user.count > 4);
+    let mut facts = sim.prepared(8_000);
+    facts.encoding = TokenEncoding::Cl100k;
+    sim.prepare(facts);
+    answer(&mut sim, "counted too", None);
+    let reply = sim.messages()[1].meta.tokens.unwrap();
+    assert_eq!(reply.encoding, TokenEncoding::Cl100k, "the model's encoding from the facts");
+}
+
+#[test]
+fn facts_for_a_request_that_is_no_longer_current_change_nothing() {
+    let mut sim = Sim::new();
+    start(&mut sim, "hello");
+    let facts = sim.prepared(8_000);
+    let rid = sim.request_id();
+    sim.send(Event::Cancel);
+    let before = sim.state.clone();
+    let fx = sim.send(Event::RequestPrepared { request_id: rid, prepared: Box::new(facts) });
+    assert!(fx.is_empty(), "{fx:?}");
+    assert_eq!(sim.state, before);
+}

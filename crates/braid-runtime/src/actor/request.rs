@@ -1,0 +1,210 @@
+//! LLM requests, summaries and retry timers. Preparing a request gathers
+//! facts (the model, the assembled prompt, the tools, the messages) and
+//! hands them to the machine; the machine answers with what to send, or
+//! with a summary to make first. Nothing here decides what fits.
+
+use super::{ContextActor, Input};
+use crate::{clock, llm_task, summary_task};
+use braid_core::approval;
+use braid_core::fit::{PreparedRequest, SUMMARY_OUTPUT};
+use braid_core::llm::LlmFailure;
+use braid_core::machine::Event;
+use braid_core::prompt;
+use braid_core::tokens;
+use braid_llm::{LlmProvider, LlmRequest, ProviderKind, ToolChoice, ToolDefinition};
+use braid_protocol::{ControlKind, Message, MessageId, MessageType, RequestId, Timestamp};
+use std::collections::HashSet;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+/// What a prepared request still needs when the machine says send it.
+pub(super) struct Outgoing {
+    request_id: RequestId,
+    provider: Arc<dyn LlmProvider>,
+    model: String,
+    kind: ProviderKind,
+    sees_images: bool,
+    tools: Vec<ToolDefinition>,
+}
+
+impl ContextActor {
+    /// `StartLlmRequest`: resolve the model and assemble everything the
+    /// machine needs to fit the request, then hand it over.
+    pub(super) fn prepare_request(&mut self, request_id: RequestId) {
+        if let Some(old) = self.llm.take() {
+            old.handle.abort();
+        }
+        let resolved = match self.shared.providers.resolve(self.meta.model.as_ref()) {
+            Ok(r) => r,
+            Err(message) => {
+                let failure = LlmFailure::fatal("no_provider", message);
+                let _ = self.mailbox.send(Input::Event(Event::LlmFailed { request_id, failure }));
+                return;
+            }
+        };
+        let settings = &self.state.config.tools;
+        // Only the tools the mode and role offer are described to the model.
+        let tools: Vec<ToolDefinition> = self
+            .shared
+            .tools
+            .tools()
+            .filter(|t| approval::offered(settings, t.permission()))
+            .map(|t| ToolDefinition {
+                name: t.name().to_owned(),
+                description: t.description().to_owned(),
+                input_schema: t.input_schema(),
+            })
+            .collect();
+        let enc = resolved.encoding;
+        // As the provider sees each tool: name, description, schema.
+        let tools_tokens = tools
+            .iter()
+            .map(|t| {
+                tokens::count(enc, &t.name)
+                    + tokens::count(enc, &t.description)
+                    + tokens::count(enc, &t.input_schema.to_string())
+            })
+            .sum();
+        let config = &self.shared.config;
+        let prepared = PreparedRequest {
+            model: resolved.view.model.clone(),
+            encoding: enc,
+            window: resolved.view.context_window,
+            max_output: config.max_tokens.min(resolved.max_output_tokens),
+            sees_images: resolved.view.vision,
+            system: prompt::system_prompt_for(&self.conversation, config.system_prompt.as_deref(), settings),
+            tools_tokens,
+            messages: prompt::request_messages(&self.conversation),
+            pinned_summary: prompt::latest_summary(&self.conversation),
+            changed_files: self.changed_files(),
+        };
+        self.outgoing = Some(Outgoing {
+            request_id,
+            provider: resolved.provider,
+            model: resolved.model,
+            kind: resolved.kind,
+            sees_images: resolved.view.vision,
+            tools,
+        });
+        let event = Event::RequestPrepared { request_id, prepared: Box::new(prepared) };
+        let _ = self.mailbox.send(Input::Event(event));
+    }
+
+    /// `SendLlmRequest`: the machine fitted the request; stream the answer.
+    pub(super) fn send_request(
+        &mut self,
+        request_id: RequestId,
+        system: Option<String>,
+        messages: Vec<Message>,
+        max_tokens: u32,
+    ) {
+        let Some(out) = self.outgoing.take_if(|o| o.request_id == request_id) else {
+            tracing::warn!(context = %self.meta.id, %request_id, "send without a prepared request");
+            return;
+        };
+        // Models that see get the pixels (attached in the task: scaling
+        // takes milliseconds); the others get what was read from them.
+        let messages = braid_core::vision::for_request(messages, out.sees_images);
+        let pixels = messages.iter().any(|m| matches!(m.body, MessageType::Image { .. })).then(|| llm_task::Pixels {
+            images: self.shared.images.clone(),
+            workspace: PathBuf::from(&self.meta.working_dir),
+            limits: braid_core::vision::limits_for(out.kind),
+        });
+        let request = LlmRequest {
+            model: out.model,
+            system,
+            messages,
+            tools: out.tools,
+            tool_choice: self.state.request.as_ref().and_then(|r| r.force_tool.clone()).map(ToolChoice::Function),
+            max_tokens: Some(max_tokens),
+        };
+        self.llm = Some(llm_task::spawn(out.provider, request, request_id, self.mailbox.clone(), pixels));
+    }
+
+    /// Asks the model for a summary of `batch` (ids as sent: the previous
+    /// summary stands for the messages it replaced, which are folded in).
+    pub(super) fn start_summary(&mut self, request_id: RequestId, batch: Vec<MessageId>) {
+        let previous = self
+            .conversation
+            .active_messages()
+            .filter_map(|m| match &m.body {
+                MessageType::SystemControl { control: ControlKind::Summary { text, replaces } } => {
+                    Some((m.id, text.clone(), replaces.clone()))
+                }
+                _ => None,
+            })
+            .last();
+        let mut replaces: Vec<MessageId> = Vec::new();
+        let mut prior_text = None;
+        if let Some((id, text, earlier)) = &previous {
+            if batch.contains(id) {
+                replaces.extend(earlier);
+                prior_text = Some(text.clone());
+            }
+        }
+        let wanted: HashSet<MessageId> = batch.iter().copied().collect();
+        let messages: Vec<&Message> = self
+            .conversation
+            .active_messages()
+            .filter(|m| wanted.contains(&m.id) && !matches!(m.body, MessageType::SystemControl { .. }))
+            .collect();
+        replaces.extend(messages.iter().map(|m| m.id));
+        let input = prompt::summary_input(prior_text.as_deref(), &messages);
+        let resolved = match self.shared.providers.resolve(self.meta.model.as_ref()) {
+            Ok(r) => r,
+            Err(error) => {
+                let _ = self.mailbox.send(Input::Event(Event::SummaryFailed { request_id, error }));
+                return;
+            }
+        };
+        let job = summary_task::SummaryJob {
+            provider: resolved.provider,
+            model: resolved.model,
+            request_id,
+            replaces,
+            input,
+            max_tokens: SUMMARY_OUTPUT.min(resolved.max_output_tokens),
+        };
+        if let Some((_, old)) = self.summary.replace((request_id, summary_task::spawn(job, self.mailbox.clone()))) {
+            old.abort();
+        }
+    }
+
+    pub(super) fn abort_llm(&mut self, request_id: RequestId, keep_partial: bool) {
+        if let Some((_, task)) = self.summary.take_if(|(id, _)| *id == request_id) {
+            task.abort();
+        }
+        self.outgoing.take_if(|o| o.request_id == request_id);
+        let Some(mut task) = self.llm.take() else { return };
+        if task.request_id != request_id {
+            self.llm = Some(task);
+            return;
+        }
+        if keep_partial {
+            if let Some(stop) = task.stop.take() {
+                let _ = stop.send(());
+            }
+        } else {
+            // Dropping the stream closes the connection at once.
+            task.handle.abort();
+        }
+    }
+
+    pub(super) fn schedule_retry(&mut self, request_id: RequestId, at: Timestamp) {
+        let delay = std::time::Duration::from_millis(clock::now().ms_until(at));
+        let mailbox = self.mailbox.clone();
+        let handle = tokio::spawn(async move {
+            tokio::time::sleep(delay).await;
+            let _ = mailbox.send(Input::Event(Event::RetryTimerFired { request_id }));
+        });
+        if let Some((_, old)) = self.retry.replace((request_id, handle)) {
+            old.abort();
+        }
+    }
+
+    pub(super) fn cancel_retry(&mut self, request_id: RequestId) {
+        if let Some((_, handle)) = self.retry.take_if(|(id, _)| *id == request_id) {
+            handle.abort();
+        }
+    }
+}

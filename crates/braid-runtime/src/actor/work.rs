@@ -1,0 +1,129 @@
+//! The work a message sets off besides the model: the processing
+//! pipeline (file references, images read by vision or OCR) and the tools
+//! the machine approved. Each runs as a task whose result comes back
+//! through the mailbox as a core event.
+
+use super::{ContextActor, Input};
+use crate::{clock, image_task, references, tool_task};
+use braid_core::approval;
+use braid_core::machine::{Effect, Event};
+use braid_protocol::{Approval, CallId, Message, MessageId, MessageType, ToolCall};
+use braid_tools::ToolContext;
+use std::path::PathBuf;
+use std::sync::PoisonError;
+use std::time::Duration;
+
+impl ContextActor {
+    /// The pipeline runs inline (its processors are fast and pure so far);
+    /// its stages and result go through the mailbox, so a Cancel that is
+    /// already waiting there is processed first.
+    pub(super) fn run_pipeline(&mut self, message: Message) {
+        let id = message.id;
+        let disabled = self
+            .conversation
+            .branch(self.conversation.active_branch())
+            .and_then(|b| b.pipeline.as_ref())
+            .map(|p| p.disabled_processors.clone())
+            .unwrap_or_default();
+        let mailbox = self.mailbox.clone();
+        let mut on_stage = |stage| {
+            let _ = mailbox.send(Input::Event(Event::PipelineStage { message_id: id, stage }));
+        };
+        let outcome =
+            self.shared.pipeline.run(message, &self.conversation, &disabled, &mut clock::micros, &mut on_stage);
+        // Images sent with the message, then those its text mentions.
+        let mut images = self.state.pending.as_ref().map(|p| p.images.clone()).unwrap_or_default();
+        let event = match outcome {
+            Ok((message, report)) => {
+                tracing::debug!(context = %self.meta.id, micros = report.total_micros, "pipeline done");
+                if references::wanted(&message)
+                    && !approval::offered(&self.state.config.tools, braid_protocol::Permission::Read)
+                {
+                    let error = "the agent's role may not read files, so file references cannot be resolved".to_owned();
+                    Event::PipelineFailed { message_id: id, error }
+                } else if references::wanted(&message) {
+                    on_stage(braid_core::machine::PipelineStage::ResolvingFileReferences);
+                    let workspace = PathBuf::from(&self.meta.working_dir);
+                    let mut freshness = self.freshness.lock().unwrap_or_else(PoisonError::into_inner);
+                    match references::resolve_message(message, Some(&workspace), &mut freshness) {
+                        Ok((message, attachments, mentioned)) => {
+                            images.extend(mentioned);
+                            Event::PipelineSucceeded { message, attachments }
+                        }
+                        Err(error) => Event::PipelineFailed { message_id: id, error },
+                    }
+                } else {
+                    Event::PipelineSucceeded { message, attachments: Vec::new() }
+                }
+            }
+            Err((error, _)) => Event::PipelineFailed { message_id: id, error: error.to_string() },
+        };
+        let event = match event {
+            Event::PipelineSucceeded { message, attachments }
+                if !images.is_empty() || matches!(message.body, MessageType::Image { .. }) =>
+            {
+                let handle = image_task::spawn_pipeline(self.reading_job(), message, attachments, images);
+                self.reading = Some((id, handle));
+                return;
+            }
+            other => other,
+        };
+        let _ = self.mailbox.send(Input::Event(event));
+    }
+
+    pub(super) fn reading_job(&self) -> image_task::Reading {
+        image_task::Reading {
+            images: self.shared.images.clone(),
+            model: self.shared.providers.resolve(self.meta.model.as_ref()).ok(),
+            workspace: PathBuf::from(&self.meta.working_dir),
+            mailbox: self.mailbox.clone(),
+        }
+    }
+
+    /// Only approved calls reach here: the core decided (policy or user).
+    pub(super) fn run_tool(&mut self, call: ToolCall) {
+        if let Some(old) = self.tool.take() {
+            old.handle.abort();
+        }
+        let ctx = ToolContext {
+            workspace: PathBuf::from(&self.meta.working_dir),
+            freshness: Some(self.freshness.clone()),
+            allow_overwrite: call.approval == Approval::ApprovedOverwrite,
+        };
+        let timeout = Duration::from_millis(self.state.config.tools.timeout_ms.max(1));
+        self.tool = Some(tool_task::spawn(self.shared.tools.clone(), call, ctx, timeout, self.mailbox.clone()));
+    }
+
+    /// Cancel: the task is aborted (its process group killed) and the core
+    /// hears at once that the call ended.
+    pub(super) fn kill_tool(&mut self, call_id: &CallId) {
+        if let Some(task) = self.tool.take_if(|t| &t.call_id == call_id) {
+            task.handle.abort();
+        }
+        let event = Event::ToolFinished { call_id: call_id.clone(), outcome: tool_task::killed() };
+        let _ = self.mailbox.send(Input::Event(event));
+    }
+
+    /// Stops the pipeline's image reading (or an image read again) for
+    /// this message.
+    pub(super) fn abort_reading(&mut self, id: MessageId) {
+        if let Some((_, handle)) = self.reading.take_if(|(reading, _)| *reading == id) {
+            handle.abort();
+        }
+    }
+
+    pub(super) fn reread_image(&mut self, message: Message) {
+        let id = message.id;
+        let handle = image_task::spawn_reread(self.reading_job(), message);
+        self.reading = Some((id, handle));
+    }
+
+    /// Effects of other kinds a tool result or reference sets off.
+    pub(super) fn after_append(&mut self, effect: &Effect) {
+        if let Effect::AppendMessage(m) = effect {
+            if matches!(m.body, MessageType::ToolResult { .. } | MessageType::FileReference { .. }) {
+                self.cover_files();
+            }
+        }
+    }
+}
