@@ -42,6 +42,19 @@ try {
   const answers = await page.locator(".message.assistant").count();
   check(answers === 1, `Esc cancels mid-stream and keeps no partial answer (${answers} answers shown)`);
 
+  // Shift+Esc stops after the running step: the partial answer is kept,
+  // and the state line says so with a Continue button.
+  await box.fill(Array.from({ length: 80 }, (_, i) => `kept${i}`).join(" "));
+  await box.press("Enter");
+  await page.getByTestId("state").filter({ hasText: "Streaming" }).waitFor({ timeout: 15000 });
+  check(await page.getByRole("button", { name: "Stop", exact: true }).isVisible(), "while busy a Stop button sits beside Cancel");
+  await page.locator(".message.assistant").last().filter({ hasText: "kept3" }).waitFor({ timeout: 15000 });
+  await box.press("Shift+Escape");
+  await page.getByTestId("state").filter({ hasText: "Idle" }).waitFor({ timeout: 5000 });
+  const partial = await page.locator(".message.assistant").last().innerText();
+  check(partial.includes("kept0") && !partial.includes("kept79"), `Shift+Esc stops and keeps the partial answer (${JSON.stringify(partial.slice(0, 80))})`);
+  check(await page.getByRole("button", { name: "Continue" }).isVisible(), "after a stop, Continue is offered");
+
   // A message sent while busy is queued visibly and can be taken back.
   await box.fill(Array.from({ length: 60 }, (_, i) => `again${i}`).join(" "));
   await box.press("Enter");
@@ -70,7 +83,7 @@ try {
   await page.getByText("You said: hello from the browser").waitFor({ timeout: 10000 });
   check(true, "after a reload the conversation is listed and its messages load");
   const listed = await page.locator(".conversations li").first().innerText();
-  check(listed.includes("6 messages"), `the list shows the message count (${listed.replace(/\s+/g, " ")})`);
+  check(listed.includes("8 messages"), `the list shows the message count (${listed.replace(/\s+/g, " ")})`);
 
   // The list follows a streaming answer, stays where a reader who scrolled
   // up is, and "Jump to latest" brings it back to following.

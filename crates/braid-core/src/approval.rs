@@ -2,21 +2,16 @@
 //! settings, the tool's permission, and the loop's progress. The runtime
 //! never runs a call this module did not allow or the user did not approve.
 
-use braid_protocol::{AgentMode, AgentRole, Permission, ToolApprovalPolicy, ToolSettings};
+use braid_protocol::{AgentMode, AgentRole, Permission, ToolApprovalPolicy, ToolSettings, ToolSpec};
 
-/// The built-in tools and what they can do. `braid-tools` checks in a test
-/// that its registry matches this list.
-pub const BUILTIN_TOOLS: &[(&str, Permission)] = &[
-    ("read_file", Permission::Read),
-    ("list_directory", Permission::Read),
-    ("glob_files", Permission::Read),
-    ("write_file", Permission::Write),
-    ("edit_file", Permission::Write),
-    ("run_command", Permission::Execute),
-];
+/// What a tool in the catalogue may do; `None` for a name it does not hold.
+pub fn permission_in(catalogue: &[ToolSpec], name: &str) -> Option<Permission> {
+    catalogue.iter().find(|t| t.name == name).map(|t| t.permission)
+}
 
-pub fn builtin_permission(name: &str) -> Option<Permission> {
-    BUILTIN_TOOLS.iter().find(|(n, _)| *n == name).map(|(_, p)| *p)
+/// The tools of the catalogue the mode and role let the model see.
+pub fn offered_tools<'a>(settings: &'a ToolSettings, catalogue: &'a [ToolSpec]) -> impl Iterator<Item = &'a ToolSpec> {
+    catalogue.iter().filter(|t| offered(settings, t.permission))
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]

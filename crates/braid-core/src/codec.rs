@@ -107,7 +107,7 @@ fn migrate_legacy(obj: Map<String, Value>) -> Result<MessageType, CodecError> {
             .and_then(Value::as_str)
             .ok_or_else(|| CodecError::Legacy("tool message without tool_call_id".into()))?;
         return Ok(MessageType::ToolResult {
-            request_id: request_id.to_owned(),
+            request_id: request_id.into(),
             status: ToolResultStatus::Success,
             output: content,
             error: None,
@@ -143,5 +143,5 @@ fn legacy_call(call: &Value) -> Result<ToolCall, CodecError> {
         Some(Value::Null) | None => "{}".to_owned(),
         Some(other) => other.to_string(),
     };
-    Ok(ToolCall { id: id.to_owned(), name: name.to_owned(), arguments, approval: Default::default() })
+    Ok(ToolCall { id: id.into(), name: name.to_owned(), arguments, approval: Default::default() })
 }

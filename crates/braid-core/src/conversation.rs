@@ -38,6 +38,10 @@ pub enum ConversationError {
     NoSuchMessage(MessageId),
     #[error("a branch name cannot be empty")]
     EmptyBranchName,
+    #[error("branch {0} already exists")]
+    DuplicateBranch(BranchId),
+    #[error("the tool calls of message {0} are still running; fork once they finish, or at an earlier message")]
+    OpenToolCalls(MessageId),
 }
 
 /// What undoes an applied persistence effect.
@@ -49,6 +53,8 @@ pub enum Undo {
     Restore(Box<Message>),
     /// Make this branch active again.
     Activate(BranchId),
+    /// Take out a branch that was added.
+    RemoveBranch(BranchId),
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -56,7 +62,6 @@ pub struct Conversation {
     pool: BTreeMap<MessageId, Message>,
     branches: BTreeMap<BranchId, Branch>,
     active: BranchId,
-    next_branch: u32,
 }
 
 impl Conversation {
@@ -76,24 +81,27 @@ impl Conversation {
             pool: BTreeMap::new(),
             branches: BTreeMap::from([(main.id.clone(), main)]),
             active: BranchId::main(),
-            next_branch: 1,
         }
     }
 
     /// Rebuilds a conversation from stored parts (no checks: run
     /// [`crate::invariants::check_conversation`] when in doubt).
     pub fn from_parts(messages: Vec<Message>, branches: Vec<Branch>, active: BranchId) -> Conversation {
-        let next_branch = branches
-            .iter()
-            .filter_map(|b| b.id.0.strip_prefix('b').and_then(|n| n.parse::<u32>().ok()))
-            .max()
-            .map_or(1, |n| n + 1);
         Conversation {
             pool: messages.into_iter().map(|m| (m.id, m)).collect(),
             branches: branches.into_iter().map(|b| (b.id.clone(), b)).collect(),
             active,
-            next_branch,
         }
+    }
+
+    /// A number no branch id `b<n>` uses yet (ids are handed out by the
+    /// state machine; this only guards states stored before it did).
+    pub fn free_branch_number(&self) -> u64 {
+        self.branches
+            .keys()
+            .filter_map(|b| b.0.strip_prefix('b').and_then(|n| n.parse::<u64>().ok()))
+            .max()
+            .map_or(1, |n| n + 1)
     }
 
     pub fn active_branch(&self) -> &BranchId {
@@ -155,16 +163,17 @@ impl Conversation {
         }
     }
 
-    /// Forks `source` after `at`: the new branch shares every message up to
-    /// and including `at`. Returns the new branch's id.
-    pub fn create_branch(
-        &mut self,
+    /// The branch a fork of `source` after `at` would be: it shares every
+    /// message up to and including `at`. Its id is left empty: the state
+    /// machine hands ids out when it creates the branch (`CreateBranch`).
+    pub fn fork(
+        &self,
         source: &BranchId,
         at: MessageId,
         name: &str,
         system_prompt: Option<String>,
         now: Timestamp,
-    ) -> Result<BranchId, ConversationError> {
+    ) -> Result<Branch, ConversationError> {
         let name = name.trim();
         if name.is_empty() {
             return Err(ConversationError::EmptyBranchName);
@@ -176,22 +185,30 @@ impl Conversation {
             .position(|id| *id == at)
             .ok_or_else(|| ConversationError::NotOnBranch { message: at, branch: source.clone() })?;
         // A tool request and its results are one unit: forking at the
-        // request takes its results along, or the fork would hold calls
-        // that are never answered.
-        if let Some(MessageType::ToolRequest { calls, .. }) = self.pool.get(&at).map(|m| &m.body) {
-            while let Some(MessageType::ToolResult { request_id, .. }) =
-                parent.message_ids.get(pos + 1).and_then(|id| self.pool.get(id)).map(|m| &m.body)
-            {
-                if !calls.iter().any(|c| &c.id == request_id) {
-                    break;
-                }
-                pos += 1;
+        // request or at one of its results takes all its results along, or
+        // the fork would hold calls that are never answered.
+        let body = |i: usize| parent.message_ids.get(i).and_then(|id| self.pool.get(id)).map(|m| &m.body);
+        let mut start = pos;
+        while matches!(body(start), Some(MessageType::ToolResult { .. })) && start > 0 {
+            start -= 1;
+        }
+        if let Some(MessageType::ToolRequest { calls, .. }) = body(start) {
+            let answers = |i: usize| match body(i) {
+                Some(MessageType::ToolResult { request_id, .. }) => calls.iter().any(|c| &c.id == request_id),
+                _ => false,
+            };
+            let mut end = start;
+            while answers(end + 1) {
+                end += 1;
             }
+            if end - start < calls.len() {
+                return Err(ConversationError::OpenToolCalls(parent.message_ids[start]));
+            }
+            pos = pos.max(end);
         }
         let at = parent.message_ids[pos];
-        let id = BranchId(format!("b{}", self.next_branch));
-        let branch = Branch {
-            id: id.clone(),
+        Ok(Branch {
+            id: BranchId(String::new()),
             name: name.to_owned(),
             parent: Some(source.clone()),
             fork_point: Some(at),
@@ -199,10 +216,19 @@ impl Conversation {
             system_prompt,
             pipeline: parent.pipeline.clone(),
             created_at: now,
-        };
-        self.next_branch += 1;
-        self.branches.insert(id.clone(), branch);
-        Ok(id)
+        })
+    }
+
+    /// Adds a branch the state machine created.
+    pub fn add_branch(&mut self, branch: Branch) -> Result<(), ConversationError> {
+        if self.branches.contains_key(&branch.id) {
+            return Err(ConversationError::DuplicateBranch(branch.id));
+        }
+        if let Some(missing) = branch.message_ids.iter().find(|id| !self.pool.contains_key(id)) {
+            return Err(ConversationError::NoSuchMessage(*missing));
+        }
+        self.branches.insert(branch.id.clone(), branch);
+        Ok(())
     }
 
     /// Makes `to` the active branch. The caller records the switch (the
@@ -224,6 +250,7 @@ impl Conversation {
             Effect::AppendMessage(m) => self.append(m.clone()),
             Effect::UpdateMessage(m) => self.update(m.clone()),
             Effect::SetActiveBranch(b) => self.set_active(b),
+            Effect::CreateBranch(b) => self.add_branch((**b).clone()),
             _ => Ok(()),
         }
     }
@@ -236,6 +263,7 @@ impl Conversation {
             Effect::AppendMessage(m) => Some(Undo::Remove(m.id, self.active.clone())),
             Effect::UpdateMessage(m) => self.pool.get(&m.id).map(|old| Undo::Restore(Box::new(old.clone()))),
             Effect::SetActiveBranch(_) => Some(Undo::Activate(self.active.clone())),
+            Effect::CreateBranch(b) => Some(Undo::RemoveBranch(b.id.clone())),
             _ => None,
         };
         self.apply(effect)?;
@@ -257,6 +285,9 @@ impl Conversation {
                 self.pool.insert(message.id, *message);
             }
             Undo::Activate(branch) => self.active = branch,
+            Undo::RemoveBranch(branch) => {
+                self.branches.remove(&branch);
+            }
         }
     }
 
@@ -322,18 +353,47 @@ mod tests {
         };
         c.append(m(3, result)).unwrap();
         c.append(m(4, MessageType::text(Role::Assistant, "done"))).unwrap();
-        let b = c.create_branch(&BranchId::main(), MessageId(2), "fork", None, Timestamp(1)).unwrap();
-        let branch = c.branch(&b).unwrap();
+        let branch = c.fork(&BranchId::main(), MessageId(2), "fork", None, Timestamp(1)).unwrap();
         assert_eq!(branch.message_ids, [MessageId(1), MessageId(2), MessageId(3)]);
         assert_eq!(branch.fork_point, Some(MessageId(3)));
         assert_eq!(
-            c.create_branch(&BranchId::main(), MessageId(9), "x", None, Timestamp(1)),
+            c.fork(&BranchId::main(), MessageId(9), "x", None, Timestamp(1)),
             Err(ConversationError::NotOnBranch { message: MessageId(9), branch: BranchId::main() })
         );
         assert_eq!(
-            c.create_branch(&BranchId::main(), MessageId(1), " ", None, Timestamp(1)),
+            c.fork(&BranchId::main(), MessageId(1), " ", None, Timestamp(1)),
             Err(ConversationError::EmptyBranchName)
         );
         assert_eq!(c.of_kind(braid_protocol::MessageKind::ToolResult).count(), 1);
+    }
+
+    #[test]
+    fn a_fork_never_holds_a_call_without_its_result() {
+        let mut c = Conversation::new(Timestamp(0));
+        let call = |id: &str| ToolCall {
+            id: id.into(),
+            name: "x".into(),
+            arguments: "{}".into(),
+            approval: Approval::Approved,
+        };
+        let result = |id: &str| MessageType::ToolResult {
+            request_id: id.into(),
+            status: ToolResultStatus::Success,
+            output: "ok".into(),
+            error: None,
+            recoverable: false,
+            duration_ms: 1,
+            finished_at: Timestamp(0),
+        };
+        c.append(m(1, MessageType::ToolRequest { text: None, calls: vec![call("a"), call("b")] })).unwrap();
+        c.append(m(2, result("a"))).unwrap();
+        // "b" still runs: no fork may end inside this round.
+        for at in [1, 2] {
+            let e = c.fork(&BranchId::main(), MessageId(at), "f", None, Timestamp(1)).unwrap_err();
+            assert_eq!(e, ConversationError::OpenToolCalls(MessageId(1)));
+        }
+        c.append(m(3, result("b"))).unwrap();
+        let fork = c.fork(&BranchId::main(), MessageId(2), "f", None, Timestamp(1)).unwrap();
+        assert_eq!(fork.message_ids, [MessageId(1), MessageId(2), MessageId(3)], "forking at a result takes the round");
     }
 }

@@ -28,8 +28,6 @@ pub struct PreparedRequest {
     pub sees_images: bool,
     /// The system prompt as assembled (branch override, mode, role).
     pub system: Option<String>,
-    /// What the tool definitions cost as the provider sees them.
-    pub tools_tokens: u32,
     /// The messages of the active branch as they would be sent, in order.
     pub messages: Vec<Message>,
     /// The summary among them that stands for older messages, if any.
@@ -99,13 +97,13 @@ pub fn cost(message: &Message, encoding: TokenEncoding, sees_images: bool) -> u3
 }
 
 /// Fits `request` into its model's window.
-pub fn plan(request: &PreparedRequest, system_tokens: u32, settings: FitSettings) -> Fit {
+pub fn plan(request: &PreparedRequest, system_tokens: u32, tools_tokens: u32, settings: FitSettings) -> Fit {
     let enc = request.encoding;
     let budget = Budget {
         window: request.window,
         reserved_output: request.max_output,
         system: system_tokens,
-        tools: request.tools_tokens,
+        tools: tools_tokens,
     };
     let counted: Vec<(&Message, u32)> =
         request.messages.iter().map(|m| (m, cost(m, enc, request.sees_images))).collect();

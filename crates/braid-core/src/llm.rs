@@ -2,6 +2,7 @@
 //! classified failure. Providers (braid-llm) produce these; the core never
 //! sees HTTP.
 
+use braid_protocol::FailureCode;
 use serde::{Deserialize, Serialize};
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -56,7 +57,7 @@ impl LlmResponse {
 pub struct LlmFailure {
     /// Stable code the UI switches on, e.g. `network`, `rate_limited`,
     /// `server_error`, `auth`, `context_length_exceeded`, `bad_request`.
-    pub code: String,
+    pub code: FailureCode,
     /// What the user reads: specific and actionable.
     pub message: String,
     /// Network, 429, 5xx and cut streams are retried; the rest are not.
@@ -66,10 +67,10 @@ pub struct LlmFailure {
 }
 
 impl LlmFailure {
-    pub fn retryable(code: &str, message: impl Into<String>) -> LlmFailure {
-        LlmFailure { code: code.to_owned(), message: message.into(), retryable: true, retry_after_ms: None }
+    pub fn retryable(code: FailureCode, message: impl Into<String>) -> LlmFailure {
+        LlmFailure { code, message: message.into(), retryable: true, retry_after_ms: None }
     }
-    pub fn fatal(code: &str, message: impl Into<String>) -> LlmFailure {
-        LlmFailure { code: code.to_owned(), message: message.into(), retryable: false, retry_after_ms: None }
+    pub fn fatal(code: FailureCode, message: impl Into<String>) -> LlmFailure {
+        LlmFailure { code, message: message.into(), retryable: false, retry_after_ms: None }
     }
 }

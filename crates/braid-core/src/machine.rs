@@ -13,13 +13,14 @@ mod prepare;
 mod step;
 mod tools;
 
+use crate::conversation::Branch;
 use crate::fit::{FileChangeKind, PreparedRequest};
 use crate::llm::{LlmFailure, LlmResponse};
 use crate::tokens::TokenEncoding;
 use braid_protocol::{
     AgentMode, ApprovalDecision, BraidEvent, BranchId, CallId, ContextId, ContextStatus, ContextStrategy, ContextUsage,
     ImageAttachment, Message, MessageId, MessageType, RequestId, SendReceipt, StatusKind, Timestamp,
-    ToolApprovalPolicy, ToolCall, ToolResultStatus, ToolSettings, WireError,
+    ToolApprovalPolicy, ToolCall, ToolResultStatus, ToolSettings, ToolSpec, WireError,
 };
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, VecDeque};
@@ -61,6 +62,10 @@ impl Default for MachineConfig {
             context: ContextStrategy::default(),
         }
     }
+}
+
+fn first_branch() -> u64 {
+    1
 }
 
 fn default_summarize_at() -> u8 {
@@ -164,10 +169,18 @@ pub struct ContextState {
     pub auto_loop: LoopProgress,
     pub next_message_id: u64,
     pub next_request_id: u64,
+    /// The next branch id `b<n>`: the machine hands out every id.
+    #[serde(default = "first_branch")]
+    pub next_branch_id: u64,
     pub config: MachineConfig,
     /// Token counts, the window's use and what was said about files.
     #[serde(default)]
     pub book: Bookkeeping,
+    /// The tools this context may offer; every call is judged against it.
+    /// The runtime sends it when the context loads and whenever a tool is
+    /// registered (`CatalogueChanged`).
+    #[serde(default)]
+    pub catalogue: Vec<ToolSpec>,
 }
 
 /// What the machine remembers between requests to fit the next one and to
@@ -219,8 +232,10 @@ impl ContextState {
             auto_loop: LoopProgress::default(),
             next_message_id: 1,
             next_request_id: 1,
+            next_branch_id: 1,
             config: MachineConfig::default(),
             book: Bookkeeping::default(),
+            catalogue: Vec::new(),
         }
     }
 }
@@ -301,6 +316,10 @@ pub enum Event {
         request_id: RequestId,
         prepared: Box<PreparedRequest>,
     },
+    /// The tools registered now (at load, and after each registration).
+    CatalogueChanged {
+        tools: Vec<ToolSpec>,
+    },
     /// A file in play was looked at again (the watcher saw it move):
     /// `None` when it is as the agent last saw it.
     FileChecked {
@@ -374,6 +393,13 @@ pub enum Event {
         from: BranchId,
         to: BranchId,
     },
+    /// From the user: fork as `Conversation::fork` drafted it (id empty).
+    /// Allowed in any state: the active branch is not touched. With
+    /// `switch`, the new branch becomes active (only while idle).
+    CreateBranch {
+        draft: Box<Branch>,
+        switch: bool,
+    },
 }
 
 impl Event {
@@ -388,6 +414,7 @@ impl Event {
             Event::PipelineFailed { .. } => "pipeline_failed",
             Event::RequestPrepared { .. } => "request_prepared",
             Event::FileChecked { .. } => "file_checked",
+            Event::CatalogueChanged { .. } => "catalogue_changed",
             Event::LlmRequestStarted { .. } => "llm_request_started",
             Event::LlmConnected { .. } => "llm_connected",
             Event::LlmDelta { .. } => "llm_delta",
@@ -405,6 +432,7 @@ impl Event {
             Event::Interrupt => "interrupt",
             Event::Retry => "retry",
             Event::SwitchBranch { .. } => "switch_branch",
+            Event::CreateBranch { .. } => "create_branch",
         }
     }
 }
@@ -413,6 +441,8 @@ impl Event {
 #[derive(Debug, Clone, PartialEq)]
 pub enum Reply {
     Accepted(SendReceipt),
+    /// A branch was created.
+    Branch(BranchId),
     Done,
 }
 
@@ -426,6 +456,8 @@ pub enum Effect {
     /// Replace a message in the pool, and save.
     UpdateMessage(Message),
     SetActiveBranch(BranchId),
+    /// Add this branch, and save it.
+    CreateBranch(Box<Branch>),
     /// Answer the command.
     Reply(Result<Reply, WireError>),
     RunPipeline(Message),
@@ -445,6 +477,8 @@ pub enum Effect {
         request_id: RequestId,
         system: Option<String>,
         messages: Vec<Message>,
+        /// The tools offered, in catalogue order.
+        tools: Vec<ToolSpec>,
         max_tokens: u32,
     },
     /// Close the request now. With `keep_partial`, report what arrived as an
@@ -483,7 +517,11 @@ impl Effect {
     pub fn is_persistence(&self) -> bool {
         matches!(
             self,
-            Effect::PersistState | Effect::AppendMessage(_) | Effect::UpdateMessage(_) | Effect::SetActiveBranch(_)
+            Effect::PersistState
+                | Effect::AppendMessage(_)
+                | Effect::UpdateMessage(_)
+                | Effect::SetActiveBranch(_)
+                | Effect::CreateBranch(_)
         )
     }
 }

@@ -68,7 +68,7 @@ fn class_of(body: &MessageType) -> Class {
 /// unit; every other message is its own.
 fn units(messages: &[(&Message, u32)]) -> Vec<Unit> {
     let mut out: Vec<Unit> = Vec::new();
-    let mut open_calls: Vec<String> = Vec::new();
+    let mut open_calls: Vec<braid_protocol::CallId> = Vec::new();
     for (m, tokens) in messages {
         let belongs = match &m.body {
             MessageType::ToolResult { request_id, .. } => open_calls.iter().any(|c| c == request_id),

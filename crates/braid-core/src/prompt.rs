@@ -124,6 +124,30 @@ pub fn system_prompt_for(
     })
 }
 
+/// The tools' examples as one section of the system prompt: models call
+/// tools more reliably when they have seen a well-formed call.
+pub fn tool_examples(tools: &[braid_protocol::ToolSpec]) -> Option<String> {
+    let mut out = String::from("Examples of tool calls (the tool, then its arguments as JSON):");
+    let before = out.len();
+    for tool in tools {
+        for example in &tool.examples {
+            out.push_str(&format!("\n- {} {}", tool.name, example));
+        }
+    }
+    (out.len() > before).then_some(out)
+}
+
+/// When the last answer was cut at the output limit (and the user pressed
+/// Continue), the model is told to go on from where it stopped.
+pub fn continuation(messages: &[Message]) -> Option<String> {
+    let last = messages.last()?;
+    (last.meta.cut && matches!(last.body, MessageType::Text { role: Role::Assistant, .. })).then(|| {
+        "Your previous answer was cut off at the output limit. Continue exactly where it stopped, without \
+         repeating what you already wrote."
+            .to_owned()
+    })
+}
+
 /// What the summariser is asked for.
 pub const SUMMARY_INSTRUCTIONS: &str = "Summarise the conversation below so that you can continue the work \
 without it. Keep: the user's task and goals, decisions made and why, open items and next steps, the files \

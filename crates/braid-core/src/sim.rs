@@ -9,7 +9,40 @@ use crate::fit::PreparedRequest;
 use crate::history::{TransitionLog, TransitionRecord};
 use crate::invariants::{check_conversation, check_state, check_tool_pairing, Violation};
 use crate::machine::{is_tool_phase, transition, ContextState, Effect, Event, Reply};
-use braid_protocol::{BraidEvent, ContextId, ContextStatus, Message, RequestId, Timestamp, WireError};
+use braid_protocol::{
+    BraidEvent, BranchId, ContextId, ContextStatus, Message, Permission, RequestId, Timestamp, ToolSource, ToolSpec,
+    WireError,
+};
+
+/// The tools a simulated context has: the built-in names with their
+/// permissions (the real specs live in `braid-tools`, which checks that
+/// they agree).
+pub const SIM_TOOLS: &[(&str, Permission)] = &[
+    ("read_file", Permission::Read),
+    ("list_directory", Permission::Read),
+    ("glob_files", Permission::Read),
+    ("write_file", Permission::Write),
+    ("edit_file", Permission::Write),
+    ("run_command", Permission::Execute),
+];
+
+/// [`SIM_TOOLS`] as a catalogue.
+pub fn catalogue() -> Vec<ToolSpec> {
+    SIM_TOOLS.iter().map(|(name, permission)| spec(name, *permission)).collect()
+}
+
+/// A tool spec with an empty schema, for tests.
+pub fn spec(name: &str, permission: Permission) -> ToolSpec {
+    ToolSpec {
+        name: name.to_owned(),
+        description: format!("the {name} tool"),
+        input_schema: serde_json::json!({"type": "object"}),
+        permission,
+        parallel_safe: permission == Permission::Read,
+        examples: Vec::new(),
+        source: ToolSource::Builtin,
+    }
+}
 
 pub struct Sim {
     pub state: ContextState,
@@ -32,7 +65,7 @@ impl Sim {
     pub fn new() -> Sim {
         let now = Timestamp(1_700_000_000_000);
         Sim {
-            state: ContextState::new(ContextId("ctx-sim".to_owned())),
+            state: ContextState { catalogue: catalogue(), ..ContextState::new(ContextId("ctx-sim".to_owned())) },
             conversation: Conversation::new(now),
             now,
             log: TransitionLog::new(10_000),
@@ -101,6 +134,34 @@ impl Sim {
         }
     }
 
+    /// The user sends `text` and the pipeline passes it: the request
+    /// starts (`StartLlmRequest`). Returns the effects of that step.
+    pub fn start(&mut self, text: &str) -> Vec<Effect> {
+        let fx = self.send(Event::UserMessage {
+            body: braid_protocol::MessageType::text(braid_protocol::Role::User, text),
+            queue_if_busy: false,
+            force_tool: None,
+            images: Vec::new(),
+        });
+        self.pipeline_ok(&fx)
+    }
+
+    /// Forks the active branch after `at` through the machine, as the
+    /// runtime does; `Err` carries the refusal.
+    pub fn fork(&mut self, at: braid_protocol::MessageId, name: &str, switch: bool) -> Result<BranchId, WireError> {
+        let source = self.conversation.active_branch().clone();
+        let draft = self
+            .conversation
+            .fork(&source, at, name, None, self.now)
+            .map_err(|e| WireError::new(braid_protocol::ErrorCode::InvalidInput, e.to_string()))?;
+        let fx = self.send(Event::CreateBranch { draft: Box::new(draft), switch });
+        match reply_of(&fx) {
+            Some(Ok(Reply::Branch(id))) => Ok(id.clone()),
+            Some(Err(e)) => Err(e.clone()),
+            other => panic!("no branch reply: {other:?}"),
+        }
+    }
+
     /// The request id of the current LLM request.
     pub fn request_id(&self) -> RequestId {
         match &self.state.request {
@@ -120,7 +181,6 @@ impl Sim {
             max_output: 100,
             sees_images: false,
             system: None,
-            tools_tokens: 0,
             messages: crate::prompt::request_messages(&self.conversation),
             pinned_summary: crate::prompt::latest_summary(&self.conversation),
             changed_files: Vec::new(),

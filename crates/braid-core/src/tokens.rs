@@ -90,3 +90,9 @@ fn last_split(text: &str) -> Option<usize> {
             || (prev == b'\n' && !here.is_ascii_whitespace() && here.is_ascii_alphanumeric())
     })
 }
+
+/// What one tool definition costs as the provider sees it: the name, the
+/// description and the schema.
+pub fn tool_tokens(encoding: TokenEncoding, tool: &braid_protocol::ToolSpec) -> u32 {
+    count(encoding, &tool.name) + count(encoding, &tool.description) + count(encoding, &tool.input_schema.to_string())
+}

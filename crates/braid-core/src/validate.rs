@@ -18,9 +18,9 @@ pub enum ValidationError {
     #[error("a tool call has an empty id")]
     EmptyToolId,
     #[error("tool call {0:?} has an empty name")]
-    EmptyToolName(String),
+    EmptyToolName(braid_protocol::CallId),
     #[error("tool call {id:?} ({name}) has invalid JSON arguments: {reason}")]
-    InvalidArguments { id: String, name: String, reason: String },
+    InvalidArguments { id: braid_protocol::CallId, name: String, reason: String },
     #[error("path {0:?} leaves the workspace (\"..\" is not allowed)")]
     PathTraversal(String),
     #[error("the path is empty")]

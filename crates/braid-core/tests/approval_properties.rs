@@ -5,13 +5,13 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a panic is how a test reports
 
-use braid_core::approval::{builtin_permission, decide, offered, Decision, BUILTIN_TOOLS};
+use braid_core::approval::{decide, offered, permission_in, Decision};
 use braid_core::llm::{LlmResponse, StopReason, ToolCallSpec};
 use braid_core::machine::{Effect, Event, ToolOutcome};
 use braid_core::sim::Sim;
 use braid_protocol::{
-    AgentMode, AgentRole, Approval, ApprovalDecision, MessageType, Permission, Role, StatusKind, ToolApprovalPolicy,
-    ToolResultStatus, ToolSettings,
+    AgentMode, AgentRole, Approval, ApprovalDecision, CallId, MessageType, Permission, Role, StatusKind,
+    ToolApprovalPolicy, ToolResultStatus, ToolSettings,
 };
 use proptest::prelude::*;
 use std::collections::HashSet;
@@ -69,7 +69,7 @@ fn step() -> impl Strategy<Value = Step> {
     ]
 }
 
-fn pending(sim: &Sim) -> Vec<(String, String)> {
+fn pending(sim: &Sim) -> Vec<(CallId, String)> {
     sim.state
         .round
         .as_ref()
@@ -92,7 +92,7 @@ proptest! {
         sim.state.config.tools = tools;
         let fx = sim.send(Event::UserMessage { body: MessageType::text(Role::User, "go"), queue_if_busy: false, force_tool: None, images: Vec::new() });
         sim.pipeline_ok(&fx);
-        let mut allowed: HashSet<String> = HashSet::new();
+        let mut allowed: HashSet<CallId> = HashSet::new();
         let mut next_id = 0u32;
         for s in steps {
             let before = pending(&sim);
@@ -103,14 +103,14 @@ proptest! {
                     for (n, seed) in calls {
                         next_id += 1;
                         let name = NAMES[n];
-                        let id = format!("t{next_id}");
+                        let id = CallId(format!("t{next_id}"));
                         // What the policy says when the model asks (the
                         // repeat check may still refuse it: never allow more).
-                        let verdict = decide(&sim.state.config.tools, name, builtin_permission(name), sim.state.auto_loop.state());
+                        let verdict = decide(&sim.state.config.tools, name, permission_in(&sim.state.catalogue, name), sim.state.auto_loop.state());
                         if verdict == Decision::Allow {
                             allowed.insert(id.clone());
                         }
-                        specs.push(ToolCallSpec { id, name: name.to_owned(), arguments: format!(r#"{{"n":{seed}}}"#) });
+                        specs.push(ToolCallSpec { id: id.to_string(), name: name.to_owned(), arguments: format!(r#"{{"n":{seed}}}"#) });
                     }
                     let rid = sim.request_id();
                     Event::LlmCompleted { request_id: rid, response: LlmResponse { text: String::new(), tool_calls: specs, usage: None, stop_reason: StopReason::ToolUse } }
@@ -141,7 +141,7 @@ proptest! {
             for e in &fx {
                 if let Effect::RunTool { call, .. } = e {
                     prop_assert!(allowed.contains(&call.id), "{} ({}) ran without the policy or the user", call.id, call.name);
-                    let permission = builtin_permission(&call.name);
+                    let permission = permission_in(&sim.state.catalogue, &call.name);
                     prop_assert!(permission.is_some(), "unknown tool {:?} ran", call.name);
                     // Written out here rather than calling `offered`, so the
                     // check does not share the code it checks.
@@ -154,9 +154,4 @@ proptest! {
             prop_assert!(sim.state.status.kind() != StatusKind::ExecutingTool || sim.state.round.as_ref().is_some_and(|r| r.running.is_some()));
         }
     }
-}
-
-#[test]
-fn the_core_list_of_built_in_tools_is_complete() {
-    assert_eq!(BUILTIN_TOOLS.len(), 6);
 }

@@ -47,12 +47,6 @@ fn texts(sim: &Sim) -> Vec<String> {
     sim.messages().iter().map(|m| braid_core::conversation::describe(&m.body)).collect()
 }
 
-/// Sends a user message and runs its pipeline, leaving the request open.
-fn start(sim: &mut Sim, text: &str) {
-    let fx = sim.send(user(text));
-    sim.pipeline_ok(&fx);
-}
-
 fn stream(sim: &mut Sim, chunks: &[&str]) {
     let rid = sim.request_id();
     sim.send(Event::LlmRequestStarted { request_id: rid });
@@ -86,7 +80,7 @@ fn simple_text_conversation() {
 #[test]
 fn streamed_answer_has_exact_states_and_events() {
     let mut sim = Sim::new();
-    start(&mut sim, "count");
+    sim.start("count");
     let rid = sim.request_id();
     sim.send(Event::LlmRequestStarted { request_id: rid });
     sim.send(Event::LlmConnected { request_id: rid });
@@ -146,7 +140,7 @@ fn streamed_answer_has_exact_states_and_events() {
 #[test]
 fn busy_rejects_with_agent_busy_and_queue_is_explicit() {
     let mut sim = Sim::new();
-    start(&mut sim, "first");
+    sim.start("first");
     stream(&mut sim, &["work"]);
 
     let fx = sim.send(user("second"));
@@ -180,7 +174,7 @@ fn busy_rejects_with_agent_busy_and_queue_is_explicit() {
 #[test]
 fn unqueue_removes_a_waiting_message() {
     let mut sim = Sim::new();
-    start(&mut sim, "first");
+    sim.start("first");
     sim.send(queued("later"));
     let id = sim.state.queue[0].id;
     assert_eq!(reply_of(&sim.send(Event::Unqueue { message_id: id })), Some(&Ok(Reply::Done)));
@@ -192,7 +186,7 @@ fn unqueue_removes_a_waiting_message() {
 #[test]
 fn cancel_mid_stream_keeps_no_partial_answer() {
     let mut sim = Sim::new();
-    start(&mut sim, "write an essay");
+    sim.start("write an essay");
     stream(&mut sim, &["Once ", "upon "]);
     let rid = sim.request_id();
     let fx = sim.send(Event::Cancel);
@@ -227,9 +221,12 @@ fn cancel_in_every_busy_state_returns_to_idle() {
 
     // Retrying
     let mut sim = Sim::new();
-    start(&mut sim, "a");
+    sim.start("a");
     let rid = sim.request_id();
-    sim.send(Event::LlmFailed { request_id: rid, failure: LlmFailure::retryable("network", "connection reset") });
+    sim.send(Event::LlmFailed {
+        request_id: rid,
+        failure: LlmFailure::retryable(braid_protocol::FailureCode::Network, "connection reset"),
+    });
     let fx = sim.send(Event::Cancel);
     assert!(fx.contains(&Effect::CancelRetry { request_id: rid }));
     assert_eq!(sim.state.status, S::Idle);
@@ -239,13 +236,15 @@ fn cancel_in_every_busy_state_returns_to_idle() {
 #[test]
 fn retryable_error_retries_with_backoff_then_succeeds() {
     let mut sim = Sim::new();
-    start(&mut sim, "hi");
+    sim.start("hi");
     for attempt in 1..=2u32 {
         let rid = sim.request_id();
         sim.send(Event::LlmRequestStarted { request_id: rid });
         let t0 = sim.now;
-        let fx =
-            sim.send(Event::LlmFailed { request_id: rid, failure: LlmFailure::retryable("server_error", "HTTP 503") });
+        let fx = sim.send(Event::LlmFailed {
+            request_id: rid,
+            failure: LlmFailure::retryable(braid_protocol::FailureCode::ServerError, "HTTP 503"),
+        });
         let at = match sim.state.status {
             S::RetryingLlmRequest { attempt: a, max, retry_at } => {
                 assert_eq!((a, max), (attempt, 3));
@@ -276,10 +275,13 @@ fn retryable_error_retries_with_backoff_then_succeeds() {
 #[test]
 fn retries_exhausted_fail_then_sending_continues() {
     let mut sim = Sim::new();
-    start(&mut sim, "hi");
+    sim.start("hi");
     for _ in 0..4 {
         let rid = sim.request_id();
-        sim.send(Event::LlmFailed { request_id: rid, failure: LlmFailure::retryable("network", "connection refused") });
+        sim.send(Event::LlmFailed {
+            request_id: rid,
+            failure: LlmFailure::retryable(braid_protocol::FailureCode::Network, "connection refused"),
+        });
         if sim.state.status.kind() == StatusKind::RetryingLlmRequest {
             sim.advance(60_000);
             sim.send(Event::RetryTimerFired { request_id: rid });
@@ -287,7 +289,7 @@ fn retries_exhausted_fail_then_sending_continues() {
     }
     match &sim.state.status {
         S::Failed { error_code, message, recoverable } => {
-            assert_eq!(error_code, "network");
+            assert_eq!(*error_code, braid_protocol::FailureCode::Network);
             assert_eq!(message, "connection refused (gave up after 3 retries)");
             assert!(recoverable);
         }
@@ -304,14 +306,20 @@ fn retries_exhausted_fail_then_sending_continues() {
 #[test]
 fn non_retryable_error_fails_at_once_and_retry_resends() {
     let mut sim = Sim::new();
-    start(&mut sim, "hi");
+    sim.start("hi");
     let rid = sim.request_id();
-    let fx = sim
-        .send(Event::LlmFailed { request_id: rid, failure: LlmFailure::fatal("auth", "check the API key for OpenAI") });
+    let fx = sim.send(Event::LlmFailed {
+        request_id: rid,
+        failure: LlmFailure::fatal(braid_protocol::FailureCode::Auth, "check the API key for OpenAI"),
+    });
     assert!(!fx.iter().any(|e| matches!(e, Effect::ScheduleRetry { .. })));
     assert_eq!(
         sim.state.status,
-        S::Failed { error_code: "auth".into(), message: "check the API key for OpenAI".into(), recoverable: false }
+        S::Failed {
+            error_code: braid_protocol::FailureCode::Auth,
+            message: "check the API key for OpenAI".into(),
+            recoverable: false
+        }
     );
     let fx = sim.send(Event::Retry);
     assert!(matches!(fx.last(), Some(Effect::StartLlmRequest { .. })));
@@ -322,18 +330,18 @@ fn non_retryable_error_fails_at_once_and_retry_resends() {
 #[test]
 fn branch_create_and_switch_during_a_conversation() {
     let mut sim = Sim::new();
-    start(&mut sim, "q1");
+    sim.start("q1");
     complete(&mut sim, "a1");
-    start(&mut sim, "q2");
+    sim.start("q2");
     complete(&mut sim, "a2");
     let fork_at = sim.messages()[1].id; // a1
-    let b = sim
-        .conversation
-        .create_branch(&BranchId::main(), fork_at, "alternative", Some("Be brief.".into()), sim.now)
-        .unwrap();
+    let draft = sim.conversation.fork(&BranchId::main(), fork_at, "alternative", Some("Be brief.".into()), sim.now);
+    let fx = sim.send(Event::CreateBranch { draft: Box::new(draft.unwrap()), switch: false });
+    let Some(Ok(Reply::Branch(b))) = reply_of(&fx).cloned() else { panic!("{fx:?}") };
+    assert_eq!(b, BranchId("b1".into()), "the machine hands out branch ids");
 
     // Switching while busy is refused with agent_busy.
-    start(&mut sim, "q3");
+    sim.start("q3");
     let fx = sim.send(Event::SwitchBranch { from: BranchId::main(), to: b.clone() });
     assert!(matches!(reply_of(&fx), Some(Err(e)) if e.code == ErrorCode::AgentBusy));
     complete(&mut sim, "a3");
@@ -348,7 +356,7 @@ fn branch_create_and_switch_during_a_conversation() {
             control: ControlKind::BranchSwitch { from: BranchId::main(), to: b.clone() }
         })
     );
-    start(&mut sim, "q2'");
+    sim.start("q2'");
     complete(&mut sim, "a2'");
     assert_eq!(texts(&sim), ["q1", "a1", "[system_control]", "q2'", "a2'"]);
     assert_eq!(sim.conversation.messages(&BranchId::main()).count(), 6, "main is untouched by the other branch");
@@ -394,7 +402,7 @@ fn ask_tools(sim: &mut Sim, calls: Vec<ToolCallSpec>) -> Vec<Effect> {
 fn tool_round_with_approval_runs_in_order_and_loops() {
     let mut sim = Sim::new();
     sim.state.config.tools.policy = braid_protocol::ToolApprovalPolicy::Manual;
-    start(&mut sim, "read two files");
+    sim.start("read two files");
     let fx = ask_tools(
         &mut sim,
         vec![tool_call("c1", "read_file", r#"{"path":"a"}"#), tool_call("c2", "read_file", r#"{"path":"b"}"#)],
@@ -424,7 +432,7 @@ fn tool_round_with_approval_runs_in_order_and_loops() {
         .messages()
         .iter()
         .filter_map(|m| match &m.body {
-            MessageType::ToolResult { request_id, status, .. } => Some((request_id.clone(), *status)),
+            MessageType::ToolResult { request_id, status, .. } => Some((request_id.to_string(), *status)),
             _ => None,
         })
         .collect();
@@ -444,7 +452,7 @@ fn tool_round_with_approval_runs_in_order_and_loops() {
 fn cancel_during_a_tool_kills_it_and_answers_every_call() {
     let mut sim = Sim::new();
     sim.state.config.tools.policy = braid_protocol::ToolApprovalPolicy::AutoAll;
-    start(&mut sim, "run things");
+    sim.start("run things");
     ask_tools(
         &mut sim,
         vec![tool_call("c1", "run_command", r#"{"cmd":"sleep 100"}"#), tool_call("c2", "run_command", "{}")],
@@ -466,7 +474,7 @@ fn cancel_during_a_tool_kills_it_and_answers_every_call() {
 #[test]
 fn interrupt_keeps_partial_answer_and_running_tool_result() {
     let mut sim = Sim::new();
-    start(&mut sim, "explain");
+    sim.start("explain");
     stream(&mut sim, &["Partial "]);
     let rid = sim.request_id();
     let fx = sim.send(Event::Interrupt);
@@ -477,7 +485,7 @@ fn interrupt_keeps_partial_answer_and_running_tool_result() {
     assert_eq!(sim.state.status, S::Idle);
 
     sim.state.config.tools.policy = braid_protocol::ToolApprovalPolicy::AutoAll;
-    start(&mut sim, "two tools");
+    sim.start("two tools");
     ask_tools(&mut sim, vec![tool_call("t1", "read_file", "{}"), tool_call("t2", "read_file", "{}")]);
     sim.send(Event::Interrupt);
     let fx = sim.send(Event::ToolFinished { call_id: "t1".into(), outcome: ok("done") });
@@ -502,13 +510,13 @@ fn tool_loop_stops_at_its_depth_limit() {
     let mut sim = Sim::new();
     sim.state.config.tools.policy = braid_protocol::ToolApprovalPolicy::AutoAll;
     sim.state.config.max_loop_depth = 2;
-    start(&mut sim, "loop");
+    sim.start("loop");
     for round in 1..=2 {
         ask_tools(&mut sim, vec![tool_call(&format!("r{round}"), "list_directory", "{}")]);
-        sim.send(Event::ToolFinished { call_id: format!("r{round}"), outcome: ok(".") });
+        sim.send(Event::ToolFinished { call_id: format!("r{round}").into(), outcome: ok(".") });
     }
     assert_eq!(sim.state.status, S::Idle);
-    let told = sim.messages().iter().any(|m| matches!(&m.body, MessageType::SystemControl { control: ControlKind::Notice { code, .. } } if code == "loop_limit"));
+    let told = sim.messages().iter().any(|m| matches!(&m.body, MessageType::SystemControl { control: ControlKind::Notice { code, .. } } if *code == braid_protocol::NoticeCode::LoopLimit));
     assert!(told, "the user is told the loop stopped");
     let fx = sim.send(Event::Retry);
     assert!(matches!(fx.last(), Some(Effect::StartLlmRequest { .. })), "and may continue by hand");
@@ -518,11 +526,11 @@ fn tool_loop_stops_at_its_depth_limit() {
 fn invalid_tool_arguments_go_back_as_an_error_result() {
     let mut sim = Sim::new();
     sim.state.config.tools.policy = braid_protocol::ToolApprovalPolicy::AutoAll;
-    start(&mut sim, "x");
+    sim.start("x");
     let fx = ask_tools(&mut sim, vec![tool_call("", "read_file", "{not json")]);
     assert!(matches!(fx.last(), Some(Effect::StartLlmRequest { .. })), "{fx:?}");
     let err = sim.messages().iter().find_map(|m| match &m.body {
-        MessageType::ToolResult { error, request_id, .. } => Some((request_id.clone(), error.clone())),
+        MessageType::ToolResult { error, request_id, .. } => Some((request_id.to_string(), error.clone())),
         _ => None,
     });
     let (id, err) = err.unwrap();

@@ -46,13 +46,13 @@ fn build(specs: &[Spec]) -> Vec<(Message, u32)> {
             Spec::Tools { calls, tokens } => {
                 let calls: Vec<ToolCall> = (0..*calls)
                     .map(|c| ToolCall {
-                        id: format!("c{i}_{c}"),
+                        id: format!("c{i}_{c}").into(),
                         name: "read_file".into(),
                         arguments: "{}".into(),
                         approval: Approval::Approved,
                     })
                     .collect();
-                let ids: Vec<String> = calls.iter().map(|c| c.id.clone()).collect();
+                let ids: Vec<braid_protocol::CallId> = calls.iter().map(|c| c.id.clone()).collect();
                 next(MessageType::ToolRequest { text: None, calls }, *tokens, &mut out);
                 for c in ids {
                     let result = MessageType::ToolResult {

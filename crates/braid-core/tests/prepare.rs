@@ -11,17 +11,7 @@ use braid_core::llm::{LlmResponse, StopReason, Usage};
 use braid_core::machine::{Effect, Event};
 use braid_core::sim::Sim;
 use braid_core::tokens::TokenEncoding;
-use braid_protocol::{BraidEvent, ContextStatus as S, MessageType, Role};
-
-fn start(sim: &mut Sim, text: &str) {
-    let fx = sim.send(Event::UserMessage {
-        body: MessageType::text(Role::User, text),
-        queue_if_busy: false,
-        force_tool: None,
-        images: Vec::new(),
-    });
-    sim.pipeline_ok(&fx);
-}
+use braid_protocol::{BraidEvent, ContextStatus as S};
 
 fn answer(sim: &mut Sim, text: &str, usage: Option<Usage>) {
     let rid = sim.request_id();
@@ -41,7 +31,7 @@ fn sent(fx: &[Effect]) -> Option<(Option<String>, Vec<String>)> {
 fn notices(fx: &[Effect]) -> Vec<String> {
     fx.iter()
         .filter_map(|e| match e {
-            Effect::Emit(BraidEvent::ContextUpdate(u)) => u.metadata.notice.as_ref().map(|n| n.code.clone()),
+            Effect::Emit(BraidEvent::ContextUpdate(u)) => u.metadata.notice.as_ref().map(|n| n.code.to_string()),
             _ => None,
         })
         .collect()
@@ -50,7 +40,7 @@ fn notices(fx: &[Effect]) -> Vec<String> {
 #[test]
 fn a_request_that_fits_is_sent_whole_and_the_window_use_is_recorded() {
     let mut sim = Sim::new();
-    start(&mut sim, "hello");
+    sim.start("hello");
     let fx = sim.prepare(sim.prepared(8_000));
     let (system, texts) = sent(&fx).expect("the request goes out");
     assert_eq!(system, None);
@@ -65,10 +55,10 @@ fn older_messages_are_left_out_when_the_window_is_small_and_the_newest_is_kept()
     let mut sim = Sim::new();
     sim.state.config.summarize_at_percent = 100;
     let long = "word ".repeat(300);
-    start(&mut sim, &long);
+    sim.start(&long);
     sim.prepare(sim.prepared(100_000));
     answer(&mut sim, &long, None);
-    start(&mut sim, "short question");
+    sim.start("short question");
     // No summary: one was already made for this request.
     sim.state.book.summarized_for = Some(sim.request_id());
     let fx = sim.prepare(sim.prepared(350));
@@ -80,12 +70,12 @@ fn older_messages_are_left_out_when_the_window_is_small_and_the_newest_is_kept()
 #[test]
 fn a_message_no_window_can_hold_fails_with_a_reason_and_nothing_is_sent() {
     let mut sim = Sim::new();
-    start(&mut sim, &"word ".repeat(2_000));
+    sim.start(&"word ".repeat(2_000));
     let fx = sim.prepare(sim.prepared(600));
     assert!(sent(&fx).is_none());
     match &sim.state.status {
         S::Failed { error_code, message, recoverable } => {
-            assert_eq!(error_code, "context_too_large");
+            assert_eq!(*error_code, braid_protocol::FailureCode::ContextTooLarge);
             assert!(message.contains("sim-model") && message.contains("too long"), "{message}");
             assert!(!recoverable);
         }
@@ -103,7 +93,7 @@ fn a_changed_file_is_told_to_the_model_once_and_to_the_user_once() {
     let fx = sim.send(Event::FileChecked { path: change.path.clone(), change: Some(change.kind) });
     assert!(notices(&fx).is_empty(), "the same change is announced once");
 
-    start(&mut sim, "go on");
+    sim.start("go on");
     let mut facts = sim.prepared(8_000);
     facts.system = Some("You help.".into());
     facts.changed_files = vec![change.clone()];
@@ -112,12 +102,12 @@ fn a_changed_file_is_told_to_the_model_once_and_to_the_user_once() {
     assert!(system.starts_with("You help.\n\n") && system.contains("- src/a.rs: changed (10 → 42 bytes)"), "{system}");
     answer(&mut sim, "ok", None);
 
-    start(&mut sim, "and now");
+    sim.start("and now");
     let (system, _) = sent(&sim.prepare(facts.clone())).unwrap();
     assert_eq!(system.as_deref(), Some("You help."), "told once per change");
     answer(&mut sim, "ok", None);
 
-    start(&mut sim, "deleted?");
+    sim.start("deleted?");
     facts.changed_files = vec![FileChange { path: "src/a.rs".into(), kind: FileChangeKind::Deleted }];
     let (system, _) = sent(&sim.prepare(facts)).unwrap();
     assert!(system.unwrap().contains("- src/a.rs: deleted"), "a new change is told again");
@@ -126,7 +116,7 @@ fn a_changed_file_is_told_to_the_model_once_and_to_the_user_once() {
 #[test]
 fn reported_usage_corrects_the_estimate_for_models_without_a_tokenizer() {
     let mut sim = Sim::new();
-    start(&mut sim, "hello there");
+    sim.start("hello there");
     let mut facts = sim.prepared(8_000);
     facts.encoding = TokenEncoding::Estimate;
     sim.prepare(facts);
@@ -139,7 +129,7 @@ fn reported_usage_corrects_the_estimate_for_models_without_a_tokenizer() {
 
     // A model with a known tokenizer learns nothing from usage.
     let mut sim = Sim::new();
-    start(&mut sim, "hello there");
+    sim.start("hello there");
     sim.prepare(sim.prepared(8_000));
     answer(&mut sim, "hi", Some(Usage { prompt_tokens: 9_999, completion_tokens: 1 }));
     assert_eq!(sim.state.book.estimate_ratio, 1.0);
@@ -148,7 +138,7 @@ fn reported_usage_corrects_the_estimate_for_models_without_a_tokenizer() {
 #[test]
 fn stored_messages_carry_their_count_in_the_encoding_in_use() {
     let mut sim = Sim::new();
-    start(&mut sim, "count me");
+    sim.start("count me");
     let user = sim.messages()[0].meta.tokens.expect("counted when stored");
     assert_eq!(user.encoding, TokenEncoding::O200k);
     assert!(user.count > 4);
@@ -163,7 +153,7 @@ fn stored_messages_carry_their_count_in_the_encoding_in_use() {
 #[test]
 fn facts_for_a_request_that_is_no_longer_current_change_nothing() {
     let mut sim = Sim::new();
-    start(&mut sim, "hello");
+    sim.start("hello");
     let facts = sim.prepared(8_000);
     let rid = sim.request_id();
     sim.send(Event::Cancel);
@@ -171,4 +161,38 @@ fn facts_for_a_request_that_is_no_longer_current_change_nothing() {
     let fx = sim.send(Event::RequestPrepared { request_id: rid, prepared: Box::new(facts) });
     assert!(fx.is_empty(), "{fx:?}");
     assert_eq!(sim.state, before);
+}
+
+#[test]
+fn an_answer_cut_at_the_output_limit_is_marked_and_continue_goes_on_from_it() {
+    let mut sim = Sim::new();
+    sim.start("write a long poem");
+    sim.prepare(sim.prepared(8_000));
+    let rid = sim.request_id();
+    let response = LlmResponse {
+        text: "Roses are".into(),
+        tool_calls: Vec::new(),
+        usage: None,
+        stop_reason: StopReason::MaxTokens,
+    };
+    let fx = sim.send(Event::LlmCompleted { request_id: rid, response });
+    assert!(notices(&fx).contains(&"answer_cut".to_owned()), "{:?}", notices(&fx));
+    let last = sim.messages().last().map(|m| (m.meta.cut, m.body.plain_text())).unwrap();
+    assert_eq!(last, (true, Some("Roses are".into())), "kept, and marked as cut");
+    assert_eq!(sim.state.status, S::Idle);
+
+    // Continue: the same conversation goes out, and the model is told to
+    // go on from where it stopped.
+    sim.send(Event::Retry);
+    let (system, texts) = sent(&sim.prepare(sim.prepared(8_000))).unwrap();
+    assert!(system.unwrap().contains("cut off at the output limit"));
+    assert_eq!(texts, vec!["write a long poem", "Roses are"]);
+    answer(&mut sim, " red.", None);
+    let (system, _) = sent(&{
+        sim.start("thanks");
+        sim.prepare(sim.prepared(8_000))
+    })
+    .unwrap();
+    assert_eq!(system, None, "only right after a cut answer");
+    assert!(!sim.messages().iter().rev().nth(1).unwrap().meta.cut, "a finished answer is not marked");
 }

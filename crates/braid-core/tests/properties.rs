@@ -46,7 +46,14 @@ enum Action {
     Cancel,
     Interrupt,
     Retry,
-    Switch,
+    /// Fork the active branch at one of its messages (and maybe switch
+    /// to the fork), through the machine.
+    Fork {
+        at: u8,
+        switch: bool,
+    },
+    /// Switch to an existing branch.
+    Switch(u8),
     Unqueue(u8),
     Stale,
     Advance(u16),
@@ -71,7 +78,8 @@ fn action() -> impl Strategy<Value = Action> {
         1 => Just(Action::Cancel),
         1 => Just(Action::Interrupt),
         1 => Just(Action::Retry),
-        1 => Just(Action::Switch),
+        1 => (any::<u8>(), any::<bool>()).prop_map(|(at, switch)| Action::Fork { at, switch }),
+        1 => any::<u8>().prop_map(Action::Switch),
         1 => (0u8..4).prop_map(Action::Unqueue),
         1 => Just(Action::Stale),
         1 => (0u16..40_000).prop_map(Action::Advance),
@@ -83,7 +91,7 @@ fn action() -> impl Strategy<Value = Action> {
 /// so that most events are relevant (and some are deliberately stale).
 fn event_for(sim: &mut Sim, action: &Action, last_pipeline: &mut Option<braid_protocol::Message>) -> Option<Event> {
     let rid = sim.state.request.as_ref().map(|r| r.id).unwrap_or(RequestId(999));
-    let calls: Vec<String> =
+    let calls: Vec<braid_protocol::CallId> =
         sim.state.round.as_ref().map(|r| r.calls().iter().map(|c| c.id.clone()).collect()).unwrap_or_default();
     Some(match action {
         Action::User { queue, empty } => {
@@ -134,9 +142,9 @@ fn event_for(sim: &mut Sim, action: &Action, last_pipeline: &mut Option<braid_pr
         Action::Fail { retryable } => Event::LlmFailed {
             request_id: rid,
             failure: if *retryable {
-                LlmFailure::retryable("network", "reset")
+                LlmFailure::retryable(braid_protocol::FailureCode::Network, "reset")
             } else {
-                LlmFailure::fatal("auth", "bad key")
+                LlmFailure::fatal(braid_protocol::FailureCode::Auth, "bad key")
             },
         },
         Action::Timer => Event::RetryTimerFired { request_id: rid },
@@ -161,12 +169,16 @@ fn event_for(sim: &mut Sim, action: &Action, last_pipeline: &mut Option<braid_pr
         Action::Cancel => Event::Cancel,
         Action::Interrupt => Event::Interrupt,
         Action::Retry => Event::Retry,
-        Action::Switch => {
-            let at = sim.conversation.active_messages().next()?.id;
-            let to = sim
-                .conversation
-                .create_branch(&sim.conversation.active_branch().clone(), at, "alt", None, sim.now)
-                .ok()?;
+        Action::Fork { at, switch } => {
+            let ids: Vec<MessageId> = sim.conversation.active_messages().map(|m| m.id).collect();
+            let at = *ids.get(*at as usize % ids.len().max(1))?;
+            let source = sim.conversation.active_branch().clone();
+            let draft = sim.conversation.fork(&source, at, "alt", None, sim.now).ok()?;
+            Event::CreateBranch { draft: Box::new(draft), switch: *switch }
+        }
+        Action::Switch(i) => {
+            let branches: Vec<BranchId> = sim.conversation.branches().map(|b| b.id.clone()).collect();
+            let to = branches[*i as usize % branches.len()].clone();
             Event::SwitchBranch { from: sim.conversation.active_branch().clone(), to }
         }
         Action::Unqueue(i) => {

@@ -12,16 +12,6 @@ use braid_protocol::{
     ToolApprovalPolicy, ToolResultStatus,
 };
 
-fn start(sim: &mut Sim, text: &str) {
-    let fx = sim.send(Event::UserMessage {
-        body: MessageType::text(Role::User, text),
-        queue_if_busy: false,
-        force_tool: None,
-        images: Vec::new(),
-    });
-    sim.pipeline_ok(&fx);
-}
-
 fn call(id: &str, name: &str, args: &str) -> ToolCallSpec {
     ToolCallSpec { id: id.into(), name: name.into(), arguments: args.into() }
 }
@@ -50,7 +40,7 @@ fn ran(effects: &[Effect]) -> Vec<String> {
     effects
         .iter()
         .filter_map(|e| match e {
-            Effect::RunTool { call, .. } => Some(call.id.clone()),
+            Effect::RunTool { call, .. } => Some(call.id.to_string()),
             _ => None,
         })
         .collect()
@@ -61,7 +51,7 @@ fn results(sim: &Sim) -> Vec<(String, ToolResultStatus, String)> {
         .iter()
         .filter_map(|m| match &m.body {
             MessageType::ToolResult { request_id, status, error, .. } => {
-                Some((request_id.clone(), *status, error.clone().unwrap_or_default()))
+                Some((request_id.to_string(), *status, error.clone().unwrap_or_default()))
             }
             _ => None,
         })
@@ -86,7 +76,7 @@ fn approvals(sim: &Sim) -> Vec<Approval> {
 #[test]
 fn a_single_read_runs_by_itself_and_its_result_goes_back() {
     let mut sim = Sim::new(); // default policy: read tools are whitelisted
-    start(&mut sim, "what is in a.txt?");
+    sim.start("what is in a.txt?");
     let fx = model_calls(&mut sim, vec![call("c1", "read_file", r#"{"path":"a.txt"}"#)]);
     assert_eq!(ran(&fx), ["c1"]);
     assert_eq!(sim.state.status, S::ExecutingTool { tool_name: "read_file".into(), index: 1, total: 1, attempt: 1 });
@@ -101,7 +91,7 @@ fn a_single_read_runs_by_itself_and_its_result_goes_back() {
 #[test]
 fn several_calls_run_one_at_a_time_in_order_and_go_back_in_one_request() {
     let mut sim = Sim::new();
-    start(&mut sim, "read three");
+    sim.start("read three");
     let calls = ["a", "b", "c"].map(|p| call(p, "read_file", &format!(r#"{{"path":"{p}"}}"#))).to_vec();
     let fx = model_calls(&mut sim, calls);
     assert_eq!(ran(&fx), ["a"], "only the first starts");
@@ -118,7 +108,7 @@ fn several_calls_run_one_at_a_time_in_order_and_go_back_in_one_request() {
 fn the_loop_runs_three_rounds_and_more_while_the_policy_allows() {
     let mut sim = Sim::new();
     sim.state.config.tools.policy = ToolApprovalPolicy::AutoAll;
-    start(&mut sim, "explore");
+    sim.start("explore");
     for round in 1..=4u32 {
         model_calls(&mut sim, vec![call(&format!("r{round}"), "list_directory", &format!(r#"{{"path":"d{round}"}}"#))]);
         done(&mut sim, &format!("r{round}"));
@@ -132,7 +122,7 @@ fn the_loop_runs_three_rounds_and_more_while_the_policy_allows() {
 #[test]
 fn whitelisted_tools_run_and_others_are_asked() {
     let mut sim = Sim::new();
-    start(&mut sim, "read then write");
+    sim.start("read then write");
     let fx = model_calls(
         &mut sim,
         vec![call("r", "read_file", r#"{"path":"a"}"#), call("w", "write_file", r#"{"path":"a","content":"x"}"#)],
@@ -151,7 +141,7 @@ fn whitelisted_tools_run_and_others_are_asked() {
 #[test]
 fn a_denied_call_tells_the_model_the_user_denied_it() {
     let mut sim = Sim::new();
-    start(&mut sim, "delete things");
+    sim.start("delete things");
     model_calls(&mut sim, vec![call("x", "run_command", r#"{"command":"rm -rf build"}"#)]);
     let fx = sim.send(Event::ToolDecision { call_id: "x".into(), decision: ApprovalDecision::Deny });
     assert!(ran(&fx).is_empty());
@@ -164,7 +154,7 @@ fn a_denied_call_tells_the_model_the_user_denied_it() {
 fn approve_all_and_always_allow_settle_several_calls() {
     let mut sim = Sim::new();
     sim.state.config.tools.policy = ToolApprovalPolicy::Manual;
-    start(&mut sim, "go");
+    sim.start("go");
     model_calls(
         &mut sim,
         vec![call("1", "write_file", r#"{"path":"a"}"#), call("2", "run_command", r#"{"command":"ls"}"#)],
@@ -194,7 +184,7 @@ fn the_always_ask_list_overrides_every_policy_and_always_allow() {
     let mut sim = Sim::new();
     sim.state.config.tools.policy = ToolApprovalPolicy::AutoAll;
     sim.state.config.tools.always_ask = vec!["run_command".into()];
-    start(&mut sim, "run");
+    sim.start("run");
     let fx = model_calls(&mut sim, vec![call("1", "run_command", r#"{"command":"make"}"#)]);
     assert!(ran(&fx).is_empty());
     assert_eq!(sim.state.status.kind(), StatusKind::AwaitingToolApproval);
@@ -209,7 +199,7 @@ fn the_always_ask_list_overrides_every_policy_and_always_allow() {
 fn limited_auto_asks_once_its_budget_is_spent() {
     let mut sim = Sim::new();
     sim.state.config.tools.policy = ToolApprovalPolicy::LimitedAuto { max_depth: 5, max_tools: 2 };
-    start(&mut sim, "go");
+    sim.start("go");
     let fx = model_calls(&mut sim, vec![call("1", "write_file", r#"{"n":1}"#), call("2", "write_file", r#"{"n":2}"#)]);
     assert_eq!(ran(&fx), ["1"]);
     done(&mut sim, "1");
@@ -223,7 +213,7 @@ fn at_the_depth_limit_the_loop_stops_says_so_and_continues_by_hand() {
     let mut sim = Sim::new();
     sim.state.config.tools.policy = ToolApprovalPolicy::AutoAll;
     sim.state.config.max_loop_depth = 2;
-    start(&mut sim, "dig");
+    sim.start("dig");
     model_calls(&mut sim, vec![call("1", "glob_files", r#"{"pattern":"*.rs"}"#)]);
     done(&mut sim, "1");
     model_calls(&mut sim, vec![call("2", "glob_files", r#"{"pattern":"*.md"}"#)]);
@@ -231,7 +221,7 @@ fn at_the_depth_limit_the_loop_stops_says_so_and_continues_by_hand() {
     assert!(!starts_request(&fx));
     assert_eq!(sim.state.status, S::Idle);
     let told = sim.messages().iter().any(
-        |m| matches!(&m.body, MessageType::SystemControl { control: ControlKind::Notice { code, .. } } if code == "loop_limit"),
+        |m| matches!(&m.body, MessageType::SystemControl { control: ControlKind::Notice { code, .. } } if *code == braid_protocol::NoticeCode::LoopLimit),
     );
     assert!(told, "the stop is in history");
     // Continue (the Retry command) lets the model go on.
@@ -246,7 +236,7 @@ fn at_the_depth_limit_the_loop_stops_says_so_and_continues_by_hand() {
 fn a_failing_tool_in_the_middle_goes_back_as_its_result_and_the_loop_goes_on() {
     let mut sim = Sim::new();
     sim.state.config.tools.policy = ToolApprovalPolicy::AutoAll;
-    start(&mut sim, "go");
+    sim.start("go");
     model_calls(&mut sim, vec![call("1", "read_file", r#"{"path":"a"}"#), call("2", "read_file", r#"{"path":"b"}"#)]);
     let failure = outcome(ToolResultStatus::Error, "", Some("b: no such file"));
     done(&mut sim, "1");
@@ -261,7 +251,7 @@ fn a_failing_tool_in_the_middle_goes_back_as_its_result_and_the_loop_goes_on() {
 fn interrupt_lets_the_running_tool_finish_and_starts_nothing_more() {
     let mut sim = Sim::new();
     sim.state.config.tools.policy = ToolApprovalPolicy::AutoAll;
-    start(&mut sim, "go");
+    sim.start("go");
     model_calls(&mut sim, vec![call("1", "run_command", r#"{"command":"make"}"#), call("2", "read_file", "{}")]);
     let fx = sim.send(Event::Interrupt);
     assert!(!fx.iter().any(|e| matches!(e, Effect::KillTool { .. })), "the running tool is not killed");
@@ -275,7 +265,7 @@ fn interrupt_lets_the_running_tool_finish_and_starts_nothing_more() {
 #[test]
 fn a_model_repeating_the_same_call_is_stopped_with_a_clear_message() {
     let mut sim = Sim::new();
-    start(&mut sim, "read");
+    sim.start("read");
     for round in 1..=2 {
         // Same call; key order differs, which must not hide the repeat.
         let args = if round == 1 { r#"{"path":"a","start_line":1}"# } else { r#"{"start_line":1,"path":"a"}"# };
@@ -288,7 +278,7 @@ fn a_model_repeating_the_same_call_is_stopped_with_a_clear_message() {
     let last = results(&sim).pop().unwrap();
     assert!(last.2.starts_with("loop detected: read_file was called 3 times"), "{last:?}");
     let notice = sim.messages().iter().any(|m| {
-        matches!(&m.body, MessageType::SystemControl { control: ControlKind::Notice { code, .. } } if code == "loop_detected")
+        matches!(&m.body, MessageType::SystemControl { control: ControlKind::Notice { code, .. } } if *code == braid_protocol::NoticeCode::LoopDetected)
     });
     assert!(notice);
 }
@@ -303,7 +293,7 @@ fn plan_mode_refuses_write_tools_and_records_the_mode_change() {
         |m| matches!(&m.body, MessageType::SystemControl { control: ControlKind::ModeChange { mode } } if mode == "plan"),
     );
     assert!(changed, "the switch is in history");
-    start(&mut sim, "plan a refactor");
+    sim.start("plan a refactor");
     let fx = model_calls(
         &mut sim,
         vec![call("w", "write_file", r#"{"path":"a","content":""}"#), call("r", "read_file", r#"{"path":"a"}"#)],
@@ -321,7 +311,7 @@ fn the_planner_role_and_unknown_tools_are_refused_even_if_named() {
     let mut sim = Sim::new();
     sim.state.config.tools.policy = ToolApprovalPolicy::AutoAll;
     sim.state.config.tools.role = AgentRole::Planner;
-    start(&mut sim, "go");
+    sim.start("go");
     model_calls(&mut sim, vec![call("1", "run_command", r#"{"command":"ls"}"#), call("2", "launch_missiles", "{}")]);
     let r = results(&sim);
     assert!(r[0].2.contains("the Planner role may only use read tools"), "{r:?}");
@@ -349,7 +339,10 @@ fn a_forced_tool_applies_to_the_first_request_of_the_turn_and_its_retries_only()
     assert_eq!(sim.state.request.as_ref().unwrap().force_tool.as_deref(), Some("read_file"));
     // A retry repeats the same request, forced tool included.
     let rid = sim.request_id();
-    sim.send(Event::LlmFailed { request_id: rid, failure: braid_core::llm::LlmFailure::retryable("network", "reset") });
+    sim.send(Event::LlmFailed {
+        request_id: rid,
+        failure: braid_core::llm::LlmFailure::retryable(braid_protocol::FailureCode::Network, "reset"),
+    });
     sim.advance(60_000);
     let rid = sim.request_id();
     sim.send(Event::RetryTimerFired { request_id: rid });
@@ -372,10 +365,12 @@ fn a_forced_tool_applies_to_the_first_request_of_the_turn_and_its_retries_only()
 #[test]
 fn a_context_length_error_trims_and_retries_once() {
     let mut sim = Sim::new();
-    start(&mut sim, "a long question");
+    sim.start("a long question");
     let rid = sim.request_id();
-    let too_long =
-        braid_core::llm::LlmFailure::fatal("context_length_exceeded", "maximum context length is 4096 tokens");
+    let too_long = braid_core::llm::LlmFailure::fatal(
+        braid_protocol::FailureCode::ContextLengthExceeded,
+        "maximum context length is 4096 tokens",
+    );
     let fx = sim.send(Event::LlmFailed { request_id: rid, failure: too_long.clone() });
     assert!(starts_request(&fx), "sent again at once");
     assert!(sim.state.request.as_ref().unwrap().trimmed);
@@ -383,9 +378,11 @@ fn a_context_length_error_trims_and_retries_once() {
     // A second refusal is a real failure, with the provider's words.
     let rid = sim.request_id();
     sim.send(Event::LlmFailed { request_id: rid, failure: too_long });
-    assert!(matches!(&sim.state.status, S::Failed { error_code, .. } if error_code == "context_length_exceeded"));
+    assert!(
+        matches!(&sim.state.status, S::Failed { error_code, .. } if *error_code == braid_protocol::FailureCode::ContextLengthExceeded)
+    );
     // The next turn starts untrimmed.
-    start(&mut sim, "shorter");
+    sim.start("shorter");
     assert!(!sim.state.request.as_ref().unwrap().trimmed);
 }
 
@@ -393,7 +390,7 @@ fn a_context_length_error_trims_and_retries_once() {
 fn a_full_context_is_summarised_before_the_request_and_the_summary_is_sent_instead() {
     use braid_core::prompt::request_messages;
     let mut sim = Sim::new();
-    start(&mut sim, "read a");
+    sim.start("read a");
     model_calls(&mut sim, vec![call("r1", "read_file", r#"{"path":"src/a.rs"}"#)]);
     sim.send(Event::ToolFinished {
         call_id: "r1".into(),
@@ -401,7 +398,7 @@ fn a_full_context_is_summarised_before_the_request_and_the_summary_is_sent_inste
     });
     model_answers(&mut sim, "a defines fn a");
     sim.state.config.context = braid_protocol::ContextStrategy::RecentN { n: 1 };
-    start(&mut sim, "next step");
+    sim.start("next step");
     let rid = sim.request_id();
     let old: Vec<_> = sim.messages().iter().take(4).map(|m| m.id).collect();
     // A window far too small: past the threshold, the older turns go first.
@@ -430,9 +427,9 @@ fn a_full_context_is_summarised_before_the_request_and_the_summary_is_sent_inste
 fn a_failed_summary_goes_on_without_and_cancel_stops_summarising() {
     let mut sim = Sim::new();
     sim.state.config.context = braid_protocol::ContextStrategy::RecentN { n: 1 };
-    start(&mut sim, "one");
+    sim.start("one");
     model_answers(&mut sim, "two");
-    start(&mut sim, "three");
+    sim.start("three");
     let rid = sim.request_id();
     let fx = sim.prepare(sim.prepared(110));
     assert!(fx.iter().any(|e| matches!(e, Effect::Summarize { replaces, .. } if replaces.len() == 2)), "{fx:?}");
@@ -440,7 +437,7 @@ fn a_failed_summary_goes_on_without_and_cancel_stops_summarising() {
     assert!(starts_request(&fx));
     assert_eq!(sim.state.status, S::PreparingLlmRequest);
     model_answers(&mut sim, "four");
-    start(&mut sim, "five");
+    sim.start("five");
     let rid = sim.request_id();
     sim.prepare(sim.prepared(110));
     assert_eq!(sim.state.status, S::Summarizing);
@@ -452,7 +449,7 @@ fn a_failed_summary_goes_on_without_and_cancel_stops_summarising() {
 #[test]
 fn approving_an_overwrite_is_stored_on_the_call_and_runs_it() {
     let mut sim = Sim::new();
-    start(&mut sim, "write");
+    sim.start("write");
     model_calls(&mut sim, vec![call("w", "write_file", r#"{"path":"a","content":"x"}"#)]);
     let fx = sim.send(Event::ToolDecision { call_id: "w".into(), decision: ApprovalDecision::ApproveOverwrite });
     assert!(fx

@@ -133,9 +133,12 @@ mod tests {
         assert!(LlmError::Server { provider: "p".into(), status: 503, message: "busy".into() }.to_failure().retryable);
         let f = LlmError::RateLimited { provider: "p".into(), message: "slow down".into(), retry_after_ms: Some(7000) }
             .to_failure();
-        assert_eq!((f.code.as_str(), f.retryable, f.retry_after_ms), ("rate_limited", true, Some(7000)));
+        assert_eq!(
+            (f.code, f.retryable, f.retry_after_ms),
+            (braid_protocol::FailureCode::RateLimited, true, Some(7000))
+        );
         let f = LlmError::Auth { provider: "OpenAI".into(), message: "invalid key".into() }.to_failure();
-        assert_eq!((f.code.as_str(), f.retryable), ("auth", false));
+        assert_eq!((f.code, f.retryable), (braid_protocol::FailureCode::Auth, false));
         assert_eq!(f.message, "check the API key for OpenAI: invalid key");
     }
 }

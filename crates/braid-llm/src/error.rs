@@ -2,6 +2,7 @@
 //! "retry or not". Each variant's message is what the user reads.
 
 use braid_core::llm::LlmFailure;
+use braid_protocol::FailureCode;
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum LlmError {
@@ -33,16 +34,16 @@ pub enum LlmError {
 }
 
 impl LlmError {
-    pub fn code(&self) -> &'static str {
+    pub fn code(&self) -> FailureCode {
         match self {
-            LlmError::Network { .. } => "network",
-            LlmError::StreamCut { .. } => "stream_cut",
-            LlmError::RateLimited { .. } => "rate_limited",
-            LlmError::Server { .. } => "server_error",
-            LlmError::Auth { .. } => "auth",
-            LlmError::ContextLengthExceeded { .. } => "context_length_exceeded",
-            LlmError::BadRequest { .. } => "bad_request",
-            LlmError::Protocol { .. } => "protocol",
+            LlmError::Network { .. } => FailureCode::Network,
+            LlmError::StreamCut { .. } => FailureCode::StreamCut,
+            LlmError::RateLimited { .. } => FailureCode::RateLimited,
+            LlmError::Server { .. } => FailureCode::ServerError,
+            LlmError::Auth { .. } => FailureCode::Auth,
+            LlmError::ContextLengthExceeded { .. } => FailureCode::ContextLengthExceeded,
+            LlmError::BadRequest { .. } => FailureCode::BadRequest,
+            LlmError::Protocol { .. } => FailureCode::Protocol,
         }
     }
 
@@ -61,11 +62,6 @@ impl LlmError {
             LlmError::RateLimited { retry_after_ms, .. } => *retry_after_ms,
             _ => None,
         };
-        LlmFailure {
-            code: self.code().to_owned(),
-            message: self.to_string(),
-            retryable: self.is_retryable(),
-            retry_after_ms,
-        }
+        LlmFailure { code: self.code(), message: self.to_string(), retryable: self.is_retryable(), retry_after_ms }
     }
 }

@@ -131,8 +131,8 @@ mod tests {
             None,
             r#"{"error":{"message":"This model's maximum context length is 4096 tokens","code":"context_length_exceeded"}}"#,
         );
-        assert_eq!(ctx.code(), "context_length_exceeded");
-        assert_eq!(classify("p", 404, None, "no such model").code(), "bad_request");
+        assert_eq!(ctx.code(), braid_protocol::FailureCode::ContextLengthExceeded);
+        assert_eq!(classify("p", 404, None, "no such model").code(), braid_protocol::FailureCode::BadRequest);
         let long = "x".repeat(2000);
         assert!(extract_message(&long).unwrap().chars().count() <= MAX_MESSAGE + 1);
     }

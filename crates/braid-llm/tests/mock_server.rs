@@ -13,6 +13,7 @@ use braid_llm::{
     ApiKey, HttpProvider, LlmError, LlmProvider, LlmRequest, ProviderKind, ResponseAssembler, Timeouts, ToolChoice,
     ToolDefinition,
 };
+use braid_protocol::FailureCode;
 use braid_protocol::{Approval, Message, MessageId, MessageType, Role, Timestamp, ToolCall, ToolResultStatus};
 use futures::StreamExt;
 use serde_json::{json, Value};
@@ -402,7 +403,7 @@ async fn error_statuses_classify_with_the_providers_message() {
             |status: u16, body: &str| Reply { status, chunks: vec![body.as_bytes().to_vec()], ..Reply::default() };
         mock.reply(reply(401, body));
         let e = run(&p).await.unwrap_err();
-        assert_eq!(e.code(), "auth", "{kind:?}");
+        assert_eq!(e.code(), FailureCode::Auth, "{kind:?}");
         assert!(e.to_string().starts_with("check the API key for Mock: "), "{e}");
         assert!(!e.to_string().contains("sk-test-secret"), "the key never appears");
         mock.reply(Reply {
@@ -412,16 +413,16 @@ async fn error_statuses_classify_with_the_providers_message() {
             ..Reply::default()
         });
         let f = run(&p).await.unwrap_err().to_failure();
-        assert_eq!((f.code.as_str(), f.retryable, f.retry_after_ms), ("rate_limited", true, Some(3000)), "{kind:?}");
+        assert_eq!((f.code, f.retryable, f.retry_after_ms), (FailureCode::RateLimited, true, Some(3000)), "{kind:?}");
         mock.reply(reply(503, "upstream overloaded"));
         let f = run(&p).await.unwrap_err().to_failure();
-        assert_eq!((f.code.as_str(), f.retryable), ("server_error", true));
+        assert_eq!((f.code, f.retryable), (FailureCode::ServerError, true));
         assert!(f.message.contains("upstream overloaded"));
         mock.reply(reply(400, r#"{"error":{"message":"prompt is too long: 300000 tokens > 200000 maximum"}}"#));
-        assert_eq!(run(&p).await.unwrap_err().code(), "context_length_exceeded", "{kind:?}");
+        assert_eq!(run(&p).await.unwrap_err().code(), FailureCode::ContextLengthExceeded, "{kind:?}");
         mock.reply(reply(404, r#"{"detail":"model not found"}"#));
         let e = run(&p).await.unwrap_err();
-        assert_eq!((e.code(), e.is_retryable()), ("bad_request", false));
+        assert_eq!((e.code(), e.is_retryable()), (FailureCode::BadRequest, false));
         assert!(e.to_string().contains("model not found"));
     }
 }
@@ -438,7 +439,7 @@ async fn errors_inside_the_stream_are_classified() {
     let (mock, base) = Mock::start().await;
     mock.reply(ok(sse(&[json!({"error":{"message":"This model's maximum context length is 4096 tokens","code":"context_length_exceeded"}})])));
     let e = run(&provider(ProviderKind::OpenAiCompatible, &base, Timeouts::default())).await.unwrap_err();
-    assert_eq!(e.code(), "context_length_exceeded");
+    assert_eq!(e.code(), FailureCode::ContextLengthExceeded);
 }
 
 #[tokio::test]
@@ -454,7 +455,7 @@ async fn cut_streams_are_errors_never_silent_success() {
         let p = provider(kind, &base, Timeouts::default());
         for case in ["clean end", "reset"] {
             let e = run(&p).await.unwrap_err();
-            assert_eq!(e.code(), "stream_cut", "{kind:?} {case}: {e}");
+            assert_eq!(e.code(), FailureCode::StreamCut, "{kind:?} {case}: {e}");
             assert!(e.is_retryable());
         }
     }
@@ -469,7 +470,7 @@ async fn slow_first_byte_waits_within_the_limit_and_times_out_beyond_it() {
     assert_eq!(run(&provider(ProviderKind::OpenAiCompatible, &base, patient)).await.unwrap().text, "Hello ✓");
     let hasty = Timeouts { first_byte: Duration::from_millis(200), ..Timeouts::default() };
     let e = run(&provider(ProviderKind::OpenAiCompatible, &base, hasty)).await.unwrap_err();
-    assert_eq!((e.code(), e.is_retryable()), ("network", true));
+    assert_eq!((e.code(), e.is_retryable()), (FailureCode::Network, true));
 }
 
 #[tokio::test]
@@ -478,6 +479,6 @@ async fn a_closed_port_is_a_retryable_network_error() {
     let base = format!("http://{}", listener.local_addr().unwrap());
     drop(listener);
     let e = run(&provider(ProviderKind::OpenAiCompatible, &base, Timeouts::default())).await.unwrap_err();
-    assert_eq!((e.code(), e.is_retryable()), ("network", true), "{e}");
+    assert_eq!((e.code(), e.is_retryable()), (FailureCode::Network, true), "{e}");
     assert!(!format!("{e:?}").contains("sk-test-secret"));
 }

@@ -85,7 +85,7 @@ pub enum Command {
     /// Looks for OpenAI-compatible servers on 127.0.0.1 (llama.cpp, Ollama,
     /// LM Studio ports); answered by `Vec<LocalServer>`.
     DetectLocalServers,
-    /// Answered by `Vec<ToolInfo>`: the tools Braid has.
+    /// Answered by `Vec<ToolSpec>`: the tools Braid has.
     ListTools,
     /// Answered by the context's [`ToolSettings`]. Takes effect for the
     /// next call decided.

@@ -2,6 +2,7 @@
 //! carries large text; text arrives as `content_delta`s with a growing
 //! sequence and ends with one `content_final`.
 
+use crate::codes::NoticeCode;
 use crate::error::ErrorCode;
 use crate::ids::{ContextId, MessageId, Timestamp};
 use crate::message::{MessageKind, MessageType};
@@ -91,16 +92,16 @@ impl QueuedPreview {
 /// Something the user should be told, with a code the UI can switch on.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 pub struct Notice {
-    pub code: String,
+    pub code: NoticeCode,
     pub message: String,
 }
 
 impl Notice {
-    pub fn new(code: impl Into<String>, message: impl Into<String>) -> Notice {
+    pub fn new(code: impl Into<NoticeCode>, message: impl Into<String>) -> Notice {
         Notice { code: code.into(), message: message.into() }
     }
     pub fn from_error(code: ErrorCode, message: impl Into<String>) -> Notice {
-        Notice::new(code.as_str(), message)
+        Notice::new(code, message)
     }
 }
 

@@ -28,7 +28,52 @@ pub struct BranchId(pub String);
 pub struct RequestId(pub u64);
 
 /// A tool call id, as the model gave it.
-pub type CallId = String;
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Default, Serialize, Deserialize, TS)]
+#[serde(transparent)]
+pub struct CallId(pub String);
+
+impl CallId {
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::ops::Deref for CallId {
+    type Target = str;
+    fn deref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl From<&str> for CallId {
+    fn from(id: &str) -> CallId {
+        CallId(id.to_owned())
+    }
+}
+
+impl From<String> for CallId {
+    fn from(id: String) -> CallId {
+        CallId(id)
+    }
+}
+
+impl std::fmt::Display for CallId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl PartialEq<str> for CallId {
+    fn eq(&self, other: &str) -> bool {
+        self.0 == other
+    }
+}
+
+impl PartialEq<&str> for CallId {
+    fn eq(&self, other: &&str) -> bool {
+        self.0 == *other
+    }
+}
 
 /// Milliseconds since the Unix epoch.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default, Serialize, Deserialize, TS)]

@@ -7,6 +7,7 @@
 //! machine live in `braid-core`, which uses these types as its vocabulary so
 //! that the UI and the core can never drift apart.
 
+pub mod codes;
 pub mod command;
 pub mod error;
 pub mod event;
@@ -17,6 +18,7 @@ pub mod status;
 pub mod tools;
 pub mod typescript;
 
+pub use codes::{FailureCode, NoticeCode};
 pub use command::{
     ApprovalDecision, Command, ContextSnapshot, ContextSummary, ContextUsage, FileInPlay, FileState, ImageAttachment,
     ImageData, NewMessage, SendReceipt,
@@ -37,4 +39,7 @@ pub use settings::{
     ProviderView, SettingsView,
 };
 pub use status::{ContextStatus, StatusKind};
-pub use tools::{AgentMode, AgentRole, ContextStrategy, Permission, ToolApprovalPolicy, ToolInfo, ToolSettings};
+pub use tools::{
+    check_tool_name, AgentMode, AgentRole, ContextStrategy, Permission, ToolApprovalPolicy, ToolSettings, ToolSource,
+    ToolSpec, MAX_TOOL_NAME,
+};

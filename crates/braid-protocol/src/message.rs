@@ -2,6 +2,7 @@
 //! wrapped with a schema version, the stored form. `braid-core` adds what
 //! needs behaviour: validation, unknown-tag preservation and migration.
 
+use crate::codes::NoticeCode;
 use crate::ids::{BranchId, CallId, MessageId, Timestamp};
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
@@ -47,11 +48,15 @@ pub struct MessageMeta {
     /// stored (with the encoding of the model in use then).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tokens: Option<TokenCount>,
+    /// The answer stopped at the model's output limit: it is incomplete,
+    /// and Continue lets the model go on from where it was cut.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub cut: bool,
 }
 
 impl MessageMeta {
     pub fn is_empty(&self) -> bool {
-        self.processing_us.is_none() && self.usage.is_none() && self.tokens.is_none()
+        self.processing_us.is_none() && self.usage.is_none() && self.tokens.is_none() && !self.cut
     }
 }
 
@@ -209,7 +214,7 @@ pub enum ControlKind {
     },
     /// Something the user must know, e.g. the auto-loop stopped at its limit.
     Notice {
-        code: String,
+        code: NoticeCode,
         text: String,
     },
 }

@@ -1,6 +1,8 @@
 //! The context state (DESIGN.md §3) as the UI sees it. States carry their
 //! progress; there are no `is_streaming`-style flags anywhere.
 
+use crate::codes::FailureCode;
+use crate::ids::CallId;
 use crate::ids::Timestamp;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
@@ -35,7 +37,7 @@ pub enum ContextStatus {
     },
     ParsingToolCalls,
     AwaitingToolApproval {
-        pending_requests: Vec<String>,
+        pending_requests: Vec<CallId>,
         tool_names: Vec<String>,
     },
     /// `index` is 1-based.
@@ -58,7 +60,7 @@ pub enum ContextStatus {
     },
     Cancelling,
     Failed {
-        error_code: String,
+        error_code: FailureCode,
         message: String,
         recoverable: bool,
     },
@@ -126,37 +128,114 @@ impl ContextStatus {
         !matches!(self, ContextStatus::Idle | ContextStatus::Failed { .. })
     }
 
-    /// The state in words, with its numbers, as a state line shows it.
+    /// The state in words, with its numbers, as a state line shows it:
+    /// [`StatusKind::wording`] filled in with the state's fields.
     pub fn describe(&self, now: Timestamp) -> String {
-        use ContextStatus as S;
+        let fields = serde_json::to_value(self).unwrap_or_default();
+        fill(self.kind().wording(), |key| match (key, self) {
+            ("secs", ContextStatus::RetryingLlmRequest { retry_at, .. }) => {
+                Some(group(now.ms_until(*retry_at).div_ceil(1000)))
+            }
+            _ => match fields.get(key)? {
+                serde_json::Value::Number(n) => Some(n.as_u64().map_or_else(|| n.to_string(), group)),
+                serde_json::Value::String(s) => Some(s.clone()),
+                serde_json::Value::Array(items) => {
+                    Some(items.iter().filter_map(|i| i.as_str()).collect::<Vec<_>>().join(", "))
+                }
+                other => Some(other.to_string()),
+            },
+        })
+    }
+}
+
+impl StatusKind {
+    /// Every state, in the order of the enum.
+    pub const ALL: [StatusKind; 22] = [
+        StatusKind::Idle,
+        StatusKind::ProcessingUserMessage,
+        StatusKind::ResolvingFileReferences,
+        StatusKind::EnhancingSystemPrompt,
+        StatusKind::OptimizingContext,
+        StatusKind::ReadingImages,
+        StatusKind::PreparingLlmRequest,
+        StatusKind::ConnectingToLlm,
+        StatusKind::AwaitingLlmFirstChunk,
+        StatusKind::StreamingLlmResponse,
+        StatusKind::ProcessingLlmResponse,
+        StatusKind::RetryingLlmRequest,
+        StatusKind::ParsingToolCalls,
+        StatusKind::AwaitingToolApproval,
+        StatusKind::ExecutingTool,
+        StatusKind::CollectingToolResults,
+        StatusKind::ProcessingToolResults,
+        StatusKind::ToolAutoLoop,
+        StatusKind::Summarizing,
+        StatusKind::AwaitingSubAgents,
+        StatusKind::Cancelling,
+        StatusKind::Failed,
+    ];
+
+    /// The one wording of each state, for every client: `{field}` is the
+    /// state's field (numbers grouped by thousands, lists joined with
+    /// ", "), and `{secs}` the seconds until a retry. The UI gets this
+    /// table in the generated TypeScript and fills it the same way.
+    pub fn wording(self) -> &'static str {
+        use StatusKind as K;
         match self {
-            S::Idle => "Idle".into(),
-            S::ProcessingUserMessage => "Processing message…".into(),
-            S::ResolvingFileReferences => "Resolving file references…".into(),
-            S::EnhancingSystemPrompt => "Preparing system prompt…".into(),
-            S::OptimizingContext => "Optimising context…".into(),
-            S::ReadingImages { done, total } => format!("Reading images ({done}/{total} done)"),
-            S::PreparingLlmRequest => "Preparing request…".into(),
-            S::ConnectingToLlm => "Connecting…".into(),
-            S::AwaitingLlmFirstChunk => "Waiting for the first token…".into(),
-            S::StreamingLlmResponse { chunks, chars } => format!("Streaming ({chunks} chunks, {chars} chars)"),
-            S::ProcessingLlmResponse => "Processing response…".into(),
-            S::RetryingLlmRequest { attempt, max, retry_at } => {
-                let secs = now.ms_until(*retry_at).div_ceil(1000);
-                format!("Retrying in {secs} s ({attempt}/{max})")
-            }
-            S::ParsingToolCalls => "Parsing tool calls…".into(),
-            S::AwaitingToolApproval { tool_names, .. } => format!("Awaiting approval: {}", tool_names.join(", ")),
-            S::ExecutingTool { tool_name, index, total, .. } => format!("Executing tool {index}/{total}: {tool_name}"),
-            S::CollectingToolResults => "Collecting tool results…".into(),
-            S::ProcessingToolResults => "Processing tool results…".into(),
-            S::ToolAutoLoop { depth, tools_executed } => {
-                format!("Auto-processing (round {depth}, {tools_executed} tools executed)")
-            }
-            S::Summarizing => "Summarising older messages…".into(),
-            S::AwaitingSubAgents { done, total } => format!("Waiting for sub-agents ({done}/{total} done)"),
-            S::Cancelling => "Cancelling…".into(),
-            S::Failed { message, .. } => format!("Failed: {message}"),
+            K::Idle => "Idle",
+            K::ProcessingUserMessage => "Processing message…",
+            K::ResolvingFileReferences => "Resolving file references…",
+            K::EnhancingSystemPrompt => "Preparing system prompt…",
+            K::OptimizingContext => "Optimising context…",
+            K::ReadingImages => "Reading images ({done}/{total} done)",
+            K::PreparingLlmRequest => "Preparing request…",
+            K::ConnectingToLlm => "Connecting…",
+            K::AwaitingLlmFirstChunk => "Waiting for the first token…",
+            K::StreamingLlmResponse => "Streaming ({chunks} chunks, {chars} chars)",
+            K::ProcessingLlmResponse => "Processing response…",
+            K::RetryingLlmRequest => "Retrying in {secs} s ({attempt}/{max})",
+            K::ParsingToolCalls => "Parsing tool calls…",
+            K::AwaitingToolApproval => "Awaiting approval: {tool_names}",
+            K::ExecutingTool => "Executing tool {index}/{total}: {tool_name}",
+            K::CollectingToolResults => "Collecting tool results…",
+            K::ProcessingToolResults => "Processing tool results…",
+            K::ToolAutoLoop => "Auto-processing (round {depth}, {tools_executed} tools executed)",
+            K::Summarizing => "Summarising older messages…",
+            K::AwaitingSubAgents => "Waiting for sub-agents ({done}/{total} done)",
+            K::Cancelling => "Cancelling…",
+            K::Failed => "Failed: {message}",
         }
     }
+}
+
+/// `template` with each `{key}` replaced by `value(key)` (left as is when
+/// there is none).
+fn fill(template: &str, value: impl Fn(&str) -> Option<String>) -> String {
+    let mut out = String::with_capacity(template.len() + 16);
+    let mut rest = template;
+    while let Some(open) = rest.find('{') {
+        out.push_str(&rest[..open]);
+        let Some(close) = rest[open..].find('}') else { break };
+        let key = &rest[open + 1..open + close];
+        match value(key) {
+            Some(v) => out.push_str(&v),
+            None => out.push_str(&rest[open..=open + close]),
+        }
+        rest = &rest[open + close + 1..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// 1234567 → "1,234,567", as the UI's `toLocaleString("en-US")` writes it.
+fn group(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
 }

@@ -88,14 +88,57 @@ impl Default for ToolSettings {
     }
 }
 
-/// A tool as a client lists it.
+/// Where a tool comes from.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize, TS)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum ToolSource {
+    /// Ships with Braid.
+    #[default]
+    Builtin,
+    /// Offered by a Model Context Protocol server.
+    Mcp { server: String },
+    /// Offered by Braid's agent machinery (sub-agents, team chat).
+    Agent,
+}
+
+/// A tool in the catalogue: what the model is told about it and what the
+/// approval policy judges it by. Registered at run time; the core decides
+/// every call against the catalogue, never against a fixed list.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
-pub struct ToolInfo {
+pub struct ToolSpec {
+    /// At most [`MAX_TOOL_NAME`] bytes of `[A-Za-z0-9_-]` (what every
+    /// provider accepts).
     pub name: String,
     pub description: String,
+    /// JSON Schema of the arguments object.
+    #[ts(type = "unknown")]
+    pub input_schema: serde_json::Value,
     pub permission: Permission,
     /// Safe to run alongside other calls (reads).
     pub parallel_safe: bool,
+    /// Example argument objects; they reach the model in the system prompt.
+    #[ts(type = "Array<unknown>")]
+    #[serde(default)]
+    pub examples: Vec<serde_json::Value>,
+    #[serde(default)]
+    pub source: ToolSource,
+}
+
+/// The longest tool name providers accept.
+pub const MAX_TOOL_NAME: usize = 64;
+
+/// Whether a tool name is one every provider accepts.
+pub fn check_tool_name(name: &str) -> Result<(), String> {
+    if name.is_empty() {
+        return Err("a tool name cannot be empty".to_owned());
+    }
+    if name.len() > MAX_TOOL_NAME {
+        return Err(format!("the tool name {name:?} is {} bytes; at most {MAX_TOOL_NAME} are allowed", name.len()));
+    }
+    if let Some(c) = name.chars().find(|c| !(c.is_ascii_alphanumeric() || *c == '_' || *c == '-')) {
+        return Err(format!("the tool name {name:?} contains {c:?}; use only letters, digits, '_' and '-'"));
+    }
+    Ok(())
 }
 
 /// How a conversation that no longer fits the model's window is trimmed

@@ -8,14 +8,16 @@ use crate::settings::{
     EffectiveModel, KeyChange, KeyLocation, LocalServer, ModelChoice, ModelSummary, ProviderInput, ProviderKind,
     ProviderView, SettingsView,
 };
-use crate::tools::{AgentMode, AgentRole, ContextStrategy, Permission, ToolApprovalPolicy, ToolInfo, ToolSettings};
+use crate::tools::{
+    AgentMode, AgentRole, ContextStrategy, Permission, ToolApprovalPolicy, ToolSettings, ToolSource, ToolSpec,
+};
 use crate::{
-    Approval, ApprovalDecision, BraidEvent, BranchId, Command, ContentDelta, ContentFinal, ContentPart, ContextId,
-    ContextSnapshot, ContextStatus, ContextSummary, ContextUpdate, ControlKind, ErrorCode, FileRefStatus,
-    ImageAttachment, ImageData, ImageMode, ImageSource, LineRange, Message, MessageChange, MessageId, MessageKind,
-    MessageLifecycle, MessageMeta, MessageType, NewMessage, Notice, QueuedPreview, RequestId, Role, StatusKind,
-    StoredImage, Timestamp, TokenCount, TokenEncoding, TokenUsage, ToolCall, ToolResultStatus, UpdateMetadata,
-    WireError,
+    Approval, ApprovalDecision, BraidEvent, BranchId, CallId, Command, ContentDelta, ContentFinal, ContentPart,
+    ContextId, ContextSnapshot, ContextStatus, ContextSummary, ContextUpdate, ControlKind, ErrorCode, FailureCode,
+    FileRefStatus, ImageAttachment, ImageData, ImageMode, ImageSource, LineRange, Message, MessageChange, MessageId,
+    MessageKind, MessageLifecycle, MessageMeta, MessageType, NewMessage, Notice, NoticeCode, QueuedPreview, RequestId,
+    Role, StatusKind, StoredImage, Timestamp, TokenCount, TokenEncoding, TokenUsage, ToolCall, ToolResultStatus,
+    UpdateMetadata, WireError,
 };
 use ts_rs::{Config, TS};
 
@@ -28,12 +30,31 @@ fn decl<T: TS>(cfg: &Config, out: &mut String) {
     out.push_str("\n\n");
 }
 
+fn wire<T: serde::Serialize>(value: &T) -> String {
+    serde_json::to_string(value).unwrap_or_default()
+}
+
+/// Tables the UI shares with the backend rather than copying them.
+fn tables(out: &mut String) {
+    out.push_str("/** The wording of each state (`StatusKind::wording`); `{field}` is filled from the state. */\n");
+    out.push_str("export const STATUS_WORDING: Record<StatusKind, string> = {\n");
+    for kind in crate::StatusKind::ALL {
+        out.push_str(&format!("  {}: {},\n", wire(&kind), wire(&kind.wording())));
+    }
+    out.push_str("};\n\n");
+    out.push_str("/** Notices after which Continue lets the model go on (`NoticeCode::CONTINUABLE`). */\n");
+    let continuable: Vec<String> = crate::NoticeCode::CONTINUABLE.iter().map(wire).collect();
+    out.push_str(&format!("export const CONTINUABLE_NOTICES: NoticeCode[] = [{}];\n\n", continuable.join(", ")));
+}
+
 /// The whole generated file.
 pub fn generate() -> String {
     // JSON numbers: every u64 we send (ids, times, counts) stays below 2^53.
     let cfg = Config::new().with_large_int("number");
     let mut out = String::from("// Generated from crates/braid-protocol by `make generate`. Do not edit by hand.\n\n");
-    out.push_str("export type CallId = string;\n\n");
+    decl::<CallId>(&cfg, &mut out);
+    decl::<FailureCode>(&cfg, &mut out);
+    decl::<NoticeCode>(&cfg, &mut out);
     decl::<ContextId>(&cfg, &mut out);
     decl::<MessageId>(&cfg, &mut out);
     decl::<BranchId>(&cfg, &mut out);
@@ -66,7 +87,8 @@ pub fn generate() -> String {
     decl::<AgentMode>(&cfg, &mut out);
     decl::<AgentRole>(&cfg, &mut out);
     decl::<ToolSettings>(&cfg, &mut out);
-    decl::<ToolInfo>(&cfg, &mut out);
+    decl::<ToolSource>(&cfg, &mut out);
+    decl::<ToolSpec>(&cfg, &mut out);
     decl::<ContextStrategy>(&cfg, &mut out);
     decl::<ProviderKind>(&cfg, &mut out);
     decl::<KeyLocation>(&cfg, &mut out);
@@ -99,6 +121,7 @@ pub fn generate() -> String {
     decl::<ContentDelta>(&cfg, &mut out);
     decl::<ContentFinal>(&cfg, &mut out);
     decl::<BraidEvent>(&cfg, &mut out);
+    tables(&mut out);
     out.truncate(out.trim_end().len());
     out.push('\n');
     out

@@ -151,6 +151,9 @@ impl ContextActor {
             summary: None,
             reading: None,
         };
+        // The catalogue first: the stored one may be from an older run.
+        let tools = actor.shared.tools().specs();
+        let _ = tx.send(Input::Event(Event::CatalogueChanged { tools }));
         tokio::spawn(actor.run(rx, urgent_rx));
         Mailbox { normal: tx, urgent: urgent_tx }
     }
@@ -290,6 +293,8 @@ impl ContextActor {
         Ok(snapshot::summary(&self.meta, &self.state, self.conversation.len() as u64))
     }
 
+    /// The fork is drafted from the conversation (by the core's rules) and
+    /// created by the machine, which hands out its id and persists it.
     fn create_branch(
         &mut self,
         from: MessageId,
@@ -299,15 +304,15 @@ impl ContextActor {
         let source = self.conversation.branch_of(from).cloned().ok_or_else(|| {
             WireError::new(ErrorCode::NotFound, format!("message {from} is not in this conversation"))
         })?;
-        let id = self
+        let draft = self
             .conversation
-            .create_branch(&source, from, name, system_prompt, clock::now())
+            .fork(&source, from, name, system_prompt, clock::now())
             .map_err(|e| WireError::new(ErrorCode::InvalidInput, e.to_string()))?;
-        if let Some(branch) = self.conversation.branch(&id) {
-            let mut store = self.shared.lock_store();
-            store.save_branch(&self.meta.id, branch).map_err(|e| WireError::new(ErrorCode::Storage, e.to_string()))?;
+        match self.apply(Event::CreateBranch { draft: Box::new(draft), switch: false }) {
+            Some(Ok(Reply::Branch(id))) => Ok(id),
+            Some(Err(e)) => Err(e),
+            _ => Err(WireError::new(ErrorCode::Internal, "the branch was not created")),
         }
-        Ok(id)
     }
 
     /// One transition, start to finish. Returns the reply, if the event was
@@ -355,8 +360,8 @@ impl ContextActor {
                 Effect::AbortPipeline(id) => self.abort_reading(id),
                 Effect::RereadImage(message) => self.reread_image(message),
                 Effect::StartLlmRequest { request_id, .. } => self.prepare_request(request_id),
-                Effect::SendLlmRequest { request_id, system, messages, max_tokens } => {
-                    self.send_request(request_id, system, messages, max_tokens)
+                Effect::SendLlmRequest { request_id, system, messages, tools, max_tokens } => {
+                    self.send_request(request_id, system, messages, tools, max_tokens)
                 }
                 Effect::AbortLlmRequest { request_id, keep_partial } => self.abort_llm(request_id, keep_partial),
                 Effect::ScheduleRetry { request_id, at } => self.schedule_retry(request_id, at),
@@ -367,7 +372,8 @@ impl ContextActor {
                 Effect::PersistState
                 | Effect::AppendMessage(_)
                 | Effect::UpdateMessage(_)
-                | Effect::SetActiveBranch(_) => {}
+                | Effect::SetActiveBranch(_)
+                | Effect::CreateBranch(_) => {}
             }
         }
         reply
@@ -387,7 +393,7 @@ impl ContextActor {
         self.state.round = None;
         self.state.rereading = None;
         self.state.status = ContextStatus::Failed {
-            error_code: "storage_failed".to_owned(),
+            error_code: braid_protocol::FailureCode::StorageFailed,
             message: message.clone(),
             recoverable: true,
         };

@@ -80,7 +80,9 @@ pub fn spawn_reread(r: Reading, mut message: Message) -> JoinHandle<()> {
         tell(&r, &[&message.body]);
         if matches!(&message.body, MessageType::Image { error: None, .. }) {
             // Replaces an earlier "could not be read" in the state line.
-            let _ = r.mailbox.send(Input::Notice(Notice::new("image_read", "The image was read again.")));
+            let _ = r
+                .mailbox
+                .send(Input::Notice(Notice::new(braid_protocol::NoticeCode::ImageRead, "The image was read again.")));
         }
         let _ = r.mailbox.send(Input::Event(Event::ImageReread { message }));
     })
@@ -100,13 +102,15 @@ fn tell(r: &Reading, read: &[&MessageType]) {
         }
     }
     if let Some(why) = fallback {
-        let _ = r.mailbox.send(Input::Notice(Notice::new("ocr_used", format!("Read with OCR: {why}."))));
+        let _ = r
+            .mailbox
+            .send(Input::Notice(Notice::new(braid_protocol::NoticeCode::OcrUsed, format!("Read with OCR: {why}."))));
     }
     if failed > 0 {
         let text = format!(
             "{failed} image{} could not be read; see the card for why, and Retry there.",
             if failed == 1 { "" } else { "s" }
         );
-        let _ = r.mailbox.send(Input::Notice(Notice::new("image_failed", text)));
+        let _ = r.mailbox.send(Input::Notice(Notice::new(braid_protocol::NoticeCode::ImageFailed, text)));
     }
 }

@@ -8,6 +8,7 @@
 
 mod actor;
 mod clock;
+mod contexts;
 mod dispatch;
 mod error;
 mod image_task;
@@ -24,7 +25,7 @@ pub use braid_vision::limit_ocr_threads;
 pub use error::RuntimeError;
 pub use providers::{detect_local_servers, Fallback, Providers};
 
-use actor::{ContextActor, Input, Mailbox};
+use actor::{ContextActor, Input};
 use braid_core::history::TransitionRecord;
 use braid_core::machine::{Event, Reply};
 use braid_core::pipeline::Pipeline;
@@ -37,9 +38,8 @@ use braid_protocol::{
     ToolSettings, WireError,
 };
 use braid_store::{ContextMeta, RecoveryReport, Store};
-use std::collections::HashMap;
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError, RwLock};
 use tokio::sync::{broadcast, oneshot};
 
 /// How many recent messages a new subscriber receives first.
@@ -73,7 +73,10 @@ impl RuntimeConfig {
 pub(crate) struct Shared {
     store: Mutex<Store>,
     providers: Providers,
-    tools: Arc<braid_tools::ToolRegistry>,
+    /// Replaced whole on each registration: a running call keeps the
+    /// registry it started with.
+    tools: RwLock<Arc<braid_tools::ToolRegistry>>,
+    contexts: contexts::Contexts,
     config: RuntimeConfig,
     events: broadcast::Sender<BraidEvent>,
     pipeline: Pipeline,
@@ -85,6 +88,11 @@ impl Shared {
     /// held briefly beats a database thread.
     pub(crate) fn lock_store(&self) -> MutexGuard<'_, Store> {
         self.store.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// The tools registered now.
+    pub(crate) fn tools(&self) -> Arc<braid_tools::ToolRegistry> {
+        self.tools.read().unwrap_or_else(PoisonError::into_inner).clone()
     }
 }
 
@@ -105,7 +113,6 @@ fn sweep_images(shared: &Shared) {
 #[derive(Clone)]
 pub struct Runtime {
     shared: Arc<Shared>,
-    contexts: Arc<tokio::sync::Mutex<HashMap<ContextId, Mailbox>>>,
 }
 
 /// Events of one context, with the snapshot taken when subscribing.
@@ -168,7 +175,8 @@ impl Runtime {
         let shared = Arc::new(Shared {
             store: Mutex::new(store),
             providers,
-            tools: Arc::new(braid_tools::ToolRegistry::builtin()),
+            tools: RwLock::new(Arc::new(braid_tools::ToolRegistry::builtin())),
+            contexts: contexts::Contexts::default(),
             config,
             events,
             pipeline: Pipeline::standard(),
@@ -176,7 +184,7 @@ impl Runtime {
         });
         let sweep = shared.clone();
         std::thread::spawn(move || sweep_images(&sweep));
-        Ok((Runtime { shared, contexts: Arc::default() }, report))
+        Ok((Runtime { shared }, report))
     }
 
     /// Every event of every context (for a global event stream).
@@ -219,7 +227,7 @@ impl Runtime {
         self.shared.lock_store().create_context(&meta, &state, &conversation)?;
         let summary = snapshot::summary(&meta, &state, 0);
         let tx = ContextActor::spawn(self.shared.clone(), meta, state, conversation);
-        self.contexts.lock().await.insert(id, tx);
+        self.shared.contexts.insert(id, tx).await;
         Ok(summary)
     }
 
@@ -260,12 +268,7 @@ impl Runtime {
 
     /// Stops whatever runs in the context, then deletes it for good.
     pub async fn delete_context(&self, id: &ContextId) -> Result<(), RuntimeError> {
-        if let Some(tx) = self.contexts.lock().await.remove(id) {
-            let (answer, done) = oneshot::channel();
-            if tx.send(Input::Shutdown { answer }).is_ok() {
-                let _ = done.await;
-            }
-        }
+        self.shared.contexts.close(id).await;
         // Its images go too, unless another conversation uses them.
         let orphans = {
             let mut store = self.shared.lock_store();
@@ -298,7 +301,7 @@ impl Runtime {
             .await?
         {
             Reply::Accepted(receipt) => Ok(receipt),
-            Reply::Done => Err(RuntimeError::Rejected(WireError::new(
+            Reply::Done | Reply::Branch(_) => Err(RuntimeError::Rejected(WireError::new(
                 braid_protocol::ErrorCode::Internal,
                 "the message was not accepted",
             ))),
@@ -382,8 +385,38 @@ impl Runtime {
         Ok(self.peek(id).await?.tools)
     }
 
-    pub fn tools(&self) -> Vec<braid_protocol::ToolInfo> {
-        self.shared.tools.infos()
+    /// The tool catalogue: every registered tool.
+    pub fn tools(&self) -> Vec<braid_protocol::ToolSpec> {
+        self.shared.tools().specs()
+    }
+
+    /// Adds a tool (an MCP server's, an agent's) to the catalogue of every
+    /// context, loaded or not. The approval policy judges its calls like
+    /// any other's, by its permission.
+    pub async fn register_tool(&self, tool: Arc<dyn braid_tools::Tool>) -> Result<(), RuntimeError> {
+        {
+            let mut tools = self.shared.tools.write().unwrap_or_else(PoisonError::into_inner);
+            let mut next = (**tools).clone();
+            next.register(tool).map_err(|e| RuntimeError::InvalidInput(e.to_string()))?;
+            *tools = Arc::new(next);
+        }
+        self.shared.contexts.catalogue_changed(&self.shared).await;
+        Ok(())
+    }
+
+    /// Removes a tool from the catalogue; false if there was none.
+    pub async fn unregister_tool(&self, name: &str) -> bool {
+        let removed = {
+            let mut tools = self.shared.tools.write().unwrap_or_else(PoisonError::into_inner);
+            let mut next = (**tools).clone();
+            let removed = next.unregister(name);
+            *tools = Arc::new(next);
+            removed
+        };
+        if removed {
+            self.shared.contexts.catalogue_changed(&self.shared).await;
+        }
+        removed
     }
 
     pub async fn unqueue(&self, id: &ContextId, message_id: MessageId) -> Result<(), RuntimeError> {
@@ -455,13 +488,7 @@ impl Runtime {
 
     /// Stops every context's work (aborting requests) and ends their tasks.
     pub async fn shutdown(&self) {
-        let all: Vec<_> = self.contexts.lock().await.drain().collect();
-        for (_, tx) in all {
-            let (answer, done) = oneshot::channel();
-            if tx.send(Input::Shutdown { answer }).is_ok() {
-                let _ = done.await;
-            }
-        }
+        self.shared.contexts.close_all().await;
     }
 
     async fn command(&self, id: &ContextId, event: Event) -> Result<Reply, RuntimeError> {
@@ -469,7 +496,7 @@ impl Runtime {
     }
 
     async fn ask<T>(&self, id: &ContextId, make: impl FnOnce(actor::Answer<T>) -> Input) -> Result<T, RuntimeError> {
-        let tx = self.actor(id).await?;
+        let tx = self.shared.contexts.get(&self.shared, id).await?;
         let (answer, reply) = oneshot::channel();
         tx.send(make(answer)).map_err(|_| RuntimeError::Closed(id.clone()))?;
         match reply.await {
@@ -477,21 +504,5 @@ impl Runtime {
             Ok(Err(wire)) => Err(RuntimeError::Rejected(wire)),
             Err(_) => Err(RuntimeError::Closed(id.clone())),
         }
-    }
-
-    /// The context's task, loading the context from the store on first use.
-    async fn actor(&self, id: &ContextId) -> Result<Mailbox, RuntimeError> {
-        let mut contexts = self.contexts.lock().await;
-        if let Some(tx) = contexts.get(id).filter(|tx| !tx.is_closed()) {
-            return Ok(tx.clone());
-        }
-        let loaded = match self.shared.lock_store().load_context(id) {
-            Ok(l) => l,
-            Err(braid_store::StoreError::NotFound(_)) => return Err(RuntimeError::NotFound(id.clone())),
-            Err(e) => return Err(e.into()),
-        };
-        let tx = ContextActor::spawn(self.shared.clone(), loaded.meta, loaded.state, loaded.conversation);
-        contexts.insert(id.clone(), tx.clone());
-        Ok(tx)
     }
 }

@@ -38,7 +38,10 @@ pub fn spawn(
     let handle = tokio::spawn(async move {
         if let Some(p) = pixels {
             if let Err(e) = p.images.attach_pixels(&mut request.messages, &p.workspace, p.limits).await {
-                let failure = LlmFailure::fatal("image_unreadable", format!("An image could not be prepared: {e}"));
+                let failure = LlmFailure::fatal(
+                    braid_protocol::FailureCode::ImageUnreadable,
+                    format!("An image could not be prepared: {e}"),
+                );
                 let _ = mailbox.send(Input::Event(Event::LlmFailed { request_id, failure }));
                 return;
             }

@@ -90,7 +90,7 @@ async fn a_message_too_large_alone_is_refused_with_what_to_do() {
     rt.send_message(&ctx.id, say(&words(600, "w")), false).await.unwrap();
     match settle(&rt, &ctx.id).await {
         ContextStatus::Failed { error_code, message, .. } => {
-            assert_eq!(error_code, "context_too_large");
+            assert_eq!(error_code, braid_protocol::FailureCode::ContextTooLarge);
             assert!(message.contains("Shorten it or choose a model with a larger window"), "{message}");
         }
         other => panic!("{other:?}"),

@@ -81,13 +81,13 @@ async fn a_failed_write_runs_no_effect_loses_nothing_and_retry_carries_on() {
     .await;
     match &failed.current_state {
         ContextStatus::Failed { error_code, message, recoverable } => {
-            assert_eq!(error_code, "storage_failed");
+            assert_eq!(*error_code, braid_protocol::FailureCode::StorageFailed);
             assert!(message.contains("Could not save"), "{message}");
             assert!(recoverable);
         }
         other => panic!("{other:?}"),
     }
-    assert_eq!(failed.metadata.notice.as_ref().map(|n| n.code.as_str()), Some("storage"));
+    assert_eq!(failed.metadata.notice.as_ref().map(|n| n.code), Some(braid_protocol::NoticeCode::Storage));
     let snapshot = rt.load_context(&ctx).await.unwrap();
     let texts: Vec<_> = snapshot.messages.iter().filter_map(|m| m.body.plain_text()).collect();
     assert_eq!(texts, vec!["first question"], "memory holds what is stored, not the unsaved answer");

@@ -143,7 +143,7 @@ async fn against_a_real_llama_cpp_server() {
     // (stream_options.include_usage): Braid says so instead of guessing.
     assert_eq!(snap.messages[1].meta.usage, None);
     let told = events.iter().any(|e| {
-        matches!(e, BraidEvent::ContextUpdate(u) if u.metadata.notice.as_ref().is_some_and(|n| n.code == "usage_unreported"))
+        matches!(e, BraidEvent::ContextUpdate(u) if u.metadata.notice.as_ref().is_some_and(|n| n.code == braid_protocol::NoticeCode::UsageUnreported))
     });
     assert!(told, "the missing usage is reported as such");
 
@@ -285,7 +285,7 @@ async fn against_a_real_llama_cpp_server() {
     );
     match rt3.load_context(&ctx3.id).await.unwrap().summary.status {
         ContextStatus::Failed { error_code, message, recoverable } => {
-            assert_eq!(error_code, "auth");
+            assert_eq!(error_code, braid_protocol::FailureCode::Auth);
             assert!(message.starts_with("check the API key for llama.cpp"), "{message}");
             assert!(!message.contains("a-wrong-key"), "the key never shows");
             assert!(!recoverable);

@@ -175,7 +175,7 @@ async fn notices(sub: &mut braid_runtime::Subscription, wait: u64) -> Vec<String
     let end = Instant::now() + Duration::from_millis(wait);
     while let Ok(Some(Ok(e))) = tokio::time::timeout(end.saturating_duration_since(Instant::now()), sub.recv()).await {
         if let BraidEvent::ContextUpdate(u) = e {
-            if let Some(n) = u.metadata.notice.filter(|n| n.code == "file_changed") {
+            if let Some(n) = u.metadata.notice.filter(|n| n.code == braid_protocol::NoticeCode::FileChanged) {
                 out.push(n.message);
             }
         }

@@ -222,7 +222,7 @@ async fn retryable_failures_retry_then_fail_then_sending_continues() {
     let snap = h.rt.load_context(&ctx.id).await.unwrap();
     match snap.summary.status {
         ContextStatus::Failed { error_code, message, .. } => {
-            assert_eq!(error_code, "server_error");
+            assert_eq!(error_code, braid_protocol::FailureCode::ServerError);
             assert!(message.contains("overloaded") && message.contains("gave up after 3 retries"), "{message}");
         }
         other => panic!("{other:?}"),
@@ -249,7 +249,7 @@ async fn a_cut_stream_is_retried_and_auth_errors_fail_at_once() {
     events_until(&mut sub, StatusKind::Failed).await;
     let snap = h.rt.load_context(&ctx.id).await.unwrap();
     assert!(
-        matches!(&snap.summary.status, ContextStatus::Failed { error_code, recoverable: false, .. } if error_code == "auth")
+        matches!(&snap.summary.status, ContextStatus::Failed { error_code, recoverable: false, .. } if *error_code == braid_protocol::FailureCode::Auth)
     );
     assert_eq!(texts(&snap), ["hi"], "no half answer stored");
 }

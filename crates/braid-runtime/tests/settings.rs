@@ -57,7 +57,7 @@ async fn with_no_provider_a_message_fails_with_what_to_do() {
     rt.send_message(&ctx.id, NewMessage::user_text("hi"), false).await.unwrap();
     match wait_for(&rt, &ctx.id, StatusKind::Failed).await {
         ContextStatus::Failed { error_code, message, .. } => {
-            assert_eq!(error_code, "no_provider");
+            assert_eq!(error_code, braid_protocol::FailureCode::NoProvider);
             assert!(message.contains("Open Settings"), "{message}");
         }
         other => panic!("{other:?}"),

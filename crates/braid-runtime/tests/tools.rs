@@ -58,7 +58,7 @@ fn results(messages: &[braid_protocol::Message]) -> Vec<(String, ToolResultStatu
         .iter()
         .filter_map(|m| match &m.body {
             MessageType::ToolResult { request_id, status, error, .. } => {
-                Some((request_id.clone(), *status, error.clone().unwrap_or_default()))
+                Some((request_id.to_string(), *status, error.clone().unwrap_or_default()))
             }
             _ => None,
         })
@@ -80,8 +80,10 @@ async fn the_model_is_offered_the_tools_its_mode_allows() {
     let names = |i: usize| requests[i].tools.iter().map(|t| t.name.as_str()).collect::<Vec<_>>();
     assert_eq!(names(0), ["read_file", "list_directory", "glob_files", "write_file", "edit_file", "run_command"]);
     assert_eq!(names(1), ["read_file", "list_directory", "glob_files"], "Plan mode: read tools only");
-    assert!(requests[1].system.as_deref().unwrap_or("").contains("You are in Plan mode"));
-    assert_eq!(requests[0].system, None);
+    let system = |i: usize| requests[i].system.clone().unwrap_or_default();
+    assert!(system(1).contains("You are in Plan mode"));
+    assert!(system(0).contains("- write_file {"), "examples of the offered tools: {}", system(0));
+    assert!(!system(1).contains("write_file"), "no example of a tool not offered: {}", system(1));
     let snap = rt.load_context(&ctx.id).await.unwrap();
     assert_eq!(snap.tools.mode, AgentMode::Plan);
 }
@@ -193,4 +195,114 @@ async fn a_message_can_make_the_model_call_a_tool_first() {
     assert_eq!(requests[1].tool_choice, None);
     let snap = rt.load_context(&ctx.id).await.unwrap();
     assert_eq!(results(&snap.messages)[0].1, ToolResultStatus::Success);
+}
+
+/// A tool the code has never seen, registered while the app runs.
+struct CountWords;
+impl braid_tools::Tool for CountWords {
+    fn name(&self) -> &str {
+        "count_words"
+    }
+    fn description(&self) -> &str {
+        "Count the words of a text."
+    }
+    fn input_schema(&self) -> serde_json::Value {
+        json!({"type": "object", "properties": {"text": {"type": "string"}}, "required": ["text"]})
+    }
+    fn permission(&self) -> braid_protocol::Permission {
+        braid_protocol::Permission::Read
+    }
+    fn examples(&self) -> Vec<serde_json::Value> {
+        vec![json!({"text": "one two"})]
+    }
+    fn source(&self) -> braid_protocol::ToolSource {
+        braid_protocol::ToolSource::Agent
+    }
+    fn run<'a>(
+        &'a self,
+        args: serde_json::Value,
+        _: &'a braid_tools::ToolContext,
+    ) -> futures::future::BoxFuture<'a, braid_core::machine::ToolOutcome> {
+        let n = args["text"].as_str().unwrap_or("").split_whitespace().count();
+        Box::pin(async move { braid_tools::success(format!("{n} words")) })
+    }
+}
+
+#[tokio::test]
+async fn a_tool_registered_at_run_time_is_asked_run_and_its_result_reaches_the_model() {
+    let dir = tempfile::tempdir().unwrap();
+    let fake = Arc::new(FakeProvider::echo(Duration::ZERO));
+    fake.push_reply(calls(&[("c1", "count_words", json!({"text": "a b c d"}))]));
+    fake.push_reply(answer("Four words."));
+    // The default policy: read tools on the allow-list run, others are asked.
+    let rt = open(dir.path(), fake.clone(), braid_protocol::ToolSettings::default().policy, 30_000);
+    let ctx = rt.create_context(None, None).await.unwrap();
+    rt.register_tool(Arc::new(CountWords)).await.unwrap();
+    assert!(rt.tools().iter().any(|t| t.name == "count_words" && t.source == braid_protocol::ToolSource::Agent));
+    let bad = rt.register_tool(Arc::new(Renamed("count words"))).await.unwrap_err();
+    assert!(bad.to_string().contains("use only letters"), "{bad}");
+
+    rt.send_message(&ctx.id, say("how many words?"), false).await.unwrap();
+    wait(&rt, &ctx.id, StatusKind::AwaitingToolApproval, Duration::from_secs(5)).await;
+    rt.decide_tool_call(&ctx.id, "c1".into(), ApprovalDecision::Approve).await.unwrap();
+    wait(&rt, &ctx.id, StatusKind::Idle, Duration::from_secs(5)).await;
+
+    let requests = fake.requests();
+    assert_eq!(requests.len(), 2);
+    assert!(requests[0].tools.iter().any(|t| t.name == "count_words"), "offered to the model");
+    assert!(requests[0].system.as_deref().unwrap_or("").contains(r#"- count_words {"text":"one two"}"#));
+    let told = requests[1].messages.iter().any(|m| {
+        matches!(&m.body, MessageType::ToolResult { output, status: ToolResultStatus::Success, .. } if output == "4 words")
+    });
+    assert!(told, "the result went back to the model");
+
+    assert!(rt.unregister_tool("count_words").await);
+    assert!(!rt.tools().iter().any(|t| t.name == "count_words"));
+}
+
+struct Renamed(&'static str);
+impl braid_tools::Tool for Renamed {
+    fn name(&self) -> &str {
+        self.0
+    }
+    fn description(&self) -> &str {
+        "x"
+    }
+    fn input_schema(&self) -> serde_json::Value {
+        json!({"type": "object"})
+    }
+    fn permission(&self) -> braid_protocol::Permission {
+        braid_protocol::Permission::Write
+    }
+    fn examples(&self) -> Vec<serde_json::Value> {
+        Vec::new()
+    }
+    fn run<'a>(
+        &'a self,
+        _: serde_json::Value,
+        _: &'a braid_tools::ToolContext,
+    ) -> futures::future::BoxFuture<'a, braid_core::machine::ToolOutcome> {
+        Box::pin(async { panic!("a refused tool never runs") })
+    }
+}
+
+#[tokio::test]
+async fn plan_mode_never_runs_a_registered_tool_that_writes() {
+    let dir = tempfile::tempdir().unwrap();
+    let fake = Arc::new(FakeProvider::echo(Duration::ZERO));
+    fake.push_reply(calls(&[("d1", "deploy_site", json!({}))]));
+    fake.push_reply(answer("I may not deploy in Plan mode."));
+    let rt = open(dir.path(), fake.clone(), ToolApprovalPolicy::AutoAll, 30_000);
+    rt.register_tool(Arc::new(Renamed("deploy_site"))).await.unwrap();
+    let ctx = rt.create_context(None, None).await.unwrap();
+    rt.set_mode(&ctx.id, AgentMode::Plan).await.unwrap();
+    rt.send_message(&ctx.id, say("deploy"), false).await.unwrap();
+    wait(&rt, &ctx.id, StatusKind::Idle, Duration::from_secs(5)).await;
+    let requests = fake.requests();
+    assert!(!requests[0].tools.iter().any(|t| t.name == "deploy_site"), "not offered in Plan mode");
+    let snap = rt.load_context(&ctx.id).await.unwrap();
+    let r = results(&snap.messages);
+    assert_eq!(r.len(), 1);
+    assert_eq!(r[0].1, ToolResultStatus::Error, "{r:?}");
+    assert!(r[0].2.contains("Plan mode"), "{r:?}");
 }

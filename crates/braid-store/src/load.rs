@@ -35,7 +35,7 @@ impl Store {
         for row in rows {
             let (meta, status_json, message_count) = row?;
             let status = serde_json::from_str(&status_json).unwrap_or_else(|e| ContextStatus::Failed {
-                error_code: "storage".to_owned(),
+                error_code: braid_protocol::FailureCode::Storage,
                 message: format!("context {}: unreadable state: {e}", meta.id),
                 recoverable: false,
             });
@@ -127,6 +127,10 @@ impl Store {
         }
         let conversation = Conversation::from_parts(messages, branches, active);
         check_conversation(&conversation).map_err(|v| StoreError::corrupt(id, v))?;
+        // States stored before the machine handed out branch ids start
+        // past the branches already there.
+        let mut state = state;
+        state.next_branch_id = state.next_branch_id.max(conversation.free_branch_number());
         Ok(LoadedContext { meta, state, conversation })
     }
 }

@@ -174,18 +174,11 @@ impl Store {
                     tx.prepare_cached("UPDATE contexts SET active_branch = ?2 WHERE id = ?1")?
                         .execute(params![context.0, b.0])?;
                 }
+                Effect::CreateBranch(b) => write_branch(&tx, context, b)?,
                 _ => {}
             }
         }
         write_state(&tx, context, state, now)?;
-        tx.commit()?;
-        Ok(())
-    }
-
-    /// Stores a new or changed branch with its message list.
-    pub fn save_branch(&mut self, context: &ContextId, branch: &Branch) -> Result<(), StoreError> {
-        let tx = self.conn.transaction()?;
-        write_branch(&tx, context, branch)?;
         tx.commit()?;
         Ok(())
     }

@@ -72,13 +72,11 @@ fn per_transition_writes_load_back_exactly() {
     p.exchange(&mut store, "q1", "a1");
     p.exchange(&mut store, "q2", "a2");
     let at = p.sim.messages()[1].id;
-    let b = p
-        .sim
-        .conversation
-        .create_branch(&BranchId::main(), at, "try again", Some("Be terse.".into()), p.sim.now)
-        .unwrap();
-    store.save_branch(&p.id, p.sim.conversation.branch(&b).unwrap()).unwrap();
-    p.send(&mut store, Event::SwitchBranch { from: BranchId::main(), to: b.clone() });
+    let draft =
+        p.sim.conversation.fork(&BranchId::main(), at, "try again", Some("Be terse.".into()), p.sim.now).unwrap();
+    // Created and switched to in one transition, persisted with it.
+    let fx = p.send(&mut store, Event::CreateBranch { draft: Box::new(draft), switch: true });
+    let Some(Ok(braid_core::Reply::Branch(b))) = braid_core::sim::reply_of(&fx).cloned() else { panic!("{fx:?}") };
     p.exchange(&mut store, "q2'", "a2'");
     drop(store);
 

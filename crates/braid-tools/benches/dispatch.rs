@@ -3,7 +3,7 @@
 //! parsing, and wrapping the outcome as a ToolResult message — with a tool
 //! that does no work of its own. Goal: under 20 µs.
 
-use braid_core::approval::{builtin_permission, decide, LoopState};
+use braid_core::approval::{decide, permission_in, LoopState};
 use braid_core::machine::ToolOutcome;
 use braid_protocol::{Approval, Message, MessageId, MessageType, Permission, Timestamp, ToolCall, ToolSettings};
 use braid_tools::{success, Tool, ToolContext, ToolRegistry};
@@ -15,10 +15,10 @@ use std::sync::Arc;
 
 struct Noop;
 impl Tool for Noop {
-    fn name(&self) -> &'static str {
+    fn name(&self) -> &str {
         "read_file"
     }
-    fn description(&self) -> &'static str {
+    fn description(&self) -> &str {
         "does nothing"
     }
     fn input_schema(&self) -> Value {
@@ -37,7 +37,9 @@ impl Tool for Noop {
 
 fn bench(c: &mut Criterion) {
     let mut registry = ToolRegistry::builtin();
-    registry.register(Arc::new(Noop)); // replaces the real read_file
+    registry.unregister("read_file");
+    let _ = registry.register(Arc::new(Noop)); // in place of the real read_file
+    let catalogue = registry.specs();
     let ctx = ToolContext::new(std::env::temp_dir());
     let settings = ToolSettings::default();
     let call = ToolCall {
@@ -48,7 +50,7 @@ fn bench(c: &mut Criterion) {
     };
     c.bench_function("tools: dispatch overhead (decide + lookup + args + wrap)", |b| {
         b.iter(|| {
-            let decision = decide(&settings, &call.name, builtin_permission(&call.name), LoopState::default());
+            let decision = decide(&settings, &call.name, permission_in(&catalogue, &call.name), LoopState::default());
             let outcome = registry.dispatch(&call, &ctx).now_or_never().unwrap_or_else(|| success(String::new()));
             let body = MessageType::ToolResult {
                 request_id: call.id.clone(),

@@ -2,8 +2,9 @@
 //! a `cd` lasts for that call only), in its own process group so that
 //! cancelling kills the command and everything it started.
 
+use crate::input::{parse, schema_of, RunCommandInput};
 use crate::output::cap;
-use crate::{arg_str, failure, Tool, ToolContext};
+use crate::{failure, Tool, ToolContext};
 use braid_core::machine::ToolOutcome;
 use braid_protocol::{Permission, ToolResultStatus};
 use futures::future::BoxFuture;
@@ -31,14 +32,14 @@ impl Drop for GroupGuard {
 
 pub struct RunCommand;
 impl Tool for RunCommand {
-    fn name(&self) -> &'static str {
+    fn name(&self) -> &str {
         "run_command"
     }
-    fn description(&self) -> &'static str {
+    fn description(&self) -> &str {
         "Run a shell command (sh -c) in the workspace directory and return its exit code, stdout and stderr. Each call starts in the workspace: cd does not carry over. Long output is cut in the middle."
     }
     fn input_schema(&self) -> Value {
-        json!({"type":"object","properties":{"command":{"type":"string"}},"required":["command"]})
+        schema_of::<RunCommandInput>()
     }
     fn permission(&self) -> Permission {
         Permission::Execute
@@ -48,8 +49,8 @@ impl Tool for RunCommand {
     }
     fn run<'a>(&'a self, args: Value, ctx: &'a ToolContext) -> BoxFuture<'a, ToolOutcome> {
         async move {
-            let command = match arg_str(&args, "command") {
-                Ok(c) if !c.trim().is_empty() => c.to_owned(),
+            let command = match parse::<RunCommandInput>(args) {
+                Ok(c) if !c.command.trim().is_empty() => c.command,
                 Ok(_) => return failure("the command is empty"),
                 Err(e) => return e,
             };

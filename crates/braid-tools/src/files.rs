@@ -1,9 +1,12 @@
 //! The file tools: read (with line numbers and ranges), list, glob, write,
 //! and exact-match edit. Paths go through [`crate::paths::confine`].
 
+use crate::input::{
+    line, parse, schema_of, EditFileInput, GlobFilesInput, ListDirectoryInput, ReadFileInput, WriteFileInput,
+};
 use crate::output::{cap, numbered};
 use crate::paths::{confine, shown};
-use crate::{arg_line, arg_str, failure, success, Tool, ToolContext};
+use crate::{failure, success, Tool, ToolContext};
 use braid_core::machine::ToolOutcome;
 use braid_protocol::Permission;
 use futures::future::BoxFuture;
@@ -17,8 +20,7 @@ pub const MAX_READ_BYTES: u64 = 2 * 1024 * 1024;
 const MAX_OUTPUT: usize = 100 * 1024;
 const MAX_ENTRIES: usize = 1_000;
 
-fn resolve(ctx: &ToolContext, args: &Value, key: &str) -> Result<PathBuf, ToolOutcome> {
-    let path = arg_str(args, key)?;
+fn resolve(ctx: &ToolContext, path: &str) -> Result<PathBuf, ToolOutcome> {
     confine(&ctx.workspace, path).map_err(|e| failure(format!("{e}; use a path inside the workspace")))
 }
 
@@ -54,17 +56,14 @@ fn read_text(ctx: &ToolContext, path: &Path) -> Result<String, ToolOutcome> {
 
 pub struct ReadFile;
 impl Tool for ReadFile {
-    fn name(&self) -> &'static str {
+    fn name(&self) -> &str {
         "read_file"
     }
-    fn description(&self) -> &'static str {
+    fn description(&self) -> &str {
         "Read a text file in the workspace. Lines are numbered from 1. Give start_line and end_line to read part of a long file."
     }
     fn input_schema(&self) -> Value {
-        json!({"type":"object","properties":{
-            "path":{"type":"string","description":"Path relative to the workspace"},
-            "start_line":{"type":"integer","minimum":1},
-            "end_line":{"type":"integer","minimum":1}},"required":["path"]})
+        schema_of::<ReadFileInput>()
     }
     fn permission(&self) -> Permission {
         Permission::Read
@@ -75,8 +74,9 @@ impl Tool for ReadFile {
     fn run<'a>(&'a self, args: Value, ctx: &'a ToolContext) -> BoxFuture<'a, ToolOutcome> {
         async move {
             let outcome = || -> Result<ToolOutcome, ToolOutcome> {
-                let path = resolve(ctx, &args, "path")?;
-                let (start, end) = (arg_line(&args, "start_line")?, arg_line(&args, "end_line")?);
+                let input: ReadFileInput = parse(args)?;
+                let path = resolve(ctx, &input.path)?;
+                let (start, end) = (line(input.start_line, "start_line")?, line(input.end_line, "end_line")?);
                 let text = read_text(ctx, &path)?;
                 ctx.record_read(&path);
                 let total = text.lines().count();
@@ -104,14 +104,14 @@ impl Tool for ReadFile {
 
 pub struct ListDirectory;
 impl Tool for ListDirectory {
-    fn name(&self) -> &'static str {
+    fn name(&self) -> &str {
         "list_directory"
     }
-    fn description(&self) -> &'static str {
+    fn description(&self) -> &str {
         "List a directory of the workspace: one entry per line, directories end with '/'."
     }
     fn input_schema(&self) -> Value {
-        json!({"type":"object","properties":{"path":{"type":"string","description":"Directory relative to the workspace; '.' by default"}}})
+        schema_of::<ListDirectoryInput>()
     }
     fn permission(&self) -> Permission {
         Permission::Read
@@ -122,8 +122,9 @@ impl Tool for ListDirectory {
     fn run<'a>(&'a self, args: Value, ctx: &'a ToolContext) -> BoxFuture<'a, ToolOutcome> {
         async move {
             let outcome = || -> Result<ToolOutcome, ToolOutcome> {
-                let path = match args.get("path").and_then(Value::as_str) {
-                    Some(p) if !p.trim().is_empty() => resolve(ctx, &args, "path")?,
+                let input: ListDirectoryInput = parse(args)?;
+                let path = match input.path.as_deref() {
+                    Some(p) if !p.trim().is_empty() => resolve(ctx, p)?,
                     _ => ctx.workspace.clone(),
                 };
                 let read = std::fs::read_dir(&path).map_err(|e| io_error(ctx, &path, &e))?;
@@ -154,14 +155,14 @@ impl Tool for ListDirectory {
 
 pub struct GlobFiles;
 impl Tool for GlobFiles {
-    fn name(&self) -> &'static str {
+    fn name(&self) -> &str {
         "glob_files"
     }
-    fn description(&self) -> &'static str {
+    fn description(&self) -> &str {
         "Find files in the workspace by glob pattern (e.g. '**/*.rs', 'src/*.ts'). Files ignored by .gitignore are skipped."
     }
     fn input_schema(&self) -> Value {
-        json!({"type":"object","properties":{"pattern":{"type":"string"}},"required":["pattern"]})
+        schema_of::<GlobFilesInput>()
     }
     fn permission(&self) -> Permission {
         Permission::Read
@@ -172,7 +173,8 @@ impl Tool for GlobFiles {
     fn run<'a>(&'a self, args: Value, ctx: &'a ToolContext) -> BoxFuture<'a, ToolOutcome> {
         async move {
             let outcome = || -> Result<ToolOutcome, ToolOutcome> {
-                let pattern = arg_str(&args, "pattern")?.trim();
+                let input: GlobFilesInput = parse(args)?;
+                let pattern = input.pattern.trim();
                 if pattern.starts_with('/') || pattern.split('/').any(|c| c == "..") {
                     return Err(failure("the pattern must be relative to the workspace, without '..'"));
                 }
@@ -228,14 +230,14 @@ fn write_atomic(ctx: &ToolContext, path: &Path, content: &str) -> Result<(), Too
 
 pub struct WriteFile;
 impl Tool for WriteFile {
-    fn name(&self) -> &'static str {
+    fn name(&self) -> &str {
         "write_file"
     }
-    fn description(&self) -> &'static str {
+    fn description(&self) -> &str {
         "Create or overwrite a file in the workspace with the given content. Missing directories are created."
     }
     fn input_schema(&self) -> Value {
-        json!({"type":"object","properties":{"path":{"type":"string"},"content":{"type":"string"}},"required":["path","content"]})
+        schema_of::<WriteFileInput>()
     }
     fn permission(&self) -> Permission {
         Permission::Write
@@ -246,8 +248,9 @@ impl Tool for WriteFile {
     fn run<'a>(&'a self, args: Value, ctx: &'a ToolContext) -> BoxFuture<'a, ToolOutcome> {
         async move {
             let outcome = || -> Result<ToolOutcome, ToolOutcome> {
-                let path = resolve(ctx, &args, "path")?;
-                let content = arg_str(&args, "content")?;
+                let WriteFileInput { path, content } = parse(args)?;
+                let path = resolve(ctx, &path)?;
+                let content = content.as_str();
                 let existed = path.exists();
                 ctx.check_unchanged(&path)?;
                 write_atomic(ctx, &path, content)?;
@@ -263,14 +266,14 @@ impl Tool for WriteFile {
 
 pub struct EditFile;
 impl Tool for EditFile {
-    fn name(&self) -> &'static str {
+    fn name(&self) -> &str {
         "edit_file"
     }
-    fn description(&self) -> &'static str {
+    fn description(&self) -> &str {
         "Replace one exact occurrence of old_string with new_string in a file. old_string must match exactly once: include enough surrounding lines to make it unique."
     }
     fn input_schema(&self) -> Value {
-        json!({"type":"object","properties":{"path":{"type":"string"},"old_string":{"type":"string"},"new_string":{"type":"string"}},"required":["path","old_string","new_string"]})
+        schema_of::<EditFileInput>()
     }
     fn permission(&self) -> Permission {
         Permission::Write
@@ -281,8 +284,9 @@ impl Tool for EditFile {
     fn run<'a>(&'a self, args: Value, ctx: &'a ToolContext) -> BoxFuture<'a, ToolOutcome> {
         async move {
             let outcome = || -> Result<ToolOutcome, ToolOutcome> {
-                let path = resolve(ctx, &args, "path")?;
-                let (old, new) = (arg_str(&args, "old_string")?, arg_str(&args, "new_string")?);
+                let EditFileInput { path, old_string, new_string } = parse(args)?;
+                let path = resolve(ctx, &path)?;
+                let (old, new) = (old_string.as_str(), new_string.as_str());
                 let p = shown(&ctx.workspace, &path);
                 if old.is_empty() {
                     return Err(failure("old_string is empty; to create a file use write_file"));

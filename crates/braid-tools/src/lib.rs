@@ -1,19 +1,21 @@
 //! The tools the model can call: a [`Tool`] trait (name, description, JSON
-//! schema, permission, examples), a [`ToolRegistry`] indexed by name, and
-//! the built-in tools. Every path a tool touches is confined to the
+//! schema, permission, examples, source), a [`ToolRegistry`] indexed by
+//! name that more tools join at run time, and the built-in tools, whose
+//! inputs are typed structs with generated schemas ([`input`]). Every path a tool touches is confined to the
 //! conversation's workspace ([`paths`]). Whether a call may run is decided
 //! in `braid-core` (`approval`), never here.
 
 mod command;
 mod files;
+pub mod input;
 mod output;
 mod registry;
 
 pub use braid_workspace::paths;
-pub use registry::ToolRegistry;
+pub use registry::{RegisterError, ToolRegistry};
 
 use braid_core::machine::ToolOutcome;
-use braid_protocol::{Permission, ToolResultStatus};
+use braid_protocol::{Permission, ToolResultStatus, ToolSource, ToolSpec};
 use braid_workspace::freshness::{FileFreshness, Freshness};
 use futures::future::BoxFuture;
 use serde_json::Value;
@@ -68,8 +70,9 @@ impl ToolContext {
 }
 
 pub trait Tool: Send + Sync {
-    fn name(&self) -> &'static str;
-    fn description(&self) -> &'static str;
+    /// Checked when registered: at most 64 bytes of `[A-Za-z0-9_-]`.
+    fn name(&self) -> &str;
+    fn description(&self) -> &str;
     /// JSON Schema of the arguments object.
     fn input_schema(&self) -> Value;
     fn permission(&self) -> Permission;
@@ -77,8 +80,23 @@ pub trait Tool: Send + Sync {
     fn parallel_safe(&self) -> bool {
         self.permission() == Permission::Read
     }
-    /// Example argument objects, for the tool's documentation.
+    /// Example argument objects; they reach the model in the system prompt.
     fn examples(&self) -> Vec<Value>;
+    fn source(&self) -> ToolSource {
+        ToolSource::Builtin
+    }
+    /// The tool as the catalogue holds it.
+    fn spec(&self) -> ToolSpec {
+        ToolSpec {
+            name: self.name().to_owned(),
+            description: self.description().to_owned(),
+            input_schema: self.input_schema(),
+            permission: self.permission(),
+            parallel_safe: self.parallel_safe(),
+            examples: self.examples(),
+            source: self.source(),
+        }
+    }
     /// Runs the call. Dropping the future stops the work (and kills any
     /// process the tool started, with its children).
     fn run<'a>(&'a self, args: Value, ctx: &'a ToolContext) -> BoxFuture<'a, ToolOutcome>;
@@ -97,21 +115,5 @@ pub fn failure(error: impl Into<String>) -> ToolOutcome {
         error: Some(error.into()),
         recoverable: true,
         duration_ms: 0,
-    }
-}
-
-/// The string argument `key`, or an error naming it.
-pub(crate) fn arg_str<'v>(args: &'v Value, key: &str) -> Result<&'v str, ToolOutcome> {
-    args.get(key).and_then(Value::as_str).ok_or_else(|| failure(format!("missing string argument {key:?}")))
-}
-
-/// An optional positive line number.
-pub(crate) fn arg_line(args: &Value, key: &str) -> Result<Option<usize>, ToolOutcome> {
-    match args.get(key) {
-        None | Some(Value::Null) => Ok(None),
-        Some(v) => match v.as_u64() {
-            Some(n) if n >= 1 => Ok(Some(n as usize)),
-            _ => Err(failure(format!("{key} must be a line number, 1 or more"))),
-        },
     }
 }

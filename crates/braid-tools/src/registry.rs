@@ -1,40 +1,84 @@
-//! The registry: tools by name, built at start-up, open to more (MCP).
+//! The registry: tools by name, built at start-up with the built-in
+//! tools and open to more at run time (MCP servers, agents).
 
 use crate::command::RunCommand;
 use crate::files::{EditFile, GlobFiles, ListDirectory, ReadFile, WriteFile};
 use crate::{failure, Tool, ToolContext};
 use braid_core::machine::ToolOutcome;
-use braid_protocol::{ToolCall, ToolInfo};
+use braid_protocol::{check_tool_name, ToolCall, ToolSource, ToolSpec};
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Instant;
 
 #[derive(Clone, Default)]
 pub struct ToolRegistry {
-    by_name: HashMap<&'static str, Arc<dyn Tool>>,
+    by_name: HashMap<String, Arc<dyn Tool>>,
     /// Registration order, for stable listings and tool definitions.
-    order: Vec<&'static str>,
+    order: Vec<String>,
 }
+
+/// Why a tool was not registered.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RegisterError {
+    /// The name is not one every provider accepts.
+    BadName(String),
+    /// A tool of another source has this name: names never silently
+    /// change meaning.
+    Taken { name: String, by: ToolSource },
+}
+
+impl std::fmt::Display for RegisterError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RegisterError::BadName(why) => f.write_str(why),
+            RegisterError::Taken { name, by } => write!(f, "a tool named {name:?} is already registered ({by:?})"),
+        }
+    }
+}
+
+impl std::error::Error for RegisterError {}
 
 impl ToolRegistry {
     /// The built-in tools.
     pub fn builtin() -> ToolRegistry {
         let mut r = ToolRegistry::default();
-        r.register(Arc::new(ReadFile));
-        r.register(Arc::new(ListDirectory));
-        r.register(Arc::new(GlobFiles));
-        r.register(Arc::new(WriteFile));
-        r.register(Arc::new(EditFile));
-        r.register(Arc::new(RunCommand));
+        let tools: [Arc<dyn Tool>; 6] = [
+            Arc::new(ReadFile),
+            Arc::new(ListDirectory),
+            Arc::new(GlobFiles),
+            Arc::new(WriteFile),
+            Arc::new(EditFile),
+            Arc::new(RunCommand),
+        ];
+        for tool in tools {
+            if let Err(e) = r.register(tool) {
+                tracing::error!("built-in tool refused: {e}");
+            }
+        }
         r
     }
 
-    /// Adds a tool, replacing one of the same name.
-    pub fn register(&mut self, tool: Arc<dyn Tool>) {
-        let name = tool.name();
-        if self.by_name.insert(name, tool).is_none() {
-            self.order.push(name);
+    /// Adds a tool after checking its name. A tool of the same name and
+    /// source replaces the old one (a server restarted); one of another
+    /// source is refused.
+    pub fn register(&mut self, tool: Arc<dyn Tool>) -> Result<(), RegisterError> {
+        let name = tool.name().to_owned();
+        check_tool_name(&name).map_err(RegisterError::BadName)?;
+        if let Some(old) = self.by_name.get(&name) {
+            if old.source() != tool.source() {
+                return Err(RegisterError::Taken { name, by: old.source() });
+            }
+        } else {
+            self.order.push(name.clone());
         }
+        self.by_name.insert(name, tool);
+        Ok(())
+    }
+
+    /// Removes a tool (its server went away); true if it was there.
+    pub fn unregister(&mut self, name: &str) -> bool {
+        self.order.retain(|n| n != name);
+        self.by_name.remove(name).is_some()
     }
 
     pub fn get(&self, name: &str) -> Option<&Arc<dyn Tool>> {
@@ -46,15 +90,9 @@ impl ToolRegistry {
         self.order.iter().filter_map(|n| self.by_name.get(n))
     }
 
-    pub fn infos(&self) -> Vec<ToolInfo> {
-        self.tools()
-            .map(|t| ToolInfo {
-                name: t.name().to_owned(),
-                description: t.description().to_owned(),
-                permission: t.permission(),
-                parallel_safe: t.parallel_safe(),
-            })
-            .collect()
+    /// The catalogue: every tool's spec, in registration order.
+    pub fn specs(&self) -> Vec<ToolSpec> {
+        self.tools().map(|t| t.spec()).collect()
     }
 
     /// Runs an approved call: finds the tool, parses the arguments, runs

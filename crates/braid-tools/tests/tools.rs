@@ -3,12 +3,15 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a panic is how a test reports
 
-use braid_core::approval::BUILTIN_TOOLS;
 use braid_core::machine::ToolOutcome;
-use braid_protocol::{Approval, ToolCall, ToolResultStatus};
-use braid_tools::{ToolContext, ToolRegistry};
+use braid_core::sim::SIM_TOOLS;
+use braid_protocol::{Approval, Permission, ToolCall, ToolResultStatus, ToolSource};
+use braid_tools::{RegisterError, Tool, ToolContext, ToolRegistry};
+use futures::future::BoxFuture;
+use futures::FutureExt;
 use serde_json::json;
 use std::path::Path;
+use std::sync::Arc;
 
 struct Ws {
     dir: tempfile::TempDir,
@@ -51,15 +54,85 @@ fn err(o: &ToolOutcome) -> &str {
 }
 
 #[test]
-fn the_registry_matches_the_cores_list() {
+fn the_registry_matches_the_simulated_catalogue() {
     let r = ToolRegistry::builtin();
-    let infos = r.infos();
-    let names: Vec<(&str, _)> = infos.iter().map(|i| (i.name.as_str(), i.permission)).collect();
-    assert_eq!(names, BUILTIN_TOOLS.to_vec());
-    for t in r.tools() {
-        assert!(t.input_schema()["type"] == "object", "{}", t.name());
-        assert!(!t.examples().is_empty() && !t.description().is_empty(), "{}", t.name());
+    let specs = r.specs();
+    let names: Vec<(&str, _)> = specs.iter().map(|i| (i.name.as_str(), i.permission)).collect();
+    assert_eq!(names, SIM_TOOLS.to_vec(), "the core's simulator tests the built-in names and permissions");
+    for t in &specs {
+        assert_eq!(t.input_schema["type"], "object", "{}", t.name);
+        assert!(!t.examples.is_empty() && !t.description.is_empty(), "{}", t.name);
+        assert_eq!(t.source, ToolSource::Builtin);
     }
+}
+
+#[test]
+fn schemas_are_generated_from_the_input_structs() {
+    let specs = ToolRegistry::builtin().specs();
+    let read = specs.iter().find(|s| s.name == "read_file").unwrap();
+    let schema = &read.input_schema;
+    assert_eq!(schema["required"], json!(["path"]));
+    assert_eq!(schema["properties"]["start_line"]["minimum"], json!(1));
+    assert!(schema["properties"]["path"]["description"].as_str().unwrap().contains("workspace"));
+    let text = schema.to_string();
+    for banned in ["$schema", "\"title\"", "\"format\""] {
+        assert!(!text.contains(banned), "{banned} in {text}");
+    }
+    // Every example is accepted by the schema's required fields.
+    for s in &specs {
+        let required = s.input_schema["required"].as_array().cloned().unwrap_or_default();
+        for e in &s.examples {
+            for r in &required {
+                assert!(e.get(r.as_str().unwrap()).is_some(), "{} example {e} lacks {r}", s.name);
+            }
+        }
+    }
+}
+
+struct Named(&'static str, ToolSource);
+impl Tool for Named {
+    fn name(&self) -> &str {
+        self.0
+    }
+    fn description(&self) -> &str {
+        "test"
+    }
+    fn input_schema(&self) -> serde_json::Value {
+        json!({"type": "object"})
+    }
+    fn permission(&self) -> Permission {
+        Permission::Read
+    }
+    fn examples(&self) -> Vec<serde_json::Value> {
+        Vec::new()
+    }
+    fn source(&self) -> ToolSource {
+        self.1.clone()
+    }
+    fn run<'a>(&'a self, _: serde_json::Value, _: &'a ToolContext) -> BoxFuture<'a, ToolOutcome> {
+        async { braid_tools::success("ran".into()) }.boxed()
+    }
+}
+
+#[test]
+fn registration_checks_names_and_never_lets_a_name_change_meaning() {
+    let mut r = ToolRegistry::builtin();
+    let long: &'static str = Box::leak("x".repeat(65).into_boxed_str());
+    for bad in ["", "has space", "dots.in.name", "ünïcode", long] {
+        let e = r.register(Arc::new(Named(bad, ToolSource::Agent))).unwrap_err();
+        assert!(matches!(e, RegisterError::BadName(_)), "{bad:?}: {e}");
+    }
+    let ok: &'static str = Box::leak("a".repeat(64).into_boxed_str());
+    r.register(Arc::new(Named(ok, ToolSource::Agent))).unwrap();
+    r.register(Arc::new(Named("search-docs_2", ToolSource::Mcp { server: "docs".into() }))).unwrap();
+    let taken = r.register(Arc::new(Named("read_file", ToolSource::Mcp { server: "fs".into() }))).unwrap_err();
+    assert!(taken.to_string().contains("already registered"), "{taken}");
+    // The same source may replace its own tool (a server restarted).
+    r.register(Arc::new(Named("search-docs_2", ToolSource::Mcp { server: "docs".into() }))).unwrap();
+    assert_eq!(r.specs().len(), 8);
+    assert!(r.unregister("search-docs_2"));
+    assert!(!r.unregister("search-docs_2"));
+    assert_eq!(r.specs().len(), 7);
 }
 
 #[tokio::test]
@@ -84,7 +157,7 @@ async fn read_file_numbers_lines_and_reads_ranges() {
     assert!(err(&w.call("read_file", json!({"path":"a.txt","start_line":9})).await).contains("past the end (4 lines)"));
     assert!(err(&w.call("read_file", json!({"path":"a.txt","start_line":0})).await).contains("1 or more"));
     assert!(err(&w.call("read_file", json!({"path":"missing.txt"})).await).contains("missing.txt does not exist"));
-    assert!(err(&w.call("read_file", json!({})).await).contains("missing string argument \"path\""));
+    assert!(err(&w.call("read_file", json!({})).await).contains("invalid arguments: missing field `path`"));
 }
 
 #[tokio::test]

@@ -53,6 +53,9 @@ export abstract class CommandBackend implements Backend {
   cancel(id: ContextId): Promise<void> {
     return this.execute({ type: "cancel", context_id: id });
   }
+  interrupt(id: ContextId): Promise<void> {
+    return this.execute({ type: "interrupt", context_id: id });
+  }
   retry(id: ContextId): Promise<void> {
     return this.execute({ type: "retry", context_id: id });
   }

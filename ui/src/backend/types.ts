@@ -36,7 +36,11 @@ export interface Backend {
   setContextModel(id: ContextId, model: ModelChoice | null): Promise<ContextSummary>;
   loadContext(id: ContextId): Promise<ContextSnapshot>;
   sendMessage(id: ContextId, message: NewMessage, queueIfBusy: boolean): Promise<SendReceipt>;
+  /** Stops at once; a partial answer is not kept. */
   cancel(id: ContextId): Promise<void>;
+  /** The running step (stream or tool) finishes, nothing further starts;
+   *  what was done is kept and Continue goes on. */
+  interrupt(id: ContextId): Promise<void>;
   /** From Failed: send the last request again. */
   retry(id: ContextId): Promise<void>;
   /** Takes a queued message back before it is sent. */

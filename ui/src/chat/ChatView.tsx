@@ -107,7 +107,7 @@ export function ChatView({ backend, id, settings, onActivity }: Props) {
   // A message the pipeline refused (a bad @reference, …): its text goes
   // back into the composer so it can be fixed rather than retyped.
   useEffect(() => {
-    if (model.notice?.message.startsWith("The message was not added") && lastSent.current) {
+    if (model.notice?.code === "message_not_added" && lastSent.current) {
       setRestore({ text: lastSent.current, nonce: Date.now() });
       lastSent.current = "";
     }
@@ -168,6 +168,7 @@ export function ChatView({ backend, id, settings, onActivity }: Props) {
     [backend, id, report],
   );
   const onCancel = useCallback(() => void backend.cancel(id).catch(report), [backend, id, report]);
+  const onInterrupt = useCallback(() => void backend.interrupt(id).catch(report), [backend, id, report]);
   const onRetry = useCallback(() => void backend.retry(id).catch(report), [backend, id, report]);
 
   const onDecide = useCallback(
@@ -335,7 +336,7 @@ export function ChatView({ backend, id, settings, onActivity }: Props) {
           </ul>
         </details>
       ) : null}
-      <Composer busy={busy} onSend={onSend} onCancel={onCancel} findFiles={findFiles} restore={restore} attachments={attachments} />
+      <Composer busy={busy} onSend={onSend} onCancel={onCancel} onInterrupt={onInterrupt} findFiles={findFiles} restore={restore} attachments={attachments} />
     </section>
   );
 }
@@ -347,6 +348,11 @@ function ItemView({ item }: { item: Item }) {
         <div className={`message ${item.role}`}>
           <span className="who">{item.role}</span>
           {item.role === "assistant" ? <Markdown source={item.text} /> : <div className="text">{item.text}</div>}
+          {item.cut ? (
+            <div className="cut-marker" data-testid="cut-marker" title="The answer reached the model's output limit; Continue lets it go on">
+              Cut at the output limit
+            </div>
+          ) : null}
         </div>
       );
     case "tools":

@@ -8,6 +8,8 @@ interface Props {
   busy: boolean;
   onSend: (text: string) => void;
   onCancel: () => void;
+  /** Stop after the running step, keeping what was done. */
+  onInterrupt?: () => void;
   /** Workspace files for the `@` picker. */
   findFiles?: (query: string) => Promise<string[]>;
   /** Text to put back (a sent message that was refused), once per nonce,
@@ -17,11 +19,12 @@ interface Props {
   attachments?: Attachments;
 }
 
-/** Enter sends, Shift+Enter is a new line, Esc cancels; while busy, Send
- *  becomes Cancel and what is sent is queued visibly. Typing `@` opens a
+/** Enter sends, Shift+Enter is a new line, Esc cancels, Shift+Esc stops
+ *  after the running step (keeping what was done); while busy, Send
+ *  becomes Stop and Cancel, and what is sent is queued visibly. Typing `@` opens a
  *  picker of workspace files (↑/↓, Enter or Tab to insert, Esc to close);
  *  `:12-40` after a path references those lines. */
-export function Composer({ busy, onSend, onCancel, findFiles, restore, attachments }: Props) {
+export function Composer({ busy, onSend, onCancel, onInterrupt, findFiles, restore, attachments }: Props) {
   const [text, setText] = useState("");
   useEffect(() => {
     if (restore) setText((t) => (t.trim() ? t : restore.text));
@@ -105,6 +108,9 @@ export function Composer({ busy, onSend, onCancel, findFiles, restore, attachmen
       // Unicode entry in the desktop window).
       e.preventDefault();
       picker.current?.click();
+    } else if (e.key === "Escape" && e.shiftKey && busy && onInterrupt) {
+      e.preventDefault();
+      onInterrupt();
     } else if (e.key === "Escape" && busy) {
       e.preventDefault();
       onCancel();
@@ -162,7 +168,7 @@ export function Composer({ busy, onSend, onCancel, findFiles, restore, attachmen
       <textarea
         ref={box}
         aria-label="Message"
-        placeholder={busy ? "Braid is busy: Enter queues the message, Esc cancels" : "Message (Enter sends, Shift+Enter new line, @ references a file, /tool name … makes the model use a tool; paste or drop images)"}
+        placeholder={busy ? "Braid is busy: Enter queues the message, Shift+Esc stops after this step, Esc cancels" : "Message (Enter sends, Shift+Enter new line, @ references a file, /tool name … makes the model use a tool; paste or drop images)"}
         value={text}
         onChange={(e) => {
           setText(e.target.value);
@@ -192,7 +198,14 @@ export function Composer({ busy, onSend, onCancel, findFiles, restore, attachmen
         </>
       ) : null}
       {busy ? (
-        <button type="button" className="cancel" onClick={onCancel}>Cancel</button>
+        <>
+          {onInterrupt ? (
+            <button type="button" className="interrupt" onClick={onInterrupt} title="Stop after the running step and keep what was done (Shift+Esc)">
+              Stop
+            </button>
+          ) : null}
+          <button type="button" className="cancel" onClick={onCancel} title="Stop now and discard the unfinished answer (Esc)">Cancel</button>
+        </>
       ) : (
         <button type="button" onClick={send} disabled={!canSend}>Send</button>
       )}

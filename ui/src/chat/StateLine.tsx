@@ -1,5 +1,5 @@
 import { useEffect, useState } from "react";
-import type { ContextStatus, Notice } from "../generated/protocol";
+import { CONTINUABLE_NOTICES, type ContextStatus, type Notice } from "../generated/protocol";
 import { describe } from "./describe";
 
 /** Always says what is happening, in words, with numbers. */
@@ -11,7 +11,6 @@ interface Props {
   onContinue?: () => void;
 }
 
-const CONTINUABLE = new Set(["loop_limit", "loop_detected", "interrupted"]);
 
 export function StateLine({ status, notice, onRetry, onContinue }: Props) {
   // A retry countdown has to tick on its own.
@@ -28,7 +27,7 @@ export function StateLine({ status, notice, onRetry, onContinue }: Props) {
       {status.state === "failed" ? (
         <button type="button" className="retry" onClick={onRetry}>Retry</button>
       ) : null}
-      {status.state === "idle" && notice && CONTINUABLE.has(notice.code) && onContinue ? (
+      {status.state === "idle" && notice && CONTINUABLE_NOTICES.includes(notice.code) && onContinue ? (
         <button type="button" className="retry" onClick={onContinue}>Continue</button>
       ) : null}
     </div>

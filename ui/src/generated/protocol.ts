@@ -2,6 +2,10 @@
 
 export type CallId = string;
 
+export type FailureCode = "network" | "stream_cut" | "rate_limited" | "server_error" | "auth" | "context_length_exceeded" | "context_too_large" | "bad_request" | "protocol" | "no_provider" | "image_unreadable" | "storage_failed" | "storage" | "other";
+
+export type NoticeCode = "agent_busy" | "invalid_input" | "not_found" | "storage" | "provider" | "invalid_state" | "internal" | "message_not_added" | "cancelled" | "interrupted" | "interrupting" | "empty_response" | "answer_cut" | "usage_unreported" | "file_changed" | "image_read" | "image_failed" | "ocr_used" | "loop_limit" | "loop_detected" | "summarized" | "summary_failed" | "context_trimmed" | "network" | "stream_cut" | "rate_limited" | "server_error" | "auth" | "context_length_exceeded" | "context_too_large" | "bad_request" | "protocol" | "no_provider" | "image_unreadable" | "storage_failed" | "other";
+
 export type ContextId = string;
 
 export type MessageId = number;
@@ -26,11 +30,11 @@ export type FileRefStatus = "unresolved" | "resolved" | "failed";
 
 export type Approval = "pending" | "approved" | "approved_overwrite" | "denied";
 
-export type ToolCall = { id: string, name: string, arguments: string, approval: Approval, };
+export type ToolCall = { id: CallId, name: string, arguments: string, approval: Approval, };
 
 export type ToolResultStatus = "success" | "error" | "cancelled";
 
-export type ControlKind = { "kind": "mode_change", mode: string, } | { "kind": "branch_switch", from: BranchId, to: BranchId, } | { "kind": "summary", text: string, replaces: Array<MessageId>, } | { "kind": "recovery", interrupted_state: string, detail: string, } | { "kind": "notice", code: string, text: string, };
+export type ControlKind = { "kind": "mode_change", mode: string, } | { "kind": "branch_switch", from: BranchId, to: BranchId, } | { "kind": "summary", text: string, replaces: Array<MessageId>, } | { "kind": "recovery", interrupted_state: string, detail: string, } | { "kind": "notice", code: NoticeCode, text: string, };
 
 export type MessageType = { "type": "text", role: Role, parts: Array<ContentPart>, } | { "type": "image", source: ImageSource, mode: ImageMode, vision_analysis: string | null, recognized_text: string | null, ocr_confidence: number | null, language: string | null, error: string | null, 
 /**
@@ -49,7 +53,7 @@ text: string | null, calls: Array<ToolCall>, } | { "type": "tool_result",
 /**
  * The id of the tool call this answers.
  */
-request_id: string, status: ToolResultStatus, output: string, error: string | null, recoverable: boolean, duration_ms: number, finished_at: Timestamp, } | { "type": "system_control", control: ControlKind, } | { "type": "mcp_resource", server_name: string, resource_uri: string, content: string, mime_type: string | null, retrieved_at: Timestamp, } | { "type": "unknown", raw: unknown, };
+request_id: CallId, status: ToolResultStatus, output: string, error: string | null, recoverable: boolean, duration_ms: number, finished_at: Timestamp, } | { "type": "system_control", control: ControlKind, } | { "type": "mcp_resource", server_name: string, resource_uri: string, content: string, mime_type: string | null, retrieved_at: Timestamp, } | { "type": "unknown", raw: unknown, };
 
 export type MessageKind = "text" | "image" | "file_reference" | "tool_request" | "tool_result" | "system_control" | "mcp_resource" | "unknown";
 
@@ -73,11 +77,16 @@ usage?: TokenUsage | null,
  * What the message costs as it is sent, counted once when it was
  * stored (with the encoding of the model in use then).
  */
-tokens?: TokenCount | null, };
+tokens?: TokenCount | null, 
+/**
+ * The answer stopped at the model's output limit: it is incomplete,
+ * and Continue lets the model go on from where it was cut.
+ */
+cut?: boolean, };
 
 export type Message = { id: MessageId, created_at: Timestamp, schema_version: number, body: MessageType, meta?: MessageMeta, };
 
-export type ContextStatus = { "state": "idle" } | { "state": "processing_user_message" } | { "state": "resolving_file_references" } | { "state": "enhancing_system_prompt" } | { "state": "optimizing_context" } | { "state": "reading_images", done: number, total: number, } | { "state": "preparing_llm_request" } | { "state": "connecting_to_llm" } | { "state": "awaiting_llm_first_chunk" } | { "state": "streaming_llm_response", chunks: number, chars: number, } | { "state": "processing_llm_response" } | { "state": "retrying_llm_request", attempt: number, max: number, retry_at: Timestamp, } | { "state": "parsing_tool_calls" } | { "state": "awaiting_tool_approval", pending_requests: Array<string>, tool_names: Array<string>, } | { "state": "executing_tool", tool_name: string, index: number, total: number, attempt: number, } | { "state": "collecting_tool_results" } | { "state": "processing_tool_results" } | { "state": "tool_auto_loop", depth: number, tools_executed: number, } | { "state": "summarizing" } | { "state": "awaiting_sub_agents", done: number, total: number, } | { "state": "cancelling" } | { "state": "failed", error_code: string, message: string, recoverable: boolean, };
+export type ContextStatus = { "state": "idle" } | { "state": "processing_user_message" } | { "state": "resolving_file_references" } | { "state": "enhancing_system_prompt" } | { "state": "optimizing_context" } | { "state": "reading_images", done: number, total: number, } | { "state": "preparing_llm_request" } | { "state": "connecting_to_llm" } | { "state": "awaiting_llm_first_chunk" } | { "state": "streaming_llm_response", chunks: number, chars: number, } | { "state": "processing_llm_response" } | { "state": "retrying_llm_request", attempt: number, max: number, retry_at: Timestamp, } | { "state": "parsing_tool_calls" } | { "state": "awaiting_tool_approval", pending_requests: Array<CallId>, tool_names: Array<string>, } | { "state": "executing_tool", tool_name: string, index: number, total: number, attempt: number, } | { "state": "collecting_tool_results" } | { "state": "processing_tool_results" } | { "state": "tool_auto_loop", depth: number, tools_executed: number, } | { "state": "summarizing" } | { "state": "awaiting_sub_agents", done: number, total: number, } | { "state": "cancelling" } | { "state": "failed", error_code: FailureCode, message: string, recoverable: boolean, };
 
 export type StatusKind = "idle" | "processing_user_message" | "resolving_file_references" | "enhancing_system_prompt" | "optimizing_context" | "reading_images" | "preparing_llm_request" | "connecting_to_llm" | "awaiting_llm_first_chunk" | "streaming_llm_response" | "processing_llm_response" | "retrying_llm_request" | "parsing_tool_calls" | "awaiting_tool_approval" | "executing_tool" | "collecting_tool_results" | "processing_tool_results" | "tool_auto_loop" | "summarizing" | "awaiting_sub_agents" | "cancelling" | "failed";
 
@@ -109,11 +118,26 @@ always_allowed: Array<string>, mode: AgentMode, role: AgentRole,
  */
 timeout_ms: number, };
 
-export type ToolInfo = { name: string, description: string, permission: Permission, 
+export type ToolSource = { "kind": "builtin" } | { "kind": "mcp", server: string, } | { "kind": "agent" };
+
+export type ToolSpec = { 
+/**
+ * At most [`MAX_TOOL_NAME`] bytes of `[A-Za-z0-9_-]` (what every
+ * provider accepts).
+ */
+name: string, description: string, 
+/**
+ * JSON Schema of the arguments object.
+ */
+input_schema: unknown, permission: Permission, 
 /**
  * Safe to run alongside other calls (reads).
  */
-parallel_safe: boolean, };
+parallel_safe: boolean, 
+/**
+ * Example argument objects; they reach the model in the system prompt.
+ */
+examples: Array<unknown>, source: ToolSource, };
 
 export type ContextStrategy = { "kind": "recent_n", n: number, } | { "kind": "intelligent", keep_last: number, } | { "kind": "importance_scoring", keep_last: number, };
 
@@ -188,7 +212,7 @@ export type Command = { "type": "create_context", title: string | null,
 /**
  * Fixed for the context's life; the runtime's default when absent.
  */
-working_dir: string | null, } | { "type": "list_contexts" } | { "type": "load_context", context_id: ContextId, } | { "type": "delete_context", context_id: ContextId, } | { "type": "send_message", context_id: ContextId, message: NewMessage, queue_if_busy: boolean, } | { "type": "unqueue", context_id: ContextId, message_id: MessageId, } | { "type": "cancel", context_id: ContextId, } | { "type": "interrupt", context_id: ContextId, } | { "type": "retry", context_id: ContextId, } | { "type": "continue", context_id: ContextId, } | { "type": "decide_tool_call", context_id: ContextId, call_id: string, decision: ApprovalDecision, } | { "type": "create_branch", context_id: ContextId, from_message: MessageId, name: string, system_prompt: string | null, } | { "type": "switch_branch", context_id: ContextId, branch_id: BranchId, } | { "type": "rename_context", context_id: ContextId, title: string, } | { "type": "set_context_model", context_id: ContextId, model: ModelChoice | null, } | { "type": "get_settings" } | { "type": "save_provider", provider: ProviderInput, } | { "type": "remove_provider", provider_id: string, } | { "type": "set_default_provider", provider_id: string, } | { "type": "test_provider", provider: ProviderInput, } | { "type": "list_models", provider_id: string, } | { "type": "detect_local_servers" } | { "type": "list_tools" } | { "type": "set_tool_policy", context_id: ContextId, policy: ToolApprovalPolicy, always_ask: Array<string> | null, } | { "type": "set_mode", context_id: ContextId, mode: AgentMode, } | { "type": "list_workspace_files", context_id: ContextId, query: string, limit: number | null, } | { "type": "set_context_strategy", context_id: ContextId, strategy: ContextStrategy, summarize_at_percent: number | null, } | { "type": "store_image", data: string, name: string | null, } | { "type": "read_image", id: string, } | { "type": "retry_image", context_id: ContextId, message_id: MessageId, mode: ImageMode | null, };
+working_dir: string | null, } | { "type": "list_contexts" } | { "type": "load_context", context_id: ContextId, } | { "type": "delete_context", context_id: ContextId, } | { "type": "send_message", context_id: ContextId, message: NewMessage, queue_if_busy: boolean, } | { "type": "unqueue", context_id: ContextId, message_id: MessageId, } | { "type": "cancel", context_id: ContextId, } | { "type": "interrupt", context_id: ContextId, } | { "type": "retry", context_id: ContextId, } | { "type": "continue", context_id: ContextId, } | { "type": "decide_tool_call", context_id: ContextId, call_id: CallId, decision: ApprovalDecision, } | { "type": "create_branch", context_id: ContextId, from_message: MessageId, name: string, system_prompt: string | null, } | { "type": "switch_branch", context_id: ContextId, branch_id: BranchId, } | { "type": "rename_context", context_id: ContextId, title: string, } | { "type": "set_context_model", context_id: ContextId, model: ModelChoice | null, } | { "type": "get_settings" } | { "type": "save_provider", provider: ProviderInput, } | { "type": "remove_provider", provider_id: string, } | { "type": "set_default_provider", provider_id: string, } | { "type": "test_provider", provider: ProviderInput, } | { "type": "list_models", provider_id: string, } | { "type": "detect_local_servers" } | { "type": "list_tools" } | { "type": "set_tool_policy", context_id: ContextId, policy: ToolApprovalPolicy, always_ask: Array<string> | null, } | { "type": "set_mode", context_id: ContextId, mode: AgentMode, } | { "type": "list_workspace_files", context_id: ContextId, query: string, limit: number | null, } | { "type": "set_context_strategy", context_id: ContextId, strategy: ContextStrategy, summarize_at_percent: number | null, } | { "type": "store_image", data: string, name: string | null, } | { "type": "read_image", id: string, } | { "type": "retry_image", context_id: ContextId, message_id: MessageId, mode: ImageMode | null, };
 
 export type SendReceipt = { message_id: MessageId, 
 /**
@@ -248,7 +272,7 @@ export type QueuedPreview = { message_id: MessageId,
  */
 preview: string, };
 
-export type Notice = { code: string, message: string, };
+export type Notice = { code: NoticeCode, message: string, };
 
 export type UpdateMetadata = { 
 /**
@@ -276,3 +300,32 @@ export type ContentFinal = { context_id: ContextId, message_id: MessageId,
 sequence: number, is_final: boolean, };
 
 export type BraidEvent = { "event": "context_update" } & ContextUpdate | { "event": "content_delta" } & ContentDelta | { "event": "content_final" } & ContentFinal;
+
+/** The wording of each state (`StatusKind::wording`); `{field}` is filled from the state. */
+export const STATUS_WORDING: Record<StatusKind, string> = {
+  "idle": "Idle",
+  "processing_user_message": "Processing message…",
+  "resolving_file_references": "Resolving file references…",
+  "enhancing_system_prompt": "Preparing system prompt…",
+  "optimizing_context": "Optimising context…",
+  "reading_images": "Reading images ({done}/{total} done)",
+  "preparing_llm_request": "Preparing request…",
+  "connecting_to_llm": "Connecting…",
+  "awaiting_llm_first_chunk": "Waiting for the first token…",
+  "streaming_llm_response": "Streaming ({chunks} chunks, {chars} chars)",
+  "processing_llm_response": "Processing response…",
+  "retrying_llm_request": "Retrying in {secs} s ({attempt}/{max})",
+  "parsing_tool_calls": "Parsing tool calls…",
+  "awaiting_tool_approval": "Awaiting approval: {tool_names}",
+  "executing_tool": "Executing tool {index}/{total}: {tool_name}",
+  "collecting_tool_results": "Collecting tool results…",
+  "processing_tool_results": "Processing tool results…",
+  "tool_auto_loop": "Auto-processing (round {depth}, {tools_executed} tools executed)",
+  "summarizing": "Summarising older messages…",
+  "awaiting_sub_agents": "Waiting for sub-agents ({done}/{total} done)",
+  "cancelling": "Cancelling…",
+  "failed": "Failed: {message}",
+};
+
+/** Notices after which Continue lets the model go on (`NoticeCode::CONTINUABLE`). */
+export const CONTINUABLE_NOTICES: NoticeCode[] = ["loop_limit", "loop_detected", "interrupted", "answer_cut"];

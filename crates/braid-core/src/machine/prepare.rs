@@ -6,10 +6,13 @@
 
 use super::step::Step;
 use super::Effect;
+use crate::approval::offered_tools;
 use crate::fit::{self, FileChangeKind, Fit, FitSettings, PreparedRequest};
 use crate::llm::{LlmFailure, Usage};
+use crate::prompt;
 use crate::tokens;
-use braid_protocol::{ContextStatus, Message, Notice, RequestId, TokenCount};
+use braid_protocol::{ContextStatus, Message, Notice, RequestId, TokenCount, ToolSpec};
+use braid_protocol::{FailureCode, NoticeCode};
 use std::collections::HashSet;
 
 impl Step {
@@ -22,11 +25,18 @@ impl Step {
             .filter(|c| self.s.book.reminded.get(&c.path) != Some(&c.kind.key()))
             .cloned()
             .collect();
-        let system = match (p.system.clone(), fit::reminder(&untold)) {
-            (Some(s), Some(note)) => Some(format!("{s}\n\n{note}")),
-            (s, note) => s.or(note),
-        };
+        let tools: Vec<ToolSpec> = offered_tools(&self.s.config.tools, &self.s.catalogue).cloned().collect();
+        let system = [
+            p.system.clone(),
+            prompt::tool_examples(&tools),
+            fit::reminder(&untold),
+            prompt::continuation(&p.messages),
+        ]
+        .into_iter()
+        .flatten()
+        .reduce(|a, b| format!("{a}\n\n{b}"));
         let system_tokens = system.as_deref().map_or(0, |s| tokens::count(p.encoding, s) + tokens::PER_MESSAGE);
+        let tools_tokens = tools.iter().map(|t| tokens::tool_tokens(p.encoding, t)).sum();
         let settings = FitSettings {
             strategy: self.s.config.context,
             summarize_at_percent: self.s.config.summarize_at_percent,
@@ -34,13 +44,13 @@ impl Step {
             estimate_ratio: self.s.book.estimate_ratio,
             may_summarize: self.s.book.summarized_for != Some(request_id),
         };
-        match fit::plan(&p, system_tokens, settings) {
+        match fit::plan(&p, system_tokens, tools_tokens, settings) {
             Fit::Summarize(replaces) => {
                 self.s.book.summarized_for = Some(request_id);
                 self.set_status(ContextStatus::Summarizing);
                 self.run(Effect::Summarize { request_id, replaces });
             }
-            Fit::TooLarge(message) => self.failed(LlmFailure::fatal("context_too_large", message)),
+            Fit::TooLarge(message) => self.failed(LlmFailure::fatal(FailureCode::ContextTooLarge, message)),
             Fit::Send { keep, usage } => {
                 for c in untold {
                     self.s.book.reminded.insert(c.path, c.kind.key());
@@ -48,7 +58,7 @@ impl Step {
                 self.s.book.last_sent = Some(usage);
                 let keep: HashSet<_> = keep.into_iter().collect();
                 let messages = p.messages.into_iter().filter(|m| keep.contains(&m.id)).collect();
-                self.run(Effect::SendLlmRequest { request_id, system, messages, max_tokens: p.max_output });
+                self.run(Effect::SendLlmRequest { request_id, system, messages, tools, max_tokens: p.max_output });
             }
         }
     }
@@ -89,6 +99,6 @@ impl Step {
                 format!("{path} changed outside Braid; the model will be told before its next request.")
             }
         };
-        self.notify(Notice::new("file_changed", text));
+        self.notify(Notice::new(NoticeCode::FileChanged, text));
     }
 }

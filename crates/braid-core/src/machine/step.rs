@@ -5,7 +5,7 @@ use super::{
     is_pipeline_phase, is_request_phase, retry_delay_ms, ContextState, Effect, Event, InFlight, LoopProgress,
     QueuedMessage, Reply,
 };
-use crate::approval::{builtin_permission, offered};
+use crate::approval::{offered, permission_in};
 use crate::llm::{LlmFailure, LlmResponse, StopReason};
 use crate::validate::validate_user_message;
 use braid_protocol::{
@@ -13,6 +13,7 @@ use braid_protocol::{
     ErrorCode, ImageAttachment, Message, MessageChange, MessageId, MessageKind, MessageLifecycle, MessageType, Notice,
     QueuedPreview, RequestId, Role, SendReceipt, StatusKind, Timestamp, UpdateMetadata, WireError,
 };
+use braid_protocol::{FailureCode, NoticeCode};
 
 /// `transition(state, event, now) -> (state, effects)`: pure and total.
 /// Events that do not apply to the current state (a late chunk from an
@@ -82,7 +83,7 @@ impl Step {
                     self.s.pending = None;
                     self.set_status(ContextStatus::Idle);
                     let text = format!("The message was not added: {error}");
-                    self.notify(Notice::from_error(ErrorCode::InvalidInput, text));
+                    self.notify(Notice::new(NoticeCode::MessageNotAdded, text));
                 }
             }
             Event::RequestPrepared { request_id, prepared } => {
@@ -92,6 +93,7 @@ impl Step {
                 }
             }
             Event::FileChecked { path, change } => self.file_checked(path, change),
+            Event::CatalogueChanged { tools } => self.s.catalogue = tools,
             Event::LlmRequestStarted { request_id } => {
                 if self.request_is(request_id)
                     && matches!(self.kind(), StatusKind::PreparingLlmRequest | StatusKind::ToolAutoLoop)
@@ -158,7 +160,7 @@ impl Step {
                         .message(id, MessageType::SystemControl { control: ControlKind::Summary { text, replaces } });
                     self.append(message);
                     self.notify(Notice::new(
-                        "summarized",
+                        NoticeCode::Summarized,
                         format!(
                             "{n} earlier messages were summarised to fit the model's window; they stay in the history."
                         ),
@@ -169,7 +171,7 @@ impl Step {
             Event::SummaryFailed { request_id, error } => {
                 if self.request_is(request_id) && self.kind() == StatusKind::Summarizing {
                     self.notify(Notice::new(
-                        "summary_failed",
+                        NoticeCode::SummaryFailed,
                         format!("Could not summarise older messages ({error}); older messages are left out instead."),
                     ));
                     self.resume_request();
@@ -185,6 +187,7 @@ impl Step {
             Event::ToolFinished { call_id, outcome } => self.tool_finished(call_id, outcome),
             Event::Retry => self.retry(),
             Event::SwitchBranch { from, to } => self.switch_branch(from, to),
+            Event::CreateBranch { draft, switch } => self.create_branch(*draft, switch),
         }
     }
 
@@ -298,7 +301,7 @@ impl Step {
             return;
         }
         if let Some(name) = &force_tool {
-            let offered = builtin_permission(name).map(|p| offered(&self.s.config.tools, p));
+            let offered = permission_in(&self.s.catalogue, name).map(|p| offered(&self.s.config.tools, p));
             let problem = match offered {
                 None => Some(format!("there is no tool named {name:?}")),
                 Some(false) => Some(format!("{name} is not available in this mode")),
@@ -452,7 +455,10 @@ impl Step {
         let interrupted = request.interrupted || response.stop_reason == StopReason::Interrupted;
         if response.usage.is_none() && !interrupted {
             // Said once per answer, never papered over with an estimate.
-            self.notify(Notice::new("usage_unreported", "The server reported no token usage for this answer."));
+            self.notify(Notice::new(
+                NoticeCode::UsageUnreported,
+                "The server reported no token usage for this answer.",
+            ));
         }
         if !interrupted && !response.tool_calls.is_empty() {
             self.open_tool_round(request.response_id, response);
@@ -463,17 +469,30 @@ impl Step {
                 self.discard(request.response_id);
             }
             if !interrupted {
-                self.notify(Notice::new("empty_response", "The model returned an empty answer."));
+                self.notify(Notice::new(NoticeCode::EmptyResponse, "The model returned an empty answer."));
             }
         } else {
             let body = MessageType::text(Role::Assistant, response.text);
             let mut message = self.message(request.response_id, body);
             message.meta.usage = response.usage.map(Into::into);
+            // Cut at the output limit: kept, marked, and never presented
+            // as a finished answer.
+            message.meta.cut = response.stop_reason == StopReason::MaxTokens && !interrupted;
+            let cut = message.meta.cut;
             self.append(message);
             self.lifecycle(request.response_id, MessageKind::Text, MessageChange::Completed);
+            if cut {
+                self.notify(Notice::new(
+                    NoticeCode::AnswerCut,
+                    "The answer reached the model's output limit and was cut. Press Continue to let the model go on.",
+                ));
+            }
         }
         if interrupted {
-            self.notify(Notice::new("interrupted", "Stopped. The partial answer is kept; send a message to continue."));
+            self.notify(Notice::new(
+                NoticeCode::Interrupted,
+                "Stopped. The partial answer is kept; send a message to continue.",
+            ));
         }
         self.set_status(ContextStatus::Idle);
     }
@@ -489,9 +508,9 @@ impl Step {
         }
         // Too long for the model: once, send again with less of the
         // conversation (the stored messages stay as they are).
-        if failure.code == "context_length_exceeded" && !request.trimmed {
+        if failure.code == FailureCode::ContextLengthExceeded && !request.trimmed {
             self.notify(Notice::new(
-                "context_trimmed",
+                NoticeCode::ContextTrimmed,
                 "The model said the conversation is too long; older messages were left out and it was sent again.",
             ));
             self.s.force_tool = request.force_tool.clone();
@@ -538,6 +557,29 @@ impl Step {
         }
     }
 
+    fn create_branch(&mut self, mut branch: crate::conversation::Branch, switch: bool) {
+        if branch.name.trim().is_empty() {
+            let text = "a branch name cannot be empty";
+            self.reply(Err(WireError::new(ErrorCode::InvalidInput, text)));
+            return;
+        }
+        if switch && self.s.status.is_busy() {
+            let what = self.s.status.describe(self.now);
+            let text = format!("Braid is busy ({what}). Cancel or wait before switching to a new branch.");
+            self.reply(Err(WireError::new(ErrorCode::AgentBusy, text)));
+            return;
+        }
+        let id = BranchId(format!("b{}", self.s.next_branch_id));
+        self.s.next_branch_id += 1;
+        branch.id = id.clone();
+        let from = branch.parent.clone().unwrap_or_else(BranchId::main);
+        self.durable.push(Effect::CreateBranch(Box::new(branch)));
+        self.reply(Ok(Reply::Branch(id.clone())));
+        if switch {
+            self.switch_to(from, id);
+        }
+    }
+
     fn switch_branch(&mut self, from: BranchId, to: BranchId) {
         if self.s.status.is_busy() {
             let what = self.s.status.describe(self.now);
@@ -546,6 +588,10 @@ impl Step {
             return;
         }
         self.reply(Ok(Reply::Done));
+        self.switch_to(from, to);
+    }
+
+    fn switch_to(&mut self, from: BranchId, to: BranchId) {
         if from == to {
             return;
         }
@@ -586,7 +632,7 @@ impl Step {
             }
             StatusKind::ExecutingTool => {
                 if self.kill_running_tool("cancelled by the user") {
-                    self.notify(Notice::new("cancelled", "Cancelled."));
+                    self.notify(Notice::new(NoticeCode::Cancelled, "Cancelled."));
                     return;
                 }
             }
@@ -597,7 +643,7 @@ impl Step {
         self.s.pending = None;
         self.s.round = None;
         self.set_status(ContextStatus::Idle);
-        self.notify(Notice::new("cancelled", "Cancelled."));
+        self.notify(Notice::new(NoticeCode::Cancelled, "Cancelled."));
     }
 
     /// Interrupt: softer than cancel. A streamed answer is kept as far as it
@@ -617,7 +663,7 @@ impl Step {
                 round.interrupted = true;
             }
             self.reply(Ok(Reply::Done));
-            self.notify(Notice::new("interrupting", "Stopping after the running tool."));
+            self.notify(Notice::new(NoticeCode::Interrupting, "Stopping after the running tool."));
         } else {
             // Nothing partial to keep: the same as cancel.
             self.cancel();

@@ -4,8 +4,9 @@
 
 use super::step::Step;
 use super::{Effect, Reply, ToolOutcome, ToolRound};
-use crate::approval::{builtin_permission, decide, Decision};
+use crate::approval::{decide, permission_in, Decision};
 use crate::llm::LlmResponse;
+use braid_protocol::NoticeCode;
 use braid_protocol::{
     AgentMode, Approval, ApprovalDecision, CallId, ContextStatus, ControlKind, ErrorCode, MessageId, MessageType,
     Notice, StatusKind, ToolCall, ToolResultStatus, WireError,
@@ -32,7 +33,7 @@ impl Step {
                 let (approval, problem) = self.judge(&c.name, &c.arguments);
                 circular |= problem.as_deref().is_some_and(|p| p.starts_with("loop detected"));
                 rejected.push(problem);
-                ToolCall { id, name: c.name, arguments: c.arguments, approval }
+                ToolCall { id: id.into(), name: c.name, arguments: c.arguments, approval }
             })
             .collect();
         let text = (!response.text.is_empty()).then_some(response.text);
@@ -68,7 +69,7 @@ impl Step {
             );
             return (Approval::Denied, Some(why));
         }
-        match decide(&self.s.config.tools, name, builtin_permission(name), self.s.auto_loop.state()) {
+        match decide(&self.s.config.tools, name, permission_in(&self.s.catalogue, name), self.s.auto_loop.state()) {
             Decision::Allow => (Approval::Approved, None),
             Decision::Ask => (Approval::Pending, None),
             Decision::Deny(why) => (Approval::Denied, Some(why)),
@@ -218,13 +219,13 @@ impl Step {
             let text = "The model kept repeating the same tool call, so the loop was stopped. Send a message to \
                         steer it, or Continue to let it try again."
                 .to_owned();
-            self.stop_loop("loop_detected", text);
+            self.stop_loop(NoticeCode::LoopDetected, text);
             return;
         }
         if interrupted {
             self.set_status(ContextStatus::Idle);
             self.notify(Notice::new(
-                "interrupted",
+                NoticeCode::Interrupted,
                 "Stopped after the running tool; its result is kept. Send a message to continue.",
             ));
             return;
@@ -234,7 +235,7 @@ impl Step {
                 "The tool loop stopped after {depth} rounds ({} tools). Press Continue to let the model go on.",
                 self.s.auto_loop.tools_executed
             );
-            self.stop_loop("loop_limit", text);
+            self.stop_loop(NoticeCode::LoopLimit, text);
             return;
         }
         let tools_executed = self.s.auto_loop.tools_executed;
@@ -243,9 +244,9 @@ impl Step {
     }
 
     /// Ends the turn with a visible notice (kept in history).
-    fn stop_loop(&mut self, code: &str, text: String) {
+    fn stop_loop(&mut self, code: NoticeCode, text: String) {
         let id = self.alloc_message_id();
-        let control = ControlKind::Notice { code: code.to_owned(), text: text.clone() };
+        let control = ControlKind::Notice { code, text: text.clone() };
         let message = self.message(id, MessageType::SystemControl { control });
         self.append(message);
         self.set_status(ContextStatus::Idle);
@@ -271,7 +272,7 @@ impl Step {
         self.append(message);
     }
 
-    fn write_result(&mut self, call_id: &str, status: ToolResultStatus, error: &str) {
+    fn write_result(&mut self, call_id: &CallId, status: ToolResultStatus, error: &str) {
         let id = self.alloc_message_id();
         let body = MessageType::ToolResult {
             request_id: call_id.to_owned(),

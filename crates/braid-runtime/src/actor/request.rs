@@ -5,14 +5,12 @@
 
 use super::{ContextActor, Input};
 use crate::{clock, llm_task, summary_task};
-use braid_core::approval;
 use braid_core::fit::{PreparedRequest, SUMMARY_OUTPUT};
 use braid_core::llm::LlmFailure;
 use braid_core::machine::Event;
 use braid_core::prompt;
-use braid_core::tokens;
 use braid_llm::{LlmProvider, LlmRequest, ProviderKind, ToolChoice, ToolDefinition};
-use braid_protocol::{ControlKind, Message, MessageId, MessageType, RequestId, Timestamp};
+use braid_protocol::{ControlKind, Message, MessageId, MessageType, RequestId, Timestamp, ToolSpec};
 use std::collections::HashSet;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -24,7 +22,6 @@ pub(super) struct Outgoing {
     model: String,
     kind: ProviderKind,
     sees_images: bool,
-    tools: Vec<ToolDefinition>,
 }
 
 impl ContextActor {
@@ -37,34 +34,13 @@ impl ContextActor {
         let resolved = match self.shared.providers.resolve(self.meta.model.as_ref()) {
             Ok(r) => r,
             Err(message) => {
-                let failure = LlmFailure::fatal("no_provider", message);
+                let failure = LlmFailure::fatal(braid_protocol::FailureCode::NoProvider, message);
                 let _ = self.mailbox.send(Input::Event(Event::LlmFailed { request_id, failure }));
                 return;
             }
         };
         let settings = &self.state.config.tools;
-        // Only the tools the mode and role offer are described to the model.
-        let tools: Vec<ToolDefinition> = self
-            .shared
-            .tools
-            .tools()
-            .filter(|t| approval::offered(settings, t.permission()))
-            .map(|t| ToolDefinition {
-                name: t.name().to_owned(),
-                description: t.description().to_owned(),
-                input_schema: t.input_schema(),
-            })
-            .collect();
         let enc = resolved.encoding;
-        // As the provider sees each tool: name, description, schema.
-        let tools_tokens = tools
-            .iter()
-            .map(|t| {
-                tokens::count(enc, &t.name)
-                    + tokens::count(enc, &t.description)
-                    + tokens::count(enc, &t.input_schema.to_string())
-            })
-            .sum();
         let config = &self.shared.config;
         let prepared = PreparedRequest {
             model: resolved.view.model.clone(),
@@ -73,7 +49,6 @@ impl ContextActor {
             max_output: config.max_tokens.min(resolved.max_output_tokens),
             sees_images: resolved.view.vision,
             system: prompt::system_prompt_for(&self.conversation, config.system_prompt.as_deref(), settings),
-            tools_tokens,
             messages: prompt::request_messages(&self.conversation),
             pinned_summary: prompt::latest_summary(&self.conversation),
             changed_files: self.changed_files(),
@@ -84,7 +59,6 @@ impl ContextActor {
             model: resolved.model,
             kind: resolved.kind,
             sees_images: resolved.view.vision,
-            tools,
         });
         let event = Event::RequestPrepared { request_id, prepared: Box::new(prepared) };
         let _ = self.mailbox.send(Input::Event(event));
@@ -96,6 +70,7 @@ impl ContextActor {
         request_id: RequestId,
         system: Option<String>,
         messages: Vec<Message>,
+        tools: Vec<ToolSpec>,
         max_tokens: u32,
     ) {
         let Some(out) = self.outgoing.take_if(|o| o.request_id == request_id) else {
@@ -114,7 +89,10 @@ impl ContextActor {
             model: out.model,
             system,
             messages,
-            tools: out.tools,
+            tools: tools
+                .into_iter()
+                .map(|t| ToolDefinition { name: t.name, description: t.description, input_schema: t.input_schema })
+                .collect(),
             tool_choice: self.state.request.as_ref().and_then(|r| r.force_tool.clone()).map(ToolChoice::Function),
             max_tokens: Some(max_tokens),
         };

@@ -91,7 +91,7 @@ impl ContextActor {
             allow_overwrite: call.approval == Approval::ApprovedOverwrite,
         };
         let timeout = Duration::from_millis(self.state.config.tools.timeout_ms.max(1));
-        self.tool = Some(tool_task::spawn(self.shared.tools.clone(), call, ctx, timeout, self.mailbox.clone()));
+        self.tool = Some(tool_task::spawn(self.shared.tools(), call, ctx, timeout, self.mailbox.clone()));
     }
 
     /// Cancel: the task is aborted (its process group killed) and the core

@@ -1,0 +1,161 @@
+//! The codes clients switch on: why a context failed, and what a notice
+//! is about. Enums, so the UI (through the generated TypeScript) can
+//! never match on message text or on a misspelt string. `Other` keeps
+//! rows written by a newer Braid readable.
+
+use crate::ErrorCode;
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+/// Why a request (or the context) failed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum FailureCode {
+    /// Could not reach the provider. Retried.
+    Network,
+    /// The stream stopped before its end. Retried.
+    StreamCut,
+    /// HTTP 429. Retried.
+    RateLimited,
+    /// HTTP 5xx. Retried.
+    ServerError,
+    /// The API key was refused.
+    Auth,
+    /// The provider said the prompt is too long.
+    ContextLengthExceeded,
+    /// The newest message alone does not fit the model's window.
+    ContextTooLarge,
+    /// Another 4xx.
+    BadRequest,
+    /// The provider's answer was not a valid stream.
+    Protocol,
+    /// No provider or model is configured.
+    NoProvider,
+    /// An image could not be read.
+    ImageUnreadable,
+    /// A write to the database failed; nothing stored was lost.
+    StorageFailed,
+    /// The stored state could not be read.
+    Storage,
+    #[serde(other)]
+    Other,
+}
+
+/// What a notice is about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum NoticeCode {
+    // A command was refused (the [`ErrorCode`]s).
+    AgentBusy,
+    InvalidInput,
+    NotFound,
+    Storage,
+    Provider,
+    InvalidState,
+    Internal,
+    /// The message failed in the pipeline and was not added: the composer
+    /// gets its text back.
+    MessageNotAdded,
+    Cancelled,
+    /// Stopped; what was done is kept, Continue goes on.
+    Interrupted,
+    /// Stopping after the running tool.
+    Interrupting,
+    EmptyResponse,
+    /// The answer reached the model's output limit and was cut; Continue
+    /// lets the model go on.
+    AnswerCut,
+    UsageUnreported,
+    FileChanged,
+    ImageRead,
+    ImageFailed,
+    OcrUsed,
+    /// The tool loop reached its depth limit; Continue goes on.
+    LoopLimit,
+    /// The same call repeated; the loop stopped. Continue goes on.
+    LoopDetected,
+    Summarized,
+    SummaryFailed,
+    ContextTrimmed,
+    // A request failed (retried, or the context failed): the
+    // [`FailureCode`]s.
+    Network,
+    StreamCut,
+    RateLimited,
+    ServerError,
+    Auth,
+    ContextLengthExceeded,
+    ContextTooLarge,
+    BadRequest,
+    Protocol,
+    NoProvider,
+    ImageUnreadable,
+    StorageFailed,
+    #[serde(other)]
+    Other,
+}
+
+impl NoticeCode {
+    /// Notices after which Continue lets the model go on.
+    pub const CONTINUABLE: [NoticeCode; 4] =
+        [NoticeCode::LoopLimit, NoticeCode::LoopDetected, NoticeCode::Interrupted, NoticeCode::AnswerCut];
+
+    pub fn continuable(self) -> bool {
+        NoticeCode::CONTINUABLE.contains(&self)
+    }
+}
+
+impl From<ErrorCode> for NoticeCode {
+    fn from(code: ErrorCode) -> NoticeCode {
+        match code {
+            ErrorCode::AgentBusy => NoticeCode::AgentBusy,
+            ErrorCode::InvalidInput => NoticeCode::InvalidInput,
+            ErrorCode::NotFound => NoticeCode::NotFound,
+            ErrorCode::Storage => NoticeCode::Storage,
+            ErrorCode::Provider => NoticeCode::Provider,
+            ErrorCode::InvalidState => NoticeCode::InvalidState,
+            ErrorCode::Internal => NoticeCode::Internal,
+        }
+    }
+}
+
+impl From<FailureCode> for NoticeCode {
+    fn from(code: FailureCode) -> NoticeCode {
+        match code {
+            FailureCode::Network => NoticeCode::Network,
+            FailureCode::StreamCut => NoticeCode::StreamCut,
+            FailureCode::RateLimited => NoticeCode::RateLimited,
+            FailureCode::ServerError => NoticeCode::ServerError,
+            FailureCode::Auth => NoticeCode::Auth,
+            FailureCode::ContextLengthExceeded => NoticeCode::ContextLengthExceeded,
+            FailureCode::ContextTooLarge => NoticeCode::ContextTooLarge,
+            FailureCode::BadRequest => NoticeCode::BadRequest,
+            FailureCode::Protocol => NoticeCode::Protocol,
+            FailureCode::NoProvider => NoticeCode::NoProvider,
+            FailureCode::ImageUnreadable => NoticeCode::ImageUnreadable,
+            FailureCode::StorageFailed => NoticeCode::StorageFailed,
+            FailureCode::Storage => NoticeCode::Storage,
+            FailureCode::Other => NoticeCode::Other,
+        }
+    }
+}
+
+/// The wire name (`rate_limited`), for logs and the terminal.
+fn wire_name<T: Serialize>(code: &T) -> String {
+    match serde_json::to_value(code) {
+        Ok(serde_json::Value::String(s)) => s,
+        _ => "other".to_owned(),
+    }
+}
+
+impl std::fmt::Display for FailureCode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&wire_name(self))
+    }
+}
+
+impl std::fmt::Display for NoticeCode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&wire_name(self))
+    }
+}

@@ -1,0 +1,72 @@
+//! The registry of loaded contexts: each context's mailbox by id, loaded
+//! from the store on first use. Every part of the runtime reaches other
+//! contexts through it (a sub-agent's parent, a team's members), and a
+//! change to the tool catalogue reaches every loaded context from here.
+
+use crate::actor::{ContextActor, Input, Mailbox};
+use crate::{RuntimeError, Shared};
+use braid_core::machine::Event;
+use braid_protocol::ContextId;
+use std::collections::HashMap;
+use std::sync::Arc;
+use tokio::sync::{oneshot, Mutex};
+
+#[derive(Default)]
+pub(crate) struct Contexts {
+    loaded: Mutex<HashMap<ContextId, Mailbox>>,
+}
+
+impl Contexts {
+    /// The context's mailbox, loading the context from the store on first
+    /// use (and again if its task ended).
+    pub(crate) async fn get(&self, shared: &Arc<Shared>, id: &ContextId) -> Result<Mailbox, RuntimeError> {
+        let mut loaded = self.loaded.lock().await;
+        if let Some(tx) = loaded.get(id).filter(|tx| !tx.is_closed()) {
+            return Ok(tx.clone());
+        }
+        let stored = match shared.lock_store().load_context(id) {
+            Ok(l) => l,
+            Err(braid_store::StoreError::NotFound(_)) => return Err(RuntimeError::NotFound(id.clone())),
+            Err(e) => return Err(e.into()),
+        };
+        let tx = ContextActor::spawn(shared.clone(), stored.meta, stored.state, stored.conversation);
+        loaded.insert(id.clone(), tx.clone());
+        Ok(tx)
+    }
+
+    /// A context just created (its task already running).
+    pub(crate) async fn insert(&self, id: ContextId, tx: Mailbox) {
+        self.loaded.lock().await.insert(id, tx);
+    }
+
+    /// Ends the context's task (stopping all its work) if it is loaded.
+    pub(crate) async fn close(&self, id: &ContextId) {
+        let tx = self.loaded.lock().await.remove(id);
+        if let Some(tx) = tx {
+            shut_down(tx).await;
+        }
+    }
+
+    /// Ends every context's task.
+    pub(crate) async fn close_all(&self) {
+        let all: Vec<_> = self.loaded.lock().await.drain().collect();
+        for (_, tx) in all {
+            shut_down(tx).await;
+        }
+    }
+
+    /// Tells every loaded context about the tools registered now.
+    pub(crate) async fn catalogue_changed(&self, shared: &Shared) {
+        let tools = shared.tools().specs();
+        for tx in self.loaded.lock().await.values() {
+            let _ = tx.send(Input::Event(Event::CatalogueChanged { tools: tools.clone() }));
+        }
+    }
+}
+
+async fn shut_down(tx: Mailbox) {
+    let (answer, done) = oneshot::channel();
+    if tx.send(Input::Shutdown { answer }).is_ok() {
+        let _ = done.await;
+    }
+}
