@@ -16,12 +16,10 @@ mod clipboard;
 mod ipc_bench;
 mod subscriptions;
 
-use braid_llm::fake::FakeProvider;
 use braid_llm::secrets::Secrets;
 use braid_protocol::{Command, ContextId, WireError};
 use braid_runtime::{Fallback, Providers, Runtime, RuntimeConfig};
 use serde_json::Value;
-use std::sync::Arc;
 use std::time::Duration;
 use subscriptions::Subscriptions;
 use tauri::ipc::Channel;
@@ -72,8 +70,7 @@ fn main() {
             let mut providers = Providers::from_settings(data.join("settings.json"), Secrets::new(&data))?;
             // Demos and tests: an echo answers until a provider is added.
             if std::env::var_os("BRAID_ECHO").is_some() {
-                providers =
-                    providers.with_fallback(Fallback::echo(Arc::new(FakeProvider::echo(Duration::from_millis(30)))));
+                providers = providers.with_fallback(Fallback::builtin_echo(Duration::from_millis(30)));
             }
             let (runtime, report) = Runtime::open_with(config, providers)?;
             for r in &report.recovered {

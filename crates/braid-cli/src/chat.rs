@@ -12,7 +12,8 @@ use tokio::io::{AsyncBufReadExt, BufReader};
 const HELP: &str = "/new [title]  start a conversation     /list            list conversations
 /open ID      open a conversation      /branch NAME     fork from the last message
 /branches     list branches            /switch BRANCH   switch branch
-/cancel       stop the running answer  /retry           send the last request again
+/cancel       stop now, keep nothing   /interrupt       stop after this step, keep it
+/retry        send the last request again (or continue after a stop or a cut answer)
 /history      recent state transitions /quit            leave (Ctrl+D too)";
 
 fn now() -> Timestamp {
@@ -158,7 +159,8 @@ async fn command(
         "/quit" | "/exit" => return Ok(true),
         "/help" => eprintln!("{HELP}"),
         "/cancel" => runtime.cancel(id).await?,
-        "/retry" => runtime.retry(id).await?,
+        "/interrupt" | "/stop" => runtime.interrupt(id).await?,
+        "/retry" | "/continue" => runtime.retry(id).await?,
         "/list" => {
             for c in runtime.list_contexts().await? {
                 eprintln!("{}  {}  ({} messages, {})", c.id, c.title, c.message_count, c.status.describe(now()));

@@ -1,16 +1,15 @@
-//! `braid`: a small terminal chat over the Braid runtime, until the desktop
-//! app lands. It answers with the built-in fake model (an echo, streamed
-//! word by word), stores everything in SQLite, and shows the state line.
+//! `braid`: a terminal chat over the Braid runtime. It answers with the
+//! model server given by `--base-url` (fitted to that model's real window),
+//! or with the built-in echo model; it stores everything in SQLite and
+//! shows the state line.
 
 mod args;
 mod chat;
 mod provider;
 
-use braid_llm::fake::FakeProvider;
-use braid_llm::LlmProvider;
-use braid_runtime::{Runtime, RuntimeConfig};
+use braid_llm::secrets::Secrets;
+use braid_runtime::{Fallback, Providers, Runtime, RuntimeConfig};
 use std::process::ExitCode;
-use std::sync::Arc;
 use std::time::Duration;
 
 #[tokio::main]
@@ -34,17 +33,19 @@ async fn main() -> ExitCode {
     }
     let cwd = std::env::current_dir().unwrap_or_else(|_| ".".into());
     let mut config = RuntimeConfig::new(args.db.clone(), args.workdir.clone().unwrap_or(cwd));
-    let provider: Arc<dyn LlmProvider> = match &args.base_url {
-        None => Arc::new(FakeProvider::echo(Duration::from_millis(args.fake_delay_ms))),
+    let fallback = match &args.base_url {
+        None => Fallback::builtin_echo(Duration::from_millis(args.fake_delay_ms)),
         Some(url) => match provider::connect(&args, url, &mut config).await {
-            Ok(p) => p,
+            Ok(f) => f,
             Err(e) => {
                 eprintln!("braid: {e}");
                 return ExitCode::FAILURE;
             }
         },
     };
-    let (runtime, report) = match Runtime::open(config, provider) {
+    let dir = args.db.parent().unwrap_or(std::path::Path::new(".")).to_owned();
+    let providers = Providers::in_memory(Secrets::file_only(&dir)).with_fallback(fallback);
+    let (runtime, report) = match Runtime::open_with(config, providers) {
         Ok(r) => r,
         Err(e) => {
             eprintln!("braid: {e}");

@@ -3,7 +3,7 @@
 //! - [`FakeProvider::push_reply`] queues a scripted reply (steps with delays);
 //! - [`FakeProvider::manual`] hands each request to the test, which pushes
 //!   chunks, tool calls, errors, stalls and the end one at a time;
-//! - otherwise it echoes the last user message word by word.
+//! - otherwise it answers as the built-in echo model does.
 //!
 //! Token counts are deterministic: a token is four characters, rounded up.
 //! A scripted reply can also stall, cut the stream, or fail with any
@@ -11,7 +11,6 @@
 
 use crate::{LlmError, LlmProvider, LlmRequest, LlmStream, ProviderEvent};
 use braid_core::llm::{StopReason, Usage};
-use braid_protocol::{MessageType, Role};
 use futures::channel::mpsc as chan;
 use futures::StreamExt;
 use std::collections::VecDeque;
@@ -132,34 +131,8 @@ impl FakeProvider {
     }
 }
 
-/// Tokens as the fake counts them.
-pub fn fake_tokens(text: &str) -> u32 {
-    text.chars().count().div_ceil(4) as u32
-}
-
-fn echo_steps(request: &LlmRequest, delay: Duration) -> Vec<FakeStep> {
-    let last_user = request
-        .messages
-        .iter()
-        .rev()
-        .find_map(|m| match &m.body {
-            MessageType::Text { role: Role::User, .. } => m.body.plain_text(),
-            _ => None,
-        })
-        .unwrap_or_default();
-    let answer = format!("You said: {last_user}");
-    let prompt: u32 = request.messages.iter().filter_map(|m| m.body.plain_text()).map(|t| fake_tokens(&t)).sum();
-    let mut steps = vec![FakeStep::Connect];
-    for (i, word) in answer.split_inclusive(' ').enumerate() {
-        if i > 0 && !delay.is_zero() {
-            steps.push(FakeStep::Delay(delay));
-        }
-        steps.push(FakeStep::Text(word.to_owned()));
-    }
-    steps.push(FakeStep::Usage(Usage { prompt_tokens: prompt, completion_tokens: fake_tokens(&answer) }));
-    steps.push(FakeStep::Finish(StopReason::EndTurn));
-    steps
-}
+/// Tokens as the fake counts them (as the echo does).
+pub use crate::echo::echo_tokens as fake_tokens;
 
 fn scripted(steps: Vec<FakeStep>) -> LlmStream {
     // State: the steps left, the index the next tool call gets, and when
@@ -219,6 +192,6 @@ impl LlmProvider for FakeProvider {
             let _ = manual.send(FakeRequest { request, tx });
             return rx.boxed();
         }
-        scripted(echo_steps(&request, self.echo_delay))
+        crate::echo::EchoProvider::new(self.echo_delay).stream(request)
     }
 }

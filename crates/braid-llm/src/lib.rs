@@ -12,6 +12,7 @@
 pub mod anthropic;
 mod assemble;
 pub mod catalogue;
+pub mod echo;
 mod error;
 #[cfg(feature = "test-support")]
 pub mod fake;

@@ -30,7 +30,26 @@ pub struct Fallback {
 }
 
 impl Fallback {
-    /// The built-in echo of demos and tests, under its usual name.
+    /// The built-in echo model, answering at `delay` per word.
+    pub fn builtin_echo(delay: std::time::Duration) -> Fallback {
+        Fallback::echo(Arc::new(braid_llm::echo::EchoProvider::new(delay)))
+    }
+
+    /// A model server given on the command line, with what the catalogue
+    /// (or the server) says of the model: its real window, output limit
+    /// and whether it sees images.
+    pub fn adhoc(provider: Arc<dyn LlmProvider>, label: String, info: &braid_llm::catalogue::ModelInfo) -> Fallback {
+        Fallback {
+            provider,
+            label,
+            model: info.id.clone(),
+            context_window: info.context_window,
+            max_output_tokens: info.max_output_tokens,
+            vision: info.vision,
+        }
+    }
+
+    /// An echo-like provider (tests script their own) under the echo's name.
     pub fn echo(provider: Arc<dyn LlmProvider>) -> Fallback {
         Fallback {
             provider,

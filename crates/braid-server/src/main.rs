@@ -1,7 +1,6 @@
 //! `braid-server`: the headless server. Prints the URL (with its token) to
 //! open in a browser.
 
-use braid_llm::fake::FakeProvider;
 use braid_llm::secrets::Secrets;
 use braid_llm::settings::adhoc;
 use braid_llm::ProviderKind;
@@ -103,20 +102,12 @@ async fn main() -> ExitCode {
         }
     };
     if args.echo {
-        providers = providers
-            .with_fallback(Fallback::echo(Arc::new(FakeProvider::echo(Duration::from_millis(args.echo_delay_ms)))));
+        providers = providers.with_fallback(Fallback::builtin_echo(Duration::from_millis(args.echo_delay_ms)));
     } else if let Some(url) = &args.base_url {
         match adhoc(ProviderKind::OpenAiCompatible, url, args.model.as_deref(), &Secrets::new(&data_dir)).await {
             Ok((p, info)) => {
                 eprintln!("braid-server: using {} at {url} while no provider is configured", info.id);
-                providers = providers.with_fallback(Fallback {
-                    provider: Arc::new(p),
-                    label: url.clone(),
-                    model: info.id,
-                    context_window: info.context_window,
-                    max_output_tokens: info.max_output_tokens,
-                    vision: info.vision,
-                });
+                providers = providers.with_fallback(Fallback::adhoc(Arc::new(p), url.clone(), &info));
             }
             Err(e) => {
                 eprintln!("braid-server: cannot use {url}: {e}");
