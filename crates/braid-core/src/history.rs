@@ -36,15 +36,4 @@ impl TransitionLog {
     pub fn records(&self) -> impl ExactSizeIterator<Item = &TransitionRecord> {
         self.records.iter()
     }
-
-    /// The states passed through, in order, without repeats.
-    pub fn path(&self) -> Vec<StatusKind> {
-        let mut path: Vec<StatusKind> = Vec::new();
-        for r in &self.records {
-            if path.last() != Some(&r.to) {
-                path.push(r.to);
-            }
-        }
-        path
-    }
 }

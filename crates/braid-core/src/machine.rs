@@ -245,8 +245,6 @@ impl ContextState {
 pub enum PipelineStage {
     ProcessingUserMessage,
     ResolvingFileReferences,
-    EnhancingSystemPrompt,
-    OptimizingContext,
     ReadingImages { done: u32, total: u32 },
 }
 
@@ -255,8 +253,6 @@ impl PipelineStage {
         match self {
             PipelineStage::ProcessingUserMessage => ContextStatus::ProcessingUserMessage,
             PipelineStage::ResolvingFileReferences => ContextStatus::ResolvingFileReferences,
-            PipelineStage::EnhancingSystemPrompt => ContextStatus::EnhancingSystemPrompt,
-            PipelineStage::OptimizingContext => ContextStatus::OptimizingContext,
             PipelineStage::ReadingImages { done, total } => ContextStatus::ReadingImages { done, total },
         }
     }
@@ -530,7 +526,8 @@ impl Effect {
 pub fn is_request_phase(kind: StatusKind) -> bool {
     matches!(
         kind,
-        StatusKind::PreparingLlmRequest
+        StatusKind::EnhancingSystemPrompt
+            | StatusKind::PreparingLlmRequest
             | StatusKind::Summarizing
             | StatusKind::ToolAutoLoop
             | StatusKind::ConnectingToLlm
@@ -542,14 +539,7 @@ pub fn is_request_phase(kind: StatusKind) -> bool {
 
 /// States in which the user's message is in the processing pipeline.
 pub fn is_pipeline_phase(kind: StatusKind) -> bool {
-    matches!(
-        kind,
-        StatusKind::ProcessingUserMessage
-            | StatusKind::ResolvingFileReferences
-            | StatusKind::EnhancingSystemPrompt
-            | StatusKind::OptimizingContext
-            | StatusKind::ReadingImages
-    )
+    matches!(kind, StatusKind::ProcessingUserMessage | StatusKind::ResolvingFileReferences | StatusKind::ReadingImages)
 }
 
 /// States in which a tool round is open.

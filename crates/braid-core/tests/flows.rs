@@ -47,7 +47,10 @@ fn texts(sim: &Sim) -> Vec<String> {
     sim.messages().iter().map(|m| braid_core::conversation::describe(&m.body)).collect()
 }
 
+/// The runtime prepares the request (a roomy window), starts sending, and
+/// the answer streams in.
 fn stream(sim: &mut Sim, chunks: &[&str]) {
+    sim.prepare(sim.prepared(100_000));
     let rid = sim.request_id();
     sim.send(Event::LlmRequestStarted { request_id: rid });
     sim.send(Event::LlmConnected { request_id: rid });
@@ -81,6 +84,7 @@ fn simple_text_conversation() {
 fn streamed_answer_has_exact_states_and_events() {
     let mut sim = Sim::new();
     sim.start("count");
+    sim.prepare(sim.prepared(100_000));
     let rid = sim.request_id();
     sim.send(Event::LlmRequestStarted { request_id: rid });
     sim.send(Event::LlmConnected { request_id: rid });
@@ -95,6 +99,7 @@ fn streamed_answer_has_exact_states_and_events() {
         vec![
             S::Idle,
             S::ProcessingUserMessage,
+            S::EnhancingSystemPrompt,
             S::PreparingLlmRequest,
             S::ConnectingToLlm,
             S::AwaitingLlmFirstChunk,

@@ -17,7 +17,7 @@ impl Processor for Upper {
         "upper"
     }
     fn stage(&self) -> PipelineStage {
-        PipelineStage::EnhancingSystemPrompt
+        PipelineStage::ResolvingFileReferences
     }
     fn process(&self, m: &mut Message, _: &Conversation) -> Result<Flow, String> {
         let text = m.body.plain_text().unwrap_or_default().to_uppercase();
@@ -80,7 +80,7 @@ fn processors_run_in_order_and_complete_skips_the_rest() {
         stages,
         [
             PipelineStage::ProcessingUserMessage,
-            PipelineStage::EnhancingSystemPrompt,
+            PipelineStage::ResolvingFileReferences,
             PipelineStage::ProcessingUserMessage
         ]
     );

@@ -110,9 +110,8 @@ fn event_for(sim: &mut Sim, action: &Action, last_pipeline: &mut Option<braid_pr
             stage: [
                 PipelineStage::ProcessingUserMessage,
                 PipelineStage::ResolvingFileReferences,
-                PipelineStage::EnhancingSystemPrompt,
-                PipelineStage::OptimizingContext,
-            ][*s as usize],
+                PipelineStage::ReadingImages { done: 0, total: 1 },
+            ][*s as usize % 3],
         },
         Action::Prepared(w) => {
             Event::RequestPrepared { request_id: rid, prepared: Box::new(sim.prepared(u32::from(*w) * 100)) }

@@ -435,7 +435,7 @@ fn a_failed_summary_goes_on_without_and_cancel_stops_summarising() {
     assert!(fx.iter().any(|e| matches!(e, Effect::Summarize { replaces, .. } if replaces.len() == 2)), "{fx:?}");
     let fx = sim.send(Event::SummaryFailed { request_id: rid, error: "network".into() });
     assert!(starts_request(&fx));
-    assert_eq!(sim.state.status, S::PreparingLlmRequest);
+    assert_eq!(sim.state.status, S::EnhancingSystemPrompt, "the request is assembled again, now without the summary");
     model_answers(&mut sim, "four");
     sim.start("five");
     let rid = sim.request_id();

@@ -14,13 +14,16 @@ pub enum ContextStatus {
     Idle,
     ProcessingUserMessage,
     ResolvingFileReferences,
+    /// The request is being assembled: the system prompt (base, branch,
+    /// mode, tool examples), the tools, the messages and their counts.
     EnhancingSystemPrompt,
-    OptimizingContext,
     /// Images are read (vision analysis or OCR); `done` of `total`.
     ReadingImages {
         done: u32,
         total: u32,
     },
+    /// Fitted into the window; the request is being built (images scaled
+    /// for the provider) and is about to be sent.
     PreparingLlmRequest,
     ConnectingToLlm,
     AwaitingLlmFirstChunk,
@@ -74,8 +77,9 @@ pub enum StatusKind {
     ProcessingUserMessage,
     ResolvingFileReferences,
     EnhancingSystemPrompt,
-    OptimizingContext,
     ReadingImages,
+    /// Fitted into the window; the request is being built (images scaled
+    /// for the provider) and is about to be sent.
     PreparingLlmRequest,
     ConnectingToLlm,
     AwaitingLlmFirstChunk,
@@ -102,7 +106,6 @@ impl ContextStatus {
             S::ProcessingUserMessage => StatusKind::ProcessingUserMessage,
             S::ResolvingFileReferences => StatusKind::ResolvingFileReferences,
             S::EnhancingSystemPrompt => StatusKind::EnhancingSystemPrompt,
-            S::OptimizingContext => StatusKind::OptimizingContext,
             S::ReadingImages { .. } => StatusKind::ReadingImages,
             S::PreparingLlmRequest => StatusKind::PreparingLlmRequest,
             S::ConnectingToLlm => StatusKind::ConnectingToLlm,
@@ -150,12 +153,11 @@ impl ContextStatus {
 
 impl StatusKind {
     /// Every state, in the order of the enum.
-    pub const ALL: [StatusKind; 22] = [
+    pub const ALL: [StatusKind; 21] = [
         StatusKind::Idle,
         StatusKind::ProcessingUserMessage,
         StatusKind::ResolvingFileReferences,
         StatusKind::EnhancingSystemPrompt,
-        StatusKind::OptimizingContext,
         StatusKind::ReadingImages,
         StatusKind::PreparingLlmRequest,
         StatusKind::ConnectingToLlm,
@@ -186,7 +188,6 @@ impl StatusKind {
             K::ProcessingUserMessage => "Processing message…",
             K::ResolvingFileReferences => "Resolving file references…",
             K::EnhancingSystemPrompt => "Preparing system prompt…",
-            K::OptimizingContext => "Optimising context…",
             K::ReadingImages => "Reading images ({done}/{total} done)",
             K::PreparingLlmRequest => "Preparing request…",
             K::ConnectingToLlm => "Connecting…",

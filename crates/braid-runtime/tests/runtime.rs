@@ -110,6 +110,7 @@ async fn streams_chunk_by_chunk_and_persists_the_answer() {
         states(&events),
         [
             StatusKind::ProcessingUserMessage,
+            StatusKind::EnhancingSystemPrompt,
             StatusKind::PreparingLlmRequest,
             StatusKind::ConnectingToLlm,
             StatusKind::AwaitingLlmFirstChunk,

@@ -8,7 +8,6 @@ const EVERY: [ContextStatus, string][] = [
   [{ state: "processing_user_message" }, "Processing message…"],
   [{ state: "resolving_file_references" }, "Resolving file references…"],
   [{ state: "enhancing_system_prompt" }, "Preparing system prompt…"],
-  [{ state: "optimizing_context" }, "Optimising context…"],
   [{ state: "reading_images", done: 1, total: 3 }, "Reading images (1/3 done)"],
   [{ state: "preparing_llm_request" }, "Preparing request…"],
   [{ state: "connecting_to_llm" }, "Connecting…"],
@@ -31,7 +30,7 @@ const EVERY: [ContextStatus, string][] = [
 // Every StatusKind must appear above: adding a state without wording fails.
 const KINDS: Record<StatusKind, true> = {
   idle: true, processing_user_message: true, resolving_file_references: true, enhancing_system_prompt: true,
-  optimizing_context: true, reading_images: true, preparing_llm_request: true, connecting_to_llm: true, awaiting_llm_first_chunk: true,
+  reading_images: true, preparing_llm_request: true, connecting_to_llm: true, awaiting_llm_first_chunk: true,
   streaming_llm_response: true, processing_llm_response: true, retrying_llm_request: true, parsing_tool_calls: true,
   awaiting_tool_approval: true, executing_tool: true, collecting_tool_results: true, processing_tool_results: true,
   tool_auto_loop: true, summarizing: true, awaiting_sub_agents: true, cancelling: true, failed: true,

@@ -56,6 +56,11 @@ impl Step {
                     self.s.book.reminded.insert(c.path, c.kind.key());
                 }
                 self.s.book.last_sent = Some(usage);
+                // Fitted: the runtime builds the request (images scaled
+                // for the provider) and reports when it starts sending.
+                if self.kind() != braid_protocol::StatusKind::ToolAutoLoop {
+                    self.set_status(ContextStatus::PreparingLlmRequest);
+                }
                 let keep: HashSet<_> = keep.into_iter().collect();
                 let messages = p.messages.into_iter().filter(|m| keep.contains(&m.id)).collect();
                 self.run(Effect::SendLlmRequest { request_id, system, messages, tools, max_tokens: p.max_output });

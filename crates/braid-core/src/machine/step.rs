@@ -87,7 +87,7 @@ impl Step {
                 }
             }
             Event::RequestPrepared { request_id, prepared } => {
-                let preparing = matches!(self.kind(), StatusKind::PreparingLlmRequest | StatusKind::ToolAutoLoop);
+                let preparing = matches!(self.kind(), StatusKind::EnhancingSystemPrompt | StatusKind::ToolAutoLoop);
                 if self.request_is(request_id) && preparing {
                     self.prepared(request_id, *prepared);
                 }
@@ -398,8 +398,9 @@ impl Step {
         let force_tool = self.s.force_tool.take();
         self.s.request =
             Some(InFlight { id, attempt, response_id, sequence: 0, interrupted: false, force_tool, trimmed: false });
+        // The runtime assembles the system prompt and the request's facts.
         if self.kind() != StatusKind::ToolAutoLoop {
-            self.set_status(ContextStatus::PreparingLlmRequest);
+            self.set_status(ContextStatus::EnhancingSystemPrompt);
         }
         self.run(Effect::StartLlmRequest { request_id: id, response_id });
     }
@@ -408,7 +409,7 @@ impl Step {
     fn resume_request(&mut self) {
         let Some(r) = self.s.request.as_ref() else { return };
         let (request_id, response_id) = (r.id, r.response_id);
-        self.set_status(ContextStatus::PreparingLlmRequest);
+        self.set_status(ContextStatus::EnhancingSystemPrompt);
         self.run(Effect::StartLlmRequest { request_id, response_id });
     }
 
