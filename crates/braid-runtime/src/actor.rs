@@ -7,7 +7,9 @@
 //! own that is always read first, so they never wait behind a flood of
 //! stream chunks.
 
+mod failure;
 mod files;
+mod meta;
 mod request;
 mod work;
 
@@ -20,8 +22,8 @@ use braid_core::history::{TransitionLog, TransitionRecord};
 use braid_core::machine::{Effect, Event, Reply};
 use braid_core::{ContextState, Conversation};
 use braid_protocol::{
-    BraidEvent, BranchId, ContextSnapshot, ContextStatus, ContextSummary, ContextUpdate, ErrorCode, MessageId,
-    MessageType, ModelChoice, Notice, QueuedPreview, RequestId, UpdateMetadata, WireError,
+    BraidEvent, BranchId, ContextSnapshot, ContextSummary, ErrorCode, MessageId, MessageType, ModelChoice, Notice,
+    RequestId, WireError,
 };
 use braid_store::ContextMeta;
 use braid_workspace::freshness::FileFreshness;
@@ -271,50 +273,6 @@ impl ContextActor {
         )
     }
 
-    /// Written to the store first; the copy here changes only if that worked.
-    fn update_meta(
-        &mut self,
-        title: Option<String>,
-        model: Option<Option<ModelChoice>>,
-    ) -> Result<ContextSummary, WireError> {
-        let now = clock::now();
-        let storage = |e: braid_store::StoreError| WireError::new(ErrorCode::Storage, e.to_string());
-        let mut store = self.shared.lock_store();
-        if let Some(title) = &title {
-            store.rename_context(&self.meta.id, title, now).map_err(storage)?;
-            self.meta.title = title.clone();
-        }
-        if let Some(model) = &model {
-            store.set_context_model(&self.meta.id, model.as_ref(), now).map_err(storage)?;
-            self.meta.model = model.clone();
-        }
-        drop(store);
-        self.meta.updated_at = now;
-        Ok(snapshot::summary(&self.meta, &self.state, self.conversation.len() as u64))
-    }
-
-    /// The fork is drafted from the conversation (by the core's rules) and
-    /// created by the machine, which hands out its id and persists it.
-    fn create_branch(
-        &mut self,
-        from: MessageId,
-        name: &str,
-        system_prompt: Option<String>,
-    ) -> Result<BranchId, WireError> {
-        let source = self.conversation.branch_of(from).cloned().ok_or_else(|| {
-            WireError::new(ErrorCode::NotFound, format!("message {from} is not in this conversation"))
-        })?;
-        let draft = self
-            .conversation
-            .fork(&source, from, name, system_prompt, clock::now())
-            .map_err(|e| WireError::new(ErrorCode::InvalidInput, e.to_string()))?;
-        match self.apply(Event::CreateBranch { draft: Box::new(draft), switch: false }) {
-            Some(Ok(Reply::Branch(id))) => Ok(id),
-            Some(Err(e)) => Err(e),
-            _ => Err(WireError::new(ErrorCode::Internal, "the branch was not created")),
-        }
-    }
-
     /// One transition, start to finish. Returns the reply, if the event was
     /// a command.
     fn apply(&mut self, event: Event) -> Option<Result<Reply, WireError>> {
@@ -377,53 +335,5 @@ impl ContextActor {
             }
         }
         reply
-    }
-
-    /// A write failed (disk full, database locked or read-only): no effect
-    /// of the transition ran. Everything in flight stops and the context
-    /// shows Failed with the reason; what was stored before stays, and
-    /// Retry or a new message carries on once the disk takes writes again.
-    fn storage_failed(&mut self, error: &braid_store::StoreError, now: braid_protocol::Timestamp) -> WireError {
-        tracing::error!(context = %self.meta.id, %error, "could not save the context");
-        self.stop_tasks();
-        let message = format!("Could not save the conversation ({error}). Nothing stored was lost; free disk space or close what locks the database, then retry.");
-        let previous = self.state.status.clone();
-        self.state.request = None;
-        self.state.pending = None;
-        self.state.round = None;
-        self.state.rereading = None;
-        self.state.status = ContextStatus::Failed {
-            error_code: braid_protocol::FailureCode::StorageFailed,
-            message: message.clone(),
-            recoverable: true,
-        };
-        let update = ContextUpdate {
-            context_id: self.meta.id.clone(),
-            current_state: self.state.status.clone(),
-            previous_state: (previous.kind() != self.state.status.kind()).then_some(previous),
-            message: None,
-            timestamp: now,
-            metadata: UpdateMetadata {
-                queue: self.state.queue.iter().map(|q| QueuedPreview::of(q.id, &q.body)).collect(),
-                notice: Some(Notice::from_error(ErrorCode::Storage, message.clone())),
-            },
-        };
-        let _ = self.shared.events.send(BraidEvent::ContextUpdate(update));
-        WireError::new(ErrorCode::Storage, message)
-    }
-
-    fn emit_notice(&self, notice: Notice, now: braid_protocol::Timestamp) {
-        let update = ContextUpdate {
-            context_id: self.meta.id.clone(),
-            current_state: self.state.status.clone(),
-            previous_state: None,
-            message: None,
-            timestamp: now,
-            metadata: UpdateMetadata {
-                queue: self.state.queue.iter().map(|q| QueuedPreview::of(q.id, &q.body)).collect(),
-                notice: Some(notice),
-            },
-        };
-        let _ = self.shared.events.send(BraidEvent::ContextUpdate(update));
     }
 }

@@ -7,6 +7,7 @@
 //! here per request and hold no logic of their own.
 
 mod actor;
+mod catalogue;
 mod clock;
 mod contexts;
 mod dispatch;
@@ -16,7 +17,9 @@ mod images;
 mod llm_task;
 pub mod providers;
 mod references;
+mod shared;
 mod snapshot;
+mod subscription;
 mod summary_task;
 mod tool_task;
 mod watch;
@@ -24,12 +27,15 @@ mod watch;
 pub use braid_vision::limit_ocr_threads;
 pub use error::RuntimeError;
 pub use providers::{detect_local_servers, Fallback, Providers};
+pub use shared::RuntimeConfig;
+use shared::{sweep_images, Shared};
+pub use subscription::Subscription;
 
 use actor::{ContextActor, Input};
 use braid_core::history::TransitionRecord;
 use braid_core::machine::{Event, Reply};
 use braid_core::pipeline::Pipeline;
-use braid_core::{ContextState, Conversation, MachineConfig};
+use braid_core::{ContextState, Conversation};
 use braid_llm::secrets::Secrets;
 use braid_llm::LlmProvider;
 use braid_protocol::{
@@ -39,101 +45,16 @@ use braid_protocol::{
 };
 use braid_store::{ContextMeta, RecoveryReport, Store};
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex, MutexGuard, PoisonError, RwLock};
+use std::sync::{Arc, Mutex, RwLock};
 use tokio::sync::{broadcast, oneshot};
 
 /// How many recent messages a new subscriber receives first.
 pub const SUBSCRIBE_TAIL: usize = 200;
 
-#[derive(Debug, Clone)]
-pub struct RuntimeConfig {
-    pub db_path: PathBuf,
-    /// Where a context works when it is created without a directory.
-    pub default_working_dir: PathBuf,
-    pub model: String,
-    pub system_prompt: Option<String>,
-    pub max_tokens: u32,
-    /// Retry, backoff and loop limits for new contexts.
-    pub machine: MachineConfig,
-}
-
-impl RuntimeConfig {
-    pub fn new(db_path: PathBuf, default_working_dir: PathBuf) -> RuntimeConfig {
-        RuntimeConfig {
-            db_path,
-            default_working_dir,
-            model: "default".to_owned(),
-            system_prompt: None,
-            max_tokens: 1024,
-            machine: MachineConfig::default(),
-        }
-    }
-}
-
-pub(crate) struct Shared {
-    store: Mutex<Store>,
-    providers: Providers,
-    /// Replaced whole on each registration: a running call keeps the
-    /// registry it started with.
-    tools: RwLock<Arc<braid_tools::ToolRegistry>>,
-    contexts: contexts::Contexts,
-    config: RuntimeConfig,
-    events: broadcast::Sender<BraidEvent>,
-    pipeline: Pipeline,
-    images: Arc<images::Images>,
-}
-
-impl Shared {
-    /// Store calls are short (well under a millisecond), so a plain mutex
-    /// held briefly beats a database thread.
-    pub(crate) fn lock_store(&self) -> MutexGuard<'_, Store> {
-        self.store.lock().unwrap_or_else(PoisonError::into_inner)
-    }
-
-    /// The tools registered now.
-    pub(crate) fn tools(&self) -> Arc<braid_tools::ToolRegistry> {
-        self.tools.read().unwrap_or_else(PoisonError::into_inner).clone()
-    }
-}
-
-/// Images attached in the composer but never sent (removed there, or the
-/// app closed) are kept a day, then deleted once no message refers to them.
-const UNSENT_IMAGES_KEPT: std::time::Duration = std::time::Duration::from_secs(24 * 60 * 60);
-
-fn sweep_images(shared: &Shared) {
-    for id in shared.images.older_than(UNSENT_IMAGES_KEPT) {
-        // One short query per image: the store lock is never held long.
-        if matches!(shared.lock_store().image_in_use(&id), Ok(false)) {
-            shared.images.remove(&id);
-        }
-    }
-}
-
 /// The runtime. Cheap to clone; all clones share the same contexts.
 #[derive(Clone)]
 pub struct Runtime {
     shared: Arc<Shared>,
-}
-
-/// Events of one context, with the snapshot taken when subscribing.
-pub struct Subscription {
-    context: ContextId,
-    rx: broadcast::Receiver<BraidEvent>,
-}
-
-impl Subscription {
-    /// The next event of this context. `Err(n)` means `n` events were
-    /// missed (a slow reader): take a new snapshot.
-    pub async fn recv(&mut self) -> Option<Result<BraidEvent, u64>> {
-        loop {
-            match self.rx.recv().await {
-                Ok(e) if e.context_id() == &self.context => return Some(Ok(e)),
-                Ok(_) => continue,
-                Err(broadcast::error::RecvError::Lagged(n)) => return Some(Err(n)),
-                Err(broadcast::error::RecvError::Closed) => return None,
-            }
-        }
-    }
 }
 
 impl Runtime {
@@ -383,40 +304,6 @@ impl Runtime {
     ) -> Result<ToolSettings, RuntimeError> {
         self.command(id, Event::SetToolPolicy { policy, always_ask }).await?;
         Ok(self.peek(id).await?.tools)
-    }
-
-    /// The tool catalogue: every registered tool.
-    pub fn tools(&self) -> Vec<braid_protocol::ToolSpec> {
-        self.shared.tools().specs()
-    }
-
-    /// Adds a tool (an MCP server's, an agent's) to the catalogue of every
-    /// context, loaded or not. The approval policy judges its calls like
-    /// any other's, by its permission.
-    pub async fn register_tool(&self, tool: Arc<dyn braid_tools::Tool>) -> Result<(), RuntimeError> {
-        {
-            let mut tools = self.shared.tools.write().unwrap_or_else(PoisonError::into_inner);
-            let mut next = (**tools).clone();
-            next.register(tool).map_err(|e| RuntimeError::InvalidInput(e.to_string()))?;
-            *tools = Arc::new(next);
-        }
-        self.shared.contexts.catalogue_changed(&self.shared).await;
-        Ok(())
-    }
-
-    /// Removes a tool from the catalogue; false if there was none.
-    pub async fn unregister_tool(&self, name: &str) -> bool {
-        let removed = {
-            let mut tools = self.shared.tools.write().unwrap_or_else(PoisonError::into_inner);
-            let mut next = (**tools).clone();
-            let removed = next.unregister(name);
-            *tools = Arc::new(next);
-            removed
-        };
-        if removed {
-            self.shared.contexts.catalogue_changed(&self.shared).await;
-        }
-        removed
     }
 
     pub async fn unqueue(&self, id: &ContextId, message_id: MessageId) -> Result<(), RuntimeError> {

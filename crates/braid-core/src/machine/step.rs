@@ -1,19 +1,17 @@
-//! The transition function: user input, the pipeline, the LLM request and
-//! its retries, cancel and interrupt. Tool rounds are in `tools.rs`.
+//! The transition function: each event to its handler, user input, the
+//! pipeline and the queue. The request is in `request.rs`, cancel,
+//! interrupt, retry and branches in `control.rs`, preparing a request in
+//! `prepare.rs`, and tool rounds in `tools.rs`.
 
-use super::{
-    is_pipeline_phase, is_request_phase, retry_delay_ms, ContextState, Effect, Event, InFlight, LoopProgress,
-    QueuedMessage, Reply,
-};
+use super::{is_pipeline_phase, is_request_phase, ContextState, Effect, Event, LoopProgress, QueuedMessage, Reply};
 use crate::approval::{offered, permission_in};
-use crate::llm::{LlmFailure, LlmResponse, StopReason};
 use crate::validate::validate_user_message;
+use braid_protocol::NoticeCode;
 use braid_protocol::{
-    BraidEvent, BranchId, ContentDelta, ContentFinal, ContextStatus, ContextStrategy, ContextUpdate, ControlKind,
-    ErrorCode, ImageAttachment, Message, MessageChange, MessageId, MessageKind, MessageLifecycle, MessageType, Notice,
-    QueuedPreview, RequestId, Role, SendReceipt, StatusKind, Timestamp, UpdateMetadata, WireError,
+    BraidEvent, ContextStatus, ContextStrategy, ContextUpdate, ControlKind, ErrorCode, ImageAttachment, Message,
+    MessageChange, MessageId, MessageKind, MessageLifecycle, MessageType, Notice, QueuedPreview, RequestId,
+    SendReceipt, StatusKind, Timestamp, UpdateMetadata, WireError,
 };
-use braid_protocol::{FailureCode, NoticeCode};
 
 /// `transition(state, event, now) -> (state, effects)`: pure and total.
 /// Events that do not apply to the current state (a late chunk from an
@@ -33,11 +31,11 @@ pub fn transition(state: &ContextState, event: Event, now: Timestamp) -> (Contex
 pub(super) struct Step {
     pub(super) s: ContextState,
     pub(super) now: Timestamp,
-    durable: Vec<Effect>,
+    pub(super) durable: Vec<Effect>,
     other: Vec<Effect>,
     /// Only streaming counters moved: not worth a write per chunk (a crash
     /// loses the partial answer by design).
-    progress_only: bool,
+    pub(super) progress_only: bool,
 }
 
 impl Step {
@@ -199,7 +197,7 @@ impl Step {
         self.s.pending.as_ref().is_some_and(|p| p.id == id)
     }
 
-    fn request_is(&self, id: RequestId) -> bool {
+    pub(super) fn request_is(&self, id: RequestId) -> bool {
         self.s.request.as_ref().is_some_and(|r| r.id == id)
     }
 
@@ -386,288 +384,6 @@ impl Step {
             if let Some(next) = self.s.queue.pop_front() {
                 self.begin(next);
             }
-        }
-    }
-
-    /// Opens request attempt `attempt`; during the tool loop the state stays
-    /// ToolAutoLoop until the request is on its way.
-    pub(super) fn start_request(&mut self, attempt: u32) {
-        let id = RequestId(self.s.next_request_id);
-        self.s.next_request_id += 1;
-        let response_id = self.alloc_message_id();
-        let force_tool = self.s.force_tool.take();
-        self.s.request =
-            Some(InFlight { id, attempt, response_id, sequence: 0, interrupted: false, force_tool, trimmed: false });
-        // The runtime assembles the system prompt and the request's facts.
-        if self.kind() != StatusKind::ToolAutoLoop {
-            self.set_status(ContextStatus::EnhancingSystemPrompt);
-        }
-        self.run(Effect::StartLlmRequest { request_id: id, response_id });
-    }
-
-    /// After a summary: the same request goes out, now with the summary.
-    fn resume_request(&mut self) {
-        let Some(r) = self.s.request.as_ref() else { return };
-        let (request_id, response_id) = (r.id, r.response_id);
-        self.set_status(ContextStatus::EnhancingSystemPrompt);
-        self.run(Effect::StartLlmRequest { request_id, response_id });
-    }
-
-    fn delta(&mut self, request_id: RequestId, text: String) {
-        if !self.request_is(request_id) || !is_request_phase(self.kind()) || text.is_empty() {
-            return;
-        }
-        let chars = text.chars().count() as u64;
-        let (chunks, total) = match self.s.status {
-            ContextStatus::StreamingLlmResponse { chunks, chars: so_far } => {
-                self.progress_only = true;
-                (chunks + 1, so_far + chars)
-            }
-            _ => (1, chars),
-        };
-        let Some(request) = self.s.request.as_mut() else { return };
-        request.sequence += 1;
-        let (message_id, sequence) = (request.response_id, request.sequence);
-        if chunks == 1 {
-            self.lifecycle(message_id, MessageKind::Text, MessageChange::Created);
-        }
-        self.set_status(ContextStatus::StreamingLlmResponse { chunks, chars: total });
-        self.run(Effect::Emit(BraidEvent::ContentDelta(ContentDelta {
-            context_id: self.s.context_id.clone(),
-            message_id,
-            sequence,
-            delta: text,
-            is_final: false,
-        })));
-    }
-
-    fn completed(&mut self, response: LlmResponse) {
-        let Some(request) = self.s.request.take() else { return };
-        self.learn_usage(response.usage);
-        self.set_status(ContextStatus::ProcessingLlmResponse);
-        if request.sequence > 0 {
-            self.run(Effect::Emit(BraidEvent::ContentFinal(ContentFinal {
-                context_id: self.s.context_id.clone(),
-                message_id: request.response_id,
-                sequence: request.sequence + 1,
-                is_final: true,
-            })));
-        }
-        let interrupted = request.interrupted || response.stop_reason == StopReason::Interrupted;
-        if response.usage.is_none() && !interrupted {
-            // Said once per answer, never papered over with an estimate.
-            self.notify(Notice::new(
-                NoticeCode::UsageUnreported,
-                "The server reported no token usage for this answer.",
-            ));
-        }
-        if !interrupted && !response.tool_calls.is_empty() {
-            self.open_tool_round(request.response_id, response);
-            return;
-        }
-        if response.text.is_empty() {
-            if request.sequence > 0 {
-                self.discard(request.response_id);
-            }
-            if !interrupted {
-                self.notify(Notice::new(NoticeCode::EmptyResponse, "The model returned an empty answer."));
-            }
-        } else {
-            let body = MessageType::text(Role::Assistant, response.text);
-            let mut message = self.message(request.response_id, body);
-            message.meta.usage = response.usage.map(Into::into);
-            // Cut at the output limit: kept, marked, and never presented
-            // as a finished answer.
-            message.meta.cut = response.stop_reason == StopReason::MaxTokens && !interrupted;
-            let cut = message.meta.cut;
-            self.append(message);
-            self.lifecycle(request.response_id, MessageKind::Text, MessageChange::Completed);
-            if cut {
-                self.notify(Notice::new(
-                    NoticeCode::AnswerCut,
-                    "The answer reached the model's output limit and was cut. Press Continue to let the model go on.",
-                ));
-            }
-        }
-        if interrupted {
-            self.notify(Notice::new(
-                NoticeCode::Interrupted,
-                "Stopped. The partial answer is kept; send a message to continue.",
-            ));
-        }
-        self.set_status(ContextStatus::Idle);
-    }
-
-    fn discard(&mut self, id: MessageId) {
-        self.lifecycle(id, MessageKind::Text, MessageChange::StatusChanged { status: "discarded".to_owned() });
-    }
-
-    pub(super) fn failed(&mut self, failure: LlmFailure) {
-        let Some(request) = self.s.request.take() else { return };
-        if request.sequence > 0 {
-            self.discard(request.response_id);
-        }
-        // Too long for the model: once, send again with less of the
-        // conversation (the stored messages stay as they are).
-        if failure.code == FailureCode::ContextLengthExceeded && !request.trimmed {
-            self.notify(Notice::new(
-                NoticeCode::ContextTrimmed,
-                "The model said the conversation is too long; older messages were left out and it was sent again.",
-            ));
-            self.s.force_tool = request.force_tool.clone();
-            self.start_request(request.attempt);
-            if let Some(r) = self.s.request.as_mut() {
-                r.trimmed = true;
-            }
-            return;
-        }
-        let max = self.s.config.max_retries;
-        if failure.retryable && request.attempt <= max {
-            let delay = retry_delay_ms(&self.s.config, request.attempt, request.id, failure.retry_after_ms);
-            let at = self.now.plus_ms(delay);
-            let attempt = request.attempt;
-            let request_id = request.id;
-            self.s.request = Some(InFlight { sequence: 0, ..request });
-            self.set_status(ContextStatus::RetryingLlmRequest { attempt, max, retry_at: at });
-            self.notify(Notice::new(failure.code, failure.message));
-            self.run(Effect::ScheduleRetry { request_id, at });
-            return;
-        }
-        let message = if failure.retryable {
-            format!("{} (gave up after {max} retries)", failure.message)
-        } else {
-            failure.message
-        };
-        self.set_status(ContextStatus::Failed { error_code: failure.code, message, recoverable: failure.retryable });
-    }
-
-    fn retry(&mut self) {
-        match self.kind() {
-            StatusKind::Failed | StatusKind::Idle => {
-                self.reply(Ok(Reply::Done));
-                self.s.auto_loop = LoopProgress::default();
-                self.start_request(1);
-            }
-            _ => {
-                let what = self.s.status.describe(self.now);
-                self.reply(Err(WireError::new(
-                    ErrorCode::AgentBusy,
-                    format!("Braid is busy ({what}); nothing to retry."),
-                )));
-            }
-        }
-    }
-
-    fn create_branch(&mut self, mut branch: crate::conversation::Branch, switch: bool) {
-        if branch.name.trim().is_empty() {
-            let text = "a branch name cannot be empty";
-            self.reply(Err(WireError::new(ErrorCode::InvalidInput, text)));
-            return;
-        }
-        if switch && self.s.status.is_busy() {
-            let what = self.s.status.describe(self.now);
-            let text = format!("Braid is busy ({what}). Cancel or wait before switching to a new branch.");
-            self.reply(Err(WireError::new(ErrorCode::AgentBusy, text)));
-            return;
-        }
-        let id = BranchId(format!("b{}", self.s.next_branch_id));
-        self.s.next_branch_id += 1;
-        branch.id = id.clone();
-        let from = branch.parent.clone().unwrap_or_else(BranchId::main);
-        self.durable.push(Effect::CreateBranch(Box::new(branch)));
-        self.reply(Ok(Reply::Branch(id.clone())));
-        if switch {
-            self.switch_to(from, id);
-        }
-    }
-
-    fn switch_branch(&mut self, from: BranchId, to: BranchId) {
-        if self.s.status.is_busy() {
-            let what = self.s.status.describe(self.now);
-            let text = format!("Braid is busy ({what}). Cancel or wait before switching branch.");
-            self.reply(Err(WireError::new(ErrorCode::AgentBusy, text)));
-            return;
-        }
-        self.reply(Ok(Reply::Done));
-        self.switch_to(from, to);
-    }
-
-    fn switch_to(&mut self, from: BranchId, to: BranchId) {
-        if from == to {
-            return;
-        }
-        self.durable.push(Effect::SetActiveBranch(to.clone()));
-        let id = self.alloc_message_id();
-        let message = self.message(id, MessageType::SystemControl { control: ControlKind::BranchSwitch { from, to } });
-        self.append(message);
-    }
-
-    /// Cancel: processed first, stops at once, keeps no partial answer.
-    /// The queue is left alone: queued messages were sent on purpose and
-    /// start when the context is Idle (the user removes one with Unqueue).
-    fn cancel(&mut self) {
-        self.reply(Ok(Reply::Done));
-        match self.kind() {
-            StatusKind::Idle => return,
-            StatusKind::Failed => {}
-            k if is_pipeline_phase(k) => {
-                if let Some(p) = self.s.pending.take() {
-                    self.run(Effect::AbortPipeline(p.id));
-                }
-                if let Some(id) = self.s.rereading.take() {
-                    self.run(Effect::AbortPipeline(id));
-                }
-            }
-            StatusKind::RetryingLlmRequest => {
-                if let Some(r) = self.s.request.take() {
-                    self.run(Effect::CancelRetry { request_id: r.id });
-                }
-            }
-            k if is_request_phase(k) => {
-                if let Some(r) = self.s.request.take() {
-                    self.run(Effect::AbortLlmRequest { request_id: r.id, keep_partial: false });
-                    if r.sequence > 0 {
-                        self.discard(r.response_id);
-                    }
-                }
-            }
-            StatusKind::ExecutingTool => {
-                if self.kill_running_tool("cancelled by the user") {
-                    self.notify(Notice::new(NoticeCode::Cancelled, "Cancelled."));
-                    return;
-                }
-            }
-            StatusKind::Cancelling => self.s.round = None,
-            _ => self.close_round("cancelled by the user"),
-        }
-        self.s.request = None;
-        self.s.pending = None;
-        self.s.round = None;
-        self.set_status(ContextStatus::Idle);
-        self.notify(Notice::new(NoticeCode::Cancelled, "Cancelled."));
-    }
-
-    /// Interrupt: softer than cancel. A streamed answer is kept as far as it
-    /// got; a running tool finishes; no further round starts.
-    fn interrupt(&mut self) {
-        let kind = self.kind();
-        let streaming = self.s.request.as_ref().is_some_and(|r| r.sequence > 0);
-        if is_request_phase(kind) && streaming {
-            if let Some(r) = self.s.request.as_mut() {
-                r.interrupted = true;
-                let request_id = r.id;
-                self.run(Effect::AbortLlmRequest { request_id, keep_partial: true });
-            }
-            self.reply(Ok(Reply::Done));
-        } else if kind == StatusKind::ExecutingTool {
-            if let Some(round) = self.s.round.as_mut() {
-                round.interrupted = true;
-            }
-            self.reply(Ok(Reply::Done));
-            self.notify(Notice::new(NoticeCode::Interrupting, "Stopping after the running tool."));
-        } else {
-            // Nothing partial to keep: the same as cancel.
-            self.cancel();
         }
     }
 }

@@ -1,0 +1,265 @@
+//! The machine's vocabulary: every event that can happen to a context,
+//! the reply to a command, and every effect the runtime carries out.
+
+use super::{PipelineStage, ToolOutcome};
+use crate::conversation::Branch;
+use crate::fit::{FileChangeKind, PreparedRequest};
+use crate::llm::{LlmFailure, LlmResponse};
+use braid_protocol::{
+    AgentMode, ApprovalDecision, BraidEvent, BranchId, CallId, ContextStrategy, ImageAttachment, Message, MessageId,
+    MessageType, RequestId, SendReceipt, Timestamp, ToolApprovalPolicy, ToolCall, ToolSpec, WireError,
+};
+
+/// Everything that can happen to a context.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Event {
+    /// From the user. Rejected with `agent_busy` while busy unless queued.
+    UserMessage {
+        body: MessageType,
+        queue_if_busy: bool,
+        /// Makes the model call this tool first (`/tool name …`).
+        force_tool: Option<String>,
+        images: Vec<ImageAttachment>,
+    },
+    /// From the user, while idle or failed: read this Image message (from
+    /// the conversation) again.
+    RereadImage {
+        message: Message,
+    },
+    /// The image read again, with its new analysis, text or error.
+    ImageReread {
+        message: Message,
+    },
+    Unqueue {
+        message_id: MessageId,
+    },
+    PipelineStage {
+        message_id: MessageId,
+        stage: PipelineStage,
+    },
+    /// The pipeline's output, ready to enter the pool.
+    PipelineSucceeded {
+        message: Message,
+        /// Messages the pipeline made from it (resolved `@file`
+        /// references), stored just before it.
+        attachments: Vec<MessageType>,
+    },
+    PipelineFailed {
+        message_id: MessageId,
+        error: String,
+    },
+    /// The runtime prepared the request (`StartLlmRequest`): the facts the
+    /// machine fits it into the window with.
+    RequestPrepared {
+        request_id: RequestId,
+        prepared: Box<PreparedRequest>,
+    },
+    /// The tools registered now (at load, and after each registration).
+    CatalogueChanged {
+        tools: Vec<ToolSpec>,
+    },
+    /// A file in play was looked at again (the watcher saw it move):
+    /// `None` when it is as the agent last saw it.
+    FileChecked {
+        path: String,
+        change: Option<FileChangeKind>,
+    },
+    /// The runtime began sending the request.
+    LlmRequestStarted {
+        request_id: RequestId,
+    },
+    /// Response headers arrived.
+    LlmConnected {
+        request_id: RequestId,
+    },
+    LlmDelta {
+        request_id: RequestId,
+        text: String,
+    },
+    LlmCompleted {
+        request_id: RequestId,
+        response: LlmResponse,
+    },
+    LlmFailed {
+        request_id: RequestId,
+        failure: LlmFailure,
+    },
+    RetryTimerFired {
+        request_id: RequestId,
+    },
+    ToolDecision {
+        call_id: CallId,
+        decision: ApprovalDecision,
+    },
+    /// The model's summary of `replaces`.
+    SummaryReady {
+        request_id: RequestId,
+        text: String,
+        replaces: Vec<MessageId>,
+    },
+    /// Summarising failed: the request goes on without (older messages are
+    /// left out instead) and the user is told.
+    SummaryFailed {
+        request_id: RequestId,
+        error: String,
+    },
+    /// How the conversation is fitted into the window from the next
+    /// request on; `summarize_at_percent` 50..=100 when given.
+    SetContextStrategy {
+        strategy: ContextStrategy,
+        summarize_at_percent: Option<u8>,
+    },
+    /// Only while idle; recorded as a ModeChange message.
+    SetMode {
+        mode: AgentMode,
+    },
+    SetToolPolicy {
+        policy: ToolApprovalPolicy,
+        always_ask: Option<Vec<String>>,
+    },
+    ToolFinished {
+        call_id: CallId,
+        outcome: ToolOutcome,
+    },
+    /// Processed before anything else: stops at once, keeps no partial answer.
+    Cancel,
+    /// The running step finishes, nothing further starts, partial results stay.
+    Interrupt,
+    /// From Failed (or Idle, to continue after a stop): send again.
+    Retry,
+    SwitchBranch {
+        from: BranchId,
+        to: BranchId,
+    },
+    /// From the user: fork as `Conversation::fork` drafted it (id empty).
+    /// Allowed in any state: the active branch is not touched. With
+    /// `switch`, the new branch becomes active (only while idle).
+    CreateBranch {
+        draft: Box<Branch>,
+        switch: bool,
+    },
+}
+
+impl Event {
+    pub fn name(&self) -> &'static str {
+        match self {
+            Event::UserMessage { .. } => "user_message",
+            Event::Unqueue { .. } => "unqueue",
+            Event::RereadImage { .. } => "reread_image",
+            Event::ImageReread { .. } => "image_reread",
+            Event::PipelineStage { .. } => "pipeline_stage",
+            Event::PipelineSucceeded { .. } => "pipeline_succeeded",
+            Event::PipelineFailed { .. } => "pipeline_failed",
+            Event::RequestPrepared { .. } => "request_prepared",
+            Event::FileChecked { .. } => "file_checked",
+            Event::CatalogueChanged { .. } => "catalogue_changed",
+            Event::LlmRequestStarted { .. } => "llm_request_started",
+            Event::LlmConnected { .. } => "llm_connected",
+            Event::LlmDelta { .. } => "llm_delta",
+            Event::LlmCompleted { .. } => "llm_completed",
+            Event::LlmFailed { .. } => "llm_failed",
+            Event::RetryTimerFired { .. } => "retry_timer_fired",
+            Event::ToolDecision { .. } => "tool_decision",
+            Event::SetMode { .. } => "set_mode",
+            Event::SetContextStrategy { .. } => "set_context_strategy",
+            Event::SummaryReady { .. } => "summary_ready",
+            Event::SummaryFailed { .. } => "summary_failed",
+            Event::SetToolPolicy { .. } => "set_tool_policy",
+            Event::ToolFinished { .. } => "tool_finished",
+            Event::Cancel => "cancel",
+            Event::Interrupt => "interrupt",
+            Event::Retry => "retry",
+            Event::SwitchBranch { .. } => "switch_branch",
+            Event::CreateBranch { .. } => "create_branch",
+        }
+    }
+}
+
+/// The answer to the command that caused a transition.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Reply {
+    Accepted(SendReceipt),
+    /// A branch was created.
+    Branch(BranchId),
+    Done,
+}
+
+/// What the runtime must do. Persistence effects come first.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Effect {
+    /// Save the state (status, queue, counters).
+    PersistState,
+    /// Add to the pool and the active branch, and save.
+    AppendMessage(Message),
+    /// Replace a message in the pool, and save.
+    UpdateMessage(Message),
+    SetActiveBranch(BranchId),
+    /// Add this branch, and save it.
+    CreateBranch(Box<Branch>),
+    /// Answer the command.
+    Reply(Result<Reply, WireError>),
+    RunPipeline(Message),
+    /// Stops the pipeline (or the image read again) for this message.
+    AbortPipeline(MessageId),
+    /// Read this Image message again; the runtime answers `ImageReread`.
+    RereadImage(Message),
+    /// Prepare the request: resolve the model, assemble the system prompt
+    /// and the tools, collect the active branch's messages and the files
+    /// that changed; answer with `RequestPrepared`.
+    StartLlmRequest {
+        request_id: RequestId,
+        response_id: MessageId,
+    },
+    /// Send the request as the machine fitted it and stream the answer.
+    SendLlmRequest {
+        request_id: RequestId,
+        system: Option<String>,
+        messages: Vec<Message>,
+        /// The tools offered, in catalogue order.
+        tools: Vec<ToolSpec>,
+        max_tokens: u32,
+    },
+    /// Close the request now. With `keep_partial`, report what arrived as an
+    /// `LlmCompleted` with stop reason Interrupted.
+    AbortLlmRequest {
+        request_id: RequestId,
+        keep_partial: bool,
+    },
+    ScheduleRetry {
+        request_id: RequestId,
+        at: Timestamp,
+    },
+    CancelRetry {
+        request_id: RequestId,
+    },
+    RunTool {
+        call: ToolCall,
+        index: u32,
+        total: u32,
+    },
+    /// Kill the tool and its whole process tree.
+    KillTool {
+        call_id: CallId,
+    },
+    /// Ask the model for a summary of these messages (request `request_id`
+    /// waits for it; cancelling aborts it like the request).
+    Summarize {
+        request_id: RequestId,
+        replaces: Vec<MessageId>,
+    },
+    Emit(BraidEvent),
+}
+
+impl Effect {
+    /// Effects that change what is stored; they run before all others.
+    pub fn is_persistence(&self) -> bool {
+        matches!(
+            self,
+            Effect::PersistState
+                | Effect::AppendMessage(_)
+                | Effect::UpdateMessage(_)
+                | Effect::SetActiveBranch(_)
+                | Effect::CreateBranch(_)
+        )
+    }
+}

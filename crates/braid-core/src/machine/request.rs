@@ -1,0 +1,165 @@
+//! One LLM request from start to answer: opening it, the streamed
+//! deltas, the completed answer (stored, marked when cut at the output
+//! limit, or opening a tool round), and failures with their retries.
+
+use super::step::Step;
+use super::{is_request_phase, retry_delay_ms, ContextStatus, Effect, InFlight};
+use crate::llm::{LlmFailure, LlmResponse, StopReason};
+use braid_protocol::{
+    BraidEvent, ContentDelta, ContentFinal, FailureCode, MessageChange, MessageId, MessageKind, MessageType, Notice,
+    NoticeCode, RequestId, Role, StatusKind,
+};
+
+impl Step {
+    /// Opens request attempt `attempt`; during the tool loop the state stays
+    /// ToolAutoLoop until the request is on its way.
+    pub(super) fn start_request(&mut self, attempt: u32) {
+        let id = RequestId(self.s.next_request_id);
+        self.s.next_request_id += 1;
+        let response_id = self.alloc_message_id();
+        let force_tool = self.s.force_tool.take();
+        self.s.request =
+            Some(InFlight { id, attempt, response_id, sequence: 0, interrupted: false, force_tool, trimmed: false });
+        // The runtime assembles the system prompt and the request's facts.
+        if self.kind() != StatusKind::ToolAutoLoop {
+            self.set_status(ContextStatus::EnhancingSystemPrompt);
+        }
+        self.run(Effect::StartLlmRequest { request_id: id, response_id });
+    }
+
+    /// After a summary: the same request goes out, now with the summary.
+    pub(super) fn resume_request(&mut self) {
+        let Some(r) = self.s.request.as_ref() else { return };
+        let (request_id, response_id) = (r.id, r.response_id);
+        self.set_status(ContextStatus::EnhancingSystemPrompt);
+        self.run(Effect::StartLlmRequest { request_id, response_id });
+    }
+
+    pub(super) fn delta(&mut self, request_id: RequestId, text: String) {
+        if !self.request_is(request_id) || !is_request_phase(self.kind()) || text.is_empty() {
+            return;
+        }
+        let chars = text.chars().count() as u64;
+        let (chunks, total) = match self.s.status {
+            ContextStatus::StreamingLlmResponse { chunks, chars: so_far } => {
+                self.progress_only = true;
+                (chunks + 1, so_far + chars)
+            }
+            _ => (1, chars),
+        };
+        let Some(request) = self.s.request.as_mut() else { return };
+        request.sequence += 1;
+        let (message_id, sequence) = (request.response_id, request.sequence);
+        if chunks == 1 {
+            self.lifecycle(message_id, MessageKind::Text, MessageChange::Created);
+        }
+        self.set_status(ContextStatus::StreamingLlmResponse { chunks, chars: total });
+        self.run(Effect::Emit(BraidEvent::ContentDelta(ContentDelta {
+            context_id: self.s.context_id.clone(),
+            message_id,
+            sequence,
+            delta: text,
+            is_final: false,
+        })));
+    }
+
+    pub(super) fn completed(&mut self, response: LlmResponse) {
+        let Some(request) = self.s.request.take() else { return };
+        self.learn_usage(response.usage);
+        self.set_status(ContextStatus::ProcessingLlmResponse);
+        if request.sequence > 0 {
+            self.run(Effect::Emit(BraidEvent::ContentFinal(ContentFinal {
+                context_id: self.s.context_id.clone(),
+                message_id: request.response_id,
+                sequence: request.sequence + 1,
+                is_final: true,
+            })));
+        }
+        let interrupted = request.interrupted || response.stop_reason == StopReason::Interrupted;
+        if response.usage.is_none() && !interrupted {
+            // Said once per answer, never papered over with an estimate.
+            self.notify(Notice::new(
+                NoticeCode::UsageUnreported,
+                "The server reported no token usage for this answer.",
+            ));
+        }
+        if !interrupted && !response.tool_calls.is_empty() {
+            self.open_tool_round(request.response_id, response);
+            return;
+        }
+        if response.text.is_empty() {
+            if request.sequence > 0 {
+                self.discard(request.response_id);
+            }
+            if !interrupted {
+                self.notify(Notice::new(NoticeCode::EmptyResponse, "The model returned an empty answer."));
+            }
+        } else {
+            let body = MessageType::text(Role::Assistant, response.text);
+            let mut message = self.message(request.response_id, body);
+            message.meta.usage = response.usage.map(Into::into);
+            // Cut at the output limit: kept, marked, and never presented
+            // as a finished answer.
+            message.meta.cut = response.stop_reason == StopReason::MaxTokens && !interrupted;
+            let cut = message.meta.cut;
+            self.append(message);
+            self.lifecycle(request.response_id, MessageKind::Text, MessageChange::Completed);
+            if cut {
+                self.notify(Notice::new(
+                    NoticeCode::AnswerCut,
+                    "The answer reached the model's output limit and was cut. Press Continue to let the model go on.",
+                ));
+            }
+        }
+        if interrupted {
+            self.notify(Notice::new(
+                NoticeCode::Interrupted,
+                "Stopped. The partial answer is kept; send a message to continue.",
+            ));
+        }
+        self.set_status(ContextStatus::Idle);
+    }
+
+    pub(super) fn discard(&mut self, id: MessageId) {
+        self.lifecycle(id, MessageKind::Text, MessageChange::StatusChanged { status: "discarded".to_owned() });
+    }
+
+    pub(super) fn failed(&mut self, failure: LlmFailure) {
+        let Some(request) = self.s.request.take() else { return };
+        if request.sequence > 0 {
+            self.discard(request.response_id);
+        }
+        // Too long for the model: once, send again with less of the
+        // conversation (the stored messages stay as they are).
+        if failure.code == FailureCode::ContextLengthExceeded && !request.trimmed {
+            self.notify(Notice::new(
+                NoticeCode::ContextTrimmed,
+                "The model said the conversation is too long; older messages were left out and it was sent again.",
+            ));
+            self.s.force_tool = request.force_tool.clone();
+            self.start_request(request.attempt);
+            if let Some(r) = self.s.request.as_mut() {
+                r.trimmed = true;
+            }
+            return;
+        }
+        let max = self.s.config.max_retries;
+        if failure.retryable && request.attempt <= max {
+            let delay = retry_delay_ms(&self.s.config, request.attempt, request.id, failure.retry_after_ms);
+            let at = self.now.plus_ms(delay);
+            let attempt = request.attempt;
+            let request_id = request.id;
+            self.s.request = Some(InFlight { sequence: 0, ..request });
+            self.set_status(ContextStatus::RetryingLlmRequest { attempt, max, retry_at: at });
+            self.notify(Notice::new(failure.code, failure.message));
+            self.run(Effect::ScheduleRetry { request_id, at });
+            return;
+        }
+        let message = if failure.retryable {
+            format!("{} (gave up after {max} retries)", failure.message)
+        } else {
+            failure.message
+        };
+        self.set_status(ContextStatus::Failed { error_code: failure.code, message, recoverable: failure.retryable });
+    }
+}

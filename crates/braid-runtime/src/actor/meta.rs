@@ -1,0 +1,54 @@
+//! The context's records outside the state machine's state: its title and
+//! model choice (written to the store first), and forks, which the core
+//! drafts and the machine creates.
+
+use super::ContextActor;
+use crate::{clock, snapshot};
+use braid_core::machine::{Event, Reply};
+use braid_protocol::{BranchId, ContextSummary, ErrorCode, MessageId, ModelChoice, WireError};
+
+impl ContextActor {
+    /// Written to the store first; the copy here changes only if that worked.
+    pub(super) fn update_meta(
+        &mut self,
+        title: Option<String>,
+        model: Option<Option<ModelChoice>>,
+    ) -> Result<ContextSummary, WireError> {
+        let now = clock::now();
+        let storage = |e: braid_store::StoreError| WireError::new(ErrorCode::Storage, e.to_string());
+        let mut store = self.shared.lock_store();
+        if let Some(title) = &title {
+            store.rename_context(&self.meta.id, title, now).map_err(storage)?;
+            self.meta.title = title.clone();
+        }
+        if let Some(model) = &model {
+            store.set_context_model(&self.meta.id, model.as_ref(), now).map_err(storage)?;
+            self.meta.model = model.clone();
+        }
+        drop(store);
+        self.meta.updated_at = now;
+        Ok(snapshot::summary(&self.meta, &self.state, self.conversation.len() as u64))
+    }
+
+    /// The fork is drafted from the conversation (by the core's rules) and
+    /// created by the machine, which hands out its id and persists it.
+    pub(super) fn create_branch(
+        &mut self,
+        from: MessageId,
+        name: &str,
+        system_prompt: Option<String>,
+    ) -> Result<BranchId, WireError> {
+        let source = self.conversation.branch_of(from).cloned().ok_or_else(|| {
+            WireError::new(ErrorCode::NotFound, format!("message {from} is not in this conversation"))
+        })?;
+        let draft = self
+            .conversation
+            .fork(&source, from, name, system_prompt, clock::now())
+            .map_err(|e| WireError::new(ErrorCode::InvalidInput, e.to_string()))?;
+        match self.apply(Event::CreateBranch { draft: Box::new(draft), switch: false }) {
+            Some(Ok(Reply::Branch(id))) => Ok(id),
+            Some(Err(e)) => Err(e),
+            _ => Err(WireError::new(ErrorCode::Internal, "the branch was not created")),
+        }
+    }
+}

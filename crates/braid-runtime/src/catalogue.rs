@@ -1,0 +1,41 @@
+//! The tool catalogue at run time: tools join (an MCP server's, an
+//! agent's) and leave, and every loaded context is told at once.
+
+use crate::{Runtime, RuntimeError};
+use std::sync::{Arc, PoisonError};
+
+impl Runtime {
+    /// The tool catalogue: every registered tool.
+    pub fn tools(&self) -> Vec<braid_protocol::ToolSpec> {
+        self.shared.tools().specs()
+    }
+
+    /// Adds a tool (an MCP server's, an agent's) to the catalogue of every
+    /// context, loaded or not. The approval policy judges its calls like
+    /// any other's, by its permission.
+    pub async fn register_tool(&self, tool: Arc<dyn braid_tools::Tool>) -> Result<(), RuntimeError> {
+        {
+            let mut tools = self.shared.tools.write().unwrap_or_else(PoisonError::into_inner);
+            let mut next = (**tools).clone();
+            next.register(tool).map_err(|e| RuntimeError::InvalidInput(e.to_string()))?;
+            *tools = Arc::new(next);
+        }
+        self.shared.contexts.catalogue_changed(&self.shared).await;
+        Ok(())
+    }
+
+    /// Removes a tool from the catalogue; false if there was none.
+    pub async fn unregister_tool(&self, name: &str) -> bool {
+        let removed = {
+            let mut tools = self.shared.tools.write().unwrap_or_else(PoisonError::into_inner);
+            let mut next = (**tools).clone();
+            let removed = next.unregister(name);
+            *tools = Arc::new(next);
+            removed
+        };
+        if removed {
+            self.shared.contexts.catalogue_changed(&self.shared).await;
+        }
+        removed
+    }
+}

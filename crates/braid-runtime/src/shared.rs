@@ -1,0 +1,78 @@
+//! What every part of the runtime shares: the configuration, the store,
+//! the providers, the tool registry, the registry of loaded contexts, the
+//! event channel, the pipeline and the image store.
+
+use crate::{contexts, images};
+use braid_core::pipeline::Pipeline;
+use braid_core::MachineConfig;
+use braid_protocol::BraidEvent;
+use braid_store::Store;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError, RwLock};
+use tokio::sync::broadcast;
+
+use crate::Providers;
+
+#[derive(Debug, Clone)]
+pub struct RuntimeConfig {
+    pub db_path: PathBuf,
+    /// Where a context works when it is created without a directory.
+    pub default_working_dir: PathBuf,
+    pub model: String,
+    pub system_prompt: Option<String>,
+    pub max_tokens: u32,
+    /// Retry, backoff and loop limits for new contexts.
+    pub machine: MachineConfig,
+}
+
+impl RuntimeConfig {
+    pub fn new(db_path: PathBuf, default_working_dir: PathBuf) -> RuntimeConfig {
+        RuntimeConfig {
+            db_path,
+            default_working_dir,
+            model: "default".to_owned(),
+            system_prompt: None,
+            max_tokens: 1024,
+            machine: MachineConfig::default(),
+        }
+    }
+}
+
+pub(crate) struct Shared {
+    pub(crate) store: Mutex<Store>,
+    pub(crate) providers: Providers,
+    /// Replaced whole on each registration: a running call keeps the
+    /// registry it started with.
+    pub(crate) tools: RwLock<Arc<braid_tools::ToolRegistry>>,
+    pub(crate) contexts: contexts::Contexts,
+    pub(crate) config: RuntimeConfig,
+    pub(crate) events: broadcast::Sender<BraidEvent>,
+    pub(crate) pipeline: Pipeline,
+    pub(crate) images: Arc<images::Images>,
+}
+
+impl Shared {
+    /// Store calls are short (well under a millisecond), so a plain mutex
+    /// held briefly beats a database thread.
+    pub(crate) fn lock_store(&self) -> MutexGuard<'_, Store> {
+        self.store.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// The tools registered now.
+    pub(crate) fn tools(&self) -> Arc<braid_tools::ToolRegistry> {
+        self.tools.read().unwrap_or_else(PoisonError::into_inner).clone()
+    }
+}
+
+/// Images attached in the composer but never sent (removed there, or the
+/// app closed) are kept a day, then deleted once no message refers to them.
+pub(crate) const UNSENT_IMAGES_KEPT: std::time::Duration = std::time::Duration::from_secs(24 * 60 * 60);
+
+pub(crate) fn sweep_images(shared: &Shared) {
+    for id in shared.images.older_than(UNSENT_IMAGES_KEPT) {
+        // One short query per image: the store lock is never held long.
+        if matches!(shared.lock_store().image_in_use(&id), Ok(false)) {
+            shared.images.remove(&id);
+        }
+    }
+}
