@@ -14,7 +14,7 @@ use braid_protocol::{ContextStatus, MessageType, NewMessage, TokenEncoding};
 use braid_runtime::{Fallback, Providers, Runtime, RuntimeConfig};
 use std::path::Path;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 fn open(dir: &Path, fake: Arc<FakeProvider>, window: u32) -> Runtime {
     let fallback = Fallback {
@@ -36,15 +36,7 @@ fn say(t: &str) -> NewMessage {
 }
 
 async fn settle(rt: &Runtime, id: &braid_protocol::ContextId) -> ContextStatus {
-    let t0 = Instant::now();
-    loop {
-        let s = rt.peek(id).await.unwrap().summary.status;
-        if !s.is_busy() {
-            return s;
-        }
-        assert!(t0.elapsed() < Duration::from_secs(10), "still {s:?}");
-        tokio::time::sleep(Duration::from_millis(5)).await;
-    }
+    braid_testkit::harness::Watch::new(rt, id).await.settled().await
 }
 
 fn words(n: usize, tag: &str) -> String {

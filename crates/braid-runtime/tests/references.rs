@@ -19,11 +19,7 @@ fn open(dir: &std::path::Path, fake: Arc<FakeProvider>) -> Runtime {
 }
 
 async fn idle(rt: &Runtime, id: &braid_protocol::ContextId) {
-    let t0 = Instant::now();
-    while rt.peek(id).await.unwrap().summary.status.is_busy() {
-        assert!(t0.elapsed() < Duration::from_secs(10));
-        tokio::time::sleep(Duration::from_millis(5)).await;
-    }
+    braid_testkit::harness::Watch::new(rt, id).await.settled().await;
 }
 
 fn text(t: &str) -> NewMessage {

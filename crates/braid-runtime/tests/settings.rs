@@ -12,7 +12,6 @@ use braid_protocol::{
 use braid_runtime::{Providers, Runtime, RuntimeConfig};
 use serde_json::Value;
 use std::path::Path;
-use std::time::Duration;
 
 fn open(dir: &Path) -> Runtime {
     let providers = Providers::from_settings(dir.join("settings.json"), Secrets::file_only(dir)).unwrap();
@@ -35,14 +34,7 @@ fn input(name: &str, key: KeyChange) -> ProviderInput {
 }
 
 async fn wait_for(rt: &Runtime, id: &braid_protocol::ContextId, kind: StatusKind) -> ContextStatus {
-    for _ in 0..200 {
-        let status = rt.peek(id).await.unwrap().summary.status;
-        if status.kind() == kind {
-            return status;
-        }
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
-    panic!("never reached {kind:?}");
+    braid_testkit::harness::Watch::new(rt, id).await.state(kind).await
 }
 
 #[tokio::test]

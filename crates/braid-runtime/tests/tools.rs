@@ -12,6 +12,7 @@ use braid_protocol::{
     ToolResultStatus,
 };
 use braid_runtime::{Runtime, RuntimeConfig};
+use braid_testkit::harness::Watch;
 use serde_json::json;
 use std::path::Path;
 use std::sync::Arc;
@@ -41,16 +42,11 @@ fn say(t: &str) -> NewMessage {
     NewMessage::user_text(t)
 }
 
+/// The context in state `kind` (now, or on one of its next events) within
+/// `limit`.
 async fn wait(rt: &Runtime, id: &braid_protocol::ContextId, kind: StatusKind, limit: Duration) -> ContextStatus {
-    let t0 = Instant::now();
-    loop {
-        let s = rt.peek(id).await.unwrap().summary.status;
-        if s.kind() == kind {
-            return s;
-        }
-        assert!(t0.elapsed() < limit, "still {s:?} after {limit:?}");
-        tokio::time::sleep(Duration::from_millis(2)).await;
-    }
+    let mut watch = Watch::new(rt, id).await;
+    tokio::time::timeout(limit, watch.state(kind)).await.unwrap_or_else(|_| panic!("not {kind:?} within {limit:?}"))
 }
 
 fn results(messages: &[braid_protocol::Message]) -> Vec<(String, ToolResultStatus, String)> {

@@ -1,13 +1,10 @@
-//! Every provider against an in-process HTTP server (axum on 127.0.0.1):
+//! Every provider against the shared mock server (axum on 127.0.0.1):
 //! text and tool-call streams, usage, each error class, Retry-After, cuts,
 //! garbage lines, slow first byte, and a check on every captured request
 //! that each tool result follows its tool call.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a panic is how a test reports
 
-use axum::body::{Body, Bytes};
-use axum::http::{HeaderMap, StatusCode, Uri};
-use axum::response::Response;
 use braid_core::llm::{LlmResponse, StopReason, ToolCallSpec, Usage};
 use braid_llm::{
     ApiKey, HttpProvider, LlmError, LlmProvider, LlmRequest, ProviderKind, ResponseAssembler, Timeouts, ToolChoice,
@@ -15,86 +12,11 @@ use braid_llm::{
 };
 use braid_protocol::FailureCode;
 use braid_protocol::{Approval, Message, MessageId, MessageType, Role, Timestamp, ToolCall, ToolResultStatus};
+use braid_testkit::mock::{MockServer as Mock, Reply};
+use braid_testkit::sse::{data as sse, named};
 use futures::StreamExt;
 use serde_json::{json, Value};
-use std::collections::VecDeque;
-use std::sync::{Arc, Mutex};
 use std::time::Duration;
-
-#[derive(Clone, Default)]
-struct Reply {
-    status: u16,
-    headers: Vec<(&'static str, String)>,
-    chunks: Vec<Vec<u8>>,
-    delay_first: Duration,
-    /// Abort the connection after the chunks instead of ending cleanly.
-    reset: bool,
-}
-
-fn ok(chunks: Vec<String>) -> Reply {
-    Reply { status: 200, chunks: chunks.into_iter().map(String::into_bytes).collect(), ..Reply::default() }
-}
-
-/// The same body re-cut into `n`-byte pieces: events, lines and UTF-8
-/// characters all split across network chunks.
-fn in_pieces(chunks: Vec<String>, n: usize) -> Reply {
-    let all: Vec<u8> = chunks.concat().into_bytes();
-    Reply { status: 200, chunks: all.chunks(n).map(<[u8]>::to_vec).collect(), ..Reply::default() }
-}
-
-#[derive(Debug, Clone)]
-struct Captured {
-    path: String,
-    headers: HeaderMap,
-    body: Value,
-}
-
-#[derive(Clone, Default)]
-struct Mock {
-    replies: Arc<Mutex<VecDeque<Reply>>>,
-    captured: Arc<Mutex<Vec<Captured>>>,
-}
-
-async fn handle(mock: Mock, uri: Uri, headers: HeaderMap, body: Bytes) -> Response {
-    let body = serde_json::from_slice(&body).unwrap_or(Value::Null);
-    mock.captured.lock().unwrap().push(Captured { path: uri.to_string(), headers, body });
-    let reply = mock.replies.lock().unwrap().pop_front().unwrap_or_else(|| Reply { status: 500, ..Reply::default() });
-    tokio::time::sleep(reply.delay_first).await;
-    let mut items: Vec<Result<Bytes, std::io::Error>> = reply.chunks.into_iter().map(|c| Ok(Bytes::from(c))).collect();
-    if reply.reset {
-        items.push(Err(std::io::Error::other("connection reset")));
-    }
-    let stream = futures::stream::iter(items).then(|c| async {
-        tokio::time::sleep(Duration::from_millis(2)).await;
-        c
-    });
-    let mut builder = Response::builder()
-        .status(StatusCode::from_u16(reply.status).unwrap())
-        .header("content-type", "text/event-stream");
-    for (k, v) in reply.headers {
-        builder = builder.header(k, v);
-    }
-    builder.body(Body::from_stream(stream)).unwrap()
-}
-
-impl Mock {
-    async fn start() -> (Mock, String) {
-        let mock = Mock::default();
-        let m = mock.clone();
-        let app = axum::Router::new()
-            .fallback(move |uri: Uri, headers: HeaderMap, body: Bytes| handle(m.clone(), uri, headers, body));
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let addr = listener.local_addr().unwrap();
-        tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
-        (mock, format!("http://{addr}"))
-    }
-    fn reply(&self, r: Reply) {
-        self.replies.lock().unwrap().push_back(r);
-    }
-    fn captured(&self) -> Vec<Captured> {
-        self.captured.lock().unwrap().clone()
-    }
-}
 
 fn provider(kind: ProviderKind, base: &str, timeouts: Timeouts) -> HttpProvider {
     let base = match kind {
@@ -163,14 +85,6 @@ async fn run(p: &HttpProvider) -> Result<LlmResponse, LlmError> {
         }
     }
     asm.finish(p.name())
-}
-
-fn sse(data: &[Value]) -> Vec<String> {
-    data.iter().map(|d| format!("data: {d}\n\n")).collect()
-}
-
-fn named(events: &[(&str, Value)]) -> Vec<String> {
-    events.iter().map(|(e, d)| format!("event: {e}\ndata: {d}\n\n")).collect()
 }
 
 // --- fixtures per provider: (text stream, two tool calls stream) ---------
@@ -289,8 +203,8 @@ fn fixtures(kind: ProviderKind) -> (Vec<String>, Vec<String>) {
 async fn text_streams_with_usage_from_every_provider() {
     for kind in KINDS {
         let (mock, base) = Mock::start().await;
-        mock.reply(ok(fixtures(kind).0));
-        mock.reply(in_pieces(fixtures(kind).0, 7));
+        mock.reply(Reply::ok(fixtures(kind).0));
+        mock.reply(Reply::in_pieces(fixtures(kind).0, 7));
         let p = provider(kind, &base, Timeouts::default());
         let r = run(&p).await.unwrap_or_else(|e| panic!("{kind:?}: {e}"));
         assert_eq!(r.text, "Hello ✓", "{kind:?}");
@@ -306,7 +220,7 @@ async fn text_streams_with_usage_from_every_provider() {
 async fn tool_call_streams_assemble_several_calls() {
     for kind in KINDS {
         let (mock, base) = Mock::start().await;
-        mock.reply(ok(fixtures(kind).1));
+        mock.reply(Reply::ok(fixtures(kind).1));
         let r = run(&provider(kind, &base, Timeouts::default())).await.unwrap_or_else(|e| panic!("{kind:?}: {e}"));
         assert_eq!(r.stop_reason, StopReason::ToolUse, "{kind:?}");
         let names: Vec<&str> = r.tool_calls.iter().map(|c| c.name.as_str()).collect();
@@ -321,7 +235,7 @@ async fn tool_call_streams_assemble_several_calls() {
 async fn requests_carry_auth_and_each_tool_result_follows_its_call() {
     for kind in KINDS {
         let (mock, base) = Mock::start().await;
-        mock.reply(ok(fixtures(kind).0));
+        mock.reply(Reply::ok(fixtures(kind).0));
         run(&provider(kind, &base, Timeouts::default())).await.unwrap();
         let c = &mock.captured()[0];
         let body = &c.body;
@@ -430,14 +344,14 @@ async fn error_statuses_classify_with_the_providers_message() {
 #[tokio::test]
 async fn errors_inside_the_stream_are_classified() {
     let (mock, base) = Mock::start().await;
-    mock.reply(ok(named(&[(
+    mock.reply(Reply::ok(named(&[(
         "error",
         json!({"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}),
     )])));
     let e = run(&provider(ProviderKind::Anthropic, &base, Timeouts::default())).await.unwrap_err();
     assert!(e.is_retryable(), "{e}");
     let (mock, base) = Mock::start().await;
-    mock.reply(ok(sse(&[json!({"error":{"message":"This model's maximum context length is 4096 tokens","code":"context_length_exceeded"}})])));
+    mock.reply(Reply::ok(sse(&[json!({"error":{"message":"This model's maximum context length is 4096 tokens","code":"context_length_exceeded"}})])));
     let e = run(&provider(ProviderKind::OpenAiCompatible, &base, Timeouts::default())).await.unwrap_err();
     assert_eq!(e.code(), FailureCode::ContextLengthExceeded);
 }
@@ -449,9 +363,9 @@ async fn cut_streams_are_errors_never_silent_success() {
         let text = fixtures(kind).0;
         let keep = if kind == ProviderKind::Gemini { 1 } else { text.len() - 2 };
         // Clean end of body without the end marker.
-        mock.reply(ok(text[..keep].to_vec()));
+        mock.reply(Reply::ok(text[..keep].to_vec()));
         // The connection is reset mid-stream.
-        mock.reply(Reply { reset: true, ..ok(text[..keep].to_vec()) });
+        mock.reply(Reply { reset: true, ..Reply::ok(text[..keep].to_vec()) });
         let p = provider(kind, &base, Timeouts::default());
         for case in ["clean end", "reset"] {
             let e = run(&p).await.unwrap_err();
@@ -464,8 +378,8 @@ async fn cut_streams_are_errors_never_silent_success() {
 #[tokio::test]
 async fn slow_first_byte_waits_within_the_limit_and_times_out_beyond_it() {
     let (mock, base) = Mock::start().await;
-    mock.reply(Reply { delay_first: Duration::from_millis(300), ..ok(openai_text()) });
-    mock.reply(Reply { delay_first: Duration::from_secs(5), ..ok(openai_text()) });
+    mock.reply(Reply { delay_first: Duration::from_millis(300), ..Reply::ok(openai_text()) });
+    mock.reply(Reply { delay_first: Duration::from_secs(5), ..Reply::ok(openai_text()) });
     let patient = Timeouts { first_byte: Duration::from_secs(3), ..Timeouts::default() };
     assert_eq!(run(&provider(ProviderKind::OpenAiCompatible, &base, patient)).await.unwrap().text, "Hello ✓");
     let hasty = Timeouts { first_byte: Duration::from_millis(200), ..Timeouts::default() };

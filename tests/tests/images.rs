@@ -1,13 +1,10 @@
-//! Images through the runtime against providers on 127.0.0.1 (an axum mock
-//! per provider kind that records what it receives), with the real image
+//! Images through the runtime against providers on 127.0.0.1 (the shared
+//! mock server, one per provider kind, recording what it receives), with the real image
 //! store and the real Tesseract: the pixels each provider receives, OCR for
 //! a model that cannot see, fallbacks, Retry, Cancel, restart.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a panic is how a test reports
 
-use axum::body::{Body, Bytes};
-use axum::http::Uri;
-use axum::response::Response;
 use base64::Engine as _;
 use braid_core::vision::limits_for;
 use braid_llm::secrets::Secrets;
@@ -16,106 +13,43 @@ use braid_protocol::{
     ProviderInput, ProviderKind, Role, StatusKind, StoredImage,
 };
 use braid_runtime::{Providers, Runtime, RuntimeConfig};
-use serde_json::{json, Value};
-use std::collections::VecDeque;
+use braid_testkit::fixtures::{magick, text_png};
+use braid_testkit::harness::Watch;
+use braid_testkit::mock::{MockServer, Reply};
+use braid_testkit::sse;
+use serde_json::Value;
 use std::path::Path;
-use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 const B64: base64::engine::GeneralPurpose = base64::engine::general_purpose::STANDARD;
 
+/// The mock server, with the replies these tests need.
 #[derive(Clone)]
-struct Reply {
-    status: u16,
-    body: String,
-    delay: Duration,
-}
-
-#[derive(Clone, Default)]
-struct Mock {
-    replies: Arc<Mutex<VecDeque<Reply>>>,
-    captured: Arc<Mutex<Vec<Value>>>,
-}
+struct Mock(MockServer);
 
 impl Mock {
     async fn start() -> (Mock, String) {
-        let mock = Mock::default();
-        let m = mock.clone();
-        let app = axum::Router::new().fallback(move |_uri: Uri, body: Bytes| {
-            let m = m.clone();
-            async move {
-                m.captured.lock().unwrap().push(serde_json::from_slice(&body).unwrap_or(Value::Null));
-                let reply = m.replies.lock().unwrap().pop_front().expect("a reply was queued for every request");
-                tokio::time::sleep(reply.delay).await;
-                Response::builder()
-                    .status(reply.status)
-                    .header("content-type", if reply.status == 200 { "text/event-stream" } else { "application/json" })
-                    .body(Body::from(reply.body))
-                    .unwrap()
-            }
-        });
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let addr = listener.local_addr().unwrap();
-        tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
-        (mock, format!("http://{addr}"))
+        let (server, base) = MockServer::start().await;
+        (Mock(server), base)
     }
     fn reply(&self, kind: ProviderKind, text: &str) {
-        self.replies.lock().unwrap().push_back(Reply { status: 200, body: stream(kind, text), delay: Duration::ZERO });
+        self.0.reply(Reply::ok(sse::answer(kind, text)));
     }
     fn fail(&self, status: u16, message: &str) {
-        let body = json!({"error": {"message": message, "type": "invalid_request_error"}}).to_string();
-        self.replies.lock().unwrap().push_back(Reply { status, body, delay: Duration::ZERO });
+        self.0.reply(Reply::error(status, message));
     }
     fn slow(&self, kind: ProviderKind, delay: Duration) {
-        self.replies.lock().unwrap().push_back(Reply { status: 200, body: stream(kind, "late"), delay });
+        self.0.reply(Reply::ok(sse::answer(kind, "late")).after(delay));
     }
     fn captured(&self) -> Vec<Value> {
-        self.captured.lock().unwrap().clone()
-    }
-}
-
-/// A whole answer of `text` in the provider's own stream format.
-fn stream(kind: ProviderKind, text: &str) -> String {
-    match kind {
-        ProviderKind::OpenAiCompatible => format!(
-            "data: {}\n\ndata: {}\n\ndata: [DONE]\n\n",
-            json!({"choices":[{"index":0,"delta":{"role":"assistant","content":text}}]}),
-            json!({"choices":[{"index":0,"delta":{},"finish_reason":"stop"}]})
-        ),
-        ProviderKind::Anthropic => [
-            ("message_start", json!({"type":"message_start","message":{"usage":{"input_tokens":10}}})),
-            (
-                "content_block_start",
-                json!({"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}),
-            ),
-            (
-                "content_block_delta",
-                json!({"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":text}}),
-            ),
-            ("content_block_stop", json!({"type":"content_block_stop","index":0})),
-            (
-                "message_delta",
-                json!({"type":"message_delta","delta":{"stop_reason":"end_turn"},"usage":{"output_tokens":3}}),
-            ),
-            ("message_stop", json!({"type":"message_stop"})),
-        ]
-        .iter()
-        .map(|(e, d)| format!("event: {e}\ndata: {d}\n\n"))
-        .collect(),
-        ProviderKind::Gemini => format!(
-            "data: {}\n\n",
-            json!({"candidates":[{"content":{"role":"model","parts":[{"text":text}]},"finishReason":"STOP"}]})
-        ),
+        self.0.captured().into_iter().map(|c| c.body).collect()
     }
 }
 
 async fn open(dir: &Path, kind: ProviderKind, base: &str, model: &str) -> Runtime {
     let providers = Providers::from_settings(dir.join("settings.json"), Secrets::file_only(dir)).unwrap();
     let rt = Runtime::open_with(RuntimeConfig::new(dir.join("braid.db"), dir.to_owned()), providers).unwrap().0;
-    let base_url = match kind {
-        ProviderKind::Gemini => format!("{base}/v1beta"),
-        _ => format!("{base}/v1"),
-    };
+    let base_url = sse::base_url(kind, base);
     let provider = ProviderInput {
         id: None,
         kind,
@@ -126,43 +60,6 @@ async fn open(dir: &Path, kind: ProviderKind, base: &str, model: &str) -> Runtim
     };
     rt.execute(Command::SaveProvider { provider }).await.unwrap();
     rt
-}
-
-fn magick(dir: &Path, name: &str, args: &[&str]) -> Vec<u8> {
-    let convert = if Path::new("/usr/bin/convert").exists() { "/usr/bin/convert" } else { "convert" };
-    let out = dir.join(name);
-    // Without date chunks the same drawing gives the same bytes, whenever made.
-    let status = std::process::Command::new(convert)
-        .args(args)
-        .args(["-define", "png:exclude-chunk=date,time"])
-        .arg(&out)
-        .status();
-    assert!(status.unwrap().success());
-    std::fs::read(out).unwrap()
-}
-
-fn text_png(dir: &Path) -> Vec<u8> {
-    magick(
-        dir,
-        "text.png",
-        &[
-            "-size",
-            "900x160",
-            "xc:white",
-            "-fill",
-            "black",
-            "-font",
-            "DejaVu-Sans",
-            "-pointsize",
-            "30",
-            "-annotate",
-            "+20+60",
-            "Deploy failed: disk quota exceeded",
-            "-annotate",
-            "+20+115",
-            "Retry in 30 seconds",
-        ],
-    )
 }
 
 async fn store(rt: &Runtime, bytes: &[u8], name: &str) -> StoredImage {
@@ -181,17 +78,11 @@ fn with_image(text: &str, image: &StoredImage, mode: ImageMode) -> NewMessage {
     }
 }
 
-async fn wait_idle(rt: &Runtime, id: &ContextId, limit: Duration) -> Vec<Message> {
-    let t0 = Instant::now();
-    tokio::time::sleep(Duration::from_millis(20)).await;
-    loop {
-        let snap = rt.load_context(id).await.unwrap();
-        if matches!(snap.summary.status.kind(), StatusKind::Idle | StatusKind::Failed) {
-            return snap.messages;
-        }
-        assert!(t0.elapsed() < limit, "still {:?}", snap.summary.status);
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
+/// The messages once the context takes a message again (waiting on its
+/// events, within the harness's limit).
+async fn wait_idle(rt: &Runtime, id: &ContextId) -> Vec<Message> {
+    Watch::new(rt, id).await.settled().await;
+    rt.load_context(id).await.unwrap().messages
 }
 
 fn image_of(messages: &[Message]) -> &MessageType {
@@ -251,7 +142,7 @@ async fn each_provider_receives_the_image_in_its_format_scaled_within_its_limits
         mock.reply(kind, "It is a gradient.");
         let ctx = rt.create_context(None, None).await.unwrap();
         rt.send_message(&ctx.id, with_image("what is this?", &image, ImageMode::Auto), false).await.unwrap();
-        let messages = wait_idle(&rt, &ctx.id, Duration::from_secs(30)).await;
+        let messages = wait_idle(&rt, &ctx.id).await;
 
         let captured = mock.captured();
         assert_eq!(captured.len(), 2, "{kind:?}: one look at the image, then the turn");
@@ -291,7 +182,7 @@ async fn a_model_that_cannot_see_gets_the_ocr_text_and_the_user_is_told() {
     let ctx = rt.create_context(None, None).await.unwrap();
     let mut events = rt.subscribe(&ctx.id).await.unwrap().1;
     rt.send_message(&ctx.id, with_image("why did it fail?", &image, ImageMode::Auto), false).await.unwrap();
-    let messages = wait_idle(&rt, &ctx.id, Duration::from_secs(30)).await;
+    let messages = wait_idle(&rt, &ctx.id).await;
     let MessageType::Image { recognized_text, ocr_confidence, language, used, fallback, .. } = image_of(&messages)
     else {
         unreachable!()
@@ -332,7 +223,7 @@ async fn vision_failure_falls_back_to_ocr_in_auto_and_is_kept_with_retry_in_visi
     mock.fail(400, "image format not accepted");
     mock.reply(kind, "ok");
     rt.send_message(&ctx.id, with_image("a", &image, ImageMode::Auto), false).await.unwrap();
-    let messages = wait_idle(&rt, &ctx.id, Duration::from_secs(30)).await;
+    let messages = wait_idle(&rt, &ctx.id).await;
     let MessageType::Image { used, fallback, recognized_text, .. } = image_of(&messages) else { unreachable!() };
     assert_eq!(*used, Some(ImageMode::Ocr));
     assert!(fallback.as_deref().unwrap().contains("vision failed"), "{fallback:?}");
@@ -348,7 +239,7 @@ async fn vision_failure_falls_back_to_ocr_in_auto_and_is_kept_with_retry_in_visi
         images: vec![ImageAttachment { source: ImageSource::Stored(image.clone()), mode: ImageMode::Vision }],
     };
     rt.send_message(&ctx.id, only, false).await.unwrap();
-    let messages = wait_idle(&rt, &ctx.id, Duration::from_secs(30)).await;
+    let messages = wait_idle(&rt, &ctx.id).await;
     let failed = messages.iter().rev().find(|m| matches!(m.body, MessageType::Image { .. })).unwrap().clone();
     let MessageType::Image { error, used, .. } = &failed.body else { unreachable!() };
     assert!(error.as_deref().unwrap().contains("image format not accepted"), "{error:?}");
@@ -357,7 +248,7 @@ async fn vision_failure_falls_back_to_ocr_in_auto_and_is_kept_with_retry_in_visi
     // Retry on the card: the model can look now.
     mock.reply(kind, "A terminal with an error.");
     rt.execute(Command::RetryImage { context_id: ctx.id.clone(), message_id: failed.id, mode: None }).await.unwrap();
-    let messages = wait_idle(&rt, &ctx.id, Duration::from_secs(30)).await;
+    let messages = wait_idle(&rt, &ctx.id).await;
     let again = messages.iter().find(|m| m.id == failed.id).unwrap();
     let MessageType::Image { error, used, vision_analysis, .. } = &again.body else { unreachable!() };
     assert_eq!(error, &None);
@@ -373,7 +264,7 @@ async fn vision_failure_falls_back_to_ocr_in_auto_and_is_kept_with_retry_in_visi
     // Read again as OCR: the mode sticks and the text is Tesseract's.
     let ocr = Command::RetryImage { context_id: ctx.id.clone(), message_id: failed.id, mode: Some(ImageMode::Ocr) };
     rt.execute(ocr).await.unwrap();
-    let messages = wait_idle(&rt, &ctx.id, Duration::from_secs(30)).await;
+    let messages = wait_idle(&rt, &ctx.id).await;
     let again = messages.iter().find(|m| m.id == failed.id).unwrap();
     let MessageType::Image { mode, used, recognized_text, vision_analysis, .. } = &again.body else { unreachable!() };
     assert_eq!((*mode, *used), (ImageMode::Ocr, Some(ImageMode::Ocr)));
@@ -389,19 +280,12 @@ async fn cancel_while_reading_stops_at_once_and_keeps_nothing_half_done() {
     let image = store(&rt, &text_png(dir.path()), "slow.png").await;
     mock.slow(kind, Duration::from_secs(10));
     let ctx = rt.create_context(None, None).await.unwrap();
+    let mut watch = Watch::new(&rt, &ctx.id).await;
     rt.send_message(&ctx.id, with_image("look", &image, ImageMode::Vision), false).await.unwrap();
-    let t0 = Instant::now();
-    loop {
-        let s = rt.peek(&ctx.id).await.unwrap().summary.status;
-        if s.kind() == StatusKind::ReadingImages {
-            break;
-        }
-        assert!(t0.elapsed() < Duration::from_secs(5), "never reading: {s:?}");
-        tokio::time::sleep(Duration::from_millis(5)).await;
-    }
+    watch.state(StatusKind::ReadingImages).await;
     let t0 = Instant::now();
     rt.cancel(&ctx.id).await.unwrap();
-    let messages = wait_idle(&rt, &ctx.id, Duration::from_secs(2)).await;
+    let messages = wait_idle(&rt, &ctx.id).await;
     // The look would take 10 s: Idle within a second is the cancel, not the
     // end of the request (a loaded 2-core CI machine gets the slack).
     assert!(t0.elapsed() < Duration::from_secs(1), "cancel took {:?}", t0.elapsed());
@@ -441,7 +325,7 @@ async fn bad_images_are_refused_clearly_and_stored_ones_survive_a_restart() {
     let image = store(&rt, &png, "error.png").await;
     mock.reply(kind, "noted");
     rt.send_message(&ctx.id, with_image("keep this", &image, ImageMode::Ocr), false).await.unwrap();
-    wait_idle(&rt, &ctx.id, Duration::from_secs(30)).await;
+    wait_idle(&rt, &ctx.id).await;
     rt.shutdown().await;
     drop(rt);
 
@@ -469,7 +353,7 @@ async fn deleting_a_conversation_deletes_the_images_only_it_used() {
     for (ctx, image) in [(&a, &shared), (&a, &only), (&b, &shared)] {
         mock.reply(kind, "ok");
         rt.send_message(&ctx.id, with_image("see", image, ImageMode::Ocr), false).await.unwrap();
-        wait_idle(&rt, &ctx.id, Duration::from_secs(30)).await;
+        wait_idle(&rt, &ctx.id).await;
     }
     rt.delete_context(&a.id).await.unwrap();
     let gone = rt.execute(Command::ReadImage { id: only.id.clone() }).await.unwrap_err();
@@ -494,7 +378,7 @@ async fn images_never_sent_are_swept_after_a_day_and_used_ones_kept() {
     let ctx = rt.create_context(None, None).await.unwrap();
     mock.reply(kind, "ok");
     rt.send_message(&ctx.id, with_image("see", &used, ImageMode::Ocr), false).await.unwrap();
-    wait_idle(&rt, &ctx.id, Duration::from_secs(30)).await;
+    wait_idle(&rt, &ctx.id).await;
     rt.shutdown().await;
     drop(rt);
     // Two days pass for two of them.
@@ -530,7 +414,7 @@ async fn an_image_mentioned_with_at_is_attached_stored_and_read() {
     let say = NewMessage::user_text;
     mock.reply(kind, "It failed on quota.");
     rt.send_message(&ctx.id, say("what does @docs/diagram.png say?"), false).await.unwrap();
-    let messages = wait_idle(&rt, &ctx.id, Duration::from_secs(30)).await;
+    let messages = wait_idle(&rt, &ctx.id).await;
     let MessageType::Image { source: ImageSource::Stored(s), recognized_text, used, .. } = image_of(&messages) else {
         panic!("the mentioned image is attached and stored: {messages:?}")
     };

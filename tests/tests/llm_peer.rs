@@ -29,7 +29,7 @@ fn script() -> PathBuf {
     if let Some(p) = std::env::var_os("BRAID_LLM_PEER_SCRIPT") {
         return PathBuf::from(p);
     }
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/llm-peer.sh")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("llm-peer.sh")
 }
 
 fn peer(cmd: &str, api_key: Option<&str>) -> String {

@@ -1,0 +1,90 @@
+//! The runtime under test: a real SQLite file in a temporary directory and
+//! a provider of the test's choosing; and waiting on a context's events
+//! (its `context_update`s) instead of polling its state with sleeps.
+
+use braid_llm::LlmProvider;
+use braid_protocol::{BraidEvent, ContextId, ContextStatus, StatusKind};
+use braid_runtime::{Runtime, RuntimeConfig, Subscription};
+use std::sync::Arc;
+use std::time::Duration;
+
+/// How long any wait may take before the test fails with what it saw.
+pub const LIMIT: Duration = Duration::from_secs(30);
+
+pub struct Harness {
+    pub rt: Runtime,
+    /// Holds the database, the images and the default workspace.
+    pub dir: tempfile::TempDir,
+}
+
+impl Harness {
+    /// A runtime on a fresh temporary directory (also the default
+    /// workspace), answering with `provider`; `configure` adjusts the
+    /// configuration first (policy, limits, model).
+    pub fn open(provider: Arc<dyn LlmProvider>, configure: impl FnOnce(&mut RuntimeConfig)) -> Harness {
+        let dir = tempfile::tempdir().unwrap();
+        let mut config = RuntimeConfig::new(dir.path().join("braid.db"), dir.path().to_owned());
+        configure(&mut config);
+        let rt = Runtime::open(config, provider).unwrap().0;
+        Harness { rt, dir }
+    }
+
+    /// A new conversation in the default workspace, and a watch on it
+    /// from its first event.
+    pub async fn context(&self) -> (ContextId, Watch) {
+        let id = self.rt.create_context(None, None).await.unwrap().id;
+        let watch = Watch::new(&self.rt, &id).await;
+        (id, watch)
+    }
+}
+
+/// Every state a context passes through from the moment of subscribing,
+/// kept until a test asks for it, so even a state held for a microsecond
+/// is seen.
+pub struct Watch {
+    sub: Subscription,
+    /// The state when subscribing, then each one reported, not yet looked at.
+    unseen: std::collections::VecDeque<ContextStatus>,
+    /// Everything looked at, for the failure message.
+    seen: Vec<StatusKind>,
+}
+
+impl Watch {
+    pub async fn new(rt: &Runtime, id: &ContextId) -> Watch {
+        let (snapshot, sub) = rt.subscribe(id).await.unwrap();
+        Watch { sub, unseen: [snapshot.summary.status].into(), seen: Vec::new() }
+    }
+
+    /// The next state (in order) that satisfies `wanted`; states before it
+    /// are passed over. Fails after [`LIMIT`] naming the states seen.
+    pub async fn until(&mut self, what: &str, wanted: impl Fn(&ContextStatus) -> bool) -> ContextStatus {
+        let deadline = tokio::time::Instant::now() + LIMIT;
+        loop {
+            while let Some(status) = self.unseen.pop_front() {
+                self.seen.push(status.kind());
+                if wanted(&status) {
+                    return status;
+                }
+            }
+            let event = tokio::time::timeout_at(deadline, self.sub.recv())
+                .await
+                .unwrap_or_else(|_| panic!("no {what} within {LIMIT:?}; states seen: {:?}", self.seen));
+            match event {
+                Some(Ok(BraidEvent::ContextUpdate(u))) => self.unseen.push_back(u.current_state),
+                Some(Ok(_)) => {}
+                Some(Err(missed)) => panic!("the watch missed {missed} events"),
+                None => panic!("the context's events ended while waiting for {what}"),
+            }
+        }
+    }
+
+    /// The next state of this kind.
+    pub async fn state(&mut self, kind: StatusKind) -> ContextStatus {
+        self.until(&format!("{kind:?}"), |s| s.kind() == kind).await
+    }
+
+    /// The next state that takes a message again (Idle or Failed).
+    pub async fn settled(&mut self) -> ContextStatus {
+        self.until("Idle or Failed", |s| !s.is_busy()).await
+    }
+}
