@@ -273,3 +273,50 @@ pub struct ContextUsage {
     pub sent_messages: u32,
     pub left_out: u32,
 }
+
+/// What each command is answered with, by command tag, as the types the
+/// UI receives. Generated into TypeScript as `CommandResponses`, which the
+/// UI's `execute` is typed with; `tsc` fails if a command has no entry, and
+/// the runtime's dispatch test checks each answer against its entry.
+pub fn responses() -> Vec<(&'static str, String)> {
+    use crate::settings::{LocalServer, ModelSummary, SettingsView};
+    use crate::{ImageData, StoredImage, ToolSettings, ToolSpec};
+    use ts_rs::TS;
+    fn ts<T: TS>() -> String {
+        T::name(&ts_rs::Config::new().with_large_int("number"))
+    }
+    // `()`: JSON null on the wire, nothing to read for the caller.
+    let unit = || "void".to_owned();
+    vec![
+        ("create_context", ts::<ContextSummary>()),
+        ("list_contexts", ts::<Vec<ContextSummary>>()),
+        ("load_context", ts::<ContextSnapshot>()),
+        ("delete_context", unit()),
+        ("send_message", ts::<SendReceipt>()),
+        ("unqueue", unit()),
+        ("cancel", unit()),
+        ("interrupt", unit()),
+        ("retry", unit()),
+        ("continue", unit()),
+        ("decide_tool_call", unit()),
+        ("create_branch", ts::<BranchId>()),
+        ("switch_branch", unit()),
+        ("rename_context", ts::<ContextSummary>()),
+        ("set_context_model", ts::<ContextSummary>()),
+        ("get_settings", ts::<SettingsView>()),
+        ("save_provider", ts::<SettingsView>()),
+        ("remove_provider", ts::<SettingsView>()),
+        ("set_default_provider", ts::<SettingsView>()),
+        ("test_provider", ts::<Vec<ModelSummary>>()),
+        ("list_models", ts::<Vec<ModelSummary>>()),
+        ("detect_local_servers", ts::<Vec<LocalServer>>()),
+        ("list_tools", ts::<Vec<ToolSpec>>()),
+        ("set_tool_policy", ts::<ToolSettings>()),
+        ("set_mode", unit()),
+        ("list_workspace_files", ts::<Vec<String>>()),
+        ("set_context_strategy", unit()),
+        ("store_image", ts::<StoredImage>()),
+        ("read_image", ts::<ImageData>()),
+        ("retry_image", unit()),
+    ]
+}

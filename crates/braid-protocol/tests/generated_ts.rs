@@ -31,3 +31,13 @@ fn generated_typescript_names_every_wire_type() {
         assert!(ts.contains(&format!("export type {name} ")), "missing {name} in generated TypeScript");
     }
 }
+
+#[test]
+fn every_command_has_exactly_one_response_entry() {
+    let command = <braid_protocol::Command as ts_rs::TS>::decl(&ts_rs::Config::new());
+    let mut tags: Vec<&str> = command.split("\"type\": \"").skip(1).filter_map(|s| s.split('"').next()).collect();
+    tags.sort_unstable();
+    let mut answered: Vec<&str> = braid_protocol::command::responses().iter().map(|(t, _)| *t).collect();
+    answered.sort_unstable();
+    assert_eq!(tags, answered, "Command tags and command::responses() must list the same commands");
+}

@@ -6,6 +6,7 @@ import type {
   BraidEvent,
   ContextStrategy,
   Command,
+  ResponseTo,
   ContextId,
   ContextSnapshot,
   ContextSummary,
@@ -26,7 +27,7 @@ import type {
 import type { Backend } from "./types";
 
 export abstract class CommandBackend implements Backend {
-  protected abstract execute<T>(command: Command): Promise<T>;
+  protected abstract execute<C extends Command>(command: C): Promise<ResponseTo<C>>;
   abstract subscribe(id: ContextId, onSnapshot: (s: ContextSnapshot) => void, onEvent: (e: BraidEvent) => void, onLagged: () => void): () => void;
 
   listContexts(): Promise<ContextSummary[]> {

@@ -1,7 +1,7 @@
 // The Backend inside the desktop window: one `execute` command for every
 // protocol command, and a Channel per subscription for the events.
 import { Channel, invoke } from "@tauri-apps/api/core";
-import type { BraidEvent, Command, ContextId, ContextSnapshot, WireError } from "../generated/protocol";
+import type { BraidEvent, Command, ContextId, ContextSnapshot, ResponseTo, WireError } from "../generated/protocol";
 import { CommandBackend } from "./commands";
 import "./ipcBench";
 import { BackendError } from "./types";
@@ -9,9 +9,9 @@ import { BackendError } from "./types";
 type Push = { kind: "snapshot"; snapshot: ContextSnapshot } | { kind: "event"; event: BraidEvent } | { kind: "lagged"; missed: number };
 
 export class TauriBackend extends CommandBackend {
-  protected async execute<T>(command: Command): Promise<T> {
+  protected async execute<C extends Command>(command: C): Promise<ResponseTo<C>> {
     try {
-      return await invoke<T>("execute", { command });
+      return await invoke<ResponseTo<C>>("execute", { command });
     } catch (e) {
       throw new BackendError(e as WireError);
     }

@@ -1,6 +1,6 @@
 // The Backend over braid-server's HTTP API: every command to /api/command,
 // the events of a context as an SSE stream.
-import type { BraidEvent, Command, ContextId, ContextSnapshot } from "../generated/protocol";
+import type { BraidEvent, Command, ContextId, ContextSnapshot, ResponseTo } from "../generated/protocol";
 import { CommandBackend } from "./commands";
 import { BackendError } from "./types";
 
@@ -15,7 +15,7 @@ export class WebBackend extends CommandBackend {
     super();
   }
 
-  protected async execute<T>(command: Command): Promise<T> {
+  protected async execute<C extends Command>(command: C): Promise<ResponseTo<C>> {
     const response = await this.fetcher(`${this.base}/api/command`, {
       method: "POST",
       headers: { Authorization: `Bearer ${this.token}`, "Content-Type": "application/json" },
@@ -25,7 +25,7 @@ export class WebBackend extends CommandBackend {
       const error = await response.json().catch(() => ({ code: "internal", message: `HTTP ${response.status}` }));
       throw new BackendError(error);
     }
-    return response.status === 204 ? (undefined as T) : ((await response.json()) as T);
+    return response.status === 204 ? (undefined as ResponseTo<C>) : ((await response.json()) as ResponseTo<C>);
   }
 
   subscribe(id: ContextId, onSnapshot: (s: ContextSnapshot) => void, onEvent: (e: BraidEvent) => void, onLagged: () => void): () => void {

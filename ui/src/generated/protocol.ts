@@ -328,3 +328,40 @@ export const STATUS_WORDING: Record<StatusKind, string> = {
 
 /** Notices after which Continue lets the model go on (`NoticeCode::CONTINUABLE`). */
 export const CONTINUABLE_NOTICES: NoticeCode[] = ["loop_limit", "loop_detected", "interrupted", "answer_cut"];
+
+/** What each command is answered with (`command::responses`). */
+export type CommandResponses = {
+  create_context: ContextSummary,
+  list_contexts: Array<ContextSummary>,
+  load_context: ContextSnapshot,
+  delete_context: void,
+  send_message: SendReceipt,
+  unqueue: void,
+  cancel: void,
+  interrupt: void,
+  retry: void,
+  continue: void,
+  decide_tool_call: void,
+  create_branch: BranchId,
+  switch_branch: void,
+  rename_context: ContextSummary,
+  set_context_model: ContextSummary,
+  get_settings: SettingsView,
+  save_provider: SettingsView,
+  remove_provider: SettingsView,
+  set_default_provider: SettingsView,
+  test_provider: Array<ModelSummary>,
+  list_models: Array<ModelSummary>,
+  detect_local_servers: Array<LocalServer>,
+  list_tools: Array<ToolSpec>,
+  set_tool_policy: ToolSettings,
+  set_mode: void,
+  list_workspace_files: Array<string>,
+  set_context_strategy: void,
+  store_image: StoredImage,
+  read_image: ImageData,
+  retry_image: void,
+};
+
+/** The answer to `C`. */
+export type ResponseTo<C extends Command> = CommandResponses[C["type"]];
