@@ -1,7 +1,9 @@
 //! The stored form of a message: its JSON with a schema version. Loading is
-//! forgiving in the ways that keep data: an unknown `"type"` becomes
-//! [`MessageType::Unknown`] with the original JSON kept (and written back
-//! verbatim), a legacy message (`role`/`content`/optional `tool_calls`, no
+//! forgiving in the ways that keep data: an unknown `"type"`, or a message
+//! written by a newer Braid (a higher schema version), becomes
+//! [`MessageType::Unknown`] with the original JSON and version kept (and
+//! written back verbatim), so one such message never locks the user out of
+//! the rest of the conversation; a legacy message (`role`/`content`/optional `tool_calls`, no
 //! schema version) migrates with nothing dropped, missing optional fields get
 //! defaults. Malformed JSON is an error, never a guess.
 
@@ -17,8 +19,6 @@ pub enum CodecError {
     Json(#[from] serde_json::Error),
     #[error("not a JSON object")]
     NotAnObject,
-    #[error("schema version {0} is newer than this build understands ({SCHEMA_VERSION})")]
-    FutureSchema(u64),
     #[error("legacy message: {0}")]
     Legacy(String),
 }
@@ -57,7 +57,11 @@ pub fn decode(json: &str, id: MessageId, created_at: Timestamp) -> Result<Messag
     let Value::Object(mut obj) = value else { return Err(CodecError::NotAnObject) };
     let version = obj.get("schema_version").and_then(Value::as_u64).unwrap_or(0);
     if version > u64::from(SCHEMA_VERSION) {
-        return Err(CodecError::FutureSchema(version));
+        tracing::warn!(version, "message from a newer Braid loaded as Unknown; its JSON is kept as is");
+        let meta = obj.remove("meta").and_then(|m| serde_json::from_value(m).ok()).unwrap_or_default();
+        let raw = obj.remove("body").unwrap_or(Value::Null);
+        let schema_version = u32::try_from(version).unwrap_or(u32::MAX);
+        return Ok(Message { id, created_at, schema_version, body: MessageType::Unknown { raw }, meta });
     }
     if version == 0 && !obj.contains_key("body") {
         let body = migrate_legacy(obj)?;
