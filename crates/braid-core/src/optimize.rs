@@ -65,15 +65,20 @@ fn class_of(body: &MessageType) -> Class {
 }
 
 /// A tool request and the results of its calls that follow it form one
-/// unit; every other message is its own.
+/// unit, and so do a user message and the answer right after it (a model
+/// never sees an answer without its question); every other message is
+/// its own.
 fn units(messages: &[(&Message, u32)]) -> Vec<Unit> {
     let mut out: Vec<Unit> = Vec::new();
     let mut open_calls: Vec<braid_protocol::CallId> = Vec::new();
+    let mut after_user = false;
     for (m, tokens) in messages {
         let belongs = match &m.body {
             MessageType::ToolResult { request_id, .. } => open_calls.iter().any(|c| c == request_id),
+            MessageType::Text { role: Role::Assistant, .. } => after_user,
             _ => false,
         };
+        after_user = matches!(&m.body, MessageType::Text { role: Role::User, .. });
         match out.last_mut() {
             Some(last) if belongs => {
                 last.ids.push(m.id);
@@ -188,6 +193,22 @@ pub fn select_pinned(
             chosen[u.index] = true;
         }
     }
+    // A request never starts with the assistant: answers and tool rounds
+    // before the first question sent are left out too (unless nothing
+    // else would be sent).
+    let opens = |u: &Unit| messages.iter().find(|(m, _)| m.id == u.ids[0]).is_some_and(|(m, _)| starts_a_turn(&m.body));
+    if units.iter().any(|u| chosen[u.index] && opens(u)) {
+        for u in &units {
+            if !chosen[u.index] {
+                continue;
+            }
+            if opens(u) {
+                break;
+            }
+            chosen[u.index] = false;
+            used -= u.tokens;
+        }
+    }
     let (mut keep, mut dropped) = (Vec::new(), Vec::new());
     for u in &units {
         if chosen[u.index] {
@@ -197,6 +218,17 @@ pub fn select_pinned(
         }
     }
     Ok(Selection { keep, dropped, tokens: used })
+}
+
+/// Whether a request may begin with this message: anything but the
+/// assistant's own turns (its answers, its tool calls and their results).
+fn starts_a_turn(body: &MessageType) -> bool {
+    !matches!(
+        body,
+        MessageType::Text { role: Role::Assistant, .. }
+            | MessageType::ToolRequest { .. }
+            | MessageType::ToolResult { .. }
+    )
 }
 
 /// The oldest whole units (never the last `keep_last` messages' units) to

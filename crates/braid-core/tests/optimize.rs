@@ -141,15 +141,33 @@ proptest! {
             i -= 1;
             tail_tokens += all[i].1;
         }
+        // And to its question, for an answer.
+        if i > 0 && is(&all[i].0, Role::Assistant) && is(&all[i - 1].0, Role::User) {
+            i -= 1;
+            tail_tokens += all[i].1;
+        }
         let available = tail_tokens + extra;
         let Selection { keep, dropped, tokens } = select(&refs, strat, available).unwrap();
         // Never over the budget, and the sum is what was kept.
         prop_assert!(tokens <= available);
         let sum: u32 = all.iter().filter(|(m, _)| keep.contains(&m.id)).map(|(_, t)| *t).sum();
         prop_assert_eq!(sum, tokens);
-        // The last N messages are there.
-        for (m, _) in &all[i..] {
+        // The last N messages are there, from the first that may open a
+        // request (an answer or a tool round before it is left out).
+        let opens = all[i..].iter().position(|(m, _)| opens_turn(m)).map_or(all.len(), |p| i + p);
+        for (m, _) in &all[opens..] {
             prop_assert!(keep.contains(&m.id), "message {} of the tail was dropped", m.id);
+        }
+        // A request never starts with the assistant when it can start with
+        // a question, and an answer is never sent without its question.
+        let first = all.iter().find(|(m, _)| keep.contains(&m.id)).map(|(m, _)| m);
+        if keep.iter().any(|k| all.iter().any(|(m, _)| m.id == *k && opens_turn(m))) {
+            prop_assert!(first.is_some_and(opens_turn), "the request starts with {:?}", first.map(|m| m.id));
+        }
+        for w in all.windows(2) {
+            if is(&w[0].0, Role::User) && is(&w[1].0, Role::Assistant) {
+                prop_assert_eq!(keep.contains(&w[0].0.id), keep.contains(&w[1].0.id), "question and answer split");
+            }
         }
         // Never a result without its call, or a call without its results.
         prop_assert!(split_pairs(&all, &keep).is_empty());
@@ -163,6 +181,14 @@ proptest! {
     }
 }
 
+fn is(m: &Message, role: Role) -> bool {
+    matches!(&m.body, MessageType::Text { role: r, .. } if *r == role)
+}
+
+fn opens_turn(m: &Message) -> bool {
+    !is(m, Role::Assistant) && !matches!(m.body, MessageType::ToolRequest { .. } | MessageType::ToolResult { .. })
+}
+
 fn ids(sel: &Selection) -> Vec<u64> {
     sel.keep.iter().map(|i| i.0).collect()
 }
@@ -174,9 +200,26 @@ fn recent_n_sends_only_the_last_messages() {
     assert_eq!(ids(&select(&refs, ContextStrategy::RecentN { n: 3 }, 1_000).unwrap()), [3, 4, 5]);
     assert_eq!(
         ids(&select(&refs, ContextStrategy::RecentN { n: 3 }, 25).unwrap()),
-        [4, 5],
-        "the budget wins, newest kept"
+        [5],
+        "the budget wins, newest kept; answer 4 does not go without its question 3"
     );
+}
+
+#[test]
+fn a_long_question_that_no_longer_fits_takes_its_answer_with_it() {
+    // 1 a long question, 2 its answer, 3 a new question.
+    let all = build(&[Spec::User(3_000), Spec::Assistant(200), Spec::User(100)]);
+    let refs: Vec<(&Message, u32)> = all.iter().map(|(m, t)| (m, *t)).collect();
+    for strategy in [ContextStrategy::Intelligent { keep_last: 1 }, ContextStrategy::ImportanceScoring { keep_last: 1 }]
+    {
+        let sel = select(&refs, strategy, 1_000).unwrap();
+        assert_eq!(ids(&sel), [3], "{strategy:?}: never an answer to a question the model does not see");
+    }
+    // A tool round before the first question that fits is left out too.
+    let all = build(&[Spec::User(3_000), Spec::Tools { calls: 1, tokens: 50 }, Spec::Assistant(50), Spec::User(100)]);
+    let refs: Vec<(&Message, u32)> = all.iter().map(|(m, t)| (m, *t)).collect();
+    let sel = select(&refs, ContextStrategy::Intelligent { keep_last: 4 }, 1_000).unwrap();
+    assert_eq!(ids(&sel), [5], "the request starts with a question");
 }
 
 #[test]
