@@ -1,6 +1,8 @@
 //! `run_command`: `sh -c` in the conversation's working directory (fixed:
 //! a `cd` lasts for that call only), in its own process group so that
-//! cancelling kills the command and everything it started.
+//! cancelling kills the command and everything it started — and so that
+//! the whole group dies with Braid, even when Braid is killed outright
+//! (see [`spawn_shell`]).
 
 use crate::input::{parse, schema_of, RunCommandInput};
 use crate::output::cap;
@@ -30,6 +32,31 @@ impl Drop for GroupGuard {
     }
 }
 
+/// The group leader is a small shell that runs the command and, told by
+/// the kernel that Braid died (`setpriv --pdeathsig TERM`, Linux's
+/// PR_SET_PDEATHSIG, which needs no unsafe code this way), kills its whole
+/// process group. Where `setpriv` is missing, a plain `sh -c` (cancel and
+/// timeouts still kill the group; a crash does not).
+fn spawn_shell(command: &str) -> tokio::process::Command {
+    const LEADER: &str = r#"trap 'kill -KILL 0' TERM; sh -c "$1" & wait $!"#;
+    match which_setpriv() {
+        Some(setpriv) => {
+            let mut c = tokio::process::Command::new(setpriv);
+            c.args(["--pdeathsig", "TERM", "--", "sh", "-c", LEADER, "braid-command", command]);
+            c
+        }
+        None => {
+            let mut c = tokio::process::Command::new("sh");
+            c.arg("-c").arg(command);
+            c
+        }
+    }
+}
+
+fn which_setpriv() -> Option<&'static str> {
+    ["/usr/bin/setpriv", "/bin/setpriv"].into_iter().find(|p| std::path::Path::new(p).exists())
+}
+
 pub struct RunCommand;
 impl Tool for RunCommand {
     fn name(&self) -> &str {
@@ -54,9 +81,7 @@ impl Tool for RunCommand {
                 Ok(_) => return failure("the command is empty"),
                 Err(e) => return e,
             };
-            let spawned = tokio::process::Command::new("sh")
-                .arg("-c")
-                .arg(&command)
+            let spawned = spawn_shell(&command)
                 .current_dir(&ctx.workspace)
                 .stdin(Stdio::null())
                 .stdout(Stdio::piped())

@@ -354,3 +354,52 @@ async fn the_user_may_approve_overwriting_a_file_changed_outside() {
     ok(&w.call("write_file", json!({"path":"notes.md","content":"agent\n"})).await);
     assert_eq!(std::fs::read_to_string(w.root().join("notes.md")).unwrap(), "agent\n");
 }
+
+/// In the child process of the test below: run a command that starts a
+/// background and a foreground process, then wait to be killed.
+fn run_command_until_killed(dir: &str) {
+    let ctx = ToolContext::new(Path::new(dir).to_owned());
+    let cmd = "sleep 60 & echo $! > bg.pid; sh -c 'echo $$ > fg.pid; exec sleep 60'";
+    let call = ToolCall {
+        id: "t".into(),
+        name: "run_command".into(),
+        arguments: json!({"command": cmd}).to_string(),
+        approval: Approval::Approved,
+    };
+    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    rt.block_on(ToolRegistry::builtin().dispatch(&call, &ctx));
+}
+
+#[test]
+fn a_command_dies_with_braid_even_when_braid_is_killed() {
+    if let Ok(dir) = std::env::var("BRAID_TEST_KILLED_PARENT") {
+        run_command_until_killed(&dir);
+        return;
+    }
+    // This test binary, run again as "Braid" with a command under way,
+    // then killed with SIGKILL: no cleanup code of its own can run.
+    let dir = tempfile::tempdir().unwrap();
+    let mut parent = std::process::Command::new(std::env::current_exe().unwrap())
+        .args(["--exact", "a_command_dies_with_braid_even_when_braid_is_killed", "--nocapture"])
+        .env("BRAID_TEST_KILLED_PARENT", dir.path())
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let read = |f: &str| std::fs::read_to_string(dir.path().join(f)).ok().and_then(|s| s.trim().parse::<u32>().ok());
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    let (bg, fg) = loop {
+        if let (Some(a), Some(b)) = (read("bg.pid"), read("fg.pid")) {
+            break (a, b);
+        }
+        assert!(std::time::Instant::now() < deadline, "the command never started");
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    };
+    assert!(alive(bg) && alive(fg));
+    parent.kill().unwrap(); // SIGKILL
+    parent.wait().unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
+    while (alive(bg) || alive(fg)) && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    assert!(!alive(bg) && !alive(fg), "the command outlived Braid ({bg}, {fg})");
+}
