@@ -83,14 +83,16 @@ impl Printer {
     }
 
     /// Shows events until the context rests (Idle or Failed).
-    async fn until_rest(&mut self, sub: &mut Subscription) {
+    /// Shows events until the turn ends; the state it ended in.
+    async fn until_rest(&mut self, sub: &mut Subscription) -> Option<ContextStatus> {
         while let Some(e) = sub.recv().await {
             if let Some(s) = e.ok().and_then(|e| self.show(&e)) {
                 if matches!(s.kind(), StatusKind::Idle | StatusKind::Failed) {
-                    return;
+                    return Some(s);
                 }
             }
         }
+        None
     }
 }
 
@@ -105,11 +107,20 @@ pub async fn run(runtime: &Runtime, args: &Args) -> Result<(), RuntimeError> {
     if !args.send.is_empty() {
         for text in &args.send {
             runtime.send_message(&id, say(text), false).await?;
-            printer.until_rest(&mut sub).await;
+            // A turn that failed fails the command (exit status 1), so
+            // scripts can tell.
+            if let Some(ContextStatus::Failed { message, .. }) = printer.until_rest(&mut sub).await {
+                return Err(RuntimeError::Rejected(braid_protocol::WireError::new(
+                    braid_protocol::ErrorCode::Provider,
+                    format!("the turn failed: {message}"),
+                )));
+            }
         }
         return Ok(());
     }
-    eprintln!("Braid — conversation {} ({}), model: built-in echo. /help for commands.", id, snapshot.summary.title);
+    let model =
+        snapshot.effective_model.as_ref().map_or("none".to_owned(), |m| format!("{} ({})", m.model, m.provider_name));
+    eprintln!("Braid — conversation {} ({}), model: {model}. /help for commands.", id, snapshot.summary.title);
     for m in &snapshot.messages {
         println!("{}", describe(&m.body));
     }

@@ -93,6 +93,9 @@ fn sigkill_mid_stream_loses_nothing_that_was_stored() {
         MessageType::SystemControl { control: ControlKind::Recovery { interrupted_state, detail } } => {
             assert_eq!(interrupted_state, &format!("{:?}", StatusKind::StreamingLlmResponse));
             assert!(detail.contains("Retry"), "{detail}");
+            // Streaming progress is not stored per chunk: no stale counts.
+            assert!(detail.contains("while the context was streaming an answer"), "{detail}");
+            assert!(!detail.contains("chunks"), "{detail}");
         }
         other => panic!("expected a Recovery message, got {other:?}"),
     }

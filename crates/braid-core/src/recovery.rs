@@ -56,7 +56,13 @@ pub fn recover(
 
     let mut detail = Vec::new();
     if !idle {
-        detail.push(format!("Braid stopped while the context was {}.", state.status.describe(now)));
+        // Streaming progress is not written per chunk, so the stored counts
+        // are those of the first chunk: name the step, not stale numbers.
+        let what = match state.status.kind() {
+            braid_protocol::StatusKind::StreamingLlmResponse => "streaming an answer".to_owned(),
+            _ => state.status.describe(now),
+        };
+        detail.push(format!("Braid stopped while the context was {what}."));
     }
     if state.request.as_ref().is_some_and(|r| r.sequence > 0) {
         detail.push("The partial answer was not kept; press Retry to ask again.".to_owned());

@@ -7,7 +7,7 @@
 use crate::decode::decode;
 use crate::VisionError;
 use image::{DynamicImage, GrayImage};
-use std::sync::mpsc;
+use std::sync::{mpsc, Arc};
 use tokio::sync::oneshot;
 
 #[derive(Debug, Clone, PartialEq)]
@@ -29,7 +29,24 @@ struct Job {
 
 #[derive(Clone)]
 pub struct Ocr {
-    jobs: mpsc::Sender<Job>,
+    inner: Arc<Worker>,
+}
+
+/// The worker thread and the way to it. When the last handle goes, the
+/// queue closes and the worker is joined, so Tesseract's engine is freed
+/// before the process exits (else its caches report "LEAK" at exit).
+struct Worker {
+    jobs: Option<mpsc::Sender<Job>>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Drop for Worker {
+    fn drop(&mut self) {
+        self.jobs.take();
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
 }
 
 impl Ocr {
@@ -40,17 +57,18 @@ impl Ocr {
         let (tx, rx) = mpsc::channel::<Job>();
         let language = language.to_owned();
         let spawned = std::thread::Builder::new().name("braid-ocr".into()).spawn(move || worker(&language, &rx));
-        if let Err(e) = spawned {
-            tracing::error!(error = %e, "could not start the OCR thread");
-        }
-        Ocr { jobs: tx }
+        let thread = spawned.map_err(|e| tracing::error!(error = %e, "could not start the OCR thread")).ok();
+        Ocr { inner: Arc::new(Worker { jobs: Some(tx), thread }) }
     }
 
     /// Reads the text in an image (encoded bytes). Dropping the future
     /// cancels the job if it has not started.
     pub async fn read(&self, bytes: Vec<u8>) -> Result<OcrText, VisionError> {
         let (reply, answer) = oneshot::channel();
-        self.jobs
+        self.inner
+            .jobs
+            .as_ref()
+            .ok_or_else(|| VisionError::OcrUnavailable("the OCR thread has stopped".into()))?
             .send(Job { bytes, reply })
             .map_err(|_| VisionError::OcrUnavailable("the OCR thread has stopped".into()))?;
         answer.await.map_err(|_| VisionError::OcrUnavailable("the OCR thread has stopped".into()))?
