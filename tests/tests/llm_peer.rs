@@ -93,6 +93,15 @@ fn runtime(dir: &Path, p: Arc<HttpProvider>, max_tokens: u32) -> Runtime {
     Runtime::open(config, p).unwrap().0
 }
 
+/// A runtime that offers no tools: this server streams only then.
+async fn streaming_runtime(dir: &Path, p: Arc<HttpProvider>, max_tokens: u32) -> Runtime {
+    let rt = runtime(dir, p, max_tokens);
+    for tool in rt.tools() {
+        rt.unregister_tool(&tool.name).await;
+    }
+    rt
+}
+
 fn say(t: &str) -> NewMessage {
     NewMessage::user_text(t)
 }
@@ -121,7 +130,7 @@ async fn against_a_real_llama_cpp_server() {
 
     // 1. A streamed answer reaches the runtime as content_delta events and
     //    is stored, with the usage the server reported.
-    let rt = runtime(dir.path(), provider(&url, None), 24);
+    let rt = streaming_runtime(dir.path(), provider(&url, None), 24).await;
     let ctx = rt.create_context(Some("peer".into()), None).await.unwrap();
     let (_, mut sub) = rt.subscribe(&ctx.id).await.unwrap();
     rt.send_message(&ctx.id, say("Say hello in one short sentence."), false).await.unwrap();
@@ -147,9 +156,16 @@ async fn against_a_real_llama_cpp_server() {
     });
     assert!(told, "the missing usage is reported as such");
 
+    // 1b. A normal turn with the built-in tools offered: they go with
+    //    tool_choice "auto" (else this server leaves them out of the
+    //    prompt); it then streams nothing, so Braid asks for the answer
+    //    whole, says so once, and the turn completes. The model saw the
+    //    tools: asked to read a file, it calls one.
+    tools_flow(dir.path(), &url).await;
+
     // 2. Cancel mid-stream: Idle at once, nothing partial stored, and the
     //    server sees the client go away (generation stops).
-    let rt2 = runtime(dir.path(), provider(&url, None), 400);
+    let rt2 = streaming_runtime(dir.path(), provider(&url, None), 400).await;
     let ctx2 = rt2.create_context(None, None).await.unwrap();
     let (_, mut sub2) = rt2.subscribe(&ctx2.id).await.unwrap();
     let disconnects_before = server_log().matches("Disconnected from client").count();
@@ -300,6 +316,42 @@ async fn against_a_real_llama_cpp_server() {
     until(&mut sub4, &[StatusKind::Idle], Duration::from_secs(60)).await;
 }
 
+async fn tools_flow(dir: &Path, url: &str) {
+    let work = dir.join("tools-flow");
+    std::fs::create_dir_all(&work).unwrap();
+    std::fs::write(work.join("notes.txt"), "The launch is on Friday.\n").unwrap();
+    let mut config = RuntimeConfig::new(work.join("braid.db"), work.clone());
+    config.model = MODEL.into();
+    config.max_tokens = 48;
+    // One tool round at most: enough to see the tools reach the model.
+    config.machine.max_loop_depth = 1;
+    let rt = Runtime::open(config, provider(url, None)).unwrap().0;
+    let ctx = rt.create_context(None, None).await.unwrap();
+    let (_, mut sub) = rt.subscribe(&ctx.id).await.unwrap();
+    rt.send_message(&ctx.id, say("Read the file notes.txt with read_file and tell me what it says."), false)
+        .await
+        .unwrap();
+    let events = until(&mut sub, &[StatusKind::Idle, StatusKind::Failed], Duration::from_secs(240)).await;
+    let told: Vec<(braid_protocol::NoticeCode, String)> = events
+        .iter()
+        .filter_map(|e| match e {
+            BraidEvent::ContextUpdate(u) => u.metadata.notice.as_ref().map(|n| (n.code, n.message.clone())),
+            _ => None,
+        })
+        .collect();
+    let notices: Vec<braid_protocol::NoticeCode> = told.iter().map(|t| t.0).collect();
+    let snap = rt.load_context(&ctx.id).await.unwrap();
+    assert_eq!(snap.summary.status.kind(), StatusKind::Idle, "{:?} {told:?}", snap.summary.status);
+    assert!(notices.contains(&braid_protocol::NoticeCode::StreamingUnavailable), "{told:?}");
+    let called = snap.messages.iter().any(|m| matches!(&m.body, MessageType::ToolRequest { .. }));
+    assert!(
+        called,
+        "the model saw the tools and called one: {:?}",
+        snap.messages.iter().map(|m| m.body.kind()).collect::<Vec<_>>()
+    );
+    rt.shutdown().await;
+}
+
 async fn settings_flow(dir: &Path, url: &str) {
     use braid_llm::secrets::Secrets;
     use braid_protocol::{Command, KeyChange, LocalServer, ModelSummary, ProviderInput, SettingsView};
@@ -335,7 +387,14 @@ async fn settings_flow(dir: &Path, url: &str) {
     let (snap, mut sub) = rt.subscribe(&ctx.id).await.unwrap();
     assert_eq!(snap.effective_model.unwrap().model, MODEL);
     rt.send_message(&ctx.id, say("Say hi."), false).await.unwrap();
-    until(&mut sub, &[StatusKind::Idle, StatusKind::Failed], Duration::from_secs(120)).await;
+    let events = until(&mut sub, &[StatusKind::Idle, StatusKind::Failed], Duration::from_secs(120)).await;
+    let told: Vec<String> = events
+        .iter()
+        .filter_map(|e| match e {
+            BraidEvent::ContextUpdate(u) => u.metadata.notice.as_ref().map(|n| format!("{}: {}", n.code, n.message)),
+            _ => None,
+        })
+        .collect();
     assert_eq!(rt.peek(&ctx.id).await.unwrap().summary.status, ContextStatus::Idle);
     rt.shutdown().await;
     drop(rt);
@@ -344,7 +403,7 @@ async fn settings_flow(dir: &Path, url: &str) {
     let listed = rt.list_contexts().await.unwrap();
     assert_eq!(listed[0].title, "Greetings");
     let snap = rt.load_context(&ctx.id).await.unwrap();
-    assert_eq!(snap.messages.len(), 2, "question and answer survive the restart");
+    assert_eq!(snap.messages.len(), 2, "question and answer survive the restart ({told:?})");
     assert!(!snap.messages[1].body.plain_text().unwrap().is_empty());
     rt.shutdown().await;
 }
@@ -396,7 +455,14 @@ async fn summary_flow(dir: &Path, url: &str) {
     until(&mut sub, &[StatusKind::Idle, StatusKind::Failed], Duration::from_secs(180)).await;
     let snap = rt.load_context(&ctx.id).await.unwrap();
     assert_eq!(snap.summary.status, ContextStatus::Idle);
-    assert!(snap.messages.last().unwrap().body.plain_text().is_some_and(|t| !t.is_empty()));
+    // The model answers, or (the tools are offered) calls one.
+    let asked = snap.messages.iter().rposition(|m| m.body.role() == Some(Role::User)).unwrap();
+    let answered = snap.messages[asked + 1..].iter().any(|m| match &m.body {
+        MessageType::ToolRequest { .. } => true,
+        b @ MessageType::Text { role: Role::Assistant, .. } => b.plain_text().is_some_and(|t| !t.is_empty()),
+        _ => false,
+    });
+    assert!(answered, "{:?}", snap.messages[asked..].iter().map(|m| m.body.kind()).collect::<Vec<_>>());
     let usage = snap.context.unwrap();
     assert!(usage.system + usage.tools + usage.messages + usage.reserved_output <= 4_096, "{usage:?}");
     rt.shutdown().await;

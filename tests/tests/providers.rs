@@ -396,3 +396,75 @@ async fn a_closed_port_is_a_retryable_network_error() {
     assert_eq!((e.code(), e.is_retryable()), (FailureCode::Network, true), "{e}");
     assert!(!format!("{e:?}").contains("sk-test-secret"));
 }
+
+#[tokio::test]
+async fn an_empty_answer_to_a_turn_with_tools_is_asked_for_whole_and_remembered() {
+    let (mock, base) = Mock::start().await;
+    let p = provider(ProviderKind::OpenAiCompatible, &base, Timeouts::default());
+    let whole = json!({
+        "choices": [{"index": 0, "finish_reason": "tool_calls", "message": {"role": "assistant", "content": null,
+            "tool_calls": [{"id": "call_1", "type": "function", "function": {"name": "read_file", "arguments": "{\"path\":\"notes.txt\"}"}}]}}],
+        "usage": {"prompt_tokens": 40, "completion_tokens": 9}
+    });
+    let json_reply = || Reply {
+        headers: vec![("content-type", "application/json".to_owned())],
+        ..Reply::ok(vec![whole.to_string()])
+    };
+    // llama-cpp-python: 200 and nothing at all for a streamed auto-tool turn.
+    mock.reply(Reply::ok(Vec::new()));
+    mock.reply(json_reply());
+    mock.reply(json_reply());
+    let mut notes = Vec::new();
+    let mut asm = ResponseAssembler::new();
+    let mut stream = p.stream(request());
+    while let Some(item) = stream.next().await {
+        let event = item.unwrap();
+        if let braid_llm::ProviderEvent::Note(n) = &event {
+            notes.push(n.clone());
+        }
+        asm.push(&event);
+    }
+    let r = asm.finish("Mock").unwrap();
+    assert_eq!(r.tool_calls.len(), 1, "{r:?}");
+    assert_eq!(r.tool_calls[0].name, "read_file");
+    assert_eq!(r.stop_reason, StopReason::ToolUse);
+    assert_eq!(r.usage, Some(Usage { prompt_tokens: 40, completion_tokens: 9 }));
+    assert_eq!(notes.len(), 1, "the user is told once: {notes:?}");
+    // The next turn with tools goes whole at once, and every request
+    // carried the tools with tool_choice "auto".
+    run(&p).await.unwrap();
+    let sent = mock.captured();
+    let streamed: Vec<bool> = sent.iter().map(|c| c.body["stream"] == true).collect();
+    assert_eq!(streamed, [true, false, false]);
+    assert!(sent
+        .iter()
+        .all(|c| c.body["tools"][0]["function"]["name"] == "read_file" && c.body["tool_choice"] == "auto"));
+
+    // A plain question the server answers with nothing when tools are
+    // offered is asked again, streamed, without them.
+    let silent =
+        json!({"choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": ""}}]});
+    mock.reply(Reply {
+        headers: vec![("content-type", "application/json".to_owned())],
+        ..Reply::ok(vec![silent.to_string()])
+    });
+    mock.reply(Reply::ok(openai_text()));
+    let r = run(&p).await.unwrap();
+    assert_eq!(r.text, "Hello ✓");
+    let last = mock.captured().pop().unwrap();
+    assert_eq!((last.body["stream"].as_bool(), last.body.get("tools")), (Some(true), None), "{}", last.body);
+
+    // Without tools, an empty 200 is its own error, not a cut stream.
+    mock.reply(Reply::ok(Vec::new()));
+    let bare = LlmRequest { tools: Vec::new(), tool_choice: None, ..request() };
+    let mut stream = p.stream(bare);
+    let mut error = None;
+    while let Some(item) = stream.next().await {
+        if let Err(e) = item {
+            error = Some(e);
+        }
+    }
+    let e = error.expect("an error");
+    assert_eq!(e.code(), FailureCode::EmptyResponse, "{e}");
+    assert!(!e.is_retryable(), "retrying the same request cannot help");
+}

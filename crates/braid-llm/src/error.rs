@@ -12,6 +12,10 @@ pub enum LlmError {
     /// The stream stopped before its end marker. Retried.
     #[error("the answer from {provider} was cut off before it finished")]
     StreamCut { provider: String },
+    /// HTTP 200 with an empty body: not a cut stream (nothing came at
+    /// all). Not retried as is.
+    #[error("{provider} answered with an empty response")]
+    EmptyResponse { provider: String },
     /// 429. Retried, honouring Retry-After.
     #[error("{provider} is rate limiting requests: {message}")]
     RateLimited { provider: String, message: String, retry_after_ms: Option<u64> },
@@ -38,6 +42,7 @@ impl LlmError {
         match self {
             LlmError::Network { .. } => FailureCode::Network,
             LlmError::StreamCut { .. } => FailureCode::StreamCut,
+            LlmError::EmptyResponse { .. } => FailureCode::EmptyResponse,
             LlmError::RateLimited { .. } => FailureCode::RateLimited,
             LlmError::Server { .. } => FailureCode::ServerError,
             LlmError::Auth { .. } => FailureCode::Auth,

@@ -6,8 +6,9 @@ use crate::sse::{SseDecoder, SseEvent};
 use crate::{anthropic, gemini, http_error, openai, LlmError, LlmProvider, LlmRequest, LlmStream, ProviderEvent};
 use futures::stream::BoxStream;
 use futures::StreamExt;
-use std::collections::VecDeque;
+use std::collections::{HashSet, VecDeque};
 use std::fmt;
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 pub use braid_protocol::ProviderKind;
@@ -60,6 +61,9 @@ pub struct HttpProvider {
     api_key: Option<ApiKey>,
     timeouts: Timeouts,
     client: reqwest::Client,
+    /// Models this server streams nothing for when tools are offered
+    /// (llama-cpp-python): their turns with tools are asked for whole.
+    whole_with_tools: Arc<Mutex<HashSet<String>>>,
 }
 
 impl HttpProvider {
@@ -81,7 +85,21 @@ impl HttpProvider {
             api_key,
             timeouts,
             client,
+            whole_with_tools: Arc::default(),
         })
+    }
+
+    /// An OpenAI-compatible request with tools, asked for in one piece.
+    fn build_whole(&self, request: &LlmRequest) -> reqwest::RequestBuilder {
+        let b = self.client.post(format!("{}/chat/completions", self.base_url)).json(&openai::encode_whole(request));
+        match self.api_key.as_ref().map(ApiKey::expose) {
+            Some(k) => b.bearer_auth(k),
+            None => b,
+        }
+    }
+
+    fn needs_whole(&self, model: &str) -> bool {
+        self.whole_with_tools.lock().unwrap_or_else(PoisonError::into_inner).contains(model)
     }
 
     pub fn kind(&self) -> ProviderKind {
@@ -159,6 +177,8 @@ pub struct BodyDecoder {
     dialect: Dialect,
     events: Vec<SseEvent>,
     finished: bool,
+    /// Bytes of body seen: none at all is an empty response, not a cut.
+    received: usize,
 }
 
 impl BodyDecoder {
@@ -169,11 +189,13 @@ impl BodyDecoder {
             dialect: Dialect::new(kind),
             events: Vec::new(),
             finished: false,
+            received: 0,
         }
     }
 
     /// Feeds body bytes; provider events are appended to `out`.
     pub fn push(&mut self, bytes: &[u8], out: &mut Vec<ProviderEvent>) -> Result<(), LlmError> {
+        self.received += bytes.len();
         self.sse.push(bytes, &mut self.events);
         self.drain(out)
     }
@@ -194,6 +216,11 @@ impl BodyDecoder {
         self.finished
     }
 
+    /// Whether no byte of body has come yet.
+    pub fn nothing_came(&self) -> bool {
+        self.received == 0
+    }
+
     /// The body ended: the stream is complete only if the provider's end
     /// marker came; otherwise it was cut.
     pub fn finish(&mut self, out: &mut Vec<ProviderEvent>) -> Result<(), LlmError> {
@@ -202,6 +229,8 @@ impl BodyDecoder {
         if self.finished || self.dialect.finish(out) {
             self.finished = true;
             Ok(())
+        } else if self.received == 0 {
+            Err(LlmError::EmptyResponse { provider: self.provider.clone() })
         } else {
             Err(LlmError::StreamCut { provider: self.provider.clone() })
         }
@@ -213,7 +242,65 @@ type Body = BoxStream<'static, reqwest::Result<bytes::Bytes>>;
 enum State {
     Start(Option<reqwest::RequestBuilder>),
     Body(Body, BodyDecoder),
+    /// The request asked for whole (no stream).
+    Whole(Option<reqwest::RequestBuilder>),
     Done,
+}
+
+/// The other ways to ask, for a server that streams nothing when tools are
+/// offered: the same request whole, then the turn without the tools.
+struct Fallbacks {
+    whole: Option<reqwest::RequestBuilder>,
+    plain: Option<reqwest::RequestBuilder>,
+    /// Text or a tool call has come in this stream.
+    said: bool,
+}
+
+/// What the user is told the first time a model's turns go whole.
+fn whole_note(provider: &str, model: &str) -> String {
+    format!(
+        "{provider} cannot stream when tools are offered; this answer was asked for in one piece (and will be for {model} from now on)."
+    )
+}
+
+/// An answer with neither text nor a tool call.
+fn says_nothing(events: &[ProviderEvent]) -> bool {
+    !events.iter().any(|e| match e {
+        ProviderEvent::TextDelta(t) => !t.trim().is_empty(),
+        ProviderEvent::ToolCallDelta { .. } => true,
+        _ => false,
+    })
+}
+
+/// Sends a request asked for whole and turns the answer into events.
+async fn whole(
+    name: &str,
+    builder: reqwest::RequestBuilder,
+    timeouts: Timeouts,
+) -> Result<Vec<ProviderEvent>, LlmError> {
+    let response = match tokio::time::timeout(timeouts.first_byte, builder.send()).await {
+        Err(_) => {
+            return Err(LlmError::Network {
+                provider: name.to_owned(),
+                detail: "no response within the time limit".into(),
+            })
+        }
+        Ok(Err(e)) => return Err(network(name, &e)),
+        Ok(Ok(r)) => r,
+    };
+    let status = response.status().as_u16();
+    let body = response.text().await.map_err(|e| network(name, &e))?;
+    if !(200..300).contains(&status) {
+        return Err(http_error::classify(name, status, None, &body));
+    }
+    if body.trim().is_empty() {
+        return Err(LlmError::EmptyResponse { provider: name.to_owned() });
+    }
+    let value: serde_json::Value = serde_json::from_str(&body).map_err(|e| LlmError::Protocol {
+        provider: name.to_owned(),
+        detail: format!("the answer is not JSON: {e}"),
+    })?;
+    openai::decode_whole(name, &value)
 }
 
 fn network(provider: &str, e: &reqwest::Error) -> LlmError {
@@ -234,17 +321,35 @@ impl LlmProvider for HttpProvider {
     }
 
     fn stream(&self, request: LlmRequest) -> LlmStream {
-        let builder = self.build(&request);
         let name = self.name.clone();
         let kind = self.kind;
         let timeouts = self.timeouts;
-        let init = (State::Start(Some(builder)), VecDeque::<Result<ProviderEvent, LlmError>>::new());
-        futures::stream::unfold(init, move |(mut state, mut queue)| {
+        // A server that streams nothing when tools are offered gets such
+        // turns asked for whole (first found out, then remembered).
+        let with_tools = kind == ProviderKind::OpenAiCompatible && !request.tools.is_empty();
+        let first = if with_tools && self.needs_whole(&request.model) {
+            State::Whole(Some(self.build_whole(&request)))
+        } else {
+            State::Start(Some(self.build(&request)))
+        };
+        let fallback = Fallbacks {
+            whole: with_tools.then(|| self.build_whole(&request)),
+            // Such a server may answer a plain question with nothing when
+            // tools are offered; then the turn is asked again, streamed,
+            // without them.
+            plain: with_tools
+                .then(|| self.build(&LlmRequest { tools: Vec::new(), tool_choice: None, ..request.clone() })),
+            said: false,
+        };
+        let remember = (self.whole_with_tools.clone(), request.model.clone());
+        let init = (first, VecDeque::<Result<ProviderEvent, LlmError>>::new(), fallback);
+        futures::stream::unfold(init, move |(mut state, mut queue, mut fallback)| {
             let name = name.clone();
+            let remember = remember.clone();
             async move {
                 loop {
                     if let Some(item) = queue.pop_front() {
-                        return Some((item, (state, queue)));
+                        return Some((item, (state, queue, fallback)));
                     }
                     state = match state {
                         State::Done => return None,
@@ -258,6 +363,15 @@ impl LlmProvider for HttpProvider {
                                     };
                                     queue.push_back(Err(e));
                                     State::Done
+                                }
+                                // The server dropped the connection without
+                                // answering (it was reached): with tools, ask
+                                // for the turn whole, as for an empty stream.
+                                Ok(Err(e)) if !e.is_connect() && !e.is_timeout() && fallback.whole.is_some() => {
+                                    let (models, model) = &remember;
+                                    models.lock().unwrap_or_else(PoisonError::into_inner).insert(model.clone());
+                                    queue.push_back(Ok(ProviderEvent::Note(whole_note(&name, model))));
+                                    State::Whole(fallback.whole.take())
                                 }
                                 Ok(Err(e)) => {
                                     queue.push_back(Err(network(&name, &e)));
@@ -285,6 +399,22 @@ impl LlmProvider for HttpProvider {
                                 }
                             }
                         }
+                        State::Whole(builder) => {
+                            let builder = builder?;
+                            match whole(&name, builder, timeouts).await {
+                                Ok(events) if says_nothing(&events) && fallback.plain.is_some() => {
+                                    tracing::info!(provider = %name, "empty whole answer with tools: asking again without them");
+                                    state = State::Start(fallback.plain.take());
+                                    continue;
+                                }
+                                Ok(events) => {
+                                    queue.push_back(Ok(ProviderEvent::Connected));
+                                    queue.extend(events.into_iter().map(Ok));
+                                }
+                                Err(e) => queue.push_back(Err(e)),
+                            }
+                            State::Done
+                        }
                         State::Body(mut body, mut decoder) => {
                             let mut out = Vec::new();
                             let next = match tokio::time::timeout(timeouts.idle, body.next()).await {
@@ -301,7 +431,30 @@ impl LlmProvider for HttpProvider {
                                 Ok(None) => decoder.finish(&mut out),
                             };
                             let ended = next.is_err() || decoder.is_finished();
+                            fallback.said |= !says_nothing(&out);
+                            // Finished with nothing said while tools were
+                            // offered: ask again without them.
+                            if decoder.is_finished() && !fallback.said && fallback.plain.is_some() {
+                                out.retain(|e| !matches!(e, ProviderEvent::Finished(_) | ProviderEvent::Usage(_)));
+                                queue.extend(out.into_iter().map(Ok));
+                                tracing::info!(provider = %name, "empty answer with tools: asking again without them");
+                                state = State::Start(fallback.plain.take());
+                                continue;
+                            }
                             queue.extend(out.into_iter().map(Ok));
+                            // llama-cpp-python fails a streamed turn with tools
+                            // when the model picks a tool: an empty 200, or a
+                            // reset before any byte.
+                            let refused = next.is_err() && decoder.nothing_came() && fallback.whole.is_some();
+                            if let (true, Some(builder)) = (refused, fallback.whole.take()) {
+                                let (models, model) = &remember;
+                                models.lock().unwrap_or_else(PoisonError::into_inner).insert(model.clone());
+                                let note = whole_note(&name, model);
+                                tracing::info!(provider = %name, %model, "empty stream with tools: asking for whole answers");
+                                queue.push_back(Ok(ProviderEvent::Note(note)));
+                                state = State::Whole(Some(builder));
+                                continue;
+                            }
                             if let Err(e) = next {
                                 queue.push_back(Err(e));
                             }

@@ -77,6 +77,9 @@ pub enum ProviderEvent {
         arguments: String,
     },
     Usage(Usage),
+    /// Something the user should know about how this answer came (it does
+    /// not change the answer).
+    Note(String),
     /// The end of the stream. A stream that stops without this was cut.
     Finished(StopReason),
 }

@@ -12,6 +12,55 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 use std::borrow::Cow;
 
+/// The same request asked for in one piece (no stream): for servers that
+/// stream nothing when tools are offered.
+pub fn encode_whole(request: &LlmRequest) -> Value {
+    let mut body = encode(request);
+    if let Some(obj) = body.as_object_mut() {
+        obj.insert("stream".into(), Value::Bool(false));
+        obj.remove("stream_options");
+    }
+    body
+}
+
+/// A whole (non-streamed) chat completion as the events a stream would
+/// have given.
+pub fn decode_whole(provider: &str, body: &Value) -> Result<Vec<ProviderEvent>, LlmError> {
+    let bad = |detail: &str| LlmError::Protocol { provider: provider.to_owned(), detail: detail.to_owned() };
+    let choice = body.get("choices").and_then(|c| c.get(0)).ok_or_else(|| bad("no choices in the answer"))?;
+    let message = choice.get("message").ok_or_else(|| bad("no message in the answer"))?;
+    let mut out = Vec::new();
+    if let Some(text) = message.get("content").and_then(Value::as_str).filter(|t| !t.is_empty()) {
+        out.push(ProviderEvent::TextDelta(text.to_owned()));
+    }
+    let calls = message.get("tool_calls").and_then(Value::as_array).cloned().unwrap_or_default();
+    for (i, call) in calls.iter().enumerate() {
+        let function = call.get("function");
+        out.push(ProviderEvent::ToolCallDelta {
+            index: i as u32,
+            id: call.get("id").and_then(Value::as_str).map(str::to_owned),
+            name: function.and_then(|f| f.get("name")).and_then(Value::as_str).map(str::to_owned),
+            arguments: function.and_then(|f| f.get("arguments")).and_then(Value::as_str).unwrap_or("").to_owned(),
+        });
+    }
+    if let Some(u) = body.get("usage") {
+        let n = |k: &str| u.get(k).and_then(Value::as_u64).unwrap_or(0) as u32;
+        out.push(ProviderEvent::Usage(Usage {
+            prompt_tokens: n("prompt_tokens"),
+            completion_tokens: n("completion_tokens"),
+        }));
+    }
+    let stop = match choice.get("finish_reason").and_then(Value::as_str) {
+        Some("tool_calls" | "function_call") => StopReason::ToolUse,
+        _ if !calls.is_empty() => StopReason::ToolUse,
+        Some("length") => StopReason::MaxTokens,
+        Some("stop") | None => StopReason::EndTurn,
+        Some(other) => StopReason::Other(other.to_owned()),
+    };
+    out.push(ProviderEvent::Finished(stop));
+    Ok(out)
+}
+
 pub fn encode(request: &LlmRequest) -> Value {
     let mut messages = Vec::with_capacity(request.messages.len() + 1);
     if let Some(system) = &request.system {

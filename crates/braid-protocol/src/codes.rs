@@ -15,6 +15,8 @@ pub enum FailureCode {
     Network,
     /// The stream stopped before its end. Retried.
     StreamCut,
+    /// The server answered 200 with nothing in the body.
+    EmptyResponse,
     /// HTTP 429. Retried.
     RateLimited,
     /// HTTP 5xx. Retried.
@@ -77,6 +79,9 @@ pub enum NoticeCode {
     Summarized,
     SummaryFailed,
     ContextTrimmed,
+    /// The server streams nothing when tools are offered: this answer was
+    /// asked for in one piece.
+    StreamingUnavailable,
     // A request failed (retried, or the context failed): the
     // [`FailureCode`]s.
     Network,
@@ -124,6 +129,7 @@ impl From<FailureCode> for NoticeCode {
         match code {
             FailureCode::Network => NoticeCode::Network,
             FailureCode::StreamCut => NoticeCode::StreamCut,
+            FailureCode::EmptyResponse => NoticeCode::EmptyResponse,
             FailureCode::RateLimited => NoticeCode::RateLimited,
             FailureCode::ServerError => NoticeCode::ServerError,
             FailureCode::Auth => NoticeCode::Auth,

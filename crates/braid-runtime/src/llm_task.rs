@@ -8,7 +8,7 @@ use braid_core::llm::LlmFailure;
 use braid_core::machine::Event;
 use braid_core::vision::ImageLimits;
 use braid_llm::{LlmProvider, LlmRequest, ProviderEvent, ResponseAssembler};
-use braid_protocol::RequestId;
+use braid_protocol::{Notice, NoticeCode, RequestId};
 use futures::StreamExt;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -80,6 +80,9 @@ async fn drive(
             Some(Ok(ProviderEvent::TextDelta(text))) => {
                 assembler.push(&ProviderEvent::TextDelta(text.clone()));
                 send(Event::LlmDelta { request_id, text });
+            }
+            Some(Ok(ProviderEvent::Note(text))) => {
+                let _ = mailbox.send(Input::Notice(Notice::new(NoticeCode::StreamingUnavailable, text)));
             }
             Some(Ok(event)) => {
                 assembler.push(&event);

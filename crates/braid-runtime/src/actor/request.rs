@@ -85,6 +85,10 @@ impl ContextActor {
             workspace: PathBuf::from(&self.meta.working_dir),
             limits: braid_core::vision::limits_for(out.kind),
         });
+        // Offered tools are said to be usable ("auto"): without it local
+        // servers (llama-cpp-python) leave the tools out of the prompt.
+        let forced = self.state.request.as_ref().and_then(|r| r.force_tool.clone()).map(ToolChoice::Function);
+        let tool_choice = forced.or_else(|| (!tools.is_empty()).then_some(ToolChoice::Auto));
         let request = LlmRequest {
             model: out.model,
             system,
@@ -93,7 +97,7 @@ impl ContextActor {
                 .into_iter()
                 .map(|t| ToolDefinition { name: t.name, description: t.description, input_schema: t.input_schema })
                 .collect(),
-            tool_choice: self.state.request.as_ref().and_then(|r| r.force_tool.clone()).map(ToolChoice::Function),
+            tool_choice,
             max_tokens: Some(max_tokens),
         };
         self.llm = Some(llm_task::spawn(out.provider, request, request_id, self.mailbox.clone(), pixels));
