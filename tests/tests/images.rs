@@ -281,10 +281,17 @@ async fn cancel_while_reading_stops_at_once_and_keeps_nothing_half_done() {
     mock.slow(kind, Duration::from_secs(10));
     let ctx = rt.create_context(None, None).await.unwrap();
     let mut watch = Watch::new(&rt, &ctx.id).await;
-    rt.send_message(&ctx.id, with_image("look", &image, ImageMode::Vision), false).await.unwrap();
+    // The send is answered once the message is stored or refused: it waits
+    // while the image is read, so it runs beside the cancel.
+    let sending = {
+        let (rt, id, message) = (rt.clone(), ctx.id.clone(), with_image("look", &image, ImageMode::Vision));
+        tokio::spawn(async move { rt.send_message(&id, message, false).await })
+    };
     watch.state(StatusKind::ReadingImages).await;
     let t0 = Instant::now();
     rt.cancel(&ctx.id).await.unwrap();
+    let refused = sending.await.unwrap().unwrap_err().to_wire();
+    assert!(refused.message.contains("cancelled"), "the sender is told: {refused}");
     let messages = wait_idle(&rt, &ctx.id).await;
     // The look would take 10 s: Idle within a second is the cancel, not the
     // end of the request (a loaded 2-core CI machine gets the slack).
@@ -428,17 +435,11 @@ async fn an_image_mentioned_with_at_is_attached_stored_and_read() {
     assert!(B64.decode(v["data"].as_str().unwrap()).unwrap() == original, "the bytes stored are those sent");
     // A missing image, or one outside the workspace, stops the message with the reason.
     for (text, says) in [("see @nope.png", "no such file"), ("see @../outside.png", "outside")] {
-        let mut events = rt.subscribe(&ctx.id).await.unwrap().1;
-        rt.send_message(&ctx.id, say(text), false).await.unwrap();
-        let mut told = String::new();
-        while let Ok(Some(Ok(e))) = tokio::time::timeout(Duration::from_secs(2), events.recv()).await {
-            let e = serde_json::to_string(&e).unwrap();
-            if e.contains("was not added") {
-                told = e;
-                break;
-            }
-        }
-        assert!(told.contains(says), "{text}: refused with the reason: {told}");
+        let told = rt.send_message(&ctx.id, say(text), false).await.unwrap_err().to_wire().message;
+        assert!(
+            told.starts_with("The message was not added") && told.contains(says),
+            "{text}: refused with the reason: {told}"
+        );
         let snap = rt.load_context(&ctx.id).await.unwrap();
         assert_eq!(snap.messages.len(), messages.len(), "{text}: nothing is added");
     }

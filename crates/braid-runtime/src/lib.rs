@@ -17,6 +17,7 @@ mod images;
 mod llm_task;
 pub mod providers;
 mod references;
+mod send;
 mod shared;
 mod snapshot;
 mod subscription;
@@ -40,8 +41,7 @@ use braid_llm::secrets::Secrets;
 use braid_llm::LlmProvider;
 use braid_protocol::{
     AgentMode, ApprovalDecision, BraidEvent, BranchId, CallId, ContextId, ContextSnapshot, ContextSummary, ErrorCode,
-    ImageData, ImageMode, MessageId, ModelChoice, NewMessage, SendReceipt, StoredImage, ToolApprovalPolicy,
-    ToolSettings, WireError,
+    ImageData, ImageMode, MessageId, ModelChoice, StoredImage, ToolApprovalPolicy, ToolSettings, WireError,
 };
 use braid_store::{ContextMeta, RecoveryReport, Store};
 use std::path::PathBuf;
@@ -201,32 +201,6 @@ impl Runtime {
             self.shared.images.remove(&image);
         }
         Ok(())
-    }
-
-    pub async fn send_message(
-        &self,
-        id: &ContextId,
-        message: NewMessage,
-        queue_if_busy: bool,
-    ) -> Result<SendReceipt, RuntimeError> {
-        match self
-            .command(
-                id,
-                Event::UserMessage {
-                    body: message.body,
-                    queue_if_busy,
-                    force_tool: message.force_tool,
-                    images: message.images,
-                },
-            )
-            .await?
-        {
-            Reply::Accepted(receipt) => Ok(receipt),
-            Reply::Done | Reply::Branch(_) => Err(RuntimeError::Rejected(WireError::new(
-                braid_protocol::ErrorCode::Internal,
-                "the message was not accepted",
-            ))),
-        }
     }
 
     pub async fn cancel(&self, id: &ContextId) -> Result<(), RuntimeError> {

@@ -85,7 +85,11 @@ async fn a_bad_reference_stops_the_message_and_adds_nothing() {
         if bad.contains("notes") {
             std::fs::write(dir.path().join("notes.txt"), "a\n").unwrap();
         }
-        rt.send_message(&ctx.id, text(bad), false).await.unwrap();
+        // Refused to the caller, with the reason (not a receipt for a
+        // message that was never stored).
+        let refused = rt.send_message(&ctx.id, text(bad), false).await.unwrap_err().to_wire();
+        assert_eq!(refused.code, braid_protocol::ErrorCode::InvalidInput, "{bad}: {refused}");
+        assert!(refused.message.starts_with("The message was not added: "), "{refused}");
         idle(&rt, &ctx.id).await;
     }
     let mut notices = Vec::new();

@@ -20,6 +20,22 @@ use std::convert::Infallible;
 
 pub(crate) struct ApiError(WireError);
 
+/// A body the server would not read (too large, unreadable): the same
+/// `{code, message}` JSON as every other error, with the HTTP status.
+struct BodyError(axum::extract::rejection::BytesRejection);
+
+impl IntoResponse for BodyError {
+    fn into_response(self) -> Response {
+        let status = self.0.status();
+        let message = if status == StatusCode::PAYLOAD_TOO_LARGE {
+            "the request body is too large".to_owned()
+        } else {
+            self.0.body_text()
+        };
+        (status, Json(WireError::new(ErrorCode::InvalidInput, message))).into_response()
+    }
+}
+
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let status = match self.0.code {
@@ -65,10 +81,15 @@ async fn require_token(State(state): State<AppState>, request: Request, next: Ne
 
 /// Any protocol command, as JSON; the answer is the command's documented
 /// answer as JSON.
-async fn command(State(s): State<AppState>, body: axum::body::Bytes) -> ApiResult<Json<serde_json::Value>> {
-    let command: Command = serde_json::from_slice(&body)
-        .map_err(|e| ApiError(WireError::new(ErrorCode::InvalidInput, format!("not a valid command: {e}"))))?;
-    Ok(Json(s.runtime.execute(command).await.map_err(ApiError)?))
+async fn command(
+    State(s): State<AppState>,
+    bytes: Result<axum::body::Bytes, axum::extract::rejection::BytesRejection>,
+) -> Result<Json<serde_json::Value>, Response> {
+    let bytes = bytes.map_err(|r| BodyError(r).into_response())?;
+    let command: Command = serde_json::from_slice(&bytes).map_err(|e| {
+        ApiError(WireError::new(ErrorCode::InvalidInput, format!("not a valid command: {e}"))).into_response()
+    })?;
+    Ok(Json(s.runtime.execute(command).await.map_err(|e| ApiError(e).into_response())?))
 }
 
 async fn list(State(s): State<AppState>) -> ApiResult<impl IntoResponse> {
@@ -131,14 +152,22 @@ fn events(sub: Subscription) -> impl Stream<Item = Result<BraidEvent, u64>> {
 async fn send(
     State(s): State<AppState>,
     Path(id): Path<String>,
-    body: axum::body::Bytes,
-) -> ApiResult<Sse<impl Stream<Item = Result<Event, Infallible>>>> {
-    let body: SendBody = serde_json::from_slice(&body)
-        .map_err(|e| ApiError(WireError::new(ErrorCode::InvalidInput, format!("not a valid message: {e}"))))?;
+    bytes: Result<axum::body::Bytes, axum::extract::rejection::BytesRejection>,
+) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, Response> {
+    let bytes = bytes.map_err(|r| BodyError(r).into_response())?;
+    let body: SendBody = serde_json::from_slice(&bytes).map_err(|e| {
+        ApiError(WireError::new(ErrorCode::InvalidInput, format!("not a valid message: {e}"))).into_response()
+    })?;
     let id = ContextId(id);
     // Subscribe first so no event of this message can be missed.
-    let (_, sub) = s.runtime.subscribe(&id).await?;
-    let receipt: SendReceipt = s.runtime.send_message(&id, body.message, body.queue_if_busy).await?;
+    let (_, sub) = s.runtime.subscribe(&id).await.map_err(|e| ApiError::from(e).into_response())?;
+    // A message the pipeline refuses is a 400 with the reason; nothing
+    // was stored.
+    let receipt: SendReceipt = s
+        .runtime
+        .send_message(&id, body.message, body.queue_if_busy)
+        .await
+        .map_err(|e| ApiError::from(e).into_response())?;
     let mine = receipt.message_id;
     let started = !receipt.queued;
     let head = stream::once(async move { Ok(json_event("receipt", &receipt)) });

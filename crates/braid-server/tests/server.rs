@@ -212,3 +212,31 @@ async fn the_ui_is_served_with_its_files_and_index_for_routes() {
     let page = bare.http.get(format!("{}/", bare.base)).send().await.unwrap().text().await.unwrap();
     assert!(page.contains("UI has not been built"));
 }
+
+#[tokio::test]
+async fn a_refused_message_is_a_400_and_an_oversized_body_a_json_413() {
+    let s = start(Arc::new(FakeProvider::echo(Duration::ZERO)), None).await;
+    let ctx = s.create().await;
+    // The pipeline refuses a reference that leaves the workspace: the
+    // caller gets the reason, not a receipt, and nothing is stored.
+    let resp = s
+        .post(&format!("/api/contexts/{}/messages", ctx.id))
+        .json(&message("see @../../etc/passwd"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.status(), 400);
+    let error: Value = resp.json().await.unwrap();
+    assert_eq!(error["code"], "invalid_input");
+    assert!(error["message"].as_str().unwrap().contains("outside the workspace"), "{error}");
+    let stored: Value = s.get(&format!("/api/contexts/{}", ctx.id)).send().await.unwrap().json().await.unwrap();
+    assert_eq!(stored["messages"].as_array().unwrap().len(), 0, "nothing stored");
+
+    // A body past the limit: the same JSON error shape, status 413.
+    let huge = "x".repeat(3 * 1024 * 1024);
+    let resp = s.post(&format!("/api/contexts/{}/messages", ctx.id)).body(huge).send().await.unwrap();
+    assert_eq!(resp.status(), 413);
+    let error: Value = resp.json().await.unwrap();
+    assert_eq!(error["code"], "invalid_input");
+    assert_eq!(error["message"], "the request body is too large");
+}

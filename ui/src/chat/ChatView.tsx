@@ -145,14 +145,17 @@ export function ChatView({ backend, id, settings, onActivity }: Props) {
           busy,
         )
         .then(() => {
-          // Images stay in the composer until the message is accepted.
+          // Images stay in the composer until the message is accepted
+          // (the answer comes once they are read and the message stored).
           attachments.clear();
-          if (sent.length) setSending(sent);
         })
         .catch((e) => {
+          setSending([]);
           setError(e instanceof BackendError ? `${e.code}: ${e.message}` : String(e));
           setRestore({ text: t, nonce: Date.now() });
         });
+      // Shown with their reading progress while the images are read.
+      if (sent.length) setSending(sent);
     },
     [backend, id, busy, attachments],
   );
