@@ -398,7 +398,7 @@ async fn a_closed_port_is_a_retryable_network_error() {
 }
 
 #[tokio::test]
-async fn an_empty_answer_to_a_turn_with_tools_is_asked_for_whole_and_remembered() {
+async fn an_empty_answer_to_a_turn_with_tools_is_asked_for_whole() {
     let (mock, base) = Mock::start().await;
     let p = provider(ProviderKind::OpenAiCompatible, &base, Timeouts::default());
     let whole = json!({
@@ -412,7 +412,6 @@ async fn an_empty_answer_to_a_turn_with_tools_is_asked_for_whole_and_remembered(
     };
     // llama-cpp-python: 200 and nothing at all for a streamed auto-tool turn.
     mock.reply(Reply::ok(Vec::new()));
-    mock.reply(json_reply());
     mock.reply(json_reply());
     let mut notes = Vec::new();
     let mut asm = ResponseAssembler::new();
@@ -430,12 +429,18 @@ async fn an_empty_answer_to_a_turn_with_tools_is_asked_for_whole_and_remembered(
     assert_eq!(r.stop_reason, StopReason::ToolUse);
     assert_eq!(r.usage, Some(Usage { prompt_tokens: 40, completion_tokens: 9 }));
     assert_eq!(notes.len(), 1, "the user is told once: {notes:?}");
-    // The next turn with tools goes whole at once, and every request
-    // carried the tools with tool_choice "auto".
-    run(&p).await.unwrap();
+    // The next turn is streamed first again (this server streams text
+    // answers with tools offered); the user is not told twice. Every
+    // request carried the tools with tool_choice "auto".
+    mock.reply(Reply::ok(Vec::new()));
+    mock.reply(json_reply());
+    let mut stream = p.stream(request());
+    while let Some(item) = stream.next().await {
+        assert!(!matches!(item.unwrap(), braid_llm::ProviderEvent::Note(_)), "told once");
+    }
     let sent = mock.captured();
     let streamed: Vec<bool> = sent.iter().map(|c| c.body["stream"] == true).collect();
-    assert_eq!(streamed, [true, false, false]);
+    assert_eq!(streamed, [true, false, true, false], "each turn is streamed first");
     assert!(sent
         .iter()
         .all(|c| c.body["tools"][0]["function"]["name"] == "read_file" && c.body["tool_choice"] == "auto"));
@@ -444,6 +449,7 @@ async fn an_empty_answer_to_a_turn_with_tools_is_asked_for_whole_and_remembered(
     // offered is asked again, streamed, without them.
     let silent =
         json!({"choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": ""}}]});
+    mock.reply(Reply::ok(Vec::new()));
     mock.reply(Reply {
         headers: vec![("content-type", "application/json".to_owned())],
         ..Reply::ok(vec![silent.to_string()])

@@ -61,8 +61,11 @@ pub struct HttpProvider {
     api_key: Option<ApiKey>,
     timeouts: Timeouts,
     client: reqwest::Client,
-    /// Models this server streams nothing for when tools are offered
-    /// (llama-cpp-python): their turns with tools are asked for whole.
+    /// For a turn asked again after the server broke a stream: never a
+    /// pooled connection, which that server may just have dropped.
+    fresh: reqwest::Client,
+    /// Models this server could not stream a tool turn for (llama-cpp-
+    /// python): the user was told once that such turns come whole.
     whole_with_tools: Arc<Mutex<HashSet<String>>>,
 }
 
@@ -85,21 +88,22 @@ impl HttpProvider {
             api_key,
             timeouts,
             client,
+            fresh: reqwest::Client::builder()
+                .connect_timeout(timeouts.connect)
+                .pool_max_idle_per_host(0)
+                .build()
+                .map_err(|e| LlmError::Network { provider: name.to_owned(), detail: e.to_string() })?,
             whole_with_tools: Arc::default(),
         })
     }
 
     /// An OpenAI-compatible request with tools, asked for in one piece.
     fn build_whole(&self, request: &LlmRequest) -> reqwest::RequestBuilder {
-        let b = self.client.post(format!("{}/chat/completions", self.base_url)).json(&openai::encode_whole(request));
+        let b = self.fresh.post(format!("{}/chat/completions", self.base_url)).json(&openai::encode_whole(request));
         match self.api_key.as_ref().map(ApiKey::expose) {
             Some(k) => b.bearer_auth(k),
             None => b,
         }
-    }
-
-    fn needs_whole(&self, model: &str) -> bool {
-        self.whole_with_tools.lock().unwrap_or_else(PoisonError::into_inner).contains(model)
     }
 
     pub fn kind(&self) -> ProviderKind {
@@ -256,11 +260,13 @@ struct Fallbacks {
     said: bool,
 }
 
-/// What the user is told the first time a model's turns go whole.
-fn whole_note(provider: &str, model: &str) -> String {
-    format!(
-        "{provider} cannot stream when tools are offered; this answer was asked for in one piece (and will be for {model} from now on)."
-    )
+/// What the user is told the first time a turn of this model goes whole.
+fn first_time((told, model): &(Arc<Mutex<HashSet<String>>>, String), provider: &str) -> Option<String> {
+    told.lock().unwrap_or_else(PoisonError::into_inner).insert(model.clone()).then(|| {
+        format!(
+            "{provider} cannot stream {model}'s answer when it calls a tool; such answers are asked for in one piece."
+        )
+    })
 }
 
 /// An answer with neither text nor a tool call.
@@ -324,21 +330,27 @@ impl LlmProvider for HttpProvider {
         let name = self.name.clone();
         let kind = self.kind;
         let timeouts = self.timeouts;
-        // A server that streams nothing when tools are offered gets such
-        // turns asked for whole (first found out, then remembered).
+        // A turn with tools that such a server cannot stream (its model
+        // picked a tool) is asked for again whole. Every turn is streamed
+        // first: the same server streams text answers with tools offered,
+        // so remembering "whole" would take streaming away from every
+        // answer; what is remembered is that the user was told.
         let with_tools = kind == ProviderKind::OpenAiCompatible && !request.tools.is_empty();
-        let first = if with_tools && self.needs_whole(&request.model) {
-            State::Whole(Some(self.build_whole(&request)))
-        } else {
-            State::Start(Some(self.build(&request)))
-        };
+        let first = State::Start(Some(self.build(&request)));
         let fallback = Fallbacks {
             whole: with_tools.then(|| self.build_whole(&request)),
             // Such a server may answer a plain question with nothing when
             // tools are offered; then the turn is asked again, streamed,
             // without them.
             plain: with_tools
-                .then(|| self.build(&LlmRequest { tools: Vec::new(), tool_choice: None, ..request.clone() })),
+                .then(|| {
+                    let plain = LlmRequest { tools: Vec::new(), tool_choice: None, ..request.clone() };
+                    self.fresh.post(format!("{}/chat/completions", self.base_url)).json(&openai::encode(&plain))
+                })
+                .map(|b| match self.api_key.as_ref().map(ApiKey::expose) {
+                    Some(k) => b.bearer_auth(k),
+                    None => b,
+                }),
             said: false,
         };
         let remember = (self.whole_with_tools.clone(), request.model.clone());
@@ -365,12 +377,12 @@ impl LlmProvider for HttpProvider {
                                     State::Done
                                 }
                                 // The server dropped the connection without
-                                // answering (it was reached): with tools, ask
-                                // for the turn whole, as for an empty stream.
-                                Ok(Err(e)) if !e.is_connect() && !e.is_timeout() && fallback.whole.is_some() => {
-                                    let (models, model) = &remember;
-                                    models.lock().unwrap_or_else(PoisonError::into_inner).insert(model.clone());
-                                    queue.push_back(Ok(ProviderEvent::Note(whole_note(&name, model))));
+                                // answering: with tools, ask for the turn
+                                // whole, as for an empty stream (a server that
+                                // is down fails that too, and is reported).
+                                Ok(Err(e)) if !e.is_timeout() && fallback.whole.is_some() => {
+                                    tracing::info!(provider = %name, error = %e, "no answer to a turn with tools: asking for it whole");
+                                    queue.extend(first_time(&remember, &name).map(|n| Ok(ProviderEvent::Note(n))));
                                     State::Whole(fallback.whole.take())
                                 }
                                 Ok(Err(e)) => {
@@ -447,11 +459,8 @@ impl LlmProvider for HttpProvider {
                             // reset before any byte.
                             let refused = next.is_err() && decoder.nothing_came() && fallback.whole.is_some();
                             if let (true, Some(builder)) = (refused, fallback.whole.take()) {
-                                let (models, model) = &remember;
-                                models.lock().unwrap_or_else(PoisonError::into_inner).insert(model.clone());
-                                let note = whole_note(&name, model);
-                                tracing::info!(provider = %name, %model, "empty stream with tools: asking for whole answers");
-                                queue.push_back(Ok(ProviderEvent::Note(note)));
+                                tracing::info!(provider = %name, "empty stream with tools: asking for the turn whole");
+                                queue.extend(first_time(&remember, &name).map(|n| Ok(ProviderEvent::Note(n))));
                                 state = State::Whole(Some(builder));
                                 continue;
                             }
