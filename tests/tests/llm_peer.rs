@@ -156,13 +156,6 @@ async fn against_a_real_llama_cpp_server() {
     });
     assert!(told, "the missing usage is reported as such");
 
-    // 1b. A normal turn with the built-in tools offered: they go with
-    //    tool_choice "auto" (else this server leaves them out of the
-    //    prompt); it then streams nothing, so Braid asks for the answer
-    //    whole, says so once, and the turn completes. The model saw the
-    //    tools: asked to read a file, it calls one.
-    tools_flow(dir.path(), &url).await;
-
     // 2. Cancel mid-stream: Idle at once, nothing partial stored, and the
     //    server sees the client go away (generation stops).
     let rt2 = streaming_runtime(dir.path(), provider(&url, None), 400).await;
@@ -314,42 +307,6 @@ async fn against_a_real_llama_cpp_server() {
     let (_, mut sub4) = rt4.subscribe(&ctx4.id).await.unwrap();
     rt4.send_message(&ctx4.id, say("hi"), false).await.unwrap();
     until(&mut sub4, &[StatusKind::Idle], Duration::from_secs(60)).await;
-}
-
-async fn tools_flow(dir: &Path, url: &str) {
-    let work = dir.join("tools-flow");
-    std::fs::create_dir_all(&work).unwrap();
-    std::fs::write(work.join("notes.txt"), "The launch is on Friday.\n").unwrap();
-    let mut config = RuntimeConfig::new(work.join("braid.db"), work.clone());
-    config.model = MODEL.into();
-    config.max_tokens = 48;
-    // One tool round at most: enough to see the tools reach the model.
-    config.machine.max_loop_depth = 1;
-    let rt = Runtime::open(config, provider(url, None)).unwrap().0;
-    let ctx = rt.create_context(None, None).await.unwrap();
-    let (_, mut sub) = rt.subscribe(&ctx.id).await.unwrap();
-    rt.send_message(&ctx.id, say("Read the file notes.txt with read_file and tell me what it says."), false)
-        .await
-        .unwrap();
-    let events = until(&mut sub, &[StatusKind::Idle, StatusKind::Failed], Duration::from_secs(240)).await;
-    let told: Vec<(braid_protocol::NoticeCode, String)> = events
-        .iter()
-        .filter_map(|e| match e {
-            BraidEvent::ContextUpdate(u) => u.metadata.notice.as_ref().map(|n| (n.code, n.message.clone())),
-            _ => None,
-        })
-        .collect();
-    let notices: Vec<braid_protocol::NoticeCode> = told.iter().map(|t| t.0).collect();
-    let snap = rt.load_context(&ctx.id).await.unwrap();
-    assert_eq!(snap.summary.status.kind(), StatusKind::Idle, "{:?} {told:?}", snap.summary.status);
-    assert!(notices.contains(&braid_protocol::NoticeCode::StreamingUnavailable), "{told:?}");
-    let called = snap.messages.iter().any(|m| matches!(&m.body, MessageType::ToolRequest { .. }));
-    assert!(
-        called,
-        "the model saw the tools and called one: {:?}",
-        snap.messages.iter().map(|m| m.body.kind()).collect::<Vec<_>>()
-    );
-    rt.shutdown().await;
 }
 
 async fn settings_flow(dir: &Path, url: &str) {

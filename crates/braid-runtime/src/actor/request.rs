@@ -85,10 +85,12 @@ impl ContextActor {
             workspace: PathBuf::from(&self.meta.working_dir),
             limits: braid_core::vision::limits_for(out.kind),
         });
-        // Offered tools are said to be usable ("auto"): without it local
-        // servers (llama-cpp-python) leave the tools out of the prompt.
-        let forced = self.state.request.as_ref().and_then(|r| r.force_tool.clone()).map(ToolChoice::Function);
-        let tool_choice = forced.or_else(|| (!tools.is_empty()).then_some(ToolChoice::Auto));
+        // Only a forced tool is named. "auto" for every turn makes
+        // llama-cpp-python put the tools in the prompt, and its small
+        // models then call tools for every question, and it cannot stream
+        // those turns (the provider asks for them whole): not the default
+        // until that can be chosen per conversation (#13).
+        let tool_choice = self.state.request.as_ref().and_then(|r| r.force_tool.clone()).map(ToolChoice::Function);
         let request = LlmRequest {
             model: out.model,
             system,
