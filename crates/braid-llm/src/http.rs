@@ -2,13 +2,16 @@
 //! classified, the body read as SSE and decoded by the provider's dialect.
 //! Dropping the stream drops the response, which closes the connection.
 
+mod fallback;
+
 use crate::sse::{SseDecoder, SseEvent};
 use crate::{anthropic, gemini, http_error, openai, LlmError, LlmProvider, LlmRequest, LlmStream, ProviderEvent};
+use fallback::{first_time, says_nothing, whole, Fallbacks};
 use futures::stream::BoxStream;
 use futures::StreamExt;
 use std::collections::{HashSet, VecDeque};
 use std::fmt;
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 pub use braid_protocol::ProviderKind;
@@ -249,64 +252,6 @@ enum State {
     /// The request asked for whole (no stream).
     Whole(Option<reqwest::RequestBuilder>),
     Done,
-}
-
-/// The other ways to ask, for a server that streams nothing when tools are
-/// offered: the same request whole, then the turn without the tools.
-struct Fallbacks {
-    whole: Option<reqwest::RequestBuilder>,
-    plain: Option<reqwest::RequestBuilder>,
-    /// Text or a tool call has come in this stream.
-    said: bool,
-}
-
-/// What the user is told the first time a turn of this model goes whole.
-fn first_time((told, model): &(Arc<Mutex<HashSet<String>>>, String), provider: &str) -> Option<String> {
-    told.lock().unwrap_or_else(PoisonError::into_inner).insert(model.clone()).then(|| {
-        format!(
-            "{provider} cannot stream {model}'s answer when it calls a tool; such answers are asked for in one piece."
-        )
-    })
-}
-
-/// An answer with neither text nor a tool call.
-fn says_nothing(events: &[ProviderEvent]) -> bool {
-    !events.iter().any(|e| match e {
-        ProviderEvent::TextDelta(t) => !t.trim().is_empty(),
-        ProviderEvent::ToolCallDelta { .. } => true,
-        _ => false,
-    })
-}
-
-/// Sends a request asked for whole and turns the answer into events.
-async fn whole(
-    name: &str,
-    builder: reqwest::RequestBuilder,
-    timeouts: Timeouts,
-) -> Result<Vec<ProviderEvent>, LlmError> {
-    let response = match tokio::time::timeout(timeouts.first_byte, builder.send()).await {
-        Err(_) => {
-            return Err(LlmError::Network {
-                provider: name.to_owned(),
-                detail: "no response within the time limit".into(),
-            })
-        }
-        Ok(Err(e)) => return Err(network(name, &e)),
-        Ok(Ok(r)) => r,
-    };
-    let status = response.status().as_u16();
-    let body = response.text().await.map_err(|e| network(name, &e))?;
-    if !(200..300).contains(&status) {
-        return Err(http_error::classify(name, status, None, &body));
-    }
-    if body.trim().is_empty() {
-        return Err(LlmError::EmptyResponse { provider: name.to_owned() });
-    }
-    let value: serde_json::Value = serde_json::from_str(&body).map_err(|e| LlmError::Protocol {
-        provider: name.to_owned(),
-        detail: format!("the answer is not JSON: {e}"),
-    })?;
-    openai::decode_whole(name, &value)
 }
 
 fn network(provider: &str, e: &reqwest::Error) -> LlmError {
