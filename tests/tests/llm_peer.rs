@@ -93,13 +93,20 @@ fn runtime(dir: &Path, p: Arc<HttpProvider>, max_tokens: u32) -> Runtime {
     Runtime::open(config, p).unwrap().0
 }
 
-/// A runtime that offers no tools: this server streams only then.
-async fn streaming_runtime(dir: &Path, p: Arc<HttpProvider>, max_tokens: u32) -> Runtime {
-    let rt = runtime(dir, p, max_tokens);
-    for tool in rt.tools() {
-        rt.unregister_tool(&tool.name).await;
+/// Keeps every request Braid sends, then sends it on.
+struct Recording {
+    inner: Arc<HttpProvider>,
+    sent: std::sync::Mutex<Vec<LlmRequest>>,
+}
+
+impl LlmProvider for Recording {
+    fn name(&self) -> &str {
+        self.inner.name()
     }
-    rt
+    fn stream(&self, request: LlmRequest) -> braid_llm::LlmStream {
+        self.sent.lock().unwrap().push(request.clone());
+        self.inner.stream(request)
+    }
 }
 
 fn say(t: &str) -> NewMessage {
@@ -130,7 +137,7 @@ async fn against_a_real_llama_cpp_server() {
 
     // 1. A streamed answer reaches the runtime as content_delta events and
     //    is stored, with the usage the server reported.
-    let rt = streaming_runtime(dir.path(), provider(&url, None), 24).await;
+    let rt = runtime(dir.path(), provider(&url, None), 24);
     let ctx = rt.create_context(Some("peer".into()), None).await.unwrap();
     let (_, mut sub) = rt.subscribe(&ctx.id).await.unwrap();
     rt.send_message(&ctx.id, say("Say hello in one short sentence."), false).await.unwrap();
@@ -158,7 +165,7 @@ async fn against_a_real_llama_cpp_server() {
 
     // 2. Cancel mid-stream: Idle at once, nothing partial stored, and the
     //    server sees the client go away (generation stops).
-    let rt2 = streaming_runtime(dir.path(), provider(&url, None), 400).await;
+    let rt2 = runtime(dir.path(), provider(&url, None), 400);
     let ctx2 = rt2.create_context(None, None).await.unwrap();
     let (_, mut sub2) = rt2.subscribe(&ctx2.id).await.unwrap();
     let disconnects_before = server_log().matches("Disconnected from client").count();
@@ -208,6 +215,7 @@ async fn against_a_real_llama_cpp_server() {
         }],
         tool_choice: Some(ToolChoice::Function("get_weather".into())),
         max_tokens: Some(64),
+        temperature: None,
     };
     let mut stream = p.stream(request);
     let mut asm = ResponseAssembler::new();
@@ -257,6 +265,7 @@ async fn against_a_real_llama_cpp_server() {
         tools: Vec::new(),
         tool_choice: None,
         max_tokens: Some(16),
+        temperature: None,
     };
     let mut stream = p.stream(request);
     let mut asm = ResponseAssembler::new();
@@ -267,6 +276,11 @@ async fn against_a_real_llama_cpp_server() {
         }
     }
     asm.finish("llama.cpp").unwrap();
+
+    // 3b. Tools on every turn (the conversation's choice; this model's
+    //     default is only on request): a plain question goes with the
+    //     tools and "auto", and the turn ends with an answer or a call.
+    auto_tools_flow(dir.path(), &url).await;
 
     // 4. Set up as a user does: nothing configured, the local server is
     //    detected, tested, saved; a conversation answers from it, and a
@@ -307,6 +321,48 @@ async fn against_a_real_llama_cpp_server() {
     let (_, mut sub4) = rt4.subscribe(&ctx4.id).await.unwrap();
     rt4.send_message(&ctx4.id, say("hi"), false).await.unwrap();
     until(&mut sub4, &[StatusKind::Idle], Duration::from_secs(60)).await;
+}
+
+async fn auto_tools_flow(dir: &Path, url: &str) {
+    use braid_protocol::{GenerationSettings, ToolApprovalPolicy, ToolUse};
+    let work = dir.join("auto-tools");
+    std::fs::create_dir_all(&work).unwrap();
+    std::fs::write(work.join("notes.txt"), "The secret word is pineapple.\n").unwrap();
+    let recording = Arc::new(Recording { inner: provider(url, None), sent: Default::default() });
+    let mut config = RuntimeConfig::new(work.join("braid.db"), work.clone());
+    config.model = MODEL.into();
+    config.max_tokens = 48;
+    config.machine.tools.policy = ToolApprovalPolicy::AutoAll;
+    config.machine.max_loop_depth = 1;
+    let rt = Runtime::open(config, recording.clone()).unwrap().0;
+    let ctx = rt.create_context(None, None).await.unwrap();
+    assert_eq!(rt.peek(&ctx.id).await.unwrap().tool_use, ToolUse::OnRequest, "this model's default");
+    let auto = GenerationSettings { tool_use: Some(ToolUse::Auto), temperature: Some(0.0), max_output_tokens: None };
+    rt.set_generation(&ctx.id, auto).await.unwrap();
+    let (_, mut sub) = rt.subscribe(&ctx.id).await.unwrap();
+    rt.send_message(&ctx.id, say("Read the file notes.txt and tell me what it says."), false).await.unwrap();
+    let events = until(&mut sub, &[StatusKind::Idle, StatusKind::Failed], Duration::from_secs(180)).await;
+    let first = recording.sent.lock().unwrap()[0].clone();
+    assert!(first.tools.iter().any(|t| t.name == "read_file"), "the tools went with the question");
+    assert_eq!((first.tool_choice, first.temperature), (Some(ToolChoice::Auto), Some(0.0)));
+    let snap = rt.load_context(&ctx.id).await.unwrap();
+    assert_eq!(snap.summary.status, ContextStatus::Idle, "the turn ends, whatever the server does with tools");
+    let called = snap.messages.iter().any(|m| matches!(&m.body, MessageType::ToolRequest { .. }));
+    let answered = snap
+        .messages
+        .iter()
+        .any(|m| m.body.role() == Some(Role::Assistant) && m.body.plain_text().is_some_and(|t| !t.trim().is_empty()));
+    let notes: Vec<String> = events
+        .iter()
+        .filter_map(|e| match e {
+            BraidEvent::ContextUpdate(u) => u.metadata.notice.as_ref().map(|n| n.code.to_string()),
+            _ => None,
+        })
+        .collect();
+    // Shown for the record (cargo test --nocapture).
+    println!("auto tools: called {called}, answered {answered}, notices {notes:?}");
+    assert!(called || answered, "{:?}", snap.messages.iter().map(|m| m.body.kind()).collect::<Vec<_>>());
+    rt.shutdown().await;
 }
 
 async fn settings_flow(dir: &Path, url: &str) {

@@ -72,6 +72,7 @@ fn request() -> LlmRequest {
         }],
         tool_choice: Some(ToolChoice::Auto),
         max_tokens: Some(64),
+        temperature: None,
     }
 }
 

@@ -107,6 +107,33 @@ try {
   check(back <= 2 && !(await jump.isVisible()), `Jump to latest returns to the bottom and follows the stream again (${back}px below)`);
   await page.getByRole("button", { name: "Cancel" }).click();
   await page.getByTestId("state").filter({ hasText: "Idle" }).waitFor({ timeout: 5000 });
+
+  // Answer settings: a bad temperature is refused in place; good values
+  // and "tools off" are kept with the conversation, and /tool is then
+  // refused with the reason.
+  await page.getByText("Answer settings").click();
+  const temp = page.getByLabel("Temperature");
+  await temp.fill("7");
+  await temp.press("Enter");
+  const alert = await page.locator(".generation-problem").innerText().catch(() => "");
+  const serverSaid = await page.getByRole("alert").allInnerTexts();
+  check(/temperature/i.test(alert + serverSaid.join(" ")), `a temperature of 7 is refused with the reason (${JSON.stringify(alert || serverSaid.join(" "))})`);
+  await temp.fill("0.4");
+  await page.getByLabel("Longest answer (tokens)").fill("300");
+  await page.getByLabel("Longest answer (tokens)").press("Enter");
+  await page.getByLabel("Tool use").selectOption("off");
+  await page.waitForFunction(() => document.querySelector("select[aria-label='Tool use']")?.value === "off");
+  await page.reload();
+  await page.locator(".conversations .open").first().click();
+  await page.getByText("Answer settings").click();
+  const kept = [await page.getByLabel("Temperature").inputValue(), await page.getByLabel("Longest answer (tokens)").inputValue(), await page.getByLabel("Tool use").inputValue()];
+  check(kept.join() === "0.4,300,off", `the answer settings survive a reload (${kept.join(", ")})`);
+  await box.fill("/tool read_file read notes.txt");
+  await box.press("Enter");
+  await page.getByText(/tools are off in this conversation/).waitFor({ timeout: 5000 });
+  check(true, "with tools off, /tool is refused with the reason and nothing is sent");
+  await page.getByLabel("Tool use").selectOption("");
+  consoleErrors.splice(0, consoleErrors.length, ...consoleErrors.filter((e) => !e.includes("status of 400")));
   check(consoleErrors.length === 0, `no console errors (${consoleErrors.join(" | ")})`);
 } catch (e) {
   check(false, `browser flow: ${e.message}`);

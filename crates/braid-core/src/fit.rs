@@ -25,7 +25,13 @@ pub struct PreparedRequest {
     /// The answer's reserve: the smaller of the configured and the model's
     /// output limit.
     pub max_output: u32,
+    /// The longest answer the model can give (a conversation's own limit
+    /// is capped at it).
+    pub model_max_output: u32,
     pub sees_images: bool,
+    /// The model is known to call tools well (tools then go with every
+    /// turn unless the conversation says otherwise).
+    pub calls_tools: bool,
     /// The system prompt as assembled (branch override, mode, role).
     pub system: Option<String>,
     /// The messages of the active branch as they would be sent, in order.

@@ -5,6 +5,20 @@
 use braid_protocol::FailureCode;
 use serde::{Deserialize, Serialize};
 
+/// Whether and which tool the model must call.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ToolChoice {
+    /// The model decides.
+    Auto,
+    /// The model must call some tool.
+    Required,
+    /// The model must call this one.
+    Function(String),
+    /// The tools are declared (the history holds calls of them, which some
+    /// providers refuse without their definitions) but may not be called.
+    None,
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ToolCallSpec {
     pub id: String,

@@ -13,23 +13,25 @@ mod control;
 mod events;
 mod prepare;
 mod request;
+mod settings;
 mod step;
 mod tools;
 
 use crate::tokens::TokenEncoding;
 use braid_protocol::{
-    CallId, ContextId, ContextStatus, ContextStrategy, ContextUsage, ImageAttachment, Message, MessageId, MessageType,
-    RequestId, StatusKind, ToolCall, ToolResultStatus, ToolSettings, ToolSpec,
+    CallId, ContextId, ContextStatus, ContextStrategy, ContextUsage, GenerationSettings, ImageAttachment, Message,
+    MessageId, MessageType, RequestId, StatusKind, ToolCall, ToolResultStatus, ToolSettings, ToolSpec,
 };
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, VecDeque};
 
 pub use backoff::retry_delay_ms;
 pub use events::{Effect, Event, Reply};
+pub use settings::tool_use;
 pub use step::transition;
 
 /// Limits of the machine. Stored with the context.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct MachineConfig {
     /// Retries after the first attempt for retryable failures.
     pub max_retries: u32,
@@ -48,6 +50,9 @@ pub struct MachineConfig {
     /// How the conversation is fitted into the model's window.
     #[serde(default)]
     pub context: ContextStrategy,
+    /// Tools on a normal turn, temperature, longest answer.
+    #[serde(default)]
+    pub generation: GenerationSettings,
 }
 
 impl Default for MachineConfig {
@@ -60,6 +65,7 @@ impl Default for MachineConfig {
             tools: ToolSettings::default(),
             summarize_at_percent: default_summarize_at(),
             context: ContextStrategy::default(),
+            generation: GenerationSettings::default(),
         }
     }
 }

@@ -78,6 +78,10 @@ pub fn encode(request: &LlmRequest) -> Value {
     if let Some(system) = &request.system {
         body["system"] = json!(system);
     }
+    if let Some(t) = request.temperature {
+        // Anthropic's range is 0 to 1; Braid's goes to 2 like the others.
+        body["temperature"] = json!(t.clamp(0.0, 1.0));
+    }
     if !request.tools.is_empty() {
         body["tools"] = request
             .tools
@@ -89,6 +93,7 @@ pub fn encode(request: &LlmRequest) -> Value {
                 ToolChoice::Auto => json!({"type": "auto"}),
                 ToolChoice::Required => json!({"type": "any"}),
                 ToolChoice::Function(name) => json!({"type": "tool", "name": name}),
+                ToolChoice::None => json!({"type": "none"}),
             };
         }
     }

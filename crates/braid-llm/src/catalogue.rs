@@ -62,7 +62,8 @@ pub fn builtin() -> Vec<ModelInfo> {
         m("deepseek-chat", O, 64_000, 8_192, false, Estimate),
         m("llama3.1", O, 128_000, 4_096, false, Estimate),
         m("qwen2.5-coder", O, 32_768, 8_192, false, Estimate),
-        ModelInfo { tools: true, ..m("smollm2-135m", O, 4_096, 2_048, false, Estimate) },
+        // It calls a tool for every question when tools are offered.
+        ModelInfo { tools: false, ..m("smollm2-135m", O, 4_096, 2_048, false, Estimate) },
     ]
 }
 

@@ -74,6 +74,9 @@ pub fn encode(request: &LlmRequest) -> Value {
     if let Some(max) = request.max_tokens {
         body["generationConfig"] = json!({"maxOutputTokens": max});
     }
+    if let Some(t) = request.temperature {
+        body["generationConfig"]["temperature"] = json!(t);
+    }
     if !request.tools.is_empty() {
         let decls: Vec<Value> = request
             .tools
@@ -88,6 +91,7 @@ pub fn encode(request: &LlmRequest) -> Value {
                 ToolChoice::Function(name) => {
                     json!({"functionCallingConfig": {"mode": "ANY", "allowedFunctionNames": [name]}})
                 }
+                ToolChoice::None => json!({"functionCallingConfig": {"mode": "NONE"}}),
             };
         }
     }

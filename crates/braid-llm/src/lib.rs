@@ -53,14 +53,11 @@ pub struct LlmRequest {
     /// provider's default (auto when tools are given).
     pub tool_choice: Option<ToolChoice>,
     pub max_tokens: Option<u32>,
+    /// `None`: the model's default.
+    pub temperature: Option<f64>,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum ToolChoice {
-    Auto,
-    Required,
-    Function(String),
-}
+pub use braid_core::llm::ToolChoice;
 
 /// One step of a streamed response.
 #[derive(Debug, Clone, PartialEq)]

@@ -121,6 +121,9 @@ pub fn encode(request: &LlmRequest) -> Value {
         // server understands the older name.
         body["max_tokens"] = json!(max);
     }
+    if let Some(t) = request.temperature {
+        body["temperature"] = json!(t);
+    }
     if !request.tools.is_empty() {
         body["tools"] = request
             .tools
@@ -132,6 +135,7 @@ pub fn encode(request: &LlmRequest) -> Value {
                 ToolChoice::Auto => json!("auto"),
                 ToolChoice::Required => json!("required"),
                 ToolChoice::Function(name) => json!({"type": "function", "function": {"name": name}}),
+                ToolChoice::None => json!("none"),
             };
         }
     }

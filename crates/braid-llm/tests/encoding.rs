@@ -27,6 +27,7 @@ fn request(body: MessageType, choice: Option<ToolChoice>) -> LlmRequest {
         }],
         tool_choice: choice,
         max_tokens: None,
+        temperature: None,
     }
 }
 
@@ -82,6 +83,25 @@ fn tool_choice_is_encoded_per_provider() {
     let o = openai::encode(&request(MessageType::text(braid_protocol::Role::User, "x"), Some(ToolChoice::Required)));
     assert_eq!(o["tool_choice"], "required");
     assert_eq!(o["tools"][0]["function"]["name"], "read_file");
+    // Declared for the history's sake, never to be called.
+    let text = || MessageType::text(braid_protocol::Role::User, "x");
+    assert_eq!(openai::encode(&request(text(), Some(ToolChoice::None)))["tool_choice"], "none");
+    assert_eq!(anthropic::encode(&request(text(), Some(ToolChoice::None)))["tool_choice"], json!({"type":"none"}));
+    assert_eq!(
+        gemini::encode(&request(text(), Some(ToolChoice::None)))["toolConfig"],
+        json!({"functionCallingConfig":{"mode":"NONE"}})
+    );
+}
+
+#[test]
+fn temperature_is_sent_only_when_set_and_within_each_providers_range() {
+    let text = || MessageType::text(braid_protocol::Role::User, "x");
+    assert!(openai::encode(&request(text(), None)).get("temperature").is_none());
+    assert!(gemini::encode(&request(text(), None)).get("generationConfig").is_none());
+    let hot = LlmRequest { temperature: Some(1.5), max_tokens: Some(10), ..request(text(), None) };
+    assert_eq!(openai::encode(&hot)["temperature"], 1.5);
+    assert_eq!(anthropic::encode(&hot)["temperature"], 1.0, "Anthropic goes to 1");
+    assert_eq!(gemini::encode(&hot)["generationConfig"], json!({"maxOutputTokens": 10, "temperature": 1.5}));
 }
 
 #[test]

@@ -2,6 +2,7 @@
 //! answer them. Each variant documents its answer; progress arrives as
 //! events (see [`crate::event`]).
 
+use crate::generation::{GenerationSettings, ToolUse};
 use crate::ids::{BranchId, CallId, ContextId, MessageId, Timestamp};
 use crate::message::{ImageMode, ImageSource, Message, MessageType, Role};
 use crate::settings::{EffectiveModel, ModelChoice, ProviderInput};
@@ -95,6 +96,10 @@ pub enum Command {
         #[serde(default)]
         always_ask: Option<Vec<String>>,
     },
+    /// Answered by the context's [`GenerationSettings`] as stored. Takes
+    /// effect from the next request; a temperature outside 0 to 2 or a
+    /// zero token limit is refused.
+    SetGeneration { context_id: ContextId, settings: GenerationSettings },
     /// Answered by `()`; records a ModeChange message. Only while idle.
     SetMode { context_id: ContextId, mode: AgentMode },
     /// Answered by `Vec<String>`: files of the conversation's workspace
@@ -238,6 +243,11 @@ pub struct ContextSnapshot {
     pub tools: ToolSettings,
     pub strategy: ContextStrategy,
     pub summarize_at_percent: u8,
+    /// Tools on a normal turn, temperature, longest answer.
+    pub generation: GenerationSettings,
+    /// Whether tools go with a normal turn for this model (the setting or,
+    /// when it is empty, the model's default).
+    pub tool_use: ToolUse,
     /// The files the agent read or wrote, most recent first, and whether
     /// each changed outside Braid since.
     pub files: Vec<FileInPlay>,
@@ -312,6 +322,7 @@ pub fn responses() -> Vec<(&'static str, String)> {
         ("detect_local_servers", ts::<Vec<LocalServer>>()),
         ("list_tools", ts::<Vec<ToolSpec>>()),
         ("set_tool_policy", ts::<ToolSettings>()),
+        ("set_generation", ts::<GenerationSettings>()),
         ("set_mode", unit()),
         ("list_workspace_files", ts::<Vec<String>>()),
         ("set_context_strategy", unit()),

@@ -11,6 +11,7 @@ pub mod codes;
 pub mod command;
 pub mod error;
 pub mod event;
+pub mod generation;
 pub mod ids;
 pub mod message;
 pub mod settings;
@@ -28,6 +29,7 @@ pub use event::{
     BraidEvent, ContentDelta, ContentFinal, ContextUpdate, MessageChange, MessageLifecycle, Notice, QueuedPreview,
     UpdateMetadata,
 };
+pub use generation::{GenerationSettings, ToolUse, MAX_TEMPERATURE};
 pub use ids::{BranchId, CallId, ContextId, MessageId, RequestId, Timestamp};
 pub use message::{
     Approval, ContentPart, ControlKind, FileRefStatus, ImageMode, ImageSource, LineRange, Message, MessageKind,

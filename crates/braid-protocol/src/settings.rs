@@ -108,6 +108,10 @@ pub struct EffectiveModel {
     /// The model looks at images; without it their text is read by OCR.
     #[serde(default)]
     pub vision: bool,
+    /// The model is known to call tools well: tools go with every turn
+    /// unless the conversation says otherwise.
+    #[serde(default)]
+    pub tools: bool,
 }
 
 /// An OpenAI-compatible server found on this machine.

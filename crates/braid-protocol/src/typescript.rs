@@ -4,6 +4,7 @@
 //! braid-protocol`) rewrites it.
 
 use crate::command::{BranchSummary, ContextUsage, FileInPlay, FileState, SendReceipt};
+use crate::generation::{GenerationSettings, ToolUse};
 use crate::settings::{
     EffectiveModel, KeyChange, KeyLocation, LocalServer, ModelChoice, ModelSummary, ProviderInput, ProviderKind,
     ProviderView, SettingsView,
@@ -98,6 +99,8 @@ pub fn generate() -> String {
     decl::<ToolSource>(&cfg, &mut out);
     decl::<ToolSpec>(&cfg, &mut out);
     decl::<ContextStrategy>(&cfg, &mut out);
+    decl::<ToolUse>(&cfg, &mut out);
+    decl::<GenerationSettings>(&cfg, &mut out);
     decl::<ProviderKind>(&cfg, &mut out);
     decl::<KeyLocation>(&cfg, &mut out);
     decl::<ProviderView>(&cfg, &mut out);

@@ -318,8 +318,17 @@ impl ContextActor {
                 Effect::AbortPipeline(id) => self.abort_reading(id),
                 Effect::RereadImage(message) => self.reread_image(message),
                 Effect::StartLlmRequest { request_id, .. } => self.prepare_request(request_id),
-                Effect::SendLlmRequest { request_id, system, messages, tools, max_tokens } => {
-                    self.send_request(request_id, system, messages, tools, max_tokens)
+                Effect::SendLlmRequest {
+                    request_id,
+                    system,
+                    messages,
+                    tools,
+                    tool_choice,
+                    max_tokens,
+                    temperature,
+                } => {
+                    let fitted = request::Fitted { system, messages, tools, tool_choice, max_tokens, temperature };
+                    self.send_request(request_id, fitted)
                 }
                 Effect::AbortLlmRequest { request_id, keep_partial } => self.abort_llm(request_id, keep_partial),
                 Effect::ScheduleRetry { request_id, at } => self.schedule_retry(request_id, at),

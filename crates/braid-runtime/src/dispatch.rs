@@ -66,6 +66,9 @@ impl Runtime {
             Command::SetToolPolicy { context_id, policy, always_ask } => {
                 to_json(&self.set_tool_policy(&context_id, policy, always_ask).await.map_err(wire)?)
             }
+            Command::SetGeneration { context_id, settings } => {
+                to_json(&self.set_generation(&context_id, settings).await.map_err(wire)?)
+            }
             Command::ListWorkspaceFiles { context_id, query, limit } => {
                 to_json(&self.workspace_files(&context_id, query, limit).await.map_err(wire)?)
             }

@@ -231,6 +231,7 @@ impl Images {
             tools: Vec::new(),
             tool_choice: None,
             max_tokens: Some(VISION_OUTPUT.min(r.max_output_tokens)),
+            temperature: None,
         };
         let mut stream = r.provider.stream(request);
         let mut assembler = ResponseAssembler::new();

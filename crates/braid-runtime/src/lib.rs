@@ -73,6 +73,7 @@ impl Runtime {
             context_window: 8_192,
             max_output_tokens: config.max_tokens,
             vision: false,
+            tools: braid_llm::catalogue::Catalogue::new(&[]).lookup(&config.model).is_none_or(|m| m.tools),
             provider,
         };
         let providers = Providers::in_memory(Secrets::file_only(&dir)).with_fallback(fallback);
@@ -262,6 +263,17 @@ impl Runtime {
         summarize_at_percent: Option<u8>,
     ) -> Result<(), RuntimeError> {
         self.command(id, Event::SetContextStrategy { strategy, summarize_at_percent }).await.map(drop)
+    }
+
+    /// Tools on a normal turn, temperature, longest answer: from the next
+    /// request on. Answers the settings as kept.
+    pub async fn set_generation(
+        &self,
+        id: &ContextId,
+        settings: braid_protocol::GenerationSettings,
+    ) -> Result<braid_protocol::GenerationSettings, RuntimeError> {
+        self.command(id, Event::SetGeneration { settings }).await?;
+        Ok(self.peek(id).await?.generation)
     }
 
     /// Plan (read tools only) or Act; recorded in the conversation.

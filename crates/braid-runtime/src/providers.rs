@@ -27,6 +27,8 @@ pub struct Fallback {
     pub max_output_tokens: u32,
     /// Whether it looks at images (tests with a seeing fake set this).
     pub vision: bool,
+    /// Whether tools go with every turn by default.
+    pub tools: bool,
 }
 
 impl Fallback {
@@ -46,6 +48,7 @@ impl Fallback {
             context_window: info.context_window,
             max_output_tokens: info.max_output_tokens,
             vision: info.vision,
+            tools: info.tools,
         }
     }
 
@@ -58,6 +61,7 @@ impl Fallback {
             context_window: 8_192,
             max_output_tokens: 1_024,
             vision: false,
+            tools: true,
         }
     }
 }
@@ -313,6 +317,7 @@ impl Providers {
                 model,
                 context_window: info.context_window,
                 vision: info.vision,
+                tools: info.tools,
             },
             kind: provider_settings.kind,
         })
@@ -334,6 +339,7 @@ impl Providers {
                 model: f.model.clone(),
                 context_window: f.context_window,
                 vision: f.vision,
+                tools: f.tools,
             },
             kind: ProviderKind::OpenAiCompatible,
         })

@@ -48,6 +48,12 @@ pub fn build(
         messages: all[skip..].iter().map(|m| (*m).clone()).collect(),
         truncated: skip > 0,
         active_branch: active,
+        generation: state.config.generation,
+        // No model set up: what a capable model would do.
+        tool_use: braid_core::machine::tool_use(
+            &state.config.generation,
+            effective_model.as_ref().is_none_or(|m| m.tools),
+        ),
         effective_model,
         tools: state.config.tools.clone(),
         strategy: state.config.context,

@@ -31,6 +31,7 @@ pub fn spawn(job: SummaryJob, mailbox: mpsc::UnboundedSender<Input>) -> tokio::t
             tools: Vec::new(),
             tool_choice: None,
             max_tokens: Some(job.max_tokens),
+            temperature: None,
         };
         let mut stream = job.provider.stream(request);
         let mut assembler = ResponseAssembler::new();

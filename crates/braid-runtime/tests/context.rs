@@ -24,6 +24,7 @@ fn open(dir: &Path, fake: Arc<FakeProvider>, window: u32) -> Runtime {
         context_window: window,
         max_output_tokens: 64,
         vision: false,
+        tools: true,
     };
     let providers = Providers::in_memory(Secrets::file_only(dir)).with_fallback(fallback);
     let mut config = RuntimeConfig::new(dir.join("braid.db"), dir.to_owned());

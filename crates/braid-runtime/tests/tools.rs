@@ -7,9 +7,10 @@
 
 use braid_core::llm::StopReason;
 use braid_llm::fake::{FakeProvider, FakeStep};
+use braid_llm::ToolChoice;
 use braid_protocol::{
-    AgentMode, ApprovalDecision, ContextStatus, MessageType, NewMessage, Role, StatusKind, ToolApprovalPolicy,
-    ToolResultStatus,
+    AgentMode, ApprovalDecision, ContextStatus, ErrorCode, GenerationSettings, MessageType, NewMessage, Role,
+    StatusKind, ToolApprovalPolicy, ToolResultStatus, ToolUse,
 };
 use braid_runtime::{Runtime, RuntimeConfig};
 use braid_testkit::harness::Watch;
@@ -189,9 +190,84 @@ async fn a_message_can_make_the_model_call_a_tool_first() {
     wait(&rt, &ctx.id, StatusKind::Idle, Duration::from_secs(5)).await;
     let requests = fake.requests();
     assert_eq!(requests[0].tool_choice, Some(braid_llm::ToolChoice::Function("read_file".into())));
-    assert_eq!(requests[1].tool_choice, None);
+    // A model that calls tools well is told it may go on calling them.
+    assert_eq!(requests[1].tool_choice, Some(ToolChoice::Auto));
+    assert!(requests[1].tools.len() > 1);
     let snap = rt.load_context(&ctx.id).await.unwrap();
     assert_eq!(results(&snap.messages)[0].1, ToolResultStatus::Success);
+}
+
+fn tool_names(request: &braid_llm::LlmRequest) -> Vec<&str> {
+    request.tools.iter().map(|t| t.name.as_str()).collect()
+}
+
+#[tokio::test]
+async fn the_conversation_decides_tools_temperature_and_answer_length() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("notes.txt"), "pineapple\n").unwrap();
+    let fake = Arc::new(FakeProvider::echo(Duration::ZERO));
+    let rt = open(dir.path(), fake.clone(), ToolApprovalPolicy::AutoAll, 30_000);
+    let ctx = rt.create_context(None, None).await.unwrap();
+    assert_eq!(rt.peek(&ctx.id).await.unwrap().tool_use, ToolUse::Auto, "the model calls tools well");
+
+    // Bad values are refused and change nothing.
+    for bad in [
+        GenerationSettings { temperature: Some(2.5), ..Default::default() },
+        GenerationSettings { temperature: Some(-0.1), ..Default::default() },
+        GenerationSettings { max_output_tokens: Some(0), ..Default::default() },
+    ] {
+        let e = rt.set_generation(&ctx.id, bad).await.unwrap_err().to_wire();
+        assert_eq!(e.code, ErrorCode::InvalidInput, "{e:?}");
+    }
+    assert_eq!(rt.peek(&ctx.id).await.unwrap().generation, GenerationSettings::default());
+
+    // On request: a plain turn offers no tools, with the temperature and
+    // the answer limit asked for (capped at the model's own).
+    let wanted =
+        GenerationSettings { tool_use: Some(ToolUse::OnRequest), temperature: Some(0.3), max_output_tokens: Some(50) };
+    assert_eq!(rt.set_generation(&ctx.id, wanted).await.unwrap(), wanted);
+    rt.send_message(&ctx.id, say("hello"), false).await.unwrap();
+    wait(&rt, &ctx.id, StatusKind::Idle, Duration::from_secs(5)).await;
+    let plain = fake.requests().pop().unwrap();
+    assert!(plain.tools.is_empty() && plain.tool_choice.is_none(), "{:?}", tool_names(&plain));
+    assert_eq!((plain.temperature, plain.max_tokens), (Some(0.3), Some(50)));
+
+    // `/tool` offers that one tool; the answer after its result declares
+    // it (the history holds a call) but may not call again.
+    fake.push_reply(calls(&[("r", "read_file", json!({"path": "notes.txt"}))]));
+    fake.push_reply(answer("It says pineapple."));
+    let forced = NewMessage {
+        body: MessageType::text(Role::User, "read notes.txt"),
+        force_tool: Some("read_file".into()),
+        images: Vec::new(),
+    };
+    rt.send_message(&ctx.id, forced, false).await.unwrap();
+    wait(&rt, &ctx.id, StatusKind::Idle, Duration::from_secs(5)).await;
+    let requests = fake.requests();
+    let (call, after) = (&requests[requests.len() - 2], &requests[requests.len() - 1]);
+    assert_eq!(tool_names(call), ["read_file"]);
+    assert_eq!(call.tool_choice, Some(ToolChoice::Function("read_file".into())));
+    assert_eq!(tool_names(after), ["read_file"]);
+    assert_eq!(after.tool_choice, Some(ToolChoice::None));
+
+    // Off: `/tool` is refused, nothing is stored.
+    let off = GenerationSettings { tool_use: Some(ToolUse::Off), ..wanted };
+    rt.set_generation(&ctx.id, off).await.unwrap();
+    let before = rt.load_context(&ctx.id).await.unwrap().messages.len();
+    let forced = NewMessage {
+        body: MessageType::text(Role::User, "read it again"),
+        force_tool: Some("read_file".into()),
+        images: Vec::new(),
+    };
+    let e = rt.send_message(&ctx.id, forced, false).await.unwrap_err().to_wire();
+    assert!(e.message.contains("tools are off"), "{e:?}");
+    assert_eq!(rt.load_context(&ctx.id).await.unwrap().messages.len(), before);
+
+    // The settings are kept with the conversation across a restart.
+    drop(rt);
+    let rt = open(dir.path(), fake, ToolApprovalPolicy::AutoAll, 30_000);
+    let snap = rt.load_context(&ctx.id).await.unwrap();
+    assert_eq!((snap.generation, snap.tool_use), (off, ToolUse::Off));
 }
 
 /// A tool the code has never seen, registered while the app runs.

@@ -5,6 +5,7 @@ import type {
   ApprovalDecision,
   BraidEvent,
   ContextStrategy,
+  GenerationSettings,
   Command,
   ResponseTo,
   ContextId,
@@ -77,6 +78,9 @@ export abstract class CommandBackend implements Backend {
   }
   setMode(id: ContextId, mode: AgentMode): Promise<void> {
     return this.execute({ type: "set_mode", context_id: id, mode });
+  }
+  setGeneration(id: ContextId, settings: GenerationSettings): Promise<GenerationSettings> {
+    return this.execute({ type: "set_generation", context_id: id, settings });
   }
   setToolPolicy(id: ContextId, policy: ToolApprovalPolicy): Promise<ToolSettings> {
     return this.execute({ type: "set_tool_policy", context_id: id, policy, always_ask: null });

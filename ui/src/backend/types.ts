@@ -6,6 +6,7 @@ import type {
   ApprovalDecision,
   BraidEvent,
   ContextStrategy,
+  GenerationSettings,
   ContextId,
   ContextSnapshot,
   ContextSummary,
@@ -53,6 +54,8 @@ export interface Backend {
   listWorkspaceFiles(id: ContextId, query: string): Promise<string[]>;
   setContextStrategy(id: ContextId, strategy: ContextStrategy): Promise<void>;
   setToolPolicy(id: ContextId, policy: ToolApprovalPolicy): Promise<ToolSettings>;
+  /** Tools on a normal turn, temperature, longest answer (empty: the model's default). */
+  setGeneration(id: ContextId, settings: GenerationSettings): Promise<GenerationSettings>;
   /** The current snapshot first, then every event of the context;
    *  `onLagged` when the reader fell behind and events were dropped. */
   subscribe(id: ContextId, onSnapshot: (s: ContextSnapshot) => void, onEvent: (e: BraidEvent) => void, onLagged: () => void): () => void;

@@ -1,7 +1,8 @@
 import { useEffect, useState } from "react";
 import type { Backend } from "../backend/types";
-import type { AgentMode, ContextSnapshot, ContextStrategy, ModelChoice, SettingsView, ToolApprovalPolicy } from "../generated/protocol";
+import type { AgentMode, ContextSnapshot, ContextStrategy, GenerationSettings, ModelChoice, SettingsView, ToolApprovalPolicy } from "../generated/protocol";
 import { meter, partsLabel } from "./meter";
+import { GenerationControls } from "./GenerationControls";
 import { ToolControls } from "./ToolControls";
 
 interface Props {
@@ -13,6 +14,7 @@ interface Props {
   onMode: (mode: AgentMode) => void;
   onPolicy: (policy: ToolApprovalPolicy) => void;
   onStrategy: (strategy: ContextStrategy) => void;
+  onGeneration: (settings: GenerationSettings) => void;
   onError: (message: string) => void;
 }
 
@@ -23,7 +25,7 @@ const STRATEGIES: { id: string; label: string; strategy: ContextStrategy }[] = [
   { id: "recent_n", label: "Fit: only the last 20 messages", strategy: { kind: "recent_n", n: 20 } },
 ];
 
-export function ChatHeader({ backend, snapshot, settings, busy, onModelChanged, onMode, onPolicy, onStrategy, onError }: Props) {
+export function ChatHeader({ backend, snapshot, settings, busy, onModelChanged, onMode, onPolicy, onStrategy, onGeneration, onError }: Props) {
   const [models, setModels] = useState<Record<string, string[]>>({});
   // The providers' model lists, fetched once per settings change; a
   // provider that cannot list still offers its default model.
@@ -75,6 +77,12 @@ export function ChatHeader({ backend, snapshot, settings, busy, onModelChanged, 
         </select>
       </label>
       <ToolControls tools={snapshot.tools} busy={busy} onMode={onMode} onPolicy={onPolicy} />
+      <GenerationControls
+        key={snapshot.summary.id}
+        generation={snapshot.generation}
+        toolUse={snapshot.tool_use}
+        onChange={onGeneration}
+      />
       <select
         aria-label="Context strategy"
         className="strategy"

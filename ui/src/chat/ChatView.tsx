@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { Backend } from "../backend/types";
 import { BackendError } from "../backend/types";
-import type { AgentMode, ApprovalDecision, BraidEvent, ContextId, ContextStrategy, ImageMode, SettingsView, ToolApprovalPolicy, ToolCall } from "../generated/protocol";
+import type { AgentMode, ApprovalDecision, BraidEvent, ContextId, ContextStrategy, GenerationSettings, ImageMode, SettingsView, ToolApprovalPolicy, ToolCall } from "../generated/protocol";
 import { FileIcon } from "../icons";
 import { Markdown } from "../markdown/Markdown";
 import { ApprovalPanel } from "./ApprovalPanel";
@@ -181,6 +181,10 @@ export function ChatView({ backend, id, settings, onActivity }: Props) {
   const findFiles = useCallback((q: string) => backend.listWorkspaceFiles(id, q), [backend, id]);
   const onContinue = useCallback(() => void backend.continueLoop(id).catch(report), [backend, id, report]);
   const onMode = useCallback((mode: AgentMode) => void backend.setMode(id, mode).then(reload, report), [backend, id, reload, report]);
+  const onGeneration = useCallback(
+    (settings: GenerationSettings) => void backend.setGeneration(id, settings).then(reload, report),
+    [backend, id, reload, report],
+  );
   const onPolicy = useCallback(
     (policy: ToolApprovalPolicy) => void backend.setToolPolicy(id, policy).then(reload, report),
     [backend, id, reload, report],
@@ -267,6 +271,7 @@ export function ChatView({ backend, id, settings, onActivity }: Props) {
         onModelChanged={reload}
         onMode={onMode}
         onPolicy={onPolicy}
+        onGeneration={onGeneration}
         onStrategy={onStrategy}
         onError={setError}
       />

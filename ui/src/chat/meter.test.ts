@@ -7,7 +7,7 @@ const snap = (usage: [number, number] | null, window = 10_000): ContextSnapshot 
   const answer = textMessage(2, "assistant", "a");
   answer.meta = usage ? { usage: { prompt_tokens: usage[0], completion_tokens: usage[1] } } : {};
   return snapshotOf([textMessage(1, "user", "q"), answer], {
-    effective_model: { provider_id: "p", provider_name: "P", model: "m", context_window: window, vision: false },
+    effective_model: { provider_id: "p", provider_name: "P", model: "m", context_window: window, vision: false, tools: true },
   });
 };
 

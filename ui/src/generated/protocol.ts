@@ -141,6 +141,23 @@ examples: Array<unknown>, source: ToolSource, };
 
 export type ContextStrategy = { "kind": "recent_n", n: number, } | { "kind": "intelligent", keep_last: number, } | { "kind": "importance_scoring", keep_last: number, };
 
+export type ToolUse = "auto" | "on_request" | "off";
+
+export type GenerationSettings = { 
+/**
+ * `None`: Auto for models known to call tools well, OnRequest for the
+ * others.
+ */
+tool_use: ToolUse | null, 
+/**
+ * 0 to 2.
+ */
+temperature: number | null, 
+/**
+ * The longest answer, in tokens; capped at the model's own limit.
+ */
+max_output_tokens: number | null, };
+
 export type ProviderKind = "open_ai_compatible" | "anthropic" | "gemini";
 
 export type KeyLocation = "env" | "keychain" | "file";
@@ -178,7 +195,12 @@ provider_id: string | null, provider_name: string, model: string, context_window
 /**
  * The model looks at images; without it their text is read by OCR.
  */
-vision: boolean, };
+vision: boolean, 
+/**
+ * The model is known to call tools well: tools go with every turn
+ * unless the conversation says otherwise.
+ */
+tools: boolean, };
 
 export type LocalServer = { 
 /**
@@ -212,7 +234,7 @@ export type Command = { "type": "create_context", title: string | null,
 /**
  * Fixed for the context's life; the runtime's default when absent.
  */
-working_dir: string | null, } | { "type": "list_contexts" } | { "type": "load_context", context_id: ContextId, } | { "type": "delete_context", context_id: ContextId, } | { "type": "send_message", context_id: ContextId, message: NewMessage, queue_if_busy: boolean, } | { "type": "unqueue", context_id: ContextId, message_id: MessageId, } | { "type": "cancel", context_id: ContextId, } | { "type": "interrupt", context_id: ContextId, } | { "type": "retry", context_id: ContextId, } | { "type": "continue", context_id: ContextId, } | { "type": "decide_tool_call", context_id: ContextId, call_id: CallId, decision: ApprovalDecision, } | { "type": "create_branch", context_id: ContextId, from_message: MessageId, name: string, system_prompt: string | null, } | { "type": "switch_branch", context_id: ContextId, branch_id: BranchId, } | { "type": "rename_context", context_id: ContextId, title: string, } | { "type": "set_context_model", context_id: ContextId, model: ModelChoice | null, } | { "type": "get_settings" } | { "type": "save_provider", provider: ProviderInput, } | { "type": "remove_provider", provider_id: string, } | { "type": "set_default_provider", provider_id: string, } | { "type": "test_provider", provider: ProviderInput, } | { "type": "list_models", provider_id: string, } | { "type": "detect_local_servers" } | { "type": "list_tools" } | { "type": "set_tool_policy", context_id: ContextId, policy: ToolApprovalPolicy, always_ask: Array<string> | null, } | { "type": "set_mode", context_id: ContextId, mode: AgentMode, } | { "type": "list_workspace_files", context_id: ContextId, query: string, limit: number | null, } | { "type": "set_context_strategy", context_id: ContextId, strategy: ContextStrategy, summarize_at_percent: number | null, } | { "type": "store_image", data: string, name: string | null, } | { "type": "read_image", id: string, } | { "type": "retry_image", context_id: ContextId, message_id: MessageId, mode: ImageMode | null, };
+working_dir: string | null, } | { "type": "list_contexts" } | { "type": "load_context", context_id: ContextId, } | { "type": "delete_context", context_id: ContextId, } | { "type": "send_message", context_id: ContextId, message: NewMessage, queue_if_busy: boolean, } | { "type": "unqueue", context_id: ContextId, message_id: MessageId, } | { "type": "cancel", context_id: ContextId, } | { "type": "interrupt", context_id: ContextId, } | { "type": "retry", context_id: ContextId, } | { "type": "continue", context_id: ContextId, } | { "type": "decide_tool_call", context_id: ContextId, call_id: CallId, decision: ApprovalDecision, } | { "type": "create_branch", context_id: ContextId, from_message: MessageId, name: string, system_prompt: string | null, } | { "type": "switch_branch", context_id: ContextId, branch_id: BranchId, } | { "type": "rename_context", context_id: ContextId, title: string, } | { "type": "set_context_model", context_id: ContextId, model: ModelChoice | null, } | { "type": "get_settings" } | { "type": "save_provider", provider: ProviderInput, } | { "type": "remove_provider", provider_id: string, } | { "type": "set_default_provider", provider_id: string, } | { "type": "test_provider", provider: ProviderInput, } | { "type": "list_models", provider_id: string, } | { "type": "detect_local_servers" } | { "type": "list_tools" } | { "type": "set_tool_policy", context_id: ContextId, policy: ToolApprovalPolicy, always_ask: Array<string> | null, } | { "type": "set_generation", context_id: ContextId, settings: GenerationSettings, } | { "type": "set_mode", context_id: ContextId, mode: AgentMode, } | { "type": "list_workspace_files", context_id: ContextId, query: string, limit: number | null, } | { "type": "set_context_strategy", context_id: ContextId, strategy: ContextStrategy, summarize_at_percent: number | null, } | { "type": "store_image", data: string, name: string | null, } | { "type": "read_image", id: string, } | { "type": "retry_image", context_id: ContextId, message_id: MessageId, mode: ImageMode | null, };
 
 export type SendReceipt = { message_id: MessageId, 
 /**
@@ -251,6 +273,15 @@ truncated: boolean,
  * Where the next request goes; `None` when no provider is set up.
  */
 effective_model: EffectiveModel | null, tools: ToolSettings, strategy: ContextStrategy, summarize_at_percent: number, 
+/**
+ * Tools on a normal turn, temperature, longest answer.
+ */
+generation: GenerationSettings, 
+/**
+ * Whether tools go with a normal turn for this model (the setting or,
+ * when it is empty, the model's default).
+ */
+tool_use: ToolUse, 
 /**
  * The files the agent read or wrote, most recent first, and whether
  * each changed outside Braid since.
@@ -355,6 +386,7 @@ export type CommandResponses = {
   detect_local_servers: Array<LocalServer>,
   list_tools: Array<ToolSpec>,
   set_tool_policy: ToolSettings,
+  set_generation: GenerationSettings,
   set_mode: void,
   list_workspace_files: Array<string>,
   set_context_strategy: void,

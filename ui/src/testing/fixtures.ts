@@ -23,6 +23,8 @@ export function snapshotOf(messages: Message[], extra: Partial<ContextSnapshot> 
     tools: defaultTools,
     strategy: { kind: "intelligent", keep_last: 10 },
     summarize_at_percent: 92,
+    generation: { tool_use: null, temperature: null, max_output_tokens: null },
+    tool_use: "auto",
     context: null,
     files: [],
     ...extra,

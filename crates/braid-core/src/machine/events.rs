@@ -4,10 +4,11 @@
 use super::{PipelineStage, ToolOutcome};
 use crate::conversation::Branch;
 use crate::fit::{FileChangeKind, PreparedRequest};
-use crate::llm::{LlmFailure, LlmResponse};
+use crate::llm::{LlmFailure, LlmResponse, ToolChoice};
 use braid_protocol::{
-    AgentMode, ApprovalDecision, BraidEvent, BranchId, CallId, ContextStrategy, ImageAttachment, Message, MessageId,
-    MessageType, RequestId, SendReceipt, Timestamp, ToolApprovalPolicy, ToolCall, ToolSpec, WireError,
+    AgentMode, ApprovalDecision, BraidEvent, BranchId, CallId, ContextStrategy, GenerationSettings, ImageAttachment,
+    Message, MessageId, MessageType, RequestId, SendReceipt, Timestamp, ToolApprovalPolicy, ToolCall, ToolSpec,
+    WireError,
 };
 
 /// Everything that can happen to a context.
@@ -109,6 +110,11 @@ pub enum Event {
         strategy: ContextStrategy,
         summarize_at_percent: Option<u8>,
     },
+    /// Tools on a normal turn, temperature, longest answer; from the next
+    /// request on.
+    SetGeneration {
+        settings: GenerationSettings,
+    },
     /// Only while idle; recorded as a ModeChange message.
     SetMode {
         mode: AgentMode,
@@ -162,6 +168,7 @@ impl Event {
             Event::ToolDecision { .. } => "tool_decision",
             Event::SetMode { .. } => "set_mode",
             Event::SetContextStrategy { .. } => "set_context_strategy",
+            Event::SetGeneration { .. } => "set_generation",
             Event::SummaryReady { .. } => "summary_ready",
             Event::SummaryFailed { .. } => "summary_failed",
             Event::SetToolPolicy { .. } => "set_tool_policy",
@@ -217,7 +224,11 @@ pub enum Effect {
         messages: Vec<Message>,
         /// The tools offered, in catalogue order.
         tools: Vec<ToolSpec>,
+        /// `None`: the provider's default (only sent with tools).
+        tool_choice: Option<ToolChoice>,
         max_tokens: u32,
+        /// `None`: the model's default.
+        temperature: Option<f64>,
     },
     /// Close the request now. With `keep_partial`, report what arrived as an
     /// `LlmCompleted` with stop reason Interrupted.

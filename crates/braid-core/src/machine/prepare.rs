@@ -4,19 +4,20 @@
 //! window), what the model is told about changed files, and how stored
 //! messages are counted. Also the once-per-change notices about files.
 
+use super::settings::tool_use;
 use super::step::Step;
 use super::Effect;
 use crate::approval::offered_tools;
 use crate::fit::{self, FileChangeKind, Fit, FitSettings, PreparedRequest};
-use crate::llm::{LlmFailure, Usage};
+use crate::llm::{LlmFailure, ToolChoice, Usage};
 use crate::prompt;
 use crate::tokens;
-use braid_protocol::{ContextStatus, Message, Notice, RequestId, TokenCount, ToolSpec};
+use braid_protocol::{ContextStatus, Message, MessageType, Notice, RequestId, TokenCount, ToolSpec, ToolUse};
 use braid_protocol::{FailureCode, NoticeCode};
 use std::collections::HashSet;
 
 impl Step {
-    pub(super) fn prepared(&mut self, request_id: RequestId, p: PreparedRequest) {
+    pub(super) fn prepared(&mut self, request_id: RequestId, mut p: PreparedRequest) {
         self.s.book.encoding = p.encoding;
         // Each change is told once, in the request that goes out.
         let untold: Vec<_> = p
@@ -25,7 +26,12 @@ impl Step {
             .filter(|c| self.s.book.reminded.get(&c.path) != Some(&c.kind.key()))
             .cloned()
             .collect();
-        let tools: Vec<ToolSpec> = offered_tools(&self.s.config.tools, &self.s.catalogue).cloned().collect();
+        let generation = self.s.config.generation;
+        if let Some(limit) = generation.max_output_tokens {
+            p.max_output = limit.min(p.model_max_output);
+        }
+        let forced = self.s.request.as_ref().and_then(|r| r.force_tool.clone());
+        let (tools, tool_choice) = self.tools_for(&p, forced);
         let system = [
             p.system.clone(),
             prompt::tool_examples(&tools),
@@ -63,9 +69,52 @@ impl Step {
                 }
                 let keep: HashSet<_> = keep.into_iter().collect();
                 let messages = p.messages.into_iter().filter(|m| keep.contains(&m.id)).collect();
-                self.run(Effect::SendLlmRequest { request_id, system, messages, tools, max_tokens: p.max_output });
+                self.run(Effect::SendLlmRequest {
+                    request_id,
+                    system,
+                    messages,
+                    tools,
+                    tool_choice,
+                    max_tokens: p.max_output,
+                    temperature: generation.temperature,
+                });
             }
         }
+    }
+
+    /// The tools a request offers and how the model may use them. Auto:
+    /// every tool the mode allows, and the model decides (local servers
+    /// leave the tools out of the prompt unless told "auto"). OnRequest
+    /// and Off: only a tool the user forced. A history holding tool calls
+    /// needs their definitions with some providers, so those are declared
+    /// but not callable.
+    fn tools_for(&self, p: &PreparedRequest, forced: Option<String>) -> (Vec<ToolSpec>, Option<ToolChoice>) {
+        let offered = offered_tools(&self.s.config.tools, &self.s.catalogue);
+        if let Some(name) = forced {
+            let tools = match tool_use(&self.s.config.generation, p.calls_tools) {
+                ToolUse::Auto => offered.cloned().collect(),
+                ToolUse::OnRequest | ToolUse::Off => offered.filter(|t| t.name == name).cloned().collect(),
+            };
+            return (tools, Some(ToolChoice::Function(name)));
+        }
+        if tool_use(&self.s.config.generation, p.calls_tools) == ToolUse::Auto {
+            let tools: Vec<ToolSpec> = offered.cloned().collect();
+            let choice = (!tools.is_empty()).then_some(ToolChoice::Auto);
+            return (tools, choice);
+        }
+        let used: HashSet<&str> = p
+            .messages
+            .iter()
+            .filter_map(|m| match &m.body {
+                MessageType::ToolRequest { calls, .. } => Some(calls.iter().map(|c| c.name.as_str())),
+                _ => None,
+            })
+            .flatten()
+            .collect();
+        let declared: Vec<ToolSpec> =
+            self.s.catalogue.iter().filter(|t| used.contains(t.name.as_str())).cloned().collect();
+        let choice = (!declared.is_empty()).then_some(ToolChoice::None);
+        (declared, choice)
     }
 
     /// For models without a public tokenizer, what the provider counted

@@ -6,12 +6,12 @@
 use super::{is_pipeline_phase, is_request_phase, ContextState, Effect, Event, LoopProgress, QueuedMessage, Reply};
 use crate::approval::{offered, permission_in};
 use crate::validate::validate_user_message;
-use braid_protocol::NoticeCode;
 use braid_protocol::{
-    BraidEvent, ContextStatus, ContextStrategy, ContextUpdate, ControlKind, ErrorCode, ImageAttachment, Message,
-    MessageChange, MessageId, MessageKind, MessageLifecycle, MessageType, Notice, QueuedPreview, RequestId,
-    SendReceipt, StatusKind, Timestamp, UpdateMetadata, WireError,
+    BraidEvent, ContextStatus, ContextUpdate, ControlKind, ErrorCode, ImageAttachment, Message, MessageChange,
+    MessageId, MessageKind, MessageLifecycle, MessageType, Notice, QueuedPreview, RequestId, SendReceipt, StatusKind,
+    Timestamp, UpdateMetadata, WireError,
 };
+use braid_protocol::{NoticeCode, ToolUse};
 
 /// `transition(state, event, now) -> (state, effects)`: pure and total.
 /// Events that do not apply to the current state (a late chunk from an
@@ -132,24 +132,9 @@ impl Step {
             Event::ToolDecision { call_id, decision } => self.tool_decision(call_id, decision),
             Event::SetMode { mode } => self.set_mode(mode),
             Event::SetContextStrategy { strategy, summarize_at_percent } => {
-                let bad_n = match strategy {
-                    ContextStrategy::RecentN { n } => n == 0,
-                    ContextStrategy::Intelligent { keep_last } | ContextStrategy::ImportanceScoring { keep_last } => {
-                        keep_last == 0
-                    }
-                };
-                let bad_pct = summarize_at_percent.is_some_and(|p| !(50..=100).contains(&p));
-                if bad_n || bad_pct {
-                    let text = "keep at least 1 message, and summarise at 50 to 100 % of the window";
-                    self.reply(Err(WireError::new(ErrorCode::InvalidInput, text)));
-                } else {
-                    self.s.config.context = strategy;
-                    if let Some(p) = summarize_at_percent {
-                        self.s.config.summarize_at_percent = p;
-                    }
-                    self.reply(Ok(Reply::Done));
-                }
+                self.set_context_strategy(strategy, summarize_at_percent)
             }
+            Event::SetGeneration { settings } => self.set_generation(settings),
             Event::SummaryReady { request_id, text, replaces } => {
                 if self.request_is(request_id) && self.kind() == StatusKind::Summarizing {
                     let id = self.alloc_message_id();
@@ -175,13 +160,7 @@ impl Step {
                     self.resume_request();
                 }
             }
-            Event::SetToolPolicy { policy, always_ask } => {
-                self.s.config.tools.policy = policy;
-                if let Some(list) = always_ask {
-                    self.s.config.tools.always_ask = list;
-                }
-                self.reply(Ok(Reply::Done));
-            }
+            Event::SetToolPolicy { policy, always_ask } => self.set_tool_policy(policy, always_ask),
             Event::ToolFinished { call_id, outcome } => self.tool_finished(call_id, outcome),
             Event::Retry => self.retry(),
             Event::SwitchBranch { from, to } => self.switch_branch(from, to),
@@ -303,6 +282,9 @@ impl Step {
             let problem = match offered {
                 None => Some(format!("there is no tool named {name:?}")),
                 Some(false) => Some(format!("{name} is not available in this mode")),
+                Some(true) if self.s.config.generation.tool_use == Some(ToolUse::Off) => {
+                    Some("tools are off in this conversation; set them to Auto or On request to use /tool".to_owned())
+                }
                 Some(true) => None,
             };
             if let Some(text) = problem {

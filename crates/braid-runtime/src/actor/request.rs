@@ -15,6 +15,16 @@ use std::collections::HashSet;
 use std::path::PathBuf;
 use std::sync::Arc;
 
+/// The request as the machine fitted it.
+pub(super) struct Fitted {
+    pub system: Option<String>,
+    pub messages: Vec<Message>,
+    pub tools: Vec<ToolSpec>,
+    pub tool_choice: Option<ToolChoice>,
+    pub max_tokens: u32,
+    pub temperature: Option<f64>,
+}
+
 /// What a prepared request still needs when the machine says send it.
 pub(super) struct Outgoing {
     request_id: RequestId,
@@ -47,7 +57,9 @@ impl ContextActor {
             encoding: enc,
             window: resolved.view.context_window,
             max_output: config.max_tokens.min(resolved.max_output_tokens),
+            model_max_output: resolved.max_output_tokens,
             sees_images: resolved.view.vision,
+            calls_tools: resolved.view.tools,
             system: prompt::system_prompt_for(&self.conversation, config.system_prompt.as_deref(), settings),
             messages: prompt::request_messages(&self.conversation),
             pinned_summary: prompt::latest_summary(&self.conversation),
@@ -65,14 +77,8 @@ impl ContextActor {
     }
 
     /// `SendLlmRequest`: the machine fitted the request; stream the answer.
-    pub(super) fn send_request(
-        &mut self,
-        request_id: RequestId,
-        system: Option<String>,
-        messages: Vec<Message>,
-        tools: Vec<ToolSpec>,
-        max_tokens: u32,
-    ) {
+    pub(super) fn send_request(&mut self, request_id: RequestId, fitted: Fitted) {
+        let Fitted { system, messages, tools, tool_choice, max_tokens, temperature } = fitted;
         let Some(out) = self.outgoing.take_if(|o| o.request_id == request_id) else {
             tracing::warn!(context = %self.meta.id, %request_id, "send without a prepared request");
             return;
@@ -85,12 +91,6 @@ impl ContextActor {
             workspace: PathBuf::from(&self.meta.working_dir),
             limits: braid_core::vision::limits_for(out.kind),
         });
-        // Only a forced tool is named. "auto" for every turn makes
-        // llama-cpp-python put the tools in the prompt, and its small
-        // models then call tools for every question, and it cannot stream
-        // those turns (the provider asks for them whole): not the default
-        // until that can be chosen per conversation (#13).
-        let tool_choice = self.state.request.as_ref().and_then(|r| r.force_tool.clone()).map(ToolChoice::Function);
         let request = LlmRequest {
             model: out.model,
             system,
@@ -101,6 +101,7 @@ impl ContextActor {
                 .collect(),
             tool_choice,
             max_tokens: Some(max_tokens),
+            temperature,
         };
         self.llm = Some(llm_task::spawn(out.provider, request, request_id, self.mailbox.clone(), pixels));
     }

@@ -1,0 +1,67 @@
+//! A conversation's settings, each checked before it is kept: how it is
+//! fitted into the window, when tools may run, and how the model is asked
+//! to answer (tools on a normal turn, temperature, longest answer).
+
+use super::step::Step;
+use super::Reply;
+use braid_protocol::{
+    ContextStrategy, ErrorCode, GenerationSettings, ToolApprovalPolicy, ToolUse, WireError, MAX_TEMPERATURE,
+};
+
+/// Whether tools go with a normal turn: the conversation's choice, else
+/// Auto for models known to call tools well and OnRequest for the others
+/// (small local models call tools for every question).
+pub fn tool_use(settings: &GenerationSettings, model_calls_tools: bool) -> ToolUse {
+    settings.tool_use.unwrap_or(if model_calls_tools { ToolUse::Auto } else { ToolUse::OnRequest })
+}
+
+impl Step {
+    pub(super) fn set_context_strategy(&mut self, strategy: ContextStrategy, summarize_at_percent: Option<u8>) {
+        let bad_n = match strategy {
+            ContextStrategy::RecentN { n } => n == 0,
+            ContextStrategy::Intelligent { keep_last } | ContextStrategy::ImportanceScoring { keep_last } => {
+                keep_last == 0
+            }
+        };
+        let bad_pct = summarize_at_percent.is_some_and(|p| !(50..=100).contains(&p));
+        if bad_n || bad_pct {
+            let text = "keep at least 1 message, and summarise at 50 to 100 % of the window";
+            self.reply(Err(WireError::new(ErrorCode::InvalidInput, text)));
+            return;
+        }
+        self.s.config.context = strategy;
+        if let Some(p) = summarize_at_percent {
+            self.s.config.summarize_at_percent = p;
+        }
+        self.reply(Ok(Reply::Done));
+    }
+
+    pub(super) fn set_tool_policy(&mut self, policy: ToolApprovalPolicy, always_ask: Option<Vec<String>>) {
+        self.s.config.tools.policy = policy;
+        if let Some(list) = always_ask {
+            self.s.config.tools.always_ask = list;
+        }
+        self.reply(Ok(Reply::Done));
+    }
+
+    /// Replaces the generation settings whole (an empty field goes back to
+    /// the model's default); takes effect from the next request.
+    pub(super) fn set_generation(&mut self, settings: GenerationSettings) {
+        let problem = match settings {
+            GenerationSettings { temperature: Some(t), .. } if !(0.0..=MAX_TEMPERATURE).contains(&t) => {
+                Some(format!("the temperature must be between 0 and {MAX_TEMPERATURE}, not {t}"))
+            }
+            GenerationSettings { max_output_tokens: Some(0), .. } => {
+                Some("the longest answer must be at least 1 token".to_owned())
+            }
+            _ => None,
+        };
+        match problem {
+            Some(text) => self.reply(Err(WireError::new(ErrorCode::InvalidInput, text))),
+            None => {
+                self.s.config.generation = settings;
+                self.reply(Ok(Reply::Done));
+            }
+        }
+    }
+}

@@ -1,0 +1,106 @@
+import { useState } from "react";
+import type { GenerationSettings, ToolUse } from "../generated/protocol";
+
+const TOOL_USE: { id: ToolUse; label: string; hint: string }[] = [
+  { id: "auto", label: "Tools: the model decides", hint: "Every tool goes with each message; the model calls them when it needs to." },
+  { id: "on_request", label: "Tools: only with /tool", hint: "Plain chat; a tool is offered only when you ask for it with /tool." },
+  { id: "off", label: "Tools: off", hint: "No tools at all." },
+];
+
+interface Props {
+  generation: GenerationSettings;
+  /** What applies now (the setting, or the model's default). */
+  toolUse: ToolUse;
+  onChange: (settings: GenerationSettings) => void;
+}
+
+/** An empty field is the model's default; anything else must parse. */
+function parse(text: string, integer: boolean): number | null | undefined {
+  const t = text.trim();
+  if (t === "") return null;
+  const n = Number(t);
+  if (!Number.isFinite(n) || (integer && !Number.isInteger(n))) return undefined;
+  return n;
+}
+
+/** How this conversation asks its model: tools, temperature, longest answer. */
+export function GenerationControls({ generation, toolUse, onChange }: Props) {
+  const [use, setUse] = useState<ToolUse | null>(generation.tool_use);
+  const [temperature, setTemperature] = useState(generation.temperature?.toString() ?? "");
+  const [maxTokens, setMaxTokens] = useState(generation.max_output_tokens?.toString() ?? "");
+  const [problem, setProblem] = useState<string | null>(null);
+  // Opening the panel shows what is stored; while it is open the form is
+  // the truth (a snapshot arriving late never undoes a typed value).
+  const onToggle = (e: React.SyntheticEvent<HTMLDetailsElement>) => {
+    if (!e.currentTarget.open) return;
+    setUse(generation.tool_use);
+    setTemperature(generation.temperature?.toString() ?? "");
+    setMaxTokens(generation.max_output_tokens?.toString() ?? "");
+    setProblem(null);
+  };
+  const defaultUse = TOOL_USE.find((t) => t.id === toolUse)!;
+
+  // The whole form is sent each time, so two quick edits never undo
+  // each other.
+  const commit = (nextUse: ToolUse | null) => {
+    const t = parse(temperature, false);
+    const m = parse(maxTokens, true);
+    if (t === undefined) return setProblem("The temperature is a number from 0 to 2, or empty for the model's default.");
+    if (m === undefined) return setProblem("The longest answer is a whole number of tokens, or empty for the model's.");
+    setProblem(null);
+    const next = { tool_use: nextUse, temperature: t, max_output_tokens: m };
+    if (next.tool_use !== generation.tool_use || t !== generation.temperature || m !== generation.max_output_tokens) onChange(next);
+  };
+  const onKey = (e: React.KeyboardEvent) => {
+    if (e.key === "Enter") commit(use);
+  };
+
+  return (
+    <details className="generation" onToggle={onToggle}>
+      <summary title="Tools, temperature and the longest answer for this conversation">Answer settings</summary>
+      <div className="generation-panel" role="group" aria-label="Answer settings">
+        <label>
+          <span>Tools</span>
+          <select
+            aria-label="Tool use"
+            value={use ?? ""}
+            title={defaultUse.hint}
+            onChange={(e) => {
+              const next = (e.target.value || null) as ToolUse | null;
+              setUse(next);
+              commit(next);
+            }}
+          >
+            <option value="">{generation.tool_use ? "Tools: model default" : `Tools: model default (${defaultUse.label.replace("Tools: ", "")})`}</option>
+            {TOOL_USE.map((t) => <option key={t.id} value={t.id}>{t.label}</option>)}
+          </select>
+        </label>
+        <label>
+          <span>Temperature</span>
+          <input
+            aria-label="Temperature"
+            inputMode="decimal"
+            placeholder="model default"
+            value={temperature}
+            onChange={(e) => setTemperature(e.target.value)}
+            onBlur={() => commit(use)}
+            onKeyDown={onKey}
+          />
+        </label>
+        <label>
+          <span>Longest answer</span>
+          <input
+            aria-label="Longest answer (tokens)"
+            inputMode="numeric"
+            placeholder="model's limit"
+            value={maxTokens}
+            onChange={(e) => setMaxTokens(e.target.value)}
+            onBlur={() => commit(use)}
+            onKeyDown={onKey}
+          />
+        </label>
+        {problem ? <p role="alert" className="generation-problem">{problem}</p> : null}
+      </div>
+    </details>
+  );
+}
