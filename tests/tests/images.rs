@@ -433,8 +433,16 @@ async fn an_image_mentioned_with_at_is_attached_stored_and_read() {
     std::fs::write(dir.path().join("docs/diagram.png"), b"overwritten").unwrap();
     let v = rt.execute(Command::ReadImage { id: s.id.clone() }).await.unwrap();
     assert!(B64.decode(v["data"].as_str().unwrap()).unwrap() == original, "the bytes stored are those sent");
-    // A missing image, or one outside the workspace, stops the message with the reason.
-    for (text, says) in [("see @nope.png", "no such file"), ("see @../outside.png", "outside")] {
+    // A missing image, one outside the workspace, or a file named like an
+    // image that holds something else stops the message with the reason.
+    std::fs::write(dir.path().join("fake.png"), "just some text, not pixels\n").unwrap();
+    std::fs::write(dir.path().join("empty.jpg"), b"").unwrap();
+    for (text, says) in [
+        ("see @nope.png", "no such file"),
+        ("see @../outside.png", "outside"),
+        ("see @fake.png", "fake.png is not an image"),
+        ("see @empty.jpg", "empty.jpg is not an image"),
+    ] {
         let told = rt.send_message(&ctx.id, say(text), false).await.unwrap_err().to_wire().message;
         assert!(
             told.starts_with("The message was not added") && told.contains(says),

@@ -60,6 +60,14 @@ fn image_mention(workspace: Option<&Path>, path: &str) -> Result<ImageAttachment
             mb(braid_vision::MAX_IMAGE_BYTES)
         ));
     }
+    // Named like an image is not enough: the header must say so, or the
+    // text of a file would be stored and sent as a broken image.
+    let mut head = [0u8; 64];
+    let n = std::fs::File::open(&real)
+        .and_then(|mut f| std::io::Read::read(&mut f, &mut head))
+        .map_err(|e| format!("@{path}: {e}"))?;
+    braid_vision::sniff(&head[..n])
+        .map_err(|e| format!("@{path} is not an image ({e}); Braid reads PNG, JPEG, WebP and GIF"))?;
     let shown = real.strip_prefix(root).map_or_else(|_| path.to_owned(), |p| p.display().to_string());
     Ok(ImageAttachment { source: ImageSource::FilePath { path: shown }, mode: ImageMode::Auto })
 }

@@ -10,7 +10,7 @@ mod ocr;
 mod prepare;
 mod store;
 
-pub use decode::{decode, media_type_of, Decoded};
+pub use decode::{decode, media_type_of, sniff, Decoded};
 pub use error::VisionError;
 pub use ocr::{limit_ocr_threads, Ocr, OcrText};
 pub use prepare::{prepare, Prepared};
