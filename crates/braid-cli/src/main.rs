@@ -61,6 +61,9 @@ async fn main() -> ExitCode {
     for (id, e) in &report.failed {
         eprintln!("braid: could not recover conversation {id}: {e}");
     }
+    for pgid in &report.stopped_process_groups {
+        eprintln!("braid: stopped a command left running by the last session (process group {pgid})");
+    }
     match chat::run(&runtime, &args).await {
         Ok(()) => {
             runtime.shutdown().await;

@@ -84,7 +84,10 @@ impl Runtime {
     /// file, usually).
     pub fn open_with(config: RuntimeConfig, providers: Providers) -> Result<(Runtime, RecoveryReport), RuntimeError> {
         let mut store = Store::open(&config.db_path)?;
-        let report = store.recover_interrupted(clock::now())?;
+        let mut report = store.recover_interrupted(clock::now())?;
+        let data_dir = config.db_path.parent().map(PathBuf::from).unwrap_or_default();
+        let ledger = braid_tools::ledger::ProcessLedger::new(data_dir.join("processes"));
+        report.stopped_process_groups = ledger.reap();
         // The token encoders deserialise their tables on first use; do it
         // now on a thread of its own (callers may have no tokio context
         // yet, as in the desktop app's setup), off every request's path.
@@ -92,7 +95,7 @@ impl Runtime {
         // table costs tens of megabytes, so cl100k loads when first used.
         std::thread::spawn(|| braid_core::tokens::warm_up(braid_core::tokens::TokenEncoding::O200k));
         let (events, _) = broadcast::channel(4096);
-        let image_dir = config.db_path.parent().map(PathBuf::from).unwrap_or_default().join("images");
+        let image_dir = data_dir.join("images");
         let images = images::Images::open(image_dir).map_err(|e| RuntimeError::InvalidInput(e.to_string()))?;
         let shared = Arc::new(Shared {
             store: Mutex::new(store),
@@ -103,6 +106,7 @@ impl Runtime {
             events,
             pipeline: Pipeline::standard(),
             images: Arc::new(images),
+            ledger,
         });
         let sweep = shared.clone();
         std::thread::spawn(move || sweep_images(&sweep));

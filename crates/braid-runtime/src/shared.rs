@@ -49,6 +49,8 @@ pub(crate) struct Shared {
     pub(crate) events: broadcast::Sender<BraidEvent>,
     pub(crate) pipeline: Pipeline,
     pub(crate) images: Arc<images::Images>,
+    /// The process groups of running commands, on disk.
+    pub(crate) ledger: braid_tools::ledger::ProcessLedger,
 }
 
 impl Shared {

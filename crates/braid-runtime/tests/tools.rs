@@ -379,3 +379,20 @@ async fn plan_mode_never_runs_a_registered_tool_that_writes() {
     assert_eq!(r[0].1, ToolResultStatus::Error, "{r:?}");
     assert!(r[0].2.contains("Plan mode"), "{r:?}");
 }
+
+#[tokio::test]
+async fn opening_stops_commands_the_last_session_left_running() {
+    use std::os::unix::process::CommandExt;
+    let dir = tempfile::tempdir().unwrap();
+    // A command of the last session whose group outlived it.
+    let mut left = std::process::Command::new("sh").args(["-c", "sleep 300"]).process_group(0).spawn().unwrap();
+    let pgid = left.id() as i32;
+    std::mem::forget(braid_tools::ledger::ProcessLedger::new(dir.path().join("processes")).record(pgid));
+    let mut c = RuntimeConfig::new(dir.path().join("braid.db"), dir.path().to_owned());
+    c.machine.tools.policy = ToolApprovalPolicy::AutoAll;
+    let (rt, report) = Runtime::open(c, Arc::new(FakeProvider::echo(Duration::ZERO))).unwrap();
+    assert_eq!(report.stopped_process_groups, [pgid]);
+    let status = left.wait().unwrap();
+    assert!(!status.success(), "killed: {status:?}");
+    drop(rt);
+}

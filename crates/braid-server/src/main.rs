@@ -125,6 +125,9 @@ async fn main() -> ExitCode {
     for r in &report.recovered {
         eprintln!("braid-server: recovered conversation {} (interrupted while {:?})", r.context, r.interrupted);
     }
+    for pgid in &report.stopped_process_groups {
+        eprintln!("braid-server: stopped a command left running by the last session (process group {pgid})");
+    }
     let listener = match tokio::net::TcpListener::bind(&args.bind).await {
         Ok(l) => l,
         Err(e) => {

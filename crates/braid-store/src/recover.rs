@@ -18,6 +18,9 @@ pub struct RecoveredContext {
 pub struct RecoveryReport {
     pub recovered: Vec<RecoveredContext>,
     pub failed: Vec<(ContextId, StoreError)>,
+    /// Process groups of commands the last session left running, stopped
+    /// (filled in by the runtime).
+    pub stopped_process_groups: Vec<i32>,
 }
 
 impl Store {

@@ -21,11 +21,15 @@ const MAX_STREAM: usize = 30 * 1024;
 /// Kills the whole process group when dropped: on cancel (the future is
 /// dropped), on timeout, and after a normal exit (children left running in
 /// the background would outlive the call otherwise).
-struct GroupGuard(Option<rustix::process::Pid>);
+/// Its record in the ledger goes after the kill (the field drops last).
+struct GroupGuard {
+    pid: Option<rustix::process::Pid>,
+    _record: Option<crate::ledger::Recorded>,
+}
 
 impl Drop for GroupGuard {
     fn drop(&mut self) {
-        if let Some(pid) = self.0 {
+        if let Some(pid) = self.pid {
             // Already gone is fine.
             let _ = rustix::process::kill_process_group(pid, rustix::process::Signal::KILL);
         }
@@ -93,7 +97,9 @@ impl Tool for RunCommand {
                 Ok(c) => c,
                 Err(e) => return failure(format!("could not start sh: {e}")),
             };
-            let _group = GroupGuard(child.id().and_then(|id| rustix::process::Pid::from_raw(id as i32)));
+            let pid = child.id().and_then(|id| rustix::process::Pid::from_raw(id as i32));
+            let recorded = pid.zip(ctx.ledger.as_ref()).map(|(p, l)| l.record(p.as_raw_nonzero().get()));
+            let _group = GroupGuard { pid, _record: recorded };
             let (mut out, mut err) = (child.stdout.take(), child.stderr.take());
             let read_out = async {
                 let mut buf = Vec::new();

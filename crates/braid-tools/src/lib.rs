@@ -8,6 +8,7 @@
 mod command;
 mod files;
 pub mod input;
+pub mod ledger;
 mod output;
 mod registry;
 
@@ -33,11 +34,14 @@ pub struct ToolContext {
     pub freshness: Option<Arc<Mutex<FileFreshness>>>,
     /// The user approved writing over a file changed outside Braid.
     pub allow_overwrite: bool,
+    /// Where `run_command` records the process groups it starts, so a
+    /// group that outlives Braid is stopped at the next start.
+    pub ledger: Option<ledger::ProcessLedger>,
 }
 
 impl ToolContext {
     pub fn new(workspace: PathBuf) -> ToolContext {
-        ToolContext { workspace, freshness: None, allow_overwrite: false }
+        ToolContext { workspace, freshness: None, allow_overwrite: false, ledger: None }
     }
 
     pub(crate) fn record_read(&self, path: &std::path::Path) {

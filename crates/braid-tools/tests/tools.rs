@@ -358,8 +358,11 @@ async fn the_user_may_approve_overwriting_a_file_changed_outside() {
 /// In the child process of the test below: run a command that starts a
 /// background and a foreground process, then wait to be killed.
 fn run_command_until_killed(dir: &str) {
-    let ctx = ToolContext::new(Path::new(dir).to_owned());
-    let cmd = "sleep 60 & echo $! > bg.pid; sh -c 'echo $$ > fg.pid; exec sleep 60'";
+    let mut ctx = ToolContext::new(Path::new(dir).to_owned());
+    ctx.ledger = Some(braid_tools::ledger::ProcessLedger::new(Path::new(dir).join("processes")));
+    // pg.pid: the group (field 5 of stat), written last.
+    let cmd = "sleep 60 & echo $! > bg.pid; sh -c 'echo $$ > fg.pid; exec sleep 60' & \
+               read -r s < /proc/$$/stat; set -- $s; echo $5 > pg.pid; wait";
     let call = ToolCall {
         id: "t".into(),
         name: "run_command".into(),
@@ -388,7 +391,7 @@ fn a_command_dies_with_braid_even_when_braid_is_killed() {
     let read = |f: &str| std::fs::read_to_string(dir.path().join(f)).ok().and_then(|s| s.trim().parse::<u32>().ok());
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
     let (bg, fg) = loop {
-        if let (Some(a), Some(b)) = (read("bg.pid"), read("fg.pid")) {
+        if let (Some(a), Some(b), Some(_)) = (read("bg.pid"), read("fg.pid"), read("pg.pid")) {
             break (a, b);
         }
         assert!(std::time::Instant::now() < deadline, "the command never started");
@@ -402,4 +405,46 @@ fn a_command_dies_with_braid_even_when_braid_is_killed() {
         std::thread::sleep(std::time::Duration::from_millis(10));
     }
     assert!(!alive(bg) && !alive(fg), "the command outlived Braid ({bg}, {fg})");
+}
+
+#[test]
+fn a_group_whose_leader_was_killed_first_is_stopped_at_the_next_start() {
+    if std::env::var("BRAID_TEST_KILLED_PARENT").is_ok() {
+        return; // the child of the test above runs only that test
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let mut parent = std::process::Command::new(std::env::current_exe().unwrap())
+        .args(["--exact", "a_command_dies_with_braid_even_when_braid_is_killed", "--nocapture"])
+        .env("BRAID_TEST_KILLED_PARENT", dir.path())
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let read = |f: &str| std::fs::read_to_string(dir.path().join(f)).ok().and_then(|s| s.trim().parse::<u32>().ok());
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    let (bg, fg, group) = loop {
+        if let (Some(a), Some(b), Some(g)) = (read("bg.pid"), read("fg.pid"), read("pg.pid")) {
+            break (a, b, g);
+        }
+        assert!(std::time::Instant::now() < deadline, "the command never started");
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    };
+    assert!(dir.path().join("processes").join(group.to_string()).exists(), "the group is recorded");
+    // The leader goes first, so nothing is left to stop its group when
+    // Braid dies: the commands outlive Braid.
+    let leader = rustix::process::Pid::from_raw(group as i32).unwrap();
+    rustix::process::kill_process(leader, rustix::process::Signal::KILL).unwrap();
+    while alive(group) {
+        std::thread::yield_now();
+    }
+    parent.kill().unwrap();
+    parent.wait().unwrap();
+    assert!(alive(bg) && alive(fg), "the setup left the group running");
+    // The next start stops them.
+    let ledger = braid_tools::ledger::ProcessLedger::new(dir.path().join("processes"));
+    assert_eq!(ledger.reap(), [group as i32]);
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
+    while (alive(bg) || alive(fg)) && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    assert!(!alive(bg) && !alive(fg), "the group survived the next start ({bg}, {fg})");
 }

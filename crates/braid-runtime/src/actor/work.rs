@@ -89,6 +89,7 @@ impl ContextActor {
             workspace: PathBuf::from(&self.meta.working_dir),
             freshness: Some(self.freshness.clone()),
             allow_overwrite: call.approval == Approval::ApprovedOverwrite,
+            ledger: Some(self.shared.ledger.clone()),
         };
         let timeout = Duration::from_millis(self.state.config.tools.timeout_ms.max(1));
         self.tool = Some(tool_task::spawn(self.shared.tools(), call, ctx, timeout, self.mailbox.clone()));
