@@ -142,6 +142,7 @@ pub fn plan(request: &PreparedRequest, system_tokens: u32, tools_tokens: u32, se
                 reserved_output: budget.reserved_output,
                 sent_messages: selection.keep.len() as u32,
                 left_out: selection.dropped.len() as u32,
+                estimated,
             },
             keep: selection.keep,
         },

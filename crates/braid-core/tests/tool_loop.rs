@@ -387,6 +387,54 @@ fn a_context_length_error_trims_and_retries_once() {
 }
 
 #[test]
+fn an_empty_answer_to_a_nearly_full_request_is_taken_as_too_long() {
+    use braid_core::llm::LlmFailure;
+    use braid_protocol::FailureCode;
+    let empty = || LlmFailure::retryable(FailureCode::EmptyResponse, "the server answered with nothing");
+    // About 200 tokens, the tools and a 100-token reserve in a 400-token
+    // window.
+    let mut sim = Sim::new();
+    sim.start(&"word ".repeat(200));
+    let fx = sim.prepare(sim.prepared(400));
+    assert!(fx.iter().any(|e| matches!(e, Effect::SendLlmRequest { .. })), "{fx:?}");
+    let rid = sim.request_id();
+    let fx = sim.send(Event::LlmFailed { request_id: rid, failure: empty() });
+    assert!(starts_request(&fx), "sent again at once, with less");
+    assert!(sim.state.request.as_ref().unwrap().trimmed);
+    // A small request that gets nothing is retried as before.
+    let mut sim = Sim::new();
+    sim.start("hi");
+    sim.prepare(sim.prepared(100_000));
+    let rid = sim.request_id();
+    sim.send(Event::LlmFailed { request_id: rid, failure: empty() });
+    assert_eq!(sim.state.status.kind(), braid_protocol::StatusKind::RetryingLlmRequest);
+}
+
+#[test]
+fn a_too_long_message_never_locks_the_conversation() {
+    let mut sim = Sim::new();
+    sim.start(&"word ".repeat(2_000));
+    sim.prepare(sim.prepared(1_000));
+    let told = match &sim.state.status {
+        S::Failed { error_code, message, .. } => {
+            assert_eq!(*error_code, braid_protocol::FailureCode::ContextTooLarge);
+            message.clone()
+        }
+        other => panic!("expected Failed, got {other:?}"),
+    };
+    assert!(told.contains("latest message is too long"), "{told}");
+    // The next message goes, and the long one is left out of it.
+    sim.start("a short question");
+    let fx = sim.prepare(sim.prepared(1_000));
+    let sent = fx.iter().find_map(|e| match e {
+        Effect::SendLlmRequest { messages, .. } => Some(messages.clone()),
+        _ => None,
+    });
+    let sent = sent.expect("the short message is sent");
+    assert!(sent.iter().all(|m| m.body.plain_text().is_none_or(|t| t.len() < 100)), "the long one stays out");
+}
+
+#[test]
 fn a_full_context_is_summarised_before_the_request_and_the_summary_is_sent_instead() {
     use braid_core::prompt::request_messages;
     let mut sim = Sim::new();

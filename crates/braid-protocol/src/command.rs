@@ -282,6 +282,10 @@ pub struct ContextUsage {
     /// Messages sent, and stored ones left out to fit.
     pub sent_messages: u32,
     pub left_out: u32,
+    /// Counted with an estimate (the model's tokenizer is not one Braid
+    /// has), so the figures are approximate.
+    #[serde(default)]
+    pub estimated: bool,
 }
 
 /// What each command is answered with, by command tag, as the types the

@@ -45,7 +45,7 @@ export function meter(snapshot: ContextSnapshot | null): Meter | null {
     // Nothing reported: Braid's own count of what it sent.
     used = c.system + c.tools + c.messages;
     const fraction = used / window;
-    return { parts, used, window, fraction, level: levelOf(fraction), label: `${fmt(used)} / ${fmt(window)} tokens (${Math.round(fraction * 100)} %, counted by Braid)` };
+    return { parts, used, window, fraction, level: levelOf(fraction), label: `${fmt(used)} / ${fmt(window)} tokens (${Math.round(fraction * 100)} %, ${c.estimated ? "estimated" : "counted"} by Braid)` };
   }
   if (used === null) return { parts, used, window, fraction: null, level: "ok", label: `— / ${fmt(window)} tokens (not reported yet)` };
   const fraction = used / window;

@@ -262,7 +262,12 @@ export type ContextUsage = { window: number, system: number, tools: number, mess
 /**
  * Messages sent, and stored ones left out to fit.
  */
-sent_messages: number, left_out: number, };
+sent_messages: number, left_out: number, 
+/**
+ * Counted with an estimate (the model's tokenizer is not one Braid
+ * has), so the figures are approximate.
+ */
+estimated: boolean, };
 
 export type ContextSnapshot = { summary: ContextSummary, active_branch: BranchId, branches: Array<BranchSummary>, queued: Array<Message>, messages: Array<Message>, 
 /**

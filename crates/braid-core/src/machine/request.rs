@@ -10,6 +10,10 @@ use braid_protocol::{
     NoticeCode, RequestId, Role, StatusKind,
 };
 
+/// A request filling this share of the window (answer reserve included)
+/// that gets no answer at all is taken as too long.
+const NEAR_THE_WINDOW_PERCENT: u64 = 85;
+
 impl Step {
     /// Opens request attempt `attempt`; during the tool loop the state stays
     /// ToolAutoLoop until the request is on its way.
@@ -124,6 +128,19 @@ impl Step {
         self.lifecycle(id, MessageKind::Text, MessageChange::StatusChanged { status: "discarded".to_owned() });
     }
 
+    /// The model said so, or a server gave nothing at all to a request
+    /// that filled most of the window (llama.cpp servers answer an
+    /// overflowing prompt with an empty stream): an estimate ran short.
+    fn too_long(&self, failure: &LlmFailure, request: &super::InFlight) -> bool {
+        let nothing =
+            matches!(failure.code, FailureCode::EmptyResponse | FailureCode::StreamCut) && request.sequence == 0;
+        let full = self.s.book.last_sent.is_some_and(|u| {
+            let sent = u64::from(u.system + u.tools + u.messages + u.reserved_output);
+            sent * 100 >= u64::from(u.window) * NEAR_THE_WINDOW_PERCENT
+        });
+        failure.code == FailureCode::ContextLengthExceeded || (nothing && full)
+    }
+
     pub(super) fn failed(&mut self, failure: LlmFailure) {
         let Some(request) = self.s.request.take() else { return };
         if request.sequence > 0 {
@@ -131,7 +148,7 @@ impl Step {
         }
         // Too long for the model: once, send again with less of the
         // conversation (the stored messages stay as they are).
-        if failure.code == FailureCode::ContextLengthExceeded && !request.trimmed {
+        if self.too_long(&failure, &request) && !request.trimmed {
             self.notify(Notice::new(
                 NoticeCode::ContextTrimmed,
                 "The model said the conversation is too long; older messages were left out and it was sent again.",
