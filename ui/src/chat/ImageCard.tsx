@@ -44,14 +44,15 @@ export function ImageCard({ backend, image, rereading, busy, onRetry, onOpen }: 
   const [url, setUrl] = useState<string | null>(null);
   const [loadError, setLoadError] = useState<string | null>(null);
   const [mode, setMode] = useState<ImageMode>(image.mode);
+  const storedId = stored?.id;
   useEffect(() => {
-    if (!stored) return;
+    if (!storedId) return;
     let live = true;
-    imageUrl(backend, stored.id).then((u) => live && setUrl(u), (e) => live && setLoadError(String(e?.message ?? e)));
+    imageUrl(backend, storedId).then((u) => live && setUrl(u), (e) => live && setLoadError(String(e?.message ?? e)));
     return () => {
       live = false;
     };
-  }, [backend, stored?.id]);
+  }, [backend, storedId]);
   const name = stored?.name ?? (image.source.kind === "file_path" ? image.source.path : image.source.kind === "url" ? image.source.url : "image");
   const box = thumbSize(stored?.width ?? 0, stored?.height ?? 0);
   const text = image.vision_analysis ?? image.recognized_text;

@@ -25,7 +25,8 @@ export function MessageList({ rows }: { rows: Row[] }) {
 
   const offs = useMemo(
     () => offsets(rows.map((r) => heights.current.get(r.key)), ESTIMATE),
-    // `measured` changes whenever a height does.
+    // `measured` changes whenever a height does (the heights live in a ref).
+    // eslint-disable-next-line react-hooks/exhaustive-deps
     [rows, measured],
   );
   const [start, end] = visibleRange(offs, view.top, view.height, OVERSCAN);
@@ -98,6 +99,8 @@ export function MessageList({ rows }: { rows: Row[] }) {
 
   // After every render: while following, stay at the bottom. A scroll up
   // that has not reached onScroll yet (the render came first) still counts.
+  // Runs after every render on purpose: it measures what was just drawn.
+  // eslint-disable-next-line react-hooks/exhaustive-deps
   useLayoutEffect(() => {
     const el = box.current;
     if (!el) return;
