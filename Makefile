@@ -6,7 +6,7 @@ CARGO ?= cargo
 ARGS ?=
 TARGET_DIR := $(or $(CARGO_TARGET_DIR),$(CURDIR)/target)
 
-.PHONY: deps ui build run serve desktop chat test test-rust test-ui fmt lint generate bench bench-ui bench-ipc clean
+.PHONY: deps ui build run serve desktop chat test test-rust test-ui fmt lint generate bench bench-ui bench-ipc bench-ttft clean
 
 deps:
 	@./scripts/install-deps.sh
@@ -96,6 +96,13 @@ bench-ipc: ui
 	$(CARGO) build --workspace --locked --features braid-desktop/ipc-bench
 	cd ui && BRAID_DESKTOP_BIN=$(TARGET_DIR)/debug/braid-desktop node e2e/ipc-bench.mjs
 	$(CARGO) build --workspace --locked
+
+## Time to first token through Braid's server against straight to the
+## real llama.cpp peer, alternating, in a release build (docs/PERFORMANCE.md).
+bench-ttft: deps
+	$(CARGO) build --release --locked -p braid-server
+	./tests/llm-peer.sh start
+	python3 scripts/ttft.py --server-bin $(TARGET_DIR)/release/braid-server --runs 20
 
 clean:
 	$(CARGO) clean

@@ -14,6 +14,8 @@ const HELP: &str = "/new [title]  start a conversation     /list            list
 /branches     list branches            /switch BRANCH   switch branch
 /cancel       stop now, keep nothing   /interrupt       stop after this step, keep it
 /retry        send the last request again (or continue after a stop or a cut answer)
+/tools auto|on_request|off|default  whether the model is offered tools on each message
+/temperature N|default               sampling temperature (0 to 2)
 /history      recent state transitions /quit            leave (Ctrl+D too)";
 
 fn now() -> Timestamp {
@@ -209,6 +211,28 @@ async fn command(
             eprintln!("created branch {b}; /switch {b} to use it");
         }
         "/switch" => runtime.switch_branch(id, braid_protocol::BranchId(rest.to_owned())).await?,
+        "/tools" | "/temperature" => {
+            let mut g = runtime.peek(id).await?.generation;
+            match (cmd, rest) {
+                ("/tools", "default") => g.tool_use = None,
+                ("/tools", "auto") => g.tool_use = Some(braid_protocol::ToolUse::Auto),
+                ("/tools", "on_request") => g.tool_use = Some(braid_protocol::ToolUse::OnRequest),
+                ("/tools", "off") => g.tool_use = Some(braid_protocol::ToolUse::Off),
+                ("/temperature", "default") => g.temperature = None,
+                ("/temperature", t) => {
+                    let t = t.parse().map_err(|_| RuntimeError::InvalidInput(format!("{t:?} is not a number")))?;
+                    g.temperature = Some(t);
+                }
+                _ => return Err(RuntimeError::InvalidInput(format!("{cmd} {rest}: see /help"))),
+            }
+            runtime.set_generation(id, g).await?;
+            let now = runtime.peek(id).await?;
+            eprintln!(
+                "tools: {}, temperature: {}",
+                now.tool_use.as_str(),
+                now.generation.temperature.map_or("model default".to_owned(), |t| t.to_string())
+            );
+        }
         "/history" => {
             for r in runtime.transition_history(id).await? {
                 eprintln!("{} {:>20} {:?} -> {:?}", r.at.0, r.event, r.from, r.to);
