@@ -136,6 +136,13 @@ async fn main() -> ExitCode {
         }
     };
     let addr = listener.local_addr().map(|a| a.to_string()).unwrap_or(args.bind);
+    // Streamed events are small writes: each leaves at once rather than
+    // being held back by Nagle's algorithm for an earlier one's ACK.
+    let listener = axum::serve::ListenerExt::tap_io(listener, |tcp| {
+        if let Err(e) = tcp.set_nodelay(true) {
+            tracing::debug!(error = %e, "could not set TCP_NODELAY");
+        }
+    });
     println!("Braid is running at http://{addr}/?token={}", token.expose());
     let app = braid_server::router(runtime.clone(), token, args.ui);
     let shutdown = async {
