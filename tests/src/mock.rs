@@ -48,6 +48,16 @@ impl Reply {
         }
     }
 
+    /// 200 with a JSON body.
+    pub fn json(value: serde_json::Value) -> Reply {
+        Reply {
+            status: 200,
+            headers: vec![("content-type", "application/json".to_owned())],
+            chunks: vec![value.to_string().into_bytes()],
+            ..Reply::default()
+        }
+    }
+
     pub fn after(mut self, delay: Duration) -> Reply {
         self.delay_first = delay;
         self
@@ -67,9 +77,16 @@ pub struct Captured {
 pub struct MockServer {
     replies: Arc<Mutex<VecDeque<Reply>>>,
     captured: Arc<Mutex<Vec<Captured>>>,
+    /// Token-count requests take scripted replies too; by default they get
+    /// a 404 and are not captured, like a server without such endpoints.
+    script_counts: Arc<std::sync::atomic::AtomicBool>,
 }
 
 async fn handle(mock: MockServer, uri: Uri, headers: HeaderMap, body: Bytes) -> Response {
+    let counting = uri.path().ends_with("/tokenize") || uri.path().ends_with("/tokenize/count");
+    if counting && !mock.script_counts.load(std::sync::atomic::Ordering::Relaxed) {
+        return Response::builder().status(StatusCode::NOT_FOUND).body(Body::from("Not Found")).unwrap();
+    }
     let body = serde_json::from_slice(&body).unwrap_or(Value::Null);
     mock.captured.lock().unwrap().push(Captured { path: uri.to_string(), headers, body });
     let reply = mock.replies.lock().unwrap().pop_front().unwrap_or_else(|| Reply::error(500, "no reply was scripted"));
@@ -104,6 +121,12 @@ impl MockServer {
         let addr = listener.local_addr().unwrap();
         tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
         (mock, format!("http://{addr}"))
+    }
+
+    /// Token-count requests (`/tokenize`, `/extras/tokenize/count`) take
+    /// the scripted replies from now on.
+    pub fn script_counts(&self) {
+        self.script_counts.store(true, std::sync::atomic::Ordering::Relaxed);
     }
 
     /// Queues the reply to the next request.

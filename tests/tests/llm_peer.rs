@@ -282,6 +282,10 @@ async fn against_a_real_llama_cpp_server() {
     //     tools and "auto", and the turn ends with an answer or a call.
     auto_tools_flow(dir.path(), &url).await;
 
+    // 3c. Text the estimate cannot know well is counted by the model's own
+    //     tokenizer on its server, so it is fitted by the real figure.
+    counting_flow(dir.path(), &url).await;
+
     // 4. Set up as a user does: nothing configured, the local server is
     //    detected, tested, saved; a conversation answers from it, and a
     //    restart keeps provider, title and history.
@@ -362,6 +366,29 @@ async fn auto_tools_flow(dir: &Path, url: &str) {
     // Shown for the record (cargo test --nocapture).
     println!("auto tools: called {called}, answered {answered}, notices {notes:?}");
     assert!(called || answered, "{:?}", snap.messages.iter().map(|m| m.body.kind()).collect::<Vec<_>>());
+    rt.shutdown().await;
+}
+
+async fn counting_flow(dir: &Path, url: &str) {
+    let work = dir.join("counting");
+    std::fs::create_dir_all(&work).unwrap();
+    let text =
+        "Смотритель маяка каждый вечер поднимался по лестнице, считая ступени, пока море внизу темнело. ".repeat(40);
+    let p = provider(url, None);
+    let model_count = p.count_tokens(MODEL, vec![text.clone()]).await.expect("llama-cpp-python counts tokens");
+    let rt = runtime(&work, p, 32);
+    let ctx = rt.create_context(None, None).await.unwrap();
+    let (_, mut sub) = rt.subscribe(&ctx.id).await.unwrap();
+    rt.send_message(&ctx.id, say(&text), false).await.unwrap();
+    until(&mut sub, &[StatusKind::Idle, StatusKind::Failed], Duration::from_secs(180)).await;
+    let snap = rt.load_context(&ctx.id).await.unwrap();
+    assert_eq!(snap.summary.status, ContextStatus::Idle);
+    let usage = snap.context.unwrap();
+    let o200k = braid_core::tokens::count(braid_core::tokens::TokenEncoding::O200k, &text);
+    println!("counting: the model {}, o200k {o200k}, sent as {usage:?}", model_count[0]);
+    assert!(!usage.estimated, "the figures are the model's own: {usage:?}");
+    let n = model_count[0];
+    assert!((n..n + 16).contains(&usage.messages), "{} counted for {n} of the model's tokens", usage.messages);
     rt.shutdown().await;
 }
 

@@ -32,6 +32,9 @@ pub struct PreparedRequest {
     /// The model is known to call tools well (tools then go with every
     /// turn unless the conversation says otherwise).
     pub calls_tools: bool,
+    /// The messages' counts are the model's own (its server counted them),
+    /// not Braid's estimate.
+    pub counted_by_model: bool,
     /// The system prompt as assembled (branch override, mode, role).
     pub system: Option<String>,
     /// The messages of the active branch as they would be sent, in order.
@@ -114,7 +117,8 @@ pub fn plan(request: &PreparedRequest, system_tokens: u32, tools_tokens: u32, se
     let counted: Vec<(&Message, u32)> =
         request.messages.iter().map(|m| (m, cost(m, enc, request.sees_images))).collect();
     let mut available = if settings.trimmed { budget.for_messages() / 2 } else { budget.for_messages() };
-    let estimated = enc == TokenEncoding::Estimate;
+    // Counts the model's server made need no correction.
+    let estimated = enc == TokenEncoding::Estimate && !request.counted_by_model;
     if estimated && settings.estimate_ratio > 1.0 {
         // Our estimate runs low for this model: leave room for that.
         available = (f64::from(available) / settings.estimate_ratio) as u32;

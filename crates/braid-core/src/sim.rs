@@ -182,6 +182,7 @@ impl Sim {
             model_max_output: 100,
             sees_images: false,
             calls_tools: true,
+            counted_by_model: false,
             system: None,
             messages: crate::prompt::request_messages(&self.conversation),
             pinned_summary: crate::prompt::latest_summary(&self.conversation),

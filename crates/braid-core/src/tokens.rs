@@ -72,27 +72,46 @@ pub const PER_MESSAGE: u32 = 4;
 /// arguments), tool results, plus the per-message overhead. Messages that
 /// are never sent (system controls) cost nothing.
 pub fn message_tokens(encoding: TokenEncoding, body: &MessageType) -> u32 {
-    let c = |t: &str| count(encoding, t);
-    let content = match body {
-        MessageType::Text { parts, .. } => parts
-            .iter()
-            .map(|p| match p {
-                ContentPart::Text { text } => c(text),
-            })
-            .sum(),
+    message_pieces(body).map_or(0, |(pieces, fixed)| pieces.iter().map(|t| count(encoding, t)).sum::<u32>() + fixed)
+}
+
+/// The texts of a message as they are counted, and what it costs besides
+/// them (the per-message overhead, a tool call's framing, an image's own
+/// price); `None` for a message that is never sent. A server that counts
+/// with the model's tokenizer counts the same pieces.
+pub fn message_pieces(body: &MessageType) -> Option<(Vec<&str>, u32)> {
+    let mut pieces: Vec<&str> = Vec::new();
+    let mut fixed = PER_MESSAGE;
+    match body {
+        MessageType::Text { parts, .. } => pieces.extend(parts.iter().map(|p| match p {
+            ContentPart::Text { text } => text.as_str(),
+        })),
         MessageType::ToolRequest { text, calls } => {
-            text.as_deref().map_or(0, c) + calls.iter().map(|k| c(&k.name) + c(&k.arguments) + 3).sum::<u32>()
+            pieces.extend(text.as_deref());
+            for k in calls {
+                pieces.extend([k.name.as_str(), k.arguments.as_str()]);
+                fixed += 3;
+            }
         }
-        MessageType::ToolResult { output, error, .. } => c(output) + error.as_deref().map_or(0, c),
-        MessageType::FileReference { path, content, .. } => c(path) + content.as_deref().map_or(0, c),
+        MessageType::ToolResult { output, error, .. } => {
+            pieces.push(output);
+            pieces.extend(error.as_deref());
+        }
+        MessageType::FileReference { path, content, .. } => {
+            pieces.push(path);
+            pieces.extend(content.as_deref());
+        }
         MessageType::Image { recognized_text, vision_analysis, .. } => {
             // The image itself is priced by the provider; its text is ours.
-            recognized_text.as_deref().map_or(0, c) + vision_analysis.as_deref().map_or(0, c) + 85
+            pieces.extend(recognized_text.as_deref());
+            pieces.extend(vision_analysis.as_deref());
+            fixed += 85;
         }
-        MessageType::McpResource { content, .. } => c(content),
-        MessageType::SystemControl { .. } | MessageType::Unknown { .. } => return 0,
-    };
-    content + PER_MESSAGE
+        MessageType::McpResource { content, .. } => pieces.push(content),
+        MessageType::SystemControl { .. } | MessageType::Unknown { .. } => return None,
+    }
+    pieces.retain(|p| !p.is_empty());
+    Some((pieces, fixed))
 }
 
 /// Counts a streamed answer as it arrives without recounting it: text up

@@ -2,6 +2,7 @@
 //! classified, the body read as SSE and decoded by the provider's dialect.
 //! Dropping the stream drops the response, which closes the connection.
 
+mod count;
 mod fallback;
 
 use crate::sse::{SseDecoder, SseEvent};
@@ -70,6 +71,8 @@ pub struct HttpProvider {
     /// Models this server could not stream a tool turn for (llama-cpp-
     /// python): the user was told once that such turns come whole.
     whole_with_tools: Arc<Mutex<HashSet<String>>>,
+    /// How this server counts tokens, once found out.
+    count_endpoint: Arc<Mutex<count::Endpoint>>,
 }
 
 impl HttpProvider {
@@ -97,6 +100,7 @@ impl HttpProvider {
                 .build()
                 .map_err(|e| LlmError::Network { provider: name.to_owned(), detail: e.to_string() })?,
             whole_with_tools: Arc::default(),
+            count_endpoint: Arc::new(Mutex::new(count::Endpoint::Unknown)),
         })
     }
 
@@ -269,6 +273,14 @@ fn network(provider: &str, e: &reqwest::Error) -> LlmError {
 impl LlmProvider for HttpProvider {
     fn name(&self) -> &str {
         &self.name
+    }
+
+    fn count_tokens(&self, model: &str, texts: Vec<String>) -> futures::future::BoxFuture<'static, Option<Vec<u32>>> {
+        if self.kind != ProviderKind::OpenAiCompatible {
+            return Box::pin(async { None });
+        }
+        let (this, model) = (self.clone(), model.to_owned());
+        Box::pin(async move { this.count_texts(&model, &texts).await })
     }
 
     fn stream(&self, request: LlmRequest) -> LlmStream {

@@ -88,4 +88,9 @@ pub trait LlmProvider: Send + Sync + 'static {
     fn name(&self) -> &str;
     /// Starts the request. Dropping the stream closes the connection.
     fn stream(&self, request: LlmRequest) -> LlmStream;
+    /// Tokens of each text in the model's own tokenizer, when the server
+    /// can count them (local servers); `None` otherwise.
+    fn count_tokens(&self, _model: &str, _texts: Vec<String>) -> futures::future::BoxFuture<'static, Option<Vec<u32>>> {
+        Box::pin(async { None })
+    }
 }

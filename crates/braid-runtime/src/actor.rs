@@ -131,6 +131,9 @@ pub struct ContextActor {
     /// Images being read (vision or OCR) for this pipeline message or
     /// Image message.
     reading: Option<(MessageId, tokio::task::JoinHandle<()>)>,
+    /// The model's own counts of messages, for models Braid has no
+    /// tokenizer for (asked of their server once per message).
+    model_counts: crate::model_count::Counts,
 }
 
 impl ContextActor {
@@ -152,6 +155,7 @@ impl ContextActor {
             watch: None,
             summary: None,
             reading: None,
+            model_counts: Arc::default(),
         };
         // The catalogue first: the stored one may be from an older run.
         let tools = actor.shared.tools().specs();

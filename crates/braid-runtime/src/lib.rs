@@ -12,9 +12,11 @@ mod clock;
 mod contexts;
 mod dispatch;
 mod error;
+mod fallback;
 mod image_task;
 mod images;
 mod llm_task;
+mod model_count;
 pub mod providers;
 mod references;
 mod send;
@@ -67,13 +69,16 @@ impl Runtime {
         provider: Arc<dyn LlmProvider>,
     ) -> Result<(Runtime, RecoveryReport), RuntimeError> {
         let dir = config.db_path.parent().map(PathBuf::from).unwrap_or_default();
+        // A model the catalogue knows gets its window and tokenizer.
+        let known = braid_llm::catalogue::Catalogue::new(&[]).lookup(&config.model).cloned();
         let fallback = Fallback {
             label: provider.name().to_owned(),
             model: config.model.clone(),
-            context_window: 8_192,
+            context_window: known.as_ref().map_or(8_192, |m| m.context_window),
             max_output_tokens: config.max_tokens,
             vision: false,
-            tools: braid_llm::catalogue::Catalogue::new(&[]).lookup(&config.model).is_none_or(|m| m.tools),
+            tools: known.as_ref().is_none_or(|m| m.tools),
+            encoding: known.map_or(braid_protocol::TokenEncoding::O200k, |m| providers::encoding_of(m.tokenizer)),
             provider,
         };
         let providers = Providers::in_memory(Secrets::file_only(&dir)).with_fallback(fallback);

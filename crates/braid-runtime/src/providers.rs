@@ -3,6 +3,7 @@
 //! configured (the built-in echo of tests and demos). An edit is written to
 //! disk before it takes effect, so what runs is always what is saved.
 
+pub use crate::fallback::Fallback;
 use crate::RuntimeError;
 use braid_llm::catalogue::{list_models, Catalogue, Tokenizer};
 use braid_llm::secrets::{KeySource, Secrets};
@@ -16,55 +17,6 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::{Arc, PoisonError, RwLock, RwLockReadGuard, RwLockWriteGuard};
 use std::time::Duration;
-
-/// What answers when no provider is configured.
-pub struct Fallback {
-    pub provider: Arc<dyn LlmProvider>,
-    pub model: String,
-    /// Shown in settings and in the context meter, e.g. "built-in echo".
-    pub label: String,
-    pub context_window: u32,
-    pub max_output_tokens: u32,
-    /// Whether it looks at images (tests with a seeing fake set this).
-    pub vision: bool,
-    /// Whether tools go with every turn by default.
-    pub tools: bool,
-}
-
-impl Fallback {
-    /// The built-in echo model, answering at `delay` per word.
-    pub fn builtin_echo(delay: std::time::Duration) -> Fallback {
-        Fallback::echo(Arc::new(braid_llm::echo::EchoProvider::new(delay)))
-    }
-
-    /// A model server given on the command line, with what the catalogue
-    /// (or the server) says of the model: its real window, output limit
-    /// and whether it sees images.
-    pub fn adhoc(provider: Arc<dyn LlmProvider>, label: String, info: &braid_llm::catalogue::ModelInfo) -> Fallback {
-        Fallback {
-            provider,
-            label,
-            model: info.id.clone(),
-            context_window: info.context_window,
-            max_output_tokens: info.max_output_tokens,
-            vision: info.vision,
-            tools: info.tools,
-        }
-    }
-
-    /// An echo-like provider (tests script their own) under the echo's name.
-    pub fn echo(provider: Arc<dyn LlmProvider>) -> Fallback {
-        Fallback {
-            provider,
-            model: "echo".to_owned(),
-            label: "built-in echo".to_owned(),
-            context_window: 8_192,
-            max_output_tokens: 1_024,
-            vision: false,
-            tools: true,
-        }
-    }
-}
 
 /// The provider and model one request goes to.
 pub struct Resolved {
@@ -332,7 +284,7 @@ impl Providers {
             provider: f.provider.clone(),
             model: f.model.clone(),
             max_output_tokens: f.max_output_tokens,
-            encoding: TokenEncoding::O200k,
+            encoding: f.encoding,
             view: EffectiveModel {
                 provider_id: None,
                 provider_name: f.label.clone(),
@@ -361,7 +313,7 @@ impl Providers {
     }
 }
 
-fn encoding_of(tokenizer: Tokenizer) -> TokenEncoding {
+pub(crate) fn encoding_of(tokenizer: Tokenizer) -> TokenEncoding {
     match tokenizer {
         Tokenizer::O200k => TokenEncoding::O200k,
         Tokenizer::Cl100k => TokenEncoding::Cl100k,

@@ -25,6 +25,7 @@ fn open(dir: &Path, fake: Arc<FakeProvider>, window: u32) -> Runtime {
         max_output_tokens: 64,
         vision: false,
         tools: true,
+        encoding: TokenEncoding::O200k,
     };
     let providers = Providers::in_memory(Secrets::file_only(dir)).with_fallback(fallback);
     let mut config = RuntimeConfig::new(dir.join("braid.db"), dir.to_owned());

@@ -4,13 +4,13 @@
 //! with a summary to make first. Nothing here decides what fits.
 
 use super::{ContextActor, Input};
-use crate::{clock, llm_task, summary_task};
+use crate::{clock, llm_task, model_count, summary_task};
 use braid_core::fit::{PreparedRequest, SUMMARY_OUTPUT};
 use braid_core::llm::LlmFailure;
 use braid_core::machine::Event;
 use braid_core::prompt;
 use braid_llm::{LlmProvider, LlmRequest, ProviderKind, ToolChoice, ToolDefinition};
-use braid_protocol::{ControlKind, Message, MessageId, MessageType, RequestId, Timestamp, ToolSpec};
+use braid_protocol::{ControlKind, Message, MessageId, MessageType, RequestId, Timestamp, TokenEncoding, ToolSpec};
 use std::collections::HashSet;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -60,11 +60,14 @@ impl ContextActor {
             model_max_output: resolved.max_output_tokens,
             sees_images: resolved.view.vision,
             calls_tools: resolved.view.tools,
+            counted_by_model: false,
             system: prompt::system_prompt_for(&self.conversation, config.system_prompt.as_deref(), settings),
             messages: prompt::request_messages(&self.conversation),
             pinned_summary: prompt::latest_summary(&self.conversation),
             changed_files: self.changed_files(),
         };
+        let counting = (enc == TokenEncoding::Estimate)
+            .then(|| (resolved.provider.clone(), resolved.model.clone(), self.model_counts.clone()));
         self.outgoing = Some(Outgoing {
             request_id,
             provider: resolved.provider,
@@ -72,8 +75,21 @@ impl ContextActor {
             kind: resolved.kind,
             sees_images: resolved.view.vision,
         });
-        let event = Event::RequestPrepared { request_id, prepared: Box::new(prepared) };
-        let _ = self.mailbox.send(Input::Event(event));
+        let mailbox = self.mailbox.clone();
+        let Some((provider, model, counts)) = counting else {
+            let event = Event::RequestPrepared { request_id, prepared: Box::new(prepared) };
+            let _ = mailbox.send(Input::Event(event));
+            return;
+        };
+        // The model's server counts what Braid cannot (a stale answer is
+        // ignored by the machine if the request was cancelled meanwhile).
+        tokio::spawn(async move {
+            let mut prepared = prepared;
+            prepared.counted_by_model =
+                model_count::apply(provider.as_ref(), &model, &counts, &mut prepared.messages).await;
+            let event = Event::RequestPrepared { request_id, prepared: Box::new(prepared) };
+            let _ = mailbox.send(Input::Event(event));
+        });
     }
 
     /// `SendLlmRequest`: the machine fitted the request; stream the answer.

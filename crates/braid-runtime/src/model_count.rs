@@ -1,0 +1,56 @@
+//! Counts by the model's own tokenizer for models Braid has none for. The
+//! model's server is asked (once per message: the counts are kept) for the
+//! messages of a prepared request, which then carries them; fitting uses
+//! them instead of Braid's estimate. A server that cannot count leaves the
+//! estimate in place.
+
+use braid_core::tokens::message_pieces;
+use braid_llm::LlmProvider;
+use braid_protocol::{Message, MessageId, TokenCount, TokenEncoding};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, PoisonError};
+
+/// Per message: the length of the text counted (a message read again,
+/// like an image's text, is counted again) and the model's count.
+pub type Counts = Arc<Mutex<HashMap<MessageId, (usize, u32)>>>;
+
+/// Fills the messages' counts from the cache and the server; true when
+/// every message has the model's count.
+pub async fn apply(provider: &dyn LlmProvider, model: &str, cache: &Counts, messages: &mut [Message]) -> bool {
+    let mut missing: Vec<(usize, usize, u32)> = Vec::new(); // (index, text length, fixed cost)
+    let mut texts: Vec<String> = Vec::new();
+    let mut spans: Vec<std::ops::Range<usize>> = Vec::new();
+    {
+        let known = cache.lock().unwrap_or_else(PoisonError::into_inner);
+        for (i, m) in messages.iter_mut().enumerate() {
+            let Some((pieces, fixed)) = message_pieces(&m.body) else { continue };
+            let len: usize = pieces.iter().map(|p| p.len()).sum();
+            match known.get(&m.id) {
+                Some(&(l, n)) if l == len => set(m, n),
+                _ => {
+                    let start = texts.len();
+                    texts.extend(pieces.iter().map(|p| (*p).to_owned()));
+                    spans.push(start..texts.len());
+                    missing.push((i, len, fixed));
+                }
+            }
+        }
+    }
+    if missing.is_empty() {
+        return true;
+    }
+    let Some(counts) = provider.count_tokens(model, texts).await else { return false };
+    let mut known = cache.lock().unwrap_or_else(PoisonError::into_inner);
+    for ((i, len, fixed), span) in missing.into_iter().zip(spans) {
+        let n = counts[span].iter().sum::<u32>() + fixed;
+        known.insert(messages[i].id, (len, n));
+        set(&mut messages[i], n);
+    }
+    true
+}
+
+fn set(m: &mut Message, count: u32) {
+    // Under the estimate's name: fitting takes counts in the encoding in
+    // use, and the request says they are the model's own.
+    m.meta.tokens = Some(TokenCount { encoding: TokenEncoding::Estimate, count });
+}
