@@ -152,7 +152,8 @@ pub fn plan(request: &PreparedRequest, system_tokens: u32, tools_tokens: u32, se
         },
         Err(e) => Fit::TooLarge(format!(
             "The latest message is too long for {} ({} tokens; about {} fit after the system prompt, tools and the \
-             answer's reserve). Shorten it or choose a model with a larger window.",
+             answer's reserve). Shorten it or choose a model with a larger window; it stays in the history, and \
+             what you send next goes without it.",
             request.model, e.needed, e.available
         )),
     }

@@ -422,7 +422,10 @@ fn a_too_long_message_never_locks_the_conversation() {
         }
         other => panic!("expected Failed, got {other:?}"),
     };
-    assert!(told.contains("latest message is too long"), "{told}");
+    assert!(
+        told.contains("latest message is too long") && told.contains("what you send next goes without it"),
+        "{told}"
+    );
     // The next message goes, and the long one is left out of it.
     sim.start("a short question");
     let fx = sim.prepare(sim.prepared(1_000));
