@@ -80,6 +80,7 @@ generate:
 bench:
 	$(CARGO) bench -p braid-core --bench transition
 	$(CARGO) bench -p braid-core --bench tokens
+	$(CARGO) bench -p braid-core --bench graph
 	$(CARGO) bench -p braid-store --bench store
 	$(CARGO) bench -p braid-llm --bench sse
 	$(CARGO) bench -p braid-tools --bench dispatch

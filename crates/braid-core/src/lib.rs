@@ -12,6 +12,7 @@ pub mod approval;
 pub mod codec;
 pub mod conversation;
 pub mod fit;
+pub mod graph;
 pub mod history;
 pub mod invariants;
 pub mod llm;
