@@ -12,6 +12,7 @@ use tokio::io::{AsyncBufReadExt, BufReader};
 const HELP: &str = "/new [title]  start a conversation     /list            list conversations
 /open ID      open a conversation      /branch NAME     fork from the last message
 /branches     list branches            /switch BRANCH   switch branch
+/rename-branch NAME  rename the branch in use   /delete-branch BRANCH  delete another branch
 /cancel       stop now, keep nothing   /interrupt       stop after this step, keep it
 /retry        send the last request again (or continue after a stop or a cut answer)
 /tools auto|on_request|off|default  whether the model is offered tools on each message
@@ -211,6 +212,16 @@ async fn command(
             eprintln!("created branch {b}; /switch {b} to use it");
         }
         "/switch" => runtime.switch_branch(id, braid_protocol::BranchId(rest.to_owned())).await?,
+        "/rename-branch" => {
+            let active = runtime.peek(id).await?.active_branch;
+            runtime.edit_branch(id, active, braid_runtime::BranchEdit::Rename(rest.to_owned())).await?;
+        }
+        "/delete-branch" => {
+            runtime
+                .edit_branch(id, braid_protocol::BranchId(rest.to_owned()), braid_runtime::BranchEdit::Delete)
+                .await?;
+            eprintln!("deleted branch {rest}");
+        }
         "/tools" | "/temperature" => {
             let mut g = runtime.peek(id).await?.generation;
             match (cmd, rest) {

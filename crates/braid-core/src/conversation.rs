@@ -26,6 +26,21 @@ pub struct Branch {
     pub created_at: Timestamp,
 }
 
+/// A branch to delete, as the conversation has it: the machine decides
+/// whether it may go.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BranchDeletion {
+    pub id: BranchId,
+    pub name: String,
+    pub parent: Option<BranchId>,
+    /// Messages no other branch holds: they go with it.
+    pub orphans: Vec<MessageId>,
+    /// Branches forked from it: re-attached to its parent.
+    pub children: Vec<BranchId>,
+    /// It is the active branch.
+    pub active: bool,
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ConversationError {
     #[error("branch {0} does not exist")]
@@ -47,6 +62,8 @@ pub enum ConversationError {
 /// What undoes an applied persistence effect.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Undo {
+    /// Put branches (and the messages only they held) back as they were.
+    RestoreBranches(Vec<Branch>, Vec<Message>),
     /// Take the message out of the pool and of the branch it was added to.
     Remove(MessageId, BranchId),
     /// Put the message back as it was.
@@ -251,6 +268,11 @@ impl Conversation {
             Effect::UpdateMessage(m) => self.update(m.clone()),
             Effect::SetActiveBranch(b) => self.set_active(b),
             Effect::CreateBranch(b) => self.add_branch((**b).clone()),
+            Effect::RenameBranch { branch, name } => self.edit_branch(branch, |b| b.name.clone_from(name)),
+            Effect::SetBranchPrompt { branch, system_prompt } => {
+                self.edit_branch(branch, |b| b.system_prompt.clone_from(system_prompt))
+            }
+            Effect::DeleteBranch(d) => self.delete_branch(d),
             _ => Ok(()),
         }
     }
@@ -264,6 +286,15 @@ impl Conversation {
             Effect::UpdateMessage(m) => self.pool.get(&m.id).map(|old| Undo::Restore(Box::new(old.clone()))),
             Effect::SetActiveBranch(_) => Some(Undo::Activate(self.active.clone())),
             Effect::CreateBranch(b) => Some(Undo::RemoveBranch(b.id.clone())),
+            Effect::RenameBranch { branch, .. } | Effect::SetBranchPrompt { branch, .. } => {
+                self.branches.get(branch).map(|b| Undo::RestoreBranches(vec![b.clone()], Vec::new()))
+            }
+            Effect::DeleteBranch(d) => {
+                let mut touched: Vec<Branch> = self.branches.get(&d.id).cloned().into_iter().collect();
+                touched.extend(d.children.iter().filter_map(|c| self.branches.get(c).cloned()));
+                let gone = d.orphans.iter().filter_map(|id| self.pool.get(id).cloned()).collect();
+                Some(Undo::RestoreBranches(touched, gone))
+            }
             _ => None,
         };
         self.apply(effect)?;
@@ -285,10 +316,53 @@ impl Conversation {
                 self.pool.insert(message.id, *message);
             }
             Undo::Activate(branch) => self.active = branch,
+            Undo::RestoreBranches(branches, messages) => {
+                for m in messages {
+                    self.pool.insert(m.id, m);
+                }
+                for b in branches {
+                    self.branches.insert(b.id.clone(), b);
+                }
+            }
             Undo::RemoveBranch(branch) => {
                 self.branches.remove(&branch);
             }
         }
+    }
+
+    fn edit_branch(&mut self, id: &BranchId, change: impl FnOnce(&mut Branch)) -> Result<(), ConversationError> {
+        let b = self.branches.get_mut(id).ok_or_else(|| ConversationError::NoSuchBranch(id.clone()))?;
+        change(b);
+        Ok(())
+    }
+
+    /// What deleting `id` takes with it: the messages no other branch
+    /// holds; its child branches are re-attached to its parent.
+    pub fn deletion(&self, id: &BranchId) -> Result<BranchDeletion, ConversationError> {
+        let b = self.branches.get(id).ok_or_else(|| ConversationError::NoSuchBranch(id.clone()))?;
+        let others: std::collections::HashSet<MessageId> =
+            self.branches.values().filter(|o| o.id != *id).flat_map(|o| o.message_ids.iter().copied()).collect();
+        Ok(BranchDeletion {
+            id: id.clone(),
+            name: b.name.clone(),
+            parent: b.parent.clone(),
+            orphans: b.message_ids.iter().copied().filter(|m| !others.contains(m)).collect(),
+            children: self.branches.values().filter(|o| o.parent.as_ref() == Some(id)).map(|o| o.id.clone()).collect(),
+            active: self.active == *id,
+        })
+    }
+
+    fn delete_branch(&mut self, d: &BranchDeletion) -> Result<(), ConversationError> {
+        self.branches.remove(&d.id).ok_or_else(|| ConversationError::NoSuchBranch(d.id.clone()))?;
+        for m in &d.orphans {
+            self.pool.remove(m);
+        }
+        for c in &d.children {
+            if let Some(child) = self.branches.get_mut(c) {
+                child.parent.clone_from(&d.parent);
+            }
+        }
+        Ok(())
     }
 
     /// The branch that contains `message`, preferring the active one.

@@ -26,5 +26,5 @@ pub mod tokens;
 pub mod validate;
 pub mod vision;
 
-pub use conversation::{Branch, Conversation, ConversationError, PipelineConfig};
+pub use conversation::{Branch, BranchDeletion, Conversation, ConversationError, PipelineConfig};
 pub use machine::{transition, ContextState, Effect, Event, MachineConfig, Reply};

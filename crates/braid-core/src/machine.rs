@@ -9,6 +9,7 @@
 //! provider layer assembles the answer and hands it over complete.
 
 mod backoff;
+mod branches;
 mod control;
 mod events;
 mod prepare;

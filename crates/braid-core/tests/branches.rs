@@ -68,3 +68,64 @@ fn an_old_conversation_gets_ids_past_its_branches() {
     );
     assert_eq!(parts.free_branch_number(), 4);
 }
+
+fn reply(fx: &[Effect]) -> Result<(), braid_protocol::WireError> {
+    fx.iter()
+        .find_map(|e| match e {
+            Effect::Reply(r) => Some(r.clone().map(drop)),
+            _ => None,
+        })
+        .expect("a reply")
+}
+
+#[test]
+fn a_branch_is_renamed_and_given_its_own_prompt_through_the_machine() {
+    let mut sim = Sim::new();
+    answered(&mut sim, "q1");
+    let b = sim.fork(sim.messages()[0].id, "idea", false).unwrap();
+    for bad in ["   ", &"x".repeat(81)] {
+        let fx = sim.send(Event::RenameBranch { branch: b.clone(), name: bad.to_owned() });
+        assert_eq!(reply(&fx).unwrap_err().code, ErrorCode::InvalidInput, "{bad:?}");
+    }
+    let fx = sim.send(Event::RenameBranch { branch: b.clone(), name: "  the good idea ".into() });
+    reply(&fx).unwrap();
+    assert!(fx.iter().any(|e| matches!(e, Effect::RenameBranch { .. })), "persisted");
+    assert_eq!(sim.conversation.branch(&b).unwrap().name, "the good idea");
+    sim.send(Event::SetBranchPrompt { branch: b.clone(), system_prompt: Some("Be brief.".into()) });
+    assert_eq!(sim.conversation.system_prompt(&b, Some("base")), Some("Be brief."));
+    sim.send(Event::SetBranchPrompt { branch: b.clone(), system_prompt: Some("  ".into()) });
+    assert_eq!(sim.conversation.system_prompt(&b, Some("base")), Some("base"), "empty is the conversation's");
+}
+
+#[test]
+fn deleting_a_branch_keeps_what_other_branches_hold_and_never_main_or_the_one_in_use() {
+    let mut sim = Sim::new();
+    answered(&mut sim, "q1"); // main: q1 a
+    let q1 = sim.messages()[0].id;
+    let idea = sim.fork(q1, "idea", true).unwrap(); // idea: q1 [switch]
+    answered(&mut sim, "q2"); // idea: q1 [switch] q2 a2
+    let q2 = sim.messages()[2].id;
+    let deeper = sim.fork(q2, "deeper", false).unwrap(); // deeper: q1 [switch] q2
+    let own: Vec<_> = sim.conversation.branch(&idea).unwrap().message_ids[1..].to_vec();
+    // Not the branch in use, not main.
+    let d = sim.conversation.deletion(&idea).unwrap();
+    assert_eq!(
+        reply(&sim.send(Event::DeleteBranch { deletion: Box::new(d) })).unwrap_err().code,
+        ErrorCode::InvalidInput
+    );
+    let main = sim.conversation.deletion(&BranchId::main()).unwrap();
+    let told = reply(&sim.send(Event::DeleteBranch { deletion: Box::new(main) })).unwrap_err();
+    assert!(told.message.contains("main cannot be deleted"), "{told:?}");
+    // From main: idea goes; what deeper shares with it stays, its answer goes.
+    sim.send(Event::SwitchBranch { from: idea.clone(), to: BranchId::main() });
+    let d = sim.conversation.deletion(&idea).unwrap();
+    assert_eq!(d.children, std::slice::from_ref(&deeper));
+    let fx = sim.send(Event::DeleteBranch { deletion: Box::new(d) });
+    reply(&fx).unwrap();
+    assert!(sim.conversation.branch(&idea).is_none());
+    let left: Vec<_> = own.iter().filter(|m| sim.conversation.message(**m).is_some()).copied().collect();
+    assert_eq!(left, sim.conversation.branch(&deeper).unwrap().message_ids[1..], "deeper's messages stay");
+    assert!(own.len() > left.len(), "the answer only idea held is gone");
+    assert_eq!(sim.conversation.branch(&deeper).unwrap().parent, Some(BranchId::main()), "deeper hangs from main now");
+    assert!(sim.conversation.message(q1).is_some());
+}

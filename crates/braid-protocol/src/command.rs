@@ -60,6 +60,20 @@ pub enum Command {
     },
     /// Answered by `()`; records a BranchSwitch message on the new branch.
     SwitchBranch { context_id: ContextId, branch_id: BranchId },
+    /// Answered by `()`: 1 to 80 characters.
+    RenameBranch { context_id: ContextId, branch_id: BranchId, name: String },
+    /// Answered by `()`: the branch's own system prompt, from the next
+    /// request on; `None` or empty goes back to the conversation's.
+    SetBranchPrompt {
+        context_id: ContextId,
+        branch_id: BranchId,
+        #[serde(default)]
+        system_prompt: Option<String>,
+    },
+    /// Answered by `()`: the branch and the messages only it holds are
+    /// gone; its forks hang from its parent. Not main, not the branch in
+    /// use.
+    DeleteBranch { context_id: ContextId, branch_id: BranchId },
     /// Answered by the [`ContextSummary`] with the new title.
     RenameContext { context_id: ContextId, title: String },
     /// Answered by the [`ContextSummary`]; `None` follows the default model
@@ -315,6 +329,9 @@ pub fn responses() -> Vec<(&'static str, String)> {
         ("decide_tool_call", unit()),
         ("create_branch", ts::<BranchId>()),
         ("switch_branch", unit()),
+        ("rename_branch", unit()),
+        ("set_branch_prompt", unit()),
+        ("delete_branch", unit()),
         ("rename_context", ts::<ContextSummary>()),
         ("set_context_model", ts::<ContextSummary>()),
         ("get_settings", ts::<SettingsView>()),

@@ -53,6 +53,12 @@ pub enum Input {
         answer: Answer<BranchId>,
     },
     /// Checked here, where the branches are, then fed to the machine.
+    EditBranch {
+        branch: BranchId,
+        edit: BranchEdit,
+        answer: Answer<Reply>,
+    },
+    /// Checked here, where the branches are, then fed to the machine.
     SwitchBranch {
         to: BranchId,
         answer: Answer<Reply>,
@@ -107,6 +113,14 @@ impl Mailbox {
     pub fn is_closed(&self) -> bool {
         self.normal.is_closed()
     }
+}
+
+/// A change to a branch, other than forking and switching.
+pub enum BranchEdit {
+    Rename(String),
+    /// `None`: the conversation's prompt applies again.
+    Prompt(Option<String>),
+    Delete,
 }
 
 pub struct ContextActor {
@@ -202,6 +216,9 @@ impl ContextActor {
             }
             Input::CreateBranch { from, name, system_prompt, answer } => {
                 let _ = answer.send(self.create_branch(from, &name, system_prompt));
+            }
+            Input::EditBranch { branch, edit, answer } => {
+                let _ = answer.send(self.edit_branch(branch, edit));
             }
             Input::SwitchBranch { to, answer } => {
                 let reply = if self.conversation.branch(&to).is_some() {
@@ -344,7 +361,10 @@ impl ContextActor {
                 | Effect::AppendMessage(_)
                 | Effect::UpdateMessage(_)
                 | Effect::SetActiveBranch(_)
-                | Effect::CreateBranch(_) => {}
+                | Effect::CreateBranch(_)
+                | Effect::RenameBranch { .. }
+                | Effect::SetBranchPrompt { .. }
+                | Effect::DeleteBranch(_) => {}
             }
         }
         reply

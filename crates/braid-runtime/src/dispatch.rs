@@ -2,7 +2,7 @@
 //! desktop app) parse a command, call [`Runtime::execute`], and send back
 //! the JSON answer or the `{code, message}` error. No shell holds logic.
 
-use crate::{Runtime, RuntimeError};
+use crate::{BranchEdit, Runtime, RuntimeError};
 use braid_protocol::{Command, WireError};
 use serde_json::{json, Value};
 
@@ -38,6 +38,19 @@ impl Runtime {
             }
             Command::CreateBranch { context_id, from_message, name, system_prompt } => {
                 to_json(&self.create_branch(&context_id, from_message, name, system_prompt).await.map_err(wire)?)
+            }
+            Command::RenameBranch { context_id, branch_id, name } => self
+                .edit_branch(&context_id, branch_id, BranchEdit::Rename(name))
+                .await
+                .map(|()| json!(null))
+                .map_err(wire),
+            Command::SetBranchPrompt { context_id, branch_id, system_prompt } => self
+                .edit_branch(&context_id, branch_id, BranchEdit::Prompt(system_prompt))
+                .await
+                .map(|()| json!(null))
+                .map_err(wire),
+            Command::DeleteBranch { context_id, branch_id } => {
+                self.edit_branch(&context_id, branch_id, BranchEdit::Delete).await.map(|()| json!(null)).map_err(wire)
             }
             Command::SwitchBranch { context_id, branch_id } => {
                 self.switch_branch(&context_id, branch_id).await.map(|()| json!(null)).map_err(wire)

@@ -27,6 +27,7 @@ mod summary_task;
 mod tool_task;
 mod watch;
 
+pub use actor::BranchEdit;
 pub use braid_vision::limit_ocr_threads;
 pub use error::RuntimeError;
 pub use providers::{detect_local_servers, Fallback, Providers};
@@ -326,6 +327,13 @@ impl Runtime {
 
     pub async fn switch_branch(&self, id: &ContextId, to: BranchId) -> Result<(), RuntimeError> {
         self.ask(id, |answer| Input::SwitchBranch { to, answer }).await.map(drop)
+    }
+
+    /// Renames a branch (1 to 80 characters), sets its own system prompt
+    /// (`None` or empty: the conversation's), or deletes it (not main, not
+    /// the one in use; messages another branch holds stay).
+    pub async fn edit_branch(&self, id: &ContextId, branch: BranchId, edit: BranchEdit) -> Result<(), RuntimeError> {
+        self.ask(id, |answer| Input::EditBranch { branch, edit, answer }).await.map(drop)
     }
 
     pub async fn rename_context(&self, id: &ContextId, title: &str) -> Result<ContextSummary, RuntimeError> {

@@ -4,7 +4,7 @@
 use crate::{ContextMeta, Store, StoreError};
 use braid_core::codec;
 use braid_core::machine::Effect;
-use braid_core::{Branch, ContextState, Conversation};
+use braid_core::{Branch, BranchDeletion, ContextState, Conversation};
 use braid_protocol::{BranchId, ContextId, Message, Role, Timestamp};
 use rusqlite::{params, Transaction};
 
@@ -79,6 +79,22 @@ fn write_branch(tx: &Transaction<'_>, context: &ContextId, b: &Branch) -> Result
     for (pos, id) in b.message_ids.iter().enumerate() {
         insert.execute(params![context.0, b.id.0, pos as i64, id.0])?;
     }
+    Ok(())
+}
+
+fn delete_branch(tx: &Transaction<'_>, context: &ContextId, d: &BranchDeletion) -> Result<(), StoreError> {
+    tx.prepare_cached("DELETE FROM branch_messages WHERE context_id = ?1 AND branch_id = ?2")?
+        .execute(params![context.0, d.id.0])?;
+    tx.prepare_cached("DELETE FROM branches WHERE context_id = ?1 AND id = ?2")?.execute(params![context.0, d.id.0])?;
+    let mut orphan = tx.prepare_cached("DELETE FROM messages WHERE context_id = ?1 AND id = ?2")?;
+    for m in &d.orphans {
+        orphan.execute(params![context.0, m.0])?;
+    }
+    tx.prepare_cached("UPDATE branches SET parent = ?3 WHERE context_id = ?1 AND parent = ?2")?.execute(params![
+        context.0,
+        d.id.0,
+        d.parent.as_ref().map(|p| p.0.as_str())
+    ])?;
     Ok(())
 }
 
@@ -175,6 +191,15 @@ impl Store {
                         .execute(params![context.0, b.0])?;
                 }
                 Effect::CreateBranch(b) => write_branch(&tx, context, b)?,
+                Effect::RenameBranch { branch, name } => {
+                    tx.prepare_cached("UPDATE branches SET name = ?3 WHERE context_id = ?1 AND id = ?2")?
+                        .execute(params![context.0, branch.0, name])?;
+                }
+                Effect::SetBranchPrompt { branch, system_prompt } => {
+                    tx.prepare_cached("UPDATE branches SET system_prompt = ?3 WHERE context_id = ?1 AND id = ?2")?
+                        .execute(params![context.0, branch.0, system_prompt])?;
+                }
+                Effect::DeleteBranch(d) => delete_branch(&tx, context, d)?,
                 _ => {}
             }
         }

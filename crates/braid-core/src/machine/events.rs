@@ -2,7 +2,7 @@
 //! the reply to a command, and every effect the runtime carries out.
 
 use super::{PipelineStage, ToolOutcome};
-use crate::conversation::Branch;
+use crate::conversation::{Branch, BranchDeletion};
 use crate::fit::{FileChangeKind, PreparedRequest};
 use crate::llm::{LlmFailure, LlmResponse, ToolChoice};
 use braid_protocol::{
@@ -144,6 +144,20 @@ pub enum Event {
         draft: Box<Branch>,
         switch: bool,
     },
+    /// The runtime checked the branch exists.
+    RenameBranch {
+        branch: BranchId,
+        name: String,
+    },
+    /// `None` goes back to the conversation's prompt.
+    SetBranchPrompt {
+        branch: BranchId,
+        system_prompt: Option<String>,
+    },
+    /// What deleting it takes, as the conversation has it.
+    DeleteBranch {
+        deletion: Box<BranchDeletion>,
+    },
 }
 
 impl Event {
@@ -178,6 +192,9 @@ impl Event {
             Event::Retry => "retry",
             Event::SwitchBranch { .. } => "switch_branch",
             Event::CreateBranch { .. } => "create_branch",
+            Event::RenameBranch { .. } => "rename_branch",
+            Event::SetBranchPrompt { .. } => "set_branch_prompt",
+            Event::DeleteBranch { .. } => "delete_branch",
         }
     }
 }
@@ -203,6 +220,17 @@ pub enum Effect {
     SetActiveBranch(BranchId),
     /// Add this branch, and save it.
     CreateBranch(Box<Branch>),
+    RenameBranch {
+        branch: BranchId,
+        name: String,
+    },
+    SetBranchPrompt {
+        branch: BranchId,
+        system_prompt: Option<String>,
+    },
+    /// Remove the branch and the messages only it held; re-attach its
+    /// children to its parent.
+    DeleteBranch(Box<BranchDeletion>),
     /// Answer the command.
     Reply(Result<Reply, WireError>),
     RunPipeline(Message),
@@ -271,6 +299,9 @@ impl Effect {
                 | Effect::UpdateMessage(_)
                 | Effect::SetActiveBranch(_)
                 | Effect::CreateBranch(_)
+                | Effect::RenameBranch { .. }
+                | Effect::SetBranchPrompt { .. }
+                | Effect::DeleteBranch(_)
         )
     }
 }

@@ -165,6 +165,9 @@ impl Step {
             Event::Retry => self.retry(),
             Event::SwitchBranch { from, to } => self.switch_branch(from, to),
             Event::CreateBranch { draft, switch } => self.create_branch(*draft, switch),
+            Event::RenameBranch { branch, name } => self.rename_branch(branch, name),
+            Event::SetBranchPrompt { branch, system_prompt } => self.set_branch_prompt(branch, system_prompt),
+            Event::DeleteBranch { deletion } => self.delete_branch(*deletion),
         }
     }
 

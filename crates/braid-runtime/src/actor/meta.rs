@@ -30,6 +30,26 @@ impl ContextActor {
         Ok(snapshot::summary(&self.meta, &self.state, self.conversation.len() as u64))
     }
 
+    /// The branch must exist; the machine decides the rest.
+    pub(super) fn edit_branch(&mut self, branch: BranchId, edit: super::BranchEdit) -> Result<Reply, WireError> {
+        if self.conversation.branch(&branch).is_none() {
+            let text = format!("branch {branch} does not exist in context {}", self.meta.id);
+            return Err(WireError::new(ErrorCode::NotFound, text));
+        }
+        let event = match edit {
+            super::BranchEdit::Rename(name) => Event::RenameBranch { branch, name },
+            super::BranchEdit::Prompt(system_prompt) => Event::SetBranchPrompt { branch, system_prompt },
+            super::BranchEdit::Delete => {
+                let deletion = self
+                    .conversation
+                    .deletion(&branch)
+                    .map_err(|e| WireError::new(ErrorCode::InvalidInput, e.to_string()))?;
+                Event::DeleteBranch { deletion: Box::new(deletion) }
+            }
+        };
+        self.apply(event).unwrap_or(Ok(Reply::Done))
+    }
+
     /// The fork is drafted from the conversation (by the core's rules) and
     /// created by the machine, which hands out its id and persists it.
     pub(super) fn create_branch(

@@ -1,0 +1,85 @@
+//! Branch edits through the runtime's commands, persisted: renaming, a
+//! branch's own system prompt reaching the model, and deleting a branch
+//! (not main, not the one in use) with only the messages it alone held.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)] // a panic is how a test reports
+
+use braid_llm::fake::FakeProvider;
+use braid_protocol::{BranchId, Command, ContextId, ErrorCode, NewMessage};
+use braid_runtime::{Runtime, RuntimeConfig};
+use braid_testkit::harness::Watch;
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Duration;
+
+fn open(dir: &Path, fake: Arc<FakeProvider>) -> Runtime {
+    Runtime::open(RuntimeConfig::new(dir.join("braid.db"), dir.to_owned()), fake).unwrap().0
+}
+
+async fn say(rt: &Runtime, id: &ContextId, text: &str) {
+    rt.send_message(id, NewMessage::user_text(text), false).await.unwrap();
+    Watch::new(rt, id).await.settled().await;
+}
+
+async fn run(rt: &Runtime, c: Command) -> Result<serde_json::Value, braid_protocol::WireError> {
+    rt.execute(c).await
+}
+
+#[tokio::test]
+async fn branches_are_renamed_prompted_and_deleted_and_it_lasts() {
+    let dir = tempfile::tempdir().unwrap();
+    let fake = Arc::new(FakeProvider::echo(Duration::ZERO));
+    let rt = open(dir.path(), fake.clone());
+    let ctx = rt.create_context(None, None).await.unwrap();
+    let id = ctx.id.clone();
+    say(&rt, &id, "one").await;
+    let first = rt.load_context(&id).await.unwrap().messages[0].id;
+    let idea = rt.create_branch(&id, first, "idea".into(), None).await.unwrap();
+    rt.switch_branch(&id, idea.clone()).await.unwrap();
+    say(&rt, &id, "two").await;
+    let snap = rt.load_context(&id).await.unwrap();
+    let two = snap.messages.iter().find(|m| m.body.plain_text().as_deref() == Some("two")).unwrap().id;
+    let deeper = rt.create_branch(&id, two, "deeper".into(), None).await.unwrap();
+
+    let rename = |b: &BranchId, name: &str| Command::RenameBranch {
+        context_id: id.clone(),
+        branch_id: b.clone(),
+        name: name.into(),
+    };
+    assert_eq!(run(&rt, rename(&idea, "")).await.unwrap_err().code, ErrorCode::InvalidInput);
+    assert_eq!(run(&rt, rename(&BranchId("b99".into()), "x")).await.unwrap_err().code, ErrorCode::NotFound);
+    run(&rt, rename(&idea, "first idea")).await.unwrap();
+    let prompt = Command::SetBranchPrompt {
+        context_id: id.clone(),
+        branch_id: deeper.clone(),
+        system_prompt: Some("Answer in French.".into()),
+    };
+    run(&rt, prompt).await.unwrap();
+
+    // The branch in use cannot go; from main it can.
+    let delete = |b: &BranchId| Command::DeleteBranch { context_id: id.clone(), branch_id: b.clone() };
+    let told = run(&rt, delete(&idea)).await.unwrap_err();
+    assert!(told.message.contains("switch to another branch"), "{told:?}");
+    rt.switch_branch(&id, BranchId::main()).await.unwrap();
+    run(&rt, delete(&idea)).await.unwrap();
+    assert!(run(&rt, delete(&BranchId::main())).await.unwrap_err().message.contains("main cannot be deleted"));
+
+    // After a restart: idea is gone, deeper hangs from main with its
+    // messages and prompt, which reaches the model.
+    rt.shutdown().await;
+    drop(rt);
+    let rt = open(dir.path(), fake.clone());
+    let snap = rt.load_context(&id).await.unwrap();
+    let mut names: Vec<(&str, Option<&BranchId>)> =
+        snap.branches.iter().map(|b| (b.name.as_str(), b.parent.as_ref())).collect();
+    names.sort();
+    assert_eq!(names, [("deeper", Some(&BranchId::main())), ("main", None)]);
+    rt.switch_branch(&id, deeper.clone()).await.unwrap();
+    let texts: Vec<String> =
+        rt.load_context(&id).await.unwrap().messages.iter().filter_map(|m| m.body.plain_text()).collect();
+    assert!(texts.contains(&"two".to_owned()), "deeper keeps what it shared with idea: {texts:?}");
+    assert!(!texts.iter().any(|t| t == "You said: two"), "the answer only idea held is gone: {texts:?}");
+    say(&rt, &id, "three").await;
+    let sent = fake.requests().pop().unwrap();
+    assert!(sent.system.as_deref().unwrap_or_default().starts_with("Answer in French."), "{:?}", sent.system);
+}
