@@ -133,6 +133,35 @@ try {
   await page.getByText(/tools are off in this conversation/).waitFor({ timeout: 5000 });
   check(true, "with tools off, /tool is refused with the reason and nothing is sent");
   await page.getByLabel("Tool use").selectOption("");
+  await page.keyboard.press("Escape");
+
+  // Branches: fork from the last question (its answer was cancelled, so
+  // the fork shares all of main), go on there, come back to main and
+  // delete the fork.
+  const question = page.locator(".message.user").last();
+  await question.scrollIntoViewIfNeeded();
+  await question.hover();
+  await question.getByRole("button", { name: "Fork from here" }).click();
+  await page.getByText("Branch: Branch 2").waitFor({ timeout: 5000 });
+  const openBranches = async () => {
+    if (!(await page.locator("details.branches").evaluate((d) => d.open))) await page.locator("details.branches > summary").click();
+  };
+  const counts = async () => Object.fromEntries((await page.locator(".branches-panel li").allInnerTexts()).map((t) => [t.split(" ")[0] === "Branch" ? "fork" : "main", parseInt(/(\d+) messages/.exec(t)?.[1] ?? "0", 10)]));
+  await openBranches();
+  const sizes = await counts();
+  check(sizes.fork === sizes.main + 1, `forking switches to a branch sharing the messages up to the fork point, and records the switch (${sizes.fork} there, ${sizes.main} on main)`);
+  await box.fill("on the fork");
+  await box.press("Enter");
+  await page.getByText("You said: on the fork").waitFor({ timeout: 10000 });
+  await openBranches();
+  await page.getByRole("button", { name: /^main/ }).click();
+  await page.getByText("Branch: main").waitFor({ timeout: 5000 });
+  check(!(await page.getByText("You said: on the fork").isVisible()), "switching back to main shows main's messages");
+  await openBranches();
+  page.once("dialog", (d) => d.accept());
+  await page.getByRole("button", { name: "Delete Branch 2" }).click();
+  await page.waitForFunction(() => !document.querySelector(".branches"), null, { timeout: 5000 });
+  check(true, "deleting the fork (after a confirmation) removes it and the branch panel goes");
   consoleErrors.splice(0, consoleErrors.length, ...consoleErrors.filter((e) => !e.includes("status of 400")));
   check(consoleErrors.length === 0, `no console errors (${consoleErrors.join(" | ")})`);
 } catch (e) {

@@ -26,3 +26,14 @@ export function ImageIcon() {
     </svg>
   );
 }
+
+export function ForkIcon() {
+  return (
+    <svg width="14" height="14" viewBox="0 0 16 16" aria-hidden="true" focusable="false">
+      <circle cx="4" cy="3" r="1.6" fill="none" stroke="currentColor" strokeWidth="1.3" />
+      <circle cx="4" cy="13" r="1.6" fill="none" stroke="currentColor" strokeWidth="1.3" />
+      <circle cx="12" cy="5" r="1.6" fill="none" stroke="currentColor" strokeWidth="1.3" />
+      <path d="M4 4.6v6.8 M12 6.6c0 3-8 2.4-8 4.8" fill="none" stroke="currentColor" strokeWidth="1.3" />
+    </svg>
+  );
+}

@@ -4,6 +4,7 @@ import type {
   AgentMode,
   ApprovalDecision,
   BraidEvent,
+  BranchId,
   ContextStrategy,
   GenerationSettings,
   Command,
@@ -57,6 +58,18 @@ export abstract class CommandBackend implements Backend {
   }
   interrupt(id: ContextId): Promise<void> {
     return this.execute({ type: "interrupt", context_id: id });
+  }
+  createBranch(id: ContextId, from: MessageId, name: string): Promise<BranchId> {
+    return this.execute({ type: "create_branch", context_id: id, from_message: from, name, system_prompt: null });
+  }
+  switchBranch(id: ContextId, branch: BranchId): Promise<void> {
+    return this.execute({ type: "switch_branch", context_id: id, branch_id: branch });
+  }
+  renameBranch(id: ContextId, branch: BranchId, name: string): Promise<void> {
+    return this.execute({ type: "rename_branch", context_id: id, branch_id: branch, name });
+  }
+  deleteBranch(id: ContextId, branch: BranchId): Promise<void> {
+    return this.execute({ type: "delete_branch", context_id: id, branch_id: branch });
   }
   retry(id: ContextId): Promise<void> {
     return this.execute({ type: "retry", context_id: id });

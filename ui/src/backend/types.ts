@@ -5,6 +5,7 @@ import type {
   AgentMode,
   ApprovalDecision,
   BraidEvent,
+  BranchId,
   ContextStrategy,
   GenerationSettings,
   ContextId,
@@ -54,6 +55,12 @@ export interface Backend {
   listWorkspaceFiles(id: ContextId, query: string): Promise<string[]>;
   setContextStrategy(id: ContextId, strategy: ContextStrategy): Promise<void>;
   setToolPolicy(id: ContextId, policy: ToolApprovalPolicy): Promise<ToolSettings>;
+  /** A branch sharing every message up to `from`; answered by its id. */
+  createBranch(id: ContextId, from: MessageId, name: string): Promise<BranchId>;
+  switchBranch(id: ContextId, branch: BranchId): Promise<void>;
+  renameBranch(id: ContextId, branch: BranchId, name: string): Promise<void>;
+  /** Not main, not the branch in use; messages another branch holds stay. */
+  deleteBranch(id: ContextId, branch: BranchId): Promise<void>;
   /** Tools on a normal turn, temperature, longest answer (empty: the model's default). */
   setGeneration(id: ContextId, settings: GenerationSettings): Promise<GenerationSettings>;
   /** The current snapshot first, then every event of the context;

@@ -1,7 +1,8 @@
 import { useEffect, useState } from "react";
 import type { Backend } from "../backend/types";
-import type { AgentMode, ContextSnapshot, ContextStrategy, GenerationSettings, ModelChoice, SettingsView, ToolApprovalPolicy } from "../generated/protocol";
+import type { AgentMode, BranchId, ContextSnapshot, ContextStrategy, GenerationSettings, ModelChoice, SettingsView, ToolApprovalPolicy } from "../generated/protocol";
 import { meter, partsLabel } from "./meter";
+import { BranchControls } from "./BranchControls";
 import { GenerationControls } from "./GenerationControls";
 import { ToolControls } from "./ToolControls";
 
@@ -15,6 +16,9 @@ interface Props {
   onPolicy: (policy: ToolApprovalPolicy) => void;
   onStrategy: (strategy: ContextStrategy) => void;
   onGeneration: (settings: GenerationSettings) => void;
+  onSwitchBranch: (b: BranchId) => void;
+  onRenameBranch: (b: BranchId, name: string) => void;
+  onDeleteBranch: (b: BranchId) => void;
   onError: (message: string) => void;
 }
 
@@ -25,7 +29,7 @@ const STRATEGIES: { id: string; label: string; strategy: ContextStrategy }[] = [
   { id: "recent_n", label: "Fit: only the last 20 messages", strategy: { kind: "recent_n", n: 20 } },
 ];
 
-export function ChatHeader({ backend, snapshot, settings, busy, onModelChanged, onMode, onPolicy, onStrategy, onGeneration, onError }: Props) {
+export function ChatHeader({ backend, snapshot, settings, busy, onModelChanged, onMode, onPolicy, onStrategy, onGeneration, onSwitchBranch, onRenameBranch, onDeleteBranch, onError }: Props) {
   const [models, setModels] = useState<Record<string, string[]>>({});
   // The providers' model lists, fetched once per settings change; a
   // provider that cannot list still offers its default model.
@@ -76,6 +80,14 @@ export function ChatHeader({ backend, snapshot, settings, busy, onModelChanged, 
           })}
         </select>
       </label>
+      <BranchControls
+        branches={snapshot.branches}
+        active={snapshot.active_branch}
+        busy={busy}
+        onSwitch={onSwitchBranch}
+        onRename={onRenameBranch}
+        onDelete={onDeleteBranch}
+      />
       <ToolControls tools={snapshot.tools} busy={busy} onMode={onMode} onPolicy={onPolicy} />
       <GenerationControls
         key={snapshot.summary.id}

@@ -1,8 +1,8 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { Backend } from "../backend/types";
 import { BackendError } from "../backend/types";
-import type { AgentMode, ApprovalDecision, BraidEvent, ContextId, ContextStrategy, GenerationSettings, ImageMode, SettingsView, ToolApprovalPolicy, ToolCall } from "../generated/protocol";
-import { FileIcon } from "../icons";
+import type { AgentMode, ApprovalDecision, BraidEvent, BranchId, ContextId, ContextStrategy, GenerationSettings, ImageMode, SettingsView, ToolApprovalPolicy, ToolCall } from "../generated/protocol";
+import { FileIcon, ForkIcon } from "../icons";
 import { Markdown } from "../markdown/Markdown";
 import { ApprovalPanel } from "./ApprovalPanel";
 import { toAttachments, useAttachments, type Pending } from "./attachments";
@@ -185,6 +185,23 @@ export function ChatView({ backend, id, settings, onActivity }: Props) {
     (settings: GenerationSettings) => void backend.setGeneration(id, settings).then(reload, report),
     [backend, id, reload, report],
   );
+  const onSwitchBranch = useCallback((b: BranchId) => void backend.switchBranch(id, b).then(reload, report), [backend, id, reload, report]);
+  const onRenameBranch = useCallback(
+    (b: BranchId, name: string) => void backend.renameBranch(id, b, name).then(reload, report),
+    [backend, id, reload, report],
+  );
+  const onDeleteBranch = useCallback((b: BranchId) => void backend.deleteBranch(id, b).then(reload, report), [backend, id, reload, report]);
+  const branchCount = model.snapshot?.branches.length ?? 1;
+  // A fork shares everything up to the message and becomes the branch in
+  // use, so the next message goes on from there.
+  const onFork = useCallback(
+    (from: number) =>
+      void backend
+        .createBranch(id, from, `Branch ${branchCount + 1}`)
+        .then((b) => backend.switchBranch(id, b))
+        .then(reload, report),
+    [backend, id, branchCount, reload, report],
+  );
   const onPolicy = useCallback(
     (policy: ToolApprovalPolicy) => void backend.setToolPolicy(id, policy).then(reload, report),
     [backend, id, reload, report],
@@ -211,10 +228,10 @@ export function ChatView({ backend, id, settings, onActivity }: Props) {
               />
             </div>
           ) : (
-            <ItemView item={item} />
+            <ItemView item={item} onFork={busy ? undefined : () => onFork(Number(item.key.slice(1)))} />
           ),
       })),
-    [model.snapshot, full, backend, rereading, reading, busy, onRetryImage],
+    [model.snapshot, full, backend, rereading, reading, busy, onRetryImage, onFork],
   );
   const rows: Row[] = useMemo(() => {
     const drafts: Row[] = Object.entries(model.drafts).map(([mid, t]) => ({
@@ -272,6 +289,9 @@ export function ChatView({ backend, id, settings, onActivity }: Props) {
         onMode={onMode}
         onPolicy={onPolicy}
         onGeneration={onGeneration}
+        onSwitchBranch={onSwitchBranch}
+        onRenameBranch={onRenameBranch}
+        onDeleteBranch={onDeleteBranch}
         onStrategy={onStrategy}
         onError={setError}
       />
@@ -349,12 +369,17 @@ export function ChatView({ backend, id, settings, onActivity }: Props) {
   );
 }
 
-function ItemView({ item }: { item: Item }) {
+function ItemView({ item, onFork }: { item: Item; onFork?: () => void }) {
   switch (item.kind) {
     case "text":
       return (
         <div className={`message ${item.role}`}>
           <span className="who">{item.role}</span>
+          {onFork && item.role !== "system" ? (
+            <button type="button" className="fork" aria-label="Fork from here" title="Fork: a new branch with everything up to this message" onClick={onFork}>
+              <ForkIcon />
+            </button>
+          ) : null}
           {item.role === "assistant" ? <Markdown source={item.text} /> : <div className="text">{item.text}</div>}
           {item.cut ? (
             <div className="cut-marker" data-testid="cut-marker" title="The answer reached the model's output limit; Continue lets it go on">

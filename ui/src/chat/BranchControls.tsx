@@ -1,0 +1,66 @@
+import { useState } from "react";
+import type { BranchId, BranchSummary } from "../generated/protocol";
+
+interface Props {
+  branches: BranchSummary[];
+  active: BranchId;
+  busy: boolean;
+  onSwitch: (b: BranchId) => void;
+  onRename: (b: BranchId, name: string) => void;
+  onDelete: (b: BranchId) => void;
+}
+
+/** The conversation's branches: switch, rename, delete (not main, not the
+ *  one in use). Forking is on each message. */
+export function BranchControls({ branches, active, busy, onSwitch, onRename, onDelete }: Props) {
+  const [renaming, setRenaming] = useState<BranchId | null>(null);
+  const [name, setName] = useState("");
+  const current = branches.find((b) => b.id === active);
+  if (branches.length <= 1 && !renaming) {
+    return null;
+  }
+  const save = (b: BranchId) => {
+    if (name.trim()) onRename(b, name.trim());
+    setRenaming(null);
+  };
+  return (
+    <details className="branches">
+      <summary title="Branches of this conversation">Branch: {current?.name ?? active}</summary>
+      <ul className="branches-panel" aria-label="Branches">
+        {branches.map((b) => (
+          <li key={b.id} className={b.id === active ? "active" : undefined}>
+            {renaming === b.id ? (
+              <input
+                aria-label={`New name for ${b.name}`}
+                autoFocus
+                value={name}
+                maxLength={80}
+                onChange={(e) => setName(e.target.value)}
+                onKeyDown={(e) => {
+                  if (e.key === "Enter") save(b.id);
+                  if (e.key === "Escape") setRenaming(null);
+                }}
+                onBlur={() => save(b.id)}
+              />
+            ) : (
+              <button type="button" className="branch-name" disabled={busy || b.id === active} onClick={() => onSwitch(b.id)} title={b.id === active ? "The branch in use" : `Switch to ${b.name}`}>
+                {b.name} <small>{b.message_count} messages</small>
+              </button>
+            )}
+            <button type="button" className="icon" aria-label={`Rename ${b.name}`} onClick={() => { setName(b.name); setRenaming(b.id); }}>✎</button>
+            <button
+              type="button"
+              className="icon delete"
+              aria-label={`Delete ${b.name}`}
+              disabled={b.id === "main" || b.id === active}
+              title={b.id === "main" ? "main cannot be deleted" : b.id === active ? "Switch to another branch to delete this one" : `Delete ${b.name}`}
+              onClick={() => window.confirm(`Delete the branch "${b.name}"? Messages other branches share stay.`) && onDelete(b.id)}
+            >
+              ×
+            </button>
+          </li>
+        ))}
+      </ul>
+    </details>
+  );
+}
