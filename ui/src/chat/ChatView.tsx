@@ -2,13 +2,13 @@ import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { Backend } from "../backend/types";
 import { BackendError } from "../backend/types";
 import type { AgentMode, ApprovalDecision, BraidEvent, BranchId, ContextId, ContextStrategy, GenerationSettings, ImageMode, SettingsView, ToolApprovalPolicy, ToolCall } from "../generated/protocol";
-import { FileIcon, ForkIcon } from "../icons";
 import { Markdown } from "../markdown/Markdown";
 import { ApprovalPanel } from "./ApprovalPanel";
 import { toAttachments, useAttachments, type Pending } from "./attachments";
 import { remember } from "./imageCache";
 import { ImageCard } from "./ImageCard";
 import { ImageViewer } from "./ImageViewer";
+import { ItemView } from "./ItemView";
 import { ChatHeader } from "./ChatHeader";
 import { parseComposer } from "./command";
 import { Composer } from "./Composer";
@@ -16,9 +16,8 @@ import { isBusy } from "./describe";
 import { MessageList, type Row } from "./MessageList";
 import { applyEvent, applySnapshot, empty, type ChatModel } from "./model";
 import { StateLine } from "./StateLine";
-import { ToolCard } from "./ToolCard";
 import { serialLoader, type SerialLoader } from "./serial";
-import { pendingCalls, transcript, type Item } from "./transcript";
+import { pendingCalls, transcript } from "./transcript";
 
 /** `onActivity` is told whenever the stored conversation changed (so the
  *  list can show the new count and order). */
@@ -212,7 +211,7 @@ export function ChatView({ backend, id, settings, onActivity }: Props) {
   // again for each frame of a stream.
   const storedRows: Row[] = useMemo(
     () =>
-      transcript(model.snapshot?.messages ?? [], full).map((item) => ({
+      transcript(model.snapshot?.messages ?? [], full).map((item, i, all) => ({
         key: item.key,
         render: () =>
           item.kind === "image" ? (
@@ -228,10 +227,15 @@ export function ChatView({ backend, id, settings, onActivity }: Props) {
               />
             </div>
           ) : (
-            <ItemView item={item} onFork={busy ? undefined : () => onFork(Number(item.key.slice(1)))} />
+            <ItemView
+              item={item}
+              onFork={busy ? undefined : () => onFork(Number(item.key.slice(1)))}
+              // Only the latest answer can go on, after a reload too.
+              onContinue={!busy && i === all.length - 1 ? onContinue : undefined}
+            />
           ),
       })),
-    [model.snapshot, full, backend, rereading, reading, busy, onRetryImage, onFork],
+    [model.snapshot, full, backend, rereading, reading, busy, onRetryImage, onFork, onContinue],
   );
   const rows: Row[] = useMemo(() => {
     const drafts: Row[] = Object.entries(model.drafts).map(([mid, t]) => ({
@@ -367,50 +371,4 @@ export function ChatView({ backend, id, settings, onActivity }: Props) {
       <Composer busy={busy} onSend={onSend} onCancel={onCancel} onInterrupt={onInterrupt} findFiles={findFiles} restore={restore} attachments={attachments} />
     </section>
   );
-}
-
-function ItemView({ item, onFork }: { item: Item; onFork?: () => void }) {
-  switch (item.kind) {
-    case "text":
-      return (
-        <div className={`message ${item.role}`}>
-          <span className="who">{item.role}</span>
-          {onFork && item.role !== "system" ? (
-            <button type="button" className="fork" aria-label="Fork from here" title="Fork: a new branch with everything up to this message" onClick={onFork}>
-              <ForkIcon />
-            </button>
-          ) : null}
-          {item.role === "assistant" ? <Markdown source={item.text} /> : <div className="text">{item.text}</div>}
-          {item.cut ? (
-            <div className="cut-marker" data-testid="cut-marker" title="The answer reached the model's output limit; Continue lets it go on">
-              Cut at the output limit
-            </div>
-          ) : null}
-        </div>
-      );
-    case "tools":
-      return (
-        <div className="message assistant tools">
-          <span className="who">assistant</span>
-          {item.text ? <Markdown source={item.text} /> : null}
-          {item.tools.map((t) => <ToolCard key={t.call.id} tool={t} />)}
-        </div>
-      );
-    case "system":
-      return <div className="message system">{item.text}</div>;
-    case "file":
-      return (
-        <details className="file-chip" data-testid="file-chip">
-          <summary title="Show the referenced lines"><FileIcon /> {item.label}</summary>
-          {item.error ? <div className="tool-error">{item.error}</div> : <pre>{item.content}</pre>}
-        </details>
-      );
-    case "summary":
-      return (
-        <details className="summary-marker" data-testid="summary">
-          <summary>{item.count} earlier messages summarised to fit the model's window</summary>
-          <Markdown source={item.text} />
-        </details>
-      );
-  }
 }

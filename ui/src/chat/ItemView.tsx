@@ -1,0 +1,64 @@
+import { FileIcon, ForkIcon } from "../icons";
+import { Markdown } from "../markdown/Markdown";
+import { ToolCard } from "./ToolCard";
+import type { Item } from "./transcript";
+
+interface Props {
+  item: Item;
+  /** Fork a branch from this message (absent while busy). */
+  onFork?: () => void;
+  /** Let a cut answer go on (only the latest, while idle). */
+  onContinue?: () => void;
+}
+
+/** One stored message of the transcript, as the chat shows it. */
+export function ItemView({ item, onFork, onContinue }: Props) {
+  switch (item.kind) {
+    case "text":
+      return (
+        <div className={`message ${item.role}`}>
+          <span className="who">{item.role}</span>
+          {onFork && item.role !== "system" ? (
+            <button type="button" className="fork" aria-label="Fork from here" title="Fork: a new branch with everything up to this message" onClick={onFork}>
+              <ForkIcon />
+            </button>
+          ) : null}
+          {item.role === "assistant" ? <Markdown source={item.text} /> : <div className="text">{item.text}</div>}
+          {item.cut ? (
+            <div className="cut-marker" data-testid="cut-marker" title="The answer reached the model's output limit; Continue lets it go on">
+              Cut at the output limit
+              {onContinue ? (
+                <button type="button" className="retry" onClick={onContinue}>
+                  Continue
+                </button>
+              ) : null}
+            </div>
+          ) : null}
+        </div>
+      );
+    case "tools":
+      return (
+        <div className="message assistant tools">
+          <span className="who">assistant</span>
+          {item.text ? <Markdown source={item.text} /> : null}
+          {item.tools.map((t) => <ToolCard key={t.call.id} tool={t} />)}
+        </div>
+      );
+    case "system":
+      return <div className="message system">{item.text}</div>;
+    case "file":
+      return (
+        <details className="file-chip" data-testid="file-chip">
+          <summary title="Show the referenced lines"><FileIcon /> {item.label}</summary>
+          {item.error ? <div className="tool-error">{item.error}</div> : <pre>{item.content}</pre>}
+        </details>
+      );
+    case "summary":
+      return (
+        <details className="summary-marker" data-testid="summary">
+          <summary>{item.count} earlier messages summarised to fit the model's window</summary>
+          <Markdown source={item.text} />
+        </details>
+      );
+  }
+}
