@@ -123,8 +123,10 @@ try {
   await temp.fill("0.4");
   await page.getByLabel("Longest answer (tokens)").fill("300");
   await page.getByLabel("Longest answer (tokens)").press("Enter");
+  // Saved by the server (not only shown) before the page goes away.
+  const saved = page.waitForResponse((r) => r.url().endsWith("/api/command") && (r.request().postData() ?? "").includes('"tool_use":"off"'));
   await page.getByLabel("Tool use").selectOption("off");
-  await page.waitForFunction(() => document.querySelector("select[aria-label='Tool use']")?.value === "off");
+  await saved;
   await page.reload();
   await page.locator(".conversations .open").first().click();
   await page.getByText("Answer settings").click();
