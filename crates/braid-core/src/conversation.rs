@@ -5,6 +5,9 @@ use braid_protocol::{BranchId, Message, MessageId, MessageKind, MessageType, Tim
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
+mod edit;
+pub use edit::BranchDeletion;
+
 /// Per-branch settings for the message pipeline (which processors run).
 /// Empty means the context's default pipeline.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -24,21 +27,6 @@ pub struct Branch {
     pub system_prompt: Option<String>,
     pub pipeline: Option<PipelineConfig>,
     pub created_at: Timestamp,
-}
-
-/// A branch to delete, as the conversation has it: the machine decides
-/// whether it may go.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct BranchDeletion {
-    pub id: BranchId,
-    pub name: String,
-    pub parent: Option<BranchId>,
-    /// Messages no other branch holds: they go with it.
-    pub orphans: Vec<MessageId>,
-    /// Branches forked from it: re-attached to its parent.
-    pub children: Vec<BranchId>,
-    /// It is the active branch.
-    pub active: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -328,41 +316,6 @@ impl Conversation {
                 self.branches.remove(&branch);
             }
         }
-    }
-
-    fn edit_branch(&mut self, id: &BranchId, change: impl FnOnce(&mut Branch)) -> Result<(), ConversationError> {
-        let b = self.branches.get_mut(id).ok_or_else(|| ConversationError::NoSuchBranch(id.clone()))?;
-        change(b);
-        Ok(())
-    }
-
-    /// What deleting `id` takes with it: the messages no other branch
-    /// holds; its child branches are re-attached to its parent.
-    pub fn deletion(&self, id: &BranchId) -> Result<BranchDeletion, ConversationError> {
-        let b = self.branches.get(id).ok_or_else(|| ConversationError::NoSuchBranch(id.clone()))?;
-        let others: std::collections::HashSet<MessageId> =
-            self.branches.values().filter(|o| o.id != *id).flat_map(|o| o.message_ids.iter().copied()).collect();
-        Ok(BranchDeletion {
-            id: id.clone(),
-            name: b.name.clone(),
-            parent: b.parent.clone(),
-            orphans: b.message_ids.iter().copied().filter(|m| !others.contains(m)).collect(),
-            children: self.branches.values().filter(|o| o.parent.as_ref() == Some(id)).map(|o| o.id.clone()).collect(),
-            active: self.active == *id,
-        })
-    }
-
-    fn delete_branch(&mut self, d: &BranchDeletion) -> Result<(), ConversationError> {
-        self.branches.remove(&d.id).ok_or_else(|| ConversationError::NoSuchBranch(d.id.clone()))?;
-        for m in &d.orphans {
-            self.pool.remove(m);
-        }
-        for c in &d.children {
-            if let Some(child) = self.branches.get_mut(c) {
-                child.parent.clone_from(&d.parent);
-            }
-        }
-        Ok(())
     }
 
     /// The branch that contains `message`, preferring the active one.

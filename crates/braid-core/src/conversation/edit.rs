@@ -1,0 +1,62 @@
+//! Editing and deleting branches: what a deletion takes (the messages no
+//! other branch holds) and carrying out the machine's edits.
+
+use super::{Branch, Conversation, ConversationError};
+use braid_protocol::{BranchId, MessageId};
+use serde::{Deserialize, Serialize};
+
+/// A branch to delete, as the conversation has it: the machine decides
+/// whether it may go.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BranchDeletion {
+    pub id: BranchId,
+    pub name: String,
+    pub parent: Option<BranchId>,
+    /// Messages no other branch holds: they go with it.
+    pub orphans: Vec<MessageId>,
+    /// Branches forked from it: re-attached to its parent.
+    pub children: Vec<BranchId>,
+    /// It is the active branch.
+    pub active: bool,
+}
+
+impl Conversation {
+    pub(super) fn edit_branch(
+        &mut self,
+        id: &BranchId,
+        change: impl FnOnce(&mut Branch),
+    ) -> Result<(), ConversationError> {
+        let b = self.branches.get_mut(id).ok_or_else(|| ConversationError::NoSuchBranch(id.clone()))?;
+        change(b);
+        Ok(())
+    }
+
+    /// What deleting `id` takes with it: the messages no other branch
+    /// holds; its child branches are re-attached to its parent.
+    pub fn deletion(&self, id: &BranchId) -> Result<BranchDeletion, ConversationError> {
+        let b = self.branches.get(id).ok_or_else(|| ConversationError::NoSuchBranch(id.clone()))?;
+        let others: std::collections::HashSet<MessageId> =
+            self.branches.values().filter(|o| o.id != *id).flat_map(|o| o.message_ids.iter().copied()).collect();
+        Ok(BranchDeletion {
+            id: id.clone(),
+            name: b.name.clone(),
+            parent: b.parent.clone(),
+            orphans: b.message_ids.iter().copied().filter(|m| !others.contains(m)).collect(),
+            children: self.branches.values().filter(|o| o.parent.as_ref() == Some(id)).map(|o| o.id.clone()).collect(),
+            active: self.active == *id,
+        })
+    }
+
+    pub(super) fn delete_branch(&mut self, d: &BranchDeletion) -> Result<(), ConversationError> {
+        self.branches.remove(&d.id).ok_or_else(|| ConversationError::NoSuchBranch(d.id.clone()))?;
+        for m in &d.orphans {
+            self.pool.remove(m);
+        }
+        for c in &d.children {
+            if let Some(child) = self.branches.get_mut(c) {
+                child.parent.clone_from(&d.parent);
+            }
+        }
+        Ok(())
+    }
+}
