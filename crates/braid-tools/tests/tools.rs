@@ -373,6 +373,29 @@ fn run_command_until_killed(dir: &str) {
     rt.block_on(ToolRegistry::builtin().dispatch(&call, &ctx));
 }
 
+/// This test binary run again as "Braid" with a command under way (see
+/// `run_command_until_killed`), once the command wrote its pids: the
+/// background and foreground processes and the process group.
+fn killable_braid() -> (tempfile::TempDir, std::process::Child, (u32, u32, u32)) {
+    let dir = tempfile::tempdir().unwrap();
+    let parent = std::process::Command::new(std::env::current_exe().unwrap())
+        .args(["--exact", "a_command_dies_with_braid_even_when_braid_is_killed", "--nocapture"])
+        .env("BRAID_TEST_KILLED_PARENT", dir.path())
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let read = |f: &str| std::fs::read_to_string(dir.path().join(f)).ok().and_then(|s| s.trim().parse::<u32>().ok());
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    let pids = loop {
+        if let (Some(a), Some(b), Some(g)) = (read("bg.pid"), read("fg.pid"), read("pg.pid")) {
+            break (a, b, g);
+        }
+        assert!(std::time::Instant::now() < deadline, "the command never started");
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    };
+    (dir, parent, pids)
+}
+
 #[test]
 fn a_command_dies_with_braid_even_when_braid_is_killed() {
     if let Ok(dir) = std::env::var("BRAID_TEST_KILLED_PARENT") {
@@ -381,22 +404,7 @@ fn a_command_dies_with_braid_even_when_braid_is_killed() {
     }
     // This test binary, run again as "Braid" with a command under way,
     // then killed with SIGKILL: no cleanup code of its own can run.
-    let dir = tempfile::tempdir().unwrap();
-    let mut parent = std::process::Command::new(std::env::current_exe().unwrap())
-        .args(["--exact", "a_command_dies_with_braid_even_when_braid_is_killed", "--nocapture"])
-        .env("BRAID_TEST_KILLED_PARENT", dir.path())
-        .stdout(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
-    let read = |f: &str| std::fs::read_to_string(dir.path().join(f)).ok().and_then(|s| s.trim().parse::<u32>().ok());
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
-    let (bg, fg) = loop {
-        if let (Some(a), Some(b), Some(_)) = (read("bg.pid"), read("fg.pid"), read("pg.pid")) {
-            break (a, b);
-        }
-        assert!(std::time::Instant::now() < deadline, "the command never started");
-        std::thread::sleep(std::time::Duration::from_millis(10));
-    };
+    let (_dir, mut parent, (bg, fg, _)) = killable_braid();
     assert!(alive(bg) && alive(fg));
     parent.kill().unwrap(); // SIGKILL
     parent.wait().unwrap();
@@ -412,22 +420,7 @@ fn a_group_whose_leader_was_killed_first_is_stopped_at_the_next_start() {
     if std::env::var("BRAID_TEST_KILLED_PARENT").is_ok() {
         return; // the child of the test above runs only that test
     }
-    let dir = tempfile::tempdir().unwrap();
-    let mut parent = std::process::Command::new(std::env::current_exe().unwrap())
-        .args(["--exact", "a_command_dies_with_braid_even_when_braid_is_killed", "--nocapture"])
-        .env("BRAID_TEST_KILLED_PARENT", dir.path())
-        .stdout(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
-    let read = |f: &str| std::fs::read_to_string(dir.path().join(f)).ok().and_then(|s| s.trim().parse::<u32>().ok());
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
-    let (bg, fg, group) = loop {
-        if let (Some(a), Some(b), Some(g)) = (read("bg.pid"), read("fg.pid"), read("pg.pid")) {
-            break (a, b, g);
-        }
-        assert!(std::time::Instant::now() < deadline, "the command never started");
-        std::thread::sleep(std::time::Duration::from_millis(10));
-    };
+    let (dir, mut parent, (bg, fg, group)) = killable_braid();
     assert!(dir.path().join("processes").join(group.to_string()).exists(), "the group is recorded");
     // The leader goes first, so nothing is left to stop its group when
     // Braid dies: the commands outlive Braid.
