@@ -261,6 +261,7 @@ impl Conversation {
                 self.edit_branch(branch, |b| b.system_prompt.clone_from(system_prompt))
             }
             Effect::DeleteBranch(d) => self.delete_branch(d),
+            Effect::SetBranchMessages { branch, ids } => self.set_branch_messages(branch, ids),
             _ => Ok(()),
         }
     }
@@ -274,7 +275,9 @@ impl Conversation {
             Effect::UpdateMessage(m) => self.pool.get(&m.id).map(|old| Undo::Restore(Box::new(old.clone()))),
             Effect::SetActiveBranch(_) => Some(Undo::Activate(self.active.clone())),
             Effect::CreateBranch(b) => Some(Undo::RemoveBranch(b.id.clone())),
-            Effect::RenameBranch { branch, .. } | Effect::SetBranchPrompt { branch, .. } => {
+            Effect::RenameBranch { branch, .. }
+            | Effect::SetBranchPrompt { branch, .. }
+            | Effect::SetBranchMessages { branch, .. } => {
                 self.branches.get(branch).map(|b| Undo::RestoreBranches(vec![b.clone()], Vec::new()))
             }
             Effect::DeleteBranch(d) => {

@@ -10,7 +10,7 @@
 //! messages on every change and draw only the rows in view.
 
 use crate::conversation::Conversation;
-use braid_protocol::{BranchId, MessageId};
+use braid_protocol::{BranchId, ControlKind, MessageId, MessageType};
 use std::collections::HashMap;
 
 /// A message of the graph and the ones it follows: the previous message of
@@ -62,7 +62,13 @@ pub fn nodes(conversation: &Conversation) -> Vec<Node> {
         let mut previous: Option<MessageId> = None;
         for &id in &branch.message_ids {
             if seen.insert(id) {
-                out.push(Node { id, parents: previous.into_iter().collect(), color: color as u32 });
+                let mut parents: Vec<MessageId> = previous.into_iter().collect();
+                // A merge card has two parents: its branch's line and the
+                // source's tip.
+                if let Some(tip) = merged_tip(conversation, id).filter(|t| !parents.contains(t)) {
+                    parents.push(tip);
+                }
+                out.push(Node { id, parents, color: color as u32 });
             }
             previous = Some(id);
         }
@@ -70,6 +76,15 @@ pub fn nodes(conversation: &Conversation) -> Vec<Node> {
     // Ids are handed out in creation order: that is the history's order.
     out.sort_by_key(|n| n.id);
     out
+}
+
+fn merged_tip(conversation: &Conversation, id: MessageId) -> Option<MessageId> {
+    match &conversation.message(id)?.body {
+        MessageType::SystemControl { control: ControlKind::Merge { record } } => {
+            Some(record.source_tip).filter(|t| *t < id && conversation.message(*t).is_some())
+        }
+        _ => None,
+    }
 }
 
 /// `main` first, then `b2`, `b3`, … by number (not as text: b10 after b9).
@@ -176,4 +191,61 @@ pub fn layout(nodes: &[Node]) -> Layout {
         }
     }
     Layout { rows, width }
+}
+
+/// The graph as the UI draws it: the layout's rows with what each shows
+/// of its message, and the branches with their colours and tips.
+pub fn view(conversation: &Conversation) -> braid_protocol::GraphView {
+    let nodes = nodes(conversation);
+    let laid = layout(&nodes);
+    let mut branches: Vec<_> = conversation.branches().collect();
+    branches.sort_by_key(|b| (b.created_at, branch_order(&b.id)));
+    let mut tips: HashMap<MessageId, Vec<BranchId>> = HashMap::new();
+    for b in &branches {
+        if let Some(t) = b.message_ids.last() {
+            tips.entry(*t).or_default().push(b.id.clone());
+        }
+    }
+    let pairs = |v: &[(u32, u32)]| v.iter().map(|(l, c)| [*l, *c]).collect::<Vec<_>>();
+    let rows = laid
+        .rows
+        .iter()
+        .filter_map(|r| {
+            let m = conversation.message(r.id)?;
+            Some(braid_protocol::GraphRow {
+                id: r.id,
+                lane: r.lane,
+                color: r.color,
+                up: r.up,
+                down: r.down,
+                forks: pairs(&r.forks),
+                merges: pairs(&r.merges),
+                through: pairs(&r.through),
+                kind: m.body.kind().tag().to_owned(),
+                role: m.body.role().map(|role| format!("{role:?}").to_lowercase()),
+                preview: crate::conversation::describe(&m.body),
+                created_at: m.created_at,
+                tips: tips.remove(&r.id).unwrap_or_default(),
+                merge: merged_tip(conversation, r.id).is_some(),
+            })
+        })
+        .collect();
+    braid_protocol::GraphView {
+        rows,
+        width: laid.width,
+        branches: branches
+            .iter()
+            .enumerate()
+            .map(|(color, b)| braid_protocol::GraphBranch {
+                id: b.id.clone(),
+                name: b.name.clone(),
+                color: color as u32,
+                parent: b.parent.clone(),
+                tip: b.message_ids.last().copied(),
+                message_count: b.message_ids.len() as u32,
+                system_prompt: b.system_prompt.clone(),
+            })
+            .collect(),
+        active: conversation.active_branch().clone(),
+    }
 }

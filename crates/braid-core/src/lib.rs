@@ -17,6 +17,7 @@ pub mod history;
 pub mod invariants;
 pub mod llm;
 pub mod machine;
+pub mod merge;
 pub mod optimize;
 pub mod pipeline;
 pub mod prompt;

@@ -12,6 +12,7 @@ mod backoff;
 mod branches;
 mod control;
 mod events;
+mod merge;
 mod prepare;
 mod request;
 mod settings;

@@ -29,6 +29,7 @@ pub fn request_messages(conversation: &Conversation) -> Vec<Message> {
         _ => None,
     });
     let replaced: HashSet<MessageId> = summary.map(|s| s.2.iter().copied().collect()).unwrap_or_default();
+    let undone = crate::merge::undone(conversation);
     let mut out = Vec::with_capacity(active.len());
     let mut placed = false;
     for m in &active {
@@ -39,11 +40,23 @@ pub fn request_messages(conversation: &Conversation) -> Vec<Message> {
             }
             continue;
         }
-        if !matches!(m.body, MessageType::SystemControl { .. } | MessageType::Unknown { .. }) {
-            out.push((*m).clone());
+        match &m.body {
+            MessageType::SystemControl { control: ControlKind::Merge { record } } if !undone.contains(&m.id) => {
+                if let Some(text) = &record.summary {
+                    out.push(merge_summary(m, &record.source_name, text));
+                }
+            }
+            MessageType::SystemControl { .. } | MessageType::Unknown { .. } => {}
+            _ => out.push((*m).clone()),
         }
     }
     out
+}
+
+/// A summary merge as the model reads it: what the other branch found.
+fn merge_summary(card: &Message, branch: &str, text: &str) -> Message {
+    let body = format!("[Merged from the branch \"{branch}\": a summary of what was found there]\n{text}");
+    Message::new(card.id, card.created_at, MessageType::text(Role::User, body))
 }
 
 fn summary_message(
@@ -153,6 +166,9 @@ pub const SUMMARY_INSTRUCTIONS: &str = "Summarise the conversation below so that
 without it. Keep: the user's task and goals, decisions made and why, open items and next steps, the files \
 and paths in play, and facts that later steps depend on. Write plain sentences and short lists, at most \
 300 words. Do not answer the conversation; only summarise it.";
+
+/// For the merge card: what a branch found, for the branch it merges into.
+pub const MERGE_SUMMARY_INSTRUCTIONS: &str = "The conversation below is a branch of a larger conversation, explored on its own since it parted from the main line. Summarise what it found, so the main line can use it: the decisions made and why, the results (what worked, what did not, figures), and the files touched and how. Write plain sentences and short lists, at most 200 words. Do not answer the conversation; only summarise it.";
 
 /// The batch of messages as one transcript for the summariser (tool calls
 /// and results as text, so no pairing rules apply), after the previous

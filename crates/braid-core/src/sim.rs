@@ -162,6 +162,28 @@ impl Sim {
         }
     }
 
+    /// Merges into the active branch through the machine, as the runtime
+    /// does; `Ok` is the merge card's id, `Err` the refusal.
+    pub fn merge(&mut self, options: &braid_protocol::MergeOptions) -> Result<braid_protocol::MessageId, WireError> {
+        let event = crate::merge::merge_event(&self.conversation, options, crate::tokens::TokenEncoding::O200k)?;
+        let fx = self.send(event);
+        match reply_of(&fx) {
+            Some(Ok(Reply::Message(id))) => Ok(*id),
+            Some(Err(e)) => Err(e.clone()),
+            other => panic!("no merge reply: {other:?}"),
+        }
+    }
+
+    /// Undoes the merge whose card is `card`, through the machine.
+    pub fn undo_merge(&mut self, card: braid_protocol::MessageId) -> Result<(), WireError> {
+        let event = crate::merge::undo_event(&self.conversation, card)?;
+        let fx = self.send(event);
+        match reply_of(&fx) {
+            Some(r) => r.clone().map(drop),
+            None => panic!("no reply to an undo"),
+        }
+    }
+
     /// The request id of the current LLM request.
     pub fn request_id(&self) -> RequestId {
         match &self.state.request {

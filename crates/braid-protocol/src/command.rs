@@ -74,6 +74,19 @@ pub enum Command {
     /// gone; its forks hang from its parent. Not main, not the branch in
     /// use.
     DeleteBranch { context_id: ContextId, branch_id: BranchId },
+    /// Answered by a [`crate::MergePreview`]: what merging the source
+    /// into the branch in use would do. Changes nothing.
+    PreviewMerge { context_id: ContextId, options: crate::MergeOptions },
+    /// Answered by the merge card's [`MessageId`]; refused with the
+    /// preview's reason when it cannot be applied as asked.
+    Merge { context_id: ContextId, options: crate::MergeOptions },
+    /// Answered by `()`: the merge whose card is `merge` is taken back.
+    UndoMerge { context_id: ContextId, merge: MessageId },
+    /// Answered by the text the conversation's model wrote: a summary of
+    /// what `source` found since it parted from the branch in use.
+    DraftMergeSummary { context_id: ContextId, source: BranchId },
+    /// Answered by the [`crate::GraphView`] of the whole conversation.
+    BranchGraph { context_id: ContextId },
     /// Answered by the [`ContextSummary`] with the new title.
     RenameContext { context_id: ContextId, title: String },
     /// Answered by the [`ContextSummary`]; `None` follows the default model
@@ -332,6 +345,11 @@ pub fn responses() -> Vec<(&'static str, String)> {
         ("rename_branch", unit()),
         ("set_branch_prompt", unit()),
         ("delete_branch", unit()),
+        ("preview_merge", ts::<crate::MergePreview>()),
+        ("merge", ts::<MessageId>()),
+        ("undo_merge", unit()),
+        ("draft_merge_summary", ts::<String>()),
+        ("branch_graph", ts::<crate::GraphView>()),
         ("rename_context", ts::<ContextSummary>()),
         ("set_context_model", ts::<ContextSummary>()),
         ("get_settings", ts::<SettingsView>()),

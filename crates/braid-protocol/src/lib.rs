@@ -13,6 +13,7 @@ pub mod error;
 pub mod event;
 pub mod generation;
 pub mod ids;
+pub mod merge;
 pub mod message;
 pub mod settings;
 pub mod status;
@@ -31,6 +32,11 @@ pub use event::{
 };
 pub use generation::{GenerationSettings, ToolUse, MAX_TEMPERATURE};
 pub use ids::{BranchId, CallId, ContextId, MessageId, RequestId, Timestamp};
+pub use merge::{
+    ConflictChoice, ConflictKind, GraphBranch, GraphRow, GraphView, MergeConflict, MergeDependency, MergeItem,
+    MergeItemFate, MergeOptions, MergePreview, MergeRecord, MergeStrategy, MessageStamp, MissingDependencies,
+    PromptBefore, Resolution,
+};
 pub use message::{
     Approval, ContentPart, ControlKind, FileRefStatus, ImageMode, ImageSource, LineRange, Message, MessageKind,
     MessageMeta, MessageType, Role, StoredImage, TokenCount, TokenEncoding, TokenUsage, ToolCall, ToolResultStatus,

@@ -52,11 +52,19 @@ pub struct MessageMeta {
     /// and Continue lets the model go on from where it was cut.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub cut: bool,
+    /// A merge's copy of this message of another branch.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub copied_from: Option<MessageId>,
 }
 
 impl MessageMeta {
     pub fn is_empty(&self) -> bool {
-        self.processing_us.is_none() && self.usage.is_none() && self.tokens.is_none() && !self.cut
+        self.processing_us.is_none()
+            && self.usage.is_none()
+            && self.tokens.is_none()
+            && !self.cut
+            && self.copied_from.is_none()
     }
 }
 
@@ -216,6 +224,14 @@ pub enum ControlKind {
     Notice {
         code: NoticeCode,
         text: String,
+    },
+    /// The merge card: a branch merged into this one.
+    Merge {
+        record: crate::merge::MergeRecord,
+    },
+    /// The merge card `merge` was undone: what it brought is off the branch.
+    MergeUndone {
+        merge: MessageId,
     },
 }
 

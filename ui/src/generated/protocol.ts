@@ -34,7 +34,132 @@ export type ToolCall = { id: CallId, name: string, arguments: string, approval: 
 
 export type ToolResultStatus = "success" | "error" | "cancelled";
 
-export type ControlKind = { "kind": "mode_change", mode: string, } | { "kind": "branch_switch", from: BranchId, to: BranchId, } | { "kind": "summary", text: string, replaces: Array<MessageId>, } | { "kind": "recovery", interrupted_state: string, detail: string, } | { "kind": "notice", code: NoticeCode, text: string, };
+export type MergeStrategy = "summary" | "fast_forward" | "append" | "cherry_pick" | "rebase";
+
+export type ConflictKind = "file" | "system_prompt" | "mode" | "summary";
+
+export type Resolution = "keep_source" | "keep_target" | "keep_both" | "drop";
+
+export type MissingDependencies = "bring" | "without";
+
+export type ConflictChoice = { conflict: string, resolution: Resolution, };
+
+export type MergeOptions = { source: BranchId, strategy: MergeStrategy, 
+/**
+ * Cherry-pick: the source's messages to copy.
+ */
+picks: Array<MessageId>, missing: MissingDependencies, resolutions: Array<ConflictChoice>, 
+/**
+ * Summary: the text as the user edited it.
+ */
+summary: string | null, 
+/**
+ * Rebase: send each replayed user turn to the model again.
+ */
+answer_again: boolean, };
+
+export type MergeItemFate = "brought" | "dependency" | "as_text" | "duplicate" | "left_out" | "resolved" | "replayed";
+
+export type MergeItem = { id: MessageId, 
+/**
+ * The message's kind tag (`text`, `tool_request`, …).
+ */
+kind: string, role: string | null, preview: string, tokens: number, created_at: Timestamp, fate: MergeItemFate, };
+
+export type MergeDependency = { message: MessageId, needs: MessageId, why: string, };
+
+export type MessageStamp = { id: MessageId, created_at: Timestamp, };
+
+export type MergeConflict = { 
+/**
+ * Stable for the same branches: the key of its resolution.
+ */
+id: string, kind: ConflictKind, title: string, detail: string, source_messages: Array<MessageStamp>, target_messages: Array<MessageStamp>, options: Array<Resolution>, suggested: Resolution, 
+/**
+ * The resolution given in the options, if any.
+ */
+chosen: Resolution | null, };
+
+export type MergePreview = { source: BranchId, target: BranchId, strategy: MergeStrategy, 
+/**
+ * The last message both branches share.
+ */
+base: MessageId | null, 
+/**
+ * The source's messages since the common ancestor and their fate.
+ */
+items: Array<MergeItem>, 
+/**
+ * Messages the target holds that the source does not, since the
+ * common ancestor.
+ */
+target_new: number, fast_forward_possible: boolean, dependencies: Array<MergeDependency>, conflicts: Array<MergeConflict>, 
+/**
+ * Tokens the merge adds to the target.
+ */
+added_tokens: number, target_tokens_before: number, target_tokens_after: number, 
+/**
+ * Why the merge cannot be applied as asked; `None` when it can.
+ */
+blocked: string | null, };
+
+export type PromptBefore = { system_prompt: string | null, };
+
+export type MergeRecord = { source: BranchId, source_name: string, target: BranchId, 
+/**
+ * The source's last message at the merge: the card's second parent.
+ */
+source_tip: MessageId, strategy: MergeStrategy, 
+/**
+ * The messages the merge put on the target after the card (copies),
+ * or took from the source (fast-forward).
+ */
+brought: Array<MessageId>, 
+/**
+ * The target's messages the resolutions took off it.
+ */
+removed: Array<MessageId>, 
+/**
+ * The target's messages before the merge, when the merge rewrote
+ * them (fast-forward, removals): undo puts them back.
+ */
+before: Array<MessageId> | null, summary: string | null, resolutions: Array<ConflictChoice>, 
+/**
+ * The target's own system prompt before a resolution changed it.
+ */
+prompt_before: PromptBefore | null, 
+/**
+ * Rebase with "answer again": the user turns sent again.
+ */
+replayed: number, };
+
+export type GraphRow = { id: MessageId, lane: number, color: number, up: boolean, down: boolean, 
+/**
+ * `[lane, colour]` of each line leaving for a fork.
+ */
+forks: Array<[number, number]>, 
+/**
+ * `[lane, colour]` of each merged-in line ending here.
+ */
+merges: Array<[number, number]>, 
+/**
+ * `[lane, colour]` of each line passing by.
+ */
+through: Array<[number, number]>, kind: string, role: string | null, preview: string, created_at: Timestamp, 
+/**
+ * Branches whose last message this is.
+ */
+tips: Array<BranchId>, 
+/**
+ * A merge card (undone or not).
+ */
+merge: boolean, };
+
+export type GraphBranch = { id: BranchId, name: string, color: number, parent: BranchId | null, tip: MessageId | null, message_count: number, system_prompt: string | null, };
+
+export type GraphView = { rows: Array<GraphRow>, width: number, branches: Array<GraphBranch>, active: BranchId, };
+
+export type ControlKind = { "kind": "mode_change", mode: string, } | { "kind": "branch_switch", from: BranchId, to: BranchId, } | { "kind": "summary", text: string, replaces: Array<MessageId>, } | { "kind": "recovery", interrupted_state: string, detail: string, } | { "kind": "notice", code: NoticeCode, text: string, } | { "kind": "merge", record: MergeRecord, } | { "kind": "merge_undone", merge: MessageId, };
 
 export type MessageType = { "type": "text", role: Role, parts: Array<ContentPart>, } | { "type": "image", source: ImageSource, mode: ImageMode, vision_analysis: string | null, recognized_text: string | null, ocr_confidence: number | null, language: string | null, error: string | null, 
 /**
@@ -82,7 +207,11 @@ tokens?: TokenCount | null,
  * The answer stopped at the model's output limit: it is incomplete,
  * and Continue lets the model go on from where it was cut.
  */
-cut?: boolean, };
+cut?: boolean, 
+/**
+ * A merge's copy of this message of another branch.
+ */
+copied_from?: MessageId, };
 
 export type Message = { id: MessageId, created_at: Timestamp, schema_version: number, body: MessageType, meta?: MessageMeta, };
 
@@ -234,7 +363,7 @@ export type Command = { "type": "create_context", title: string | null,
 /**
  * Fixed for the context's life; the runtime's default when absent.
  */
-working_dir: string | null, } | { "type": "list_contexts" } | { "type": "load_context", context_id: ContextId, } | { "type": "delete_context", context_id: ContextId, } | { "type": "send_message", context_id: ContextId, message: NewMessage, queue_if_busy: boolean, } | { "type": "unqueue", context_id: ContextId, message_id: MessageId, } | { "type": "cancel", context_id: ContextId, } | { "type": "interrupt", context_id: ContextId, } | { "type": "retry", context_id: ContextId, } | { "type": "continue", context_id: ContextId, } | { "type": "decide_tool_call", context_id: ContextId, call_id: CallId, decision: ApprovalDecision, } | { "type": "create_branch", context_id: ContextId, from_message: MessageId, name: string, system_prompt: string | null, } | { "type": "switch_branch", context_id: ContextId, branch_id: BranchId, } | { "type": "rename_branch", context_id: ContextId, branch_id: BranchId, name: string, } | { "type": "set_branch_prompt", context_id: ContextId, branch_id: BranchId, system_prompt: string | null, } | { "type": "delete_branch", context_id: ContextId, branch_id: BranchId, } | { "type": "rename_context", context_id: ContextId, title: string, } | { "type": "set_context_model", context_id: ContextId, model: ModelChoice | null, } | { "type": "get_settings" } | { "type": "save_provider", provider: ProviderInput, } | { "type": "remove_provider", provider_id: string, } | { "type": "set_default_provider", provider_id: string, } | { "type": "test_provider", provider: ProviderInput, } | { "type": "list_models", provider_id: string, } | { "type": "detect_local_servers" } | { "type": "list_tools" } | { "type": "set_tool_policy", context_id: ContextId, policy: ToolApprovalPolicy, always_ask: Array<string> | null, } | { "type": "set_generation", context_id: ContextId, settings: GenerationSettings, } | { "type": "set_mode", context_id: ContextId, mode: AgentMode, } | { "type": "list_workspace_files", context_id: ContextId, query: string, limit: number | null, } | { "type": "set_context_strategy", context_id: ContextId, strategy: ContextStrategy, summarize_at_percent: number | null, } | { "type": "store_image", data: string, name: string | null, } | { "type": "read_image", id: string, } | { "type": "retry_image", context_id: ContextId, message_id: MessageId, mode: ImageMode | null, };
+working_dir: string | null, } | { "type": "list_contexts" } | { "type": "load_context", context_id: ContextId, } | { "type": "delete_context", context_id: ContextId, } | { "type": "send_message", context_id: ContextId, message: NewMessage, queue_if_busy: boolean, } | { "type": "unqueue", context_id: ContextId, message_id: MessageId, } | { "type": "cancel", context_id: ContextId, } | { "type": "interrupt", context_id: ContextId, } | { "type": "retry", context_id: ContextId, } | { "type": "continue", context_id: ContextId, } | { "type": "decide_tool_call", context_id: ContextId, call_id: CallId, decision: ApprovalDecision, } | { "type": "create_branch", context_id: ContextId, from_message: MessageId, name: string, system_prompt: string | null, } | { "type": "switch_branch", context_id: ContextId, branch_id: BranchId, } | { "type": "rename_branch", context_id: ContextId, branch_id: BranchId, name: string, } | { "type": "set_branch_prompt", context_id: ContextId, branch_id: BranchId, system_prompt: string | null, } | { "type": "delete_branch", context_id: ContextId, branch_id: BranchId, } | { "type": "preview_merge", context_id: ContextId, options: MergeOptions, } | { "type": "merge", context_id: ContextId, options: MergeOptions, } | { "type": "undo_merge", context_id: ContextId, merge: MessageId, } | { "type": "draft_merge_summary", context_id: ContextId, source: BranchId, } | { "type": "branch_graph", context_id: ContextId, } | { "type": "rename_context", context_id: ContextId, title: string, } | { "type": "set_context_model", context_id: ContextId, model: ModelChoice | null, } | { "type": "get_settings" } | { "type": "save_provider", provider: ProviderInput, } | { "type": "remove_provider", provider_id: string, } | { "type": "set_default_provider", provider_id: string, } | { "type": "test_provider", provider: ProviderInput, } | { "type": "list_models", provider_id: string, } | { "type": "detect_local_servers" } | { "type": "list_tools" } | { "type": "set_tool_policy", context_id: ContextId, policy: ToolApprovalPolicy, always_ask: Array<string> | null, } | { "type": "set_generation", context_id: ContextId, settings: GenerationSettings, } | { "type": "set_mode", context_id: ContextId, mode: AgentMode, } | { "type": "list_workspace_files", context_id: ContextId, query: string, limit: number | null, } | { "type": "set_context_strategy", context_id: ContextId, strategy: ContextStrategy, summarize_at_percent: number | null, } | { "type": "store_image", data: string, name: string | null, } | { "type": "read_image", id: string, } | { "type": "retry_image", context_id: ContextId, message_id: MessageId, mode: ImageMode | null, };
 
 export type SendReceipt = { message_id: MessageId, 
 /**
@@ -383,6 +512,11 @@ export type CommandResponses = {
   rename_branch: void,
   set_branch_prompt: void,
   delete_branch: void,
+  preview_merge: MergePreview,
+  merge: MessageId,
+  undo_merge: void,
+  draft_merge_summary: string,
+  branch_graph: GraphView,
   rename_context: ContextSummary,
   set_context_model: ContextSummary,
   get_settings: SettingsView,

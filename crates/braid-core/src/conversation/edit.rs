@@ -47,6 +47,19 @@ impl Conversation {
         })
     }
 
+    /// A merge (or its undo) sets the branch's list whole; every id must
+    /// be in the pool, once.
+    pub(super) fn set_branch_messages(&mut self, id: &BranchId, ids: &[MessageId]) -> Result<(), ConversationError> {
+        if let Some(missing) = ids.iter().find(|m| !self.pool.contains_key(m)) {
+            return Err(ConversationError::NoSuchMessage(*missing));
+        }
+        let mut seen = std::collections::HashSet::with_capacity(ids.len());
+        if let Some(twice) = ids.iter().find(|m| !seen.insert(**m)) {
+            return Err(ConversationError::DuplicateMessage(*twice));
+        }
+        self.edit_branch(id, |b| b.message_ids = ids.to_vec())
+    }
+
     pub(super) fn delete_branch(&mut self, d: &BranchDeletion) -> Result<(), ConversationError> {
         self.branches.remove(&d.id).ok_or_else(|| ConversationError::NoSuchBranch(d.id.clone()))?;
         for m in &d.orphans {

@@ -5,6 +5,7 @@ use super::{PipelineStage, ToolOutcome};
 use crate::conversation::{Branch, BranchDeletion};
 use crate::fit::{FileChangeKind, PreparedRequest};
 use crate::llm::{LlmFailure, LlmResponse, ToolChoice};
+use crate::merge::{MergeApply, MergeUndo};
 use braid_protocol::{
     AgentMode, ApprovalDecision, BraidEvent, BranchId, CallId, ContextStrategy, GenerationSettings, ImageAttachment,
     Message, MessageId, MessageType, RequestId, SendReceipt, Timestamp, ToolApprovalPolicy, ToolCall, ToolSpec,
@@ -158,6 +159,15 @@ pub enum Event {
     DeleteBranch {
         deletion: Box<BranchDeletion>,
     },
+    /// A merge into the active branch, as `merge::plan` computed it from
+    /// the conversation (only while idle).
+    Merge {
+        apply: Box<MergeApply>,
+    },
+    /// Take a merge back, as `merge::undo_plan` computed it.
+    UndoMerge {
+        undo: Box<MergeUndo>,
+    },
 }
 
 impl Event {
@@ -195,6 +205,8 @@ impl Event {
             Event::RenameBranch { .. } => "rename_branch",
             Event::SetBranchPrompt { .. } => "set_branch_prompt",
             Event::DeleteBranch { .. } => "delete_branch",
+            Event::Merge { .. } => "merge",
+            Event::UndoMerge { .. } => "undo_merge",
         }
     }
 }
@@ -205,6 +217,8 @@ pub enum Reply {
     Accepted(SendReceipt),
     /// A branch was created.
     Branch(BranchId),
+    /// A message was written (the merge card).
+    Message(MessageId),
     Done,
 }
 
@@ -231,6 +245,12 @@ pub enum Effect {
     /// Remove the branch and the messages only it held; re-attach its
     /// children to its parent.
     DeleteBranch(Box<BranchDeletion>),
+    /// The branch now holds these messages, in this order (a merge or its
+    /// undo; every id is in the pool).
+    SetBranchMessages {
+        branch: BranchId,
+        ids: Vec<MessageId>,
+    },
     /// Answer the command.
     Reply(Result<Reply, WireError>),
     RunPipeline(Message),
@@ -302,6 +322,7 @@ impl Effect {
                 | Effect::RenameBranch { .. }
                 | Effect::SetBranchPrompt { .. }
                 | Effect::DeleteBranch(_)
+                | Effect::SetBranchMessages { .. }
         )
     }
 }

@@ -168,6 +168,8 @@ impl Step {
             Event::RenameBranch { branch, name } => self.rename_branch(branch, name),
             Event::SetBranchPrompt { branch, system_prompt } => self.set_branch_prompt(branch, system_prompt),
             Event::DeleteBranch { deletion } => self.delete_branch(*deletion),
+            Event::Merge { apply } => self.merge(*apply),
+            Event::UndoMerge { undo } => self.undo_merge(*undo),
         }
     }
 

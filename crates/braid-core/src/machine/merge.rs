@@ -1,0 +1,78 @@
+//! Applying a merge and taking it back. What a merge does was computed
+//! from the conversation (`crate::merge`); here it is checked against the
+//! state (only while idle), given ids, and persisted before anything else:
+//! the target's new list, the card, the copies, then the settings the
+//! resolutions changed. "Answer again" queues the replayed user turns.
+
+use super::step::Step;
+use super::{Effect, QueuedMessage, Reply};
+use crate::merge::{MergeApply, MergeUndo};
+use braid_protocol::{ControlKind, ErrorCode, MessageType, WireError};
+
+impl Step {
+    fn refuse_if_busy(&mut self, doing: &str) -> bool {
+        if !self.s.status.is_busy() {
+            return false;
+        }
+        let what = self.s.status.describe(self.now);
+        let text = format!("Braid is busy ({what}). Cancel or wait before {doing}.");
+        self.reply(Err(WireError::new(ErrorCode::AgentBusy, text)));
+        true
+    }
+
+    pub(super) fn merge(&mut self, apply: MergeApply) {
+        if self.refuse_if_busy("merging") {
+            return;
+        }
+        let MergeApply { mut record, rewrite, copies, prompt, mode, replay } = apply;
+        let target = record.target.clone();
+        if let Some(ids) = rewrite {
+            self.durable.push(Effect::SetBranchMessages { branch: target.clone(), ids });
+        }
+        let card = self.alloc_message_id();
+        let copies: Vec<_> = copies.into_iter().map(|(origin, body)| (self.alloc_message_id(), origin, body)).collect();
+        if !copies.is_empty() {
+            record.brought = copies.iter().map(|(id, _, _)| *id).collect();
+        }
+        record.replayed = replay.len() as u32;
+        let control = ControlKind::Merge { record };
+        self.reply(Ok(Reply::Message(card)));
+        let message = self.message(card, MessageType::SystemControl { control });
+        self.append(message);
+        for (id, origin, body) in copies {
+            let mut message = self.message(id, body);
+            message.meta.copied_from = Some(origin);
+            self.append(message);
+        }
+        if let Some(system_prompt) = prompt {
+            self.durable.push(Effect::SetBranchPrompt { branch: target, system_prompt });
+        }
+        if let Some(mode) = mode.filter(|m| *m != self.s.config.tools.mode) {
+            self.s.config.tools.mode = mode;
+            let id = self.alloc_message_id();
+            let control = ControlKind::ModeChange { mode: mode.as_str().to_owned() };
+            let message = self.message(id, MessageType::SystemControl { control });
+            self.append(message);
+        }
+        for body in replay {
+            let id = self.alloc_message_id();
+            self.s.queue.push_back(QueuedMessage { id, body, force_tool: None, images: Vec::new() });
+        }
+        self.start_queued_if_idle();
+    }
+
+    pub(super) fn undo_merge(&mut self, undo: MergeUndo) {
+        if self.refuse_if_busy("undoing a merge") {
+            return;
+        }
+        let MergeUndo { merge, target, ids, prompt } = undo;
+        self.durable.push(Effect::SetBranchMessages { branch: target.clone(), ids });
+        if let Some(system_prompt) = prompt {
+            self.durable.push(Effect::SetBranchPrompt { branch: target, system_prompt });
+        }
+        self.reply(Ok(Reply::Done));
+        let id = self.alloc_message_id();
+        let message = self.message(id, MessageType::SystemControl { control: ControlKind::MergeUndone { merge } });
+        self.append(message);
+    }
+}

@@ -1,0 +1,72 @@
+//! Taking a merge back: the target loses what the merge brought (and
+//! gets back what its resolutions took off, and its prompt); the card
+//! stays, and the machine records the undo after it, so the merge stays
+//! in the history as undone.
+
+use super::MergeError;
+use crate::conversation::Conversation;
+use braid_protocol::{BranchId, ControlKind, MessageId, MessageType};
+use std::collections::HashSet;
+
+/// Undoing a merge: the target's messages afterwards and its prompt back.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MergeUndo {
+    pub merge: MessageId,
+    pub target: BranchId,
+    pub ids: Vec<MessageId>,
+    pub prompt: Option<Option<String>>,
+}
+
+/// Undoing the merge whose card is `merge`: the target loses what the
+/// merge brought (and gets back what it took off); the card stays, and the
+/// machine records the undo after it.
+pub fn undo_plan(c: &Conversation, merge: MessageId) -> Result<MergeUndo, MergeError> {
+    let target_id = c.active_branch();
+    let target = c.branch(target_id).ok_or_else(|| MergeError::NoSuchBranch(target_id.clone()))?;
+    let record = match c.message(merge).map(|m| &m.body) {
+        Some(MessageType::SystemControl { control: ControlKind::Merge { record } })
+            if target.message_ids.contains(&merge) =>
+        {
+            record
+        }
+        _ => return Err(MergeError::NotAMerge(merge)),
+    };
+    let undone = c.messages(target_id).any(|m| {
+        matches!(&m.body, MessageType::SystemControl { control: ControlKind::MergeUndone { merge: u } } if *u == merge)
+    });
+    if undone {
+        return Err(MergeError::AlreadyUndone);
+    }
+    let brought: HashSet<MessageId> = record.brought.iter().copied().collect();
+    let card_at = target.message_ids.iter().position(|id| *id == merge).unwrap_or(0);
+    let ids = match &record.before {
+        Some(before) => {
+            let mut ids = before.clone();
+            ids.push(merge);
+            ids.extend(target.message_ids[card_at + 1..].iter().filter(|id| !brought.contains(id)));
+            ids
+        }
+        None => target.message_ids.iter().copied().filter(|id| !brought.contains(id)).collect(),
+    };
+    Ok(MergeUndo {
+        merge,
+        target: target_id.clone(),
+        ids,
+        prompt: record.prompt_before.as_ref().map(|p| p.system_prompt.clone()),
+    })
+}
+
+/// The merge cards on the active branch that were undone.
+pub fn undone(c: &Conversation) -> HashSet<MessageId> {
+    c.active_messages()
+        .filter_map(|m| match &m.body {
+            MessageType::SystemControl { control: ControlKind::MergeUndone { merge } } => Some(*merge),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The machine's event to undo the merge whose card is `merge`.
+pub fn undo_event(c: &Conversation, merge: MessageId) -> Result<crate::machine::Event, braid_protocol::WireError> {
+    Ok(crate::machine::Event::UndoMerge { undo: Box::new(undo_plan(c, merge)?) })
+}

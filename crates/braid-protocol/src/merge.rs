@@ -1,0 +1,280 @@
+//! Merging one branch into another: what the user asks for, the preview
+//! they see before anything changes, and the record a merge leaves in the
+//! target branch. A merge never alters a stored message: it copies, and
+//! the record says what to take back on undo.
+
+use crate::ids::{BranchId, MessageId, Timestamp};
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum MergeStrategy {
+    /// The model summarises what the source found; the user edits it; it
+    /// goes into the target as the merge card.
+    #[default]
+    Summary,
+    /// The target has not moved since the fork: it takes the source's
+    /// messages.
+    FastForward,
+    /// The source's messages since the common ancestor, in order, copied
+    /// after the target's tip; duplicates skipped.
+    Append,
+    /// Chosen messages only, with what they depend on.
+    CherryPick,
+    /// The source's turns replayed onto the target's tip, as they are or
+    /// answered again by the model.
+    Rebase,
+}
+
+impl MergeStrategy {
+    pub const ALL: [MergeStrategy; 5] = [
+        MergeStrategy::Summary,
+        MergeStrategy::FastForward,
+        MergeStrategy::Append,
+        MergeStrategy::CherryPick,
+        MergeStrategy::Rebase,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            MergeStrategy::Summary => "summary",
+            MergeStrategy::FastForward => "fast_forward",
+            MergeStrategy::Append => "append",
+            MergeStrategy::CherryPick => "cherry_pick",
+            MergeStrategy::Rebase => "rebase",
+        }
+    }
+}
+
+/// What a conflict is about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum ConflictKind {
+    /// Both branches wrote the same file, with different content.
+    File,
+    /// The branches have different system prompts.
+    SystemPrompt,
+    /// The source switched to another mode than the target is in.
+    Mode,
+    /// A summary on the source covers messages the target still has.
+    Summary,
+}
+
+/// How a conflict is settled.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum Resolution {
+    KeepSource,
+    KeepTarget,
+    KeepBoth,
+    Drop,
+}
+
+/// Cherry-pick: what to do with the messages a pick depends on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum MissingDependencies {
+    /// Bring them along.
+    #[default]
+    Bring,
+    /// Go on without them: a tool call or result left alone becomes plain
+    /// text, so the sequence stays valid for every provider.
+    Without,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct ConflictChoice {
+    pub conflict: String,
+    pub resolution: Resolution,
+}
+
+/// A merge as the user asks for it; the target is the branch in use.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct MergeOptions {
+    pub source: BranchId,
+    #[serde(default)]
+    pub strategy: MergeStrategy,
+    /// Cherry-pick: the source's messages to copy.
+    #[serde(default)]
+    pub picks: Vec<MessageId>,
+    #[serde(default)]
+    pub missing: MissingDependencies,
+    #[serde(default)]
+    pub resolutions: Vec<ConflictChoice>,
+    /// Summary: the text as the user edited it.
+    #[serde(default)]
+    pub summary: Option<String>,
+    /// Rebase: send each replayed user turn to the model again.
+    #[serde(default)]
+    pub answer_again: bool,
+}
+
+/// What happens to one of the source's messages in the merge.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum MergeItemFate {
+    /// Copied into the target (or taken, on a fast-forward).
+    Brought,
+    /// Brought because a chosen message depends on it.
+    Dependency,
+    /// Brought as plain text: its tool partner stays behind.
+    AsText,
+    /// The target has it already (same id, same origin, or same role and
+    /// content).
+    Duplicate,
+    /// Covered by the summary (Summary), or not chosen (Cherry-pick).
+    LeftOut,
+    /// Left out by a conflict's resolution.
+    Resolved,
+    /// Rebase with "answer again": the user turn is sent again; the rest
+    /// of the turn is answered anew.
+    Replayed,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct MergeItem {
+    pub id: MessageId,
+    /// The message's kind tag (`text`, `tool_request`, …).
+    pub kind: String,
+    pub role: Option<String>,
+    pub preview: String,
+    pub tokens: u32,
+    pub created_at: Timestamp,
+    pub fate: MergeItemFate,
+}
+
+/// A chosen message needs another one that was not chosen.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct MergeDependency {
+    pub message: MessageId,
+    pub needs: MessageId,
+    pub why: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct MessageStamp {
+    pub id: MessageId,
+    pub created_at: Timestamp,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct MergeConflict {
+    /// Stable for the same branches: the key of its resolution.
+    pub id: String,
+    pub kind: ConflictKind,
+    pub title: String,
+    pub detail: String,
+    pub source_messages: Vec<MessageStamp>,
+    pub target_messages: Vec<MessageStamp>,
+    pub options: Vec<Resolution>,
+    pub suggested: Resolution,
+    /// The resolution given in the options, if any.
+    pub chosen: Option<Resolution>,
+}
+
+/// What a merge would do, computed without changing anything.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct MergePreview {
+    pub source: BranchId,
+    pub target: BranchId,
+    pub strategy: MergeStrategy,
+    /// The last message both branches share.
+    pub base: Option<MessageId>,
+    /// The source's messages since the common ancestor and their fate.
+    pub items: Vec<MergeItem>,
+    /// Messages the target holds that the source does not, since the
+    /// common ancestor.
+    pub target_new: u32,
+    pub fast_forward_possible: bool,
+    pub dependencies: Vec<MergeDependency>,
+    pub conflicts: Vec<MergeConflict>,
+    /// Tokens the merge adds to the target.
+    pub added_tokens: u32,
+    pub target_tokens_before: u32,
+    pub target_tokens_after: u32,
+    /// Why the merge cannot be applied as asked; `None` when it can.
+    pub blocked: Option<String>,
+}
+
+/// What a merge did, kept in the merge card on the target: enough to show
+/// it, draw it in the graph and undo it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct MergeRecord {
+    pub source: BranchId,
+    pub source_name: String,
+    pub target: BranchId,
+    /// The source's last message at the merge: the card's second parent.
+    pub source_tip: MessageId,
+    pub strategy: MergeStrategy,
+    /// The messages the merge put on the target after the card (copies),
+    /// or took from the source (fast-forward).
+    pub brought: Vec<MessageId>,
+    /// The target's messages the resolutions took off it.
+    #[serde(default)]
+    pub removed: Vec<MessageId>,
+    /// The target's messages before the merge, when the merge rewrote
+    /// them (fast-forward, removals): undo puts them back.
+    #[serde(default)]
+    pub before: Option<Vec<MessageId>>,
+    #[serde(default)]
+    pub summary: Option<String>,
+    #[serde(default)]
+    pub resolutions: Vec<ConflictChoice>,
+    /// The target's own system prompt before a resolution changed it.
+    #[serde(default)]
+    pub prompt_before: Option<PromptBefore>,
+    /// Rebase with "answer again": the user turns sent again.
+    #[serde(default)]
+    pub replayed: u32,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct PromptBefore {
+    pub system_prompt: Option<String>,
+}
+
+/// One row of the history graph, as `braid_core::graph::layout` drew it,
+/// with what the UI shows of its message.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct GraphRow {
+    pub id: MessageId,
+    pub lane: u32,
+    pub color: u32,
+    pub up: bool,
+    pub down: bool,
+    /// `[lane, colour]` of each line leaving for a fork.
+    pub forks: Vec<[u32; 2]>,
+    /// `[lane, colour]` of each merged-in line ending here.
+    pub merges: Vec<[u32; 2]>,
+    /// `[lane, colour]` of each line passing by.
+    pub through: Vec<[u32; 2]>,
+    pub kind: String,
+    pub role: Option<String>,
+    pub preview: String,
+    pub created_at: Timestamp,
+    /// Branches whose last message this is.
+    pub tips: Vec<BranchId>,
+    /// A merge card (undone or not).
+    pub merge: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct GraphBranch {
+    pub id: BranchId,
+    pub name: String,
+    pub color: u32,
+    pub parent: Option<BranchId>,
+    pub tip: Option<MessageId>,
+    pub message_count: u32,
+    pub system_prompt: Option<String>,
+}
+
+/// The conversation as a history graph, oldest row first.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct GraphView {
+    pub rows: Vec<GraphRow>,
+    pub width: u32,
+    pub branches: Vec<GraphBranch>,
+    pub active: BranchId,
+}
