@@ -9,6 +9,7 @@
 
 mod failure;
 mod files;
+mod merge;
 mod meta;
 mod request;
 mod work;
@@ -30,6 +31,8 @@ use braid_workspace::freshness::FileFreshness;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use tokio::sync::{broadcast, mpsc, oneshot};
+
+pub use merge::{MergeAnswer, MergeOp};
 
 pub type Answer<T> = oneshot::Sender<Result<T, WireError>>;
 
@@ -65,6 +68,11 @@ pub enum Input {
     },
     History {
         answer: Answer<Vec<TransitionRecord>>,
+    },
+    /// Merges, their previews and undos, and the history graph.
+    Merge {
+        op: MergeOp,
+        answer: Answer<MergeAnswer>,
     },
     /// A new title and/or model choice (`Some(None)`: back to the default).
     UpdateMeta {
@@ -232,6 +240,9 @@ impl ContextActor {
                 };
                 let _ = answer.send(reply);
             }
+            Input::Merge { op, answer } => {
+                let _ = answer.send(self.merge_op(op));
+            }
             Input::History { answer } => {
                 let _ = answer.send(Ok(self.log.records().cloned().collect()));
             }
@@ -364,7 +375,8 @@ impl ContextActor {
                 | Effect::CreateBranch(_)
                 | Effect::RenameBranch { .. }
                 | Effect::SetBranchPrompt { .. }
-                | Effect::DeleteBranch(_) => {}
+                | Effect::DeleteBranch(_)
+                | Effect::SetBranchMessages { .. } => {}
             }
         }
         reply

@@ -55,6 +55,17 @@ impl Runtime {
             Command::SwitchBranch { context_id, branch_id } => {
                 self.switch_branch(&context_id, branch_id).await.map(|()| json!(null)).map_err(wire)
             }
+            Command::PreviewMerge { context_id, options } => {
+                to_json(&self.preview_merge(&context_id, options).await.map_err(wire)?)
+            }
+            Command::Merge { context_id, options } => to_json(&self.merge(&context_id, options).await.map_err(wire)?),
+            Command::UndoMerge { context_id, merge } => {
+                self.undo_merge(&context_id, merge).await.map(|()| json!(null)).map_err(wire)
+            }
+            Command::DraftMergeSummary { context_id, source } => {
+                to_json(&self.draft_merge_summary(&context_id, source).await.map_err(wire)?)
+            }
+            Command::BranchGraph { context_id } => to_json(&self.branch_graph(&context_id).await.map_err(wire)?),
             Command::RenameContext { context_id, title } => {
                 to_json(&self.rename_context(&context_id, &title).await.map_err(wire)?)
             }

@@ -7,6 +7,7 @@
 //! here per request and hold no logic of their own.
 
 mod actor;
+mod branches;
 mod catalogue;
 mod clock;
 mod contexts;
@@ -43,8 +44,8 @@ use braid_core::{ContextState, Conversation};
 use braid_llm::secrets::Secrets;
 use braid_llm::LlmProvider;
 use braid_protocol::{
-    AgentMode, ApprovalDecision, BraidEvent, BranchId, CallId, ContextId, ContextSnapshot, ContextSummary, ErrorCode,
-    ImageData, ImageMode, MessageId, ModelChoice, StoredImage, ToolApprovalPolicy, ToolSettings, WireError,
+    AgentMode, ApprovalDecision, BraidEvent, CallId, ContextId, ContextSnapshot, ContextSummary, ErrorCode, ImageData,
+    ImageMode, MessageId, ModelChoice, StoredImage, ToolApprovalPolicy, ToolSettings, WireError,
 };
 use braid_store::{ContextMeta, RecoveryReport, Store};
 use std::path::PathBuf;
@@ -315,27 +316,6 @@ impl Runtime {
         self.command(id, Event::ToolDecision { call_id, decision }).await.map(drop)
     }
 
-    pub async fn create_branch(
-        &self,
-        id: &ContextId,
-        from: MessageId,
-        name: String,
-        system_prompt: Option<String>,
-    ) -> Result<BranchId, RuntimeError> {
-        self.ask(id, |answer| Input::CreateBranch { from, name, system_prompt, answer }).await
-    }
-
-    pub async fn switch_branch(&self, id: &ContextId, to: BranchId) -> Result<(), RuntimeError> {
-        self.ask(id, |answer| Input::SwitchBranch { to, answer }).await.map(drop)
-    }
-
-    /// Renames a branch (1 to 80 characters), sets its own system prompt
-    /// (`None` or empty: the conversation's), or deletes it (not main, not
-    /// the one in use; messages another branch holds stay).
-    pub async fn edit_branch(&self, id: &ContextId, branch: BranchId, edit: BranchEdit) -> Result<(), RuntimeError> {
-        self.ask(id, |answer| Input::EditBranch { branch, edit, answer }).await.map(drop)
-    }
-
     pub async fn rename_context(&self, id: &ContextId, title: &str) -> Result<ContextSummary, RuntimeError> {
         let title = title.trim();
         if title.is_empty() {
@@ -385,7 +365,11 @@ impl Runtime {
         self.ask(id, |answer| Input::Command(event, answer)).await
     }
 
-    async fn ask<T>(&self, id: &ContextId, make: impl FnOnce(actor::Answer<T>) -> Input) -> Result<T, RuntimeError> {
+    pub(crate) async fn ask<T>(
+        &self,
+        id: &ContextId,
+        make: impl FnOnce(actor::Answer<T>) -> Input,
+    ) -> Result<T, RuntimeError> {
         let tx = self.shared.contexts.get(&self.shared, id).await?;
         let (answer, reply) = oneshot::channel();
         tx.send(make(answer)).map_err(|_| RuntimeError::Closed(id.clone()))?;

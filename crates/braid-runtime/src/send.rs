@@ -26,7 +26,7 @@ impl Runtime {
         };
         let receipt = match self.command(id, event).await? {
             Reply::Accepted(receipt) => receipt,
-            Reply::Done | Reply::Branch(_) => {
+            Reply::Done | Reply::Branch(_) | Reply::Message(_) => {
                 return Err(RuntimeError::Rejected(WireError::new(ErrorCode::Internal, "the message was not accepted")))
             }
         };

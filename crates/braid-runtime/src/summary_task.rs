@@ -18,50 +18,52 @@ pub struct SummaryJob {
     pub max_tokens: u32,
 }
 
+/// One request for a summary, not streamed to anyone: its text, or why
+/// there is none.
+pub async fn complete(
+    provider: Arc<dyn LlmProvider>,
+    model: String,
+    instructions: &str,
+    input: String,
+    max_tokens: u32,
+) -> Result<String, String> {
+    let request = LlmRequest {
+        model,
+        system: Some(instructions.to_owned()),
+        messages: vec![Message::new(
+            MessageId(0),
+            braid_protocol::Timestamp(0),
+            braid_protocol::MessageType::text(braid_protocol::Role::User, input),
+        )],
+        tools: Vec::new(),
+        tool_choice: None,
+        max_tokens: Some(max_tokens),
+        temperature: None,
+    };
+    let mut stream = provider.stream(request);
+    let mut assembler = ResponseAssembler::new();
+    while let Some(item) = stream.next().await {
+        let event = item.map_err(|e| e.to_string())?;
+        assembler.push(&event);
+        if assembler.is_finished() {
+            break;
+        }
+    }
+    drop(stream);
+    let response = assembler.finish(provider.name()).map_err(|e| e.to_string())?;
+    match response.text.trim() {
+        "" => Err("the model returned an empty summary".to_owned()),
+        text => Ok(text.to_owned()),
+    }
+}
+
 pub fn spawn(job: SummaryJob, mailbox: mpsc::UnboundedSender<Input>) -> tokio::task::JoinHandle<()> {
     tokio::spawn(async move {
-        let request = LlmRequest {
-            model: job.model,
-            system: Some(braid_core::prompt::SUMMARY_INSTRUCTIONS.to_owned()),
-            messages: vec![Message::new(
-                MessageId(0),
-                braid_protocol::Timestamp(0),
-                braid_protocol::MessageType::text(braid_protocol::Role::User, job.input),
-            )],
-            tools: Vec::new(),
-            tool_choice: None,
-            max_tokens: Some(job.max_tokens),
-            temperature: None,
-        };
-        let mut stream = job.provider.stream(request);
-        let mut assembler = ResponseAssembler::new();
-        let mut failed = None;
-        while let Some(item) = stream.next().await {
-            match item {
-                Ok(e) => {
-                    assembler.push(&e);
-                    if assembler.is_finished() {
-                        break;
-                    }
-                }
-                Err(e) => {
-                    failed = Some(e.to_string());
-                    break;
-                }
-            }
-        }
-        drop(stream);
-        let event = match (failed, assembler.finish(job.provider.name())) {
-            (Some(error), _) => Event::SummaryFailed { request_id: job.request_id, error },
-            (None, Err(e)) => Event::SummaryFailed { request_id: job.request_id, error: e.to_string() },
-            (None, Ok(r)) if r.text.trim().is_empty() => {
-                Event::SummaryFailed { request_id: job.request_id, error: "the model returned an empty summary".into() }
-            }
-            (None, Ok(r)) => Event::SummaryReady {
-                request_id: job.request_id,
-                text: r.text.trim().to_owned(),
-                replaces: job.replaces,
-            },
+        let instructions = braid_core::prompt::SUMMARY_INSTRUCTIONS;
+        let done = complete(job.provider, job.model, instructions, job.input, job.max_tokens).await;
+        let event = match done {
+            Err(error) => Event::SummaryFailed { request_id: job.request_id, error },
+            Ok(text) => Event::SummaryReady { request_id: job.request_id, text, replaces: job.replaces },
         };
         let _ = mailbox.send(Input::Event(event));
     })

@@ -5,7 +5,7 @@ use crate::{ContextMeta, Store, StoreError};
 use braid_core::codec;
 use braid_core::machine::Effect;
 use braid_core::{Branch, BranchDeletion, ContextState, Conversation};
-use braid_protocol::{BranchId, ContextId, Message, Role, Timestamp};
+use braid_protocol::{BranchId, ContextId, Message, MessageId, Role, Timestamp};
 use rusqlite::{params, Transaction};
 
 fn json<T: serde::Serialize>(value: &T) -> Result<String, StoreError> {
@@ -95,6 +95,23 @@ fn delete_branch(tx: &Transaction<'_>, context: &ContextId, d: &BranchDeletion) 
         d.id.0,
         d.parent.as_ref().map(|p| p.0.as_str())
     ])?;
+    Ok(())
+}
+
+fn set_branch_messages(
+    tx: &Transaction<'_>,
+    context: &ContextId,
+    branch: &BranchId,
+    ids: &[MessageId],
+) -> Result<(), StoreError> {
+    tx.prepare_cached("DELETE FROM branch_messages WHERE context_id = ?1 AND branch_id = ?2")?
+        .execute(params![context.0, branch.0])?;
+    let mut insert = tx.prepare_cached(
+        "INSERT INTO branch_messages (context_id, branch_id, position, message_id) VALUES (?1, ?2, ?3, ?4)",
+    )?;
+    for (pos, id) in ids.iter().enumerate() {
+        insert.execute(params![context.0, branch.0, pos as i64, id.0])?;
+    }
     Ok(())
 }
 
@@ -200,6 +217,9 @@ impl Store {
                         .execute(params![context.0, branch.0, system_prompt])?;
                 }
                 Effect::DeleteBranch(d) => delete_branch(&tx, context, d)?,
+                // The list as the effect has it: the appends after it in
+                // this transition add their own rows.
+                Effect::SetBranchMessages { branch, ids } => set_branch_messages(&tx, context, branch, ids)?,
                 _ => {}
             }
         }

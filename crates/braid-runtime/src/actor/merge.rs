@@ -1,0 +1,73 @@
+//! Merges as the context's task carries them out: each is computed from
+//! the conversation here (`braid_core::merge`), where the branches are,
+//! and applied by the machine. The summary a merge card carries is written
+//! by the conversation's model outside the task, so the task never waits
+//! on it.
+
+use super::ContextActor;
+use braid_core::fit::SUMMARY_OUTPUT;
+use braid_core::machine::Reply;
+use braid_llm::LlmProvider;
+use braid_protocol::{BranchId, ErrorCode, GraphView, MergeOptions, MergePreview, MessageId, WireError};
+use std::sync::Arc;
+
+pub enum MergeOp {
+    Preview(MergeOptions),
+    Apply(MergeOptions),
+    Undo(MessageId),
+    Graph,
+    /// What the model needs to summarise the source for a merge card.
+    SummaryJob(BranchId),
+}
+
+pub enum MergeAnswer {
+    Preview(Box<MergePreview>),
+    Card(MessageId),
+    Done,
+    Graph(Box<GraphView>),
+    Summarise { provider: Arc<dyn LlmProvider>, model: String, input: String, max_tokens: u32 },
+}
+
+impl ContextActor {
+    pub(super) fn merge_op(&mut self, op: MergeOp) -> Result<MergeAnswer, WireError> {
+        let encoding = self.state.book.encoding;
+        match op {
+            MergeOp::Preview(options) => {
+                let plan = braid_core::merge::plan(&self.conversation, &options, encoding)?;
+                Ok(MergeAnswer::Preview(Box::new(plan.preview)))
+            }
+            MergeOp::Apply(options) => {
+                let event = braid_core::merge::merge_event(&self.conversation, &options, encoding)?;
+                match self.apply(event) {
+                    Some(Ok(Reply::Message(card))) => Ok(MergeAnswer::Card(card)),
+                    Some(Err(e)) => Err(e),
+                    _ => Err(WireError::new(ErrorCode::Internal, "the merge was not applied")),
+                }
+            }
+            MergeOp::Undo(card) => {
+                let event = braid_core::merge::undo_event(&self.conversation, card)?;
+                self.apply(event).unwrap_or(Ok(Reply::Done)).map(|_| MergeAnswer::Done)
+            }
+            MergeOp::Graph => Ok(MergeAnswer::Graph(Box::new(braid_core::graph::view(&self.conversation)))),
+            MergeOp::SummaryJob(source) => {
+                let messages = braid_core::merge::parted(&self.conversation, &source)?;
+                if messages.is_empty() {
+                    let text = "the source has nothing the branch in use lacks: there is nothing to summarise";
+                    return Err(WireError::new(ErrorCode::InvalidInput, text));
+                }
+                let input = braid_core::prompt::summary_input(None, &messages);
+                let resolved = self
+                    .shared
+                    .providers
+                    .resolve(self.meta.model.as_ref())
+                    .map_err(|e| WireError::new(ErrorCode::InvalidInput, e))?;
+                Ok(MergeAnswer::Summarise {
+                    provider: resolved.provider,
+                    model: resolved.model,
+                    input,
+                    max_tokens: SUMMARY_OUTPUT.min(resolved.max_output_tokens),
+                })
+            }
+        }
+    }
+}
