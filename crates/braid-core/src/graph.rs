@@ -193,6 +193,24 @@ pub fn layout(nodes: &[Node]) -> Layout {
     Layout { rows, width }
 }
 
+/// What a row says of its message: its text, or what a system message
+/// recorded.
+fn label(body: &MessageType, names: &HashMap<&BranchId, &str>) -> String {
+    let name = |b: &BranchId| names.get(b).map_or_else(|| b.0.clone(), |n| (*n).to_owned());
+    match body {
+        MessageType::SystemControl { control } => match control {
+            ControlKind::BranchSwitch { to, .. } => format!("switched to {}", name(to)),
+            ControlKind::ModeChange { mode } => format!("{mode} mode"),
+            ControlKind::Summary { replaces, .. } => format!("summary of {} messages", replaces.len()),
+            ControlKind::Recovery { .. } => "recovered after a crash".to_owned(),
+            ControlKind::Notice { text, .. } => text.chars().take(60).collect(),
+            ControlKind::Merge { record } => format!("merged {} ({})", record.source_name, record.strategy.as_str()),
+            ControlKind::MergeUndone { .. } => "merge undone".to_owned(),
+        },
+        other => crate::conversation::describe(other),
+    }
+}
+
 /// The graph as the UI draws it: the layout's rows with what each shows
 /// of its message, and the branches with their colours and tips.
 pub fn view(conversation: &Conversation) -> braid_protocol::GraphView {
@@ -206,6 +224,8 @@ pub fn view(conversation: &Conversation) -> braid_protocol::GraphView {
             tips.entry(*t).or_default().push(b.id.clone());
         }
     }
+    let names: HashMap<&BranchId, &str> = branches.iter().map(|b| (&b.id, b.name.as_str())).collect();
+    let parents: HashMap<MessageId, &Vec<MessageId>> = nodes.iter().map(|n| (n.id, &n.parents)).collect();
     let pairs = |v: &[(u32, u32)]| v.iter().map(|(l, c)| [*l, *c]).collect::<Vec<_>>();
     let rows = laid
         .rows
@@ -214,6 +234,7 @@ pub fn view(conversation: &Conversation) -> braid_protocol::GraphView {
             let m = conversation.message(r.id)?;
             Some(braid_protocol::GraphRow {
                 id: r.id,
+                parents: parents.get(&r.id).map(|p| p.to_vec()).unwrap_or_default(),
                 lane: r.lane,
                 color: r.color,
                 up: r.up,
@@ -223,7 +244,7 @@ pub fn view(conversation: &Conversation) -> braid_protocol::GraphView {
                 through: pairs(&r.through),
                 kind: m.body.kind().tag().to_owned(),
                 role: m.body.role().map(|role| format!("{role:?}").to_lowercase()),
-                preview: crate::conversation::describe(&m.body),
+                preview: label(&m.body, &names),
                 created_at: m.created_at,
                 tips: tips.remove(&r.id).unwrap_or_default(),
                 merge: merged_tip(conversation, r.id).is_some(),

@@ -239,6 +239,9 @@ pub struct PromptBefore {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 pub struct GraphRow {
     pub id: MessageId,
+    /// The message it follows on its line first, then (a merge) the
+    /// source's tip.
+    pub parents: Vec<MessageId>,
     pub lane: u32,
     pub color: u32,
     pub up: bool,

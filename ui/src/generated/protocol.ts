@@ -133,7 +133,12 @@ prompt_before: PromptBefore | null,
  */
 replayed: number, };
 
-export type GraphRow = { id: MessageId, lane: number, color: number, up: boolean, down: boolean, 
+export type GraphRow = { id: MessageId, 
+/**
+ * The message it follows on its line first, then (a merge) the
+ * source's tip.
+ */
+parents: Array<MessageId>, lane: number, color: number, up: boolean, down: boolean, 
 /**
  * `[lane, colour]` of each line leaving for a fork.
  */
