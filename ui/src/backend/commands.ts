@@ -13,8 +13,11 @@ import type {
   ContextSnapshot,
   ContextSummary,
   ImageData,
+  GraphView,
   ImageMode,
   LocalServer,
+  MergeOptions,
+  MergePreview,
   MessageId,
   ModelChoice,
   ModelSummary,
@@ -70,6 +73,21 @@ export abstract class CommandBackend implements Backend {
   }
   deleteBranch(id: ContextId, branch: BranchId): Promise<void> {
     return this.execute({ type: "delete_branch", context_id: id, branch_id: branch });
+  }
+  previewMerge(id: ContextId, options: MergeOptions): Promise<MergePreview> {
+    return this.execute({ type: "preview_merge", context_id: id, options });
+  }
+  merge(id: ContextId, options: MergeOptions): Promise<MessageId> {
+    return this.execute({ type: "merge", context_id: id, options });
+  }
+  undoMerge(id: ContextId, merge: MessageId): Promise<void> {
+    return this.execute({ type: "undo_merge", context_id: id, merge });
+  }
+  draftMergeSummary(id: ContextId, source: BranchId): Promise<string> {
+    return this.execute({ type: "draft_merge_summary", context_id: id, source });
+  }
+  branchGraph(id: ContextId): Promise<GraphView> {
+    return this.execute({ type: "branch_graph", context_id: id });
   }
   retry(id: ContextId): Promise<void> {
     return this.execute({ type: "retry", context_id: id });

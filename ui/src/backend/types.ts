@@ -12,8 +12,11 @@ import type {
   ContextSnapshot,
   ContextSummary,
   ImageData,
+  GraphView,
   ImageMode,
   LocalServer,
+  MergeOptions,
+  MergePreview,
   MessageId,
   ModelChoice,
   ModelSummary,
@@ -61,6 +64,14 @@ export interface Backend {
   renameBranch(id: ContextId, branch: BranchId, name: string): Promise<void>;
   /** Not main, not the branch in use; messages another branch holds stay. */
   deleteBranch(id: ContextId, branch: BranchId): Promise<void>;
+  /** What merging `options.source` into the branch in use would do; changes nothing. */
+  previewMerge(id: ContextId, options: MergeOptions): Promise<MergePreview>;
+  /** Merges into the branch in use; answers the merge card's id. */
+  merge(id: ContextId, options: MergeOptions): Promise<MessageId>;
+  undoMerge(id: ContextId, merge: MessageId): Promise<void>;
+  /** The conversation's model summarises what `source` found, for the merge preview. */
+  draftMergeSummary(id: ContextId, source: BranchId): Promise<string>;
+  branchGraph(id: ContextId): Promise<GraphView>;
   /** Tools on a normal turn, temperature, longest answer (empty: the model's default). */
   setGeneration(id: ContextId, settings: GenerationSettings): Promise<GenerationSettings>;
   /** The current snapshot first, then every event of the context;

@@ -8,11 +8,13 @@ interface Props {
   onSwitch: (b: BranchId) => void;
   onRename: (b: BranchId, name: string) => void;
   onDelete: (b: BranchId) => void;
+  onGraph: () => void;
+  onMerge: (source: BranchId) => void;
 }
 
 /** The conversation's branches: switch, rename, delete (not main, not the
  *  one in use). Forking is on each message. */
-export function BranchControls({ branches, active, busy, onSwitch, onRename, onDelete }: Props) {
+export function BranchControls({ branches, active, busy, onSwitch, onRename, onDelete, onGraph, onMerge }: Props) {
   const [renaming, setRenaming] = useState<BranchId | null>(null);
   const [name, setName] = useState("");
   const current = branches.find((b) => b.id === active);
@@ -47,6 +49,9 @@ export function BranchControls({ branches, active, busy, onSwitch, onRename, onD
                 {b.name} <small>{b.message_count} messages</small>
               </button>
             )}
+            {b.id !== active ? (
+              <button type="button" className="icon" aria-label={`Merge ${b.name} into ${current?.name ?? active}`} title={`Merge ${b.name} into the branch in use`} disabled={busy} onClick={() => onMerge(b.id)}>⤵</button>
+            ) : null}
             <button type="button" className="icon" aria-label={`Rename ${b.name}`} onClick={() => { setName(b.name); setRenaming(b.id); }}>✎</button>
             <button
               type="button"
@@ -60,6 +65,9 @@ export function BranchControls({ branches, active, busy, onSwitch, onRename, onD
             </button>
           </li>
         ))}
+        <li>
+          <button type="button" className="link" onClick={onGraph} title="The history graph of every branch (Ctrl+Shift+H)">History graph</button>
+        </li>
       </ul>
     </details>
   );

@@ -19,6 +19,8 @@ interface Props {
   onSwitchBranch: (b: BranchId) => void;
   onRenameBranch: (b: BranchId, name: string) => void;
   onDeleteBranch: (b: BranchId) => void;
+  onGraph: () => void;
+  onMerge: (source: BranchId) => void;
   onError: (message: string) => void;
 }
 
@@ -29,7 +31,7 @@ const STRATEGIES: { id: string; label: string; strategy: ContextStrategy }[] = [
   { id: "recent_n", label: "Fit: only the last 20 messages", strategy: { kind: "recent_n", n: 20 } },
 ];
 
-export function ChatHeader({ backend, snapshot, settings, busy, onModelChanged, onMode, onPolicy, onStrategy, onGeneration, onSwitchBranch, onRenameBranch, onDeleteBranch, onError }: Props) {
+export function ChatHeader({ backend, snapshot, settings, busy, onModelChanged, onMode, onPolicy, onStrategy, onGeneration, onSwitchBranch, onRenameBranch, onDeleteBranch, onGraph, onMerge, onError }: Props) {
   const [models, setModels] = useState<Record<string, string[]>>({});
   // The providers' model lists, fetched once per settings change; a
   // provider that cannot list still offers its default model.
@@ -87,6 +89,8 @@ export function ChatHeader({ backend, snapshot, settings, busy, onModelChanged, 
         onSwitch={onSwitchBranch}
         onRename={onRenameBranch}
         onDelete={onDeleteBranch}
+        onGraph={onGraph}
+        onMerge={onMerge}
       />
       <ToolControls tools={snapshot.tools} busy={busy} onMode={onMode} onPolicy={onPolicy} />
       <GenerationControls

@@ -9,6 +9,7 @@ import { remember } from "./imageCache";
 import { ImageCard } from "./ImageCard";
 import { ImageViewer } from "./ImageViewer";
 import { ItemView } from "./ItemView";
+import { BranchPanels } from "../branches/BranchPanels";
 import { ChatHeader } from "./ChatHeader";
 import { parseComposer } from "./command";
 import { Composer } from "./Composer";
@@ -201,6 +202,19 @@ export function ChatView({ backend, id, settings, onActivity }: Props) {
         .then(reload, report),
     [backend, id, branchCount, reload, report],
   );
+  const onUndoMerge = useCallback((card: number) => void backend.undoMerge(id, card).then(reload, report), [backend, id, reload, report]);
+  const [graphOpen, setGraphOpen] = useState(false);
+  const [mergeFrom, setMergeFrom] = useState<BranchId | null>(null);
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if ((e.ctrlKey || e.metaKey) && e.shiftKey && e.key.toLowerCase() === "h") {
+        e.preventDefault();
+        setGraphOpen((o) => !o);
+      }
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, []);
   const onPolicy = useCallback(
     (policy: ToolApprovalPolicy) => void backend.setToolPolicy(id, policy).then(reload, report),
     [backend, id, reload, report],
@@ -232,10 +246,11 @@ export function ChatView({ backend, id, settings, onActivity }: Props) {
               onFork={busy ? undefined : () => onFork(Number(item.key.slice(1)))}
               // Only the latest answer can go on, after a reload too.
               onContinue={!busy && i === all.length - 1 ? onContinue : undefined}
+              onUndoMerge={busy ? undefined : onUndoMerge}
             />
           ),
       })),
-    [model.snapshot, full, backend, rereading, reading, busy, onRetryImage, onFork, onContinue],
+    [model.snapshot, full, backend, rereading, reading, busy, onRetryImage, onFork, onContinue, onUndoMerge],
   );
   const rows: Row[] = useMemo(() => {
     const drafts: Row[] = Object.entries(model.drafts).map(([mid, t]) => ({
@@ -296,6 +311,8 @@ export function ChatView({ backend, id, settings, onActivity }: Props) {
         onSwitchBranch={onSwitchBranch}
         onRenameBranch={onRenameBranch}
         onDeleteBranch={onDeleteBranch}
+        onGraph={() => setGraphOpen((o) => !o)}
+        onMerge={setMergeFrom}
         onStrategy={onStrategy}
         onError={setError}
       />
@@ -318,6 +335,21 @@ export function ChatView({ backend, id, settings, onActivity }: Props) {
         </p>
       ) : null}
       <MessageList rows={rows} />
+      {model.snapshot ? (
+        <BranchPanels
+          backend={backend}
+          snapshot={model.snapshot}
+          busy={busy}
+          graphOpen={graphOpen}
+          mergeFrom={mergeFrom}
+          setGraphOpen={setGraphOpen}
+          setMergeFrom={setMergeFrom}
+          onSwitch={onSwitchBranch}
+          onFork={onFork}
+          reload={reload}
+          onError={setError}
+        />
+      ) : null}
       {sending.length > 0 && reading ? (
         <ul className="attachments sending" aria-label="Images being read" data-testid="reading-images">
           {sending.map((p) => (

@@ -9,10 +9,20 @@ interface Props {
   onFork?: () => void;
   /** Let a cut answer go on (only the latest, while idle). */
   onContinue?: () => void;
+  /** Take a merge back (absent while busy). */
+  onUndoMerge?: (card: number) => void;
 }
 
+const STRATEGY_LABEL: Record<string, string> = {
+  summary: "summary",
+  fast_forward: "fast-forward",
+  append: "append",
+  cherry_pick: "cherry-pick",
+  rebase: "rebase",
+};
+
 /** One stored message of the transcript, as the chat shows it. */
-export function ItemView({ item, onFork, onContinue }: Props) {
+export function ItemView({ item, onFork, onContinue, onUndoMerge }: Props) {
   switch (item.kind) {
     case "text":
       return (
@@ -53,6 +63,25 @@ export function ItemView({ item, onFork, onContinue }: Props) {
           {item.error ? <div className="tool-error">{item.error}</div> : <pre>{item.content}</pre>}
         </details>
       );
+    case "merge": {
+      const r = item.record;
+      const what = r.strategy === "summary" ? "its findings, summarised" : r.replayed ? `${r.replayed} turns answered again` : `${r.brought.length} messages`;
+      return (
+        <div className={`merge-card${item.undone ? " undone" : ""}`} data-testid="merge-card">
+          <div className="merge-title">
+            Merged <strong>{r.source_name}</strong> by {STRATEGY_LABEL[r.strategy]}: {what}
+            {item.undone ? <em> — undone</em> : null}
+            {!item.undone && onUndoMerge ? (
+              <button type="button" className="retry" onClick={() => onUndoMerge(item.id)} title="Take this merge back: what it brought leaves the branch; the card stays in the history">
+                Undo merge
+              </button>
+            ) : null}
+          </div>
+          {r.summary ? <Markdown source={r.summary} /> : null}
+          {r.resolutions.length ? <div className="merge-resolutions">Resolved: {r.resolutions.map((c) => `${c.conflict} → ${c.resolution.replace("_", " ")}`).join("; ")}</div> : null}
+        </div>
+      );
+    }
     case "summary":
       return (
         <details className="summary-marker" data-testid="summary">

@@ -23,6 +23,17 @@ describe("transcript", () => {
     expect(tools.map((t) => [t.call.id, t.result?.output ?? null])).toEqual([["a", "1\tfn main() {}"], ["b", null]]);
   });
 
+  it("shows a merge as a card, marked once it was undone", () => {
+    const record = { source: "b2", source_name: "idea", target: "main", source_tip: 3, strategy: "append" as const, brought: [7], removed: [], before: null, summary: null, resolutions: [], prompt_before: null, replayed: 0 };
+    const card: Message = { id: 6, created_at: 0, schema_version: 1, body: { type: "system_control", control: { kind: "merge", record } } };
+    const undone: Message = { id: 8, created_at: 0, schema_version: 1, body: { type: "system_control", control: { kind: "merge_undone", merge: 6 } } };
+    const items = transcript([card]);
+    expect(items[0].kind === "merge" && items[0].undone).toBe(false);
+    const after = transcript([card, undone]);
+    expect(after.map((i) => i.kind)).toEqual(["merge", "system"]);
+    expect(after[0].kind === "merge" && after[0].undone).toBe(true);
+  });
+
   it("shows mode changes and notices as system lines", () => {
     const mode: Message = { id: 4, created_at: 0, schema_version: 1, body: { type: "system_control", control: { kind: "mode_change", mode: "plan" } } };
     const notice: Message = { id: 5, created_at: 0, schema_version: 1, body: { type: "system_control", control: { kind: "notice", code: "loop_limit", text: "The tool loop stopped after 10 rounds." } } };

@@ -1,7 +1,7 @@
 // What the chat shows for the stored messages: text as it is, a tool
 // request as one card per call with its result folded in, system messages
 // as one line. Pure, so the pairing is tested.
-import type { Message, ToolCall } from "../generated/protocol";
+import type { MergeRecord, Message, ToolCall } from "../generated/protocol";
 
 export interface ToolView {
   call: ToolCall;
@@ -15,6 +15,7 @@ export type Item =
   | { key: string; kind: "file"; label: string; content: string | null; error: string | null }
   | { key: string; kind: "tools"; text: string | null; tools: ToolView[] }
   | { key: string; kind: "system"; text: string }
+  | { key: string; kind: "merge"; id: number; record: MergeRecord; undone: boolean }
   | { key: string; kind: "image"; id: number; image: ImageBody };
 
 export type ImageBody = Extract<Message["body"], { type: "image" }>;
@@ -28,6 +29,8 @@ export function systemText(m: Message): string {
     case "summary": return `Earlier messages summarised: ${c.text}`;
     case "recovery": return `Recovered after a crash: ${c.detail}`;
     case "notice": return c.text;
+    case "merge": return `Merged ${c.record.source_name} (${c.record.strategy.replace("_", "-")})`;
+    case "merge_undone": return "Merge undone";
   }
 }
 
@@ -45,6 +48,8 @@ export function transcript(messages: Message[], full = true): Item[] {
   const results = new Map<string, ToolView["result"]>();
   for (const m of messages) if (m.body.type === "tool_result") results.set(m.body.request_id, m.body);
   const paired = new Set<string>();
+  const undone = new Set<number>();
+  for (const m of messages) if (m.body.type === "system_control" && m.body.control.kind === "merge_undone") undone.add(m.body.control.merge);
   const items: Item[] = [];
   for (const m of messages) {
     const key = `m${m.id}`;
@@ -78,7 +83,8 @@ export function transcript(messages: Message[], full = true): Item[] {
         if (!paired.has(b.request_id)) items.push({ key, kind: "system", text: `Result for ${b.request_id}: ${b.error ?? b.output}` });
         break;
       case "system_control":
-        items.push({ key, kind: "system", text: systemText(m) });
+        if (b.control.kind === "merge") items.push({ key, kind: "merge", id: m.id, record: b.control.record, undone: undone.has(m.id) });
+        else items.push({ key, kind: "system", text: systemText(m) });
         break;
       case "image":
         items.push({ key, kind: "image", id: m.id, image: b });

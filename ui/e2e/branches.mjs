@@ -1,0 +1,127 @@
+// Branches and merges in a real browser against braid-server with the
+// echo model: fork twice, chat on each line, open the history graph
+// (Ctrl+Shift+H) and move through it by keyboard, merge one fork by
+// summary (the model drafts it), undo it, and merge the other by append
+// with a preview first. Screenshots: e2e/out/graph.png, e2e/out/merge.png.
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { checker, launchBrowser, startServer, tempDir } from "./lib.mjs";
+
+const { check, finish } = checker();
+const { server, url: started } = startServer(join(tempDir("branches"), "b.db"), ["--echo"]);
+const url = await started;
+const browser = await launchBrowser();
+const out = join(import.meta.dirname, "out");
+mkdirSync(out, { recursive: true });
+try {
+  const page = await browser.newPage({ viewport: { width: 1200, height: 760 } });
+  const consoleErrors = [];
+  page.on("console", (m) => m.type() === "error" && consoleErrors.push(m.text()));
+  await page.goto(url);
+  await page.getByRole("button", { name: "New conversation", exact: true }).click();
+  const box = page.getByLabel("Message");
+  const idle = () => page.getByTestId("state").filter({ hasText: "Idle" }).waitFor({ timeout: 15000 });
+  const say = async (text) => {
+    await box.fill(text);
+    await box.press("Enter");
+    await page.getByText(`You said: ${text}`).waitFor({ timeout: 15000 });
+    await idle();
+  };
+  const branchPanel = page.locator("details.branches");
+  const openBranches = async () => {
+    if ((await branchPanel.getAttribute("open")) === null) await branchPanel.locator("summary").click();
+  };
+  const switchTo = async (name) => {
+    await openBranches();
+    await page.locator(".branches-panel").getByRole("button", { name: new RegExp(`^${name} `) }).click();
+    await page.locator("details.branches summary").filter({ hasText: name }).waitFor();
+  };
+
+  await say("which cache should we use");
+  // Two forks from the first answer, each explored on its own.
+  const answer = page.locator(".message.assistant").first();
+  for (const [name, text] of [["Branch 2", "try redis"], ["Branch 3", "try memcached"]]) {
+    await answer.hover();
+    await answer.getByRole("button", { name: "Fork from here" }).click();
+    await page.locator("details.branches summary").filter({ hasText: name }).waitFor();
+    await say(text);
+    await switchTo("main");
+  }
+  await say("meanwhile on main");
+  check(true, "forked twice from the UI and chatted on both forks and on main");
+
+  // The graph: rows for every message of every branch, three tips.
+  await page.keyboard.press("Control+Shift+H");
+  const graph = page.getByRole("listbox", { name: /Messages of every branch/ });
+  await graph.waitFor();
+  const rows = await page.locator(".graph-row").count();
+  check(rows >= 9, `the history graph shows the messages of every branch (${rows} rows)`);
+  const tips = await page.locator(".graph-tip").allInnerTexts();
+  check(["main", "Branch 2", "Branch 3"].every((t) => tips.some((x) => x.includes(t))), `each branch's tip is labelled (${tips.join(" | ")})`);
+  await graph.focus();
+  const selected = () => page.locator(".graph-row.selected").innerText();
+  const start = await selected();
+  await page.keyboard.press("ArrowUp");
+  const up = await selected();
+  await page.keyboard.press("Alt+ArrowLeft");
+  const fork = await selected();
+  await page.keyboard.press("ArrowDown");
+  const down = await selected();
+  await page.keyboard.press("Alt+ArrowDown");
+  const sibling = await selected();
+  const path = [start, up, fork, down, sibling].map((s) => s.replace(/\s+/g, " ").slice(0, 28));
+  check(new Set(path).size === 5 && path[2].includes("which c"), `↑, Alt+←, ↓ and Alt+↓ move through the graph (${path.join(" → ")})`);
+  await page.screenshot({ path: join(out, "graph.png") });
+
+  // Merge Branch 2 by summary from the graph: select its row, Merge.
+  await page.locator(".graph-row").filter({ hasText: "try redis" }).first().click();
+  await page.getByRole("button", { name: "Merge Branch 2 into main…" }).click();
+  const dialog = page.getByRole("dialog", { name: "Merge into main" });
+  await dialog.waitFor();
+  await dialog.getByText(/write the summary/).waitFor({ timeout: 5000 });
+  check(await dialog.getByRole("button", { name: "Merge", exact: true }).isDisabled(), "a summary merge waits for its text");
+  await dialog.getByRole("button", { name: "Write it with the model" }).click();
+  await dialog.getByLabel("Summary to merge").filter({ hasText: "try redis" }).waitFor({ timeout: 15000 });
+  await dialog.getByLabel("Summary to merge").press("End");
+  await dialog.getByLabel("Summary to merge").pressSequentially(" Redis it is.");
+  await page.screenshot({ path: join(out, "merge.png") });
+  await dialog.getByRole("button", { name: "Merge", exact: true }).click();
+  const card = page.getByTestId("merge-card").last();
+  await card.waitFor({ timeout: 10000 });
+  check((await card.innerText()).includes("Redis it is."), "the merge card carries the summary as edited");
+
+  // Undo: the card stays, marked undone. The graph closes with Escape.
+  await graph.focus();
+  await page.keyboard.press("Escape");
+  await graph.waitFor({ state: "detached" });
+  await card.getByRole("button", { name: "Undo merge" }).click();
+  await card.filter({ hasText: "undone" }).waitFor({ timeout: 10000 });
+  check(true, "undoing the merge keeps the card in the history, marked undone");
+
+  // Append Branch 3 from the branch panel, after looking at the preview.
+  await openBranches();
+  await page.getByRole("button", { name: "Merge Branch 3 into main" }).click();
+  await dialog.waitFor();
+  await dialog.getByLabel("Append").check();
+  await dialog.locator(".merge-items li").filter({ hasText: "brought" }).first().waitFor();
+  const figures = await dialog.locator(".merge-figures").innerText();
+  check(/\+\d+ tokens/.test(figures), `the preview shows the tokens it adds (${figures})`);
+  await dialog.getByRole("button", { name: "Merge", exact: true }).click();
+  await page.getByText("You said: try memcached").waitFor({ timeout: 10000 });
+  check(true, "an append merge copies the fork's messages into main");
+
+  await page.keyboard.press("Control+Shift+H");
+  await page.locator(".graph-row").filter({ hasText: "merged Branch 3" }).waitFor();
+  const diamonds = await page.locator(".graph-row").filter({ hasText: /merged Branch [23]/ }).count();
+  check(diamonds === 2, `both merges are in the graph, the undone one too (${diamonds})`);
+  await page.screenshot({ path: join(out, "merged.png") });
+  const domNodes = await page.locator(".graph-panel *").count();
+  check(domNodes < 200, `the graph panel keeps few DOM nodes (${domNodes})`);
+  check(consoleErrors.length === 0, `no console errors (${consoleErrors.join("; ")})`);
+} catch (e) {
+  check(false, String(e));
+} finally {
+  await browser.close();
+  server.kill();
+}
+finish();

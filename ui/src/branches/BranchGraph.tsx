@@ -1,0 +1,231 @@
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import type { Backend } from "../backend/types";
+import type { BranchId, ContextId, GraphBranch, GraphRow, GraphView } from "../generated/protocol";
+import { colour, indexRows, moveFor, step } from "./graphNav";
+import { GraphOverview } from "./GraphOverview";
+
+const ROW = 28;
+const LANE = 14;
+const OVERSCAN = 8;
+
+interface Props {
+  backend: Backend;
+  contextId: ContextId;
+  /** Changes whenever the conversation does: the graph is fetched again. */
+  version: number;
+  busy: boolean;
+  onSwitch: (b: BranchId) => void;
+  onFork: (message: number) => void;
+  onMerge: (source: BranchId) => void;
+  onClose: () => void;
+  onError: (text: string) => void;
+}
+
+/** The conversation as a git-style history graph: the rows the core laid
+ *  out, drawn virtualised (only rows in view are in the DOM), with an
+ *  overview of the whole history beside them. */
+export function BranchGraph({ backend, contextId, version, busy, onSwitch, onFork, onMerge, onClose, onError }: Props) {
+  const [graph, setGraph] = useState<GraphView | null>(null);
+  const [selected, setSelected] = useState<number | null>(null);
+  const [top, setTop] = useState(0);
+  const [height, setHeight] = useState(400);
+  const scroller = useRef<HTMLDivElement>(null);
+  const canvas = useRef<HTMLCanvasElement>(null);
+
+  useEffect(() => {
+    let live = true;
+    backend.branchGraph(contextId).then(
+      (g) => {
+        if (!live) return;
+        setGraph(g);
+        // Opens on the branch in use's last message.
+        const tip = g.branches.find((b) => b.id === g.active)?.tip;
+        const i = tip === undefined || tip === null ? g.rows.length - 1 : g.rows.findIndex((r) => r.id === tip);
+        setSelected((s) => s ?? Math.max(0, i));
+      },
+      (e: Error) => onError(e.message),
+    );
+    return () => {
+      live = false;
+    };
+  }, [backend, contextId, version, onError]);
+
+  useEffect(() => {
+    const el = scroller.current;
+    if (!el) return;
+    const ro = new ResizeObserver(() => setHeight(el.clientHeight));
+    ro.observe(el);
+    return () => ro.disconnect();
+  }, [graph]);
+
+  const rows = useMemo(() => graph?.rows ?? [], [graph]);
+  const index = useMemo(() => indexRows(rows), [rows]);
+  const byColor = useMemo(() => new Map((graph?.branches ?? []).map((b) => [b.color, b])), [graph]);
+  const names = useMemo(() => new Map((graph?.branches ?? []).map((b) => [b.id, b.name])), [graph]);
+  const activeColor = graph?.branches.find((b) => b.id === graph.active)?.color;
+  const lanes = Math.max(1, graph?.width ?? 1) * LANE + 8;
+
+  // The lanes of the rows in view, drawn on one canvas: a few elements in
+  // the DOM however wide the graph is.
+  useEffect(() => {
+    const c = canvas.current;
+    if (!c) return;
+    const dpr = window.devicePixelRatio || 1;
+    c.width = lanes * dpr;
+    c.height = height * dpr;
+    c.style.width = `${lanes}px`;
+    c.style.height = `${height}px`;
+    const ctx = c.getContext("2d");
+    if (!ctx) return;
+    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    ctx.clearRect(0, 0, lanes, height);
+    const first = Math.max(0, Math.floor(top / ROW) - 1);
+    const last = Math.min(rows.length, Math.ceil((top + height) / ROW) + 1);
+    drawLanes(ctx, rows, first, last, top, activeColor);
+  }, [rows, top, height, lanes, activeColor]);
+
+  const reveal = useCallback((i: number) => {
+    const el = scroller.current;
+    if (!el) return;
+    if (i * ROW < el.scrollTop) el.scrollTop = i * ROW;
+    else if ((i + 1) * ROW > el.scrollTop + el.clientHeight) el.scrollTop = (i + 1) * ROW - el.clientHeight;
+  }, []);
+
+  const onKey = (e: React.KeyboardEvent) => {
+    if (e.key === "Escape") {
+      onClose();
+      return;
+    }
+    const move = moveFor(e);
+    if (!move || selected === null) return;
+    e.preventDefault();
+    const next = step(rows, index, selected, move);
+    setSelected(next);
+    reveal(next);
+  };
+
+  if (!graph) return <aside className="graph-panel" aria-label="History graph" aria-busy="true" />;
+  const start = Math.max(0, Math.floor(top / ROW) - OVERSCAN);
+  const end = Math.min(rows.length, Math.ceil((top + height) / ROW) + OVERSCAN);
+  const width = lanes;
+  const sel = selected === null ? undefined : rows[selected];
+  const selBranch = sel ? byColor.get(sel.color) : undefined;
+
+  return (
+    <aside className="graph-panel" aria-label="History graph">
+      <header>
+        <strong>History</strong>
+        <small>{graph.branches.length} branches · {rows.length} messages</small>
+        <button type="button" className="icon" aria-label="Close the history graph" onClick={onClose}>×</button>
+      </header>
+      <div className="graph-body">
+        <div
+          ref={scroller}
+          className="graph-rows"
+          role="listbox"
+          tabIndex={0}
+          aria-label="Messages of every branch, oldest first. Arrows: along the line; Alt+arrows: between forks; Alt+Left: to the fork"
+          aria-activedescendant={sel ? `g${sel.id}` : undefined}
+          onKeyDown={onKey}
+          onScroll={(e) => setTop(e.currentTarget.scrollTop)}
+        >
+          <div style={{ height: rows.length * ROW, position: "relative" }}>
+            <canvas ref={canvas} className="graph-lanes" style={{ top }} aria-hidden="true" />
+            {rows.slice(start, end).map((r, k) => (
+              <Row
+                key={r.id}
+                row={r}
+                top={(start + k) * ROW}
+                indent={width}
+                selected={start + k === selected}
+                branch={byColor.get(r.color)}
+                tipNames={r.tips.map((t) => names.get(t) ?? t)}
+                onSelect={() => setSelected(start + k)}
+              />
+            ))}
+          </div>
+        </div>
+        <GraphOverview rows={rows} width={graph.width} top={top} height={height} rowHeight={ROW} activeColor={activeColor} onJump={(y) => scroller.current?.scrollTo({ top: y })} />
+      </div>
+      {sel ? (
+        <footer className="graph-actions" aria-label="Actions on the selected message">
+          <div className="graph-preview" title={sel.preview}>
+            <span className="dot" style={{ background: colour(sel.color) }} /> {selBranch?.name ?? ""} · {sel.role ?? sel.kind}: {sel.preview}
+          </div>
+          <div className="buttons">
+            {selBranch && selBranch.id !== graph.active ? (
+              <>
+                <button type="button" disabled={busy} onClick={() => onSwitch(selBranch.id)}>Switch to {selBranch.name}</button>
+                <button type="button" disabled={busy} onClick={() => onMerge(selBranch.id)}>Merge {selBranch.name} into {byColor.get(activeColor ?? -1)?.name ?? "this branch"}…</button>
+              </>
+            ) : null}
+            {sel.kind !== "system_control" ? (
+              <button type="button" onClick={() => onFork(sel.id)}>Fork here</button>
+            ) : null}
+          </div>
+        </footer>
+      ) : null}
+    </aside>
+  );
+}
+
+interface RowProps {
+  row: GraphRow;
+  top: number;
+  indent: number;
+  selected: boolean;
+  branch: GraphBranch | undefined;
+  tipNames: string[];
+  onSelect: () => void;
+}
+
+/** One row's label; its lanes are drawn on the canvas behind. */
+function Row({ row, top, indent, selected, branch, tipNames, onSelect }: RowProps) {
+  const when = new Date(row.created_at).toLocaleString();
+  return (
+    <div
+      id={`g${row.id}`}
+      role="option"
+      aria-selected={selected}
+      className={`graph-row${selected ? " selected" : ""}`}
+      style={{ top, height: ROW, paddingLeft: indent }}
+      title={`${branch?.name ?? ""} · ${when}\n${row.preview}`}
+      onClick={onSelect}
+    >
+      {tipNames.length ? <span className="graph-tip" style={{ borderColor: colour(row.color) }}>{tipNames.join(", ")}</span> : null}
+      <span className="graph-who">{row.merge ? "merge" : (row.role ?? row.kind.replace("_", " "))}</span> {row.preview}
+    </div>
+  );
+}
+
+/** Draws the lanes of rows `[start, end)` (lines passing, forking and
+ *  merging, and each node) for a viewport scrolled to `top`. */
+export function drawLanes(ctx: CanvasRenderingContext2D, rows: GraphRow[], start: number, end: number, top: number, activeColor: number | undefined) {
+  const x = (lane: number) => lane * LANE + LANE / 2 + 4;
+  const mid = ROW / 2;
+  ctx.lineWidth = 1.5;
+  const line = (c: number, draw: () => void) => {
+    ctx.strokeStyle = colour(c);
+    ctx.beginPath();
+    draw();
+    ctx.stroke();
+  };
+  for (let i = start; i < end; i++) {
+    const r = rows[i];
+    const y = i * ROW - top;
+    for (const [l, c] of r.through) line(c, () => { ctx.moveTo(x(l), y); ctx.lineTo(x(l), y + ROW); });
+    if (r.up) line(r.color, () => { ctx.moveTo(x(r.lane), y); ctx.lineTo(x(r.lane), y + mid); });
+    if (r.down) line(r.color, () => { ctx.moveTo(x(r.lane), y + mid); ctx.lineTo(x(r.lane), y + ROW); });
+    for (const [l, c] of r.forks) line(c, () => { ctx.moveTo(x(r.lane), y + mid); ctx.quadraticCurveTo(x(l), y + mid, x(l), y + ROW); });
+    for (const [l, c] of r.merges) line(c, () => { ctx.moveTo(x(l), y); ctx.quadraticCurveTo(x(l), y + mid, x(r.lane), y + mid); });
+    ctx.fillStyle = colour(r.color);
+    ctx.beginPath();
+    if (r.merge) {
+      const cx = x(r.lane);
+      ctx.moveTo(cx, y + mid - 6); ctx.lineTo(cx + 6, y + mid); ctx.lineTo(cx, y + mid + 6); ctx.lineTo(cx - 6, y + mid);
+    } else {
+      ctx.arc(x(r.lane), y + mid, r.color === activeColor ? 5 : 3.5, 0, Math.PI * 2);
+    }
+    ctx.fill();
+  }
+}
