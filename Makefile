@@ -81,15 +81,18 @@ bench:
 	$(CARGO) bench -p braid-core --bench transition
 	$(CARGO) bench -p braid-core --bench tokens
 	$(CARGO) bench -p braid-core --bench graph
+	$(CARGO) bench -p braid-core --bench merge
 	$(CARGO) bench -p braid-store --bench store
 	$(CARGO) bench -p braid-llm --bench sse
 	$(CARGO) bench -p braid-tools --bench dispatch
 	$(CARGO) bench -p braid-vision --bench images
 
 ## The UI's scripted measurement (docs/PERFORMANCE.md): 10,000 messages,
-## streaming at ~1,000 words/s, delta-to-screen latency, memory.
+## streaming at ~1,000 words/s, delta-to-screen latency, memory; the
+## history graph of 5,000 messages over 50 branches.
 bench-ui: build
 	cd ui && BRAID_SERVER_BIN=$(TARGET_DIR)/debug/braid-server BRAID_SEED_BIN=$(TARGET_DIR)/debug/examples/seed node e2e/perf.mjs
+	cd ui && BRAID_SERVER_BIN=$(TARGET_DIR)/debug/braid-server BRAID_SEED_BIN=$(TARGET_DIR)/debug/examples/seed node e2e/graph-perf.mjs
 
 ## Channel per subscription vs window events in the real window. Builds
 ## braid-desktop with the ipc-bench feature (and back without it).

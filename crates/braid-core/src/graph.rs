@@ -193,6 +193,32 @@ pub fn layout(nodes: &[Node]) -> Layout {
     Layout { rows, width }
 }
 
+/// The rows' vertical lines joined into runs per lane: `[lane, first
+/// row, last row, colour]`. A run covers the rows its line passes and the
+/// rows of its own nodes it goes through (up and down), so a line whose
+/// nodes alternate with another's is still one run.
+pub fn spans(rows: &[Row]) -> Vec<[u32; 4]> {
+    let mut open: HashMap<u32, [u32; 4]> = HashMap::new();
+    let mut out = Vec::new();
+    for (i, r) in rows.iter().enumerate() {
+        let i = i as u32;
+        let own = (r.up && r.down).then_some((r.lane, r.color));
+        for &(lane, color) in r.through.iter().chain(own.iter()) {
+            match open.get_mut(&lane) {
+                Some(s) if s[2] + 1 == i && s[3] == color => s[2] = i,
+                _ => {
+                    if let Some(done) = open.insert(lane, [lane, i, i, color]) {
+                        out.push(done);
+                    }
+                }
+            }
+        }
+    }
+    out.extend(open.into_values());
+    out.sort_unstable();
+    out
+}
+
 /// What a row says of its message: its text, or what a system message
 /// recorded.
 fn label(body: &MessageType, names: &HashMap<&BranchId, &str>) -> String {
@@ -241,7 +267,6 @@ pub fn view(conversation: &Conversation) -> braid_protocol::GraphView {
                 down: r.down,
                 forks: pairs(&r.forks),
                 merges: pairs(&r.merges),
-                through: pairs(&r.through),
                 kind: m.body.kind().tag().to_owned(),
                 role: m.body.role().map(|role| format!("{role:?}").to_lowercase()),
                 preview: label(&m.body, &names),
@@ -253,6 +278,7 @@ pub fn view(conversation: &Conversation) -> braid_protocol::GraphView {
         .collect();
     braid_protocol::GraphView {
         rows,
+        spans: spans(&laid.rows),
         width: laid.width,
         branches: branches
             .iter()

@@ -171,3 +171,34 @@ fn random_histories_are_always_drawable() {
         drawable(&layout(&ns));
     }
 }
+
+#[test]
+fn spans_join_passing_lines_into_runs_that_cover_exactly_the_rows() {
+    // main: 1 2 3 5 7; b2 after 2: 4 6 8 — b2's lane passes main's rows.
+    let l = layout(&[
+        n(1, &[], 0),
+        n(2, &[1], 0),
+        n(3, &[2], 0),
+        n(4, &[2], 1),
+        n(5, &[3], 0),
+        n(6, &[4], 1),
+        n(7, &[5], 0),
+        n(8, &[6], 1),
+    ]);
+    let spans = braid_core::graph::spans(&l.rows);
+    let mut from_spans: Vec<(u32, u32, u32)> =
+        spans.iter().flat_map(|s| (s[1]..=s[2]).map(move |row| (row, s[0], s[3]))).collect();
+    let mut from_rows: Vec<(u32, u32, u32)> = l
+        .rows
+        .iter()
+        .enumerate()
+        .flat_map(|(i, r)| {
+            let own = (r.up && r.down).then_some((r.lane, r.color));
+            r.through.iter().copied().chain(own).map(move |(lane, c)| (i as u32, lane, c))
+        })
+        .collect();
+    from_spans.sort_unstable();
+    from_rows.sort_unstable();
+    assert_eq!(from_spans, from_rows);
+    assert!(spans.len() < from_rows.len(), "runs are fewer than rows: {spans:?}");
+}

@@ -250,8 +250,6 @@ pub struct GraphRow {
     pub forks: Vec<[u32; 2]>,
     /// `[lane, colour]` of each merged-in line ending here.
     pub merges: Vec<[u32; 2]>,
-    /// `[lane, colour]` of each line passing by.
-    pub through: Vec<[u32; 2]>,
     pub kind: String,
     pub role: Option<String>,
     pub preview: String,
@@ -277,6 +275,10 @@ pub struct GraphBranch {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 pub struct GraphView {
     pub rows: Vec<GraphRow>,
+    /// Lines passing rows without touching their nodes, as
+    /// `[lane, first row, last row, colour]`: a few per line, however
+    /// long, where a list per row would grow with rows × lanes.
+    pub spans: Vec<[u32; 4]>,
     pub width: u32,
     pub branches: Vec<GraphBranch>,
     pub active: BranchId,

@@ -1,8 +1,11 @@
-//! `seed DB N [TITLE]`: stores a conversation of N messages (alternating
-//! user and assistant, some with code blocks) in the database DB. The UI's
-//! performance script opens it to measure a long conversation.
+//! `seed DB N [TITLE] [BRANCHES]`: stores a conversation of N messages
+//! (alternating user and assistant, some with code blocks) in the database
+//! DB, spread over BRANCHES branches (1 by default), each forked from a
+//! message some way back and written in turns. The UI's performance
+//! scripts open it to measure a long conversation and its history graph.
 
-use braid_core::{ContextState, Conversation};
+use braid_core::{Branch, ContextState, Conversation};
+use braid_protocol::BranchId;
 use braid_protocol::{ContextId, Message, MessageId, MessageType, Role, Timestamp};
 use braid_store::{ContextMeta, Store};
 use std::process::ExitCode;
@@ -26,10 +29,39 @@ fn body(i: u64) -> MessageType {
     }
 }
 
+/// `n` messages over `branches` lines: message `i` goes to line
+/// `i % branches`; a line starts as a fork of main's messages so far.
+fn build(n: u64, branches: u64, now: Timestamp) -> Result<Conversation, String> {
+    let mut messages = Vec::new();
+    let mut lines: Vec<Vec<MessageId>> = vec![Vec::new(); branches as usize];
+    for i in 1..=n {
+        let line = (i % branches) as usize;
+        if line > 0 && lines[line].is_empty() {
+            lines[line] = lines[0].clone();
+        }
+        lines[line].push(MessageId(i));
+        messages.push(Message::new(MessageId(i), Timestamp(now.0 + i), body(i)));
+    }
+    let branch = |k: usize, ids: Vec<MessageId>| Branch {
+        id: if k == 0 { BranchId::main() } else { BranchId(format!("b{}", k + 1)) },
+        name: if k == 0 { "main".to_owned() } else { format!("idea {}", k + 1) },
+        parent: (k > 0).then(BranchId::main),
+        fork_point: None,
+        message_ids: ids,
+        system_prompt: None,
+        pipeline: None,
+        created_at: Timestamp(now.0 + k as u64),
+    };
+    let all: Vec<Branch> = lines.into_iter().enumerate().map(|(k, ids)| branch(k, ids)).collect();
+    let c = Conversation::from_parts(messages, all, BranchId::main());
+    braid_core::invariants::check_conversation(&c).map_err(|v| v.to_string())?;
+    Ok(c)
+}
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let (Some(db), Some(n)) = (args.first(), args.get(1).and_then(|n| n.parse::<u64>().ok())) else {
-        eprintln!("usage: seed DB N [TITLE]");
+        eprintln!("usage: seed DB N [TITLE] [BRANCHES]");
         return ExitCode::from(2);
     };
     let now = Timestamp(1_700_000_000_000);
@@ -42,14 +74,16 @@ fn main() -> ExitCode {
         model: None,
     };
     let mut state = ContextState::new(meta.id.clone());
-    let mut conversation = Conversation::new(now);
-    for i in 1..=n {
-        if let Err(e) = conversation.append(Message::new(MessageId(i), Timestamp(now.0 + i), body(i))) {
+    let branches = args.get(3).and_then(|b| b.parse::<u64>().ok()).unwrap_or(1).max(1);
+    let conversation = match build(n, branches, now) {
+        Ok(c) => c,
+        Err(e) => {
             eprintln!("seed: {e}");
             return ExitCode::FAILURE;
         }
-    }
+    };
     state.next_message_id = n + 1;
+    state.next_branch_id = branches + 1;
     let stored = Store::open(std::path::Path::new(db)).and_then(|mut s| s.create_context(&meta, &state, &conversation));
     match stored {
         Ok(()) => ExitCode::SUCCESS,

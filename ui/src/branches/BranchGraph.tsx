@@ -59,6 +59,7 @@ export function BranchGraph({ backend, contextId, version, busy, onSwitch, onFor
   }, [graph]);
 
   const rows = useMemo(() => graph?.rows ?? [], [graph]);
+  const spans = useMemo(() => graph?.spans ?? [], [graph]);
   const index = useMemo(() => indexRows(rows), [rows]);
   const byColor = useMemo(() => new Map((graph?.branches ?? []).map((b) => [b.color, b])), [graph]);
   const names = useMemo(() => new Map((graph?.branches ?? []).map((b) => [b.id, b.name])), [graph]);
@@ -81,8 +82,8 @@ export function BranchGraph({ backend, contextId, version, busy, onSwitch, onFor
     ctx.clearRect(0, 0, lanes, height);
     const first = Math.max(0, Math.floor(top / ROW) - 1);
     const last = Math.min(rows.length, Math.ceil((top + height) / ROW) + 1);
-    drawLanes(ctx, rows, first, last, top, activeColor);
-  }, [rows, top, height, lanes, activeColor]);
+    drawLanes(ctx, rows, spans, first, last, top, activeColor);
+  }, [rows, spans, top, height, lanes, activeColor]);
 
   const reveal = useCallback((i: number) => {
     const el = scroller.current;
@@ -200,7 +201,7 @@ function Row({ row, top, indent, selected, branch, tipNames, onSelect }: RowProp
 
 /** Draws the lanes of rows `[start, end)` (lines passing, forking and
  *  merging, and each node) for a viewport scrolled to `top`. */
-export function drawLanes(ctx: CanvasRenderingContext2D, rows: GraphRow[], start: number, end: number, top: number, activeColor: number | undefined) {
+export function drawLanes(ctx: CanvasRenderingContext2D, rows: GraphRow[], spans: number[][], start: number, end: number, top: number, activeColor: number | undefined) {
   const x = (lane: number) => lane * LANE + LANE / 2 + 4;
   const mid = ROW / 2;
   ctx.lineWidth = 1.5;
@@ -210,10 +211,17 @@ export function drawLanes(ctx: CanvasRenderingContext2D, rows: GraphRow[], start
     draw();
     ctx.stroke();
   };
+  // Runs of lines through the rows in view (spans are sorted by lane,
+  // then first row; a few per line).
+  for (const [l, first, last, c] of spans) {
+    if (last < start || first >= end) continue;
+    const y0 = Math.max(first, start) * ROW - top;
+    const y1 = (Math.min(last, end - 1) + 1) * ROW - top;
+    line(c, () => { ctx.moveTo(x(l), y0); ctx.lineTo(x(l), y1); });
+  }
   for (let i = start; i < end; i++) {
     const r = rows[i];
     const y = i * ROW - top;
-    for (const [l, c] of r.through) line(c, () => { ctx.moveTo(x(l), y); ctx.lineTo(x(l), y + ROW); });
     if (r.up) line(r.color, () => { ctx.moveTo(x(r.lane), y); ctx.lineTo(x(r.lane), y + mid); });
     if (r.down) line(r.color, () => { ctx.moveTo(x(r.lane), y + mid); ctx.lineTo(x(r.lane), y + ROW); });
     for (const [l, c] of r.forks) line(c, () => { ctx.moveTo(x(r.lane), y + mid); ctx.quadraticCurveTo(x(l), y + mid, x(l), y + ROW); });

@@ -11,7 +11,6 @@ const row = (id: number, parents: number[], lane: number): GraphRow => ({
   down: true,
   forks: [],
   merges: [],
-  through: [],
   kind: "text",
   role: "user",
   preview: `m${id}`,

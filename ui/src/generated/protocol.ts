@@ -146,11 +146,7 @@ forks: Array<[number, number]>,
 /**
  * `[lane, colour]` of each merged-in line ending here.
  */
-merges: Array<[number, number]>, 
-/**
- * `[lane, colour]` of each line passing by.
- */
-through: Array<[number, number]>, kind: string, role: string | null, preview: string, created_at: Timestamp, 
+merges: Array<[number, number]>, kind: string, role: string | null, preview: string, created_at: Timestamp, 
 /**
  * Branches whose last message this is.
  */
@@ -162,7 +158,13 @@ merge: boolean, };
 
 export type GraphBranch = { id: BranchId, name: string, color: number, parent: BranchId | null, tip: MessageId | null, message_count: number, system_prompt: string | null, };
 
-export type GraphView = { rows: Array<GraphRow>, width: number, branches: Array<GraphBranch>, active: BranchId, };
+export type GraphView = { rows: Array<GraphRow>, 
+/**
+ * Lines passing rows without touching their nodes, as
+ * `[lane, first row, last row, colour]`: a few per line, however
+ * long, where a list per row would grow with rows × lanes.
+ */
+spans: Array<[number, number, number, number]>, width: number, branches: Array<GraphBranch>, active: BranchId, };
 
 export type ControlKind = { "kind": "mode_change", mode: string, } | { "kind": "branch_switch", from: BranchId, to: BranchId, } | { "kind": "summary", text: string, replaces: Array<MessageId>, } | { "kind": "recovery", interrupted_state: string, detail: string, } | { "kind": "notice", code: NoticeCode, text: string, } | { "kind": "merge", record: MergeRecord, } | { "kind": "merge_undone", merge: MessageId, };
 
