@@ -171,7 +171,7 @@ async fn command(
     let (cmd, rest) = line.split_once(' ').map_or((line, ""), |(c, r)| (c, r.trim()));
     match cmd {
         "/quit" | "/exit" => return Ok(true),
-        "/help" => eprintln!("{HELP}"),
+        "/help" => eprintln!("{HELP}\n{}", crate::merge::HELP),
         "/cancel" => runtime.cancel(id).await?,
         "/interrupt" | "/stop" => runtime.interrupt(id).await?,
         "/retry" | "/continue" => runtime.retry(id).await?,
@@ -222,6 +222,8 @@ async fn command(
                 .await?;
             eprintln!("deleted branch {rest}");
         }
+        "/merge" => crate::merge::merge(runtime, id, rest).await?,
+        "/undo-merge" => crate::merge::undo_last(runtime, id).await?,
         "/tools" | "/temperature" => {
             let mut g = runtime.peek(id).await?.generation;
             match (cmd, rest) {

@@ -5,6 +5,7 @@
 
 mod args;
 mod chat;
+mod merge;
 mod provider;
 
 use braid_llm::secrets::Secrets;
