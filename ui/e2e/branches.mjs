@@ -98,6 +98,19 @@ try {
   await card.filter({ hasText: "undone" }).waitFor({ timeout: 10000 });
   check(true, "undoing the merge keeps the card in the history, marked undone");
 
+  // Compare Branch 3 with main side by side, from the graph.
+  await page.keyboard.press("Control+Shift+H");
+  await page.locator(".graph-row").filter({ hasText: "try memcached" }).first().click();
+  await page.getByRole("button", { name: "Compare with main" }).click();
+  const compare = page.getByRole("dialog", { name: "main and Branch 3" });
+  await compare.waitFor();
+  await compare.getByRole("region", { name: "Branch 3 since the fork" }).getByText("try memcached").first().waitFor();
+  const ours = await compare.getByRole("region", { name: "main since the fork" }).innerText();
+  check(ours.includes("meanwhile on main") && !ours.includes("try memcached"), "compare shows both branches side by side from their common ancestor");
+  await compare.getByRole("button", { name: "Close" }).click();
+  await page.keyboard.press("Control+Shift+H");
+  await page.locator(".graph-panel").waitFor({ state: "detached" });
+
   // Append Branch 3 from the branch panel, after looking at the preview.
   await openBranches();
   await page.getByRole("button", { name: "Merge Branch 3 into main" }).click();

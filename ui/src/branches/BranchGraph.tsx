@@ -17,6 +17,7 @@ interface Props {
   onSwitch: (b: BranchId) => void;
   onFork: (message: number) => void;
   onMerge: (source: BranchId) => void;
+  onCompare: (other: BranchId) => void;
   onClose: () => void;
   onError: (text: string) => void;
 }
@@ -24,7 +25,7 @@ interface Props {
 /** The conversation as a git-style history graph: the rows the core laid
  *  out, drawn virtualised (only rows in view are in the DOM), with an
  *  overview of the whole history beside them. */
-export function BranchGraph({ backend, contextId, version, busy, onSwitch, onFork, onMerge, onClose, onError }: Props) {
+export function BranchGraph({ backend, contextId, version, busy, onSwitch, onFork, onMerge, onCompare, onClose, onError }: Props) {
   const [graph, setGraph] = useState<GraphView | null>(null);
   const [selected, setSelected] = useState<number | null>(null);
   const [top, setTop] = useState(0);
@@ -157,6 +158,7 @@ export function BranchGraph({ backend, contextId, version, busy, onSwitch, onFor
             {selBranch && selBranch.id !== graph.active ? (
               <>
                 <button type="button" disabled={busy} onClick={() => onSwitch(selBranch.id)}>Switch to {selBranch.name}</button>
+                <button type="button" onClick={() => onCompare(selBranch.id)}>Compare with {byColor.get(activeColor ?? -1)?.name ?? "this branch"}</button>
                 <button type="button" disabled={busy} onClick={() => onMerge(selBranch.id)}>Merge {selBranch.name} into {byColor.get(activeColor ?? -1)?.name ?? "this branch"}…</button>
               </>
             ) : null}

@@ -1,6 +1,7 @@
 import type { Backend } from "../backend/types";
 import type { BranchId, ContextSnapshot } from "../generated/protocol";
 import { BranchGraph } from "./BranchGraph";
+import { CompareDialog } from "./CompareDialog";
 import { MergeDialog } from "./MergeDialog";
 
 interface Props {
@@ -9,6 +10,8 @@ interface Props {
   busy: boolean;
   graphOpen: boolean;
   mergeFrom: BranchId | null;
+  compareWith: BranchId | null;
+  setCompareWith: (b: BranchId | null) => void;
   setGraphOpen: (open: boolean) => void;
   setMergeFrom: (b: BranchId | null) => void;
   onSwitch: (b: BranchId) => void;
@@ -18,7 +21,7 @@ interface Props {
 }
 
 /** The history graph beside the chat and the merge dialog over it. */
-export function BranchPanels({ backend, snapshot, busy, graphOpen, mergeFrom, setGraphOpen, setMergeFrom, onSwitch, onFork, reload, onError }: Props) {
+export function BranchPanels({ backend, snapshot, busy, graphOpen, mergeFrom, compareWith, setCompareWith, setGraphOpen, setMergeFrom, onSwitch, onFork, reload, onError }: Props) {
   const id = snapshot.summary.id;
   // The graph is fetched again whenever the conversation changes.
   const version = snapshot.summary.message_count * 1000 + snapshot.branches.length;
@@ -33,8 +36,25 @@ export function BranchPanels({ backend, snapshot, busy, graphOpen, mergeFrom, se
           onSwitch={onSwitch}
           onFork={onFork}
           onMerge={setMergeFrom}
+          onCompare={setCompareWith}
           onClose={() => setGraphOpen(false)}
           onError={onError}
+        />
+      ) : null}
+      {compareWith !== null && mergeFrom === null ? (
+        <CompareDialog
+          key={compareWith}
+          backend={backend}
+          contextId={id}
+          branches={snapshot.branches}
+          active={snapshot.active_branch}
+          messages={snapshot.messages}
+          other={compareWith}
+          onClose={() => setCompareWith(null)}
+          onMerge={(b) => {
+            setCompareWith(null);
+            setMergeFrom(b);
+          }}
         />
       ) : null}
       {mergeFrom !== null ? (

@@ -205,6 +205,7 @@ export function ChatView({ backend, id, settings, onActivity }: Props) {
   const onUndoMerge = useCallback((card: number) => void backend.undoMerge(id, card).then(reload, report), [backend, id, reload, report]);
   const [graphOpen, setGraphOpen] = useState(false);
   const [mergeFrom, setMergeFrom] = useState<BranchId | null>(null);
+  const [compareWith, setCompareWith] = useState<BranchId | null>(null);
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if ((e.ctrlKey || e.metaKey) && e.shiftKey && e.key.toLowerCase() === "h") {
@@ -342,6 +343,8 @@ export function ChatView({ backend, id, settings, onActivity }: Props) {
           busy={busy}
           graphOpen={graphOpen}
           mergeFrom={mergeFrom}
+          compareWith={compareWith}
+          setCompareWith={setCompareWith}
           setGraphOpen={setGraphOpen}
           setMergeFrom={setMergeFrom}
           onSwitch={onSwitchBranch}

@@ -1,0 +1,74 @@
+import { useEffect, useRef, useState } from "react";
+import type { Backend } from "../backend/types";
+import type { BranchId, BranchSummary, ContextId, MergeItem, Message } from "../generated/protocol";
+import { describeMessage } from "./describeMessage";
+
+interface Props {
+  backend: Backend;
+  contextId: ContextId;
+  branches: BranchSummary[];
+  active: BranchId;
+  /** The branch in use's messages, oldest first. */
+  messages: Message[];
+  other: BranchId;
+  onClose: () => void;
+  onMerge: (source: BranchId) => void;
+}
+
+/** Two branches side by side from their common ancestor: the branch in
+ *  use on the left, the other on the right. The other side comes from a
+ *  merge preview, so nothing changes. */
+export function CompareDialog({ backend, contextId, branches, active, messages, other, onClose, onMerge }: Props) {
+  const dialog = useRef<HTMLDialogElement>(null);
+  const [theirs, setTheirs] = useState<{ base: number | null; items: MergeItem[] } | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    const d = dialog.current;
+    if (d && !d.open) d.showModal();
+  }, []);
+  useEffect(() => {
+    let live = true;
+    const options = { source: other, strategy: "append" as const, picks: [], missing: "bring" as const, resolutions: [], summary: null, answer_again: false };
+    backend.previewMerge(contextId, options).then(
+      (p) => live && setTheirs({ base: p.base, items: p.items }),
+      (e: Error) => live && setError(e.message),
+    );
+    return () => {
+      live = false;
+    };
+  }, [backend, contextId, other]);
+  const name = (b: BranchId) => branches.find((x) => x.id === b)?.name ?? b;
+  const at = theirs?.base === null || theirs === null ? -1 : messages.findIndex((m) => m.id === theirs.base);
+  const ours = messages.slice(at + 1).filter((m) => m.body.type !== "system_control");
+  const baseText = at >= 0 ? describeMessage(messages[at]) : "the start";
+  return (
+    <dialog ref={dialog} className="compare-dialog" aria-labelledby="compare-title" onClose={onClose}>
+      <h2 id="compare-title">{name(active)} and {name(other)}</h2>
+      <p className="hint">Since they parted after: {baseText}</p>
+      {error ? <p className="merge-blocked" role="status">{error}</p> : null}
+      <div className="compare-columns">
+        <section aria-label={`${name(active)} since the fork`}>
+          <h3>{name(active)} <small>({ours.length})</small></h3>
+          <ol>
+            {ours.map((m) => <li key={m.id}>{describeMessage(m)}</li>)}
+          </ol>
+        </section>
+        <section aria-label={`${name(other)} since the fork`}>
+          <h3>{name(other)} <small>({theirs?.items.length ?? "…"})</small></h3>
+          <ol>
+            {(theirs?.items ?? []).map((i) => (
+              <li key={i.id} className={i.fate === "duplicate" ? "fate-duplicate" : undefined}>
+                <span className="who">{i.role ?? i.kind.replace("_", " ")}</span> {i.preview}
+                {i.fate === "duplicate" ? <small> · also here</small> : null}
+              </li>
+            ))}
+          </ol>
+        </section>
+      </div>
+      <div className="dialog-buttons">
+        <button type="button" onClick={() => dialog.current?.close()}>Close</button>
+        <button type="button" className="primary" onClick={() => onMerge(other)}>Merge {name(other)} into {name(active)}…</button>
+      </div>
+    </dialog>
+  );
+}
