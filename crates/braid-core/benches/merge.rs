@@ -66,6 +66,7 @@ fn conversation() -> Conversation {
         message_ids: ids,
         system_prompt: None,
         pipeline: None,
+        model: None,
         created_at: Timestamp(0),
     };
     let b =

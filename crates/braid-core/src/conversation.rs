@@ -26,6 +26,10 @@ pub struct Branch {
     /// Replaces the context's system prompt on this branch only.
     pub system_prompt: Option<String>,
     pub pipeline: Option<PipelineConfig>,
+    /// Answers on this branch come from this model; `None`: the
+    /// conversation's.
+    #[serde(default)]
+    pub model: Option<braid_protocol::ModelChoice>,
     pub created_at: Timestamp,
 }
 
@@ -80,6 +84,7 @@ impl Conversation {
             message_ids: Vec::new(),
             system_prompt: None,
             pipeline: None,
+            model: None,
             created_at: now,
         };
         Conversation {
@@ -220,6 +225,7 @@ impl Conversation {
             message_ids: parent.message_ids[..=pos].to_vec(),
             system_prompt,
             pipeline: parent.pipeline.clone(),
+            model: parent.model.clone(),
             created_at: now,
         })
     }
@@ -261,6 +267,7 @@ impl Conversation {
                 self.edit_branch(branch, |b| b.system_prompt.clone_from(system_prompt))
             }
             Effect::DeleteBranch(d) => self.delete_branch(d),
+            Effect::SetBranchModel { branch, model } => self.edit_branch(branch, |b| b.model.clone_from(model)),
             Effect::SetBranchMessages { branch, ids } => self.set_branch_messages(branch, ids),
             _ => Ok(()),
         }
@@ -277,6 +284,7 @@ impl Conversation {
             Effect::CreateBranch(b) => Some(Undo::RemoveBranch(b.id.clone())),
             Effect::RenameBranch { branch, .. }
             | Effect::SetBranchPrompt { branch, .. }
+            | Effect::SetBranchModel { branch, .. }
             | Effect::SetBranchMessages { branch, .. } => {
                 self.branches.get(branch).map(|b| Undo::RestoreBranches(vec![b.clone()], Vec::new()))
             }

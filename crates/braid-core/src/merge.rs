@@ -32,6 +32,8 @@ pub struct MergeApply {
     pub copies: Vec<(MessageId, MessageType)>,
     /// The target's own system prompt from now on.
     pub prompt: Option<Option<String>>,
+    /// The target's own model from now on.
+    pub model: Option<Option<braid_protocol::ModelChoice>>,
     pub mode: Option<AgentMode>,
     /// Rebase with "answer again": user turns to send again, in order.
     pub replay: Vec<MessageType>,
@@ -250,6 +252,7 @@ pub fn plan(c: &Conversation, options: &MergeOptions, encoding: TokenEncoding) -
     };
 
     let mut prompt = None;
+    let mut model = None;
     let mut mode = None;
     let mut resolutions = Vec::new();
     for f in &found {
@@ -264,6 +267,7 @@ pub fn plan(c: &Conversation, options: &MergeOptions, encoding: TokenEncoding) -
                     [&f.target_value, &f.source_value].into_iter().filter_map(|p| p.as_deref()).collect();
                 prompt = Some(Some(both.join("\n\n")).filter(|p| !p.is_empty()));
             }
+            (braid_protocol::ConflictKind::Model, Resolution::KeepSource) => model = f.source_model.clone(),
             (braid_protocol::ConflictKind::Mode, Resolution::KeepSource) => {
                 mode = match f.source_value.as_deref() {
                     Some("plan") => Some(AgentMode::Plan),
@@ -318,6 +322,7 @@ pub fn plan(c: &Conversation, options: &MergeOptions, encoding: TokenEncoding) -
         resolutions,
         prompt_before: prompt.as_ref().map(|_| PromptBefore { system_prompt: target.system_prompt.clone() }),
         replayed: 0,
+        model_before: model.as_ref().map(|_| braid_protocol::ModelBefore { model: target.model.clone() }),
     };
     let replay: Vec<MessageType> = source_new
         .iter()
@@ -325,7 +330,7 @@ pub fn plan(c: &Conversation, options: &MergeOptions, encoding: TokenEncoding) -
         .filter(|(_, f)| **f == MergeItemFate::Replayed)
         .map(|(m, _)| m.body.clone())
         .collect();
-    let apply = MergeApply { record, rewrite, copies: copied, prompt, mode, replay };
+    let apply = MergeApply { record, rewrite, copies: copied, prompt, model, mode, replay };
     Ok(MergePlan { preview, apply: Some(apply) })
 }
 

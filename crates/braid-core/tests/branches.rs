@@ -129,3 +129,28 @@ fn deleting_a_branch_keeps_what_other_branches_hold_and_never_main_or_the_one_in
     assert_eq!(sim.conversation.branch(&deeper).unwrap().parent, Some(BranchId::main()), "deeper hangs from main now");
     assert!(sim.conversation.message(q1).is_some());
 }
+
+#[test]
+fn a_fork_before_a_message_holds_everything_before_it_and_keeps_rounds_whole() {
+    let mut sim = Sim::new();
+    answered(&mut sim, "q1");
+    answered(&mut sim, "q2");
+    let ids: Vec<_> = sim.messages().iter().map(|m| m.id).collect();
+    let before_q2 = sim.conversation.fork_before(&BranchId::main(), ids[2], "edit", sim.now).unwrap();
+    assert_eq!(before_q2.message_ids, ids[..2], "an edited q2 goes after q1's answer");
+    assert_eq!(before_q2.fork_point, Some(ids[1]));
+    let before_first = sim.conversation.fork_before(&BranchId::main(), ids[0], "edit", sim.now).unwrap();
+    assert!(
+        before_first.message_ids.is_empty() && before_first.fork_point.is_none(),
+        "the first message can be edited too"
+    );
+    let again = sim.conversation.fork_before(&BranchId::main(), ids[3], "again", sim.now).unwrap();
+    assert_eq!(again.message_ids, ids[..3], "answering again keeps the question");
+    let fx = sim.send(Event::CreateBranch { draft: Box::new(again), switch: true });
+    assert!(matches!(braid_core::sim::reply_of(&fx), Some(Ok(_))));
+    sim.send(Event::Retry);
+    let rid = sim.request_id();
+    sim.send(Event::LlmCompleted { request_id: rid, response: LlmResponse::text("a2, again") });
+    let texts: Vec<String> = sim.messages().iter().filter_map(|m| m.body.plain_text()).collect();
+    assert_eq!(texts, ["q1", "a", "q2", "a2, again"]);
+}

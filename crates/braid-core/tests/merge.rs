@@ -463,3 +463,20 @@ fn the_sequence_check_names_what_a_provider_would_refuse() {
     assert!(sequence::check([&request, &user].into_iter()).unwrap_err().contains("not answered"));
     assert!(sequence::check([&request].into_iter()).unwrap_err().contains("never answered"));
 }
+
+#[test]
+fn different_models_are_a_conflict_and_undo_puts_the_model_back() {
+    let (mut sim, side) = forked();
+    let mini = braid_protocol::ModelChoice { provider_id: "work".into(), model: "mini".into() };
+    sim.send(Event::SetBranchModel { branch: side.clone(), model: Some(mini.clone()) });
+    answered(&mut sim, "q2", "a2");
+    switch(&mut sim, &BranchId::main());
+    let mut o = options(&side, MergeStrategy::Append);
+    let p = preview(&sim, &o);
+    assert_eq!(p.conflicts.iter().map(|c| c.kind).collect::<Vec<_>>(), [ConflictKind::Model]);
+    o.resolutions = vec![ConflictChoice { conflict: "model".into(), resolution: Resolution::KeepSource }];
+    let card = sim.merge(&o).unwrap();
+    assert_eq!(sim.conversation.branch(&BranchId::main()).unwrap().model.as_ref(), Some(&mini));
+    sim.undo_merge(card).unwrap();
+    assert_eq!(sim.conversation.branch(&BranchId::main()).unwrap().model, None);
+}

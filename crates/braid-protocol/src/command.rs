@@ -58,6 +58,10 @@ pub enum Command {
         #[serde(default)]
         system_prompt: Option<String>,
     },
+    /// Answered by the new [`BranchId`]: a branch holding everything before
+    /// `message` (a tool round goes whole), to send an edited question
+    /// again or have an answer written again. Not switched to.
+    ForkBefore { context_id: ContextId, message: MessageId, name: String },
     /// Answered by `()`; records a BranchSwitch message on the new branch.
     SwitchBranch { context_id: ContextId, branch_id: BranchId },
     /// Answered by `()`: 1 to 80 characters.
@@ -70,16 +74,25 @@ pub enum Command {
         #[serde(default)]
         system_prompt: Option<String>,
     },
+    /// Answered by `()`: answers on the branch come from this model from
+    /// the next request on; `None` follows the conversation's again. The
+    /// provider must exist.
+    SetBranchModel {
+        context_id: ContextId,
+        branch_id: BranchId,
+        #[serde(default)]
+        model: Option<ModelChoice>,
+    },
     /// Answered by `()`: the branch and the messages only it holds are
     /// gone; its forks hang from its parent. Not main, not the branch in
     /// use.
     DeleteBranch { context_id: ContextId, branch_id: BranchId },
     /// Answered by a [`crate::MergePreview`]: what merging the source
     /// into the branch in use would do. Changes nothing.
-    PreviewMerge { context_id: ContextId, options: crate::MergeOptions },
+    PreviewMerge { context_id: ContextId, options: Box<crate::MergeOptions> },
     /// Answered by the merge card's [`MessageId`]; refused with the
     /// preview's reason when it cannot be applied as asked.
-    Merge { context_id: ContextId, options: crate::MergeOptions },
+    Merge { context_id: ContextId, options: Box<crate::MergeOptions> },
     /// Answered by `()`: the merge whose card is `merge` is taken back.
     UndoMerge { context_id: ContextId, merge: MessageId },
     /// Answered by the text the conversation's model wrote: a summary of
@@ -251,6 +264,9 @@ pub struct BranchSummary {
     pub fork_point: Option<MessageId>,
     pub message_count: u64,
     pub has_system_prompt: bool,
+    /// The branch's own model; `None`: the conversation's.
+    #[serde(default)]
+    pub model: Option<ModelChoice>,
 }
 
 /// What a client needs to draw a context: its state, its queue, its
@@ -341,9 +357,11 @@ pub fn responses() -> Vec<(&'static str, String)> {
         ("continue", unit()),
         ("decide_tool_call", unit()),
         ("create_branch", ts::<BranchId>()),
+        ("fork_before", ts::<BranchId>()),
         ("switch_branch", unit()),
         ("rename_branch", unit()),
         ("set_branch_prompt", unit()),
+        ("set_branch_model", unit()),
         ("delete_branch", unit()),
         ("preview_merge", ts::<crate::MergePreview>()),
         ("merge", ts::<MessageId>()),

@@ -35,7 +35,7 @@ pub use ids::{BranchId, CallId, ContextId, MessageId, RequestId, Timestamp};
 pub use merge::{
     ConflictChoice, ConflictKind, GraphBranch, GraphRow, GraphView, MergeConflict, MergeDependency, MergeItem,
     MergeItemFate, MergeOptions, MergePreview, MergeRecord, MergeStrategy, MessageStamp, MissingDependencies,
-    PromptBefore, Resolution,
+    ModelBefore, PromptBefore, Resolution,
 };
 pub use message::{
     Approval, ContentPart, ControlKind, FileRefStatus, ImageMode, ImageSource, LineRange, Message, MessageKind,

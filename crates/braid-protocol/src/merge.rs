@@ -57,6 +57,8 @@ pub enum ConflictKind {
     SystemPrompt,
     /// The source switched to another mode than the target is in.
     Mode,
+    /// The branches answer with different models.
+    Model,
     /// A summary on the source covers messages the target still has.
     Summary,
 }
@@ -227,6 +229,14 @@ pub struct MergeRecord {
     /// Rebase with "answer again": the user turns sent again.
     #[serde(default)]
     pub replayed: u32,
+    /// The target's own model before a resolution changed it.
+    #[serde(default)]
+    pub model_before: Option<ModelBefore>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct ModelBefore {
+    pub model: Option<crate::settings::ModelChoice>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]

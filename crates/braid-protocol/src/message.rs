@@ -227,7 +227,7 @@ pub enum ControlKind {
     },
     /// The merge card: a branch merged into this one.
     Merge {
-        record: crate::merge::MergeRecord,
+        record: Box<crate::merge::MergeRecord>,
     },
     /// The merge card `merge` was undone: what it brought is off the branch.
     MergeUndone {

@@ -91,6 +91,7 @@ pub fn generate() -> String {
     decl::<crate::MergeConflict>(&cfg, &mut out);
     decl::<crate::MergePreview>(&cfg, &mut out);
     decl::<crate::PromptBefore>(&cfg, &mut out);
+    decl::<crate::ModelBefore>(&cfg, &mut out);
     decl::<crate::MergeRecord>(&cfg, &mut out);
     decl::<crate::GraphRow>(&cfg, &mut out);
     decl::<crate::GraphBranch>(&cfg, &mut out);

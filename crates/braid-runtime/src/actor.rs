@@ -51,6 +51,8 @@ pub enum Input {
     },
     CreateBranch {
         from: MessageId,
+        /// Everything before `from` rather than up to it.
+        before: bool,
         name: String,
         system_prompt: Option<String>,
         answer: Answer<BranchId>,
@@ -128,6 +130,8 @@ pub enum BranchEdit {
     Rename(String),
     /// `None`: the conversation's prompt applies again.
     Prompt(Option<String>),
+    /// `None`: the conversation's model answers again.
+    Model(Option<braid_protocol::ModelChoice>),
     Delete,
 }
 
@@ -222,8 +226,8 @@ impl ContextActor {
                 let rx = self.shared.events.subscribe();
                 let _ = answer.send(Ok((self.snapshot(tail), rx)));
             }
-            Input::CreateBranch { from, name, system_prompt, answer } => {
-                let _ = answer.send(self.create_branch(from, &name, system_prompt));
+            Input::CreateBranch { from, before, name, system_prompt, answer } => {
+                let _ = answer.send(self.create_branch(from, before, &name, system_prompt));
             }
             Input::EditBranch { branch, edit, answer } => {
                 let _ = answer.send(self.edit_branch(branch, edit));
@@ -293,7 +297,7 @@ impl ContextActor {
     }
 
     fn snapshot(&self, tail: usize) -> ContextSnapshot {
-        let effective = self.shared.providers.effective(self.meta.model.as_ref());
+        let effective = self.shared.providers.effective(self.model_choice());
         snapshot::build(
             &self.meta,
             &self.state,
@@ -376,7 +380,8 @@ impl ContextActor {
                 | Effect::RenameBranch { .. }
                 | Effect::SetBranchPrompt { .. }
                 | Effect::DeleteBranch(_)
-                | Effect::SetBranchMessages { .. } => {}
+                | Effect::SetBranchMessages { .. }
+                | Effect::SetBranchModel { .. } => {}
             }
         }
         reply

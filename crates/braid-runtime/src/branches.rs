@@ -18,7 +18,19 @@ impl Runtime {
         name: String,
         system_prompt: Option<String>,
     ) -> Result<BranchId, RuntimeError> {
-        self.ask(id, |answer| Input::CreateBranch { from, name, system_prompt, answer }).await
+        self.ask(id, |answer| Input::CreateBranch { from, before: false, name, system_prompt, answer }).await
+    }
+
+    /// A branch holding everything before `message`: an edited question
+    /// is sent there, or the answer is written again there.
+    pub async fn fork_before(
+        &self,
+        id: &ContextId,
+        message: MessageId,
+        name: String,
+    ) -> Result<BranchId, RuntimeError> {
+        self.ask(id, |answer| Input::CreateBranch { from: message, before: true, name, system_prompt: None, answer })
+            .await
     }
 
     pub async fn switch_branch(&self, id: &ContextId, to: BranchId) -> Result<(), RuntimeError> {

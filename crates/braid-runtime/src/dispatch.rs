@@ -39,6 +39,9 @@ impl Runtime {
             Command::CreateBranch { context_id, from_message, name, system_prompt } => {
                 to_json(&self.create_branch(&context_id, from_message, name, system_prompt).await.map_err(wire)?)
             }
+            Command::ForkBefore { context_id, message, name } => {
+                to_json(&self.fork_before(&context_id, message, name).await.map_err(wire)?)
+            }
             Command::RenameBranch { context_id, branch_id, name } => self
                 .edit_branch(&context_id, branch_id, BranchEdit::Rename(name))
                 .await
@@ -49,6 +52,11 @@ impl Runtime {
                 .await
                 .map(|()| json!(null))
                 .map_err(wire),
+            Command::SetBranchModel { context_id, branch_id, model } => self
+                .edit_branch(&context_id, branch_id, BranchEdit::Model(model))
+                .await
+                .map(|()| json!(null))
+                .map_err(wire),
             Command::DeleteBranch { context_id, branch_id } => {
                 self.edit_branch(&context_id, branch_id, BranchEdit::Delete).await.map(|()| json!(null)).map_err(wire)
             }
@@ -56,9 +64,9 @@ impl Runtime {
                 self.switch_branch(&context_id, branch_id).await.map(|()| json!(null)).map_err(wire)
             }
             Command::PreviewMerge { context_id, options } => {
-                to_json(&self.preview_merge(&context_id, options).await.map_err(wire)?)
+                to_json(&self.preview_merge(&context_id, *options).await.map_err(wire)?)
             }
-            Command::Merge { context_id, options } => to_json(&self.merge(&context_id, options).await.map_err(wire)?),
+            Command::Merge { context_id, options } => to_json(&self.merge(&context_id, *options).await.map_err(wire)?),
             Command::UndoMerge { context_id, merge } => {
                 self.undo_merge(&context_id, merge).await.map(|()| json!(null)).map_err(wire)
             }

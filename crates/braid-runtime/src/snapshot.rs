@@ -42,6 +42,7 @@ pub fn build(
                 fork_point: b.fork_point,
                 message_count: b.message_ids.len() as u64,
                 has_system_prompt: b.system_prompt.is_some(),
+                model: b.model.clone(),
             })
             .collect(),
         queued: state.queue.iter().map(|q| Message::new(q.id, meta.updated_at, q.body.clone())).collect(),

@@ -5,7 +5,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a panic is how a test reports
 
 use braid_llm::fake::FakeProvider;
-use braid_protocol::{BranchId, Command, ContextId, ErrorCode, NewMessage};
+use braid_protocol::{BranchId, Command, ContextId, ErrorCode, MessageId, NewMessage};
 use braid_runtime::{Runtime, RuntimeConfig};
 use braid_testkit::harness::Watch;
 use std::path::Path;
@@ -82,4 +82,40 @@ async fn branches_are_renamed_prompted_and_deleted_and_it_lasts() {
     say(&rt, &id, "three").await;
     let sent = fake.requests().pop().unwrap();
     assert!(sent.system.as_deref().unwrap_or_default().starts_with("Answer in French."), "{:?}", sent.system);
+}
+
+#[tokio::test]
+async fn an_edited_question_and_an_answer_written_again_go_to_new_branches() {
+    let dir = tempfile::tempdir().unwrap();
+    let fake = Arc::new(FakeProvider::echo(Duration::ZERO));
+    let rt = open(dir.path(), fake);
+    let id = rt.create_context(None, None).await.unwrap().id;
+    say(&rt, &id, "one").await;
+    say(&rt, &id, "two").await;
+    let snap = rt.load_context(&id).await.unwrap();
+    let (two, answer) = (snap.messages[2].id, snap.messages[3].id);
+
+    let edited =
+        run(&rt, Command::ForkBefore { context_id: id.clone(), message: two, name: "edit".into() }).await.unwrap();
+    let edited: BranchId = serde_json::from_value(edited).unwrap();
+    rt.switch_branch(&id, edited).await.unwrap();
+    say(&rt, &id, "two, said better").await;
+    let texts: Vec<String> =
+        rt.load_context(&id).await.unwrap().messages.iter().filter_map(|m| m.body.plain_text()).collect();
+    assert_eq!(texts, ["one", "You said: one", "two, said better", "You said: two, said better"]);
+
+    rt.switch_branch(&id, BranchId::main()).await.unwrap();
+    let again = rt.fork_before(&id, answer, "again".into()).await.unwrap();
+    rt.switch_branch(&id, again).await.unwrap();
+    rt.retry(&id).await.unwrap();
+    Watch::new(&rt, &id).await.settled().await;
+    let texts: Vec<String> =
+        rt.load_context(&id).await.unwrap().messages.iter().filter_map(|m| m.body.plain_text()).collect();
+    assert_eq!(texts, ["one", "You said: one", "two", "You said: two"], "the answer is written again on the fork");
+    rt.switch_branch(&id, BranchId::main()).await.unwrap();
+    let main: Vec<String> =
+        rt.load_context(&id).await.unwrap().messages.iter().filter_map(|m| m.body.plain_text()).collect();
+    assert_eq!(main, ["one", "You said: one", "two", "You said: two"], "main is as it was");
+    let bad = run(&rt, Command::ForkBefore { context_id: id.clone(), message: MessageId(999), name: "x".into() }).await;
+    assert_eq!(bad.unwrap_err().code, ErrorCode::NotFound);
 }

@@ -63,9 +63,12 @@ async fn a_merge_and_its_undo_last_across_a_restart() {
     let before = texts(&rt, &id).await;
 
     let preview: MergePreview = serde_json::from_value(
-        rt.execute(Command::PreviewMerge { context_id: id.clone(), options: options(&idea, MergeStrategy::Append) })
-            .await
-            .unwrap(),
+        rt.execute(Command::PreviewMerge {
+            context_id: id.clone(),
+            options: Box::new(options(&idea, MergeStrategy::Append)),
+        })
+        .await
+        .unwrap(),
     )
     .unwrap();
     assert_eq!(preview.items.len(), 2, "two and its answer");
@@ -75,7 +78,7 @@ async fn a_merge_and_its_undo_last_across_a_restart() {
     let ff = rt.merge(&id, options(&idea, MergeStrategy::FastForward)).await.unwrap_err();
     assert!(ff.to_wire().message.contains("fast-forward"), "{ff}");
     let card: MessageId = serde_json::from_value(
-        rt.execute(Command::Merge { context_id: id.clone(), options: options(&idea, MergeStrategy::Append) })
+        rt.execute(Command::Merge { context_id: id.clone(), options: Box::new(options(&idea, MergeStrategy::Append)) })
             .await
             .unwrap(),
     )

@@ -167,3 +167,32 @@ async fn rename_and_model_choice_persist_and_a_removed_provider_is_explained() {
     run(&rt, Command::SetContextModel { context_id: ctx.id.clone(), model: None }).await;
     assert_eq!(rt.load_context(&ctx.id).await.unwrap().effective_model, None);
 }
+
+#[tokio::test]
+async fn a_branch_answers_with_its_own_model_and_keeps_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let rt = open(dir.path());
+    run(&rt, Command::SaveProvider { provider: input("Work", KeyChange::Keep) }).await;
+    let ctx = rt.create_context(None, None).await.unwrap();
+    let branch = |model: Option<ModelChoice>, b: &str| Command::SetBranchModel {
+        context_id: ctx.id.clone(),
+        branch_id: braid_protocol::BranchId(b.into()),
+        model,
+    };
+    let nobody = ModelChoice { provider_id: "nobody".into(), model: "m".into() };
+    assert!(rt.execute(branch(Some(nobody), "main")).await.unwrap_err().message.contains("nobody"));
+    assert_eq!(rt.execute(branch(None, "b9")).await.unwrap_err().code, braid_protocol::ErrorCode::NotFound);
+    let mini = ModelChoice { provider_id: "work".into(), model: "gpt-4.1-mini".into() };
+    run(&rt, branch(Some(mini.clone()), "main")).await;
+    let snap = rt.load_context(&ctx.id).await.unwrap();
+    assert_eq!(snap.effective_model.unwrap().model, "gpt-4.1-mini", "the branch in use answers with its model");
+    assert_eq!(snap.branches[0].model.as_ref(), Some(&mini));
+    assert_eq!(snap.summary.model, None, "the conversation's own choice is untouched");
+
+    rt.shutdown().await;
+    let rt = open(dir.path());
+    let snap = rt.load_context(&ctx.id).await.unwrap();
+    assert_eq!(snap.effective_model.unwrap().model, "gpt-4.1-mini", "kept across a restart");
+    run(&rt, branch(None, "main")).await;
+    assert_eq!(rt.load_context(&ctx.id).await.unwrap().effective_model.unwrap().model, "gpt-4o");
+}

@@ -104,7 +104,7 @@ impl Store {
 
         let mut branches = Vec::new();
         let mut stmt = self.conn.prepare_cached(
-            "SELECT id, name, parent, fork_point, system_prompt, pipeline_json, created_at FROM branches WHERE context_id = ?1",
+            "SELECT id, name, parent, fork_point, system_prompt, pipeline_json, created_at, model_json FROM branches WHERE context_id = ?1",
         )?;
         let mut rows = stmt.query(params![id.0])?;
         while let Some(r) = rows.next()? {
@@ -122,6 +122,7 @@ impl Store {
                 fork_point: r.get::<_, Option<u64>>(3)?.map(MessageId),
                 system_prompt: r.get(4)?,
                 pipeline,
+                model: model_choice(r.get(7)?),
                 created_at: Timestamp(r.get(6)?),
             });
         }

@@ -52,6 +52,8 @@ const MIGRATIONS: &[&str] = &[
     "#,
     // 2: a conversation's own model choice (JSON ModelChoice; NULL = the default).
     "ALTER TABLE contexts ADD COLUMN model_json TEXT;",
+    // 3: a branch's own model choice (JSON ModelChoice; NULL = the conversation's).
+    "ALTER TABLE branches ADD COLUMN model_json TEXT;",
 ];
 
 pub const SCHEMA_VERSION: u32 = MIGRATIONS.len() as u32;

@@ -57,9 +57,9 @@ fn write_state(
 fn write_branch(tx: &Transaction<'_>, context: &ContextId, b: &Branch) -> Result<(), StoreError> {
     let pipeline = b.pipeline.as_ref().map(json).transpose()?;
     tx.prepare_cached(
-        "INSERT INTO branches (context_id, id, name, parent, fork_point, system_prompt, pipeline_json, created_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
-         ON CONFLICT (context_id, id) DO UPDATE SET name = ?3, system_prompt = ?6, pipeline_json = ?7",
+        "INSERT INTO branches (context_id, id, name, parent, fork_point, system_prompt, pipeline_json, created_at, model_json)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
+         ON CONFLICT (context_id, id) DO UPDATE SET name = ?3, system_prompt = ?6, pipeline_json = ?7, model_json = ?9",
     )?
     .execute(params![
         context.0,
@@ -69,7 +69,8 @@ fn write_branch(tx: &Transaction<'_>, context: &ContextId, b: &Branch) -> Result
         b.fork_point.map(|m| m.0),
         b.system_prompt,
         pipeline,
-        b.created_at.0
+        b.created_at.0,
+        b.model.as_ref().map(json).transpose()?
     ])?;
     tx.prepare_cached("DELETE FROM branch_messages WHERE context_id = ?1 AND branch_id = ?2")?
         .execute(params![context.0, b.id.0])?;
@@ -219,6 +220,11 @@ impl Store {
                 Effect::DeleteBranch(d) => delete_branch(&tx, context, d)?,
                 // The list as the effect has it: the appends after it in
                 // this transition add their own rows.
+                Effect::SetBranchModel { branch, model } => {
+                    let model = model.as_ref().map(json).transpose()?;
+                    tx.prepare_cached("UPDATE branches SET model_json = ?3 WHERE context_id = ?1 AND id = ?2")?
+                        .execute(params![context.0, branch.0, model])?;
+                }
                 Effect::SetBranchMessages { branch, ids } => set_branch_messages(&tx, context, branch, ids)?,
                 _ => {}
             }

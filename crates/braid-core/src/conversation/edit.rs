@@ -21,6 +21,44 @@ pub struct BranchDeletion {
 }
 
 impl Conversation {
+    /// The branch that holds everything of `source` before `at`: where an
+    /// edited question is sent again, or an answer answered again. A tool
+    /// round goes whole: before a result is before its call.
+    pub fn fork_before(
+        &self,
+        source: &BranchId,
+        at: MessageId,
+        name: &str,
+        now: braid_protocol::Timestamp,
+    ) -> Result<Branch, ConversationError> {
+        let name = name.trim();
+        if name.is_empty() {
+            return Err(ConversationError::EmptyBranchName);
+        }
+        let parent = self.branches.get(source).ok_or_else(|| ConversationError::NoSuchBranch(source.clone()))?;
+        let mut pos = parent
+            .message_ids
+            .iter()
+            .position(|id| *id == at)
+            .ok_or_else(|| ConversationError::NotOnBranch { message: at, branch: source.clone() })?;
+        let result = |i: usize| parent.message_ids.get(i).and_then(|id| self.pool.get(id)).map(|m| &m.body);
+        while pos > 0 && matches!(result(pos), Some(braid_protocol::MessageType::ToolResult { .. })) {
+            pos -= 1;
+        }
+        let kept = parent.message_ids[..pos].to_vec();
+        Ok(Branch {
+            id: BranchId(String::new()),
+            name: name.to_owned(),
+            parent: Some(source.clone()),
+            fork_point: kept.last().copied(),
+            message_ids: kept,
+            system_prompt: None,
+            pipeline: parent.pipeline.clone(),
+            model: parent.model.clone(),
+            created_at: now,
+        })
+    }
+
     pub(super) fn edit_branch(
         &mut self,
         id: &BranchId,

@@ -159,6 +159,12 @@ pub enum Event {
     DeleteBranch {
         deletion: Box<BranchDeletion>,
     },
+    /// The runtime checked the branch and the provider exist; `None`: the
+    /// conversation's model again.
+    SetBranchModel {
+        branch: BranchId,
+        model: Option<braid_protocol::ModelChoice>,
+    },
     /// A merge into the active branch, as `merge::plan` computed it from
     /// the conversation (only while idle).
     Merge {
@@ -205,6 +211,7 @@ impl Event {
             Event::RenameBranch { .. } => "rename_branch",
             Event::SetBranchPrompt { .. } => "set_branch_prompt",
             Event::DeleteBranch { .. } => "delete_branch",
+            Event::SetBranchModel { .. } => "set_branch_model",
             Event::Merge { .. } => "merge",
             Event::UndoMerge { .. } => "undo_merge",
         }
@@ -245,6 +252,10 @@ pub enum Effect {
     /// Remove the branch and the messages only it held; re-attach its
     /// children to its parent.
     DeleteBranch(Box<BranchDeletion>),
+    SetBranchModel {
+        branch: BranchId,
+        model: Option<braid_protocol::ModelChoice>,
+    },
     /// The branch now holds these messages, in this order (a merge or its
     /// undo; every id is in the pool).
     SetBranchMessages {
@@ -323,6 +334,7 @@ impl Effect {
                 | Effect::SetBranchPrompt { .. }
                 | Effect::DeleteBranch(_)
                 | Effect::SetBranchMessages { .. }
+                | Effect::SetBranchModel { .. }
         )
     }
 }

@@ -24,7 +24,7 @@ impl Step {
         if self.refuse_if_busy("merging") {
             return;
         }
-        let MergeApply { mut record, rewrite, copies, prompt, mode, replay } = apply;
+        let MergeApply { mut record, rewrite, copies, prompt, model, mode, replay } = apply;
         let target = record.target.clone();
         if let Some(ids) = rewrite {
             self.durable.push(Effect::SetBranchMessages { branch: target.clone(), ids });
@@ -35,7 +35,7 @@ impl Step {
             record.brought = copies.iter().map(|(id, _, _)| *id).collect();
         }
         record.replayed = replay.len() as u32;
-        let control = ControlKind::Merge { record };
+        let control = ControlKind::Merge { record: Box::new(record) };
         self.reply(Ok(Reply::Message(card)));
         let message = self.message(card, MessageType::SystemControl { control });
         self.append(message);
@@ -43,6 +43,9 @@ impl Step {
             let mut message = self.message(id, body);
             message.meta.copied_from = Some(origin);
             self.append(message);
+        }
+        if let Some(model) = model {
+            self.durable.push(Effect::SetBranchModel { branch: target.clone(), model });
         }
         if let Some(system_prompt) = prompt {
             self.durable.push(Effect::SetBranchPrompt { branch: target, system_prompt });
@@ -65,8 +68,11 @@ impl Step {
         if self.refuse_if_busy("undoing a merge") {
             return;
         }
-        let MergeUndo { merge, target, ids, prompt } = undo;
+        let MergeUndo { merge, target, ids, prompt, model } = undo;
         self.durable.push(Effect::SetBranchMessages { branch: target.clone(), ids });
+        if let Some(model) = model {
+            self.durable.push(Effect::SetBranchModel { branch: target.clone(), model });
+        }
         if let Some(system_prompt) = prompt {
             self.durable.push(Effect::SetBranchPrompt { branch: target, system_prompt });
         }

@@ -168,6 +168,10 @@ impl Step {
             Event::RenameBranch { branch, name } => self.rename_branch(branch, name),
             Event::SetBranchPrompt { branch, system_prompt } => self.set_branch_prompt(branch, system_prompt),
             Event::DeleteBranch { deletion } => self.delete_branch(*deletion),
+            Event::SetBranchModel { branch, model } => {
+                self.durable.push(Effect::SetBranchModel { branch, model });
+                self.reply(Ok(Reply::Done));
+            }
             Event::Merge { apply } => self.merge(*apply),
             Event::UndoMerge { undo } => self.undo_merge(*undo),
         }

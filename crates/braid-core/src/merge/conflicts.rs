@@ -4,7 +4,7 @@
 
 use crate::conversation::Branch;
 use braid_protocol::{
-    ConflictKind, ControlKind, MergeConflict, Message, MessageId, MessageStamp, MessageType, Resolution,
+    ConflictKind, ControlKind, MergeConflict, Message, MessageId, MessageStamp, MessageType, ModelChoice, Resolution,
 };
 use std::collections::hash_map::DefaultHasher;
 use std::collections::{BTreeMap, HashSet};
@@ -66,6 +66,8 @@ pub struct Found {
     /// The source's mode or prompt, for the resolutions that take it.
     pub source_value: Option<String>,
     pub target_value: Option<String>,
+    /// The source's model, for a model conflict kept from the source.
+    pub source_model: Option<Option<ModelChoice>>,
 }
 
 fn stamp(m: &Message) -> MessageStamp {
@@ -116,6 +118,7 @@ pub fn find(sides: &Sides) -> Vec<Found> {
                 target_out: t.rounds.iter().flatten().copied().collect(),
                 source_value: None,
                 target_value: None,
+                source_model: None,
             });
         }
         let in_target: HashSet<MessageId> = sides.target_all.iter().map(|m| m.id).collect();
@@ -140,6 +143,7 @@ pub fn find(sides: &Sides) -> Vec<Found> {
                 target_out: Vec::new(),
                 source_value: None,
                 target_value: None,
+                source_model: None,
             });
         }
     }
@@ -162,6 +166,27 @@ pub fn find(sides: &Sides) -> Vec<Found> {
             target_out: Vec::new(),
             source_value: sides.source.system_prompt.clone(),
             target_value: sides.target.system_prompt.clone(),
+            source_model: None,
+        });
+    }
+    if sides.source.model != sides.target.model {
+        let shown = |m: &Option<ModelChoice>| {
+            m.as_ref().map_or_else(|| "(the conversation's)".to_owned(), |m| format!("{} · {}", m.provider_id, m.model))
+        };
+        out.push(Found {
+            conflict: conflict(
+                "model".to_owned(),
+                ConflictKind::Model,
+                "The branches answer with different models".to_owned(),
+                format!("Source: {}\nTarget: {}", shown(&sides.source.model), shown(&sides.target.model)),
+                (Vec::new(), Vec::new()),
+                vec![Resolution::KeepTarget, Resolution::KeepSource],
+            ),
+            source_out: Vec::new(),
+            target_out: Vec::new(),
+            source_value: None,
+            target_value: None,
+            source_model: Some(sides.source.model.clone()),
         });
     }
     if let Some((mode, s)) = last_mode(sides.source_after) {
@@ -181,6 +206,7 @@ pub fn find(sides: &Sides) -> Vec<Found> {
                 target_out: Vec::new(),
                 source_value: Some(mode),
                 target_value: Some(target_mode),
+                source_model: None,
             });
         }
     }

@@ -15,6 +15,7 @@ pub struct MergeUndo {
     pub target: BranchId,
     pub ids: Vec<MessageId>,
     pub prompt: Option<Option<String>>,
+    pub model: Option<Option<braid_protocol::ModelChoice>>,
 }
 
 /// Undoing the merge whose card is `merge`: the target loses what the
@@ -53,6 +54,7 @@ pub fn undo_plan(c: &Conversation, merge: MessageId) -> Result<MergeUndo, MergeE
         target: target_id.clone(),
         ids,
         prompt: record.prompt_before.as_ref().map(|p| p.system_prompt.clone()),
+        model: record.model_before.as_ref().map(|m| m.model.clone()),
     })
 }
 

@@ -59,7 +59,7 @@ impl ContextActor {
                 let resolved = self
                     .shared
                     .providers
-                    .resolve(self.meta.model.as_ref())
+                    .resolve(self.model_choice())
                     .map_err(|e| WireError::new(ErrorCode::InvalidInput, e))?;
                 Ok(MergeAnswer::Summarise {
                     provider: resolved.provider,

@@ -31,6 +31,13 @@ impl ContextActor {
     }
 
     /// The branch must exist; the machine decides the rest.
+    /// The model answers come from now: the branch's own, else the
+    /// conversation's.
+    pub(super) fn model_choice(&self) -> Option<&braid_protocol::ModelChoice> {
+        let branch = self.conversation.branch(self.conversation.active_branch());
+        branch.and_then(|b| b.model.as_ref()).or(self.meta.model.as_ref())
+    }
+
     pub(super) fn edit_branch(&mut self, branch: BranchId, edit: super::BranchEdit) -> Result<Reply, WireError> {
         if self.conversation.branch(&branch).is_none() {
             let text = format!("branch {branch} does not exist in context {}", self.meta.id);
@@ -39,6 +46,18 @@ impl ContextActor {
         let event = match edit {
             super::BranchEdit::Rename(name) => Event::RenameBranch { branch, name },
             super::BranchEdit::Prompt(system_prompt) => Event::SetBranchPrompt { branch, system_prompt },
+            super::BranchEdit::Model(model) => {
+                if let Some(choice) = &model {
+                    if !self.shared.providers.has(&choice.provider_id) {
+                        let text = format!("no provider with id {:?}", choice.provider_id);
+                        return Err(WireError::new(ErrorCode::InvalidInput, text));
+                    }
+                    if choice.model.trim().is_empty() {
+                        return Err(WireError::new(ErrorCode::InvalidInput, "choose a model"));
+                    }
+                }
+                Event::SetBranchModel { branch, model }
+            }
             super::BranchEdit::Delete => {
                 let deletion = self
                     .conversation
@@ -55,16 +74,19 @@ impl ContextActor {
     pub(super) fn create_branch(
         &mut self,
         from: MessageId,
+        before: bool,
         name: &str,
         system_prompt: Option<String>,
     ) -> Result<BranchId, WireError> {
         let source = self.conversation.branch_of(from).cloned().ok_or_else(|| {
             WireError::new(ErrorCode::NotFound, format!("message {from} is not in this conversation"))
         })?;
-        let draft = self
-            .conversation
-            .fork(&source, from, name, system_prompt, clock::now())
-            .map_err(|e| WireError::new(ErrorCode::InvalidInput, e.to_string()))?;
+        let draft = if before {
+            self.conversation.fork_before(&source, from, name, clock::now())
+        } else {
+            self.conversation.fork(&source, from, name, system_prompt, clock::now())
+        };
+        let draft = draft.map_err(|e| WireError::new(ErrorCode::InvalidInput, e.to_string()))?;
         match self.apply(Event::CreateBranch { draft: Box::new(draft), switch: false }) {
             Some(Ok(Reply::Branch(id))) => Ok(id),
             Some(Err(e)) => Err(e),

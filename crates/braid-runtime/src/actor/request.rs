@@ -41,7 +41,7 @@ impl ContextActor {
         if let Some(old) = self.llm.take() {
             old.handle.abort();
         }
-        let resolved = match self.shared.providers.resolve(self.meta.model.as_ref()) {
+        let resolved = match self.shared.providers.resolve(self.model_choice()) {
             Ok(r) => r,
             Err(message) => {
                 let failure = LlmFailure::fatal(braid_protocol::FailureCode::NoProvider, message);
@@ -151,7 +151,7 @@ impl ContextActor {
             .collect();
         replaces.extend(messages.iter().map(|m| m.id));
         let input = prompt::summary_input(prior_text.as_deref(), &messages);
-        let resolved = match self.shared.providers.resolve(self.meta.model.as_ref()) {
+        let resolved = match self.shared.providers.resolve(self.model_choice()) {
             Ok(r) => r,
             Err(error) => {
                 let _ = self.mailbox.send(Input::Event(Event::SummaryFailed { request_id, error }));

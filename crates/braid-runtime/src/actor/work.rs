@@ -74,7 +74,7 @@ impl ContextActor {
     pub(super) fn reading_job(&self) -> image_task::Reading {
         image_task::Reading {
             images: self.shared.images.clone(),
-            model: self.shared.providers.resolve(self.meta.model.as_ref()).ok(),
+            model: self.shared.providers.resolve(self.model_choice()).ok(),
             workspace: PathBuf::from(&self.meta.working_dir),
             mailbox: self.mailbox.clone(),
         }
