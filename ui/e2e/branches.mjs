@@ -123,6 +123,18 @@ try {
   await page.getByText("You said: try memcached").waitFor({ timeout: 10000 });
   check(true, "an append merge copies the fork's messages into main");
 
+  // Editing a question sends it again on a new branch; main keeps it.
+  const asked = page.locator(".message.user").filter({ hasText: "meanwhile on main" });
+  await asked.hover();
+  await asked.getByRole("button", { name: "Edit and send again" }).click();
+  await page.getByLabel("Edited message").fill("meanwhile, on main, edited");
+  await page.getByLabel("Edited message").press("Enter");
+  await page.getByText("You said: meanwhile, on main, edited").waitFor({ timeout: 10000 });
+  const onEdit = await page.locator("details.branches summary").innerText();
+  check(onEdit.includes("Edit") && !(await page.getByText("You said: meanwhile on main").isVisible()), `an edited question goes to a new branch without the original (${onEdit})`);
+  await switchTo("main");
+  check(await page.getByText("You said: meanwhile on main").isVisible(), "main keeps the original question and answer");
+
   await page.keyboard.press("Control+Shift+H");
   await page.locator(".graph-row").filter({ hasText: "merged Branch 3" }).waitFor();
   const diamonds = await page.locator(".graph-row").filter({ hasText: /merged Branch [23]/ }).count();

@@ -65,6 +65,12 @@ export abstract class CommandBackend implements Backend {
   createBranch(id: ContextId, from: MessageId, name: string): Promise<BranchId> {
     return this.execute({ type: "create_branch", context_id: id, from_message: from, name, system_prompt: null });
   }
+  forkBefore(id: ContextId, message: MessageId, name: string): Promise<BranchId> {
+    return this.execute({ type: "fork_before", context_id: id, message, name });
+  }
+  setBranchModel(id: ContextId, branch: BranchId, model: ModelChoice | null): Promise<void> {
+    return this.execute({ type: "set_branch_model", context_id: id, branch_id: branch, model });
+  }
   switchBranch(id: ContextId, branch: BranchId): Promise<void> {
     return this.execute({ type: "switch_branch", context_id: id, branch_id: branch });
   }

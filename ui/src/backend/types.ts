@@ -63,6 +63,10 @@ export interface Backend {
   switchBranch(id: ContextId, branch: BranchId): Promise<void>;
   renameBranch(id: ContextId, branch: BranchId, name: string): Promise<void>;
   /** Not main, not the branch in use; messages another branch holds stay. */
+  /** A branch holding everything before `message`: for an edited question or a new answer. */
+  forkBefore(id: ContextId, message: MessageId, name: string): Promise<BranchId>;
+  /** `null`: the branch answers with the conversation's model again. */
+  setBranchModel(id: ContextId, branch: BranchId, model: ModelChoice | null): Promise<void>;
   deleteBranch(id: ContextId, branch: BranchId): Promise<void>;
   /** What merging `options.source` into the branch in use would do; changes nothing. */
   previewMerge(id: ContextId, options: MergeOptions): Promise<MergePreview>;

@@ -57,6 +57,23 @@ export function ChatHeader({ backend, snapshot, settings, busy, onModelChanged, 
     const choice: ModelChoice | null = v ? JSON.parse(v) : null;
     backend.setContextModel(snapshot.summary.id, choice).then(onModelChanged, (e: Error) => onError(e.message));
   };
+  const branch = snapshot.branches.find((b) => b.id === snapshot.active_branch);
+  const chooseForBranch = (v: string) => {
+    const choice: ModelChoice | null = v ? JSON.parse(v) : null;
+    backend.setBranchModel(snapshot.summary.id, snapshot.active_branch, choice).then(onModelChanged, (e: Error) => onError(e.message));
+  };
+  // Every provider's models, with the ones in use even if not listed.
+  const options = (extra: ModelChoice | null | undefined) =>
+    settings?.providers.map((p) => {
+      const ids = new Set([...(models[p.id] ?? []), ...(p.default_model ? [p.default_model] : []), ...(extra?.provider_id === p.id ? [extra.model] : [])]);
+      return (
+        <optgroup key={p.id} label={p.name}>
+          {[...ids].map((id) => (
+            <option key={id} value={JSON.stringify({ provider_id: p.id, model: id })}>{p.name} · {id}</option>
+          ))}
+        </optgroup>
+      );
+    });
   const defaultLabel = own
     ? "Default model"
     : effective
@@ -70,18 +87,18 @@ export function ChatHeader({ backend, snapshot, settings, busy, onModelChanged, 
         <span className="sr-only">Model</span>
         <select aria-label="Model for this conversation" value={value} onChange={(e) => choose(e.target.value)}>
           <option value="">{defaultLabel}</option>
-          {settings?.providers.map((p) => {
-            const ids = new Set([...(models[p.id] ?? []), ...(p.default_model ? [p.default_model] : []), ...(own?.provider_id === p.id ? [own.model] : [])]);
-            return (
-              <optgroup key={p.id} label={p.name}>
-                {[...ids].map((id) => (
-                  <option key={id} value={JSON.stringify({ provider_id: p.id, model: id })}>{p.name} · {id}</option>
-                ))}
-              </optgroup>
-            );
-          })}
+          {options(own)}
         </select>
       </label>
+      {snapshot.branches.length > 1 && branch ? (
+        <label className="model">
+          <span className="sr-only">Model for this branch</span>
+          <select aria-label="Model for this branch" value={branch.model ? JSON.stringify(branch.model) : ""} onChange={(e) => chooseForBranch(e.target.value)} title={`Answers on ${branch.name} come from this model`}>
+            <option value="">{branch.name}: the conversation's model</option>
+            {options(branch.model)}
+          </select>
+        </label>
+      ) : null}
       <BranchControls
         branches={snapshot.branches}
         active={snapshot.active_branch}

@@ -202,6 +202,26 @@ export function ChatView({ backend, id, settings, onActivity }: Props) {
         .then(reload, report),
     [backend, id, branchCount, reload, report],
   );
+  // Editing a question or answering again never overwrites: the new turn
+  // goes to a branch holding everything before the message.
+  const onEdit = useCallback(
+    (message: number, text: string) =>
+      void backend
+        .forkBefore(id, message, `Edit ${branchCount + 1}`)
+        .then((b) => backend.switchBranch(id, b))
+        .then(() => backend.sendMessage(id, { body: { type: "text", role: "user", parts: [{ kind: "text", text }] }, images: [] }, false))
+        .then(reload, report),
+    [backend, id, branchCount, reload, report],
+  );
+  const onAgain = useCallback(
+    (message: number) =>
+      void backend
+        .forkBefore(id, message, `Again ${branchCount + 1}`)
+        .then((b) => backend.switchBranch(id, b))
+        .then(() => backend.retry(id))
+        .then(reload, report),
+    [backend, id, branchCount, reload, report],
+  );
   const onUndoMerge = useCallback((card: number) => void backend.undoMerge(id, card).then(reload, report), [backend, id, reload, report]);
   const [graphOpen, setGraphOpen] = useState(false);
   const [mergeFrom, setMergeFrom] = useState<BranchId | null>(null);
@@ -248,10 +268,12 @@ export function ChatView({ backend, id, settings, onActivity }: Props) {
               // Only the latest answer can go on, after a reload too.
               onContinue={!busy && i === all.length - 1 ? onContinue : undefined}
               onUndoMerge={busy ? undefined : onUndoMerge}
+              onEdit={busy ? undefined : (text: string) => onEdit(Number(item.key.slice(1)), text)}
+              onAgain={busy ? undefined : () => onAgain(Number(item.key.slice(1)))}
             />
           ),
       })),
-    [model.snapshot, full, backend, rereading, reading, busy, onRetryImage, onFork, onContinue, onUndoMerge],
+    [model.snapshot, full, backend, rereading, reading, busy, onRetryImage, onFork, onContinue, onUndoMerge, onEdit, onAgain],
   );
   const rows: Row[] = useMemo(() => {
     const drafts: Row[] = Object.entries(model.drafts).map(([mid, t]) => ({

@@ -1,3 +1,4 @@
+import { useState } from "react";
 import { FileIcon, ForkIcon } from "../icons";
 import { Markdown } from "../markdown/Markdown";
 import { ToolCard } from "./ToolCard";
@@ -11,6 +12,10 @@ interface Props {
   onContinue?: () => void;
   /** Take a merge back (absent while busy). */
   onUndoMerge?: (card: number) => void;
+  /** Send this question again, edited, on a new branch (absent while busy). */
+  onEdit?: (text: string) => void;
+  /** Have this answer written again on a new branch (absent while busy). */
+  onAgain?: () => void;
 }
 
 const STRATEGY_LABEL: Record<string, string> = {
@@ -22,17 +27,59 @@ const STRATEGY_LABEL: Record<string, string> = {
 };
 
 /** One stored message of the transcript, as the chat shows it. */
-export function ItemView({ item, onFork, onContinue, onUndoMerge }: Props) {
+export function ItemView({ item, onFork, onContinue, onUndoMerge, onEdit, onAgain }: Props) {
+  const [editing, setEditing] = useState<string | null>(null);
+  if (item.kind === "text" && editing !== null && onEdit) {
+    const send = () => {
+      if (editing.trim()) onEdit(editing);
+      setEditing(null);
+    };
+    return (
+      <div className="message user editing">
+        <span className="who">user</span>
+        <textarea
+          aria-label="Edited message"
+          autoFocus
+          value={editing}
+          rows={Math.min(10, editing.split("\n").length + 1)}
+          onChange={(e) => setEditing(e.target.value)}
+          onKeyDown={(e) => {
+            if (e.key === "Enter" && !e.shiftKey) {
+              e.preventDefault();
+              send();
+            }
+            if (e.key === "Escape") setEditing(null);
+          }}
+        />
+        <div className="edit-buttons">
+          <button type="button" onClick={() => setEditing(null)}>Cancel</button>
+          <button type="button" className="primary" onClick={send} title="The original stays on its branch">Send on a new branch</button>
+        </div>
+      </div>
+    );
+  }
   switch (item.kind) {
     case "text":
       return (
         <div className={`message ${item.role}`}>
           <span className="who">{item.role}</span>
-          {onFork && item.role !== "system" ? (
-            <button type="button" className="fork" aria-label="Fork from here" title="Fork: a new branch with everything up to this message" onClick={onFork}>
-              <ForkIcon />
-            </button>
-          ) : null}
+          <div className="actions">
+            {onFork && item.role !== "system" ? (
+              <button type="button" className="fork" aria-label="Fork from here" title="Fork: a new branch with everything up to this message" onClick={onFork}>
+                <ForkIcon />
+              </button>
+            ) : null}
+            {onEdit && item.role === "user" ? (
+              <button type="button" className="fork" aria-label="Edit and send again" title="Edit: send it again, changed, on a new branch" onClick={() => setEditing(item.text)}>
+                ✎
+              </button>
+            ) : null}
+            {onAgain && item.role === "assistant" ? (
+              <button type="button" className="fork" aria-label="Answer again" title="Answer again: a new answer on a new branch; this one stays" onClick={onAgain}>
+                ↻
+              </button>
+            ) : null}
+          </div>
           {item.role === "assistant" ? <Markdown source={item.text} /> : <div className="text">{item.text}</div>}
           {item.cut ? (
             <div className="cut-marker" data-testid="cut-marker" title="The answer reached the model's output limit; Continue lets it go on">
