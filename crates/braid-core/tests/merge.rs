@@ -4,92 +4,19 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a panic is how a test reports
 
-use braid_core::llm::{LlmResponse, StopReason, ToolCallSpec};
-use braid_core::machine::{Event, ToolOutcome};
+#[path = "support/merging.rs"]
+mod merging;
+
+use braid_core::llm::LlmResponse;
+use braid_core::machine::Event;
 use braid_core::merge::{plan, sequence};
 use braid_core::sim::Sim;
 use braid_core::tokens::TokenEncoding;
 use braid_protocol::{
-    BranchId, ConflictChoice, ConflictKind, ControlKind, ErrorCode, MergeItemFate, MergeOptions, MergePreview,
-    MergeStrategy, Message, MessageId, MessageType, MissingDependencies, Resolution, Role, StatusKind,
-    ToolResultStatus,
+    BranchId, ControlKind, ErrorCode, MergeItemFate, MergeStrategy, MessageId, MessageType, MissingDependencies, Role,
+    StatusKind,
 };
-use std::collections::BTreeMap;
-
-fn answered(sim: &mut Sim, q: &str, a: &str) {
-    sim.start(q);
-    let rid = sim.request_id();
-    sim.send(Event::LlmCompleted { request_id: rid, response: LlmResponse::text(a) });
-}
-
-/// The model writes `path` with `content` (policy: everything runs), then
-/// answers.
-fn writes(sim: &mut Sim, q: &str, path: &str, content: &str) {
-    sim.state.config.tools.policy = braid_protocol::ToolApprovalPolicy::WhiteList { tools: vec!["write_file".into()] };
-    sim.start(q);
-    let rid = sim.request_id();
-    let id = format!("w{}", sim.state.next_message_id);
-    let args = serde_json::json!({ "path": path, "content": content }).to_string();
-    let call = ToolCallSpec { id: id.clone(), name: "write_file".into(), arguments: args };
-    let response =
-        LlmResponse { text: String::new(), tool_calls: vec![call], usage: None, stop_reason: StopReason::ToolUse };
-    sim.send(Event::LlmCompleted { request_id: rid, response });
-    let outcome = ToolOutcome {
-        status: ToolResultStatus::Success,
-        output: "ok".into(),
-        error: None,
-        recoverable: false,
-        duration_ms: 1,
-    };
-    sim.send(Event::ToolFinished { call_id: id.as_str().into(), outcome });
-    let rid = sim.request_id();
-    sim.send(Event::LlmCompleted { request_id: rid, response: LlmResponse::text("written") });
-}
-
-fn switch(sim: &mut Sim, to: &BranchId) {
-    let from = sim.conversation.active_branch().clone();
-    sim.send(Event::SwitchBranch { from, to: to.clone() });
-}
-
-/// main: q1 a1; then `side` forked after a1 and switched to.
-fn forked() -> (Sim, BranchId) {
-    let mut sim = Sim::new();
-    answered(&mut sim, "q1", "a1");
-    let at = sim.messages()[1].id;
-    let side = sim.fork(at, "side", true).unwrap();
-    (sim, side)
-}
-
-fn options(source: &BranchId, strategy: MergeStrategy) -> MergeOptions {
-    MergeOptions {
-        source: source.clone(),
-        strategy,
-        picks: Vec::new(),
-        missing: MissingDependencies::Bring,
-        resolutions: Vec::new(),
-        summary: None,
-        answer_again: false,
-    }
-}
-
-fn preview(sim: &Sim, o: &MergeOptions) -> MergePreview {
-    plan(&sim.conversation, o, TokenEncoding::O200k).unwrap().preview
-}
-
-fn texts(sim: &Sim) -> Vec<String> {
-    sim.messages().iter().filter_map(|m| m.body.plain_text()).collect()
-}
-
-fn pool(sim: &Sim) -> BTreeMap<MessageId, Message> {
-    sim.conversation.pool().map(|m| (m.id, m.clone())).collect()
-}
-
-/// Every message stored before is still stored, unchanged.
-fn unchanged(before: &BTreeMap<MessageId, Message>, sim: &Sim) {
-    for (id, m) in before {
-        assert_eq!(sim.conversation.message(*id), Some(m), "message {id} changed or vanished");
-    }
-}
+use merging::*;
 
 #[test]
 fn a_summary_merge_appends_the_edited_summary_and_undo_takes_it_back() {
@@ -308,122 +235,6 @@ fn rebase_replays_as_is_or_answers_again() {
 }
 
 #[test]
-fn a_file_both_branches_wrote_must_be_resolved() {
-    let (mut sim, side) = forked();
-    writes(&mut sim, "write side", "a.txt", "side");
-    switch(&mut sim, &BranchId::main());
-    writes(&mut sim, "write main", "a.txt", "main");
-    let before = pool(&sim);
-    let mut o = options(&side, MergeStrategy::Append);
-    let p = preview(&sim, &o);
-    assert_eq!(p.conflicts.len(), 1);
-    let c = &p.conflicts[0];
-    assert_eq!((c.kind, c.id.as_str()), (ConflictKind::File, "file:a.txt"));
-    assert_eq!((c.source_messages.len(), c.target_messages.len()), (1, 1));
-    assert!(p.blocked.as_deref().unwrap().contains("Both branches wrote a.txt"));
-
-    // Keep the target's account: the source's write round stays behind.
-    o.resolutions = vec![ConflictChoice { conflict: c.id.clone(), resolution: Resolution::KeepTarget }];
-    let p = preview(&sim, &o);
-    assert_eq!(p.items.iter().filter(|i| i.fate == MergeItemFate::Resolved).count(), 2);
-    assert!(p.blocked.is_none(), "{:?}", p.blocked);
-
-    // Keep the source's: the target's round comes off, and undo puts it back.
-    o.resolutions[0].resolution = Resolution::KeepSource;
-    let main_before = sim.conversation.branch(&BranchId::main()).unwrap().message_ids.clone();
-    let card = sim.merge(&o).unwrap();
-    let writes_now: Vec<String> = sim
-        .messages()
-        .iter()
-        .filter_map(|m| match &m.body {
-            MessageType::ToolRequest { calls, .. } => Some(calls[0].arguments.clone()),
-            _ => None,
-        })
-        .collect();
-    assert_eq!(writes_now.len(), 1);
-    assert!(writes_now[0].contains("side"));
-    sim.undo_merge(card).unwrap();
-    let now = &sim.conversation.branch(&BranchId::main()).unwrap().message_ids;
-    assert_eq!(now[..main_before.len()], main_before[..], "the target's round is back");
-    unchanged(&before, &sim);
-}
-
-#[test]
-fn equal_writes_are_no_conflict() {
-    let (mut sim, side) = forked();
-    writes(&mut sim, "write side", "a.txt", "same");
-    switch(&mut sim, &BranchId::main());
-    writes(&mut sim, "write main", "a.txt", "same");
-    assert!(preview(&sim, &options(&side, MergeStrategy::Append)).conflicts.is_empty());
-}
-
-#[test]
-fn different_system_prompts_and_modes_are_conflicts() {
-    let (mut sim, side) = forked();
-    sim.send(Event::SetBranchPrompt { branch: side.clone(), system_prompt: Some("be terse".into()) });
-    sim.send(Event::SetMode { mode: braid_protocol::AgentMode::Plan });
-    answered(&mut sim, "q2", "a2");
-    switch(&mut sim, &BranchId::main());
-    sim.send(Event::SetMode { mode: braid_protocol::AgentMode::Act });
-    let mut o = options(&side, MergeStrategy::Summary);
-    o.summary = Some("s".into());
-    let p = preview(&sim, &o);
-    let kinds: Vec<_> = p.conflicts.iter().map(|c| c.kind).collect();
-    assert_eq!(kinds, [ConflictKind::SystemPrompt, ConflictKind::Mode]);
-    o.resolutions = p
-        .conflicts
-        .iter()
-        .map(|c| ConflictChoice { conflict: c.id.clone(), resolution: Resolution::KeepSource })
-        .collect();
-    let card = sim.merge(&o).unwrap();
-    assert_eq!(sim.conversation.branch(&BranchId::main()).unwrap().system_prompt.as_deref(), Some("be terse"));
-    assert_eq!(sim.state.config.tools.mode, braid_protocol::AgentMode::Plan);
-    sim.undo_merge(card).unwrap();
-    assert_eq!(sim.conversation.branch(&BranchId::main()).unwrap().system_prompt, None, "the prompt is back");
-}
-
-#[test]
-fn keep_both_prompts_joins_them() {
-    let (mut sim, side) = forked();
-    sim.send(Event::SetBranchPrompt { branch: side.clone(), system_prompt: Some("source rules".into()) });
-    sim.send(Event::SetBranchPrompt { branch: BranchId::main(), system_prompt: Some("target rules".into()) });
-    answered(&mut sim, "q2", "a2");
-    switch(&mut sim, &BranchId::main());
-    let mut o = options(&side, MergeStrategy::Append);
-    o.resolutions = vec![ConflictChoice { conflict: "system_prompt".into(), resolution: Resolution::KeepBoth }];
-    sim.merge(&o).unwrap();
-    let prompt = sim.conversation.branch(&BranchId::main()).unwrap().system_prompt.clone();
-    assert_eq!(prompt.as_deref(), Some("target rules\n\nsource rules"));
-}
-
-#[test]
-fn a_summary_covering_target_messages_is_a_conflict() {
-    let (mut sim, side) = forked();
-    let covered = sim.conversation.branch(&side).unwrap().message_ids[..2].to_vec();
-    let rid = braid_protocol::RequestId(77);
-    // A summary as the optimiser writes it, on the source.
-    let summary =
-        MessageType::SystemControl { control: ControlKind::Summary { text: "earlier".into(), replaces: covered } };
-    let id = MessageId(sim.state.next_message_id);
-    sim.state.next_message_id += 1;
-    sim.conversation.append(Message::new(id, sim.now, summary)).unwrap();
-    let _ = rid;
-    answered(&mut sim, "q2", "a2");
-    switch(&mut sim, &BranchId::main());
-    let mut o = options(&side, MergeStrategy::Append);
-    let p = preview(&sim, &o);
-    assert_eq!(p.conflicts.len(), 1);
-    assert_eq!(p.conflicts[0].kind, ConflictKind::Summary);
-    assert_eq!(p.conflicts[0].suggested, Resolution::KeepTarget);
-    o.resolutions = vec![ConflictChoice { conflict: p.conflicts[0].id.clone(), resolution: Resolution::KeepTarget }];
-    sim.merge(&o).unwrap();
-    assert!(!sim
-        .messages()
-        .iter()
-        .any(|m| matches!(&m.body, MessageType::SystemControl { control: ControlKind::Summary { .. } })));
-}
-
-#[test]
 fn a_merge_waits_until_the_context_is_idle() {
     let (mut sim, side) = forked();
     answered(&mut sim, "q2", "a2");
@@ -462,21 +273,4 @@ fn the_sequence_check_names_what_a_provider_would_refuse() {
     let user = MessageType::text(Role::User, "hi");
     assert!(sequence::check([&request, &user].into_iter()).unwrap_err().contains("not answered"));
     assert!(sequence::check([&request].into_iter()).unwrap_err().contains("never answered"));
-}
-
-#[test]
-fn different_models_are_a_conflict_and_undo_puts_the_model_back() {
-    let (mut sim, side) = forked();
-    let mini = braid_protocol::ModelChoice { provider_id: "work".into(), model: "mini".into() };
-    sim.send(Event::SetBranchModel { branch: side.clone(), model: Some(mini.clone()) });
-    answered(&mut sim, "q2", "a2");
-    switch(&mut sim, &BranchId::main());
-    let mut o = options(&side, MergeStrategy::Append);
-    let p = preview(&sim, &o);
-    assert_eq!(p.conflicts.iter().map(|c| c.kind).collect::<Vec<_>>(), [ConflictKind::Model]);
-    o.resolutions = vec![ConflictChoice { conflict: "model".into(), resolution: Resolution::KeepSource }];
-    let card = sim.merge(&o).unwrap();
-    assert_eq!(sim.conversation.branch(&BranchId::main()).unwrap().model.as_ref(), Some(&mini));
-    sim.undo_merge(card).unwrap();
-    assert_eq!(sim.conversation.branch(&BranchId::main()).unwrap().model, None);
 }
