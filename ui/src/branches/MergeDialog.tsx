@@ -86,8 +86,10 @@ export function MergeDialog({ backend, contextId, branches, active, source: init
           if (!live) return;
           setPreview(p);
           setError(null);
+          // Only conflicts with no choice yet: a choice made while this
+          // preview was on its way stands.
           const fresh = p.conflicts.filter((c) => !o.resolutions.some((r) => r.conflict === c.id));
-          if (fresh.length) setChosen((ch) => ({ ...ch, ...Object.fromEntries(fresh.map((c) => [c.id, c.suggested])) }));
+          if (fresh.length) setChosen((ch) => ({ ...Object.fromEntries(fresh.map((c) => [c.id, c.suggested])), ...ch }));
         },
         (e: Error) => live && setError(e.message),
       );
