@@ -3,7 +3,11 @@
 // an answer written again on a new branch, merge one fork by summary (the
 // real model writes it), undo that merge, append the other, rebase with
 // "answer again" (the model answers the fork's question anew on main),
-// and look at the history graph. Screenshots: e2e/out/branches-*.png.
+// fast-forward, cherry-pick a tool result (its call comes along after a
+// warning), and look at the history graph. Screenshots: e2e/out/branches-*.png.
+import { execFileSync } from "node:child_process";
+import { mkdirSync } from "node:fs";
+import { join, resolve } from "node:path";
 import { checker, startLoggingProxy, startPeer, tempDir } from "./lib.mjs";
 import { desktopApp, sleep } from "./webdriver.mjs";
 
@@ -13,6 +17,12 @@ const peer = startPeer();
 // On 127.0.0.1:8080, where first run looks for local servers.
 const proxy = await startLoggingProxy(8080, new URL(peer.url).origin);
 const { openApp, stop, session } = desktopApp(data, "branches");
+// A conversation whose main and "idea 2" both wrote notes.txt, differently
+// (the model does not write the same file twice on cue): its conflict is
+// resolved in the window.
+const dbDir = join(data, "share", "dev.braid.app");
+mkdirSync(dbDir, { recursive: true });
+execFileSync(process.env.BRAID_SEED_BIN ?? resolve("../target/debug/examples/seed"), [join(dbDir, "braid.db"), "4", "Both wrote notes.txt", "2", "conflict"]);
 
 const ENTER = "\uE007";
 const box = "//textarea[@aria-label='Message']";
@@ -44,7 +54,12 @@ try {
     );
   const ask = async (text) => {
     const before = await answers();
+    const asked = await s.js("return document.querySelectorAll('.message.user').length");
     await s.type(box, `${text}${ENTER}`);
+    // Typed while the composer was being replaced (a new conversation,
+    // a branch switch), the keys can be lost: type again once.
+    const took = await s.until("the question", `return document.querySelectorAll('.message.user').length > ${asked} || null`, 5000).catch(() => false);
+    if (!took) await s.type(box, `${text}${ENTER}`);
     await settled(before);
   };
   const branchNamed = (name) => `return (document.querySelector('details.branches summary')?.textContent ?? '').includes(${JSON.stringify(name)})`;
@@ -98,7 +113,10 @@ try {
     await s.js(openBranches);
     await s.click(`//button[@aria-label='Merge ${branch} into main']`);
     await s.until("the merge dialog", "return !!document.querySelector('dialog.merge-dialog[open]')", 10000);
-    await s.click(`//dialog//label[normalize-space(.)='${strategy}']/input`);
+    // Chosen from the page and checked until it took: the dialog may
+    // still be settling from its first preview.
+    const choose = `const i = [...document.querySelectorAll('dialog.merge-dialog .strategies label')].find((l) => l.textContent.trim() === arguments[0])?.querySelector('input'); if (i && !i.checked) i.click(); return !!i?.checked`;
+    await s.until(`the ${strategy} strategy`, choose, 10000, strategy);
     await extra();
     await s.until("the merge button", "return !document.querySelector('dialog.merge-dialog .primary').disabled", 10000);
     await s.click("//dialog//button[.='Merge']");
@@ -108,20 +126,79 @@ try {
   await s.until("the appended question", "return document.body.innerText.includes('Name one colour.')", 10000);
   check(true, "append copies Branch 3's turn into main");
   const count = await answers();
-  await merge("Branch 2", "Rebase", () => s.click("//dialog//label[contains(., 'Answer again')]/input"));
+  await merge("Branch 2", "Rebase", () =>
+    s.until("answer again", "const i = [...document.querySelectorAll('dialog.merge-dialog label')].find((l) => l.textContent.includes('Answer again'))?.querySelector('input'); if (i && !i.checked) i.click(); return !!i?.checked", 10000),
+  );
   await settled(count);
   const after = await answers();
   const last = await s.js("const u = document.querySelectorAll('.message.user .text'); return u[u.length - 1].textContent");
   check(after === count + 1 && last === "Name one vegetable.", `rebase with answer again sends Branch 2's question to the model anew on main (${after - count} new answer, last question ${JSON.stringify(last)})`);
 
+  // Fast-forward: a fork from main's tip, main not moved since.
+  await hidden(-1, "Fork from here");
+  await s.until("the fork Branch 5", branchNamed("Branch 5"), 10000);
+  await ask("Name one tree.");
+  await switchTo("main");
+  await merge("Branch 5", "Fast-forward");
+  await s.until("the fast-forwarded question", "return document.body.innerText.includes('Name one tree.')", 10000);
+  check(true, "a fast-forward gives main the fork's messages when main has not moved");
+
+  // Cherry-pick with a dependency: a tool round on a fork; picking only
+  // its result warns that it needs its call, and brings the call along.
+  await hidden(-1, "Fork from here");
+  await s.until("the fork Branch 6", branchNamed("Branch 6"), 10000);
+  await ask("/tool read_file Read the file notes.txt");
+  await switchTo("main");
+  await s.js(openBranches);
+  await s.click("//button[@aria-label='Merge Branch 6 into main']");
+  await s.until("the merge dialog", "return !!document.querySelector('dialog.merge-dialog[open]')", 10000);
+  await s.until("the Cherry-pick strategy", "const i = [...document.querySelectorAll('dialog.merge-dialog .strategies label')].find((l) => l.textContent.trim() === 'Cherry-pick')?.querySelector('input'); if (i && !i.checked) i.click(); return !!i?.checked", 10000);
+  await s.until("the checklist", "return [...document.querySelectorAll('.merge-items li')].some(l => l.textContent.includes('tool result'))", 10000);
+  await s.js("[...document.querySelectorAll('.merge-items li')].find(l => l.textContent.includes('tool result')).querySelector('input').click(); return true");
+  const warning = await s.until("the dependency warning", "return document.querySelector('.merge-warning')?.textContent ?? ''", 10000);
+  check(warning.includes("a tool result needs its call"), `picking a tool result alone warns that it needs its call (${warning})`);
+  await s.shot("cherry-pick");
+  await s.until("the merge button", "return !document.querySelector('dialog.merge-dialog .primary').disabled", 10000);
+  await s.click("//dialog//button[.='Merge']");
+  await s.until("the dialog to close", "return !document.querySelector('dialog.merge-dialog')", 10000);
+  const cards = await s.js("return document.querySelectorAll('[data-testid=tool-card]').length");
+  check(cards >= 1, `the cherry-picked result comes with its call, as one tool card on main (${cards})`);
+
   // The graph of it all, in the window.
   await s.js(openBranches);
   await s.click("//button[.='History graph']");
   await s.until("the graph", "return document.querySelectorAll('.graph-row').length > 10", 10000);
-  const merges = await s.js("return [...document.querySelectorAll('.graph-row')].filter(r => r.textContent.includes('merged Branch')).length");
-  check(merges === 3, `the graph shows the three merges (${merges})`);
+  // Only the rows in view are in the page: look at the top, then the end.
+  const seen = new Set();
+  for (const where of ["0", "1e9"]) {
+    await s.js(`document.querySelector('.graph-rows').scrollTop = ${where}; return true`);
+    await sleep(300);
+    const ids = await s.js("return [...document.querySelectorAll('.graph-row')].filter(r => r.textContent.includes('merged Branch')).map(r => r.id)");
+    ids.forEach((id) => seen.add(id));
+  }
+  const merges = seen.size;
+  check(merges === 5, `the graph shows the five merges (${merges})`);
   await s.js("document.querySelector('details.branches').open = false; return true");
   await s.shot("graph");
+  await s.click("//button[@aria-label='Close the history graph']");
+
+  // A file both branches wrote: the conflict panel, resolved for the
+  // source; main then holds the source's write and not its own.
+  await s.click("//button[contains(., 'Both wrote notes.txt')]");
+  await s.until("the seeded conversation", "return document.querySelector('.chat-header h1')?.textContent === 'Both wrote notes.txt'", 10000);
+  await s.js(openBranches);
+  await s.click("//button[@aria-label='Merge idea 2 into main']");
+  await s.until("the merge dialog", "return !!document.querySelector('dialog.merge-dialog[open]')", 10000);
+  await s.until("the Append strategy", "const i = [...document.querySelectorAll('dialog.merge-dialog .strategies label')].find((l) => l.textContent.trim() === 'Append')?.querySelector('input'); if (i && !i.checked) i.click(); return !!i?.checked", 10000);
+  const legend = await s.until("the conflict", "return document.querySelector('dialog .conflict legend')?.textContent ?? ''", 10000);
+  check(legend === "Both branches wrote notes.txt", `the merge preview shows the file conflict (${legend})`);
+  await s.click("//dialog//fieldset[contains(@class,'conflict')]//label[contains(., \"Keep the source's\")]/input");
+  await s.shot("conflict");
+  await s.until("the merge button", "return !document.querySelector('dialog.merge-dialog .primary').disabled", 10000);
+  await s.click("//dialog//button[.='Merge']");
+  await s.until("the dialog to close", "return !document.querySelector('dialog.merge-dialog')", 10000);
+  const writes = await s.js("return [...document.querySelectorAll('[data-testid=tool-card]')].map(c => c.textContent).join(' | ')");
+  check(writes.includes("idea wrote this") && !writes.includes("main wrote this"), `keeping the source's account leaves main with idea's write only (${writes.slice(0, 120)})`);
   await s.close();
 } catch (e) {
   check(false, `desktop branches flow: ${e.message}`);

@@ -3,6 +3,9 @@
 //! DB, spread over BRANCHES branches (1 by default), each forked from a
 //! message some way back and written in turns. The UI's performance
 //! scripts open it to measure a long conversation and its history graph.
+//! With a fifth argument `conflict`, main and the second branch each end
+//! with a write_file round on notes.txt, with different content: a merge
+//! conflict for the end-to-end tests to resolve.
 
 use braid_core::{Branch, ContextState, Conversation};
 use braid_protocol::BranchId;
@@ -35,7 +38,7 @@ fn build(n: u64, branches: u64, now: Timestamp) -> Result<Conversation, String> 
     let mut messages = Vec::new();
     let mut lines: Vec<Vec<MessageId>> = vec![Vec::new(); branches as usize];
     for i in 1..=n {
-        let line = (i % branches) as usize;
+        let line = ((i - 1) % branches) as usize;
         if line > 0 && lines[line].is_empty() {
             lines[line] = lines[0].clone();
         }
@@ -59,10 +62,56 @@ fn build(n: u64, branches: u64, now: Timestamp) -> Result<Conversation, String> 
     Ok(c)
 }
 
+/// A write_file round on notes.txt at the end of main and of `b2`.
+fn with_conflict(mut c: Conversation, n: u64, now: Timestamp) -> Result<Conversation, String> {
+    use braid_protocol::{Approval, ToolCall, ToolResultStatus};
+    let round = |id: u64, who: &str| {
+        let call = ToolCall {
+            id: format!("write-{who}").into(),
+            name: "write_file".into(),
+            arguments: format!("{{\"path\":\"notes.txt\",\"content\":\"{who} wrote this\"}}"),
+            approval: Approval::Approved,
+        };
+        let result = MessageType::ToolResult {
+            request_id: format!("write-{who}").into(),
+            status: ToolResultStatus::Success,
+            output: format!("created notes.txt ({who})"),
+            error: None,
+            recoverable: false,
+            duration_ms: 1,
+            finished_at: now,
+        };
+        [
+            Message::new(
+                MessageId(id),
+                Timestamp(now.0 + id),
+                MessageType::ToolRequest { text: None, calls: vec![call] },
+            ),
+            Message::new(MessageId(id + 1), Timestamp(now.0 + id + 1), result),
+        ]
+    };
+    let mut branches: Vec<Branch> = c.branches().cloned().collect();
+    let side = BranchId("b2".into());
+    if !branches.iter().any(|b| b.id == side) {
+        return Err("a conflict needs two branches".into());
+    }
+    let mut messages: Vec<Message> = c.pool().cloned().collect();
+    for (b, first, who) in [(BranchId::main(), n + 1, "main"), (side, n + 3, "idea")] {
+        let added = round(first, who);
+        if let Some(branch) = branches.iter_mut().find(|x| x.id == b) {
+            branch.message_ids.extend(added.iter().map(|m| m.id));
+        }
+        messages.extend(added);
+    }
+    c = Conversation::from_parts(messages, branches, BranchId::main());
+    braid_core::invariants::check_conversation(&c).map_err(|v| v.to_string())?;
+    Ok(c)
+}
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let (Some(db), Some(n)) = (args.first(), args.get(1).and_then(|n| n.parse::<u64>().ok())) else {
-        eprintln!("usage: seed DB N [TITLE] [BRANCHES]");
+        eprintln!("usage: seed DB N [TITLE] [BRANCHES] [conflict]");
         return ExitCode::from(2);
     };
     let now = Timestamp(1_700_000_000_000);
@@ -76,14 +125,16 @@ fn main() -> ExitCode {
     };
     let mut state = ContextState::new(meta.id.clone());
     let branches = args.get(3).and_then(|b| b.parse::<u64>().ok()).unwrap_or(1).max(1);
-    let conversation = match build(n, branches, now) {
-        Ok(c) => c,
-        Err(e) => {
-            eprintln!("seed: {e}");
-            return ExitCode::FAILURE;
-        }
-    };
-    state.next_message_id = n + 1;
+    let conflict = args.get(4).is_some_and(|a| a == "conflict");
+    let conversation =
+        match build(n, branches, now).and_then(|c| if conflict { with_conflict(c, n, now) } else { Ok(c) }) {
+            Ok(c) => c,
+            Err(e) => {
+                eprintln!("seed: {e}");
+                return ExitCode::FAILURE;
+            }
+        };
+    state.next_message_id = n + 1 + if conflict { 4 } else { 0 };
     state.next_branch_id = branches + 1;
     let stored = Store::open(std::path::Path::new(db)).and_then(|mut s| s.create_context(&meta, &state, &conversation));
     match stored {
