@@ -5,7 +5,6 @@
 
 use braid_protocol::{
     BranchId, ConflictChoice, ContextId, ControlKind, MergeItemFate, MergeOptions, MergeStrategy, MessageType,
-    MissingDependencies,
 };
 use braid_runtime::{Runtime, RuntimeError};
 
@@ -30,15 +29,7 @@ pub async fn merge(runtime: &Runtime, id: &ContextId, rest: &str) -> Result<(), 
     }
     let (strategy, answer_again) = strategy(how)?;
     let source = BranchId(source.to_owned());
-    let mut options = MergeOptions {
-        source: source.clone(),
-        strategy,
-        picks: Vec::new(),
-        missing: MissingDependencies::Bring,
-        resolutions: Vec::new(),
-        summary: None,
-        answer_again,
-    };
+    let mut options = MergeOptions { answer_again, ..MergeOptions::new(source.clone(), strategy) };
     if strategy == MergeStrategy::Summary {
         // An unknown branch is refused before the model is asked.
         runtime.preview_merge(id, options.clone()).await?;

@@ -7,8 +7,8 @@ use braid_core::merge::plan;
 use braid_core::tokens::TokenEncoding;
 use braid_core::{Branch, Conversation};
 use braid_protocol::{
-    Approval, BranchId, MergeOptions, MergeStrategy, Message, MessageId, MessageType, MissingDependencies, Role,
-    Timestamp, ToolCall, ToolResultStatus,
+    Approval, BranchId, MergeOptions, MergeStrategy, Message, MessageId, MessageType, Role, Timestamp, ToolCall,
+    ToolResultStatus,
 };
 use criterion::{criterion_group, criterion_main, Criterion};
 
@@ -76,15 +76,7 @@ fn conversation() -> Conversation {
 
 fn bench(c: &mut Criterion) {
     let conv = conversation();
-    let mut o = MergeOptions {
-        source: BranchId("b2".into()),
-        strategy: MergeStrategy::Append,
-        picks: Vec::new(),
-        missing: MissingDependencies::Bring,
-        resolutions: Vec::new(),
-        summary: None,
-        answer_again: false,
-    };
+    let mut o = MergeOptions::new(BranchId("b2".into()), MergeStrategy::Append);
     c.bench_function("merge: preview append, 2 x 1,000 messages", |b| {
         b.iter(|| plan(&conv, &o, TokenEncoding::O200k).map(|p| p.preview.items.len()))
     });

@@ -93,13 +93,10 @@ fn merge(sim: &mut Sim, a: &Action) {
     let source = nth_branch(sim, source);
     let strategy = braid_protocol::MergeStrategy::ALL[usize::from(strategy)];
     let mut o = MergeOptions {
-        source,
-        strategy,
-        picks: Vec::new(),
         missing: if without { MissingDependencies::Without } else { MissingDependencies::Bring },
-        resolutions: Vec::new(),
         summary: Some("what the source found".into()),
         answer_again: again,
+        ..MergeOptions::new(source, strategy)
     };
     let Ok(plan) = braid_core::merge::plan(&sim.conversation, &o, braid_core::tokens::TokenEncoding::O200k) else {
         return;

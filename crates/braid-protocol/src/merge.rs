@@ -112,6 +112,22 @@ pub struct MergeOptions {
     pub answer_again: bool,
 }
 
+impl MergeOptions {
+    /// A merge of `source` by `strategy` with nothing chosen yet: no
+    /// picks, dependencies brought, no resolutions, no summary.
+    pub fn new(source: BranchId, strategy: MergeStrategy) -> MergeOptions {
+        MergeOptions {
+            source,
+            strategy,
+            picks: Vec::new(),
+            missing: MissingDependencies::Bring,
+            resolutions: Vec::new(),
+            summary: None,
+            answer_again: false,
+        }
+    }
+}
+
 /// What happens to one of the source's messages in the merge.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "snake_case")]

@@ -6,12 +6,11 @@
 use crate::providers::Resolved;
 use base64::Engine as _;
 use braid_core::vision::{self, ImageLimits, ReadPlan};
-use braid_llm::{LlmRequest, ResponseAssembler};
+use braid_llm::LlmRequest;
 use braid_protocol::{
     ImageData, ImageMode, ImageSource, Message, MessageId, MessageType, Role, StoredImage, Timestamp,
 };
 use braid_vision::{ImageStore, Ocr, Prepared, VisionError};
-use futures::StreamExt;
 use std::collections::VecDeque;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, PoisonError};
@@ -233,18 +232,7 @@ impl Images {
             max_tokens: Some(VISION_OUTPUT.min(r.max_output_tokens)),
             temperature: None,
         };
-        let mut stream = r.provider.stream(request);
-        let mut assembler = ResponseAssembler::new();
-        while let Some(item) = stream.next().await {
-            let event = item.map_err(|e| e.to_string())?;
-            assembler.push(&event);
-            if assembler.is_finished() {
-                break;
-            }
-        }
-        drop(stream);
-        let text = assembler.finish(r.provider.name()).map_err(|e| e.to_string())?.text;
-        let text = text.trim();
+        let text = crate::llm_task::complete_text(r.provider.as_ref(), request).await?;
         if text.is_empty() {
             return Err("the model described nothing".to_owned());
         }

@@ -3,9 +3,8 @@
 
 use crate::actor::Input;
 use braid_core::machine::Event;
-use braid_llm::{LlmProvider, LlmRequest, ResponseAssembler};
+use braid_llm::{LlmProvider, LlmRequest};
 use braid_protocol::{Message, MessageId, RequestId};
-use futures::StreamExt;
 use std::sync::Arc;
 use tokio::sync::mpsc;
 
@@ -40,18 +39,7 @@ pub async fn complete(
         max_tokens: Some(max_tokens),
         temperature: None,
     };
-    let mut stream = provider.stream(request);
-    let mut assembler = ResponseAssembler::new();
-    while let Some(item) = stream.next().await {
-        let event = item.map_err(|e| e.to_string())?;
-        assembler.push(&event);
-        if assembler.is_finished() {
-            break;
-        }
-    }
-    drop(stream);
-    let response = assembler.finish(provider.name()).map_err(|e| e.to_string())?;
-    match response.text.trim() {
+    match crate::llm_task::complete_text(provider.as_ref(), request).await?.as_str() {
         "" => Err("the model returned an empty summary".to_owned()),
         text => Ok(text.to_owned()),
     }

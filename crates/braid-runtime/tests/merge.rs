@@ -8,7 +8,7 @@
 use braid_llm::fake::FakeProvider;
 use braid_protocol::{
     BranchId, Command, ContextId, ErrorCode, GraphView, MergeOptions, MergePreview, MergeStrategy, MessageId,
-    MissingDependencies, NewMessage,
+    NewMessage,
 };
 use braid_runtime::{Runtime, RuntimeConfig};
 use braid_testkit::harness::Watch;
@@ -30,15 +30,7 @@ async fn texts(rt: &Runtime, id: &ContextId) -> Vec<String> {
 }
 
 fn options(source: &BranchId, strategy: MergeStrategy) -> MergeOptions {
-    MergeOptions {
-        source: source.clone(),
-        strategy,
-        picks: Vec::new(),
-        missing: MissingDependencies::Bring,
-        resolutions: Vec::new(),
-        summary: None,
-        answer_again: false,
-    }
+    MergeOptions::new(source.clone(), strategy)
 }
 
 /// main: one; idea (forked after one's answer): two; main again: three.

@@ -8,9 +8,7 @@ use braid_core::machine::{Event, ToolOutcome};
 use braid_core::merge::plan;
 use braid_core::sim::Sim;
 use braid_core::tokens::TokenEncoding;
-use braid_protocol::{
-    BranchId, MergeOptions, MergePreview, MergeStrategy, Message, MessageId, MissingDependencies, ToolResultStatus,
-};
+use braid_protocol::{BranchId, MergeOptions, MergePreview, MergeStrategy, Message, MessageId, ToolResultStatus};
 use std::collections::BTreeMap;
 
 pub fn answered(sim: &mut Sim, q: &str, a: &str) {
@@ -58,15 +56,7 @@ pub fn forked() -> (Sim, BranchId) {
 }
 
 pub fn options(source: &BranchId, strategy: MergeStrategy) -> MergeOptions {
-    MergeOptions {
-        source: source.clone(),
-        strategy,
-        picks: Vec::new(),
-        missing: MissingDependencies::Bring,
-        resolutions: Vec::new(),
-        summary: None,
-        answer_again: false,
-    }
+    MergeOptions::new(source.clone(), strategy)
 }
 
 pub fn preview(sim: &Sim, o: &MergeOptions) -> MergePreview {
