@@ -161,7 +161,8 @@ try {
   await s.until("the merge button", "return !document.querySelector('dialog.merge-dialog .primary').disabled", 10000);
   await s.click("//dialog//button[.='Merge']");
   await s.until("the dialog to close", "return !document.querySelector('dialog.merge-dialog')", 10000);
-  const cards = await s.js("return document.querySelectorAll('[data-testid=tool-card]').length");
+  // The chat reloads after the dialog closes: wait for the card.
+  const cards = await s.until("the tool card", "return document.querySelectorAll('[data-testid=tool-card]').length || null", 10000).catch(() => 0);
   check(cards >= 1, `the cherry-picked result comes with its call, as one tool card on main (${cards})`);
 
   // The graph of it all, in the window.
