@@ -9,7 +9,7 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { checker, startLoggingProxy, startPeer, tempDir } from "./lib.mjs";
-import { desktopApp, sleep } from "./webdriver.mjs";
+import { desktopApp, newConversation, sleep, useLocalServer } from "./webdriver.mjs";
 
 const { check, finish } = checker();
 const data = tempDir("desktop-branches");
@@ -30,12 +30,8 @@ let s = null;
 try {
   await sleep(500);
   s = session(await openApp());
-  await s.until("the welcome screen", "return document.body.innerText.includes('Welcome to Braid')", 30000);
-  await s.until("the detected server", "return [...document.querySelectorAll('button')].some(b => b.textContent.startsWith('Use llama.cpp at'))", 15000);
-  await s.click("//button[starts-with(., 'Use llama.cpp at')]");
-  await s.until("the welcome screen to go", "return !document.body.innerText.includes('Welcome to Braid')", 10000);
-  await s.click("//button[.='New conversation']");
-  await s.until("the composer", "return !!document.querySelector('textarea')", 10000);
+  await useLocalServer(s);
+  await newConversation(s);
 
   const answers = () => s.js("return document.querySelectorAll('.message.assistant').length");
   // Waits for the answer itself: the state line says Idle before a sent
@@ -44,14 +40,7 @@ try {
     await s.until("a new answer", `return document.querySelectorAll('.message.assistant').length > ${before}`, 120000);
     await s.state("Idle", 120000);
   };
-  // A message's own buttons show on hover; WebDriver clicks only what is
-  // visible, so these are clicked from the page.
-  const hidden = (index, label) =>
-    s.js(
-      "const all = [...document.querySelectorAll('.message.assistant')]; const m = all.at(arguments[0]); m.querySelector(`[aria-label='${arguments[1]}']`).click(); return true",
-      index,
-      label,
-    );
+  const hidden = (index, label) => s.clickHidden(".message.assistant", index, label);
   const ask = async (text) => {
     const before = await answers();
     const asked = await s.js("return document.querySelectorAll('.message.user').length");
@@ -108,19 +97,26 @@ try {
   await s.until("the undone card", "return document.querySelector('[data-testid=merge-card]')?.classList.contains('undone')", 10000);
   check(true, "the merge is undone and its card stays, marked undone");
 
-  // Append Branch 3, then rebase Branch 2 with "answer again".
-  const merge = async (branch, strategy, extra = async () => undefined) => {
+  // Opens the merge dialog for a branch and picks a strategy; chosen from
+  // the page and checked until it took, as the dialog may still be
+  // settling from its first preview.
+  const openMerge = async (branch, strategy) => {
     await s.js(openBranches);
     await s.click(`//button[@aria-label='Merge ${branch} into main']`);
     await s.until("the merge dialog", "return !!document.querySelector('dialog.merge-dialog[open]')", 10000);
-    // Chosen from the page and checked until it took: the dialog may
-    // still be settling from its first preview.
     const choose = `const i = [...document.querySelectorAll('dialog.merge-dialog .strategies label')].find((l) => l.textContent.trim() === arguments[0])?.querySelector('input'); if (i && !i.checked) i.click(); return !!i?.checked`;
     await s.until(`the ${strategy} strategy`, choose, 10000, strategy);
-    await extra();
+  };
+  const confirmMerge = async () => {
     await s.until("the merge button", "return !document.querySelector('dialog.merge-dialog .primary').disabled", 10000);
     await s.click("//dialog//button[.='Merge']");
     await s.until("the dialog to close", "return !document.querySelector('dialog.merge-dialog')", 10000);
+  };
+  // Append Branch 3, then rebase Branch 2 with "answer again".
+  const merge = async (branch, strategy, extra = async () => undefined) => {
+    await openMerge(branch, strategy);
+    await extra();
+    await confirmMerge();
   };
   await merge("Branch 3", "Append");
   await s.until("the appended question", "return document.body.innerText.includes('Name one colour.')", 10000);
@@ -149,18 +145,13 @@ try {
   await s.until("the fork Branch 6", branchNamed("Branch 6"), 10000);
   await ask("/tool read_file Read the file notes.txt");
   await switchTo("main");
-  await s.js(openBranches);
-  await s.click("//button[@aria-label='Merge Branch 6 into main']");
-  await s.until("the merge dialog", "return !!document.querySelector('dialog.merge-dialog[open]')", 10000);
-  await s.until("the Cherry-pick strategy", "const i = [...document.querySelectorAll('dialog.merge-dialog .strategies label')].find((l) => l.textContent.trim() === 'Cherry-pick')?.querySelector('input'); if (i && !i.checked) i.click(); return !!i?.checked", 10000);
+  await openMerge("Branch 6", "Cherry-pick");
   await s.until("the checklist", "return [...document.querySelectorAll('.merge-items li')].some(l => l.textContent.includes('tool result'))", 10000);
-  await s.js("[...document.querySelectorAll('.merge-items li')].find(l => l.textContent.includes('tool result')).querySelector('input').click(); return true");
+  await s.until("the tool result's box", "const i = [...document.querySelectorAll('.merge-items li')].find(l => l.textContent.includes('tool result'))?.querySelector('input'); if (!i) return null; i.click(); return true", 10000);
   const warning = await s.until("the dependency warning", "return document.querySelector('.merge-warning')?.textContent ?? ''", 10000);
   check(warning.includes("a tool result needs its call"), `picking a tool result alone warns that it needs its call (${warning})`);
   await s.shot("cherry-pick");
-  await s.until("the merge button", "return !document.querySelector('dialog.merge-dialog .primary').disabled", 10000);
-  await s.click("//dialog//button[.='Merge']");
-  await s.until("the dialog to close", "return !document.querySelector('dialog.merge-dialog')", 10000);
+  await confirmMerge();
   // The chat reloads after the dialog closes: wait for the card.
   const cards = await s.until("the tool card", "return document.querySelectorAll('[data-testid=tool-card]').length || null", 10000).catch(() => 0);
   check(cards >= 1, `the cherry-picked result comes with its call, as one tool card on main (${cards})`);
@@ -187,18 +178,16 @@ try {
   // source; main then holds the source's write and not its own.
   await s.click("//button[contains(., 'Both wrote notes.txt')]");
   await s.until("the seeded conversation", "return document.querySelector('.chat-header h1')?.textContent === 'Both wrote notes.txt'", 10000);
-  await s.js(openBranches);
-  await s.click("//button[@aria-label='Merge idea 2 into main']");
-  await s.until("the merge dialog", "return !!document.querySelector('dialog.merge-dialog[open]')", 10000);
-  await s.until("the Append strategy", "const i = [...document.querySelectorAll('dialog.merge-dialog .strategies label')].find((l) => l.textContent.trim() === 'Append')?.querySelector('input'); if (i && !i.checked) i.click(); return !!i?.checked", 10000);
+  await openMerge("idea 2", "Append");
   const legend = await s.until("the conflict", "return document.querySelector('dialog .conflict legend')?.textContent ?? ''", 10000);
   check(legend === "Both branches wrote notes.txt", `the merge preview shows the file conflict (${legend})`);
   await s.click("//dialog//fieldset[contains(@class,'conflict')]//label[contains(., \"Keep the source's\")]/input");
   await s.shot("conflict");
-  await s.until("the merge button", "return !document.querySelector('dialog.merge-dialog .primary').disabled", 10000);
-  await s.click("//dialog//button[.='Merge']");
-  await s.until("the dialog to close", "return !document.querySelector('dialog.merge-dialog')", 10000);
-  const writes = await s.js("return [...document.querySelectorAll('[data-testid=tool-card]')].map(c => c.textContent).join(' | ')");
+  await confirmMerge();
+  // The chat reloads after the dialog closes: wait for the write.
+  const writes = await s
+    .until("idea's write", "const t = [...document.querySelectorAll('[data-testid=tool-card]')].map(c => c.textContent).join(' | '); return t.includes('idea wrote this') ? t : null", 10000)
+    .catch(() => s.js("return [...document.querySelectorAll('[data-testid=tool-card]')].map(c => c.textContent).join(' | ')"));
   check(writes.includes("idea wrote this") && !writes.includes("main wrote this"), `keeping the source's account leaves main with idea's write only (${writes.slice(0, 120)})`);
   await s.close();
 } catch (e) {

@@ -11,7 +11,7 @@ import { spawn, spawnSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { checker, DELIVER_FILE, startLoggingProxy, startPeer, tempDir, textPng } from "./lib.mjs";
-import { desktopApp, sleep } from "./webdriver.mjs";
+import { desktopApp, newConversation, sleep, useLocalServer } from "./webdriver.mjs";
 
 const { check, finish } = checker();
 const data = tempDir("desktop");
@@ -26,15 +26,10 @@ try {
   await sleep(500);
   s = session(await openApp());
 
-  await s.until("the welcome screen", "return document.body.innerText.includes('Welcome to Braid')", 30000);
-  await s.until("the detected server", `return [...document.querySelectorAll('button')].some(b => b.textContent === 'Use llama.cpp at ${proxy.url}')`, 15000);
-  await s.shot("first-run");
-  await s.click(`//button[.='Use llama.cpp at ${proxy.url}']`);
-  await s.until("the welcome screen to go", "return !document.body.innerText.includes('Welcome to Braid')", 10000);
+  await useLocalServer(s, proxy.url, () => s.shot("first-run"));
   check(true, "first run in the window offers the local llama.cpp server and adds it");
 
-  await s.click("//button[.='New conversation']");
-  await s.until("the composer", "return !!document.querySelector('textarea')", 10000);
+  await newConversation(s);
   await s.type(box, `Say hello in one short sentence.${ENTER}`);
   await s.state("Streaming");
   await s.state("Idle");

@@ -10,6 +10,24 @@ const ELEMENT = "element-6066-11e4-a52e-4f735466cecf";
 
 /** Xvfb and tauri-driver for the app, with its data in `data`. Screenshots
  *  are e2e/out/<prefix>-<name>.png. */
+/** First run: waits for the welcome screen to offer the local server at
+ * `url` (any when omitted), takes it, and opens a new conversation.
+ * `beforeTaking` runs while the offer is on screen (a screenshot). */
+export async function useLocalServer(s, url, beforeTaking = async () => undefined) {
+  const offer = url ? `Use llama.cpp at ${url}` : "Use llama.cpp at";
+  await s.until("the welcome screen", "return document.body.innerText.includes('Welcome to Braid')", 30000);
+  await s.until("the detected server", "return [...document.querySelectorAll('button')].some(b => b.textContent.startsWith(arguments[0]))", 15000, offer);
+  await beforeTaking();
+  await s.click(`//button[starts-with(., '${offer}')]`);
+  await s.until("the welcome screen to go", "return !document.body.innerText.includes('Welcome to Braid')", 10000);
+}
+
+/** Opens a new conversation and waits for its composer. */
+export async function newConversation(s) {
+  await s.click("//button[.='New conversation']");
+  await s.until("the composer", "return !!document.querySelector('textarea')", 10000);
+}
+
 export function desktopApp(data, prefix) {
   const app = process.env.BRAID_DESKTOP_BIN ?? resolve("../target/debug/braid-desktop");
   const driverBin = [process.env.TAURI_DRIVER, join(process.env.CARGO_HOME ?? join(homedir(), ".cargo"), "bin/tauri-driver")]
@@ -60,6 +78,18 @@ export function desktopApp(data, prefix) {
       if (!found?.[ELEMENT]) throw new Error(`no element for ${xpath}: ${JSON.stringify(found)}`);
       return found[ELEMENT];
     };
+    /** Acts on the element at `xpath`, finding it again when React
+     *  replaced it between the find and the act (a stale node). */
+    const fresh = async (act, xpath) => {
+      for (let attempt = 1; ; attempt++) {
+        try {
+          return await act(await find(xpath));
+        } catch (e) {
+          if (attempt >= 5 || !/was not found|stale/i.test(e.message)) throw e;
+          await sleep(200);
+        }
+      }
+    };
     /** Polls a page-side condition; returns its value once truthy. */
     const until = async (what, script, timeout = 120000, ...args) => {
       const end = Date.now() + timeout;
@@ -74,8 +104,20 @@ export function desktopApp(data, prefix) {
       js,
       jsAsync,
       until,
-      click: async (xpath) => wd("POST", `/session/${id}/element/${await find(xpath)}/click`, {}),
-      type: async (xpath, text) => wd("POST", `/session/${id}/element/${await find(xpath)}/value`, { text }),
+      click: (xpath) => fresh((el) => wd("POST", `/session/${id}/element/${el}/click`, {}), xpath),
+      type: (xpath, text) => fresh((el) => wd("POST", `/session/${id}/element/${el}/value`, { text }), xpath),
+      /** Clicks, from the page, a button shown only on hover (WebDriver
+       * clicks only what is visible) inside the index-th match of a
+       * selector; waits for both to exist, as the list may still render. */
+      clickHidden: (selector, index, label, timeout = 10000) =>
+        until(
+          `the ${label} button`,
+          "const b = [...document.querySelectorAll(arguments[0])].at(arguments[1])?.querySelector(`[aria-label='${arguments[2]}']`); if (!b) return null; b.click(); return true",
+          timeout,
+          selector,
+          index,
+          label,
+        ),
       state: (text, timeout) => until(`state "${text}"`, `return (document.querySelector('[data-testid=state]')?.textContent ?? '').startsWith(arguments[0])`, timeout, text),
       shot: async (name) => writeFileSync(`e2e/out/${prefix}-${name}.png`, Buffer.from(await wd("GET", `/session/${id}/screenshot`), "base64")),
       close: () => wd("DELETE", `/session/${id}`),
