@@ -2,7 +2,8 @@
 //! server on 127.0.0.1 that replays scripted replies and records what it
 //! receives ([`mock`]), the three provider families' stream formats
 //! ([`sse`]), a runtime harness that waits on a context's events rather
-//! than polling ([`harness`]), and workspace fixtures ([`fixtures`]).
+//! than polling ([`harness`]), scripts for the fake provider ([`script`]),
+//! and workspace fixtures ([`fixtures`]).
 //! The cross-crate end-to-end tests live beside it in `tests/tests/`.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test support: a panic is how a test reports
@@ -10,4 +11,5 @@
 pub mod fixtures;
 pub mod harness;
 pub mod mock;
+pub mod script;
 pub mod sse;

@@ -47,14 +47,27 @@ try {
   const answers = await s.js("return document.querySelectorAll('.message.assistant').length");
   check(answers === 1, `Cancel stops the long answer in ${cancelMs} ms and keeps no partial answer (${answers} answer)`);
 
+  // A file the model is shown (an @ reference reads it), changed while
+  // the app is closed: the files panel says so after the restart.
+  writeFileSync(join(data, "notes.txt"), "The secret word is pineapple.\n");
+  await s.type(box, `In one word: what fruit does @notes.txt name?${ENTER}`);
+  await s.until("the answer about notes.txt", "return document.querySelectorAll('.message.assistant').length >= 2", 120000);
+  await s.state("Idle", 120000);
+  const before = await s.js("return document.querySelectorAll('.message').length");
+
   await s.close();
   await sleep(500);
+  writeFileSync(join(data, "notes.txt"), "The secret word is mango.\n");
   const restart = Date.now();
   s = session(await openApp());
-  const shown = await s.until("the restored conversation", "const m = document.querySelectorAll('.message'); return m.length >= 3 ? m.length : 0", 30000);
+  const shown = await s.until("the restored conversation", `const m = document.querySelectorAll('.message'); return m.length >= ${before} ? m.length : 0`, 30000);
   const firstPaint = Date.now() - restart;
   const first = await s.js("return document.querySelector('.message')?.textContent ?? ''");
-  check(shown === 3 && first.includes("Say hello"), `after a restart the app reopens the conversation with its history (${shown} messages, ${firstPaint} ms from launch)`);
+  check(shown === before && first.includes("Say hello"), `after a restart the app reopens the conversation with its history (${shown} messages, ${firstPaint} ms from launch)`);
+  await s.js("const d = document.querySelector('[data-testid=files-in-play]'); if (d) d.open = true; return true");
+  const fileBadge = await s.until("the files panel's badge", "return [...document.querySelectorAll('[data-testid=files-in-play] li')].find((l) => l.textContent.startsWith('notes.txt'))?.textContent ?? ''", 10000).catch(() => "");
+  check(fileBadge === "notes.txtchanged while Braid was closed", `the files panel shows the change made while the app was closed (${JSON.stringify(fileBadge)})`);
+  await s.shot("changed-while-closed");
   const welcome = await s.js("return document.body.innerText.includes('Welcome to Braid')");
   check(!welcome, "the provider is remembered (no first-run screen)");
   await s.shot("restarted");
@@ -62,7 +75,6 @@ try {
   // Tools: ask for every call, let the real model call read_file; the
   // approval dialog shows it, approving runs it (a tool card with its
   // result), denying the next call sends the denial back to the model.
-  writeFileSync(join(data, "notes.txt"), "The secret word is pineapple.\n");
   await s.click("//select[@aria-label='Tool approval']/option[@value='manual']");
   await s.until("the manual policy", "return document.querySelector('select[aria-label=\"Tool approval\"]').value === 'manual'", 5000);
   await s.type(box, `/tool read_file Read the file notes.txt${ENTER}`);

@@ -55,7 +55,12 @@ pub struct FileChange {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum FileChangeKind {
-    Modified { size_before: u64, size_now: u64 },
+    /// `content` tells one change from another (a hash of the bytes now).
+    Modified {
+        size_before: u64,
+        size_now: u64,
+        content: u64,
+    },
     Deleted,
 }
 
@@ -63,7 +68,7 @@ impl FileChangeKind {
     /// One value per distinct change, so each is reported once.
     pub fn key(self) -> u64 {
         match self {
-            FileChangeKind::Modified { size_now, .. } => size_now,
+            FileChangeKind::Modified { content, .. } => content,
             FileChangeKind::Deleted => u64::MAX,
         }
     }
@@ -171,7 +176,7 @@ pub fn reminder(changes: &[FileChange]) -> Option<String> {
     let lines: Vec<String> = changes
         .iter()
         .map(|c| match c.kind {
-            FileChangeKind::Modified { size_before, size_now } => {
+            FileChangeKind::Modified { size_before, size_now, .. } => {
                 format!("- {}: changed ({size_before} → {size_now} bytes)", c.path)
             }
             FileChangeKind::Deleted => format!("- {}: deleted", c.path),

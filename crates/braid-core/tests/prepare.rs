@@ -29,9 +29,17 @@ fn sent(fx: &[Effect]) -> Option<(Option<String>, Vec<String>)> {
 }
 
 fn notices(fx: &[Effect]) -> Vec<String> {
+    notices_as(fx, |n| n.code.to_string())
+}
+
+fn notice_texts(fx: &[Effect]) -> Vec<String> {
+    notices_as(fx, |n| n.message.clone())
+}
+
+fn notices_as(fx: &[Effect], f: impl Fn(&braid_protocol::Notice) -> String) -> Vec<String> {
     fx.iter()
         .filter_map(|e| match e {
-            Effect::Emit(BraidEvent::ContextUpdate(u)) => u.metadata.notice.as_ref().map(|n| n.code.to_string()),
+            Effect::Emit(BraidEvent::ContextUpdate(u)) => u.metadata.notice.as_ref().map(&f),
             _ => None,
         })
         .collect()
@@ -84,10 +92,36 @@ fn a_message_no_window_can_hold_fails_with_a_reason_and_nothing_is_sent() {
 }
 
 #[test]
+fn a_change_found_at_open_is_announced_as_made_while_braid_was_closed() {
+    let mut sim = Sim::new();
+    let modified = FileChangeKind::Modified { size_before: 7, size_now: 24, content: 1 };
+    let changes = vec![
+        FileChange { path: "plan.md".into(), kind: modified },
+        FileChange { path: "old.md".into(), kind: FileChangeKind::Deleted },
+    ];
+    let fx = sim.send(Event::FilesChangedWhileClosed { changes });
+    assert_eq!(
+        notice_texts(&fx),
+        [
+            "plan.md changed outside Braid while it was closed; the model will be told before its next request.",
+            "old.md was deleted outside Braid while it was closed."
+        ]
+    );
+    // Seen again live, the same change is not announced twice; another is.
+    let fx = sim.send(Event::FileChecked { path: "plan.md".into(), change: Some(modified) });
+    assert!(notice_texts(&fx).is_empty());
+    let other = FileChangeKind::Modified { size_before: 7, size_now: 24, content: 2 };
+    let fx = sim.send(Event::FileChecked { path: "plan.md".into(), change: Some(other) });
+    assert_eq!(notice_texts(&fx).len(), 1, "same size, other content: a new change");
+}
+
+#[test]
 fn a_changed_file_is_told_to_the_model_once_and_to_the_user_once() {
     let mut sim = Sim::new();
-    let change =
-        FileChange { path: "src/a.rs".into(), kind: FileChangeKind::Modified { size_before: 10, size_now: 42 } };
+    let change = FileChange {
+        path: "src/a.rs".into(),
+        kind: FileChangeKind::Modified { size_before: 10, size_now: 42, content: 7 },
+    };
     let fx = sim.send(Event::FileChecked { path: change.path.clone(), change: Some(change.kind) });
     assert_eq!(notices(&fx), vec!["file_changed"]);
     let fx = sim.send(Event::FileChecked { path: change.path.clone(), change: Some(change.kind) });

@@ -2,6 +2,7 @@
 //! answer them. Each variant documents its answer; progress arrives as
 //! events (see [`crate::event`]).
 
+pub use crate::files::{FileInPlay, FileState, OverwriteReason, OverwriteRisk};
 use crate::generation::{GenerationSettings, ToolUse};
 use crate::ids::{BranchId, CallId, ContextId, MessageId, Timestamp};
 use crate::message::{ImageMode, ImageSource, Message, MessageType, Role};
@@ -294,24 +295,12 @@ pub struct ContextSnapshot {
     /// The files the agent read or wrote, most recent first, and whether
     /// each changed outside Braid since.
     pub files: Vec<FileInPlay>,
+    /// Pending writes that would replace what the model has not seen.
+    #[serde(default)]
+    pub overwrites: Vec<OverwriteRisk>,
     /// How the last request filled the window, from Braid's own counts;
     /// `None` before the first request since the app started.
     pub context: Option<ContextUsage>,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
-#[serde(rename_all = "snake_case")]
-pub enum FileState {
-    Fresh,
-    ChangedOutside,
-    Deleted,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
-pub struct FileInPlay {
-    /// Relative to the workspace.
-    pub path: String,
-    pub state: FileState,
 }
 
 /// The window as the last request used it (local counts, before sending).

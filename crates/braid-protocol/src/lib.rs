@@ -11,6 +11,7 @@ pub mod codes;
 pub mod command;
 pub mod error;
 pub mod event;
+pub mod files;
 pub mod generation;
 pub mod ids;
 pub mod merge;
@@ -22,14 +23,15 @@ pub mod typescript;
 
 pub use codes::{FailureCode, NoticeCode};
 pub use command::{
-    ApprovalDecision, Command, ContextSnapshot, ContextSummary, ContextUsage, FileInPlay, FileState, ImageAttachment,
-    ImageData, NewMessage, SendReceipt,
+    ApprovalDecision, Command, ContextSnapshot, ContextSummary, ContextUsage, ImageAttachment, ImageData, NewMessage,
+    SendReceipt,
 };
 pub use error::{ErrorCode, WireError};
 pub use event::{
     BraidEvent, ContentDelta, ContentFinal, ContextUpdate, MessageChange, MessageLifecycle, Notice, QueuedPreview,
     UpdateMetadata,
 };
+pub use files::{FileInPlay, FileState, OverwriteReason, OverwriteRisk};
 pub use generation::{GenerationSettings, ToolUse, MAX_TEMPERATURE};
 pub use ids::{BranchId, CallId, ContextId, MessageId, RequestId, Timestamp};
 pub use merge::{

@@ -3,7 +3,8 @@
 //! is stale; `make generate` (or `BRAID_UPDATE_TS=1 cargo test -p
 //! braid-protocol`) rewrites it.
 
-use crate::command::{BranchSummary, ContextUsage, FileInPlay, FileState, SendReceipt};
+use crate::command::{BranchSummary, ContextUsage, SendReceipt};
+use crate::files::{FileInPlay, FileState, OverwriteReason, OverwriteRisk};
 use crate::generation::{GenerationSettings, ToolUse};
 use crate::settings::{
     EffectiveModel, KeyChange, KeyLocation, LocalServer, ModelChoice, ModelSummary, ProviderInput, ProviderKind,
@@ -139,6 +140,8 @@ pub fn generate() -> String {
     decl::<BranchSummary>(&cfg, &mut out);
     decl::<FileState>(&cfg, &mut out);
     decl::<FileInPlay>(&cfg, &mut out);
+    decl::<OverwriteReason>(&cfg, &mut out);
+    decl::<OverwriteRisk>(&cfg, &mut out);
     decl::<ContextUsage>(&cfg, &mut out);
     decl::<ContextSnapshot>(&cfg, &mut out);
     decl::<MessageChange>(&cfg, &mut out);

@@ -14,7 +14,6 @@ mod meta;
 mod request;
 mod work;
 
-use crate::snapshot;
 use crate::tool_task::ToolTask;
 use crate::watch::FileWatch;
 use crate::Shared;
@@ -153,6 +152,8 @@ pub struct ContextActor {
     freshness: Arc<Mutex<FileFreshness>>,
     /// Watches the folders of the files in play (created on first use).
     watch: Option<FileWatch>,
+    /// Files found changed when the conversation opened.
+    changed_while_closed: std::collections::HashSet<std::path::PathBuf>,
     summary: Option<(RequestId, tokio::task::JoinHandle<()>)>,
     /// Images being read (vision or OCR) for this pipeline message or
     /// Image message.
@@ -166,7 +167,7 @@ impl ContextActor {
     pub fn spawn(shared: Arc<Shared>, meta: ContextMeta, state: ContextState, conversation: Conversation) -> Mailbox {
         let (tx, rx) = mpsc::unbounded_channel();
         let (urgent_tx, urgent_rx) = mpsc::unbounded_channel();
-        let actor = ContextActor {
+        let mut actor = ContextActor {
             shared,
             meta,
             state,
@@ -179,6 +180,7 @@ impl ContextActor {
             tool: None,
             freshness: Arc::default(),
             watch: None,
+            changed_while_closed: Default::default(),
             summary: None,
             reading: None,
             model_counts: Arc::default(),
@@ -186,6 +188,7 @@ impl ContextActor {
         // The catalogue first: the stored one may be from an older run.
         let tools = actor.shared.tools().specs();
         let _ = tx.send(Input::Event(Event::CatalogueChanged { tools }));
+        actor.restore_files();
         tokio::spawn(actor.run(rx, urgent_rx));
         Mailbox { normal: tx, urgent: urgent_tx }
     }
@@ -296,19 +299,6 @@ impl ContextActor {
         self.outgoing = None;
     }
 
-    fn snapshot(&self, tail: usize) -> ContextSnapshot {
-        let effective = self.shared.providers.effective(self.model_choice());
-        snapshot::build(
-            &self.meta,
-            &self.state,
-            &self.conversation,
-            tail,
-            effective,
-            self.state.book.last_sent,
-            self.files_in_play(),
-        )
-    }
-
     /// One transition, start to finish. Returns the reply, if the event was
     /// a command.
     fn apply(&mut self, event: Event) -> Option<Result<Reply, WireError>> {
@@ -325,8 +315,17 @@ impl ContextActor {
                 }
             }
         }
-        let saved = self.shared.lock_store().persist(&self.meta.id, &next, &self.conversation, &effects, now);
+        let files = self.unsaved_files();
+        let saved = self.shared.lock_store().persist_with_files(
+            &self.meta.id,
+            &next,
+            &self.conversation,
+            &effects,
+            &files,
+            now,
+        );
         if let Err(e) = saved {
+            self.unsaved_again(files);
             // Nothing of this transition happens: memory goes back to what
             // is stored, and the user is told why the context stopped.
             for u in undo.into_iter().rev() {

@@ -61,5 +61,6 @@ pub fn build(
         summarize_at_percent: state.config.summarize_at_percent,
         context,
         files,
+        overwrites: Vec::new(),
     }
 }

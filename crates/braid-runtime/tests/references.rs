@@ -122,7 +122,14 @@ async fn the_model_is_told_which_files_changed_outside_since_it_read_them() {
     rt.send_message(&ctx.id, text("read the plan"), false).await.unwrap();
     idle(&rt, &ctx.id).await;
     let files = rt.load_context(&ctx.id).await.unwrap().files;
-    assert_eq!(files, [braid_protocol::FileInPlay { path: "plan.md".into(), state: braid_protocol::FileState::Fresh }]);
+    assert_eq!(
+        files,
+        [braid_protocol::FileInPlay {
+            path: "plan.md".into(),
+            state: braid_protocol::FileState::Fresh,
+            while_closed: false
+        }]
+    );
     std::fs::write(dir.path().join("plan.md"), "step 1\nstep 2 (added by hand)\n").unwrap();
     let files = rt.load_context(&ctx.id).await.unwrap().files;
     assert_eq!(files[0].state, braid_protocol::FileState::ChangedOutside, "the files in play show the change");

@@ -5,8 +5,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a panic is how a test reports
 
-use braid_core::llm::StopReason;
-use braid_llm::fake::{FakeProvider, FakeStep};
+use braid_llm::fake::FakeProvider;
 use braid_llm::ToolChoice;
 use braid_protocol::{
     AgentMode, ApprovalDecision, ContextStatus, ErrorCode, GenerationSettings, MessageType, NewMessage, Role,
@@ -14,6 +13,7 @@ use braid_protocol::{
 };
 use braid_runtime::{Runtime, RuntimeConfig};
 use braid_testkit::harness::Watch;
+use braid_testkit::script::{answer, calls, results};
 use serde_json::json;
 use std::path::Path;
 use std::sync::Arc;
@@ -26,19 +26,6 @@ fn open(dir: &Path, fake: Arc<FakeProvider>, policy: ToolApprovalPolicy, timeout
     Runtime::open(c, fake).unwrap().0
 }
 
-fn calls(list: &[(&str, &str, serde_json::Value)]) -> Vec<FakeStep> {
-    let mut steps = vec![FakeStep::Connect];
-    for (id, name, args) in list {
-        steps.push(FakeStep::ToolCall { id: (*id).into(), name: (*name).into(), arguments: args.to_string() });
-    }
-    steps.push(FakeStep::Finish(StopReason::ToolUse));
-    steps
-}
-
-fn answer(text: &str) -> Vec<FakeStep> {
-    vec![FakeStep::Text(text.into()), FakeStep::Finish(StopReason::EndTurn)]
-}
-
 fn say(t: &str) -> NewMessage {
     NewMessage::user_text(t)
 }
@@ -48,18 +35,6 @@ fn say(t: &str) -> NewMessage {
 async fn wait(rt: &Runtime, id: &braid_protocol::ContextId, kind: StatusKind, limit: Duration) -> ContextStatus {
     let mut watch = Watch::new(rt, id).await;
     tokio::time::timeout(limit, watch.state(kind)).await.unwrap_or_else(|_| panic!("not {kind:?} within {limit:?}"))
-}
-
-fn results(messages: &[braid_protocol::Message]) -> Vec<(String, ToolResultStatus, String)> {
-    messages
-        .iter()
-        .filter_map(|m| match &m.body {
-            MessageType::ToolResult { request_id, status, error, .. } => {
-                Some((request_id.to_string(), *status, error.clone().unwrap_or_default()))
-            }
-            _ => None,
-        })
-        .collect()
 }
 
 #[tokio::test]

@@ -1,12 +1,13 @@
 //! Braid's SQLite store, the only crate that touches SQLite: the schema and
 //! its migrations, saving and loading contexts (state, branches, messages),
-//! the per-transition write that runs before any other effect, and crash
-//! recovery on open.
+//! the per-transition write that runs before any other effect, the file
+//! freshness records, and crash recovery on open.
 //!
 //! One context's trouble stays its own: a corrupted row makes that context
 //! fail to load with an error naming it, and every other context loads.
 
 mod error;
+mod files;
 mod images;
 mod load;
 mod recover;
@@ -14,6 +15,7 @@ mod schema;
 mod write;
 
 pub use error::StoreError;
+pub use files::FileRow;
 pub use recover::{RecoveredContext, RecoveryReport};
 
 use braid_core::{ContextState, Conversation};

@@ -54,6 +54,23 @@ const MIGRATIONS: &[&str] = &[
     "ALTER TABLE contexts ADD COLUMN model_json TEXT;",
     // 3: a branch's own model choice (JSON ModelChoice; NULL = the conversation's).
     "ALTER TABLE branches ADD COLUMN model_json TEXT;",
+    // 4: what the agent read and wrote, per conversation (file freshness):
+    // times in ms since the epoch, hash as the bits
+    // of a u64, mtime and ctime (status change) in ns.
+    r#"
+    CREATE TABLE file_records (
+        context_id  TEXT NOT NULL REFERENCES contexts(id) ON DELETE CASCADE,
+        path        TEXT NOT NULL,
+        read_at     INTEGER,
+        edit_at     INTEGER,
+        mtime_ns    INTEGER,
+        size        INTEGER NOT NULL,
+        hash        INTEGER NOT NULL,
+        ctime_ns    INTEGER,
+        last_access INTEGER NOT NULL,
+        PRIMARY KEY (context_id, path)
+    ) WITHOUT ROWID;
+    "#,
 ];
 
 pub const SCHEMA_VERSION: u32 = MIGRATIONS.len() as u32;

@@ -1,7 +1,7 @@
 //! Writes. Each public call is one transaction, so a crash leaves either
 //! all of a transition's changes or none.
 
-use crate::{ContextMeta, Store, StoreError};
+use crate::{ContextMeta, FileRow, Store, StoreError};
 use braid_core::codec;
 use braid_core::machine::Effect;
 use braid_core::{Branch, BranchDeletion, ContextState, Conversation};
@@ -189,10 +189,25 @@ impl Store {
         effects: &[Effect],
         now: Timestamp,
     ) -> Result<(), StoreError> {
-        if !effects.iter().any(Effect::is_persistence) {
+        self.persist_with_files(context, state, conversation, effects, &[], now)
+    }
+
+    /// [`Store::persist`], with the file records the transition's tool
+    /// result (or reference) made, in the same transaction.
+    pub fn persist_with_files(
+        &mut self,
+        context: &ContextId,
+        state: &ContextState,
+        conversation: &Conversation,
+        effects: &[Effect],
+        files: &[FileRow],
+        now: Timestamp,
+    ) -> Result<(), StoreError> {
+        if !effects.iter().any(Effect::is_persistence) && files.is_empty() {
             return Ok(());
         }
         let tx = self.conn.transaction()?;
+        crate::files::write_files(&tx, context, files)?;
         for effect in effects {
             match effect {
                 Effect::AppendMessage(m) => {
@@ -270,6 +285,7 @@ impl Store {
         // Explicit deletes: branch_messages rows of a corrupted context may
         // not match their branches, and must go too.
         tx.execute("DELETE FROM branch_messages WHERE context_id = ?1", params![context.0])?;
+        tx.execute("DELETE FROM file_records WHERE context_id = ?1", params![context.0])?;
         tx.execute("DELETE FROM messages WHERE context_id = ?1", params![context.0])?;
         tx.execute("DELETE FROM branches WHERE context_id = ?1", params![context.0])?;
         let n = tx.execute("DELETE FROM contexts WHERE id = ?1", params![context.0])?;

@@ -8,7 +8,7 @@ use braid_core::machine::Event;
 use braid_core::sim::Sim;
 use braid_core::{ContextState, Conversation};
 use braid_protocol::{BranchId, ContextId, ContextStatus, ControlKind, MessageType, Role, StatusKind, Timestamp};
-use braid_store::{ContextMeta, Store, StoreError};
+use braid_store::{ContextMeta, FileRow, Store, StoreError};
 
 fn meta(id: &str) -> ContextMeta {
     ContextMeta {
@@ -96,10 +96,10 @@ fn wal_and_schema_version_are_set_and_reopening_is_idempotent() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("nested/dir/braid.db");
     let store = Store::open(&path).unwrap();
-    assert_eq!(store.schema_version().unwrap(), 3);
+    assert_eq!(store.schema_version().unwrap(), 4);
     drop(store);
     let store = Store::open(&path).unwrap();
-    assert_eq!(store.schema_version().unwrap(), 3);
+    assert_eq!(store.schema_version().unwrap(), 4);
     let conn = rusqlite::Connection::open(&path).unwrap();
     let mode: String = conn.pragma_query_value(None, "journal_mode", |r| r.get(0)).unwrap();
     assert_eq!(mode, "wal");
@@ -230,15 +230,48 @@ fn a_version_1_database_is_migrated_and_keeps_its_contexts() {
     // Back to what version 1 wrote.
     let conn = rusqlite::Connection::open(&path).unwrap();
     conn.execute_batch(
-        "ALTER TABLE branches DROP COLUMN model_json; ALTER TABLE contexts DROP COLUMN model_json; PRAGMA user_version = 1;",
+        "DROP TABLE file_records; ALTER TABLE branches DROP COLUMN model_json; ALTER TABLE contexts DROP COLUMN model_json;
+         PRAGMA user_version = 1;",
     )
     .unwrap();
     drop(conn);
     let mut store = Store::open(&path).unwrap();
-    assert_eq!(store.schema_version().unwrap(), 3);
+    assert_eq!(store.schema_version().unwrap(), 4);
     let loaded = store.load_context(&m.id).unwrap();
     assert_eq!((loaded.meta.title.as_str(), loaded.meta.model.as_ref()), ("title old", None));
     let choice = braid_protocol::ModelChoice { provider_id: "p".into(), model: "m".into() };
     store.set_context_model(&m.id, Some(&choice), Timestamp(2)).unwrap();
     assert_eq!(store.list_contexts().unwrap()[0].meta.model, Some(choice));
+}
+
+#[test]
+fn file_records_are_written_with_a_transition_and_go_with_their_context() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("braid.db");
+    let mut store = Store::open(&path).unwrap();
+    let mut p = Persisted::new(&mut store, "c1");
+    let row = |path: &str, size: u64| FileRow {
+        path: path.into(),
+        read_at: Some(1_700_000_000_000),
+        edit_at: None,
+        mtime_ns: Some(1_700_000_000_123_456_789),
+        size,
+        // The high bit set: stored as an i64's bits, read back the same.
+        hash: u64::MAX - 7,
+        ctime_ns: None,
+        last_access: 1_700_000_000_001,
+    };
+    // A transition with no persistence effect still writes its records.
+    let fx = p.sim.send(Event::Cancel);
+    let rows = [row("/w/a.rs", 10), row("/w/b.rs", 20)];
+    store.persist_with_files(&p.id, &p.sim.state, &p.sim.conversation, &fx, &rows, p.sim.now).unwrap();
+    // A later read of a.rs replaces its record.
+    let again = [row("/w/a.rs", 11)];
+    store.persist_with_files(&p.id, &p.sim.state, &p.sim.conversation, &fx, &again, p.sim.now).unwrap();
+    drop(store);
+
+    let mut store = Store::open(&path).unwrap();
+    assert_eq!(store.load_files(&p.id).unwrap(), [row("/w/a.rs", 11), row("/w/b.rs", 20)]);
+    store.delete_context(&p.id).unwrap();
+    assert!(store.load_files(&p.id).unwrap().is_empty(), "the records go with their context");
 }

@@ -56,18 +56,28 @@ impl ToolContext {
         }
     }
 
-    /// Refuses to write over a file that changed outside Braid since the
-    /// agent last read or wrote it.
+    /// Refuses to write over an existing file the agent has not read in
+    /// this conversation, or one that changed outside Braid since the agent
+    /// last read or wrote it; a new file needs no read. The user's
+    /// "approve and overwrite" lets both through.
     pub(crate) fn check_unchanged(&self, path: &std::path::Path) -> Result<(), ToolOutcome> {
         let Some(f) = self.freshness.as_ref().filter(|_| !self.allow_overwrite) else { return Ok(()) };
-        let how = f.lock().unwrap_or_else(PoisonError::into_inner).check(path);
+        let f = f.lock().unwrap_or_else(PoisonError::into_inner);
         let p = paths::shown(&self.workspace, path);
-        match how {
+        if !f.seen(path) {
+            return match path.exists() {
+                true => Err(failure(format!(
+                    "{p} exists and you have not read it in this conversation: read it first (read_file), then make \
+                     your change (or the user may approve overwriting it)"
+                ))),
+                false => Ok(()),
+            };
+        }
+        match f.check(path) {
             Freshness::ModifiedExternally { size_before, size_now, .. } => Err(failure(format!(
                 "{p} changed outside Braid since you last read it ({size_before} → {size_now} bytes); read it again, \
                  then make your change (or the user may approve overwriting it)"
             ))),
-            Freshness::Deleted if path.exists() => Ok(()),
             _ => Ok(()),
         }
     }

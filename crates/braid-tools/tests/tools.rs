@@ -5,7 +5,7 @@
 
 use braid_core::machine::ToolOutcome;
 use braid_core::sim::SIM_TOOLS;
-use braid_protocol::{Approval, Permission, ToolCall, ToolResultStatus, ToolSource};
+use braid_protocol::{Approval, Permission, ToolCall, ToolSource};
 use braid_tools::{RegisterError, Tool, ToolContext, ToolRegistry};
 use futures::future::BoxFuture;
 use futures::FutureExt;
@@ -13,45 +13,8 @@ use serde_json::json;
 use std::path::Path;
 use std::sync::Arc;
 
-struct Ws {
-    dir: tempfile::TempDir,
-    ctx: ToolContext,
-    tools: ToolRegistry,
-}
-
-fn ws() -> Ws {
-    let dir = tempfile::tempdir().unwrap();
-    let root = dir.path().join("ws");
-    std::fs::create_dir(&root).unwrap();
-    let ctx = ToolContext::new(root.canonicalize().unwrap());
-    Ws { dir, ctx, tools: ToolRegistry::builtin() }
-}
-
-impl Ws {
-    fn root(&self) -> &Path {
-        &self.ctx.workspace
-    }
-    fn file(&self, rel: &str, content: &str) {
-        let p = self.root().join(rel);
-        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-        std::fs::write(p, content).unwrap();
-    }
-    async fn call(&self, name: &str, args: serde_json::Value) -> ToolOutcome {
-        let call =
-            ToolCall { id: "t".into(), name: name.into(), arguments: args.to_string(), approval: Approval::Approved };
-        self.tools.dispatch(&call, &self.ctx).await
-    }
-}
-
-fn ok(o: &ToolOutcome) -> &str {
-    assert_eq!(o.status, ToolResultStatus::Success, "{o:?}");
-    &o.output
-}
-
-fn err(o: &ToolOutcome) -> &str {
-    assert_eq!(o.status, ToolResultStatus::Error, "{o:?}");
-    o.error.as_deref().unwrap()
-}
+mod support;
+use support::{err, ok, ws};
 
 #[test]
 fn the_registry_matches_the_simulated_catalogue() {
@@ -313,46 +276,6 @@ async fn dropping_a_running_command_kills_its_whole_process_tree() {
         std::thread::sleep(std::time::Duration::from_millis(5));
     }
     assert!(!alive(bg) && !alive(fg), "processes survived the cancel ({bg} {fg})");
-}
-
-#[tokio::test]
-async fn a_file_changed_outside_since_the_agent_read_it_is_not_overwritten() {
-    let mut w = ws();
-    w.ctx.freshness = Some(std::sync::Arc::default());
-    w.file("notes.md", "v1\n");
-    ok(&w.call("read_file", json!({"path":"notes.md"})).await);
-    // Someone edits the file in their editor.
-    std::fs::write(w.root().join("notes.md"), "v1\nmine\n").unwrap();
-    let refused = w.call("write_file", json!({"path":"notes.md","content":"agent"})).await;
-    assert!(err(&refused).contains("changed outside Braid since you last read it (3 → 8 bytes)"), "{refused:?}");
-    let refused = w.call("edit_file", json!({"path":"notes.md","old_string":"v1","new_string":"v2"})).await;
-    assert!(err(&refused).contains("read it again"));
-    assert_eq!(std::fs::read_to_string(w.root().join("notes.md")).unwrap(), "v1\nmine\n", "the user's edit survives");
-    // After reading it again the agent may write; its own write is fresh.
-    ok(&w.call("read_file", json!({"path":"notes.md"})).await);
-    ok(&w.call("edit_file", json!({"path":"notes.md","old_string":"v1","new_string":"v2"})).await);
-    ok(&w.call("edit_file", json!({"path":"notes.md","old_string":"mine","new_string":"ours"})).await);
-    assert_eq!(std::fs::read_to_string(w.root().join("notes.md")).unwrap(), "v2\nours\n");
-    // A touch without a change is not a change.
-    std::fs::File::options()
-        .write(true)
-        .open(w.root().join("notes.md"))
-        .unwrap()
-        .set_modified(std::time::SystemTime::now() + std::time::Duration::from_secs(60))
-        .unwrap();
-    ok(&w.call("write_file", json!({"path":"notes.md","content":"v3\n"})).await);
-}
-
-#[tokio::test]
-async fn the_user_may_approve_overwriting_a_file_changed_outside() {
-    let mut w = ws();
-    w.ctx.freshness = Some(std::sync::Arc::default());
-    w.file("notes.md", "v1\n");
-    ok(&w.call("read_file", json!({"path":"notes.md"})).await);
-    std::fs::write(w.root().join("notes.md"), "v1 edited\n").unwrap();
-    w.ctx.allow_overwrite = true;
-    ok(&w.call("write_file", json!({"path":"notes.md","content":"agent\n"})).await);
-    assert_eq!(std::fs::read_to_string(w.root().join("notes.md")).unwrap(), "agent\n");
 }
 
 /// In the child process of the test below: run a command that starts a

@@ -89,7 +89,7 @@ fn freshness_sees_real_changes_only() {
     // New content is.
     std::fs::write(&a, "one\ntwo\nTHREE\nfour\nfive\nsix\n").unwrap();
     match f.check(&a) {
-        Freshness::ModifiedExternally { size_before, size_now, modified_at } => {
+        Freshness::ModifiedExternally { size_before, size_now, modified_at, .. } => {
             assert_eq!((size_before, size_now), (24, 28));
             assert!(modified_at.is_some());
         }

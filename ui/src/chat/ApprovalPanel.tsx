@@ -1,11 +1,11 @@
 import { useEffect, useRef } from "react";
-import type { ApprovalDecision, FileInPlay, ToolCall, ToolSettings } from "../generated/protocol";
+import type { ApprovalDecision, OverwriteRisk, ToolCall, ToolSettings } from "../generated/protocol";
 
 interface Props {
   calls: ToolCall[];
   tools: ToolSettings | null;
-  /** To warn before a write over a file changed outside Braid. */
-  files?: FileInPlay[];
+  /** Pending writes over a file the model has not seen as it is. */
+  overwrites?: OverwriteRisk[];
   onDecide: (call: ToolCall, decision: ApprovalDecision) => void;
 }
 
@@ -17,20 +17,19 @@ function pretty(args: string): string {
   }
 }
 
-/** The calls waiting for the user. The first Approve has the focus: Enter
- *  approves, Tab reaches Deny. */
-/** The path a write or edit call targets, if it changed outside Braid. */
-export function changedTarget(call: ToolCall, files: FileInPlay[]): string | null {
-  if (call.name !== "write_file" && call.name !== "edit_file") return null;
-  try {
-    const path = String(JSON.parse(call.arguments).path ?? "").replace(/^\.\//, "");
-    return files.some((f) => f.path === path && f.state === "changed_outside") ? path : null;
-  } catch {
-    return null;
-  }
+/** Why approving `call` as is would have the tool refuse it, in words;
+ *  null when it would not. */
+export function overwriteWarning(call: ToolCall, overwrites: OverwriteRisk[]): string | null {
+  const risk = overwrites.find((o) => o.call_id === call.id);
+  if (!risk) return null;
+  return risk.reason === "not_read"
+    ? `${risk.path} exists and the model has not read it in this conversation: approving as is lets the tool refuse; overwriting replaces the file.`
+    : `${risk.path} changed outside Braid since the model read it: approving as is lets the tool refuse; overwriting replaces those changes.`;
 }
 
-export function ApprovalPanel({ calls, tools, files = [], onDecide }: Props) {
+/** The calls waiting for the user. The first Approve has the focus: Enter
+ *  approves, Tab reaches Deny. */
+export function ApprovalPanel({ calls, tools, overwrites = [], onDecide }: Props) {
   const first = useRef<HTMLButtonElement>(null);
   useEffect(() => first.current?.focus(), [calls.length]);
   if (calls.length === 0) return null;
@@ -42,21 +41,21 @@ export function ApprovalPanel({ calls, tools, files = [], onDecide }: Props) {
           <button type="button" className="approve-all" onClick={() => onDecide(calls[0], "approve_all")}>Approve all {calls.length}</button>
         ) : null}
       </header>
-      {calls.map((c, i) => (
+      {calls.map((c, i) => {
+        const warning = overwriteWarning(c, overwrites);
+        return (
         <div key={c.id} className="approval-call">
           <div>
             <strong>{c.name}</strong>
             <pre>{pretty(c.arguments)}</pre>
-            {changedTarget(c, files) ? (
-              <div className="tool-error">{changedTarget(c, files)} changed outside Braid since the model read it: approving as is lets the tool refuse; overwriting replaces those changes.</div>
-            ) : null}
+            {warning ? <div className="tool-error" data-testid="overwrite-warning">{warning}</div> : null}
           </div>
           <div className="actions">
             <button type="button" className="primary" ref={i === 0 ? first : undefined} onClick={() => onDecide(c, "approve")}>
               Approve
             </button>
             <button type="button" className="danger" onClick={() => onDecide(c, "deny")}>Deny</button>
-            {changedTarget(c, files) ? (
+            {warning ? (
               <button type="button" onClick={() => onDecide(c, "approve_overwrite")}>Approve and overwrite</button>
             ) : null}
             {tools?.always_ask.includes(c.name) ? null : (
@@ -66,7 +65,8 @@ export function ApprovalPanel({ calls, tools, files = [], onDecide }: Props) {
             )}
           </div>
         </div>
-      ))}
+        );
+      })}
     </section>
   );
 }

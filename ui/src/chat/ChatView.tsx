@@ -4,6 +4,7 @@ import { BackendError } from "../backend/types";
 import type { AgentMode, ApprovalDecision, BraidEvent, BranchId, ContextId, ContextStrategy, GenerationSettings, ImageMode, SettingsView, ToolApprovalPolicy, ToolCall } from "../generated/protocol";
 import { Markdown } from "../markdown/Markdown";
 import { ApprovalPanel } from "./ApprovalPanel";
+import { FilesPanel } from "./FilesPanel";
 import { toAttachments, useAttachments, type Pending } from "./attachments";
 import { remember } from "./imageCache";
 import { ImageCard } from "./ImageCard";
@@ -406,25 +407,9 @@ export function ChatView({ backend, id, settings, onActivity }: Props) {
         </ul>
       ) : null}
       {error ? <div className="error" role="alert">{error}</div> : null}
-      <ApprovalPanel calls={waiting} tools={model.snapshot?.tools ?? null} files={model.snapshot?.files ?? []} onDecide={onDecide} />
+      <ApprovalPanel calls={waiting} tools={model.snapshot?.tools ?? null} overwrites={model.snapshot?.overwrites ?? []} onDecide={onDecide} />
       <StateLine status={model.status} notice={model.notice} onRetry={onRetry} onContinue={onContinue} />
-      {model.snapshot && model.snapshot.files.length > 0 ? (
-        <details className="files-panel" data-testid="files-in-play">
-          <summary>
-            Files in play ({model.snapshot.files.length})
-            {model.snapshot.files.some((f) => f.state !== "fresh") ? <span className="badge warn"> changed outside</span> : null}
-          </summary>
-          <ul>
-            {model.snapshot.files.map((f) => (
-              <li key={f.path}>
-                {f.path}
-                {f.state === "changed_outside" ? <span className="badge warn">changed outside Braid</span> : null}
-                {f.state === "deleted" ? <span className="badge warn">deleted</span> : null}
-              </li>
-            ))}
-          </ul>
-        </details>
-      ) : null}
+      <FilesPanel files={model.snapshot?.files ?? []} />
       <Composer busy={busy} onSend={onSend} onCancel={onCancel} onInterrupt={onInterrupt} findFiles={findFiles} restore={restore} attachments={attachments} />
     </section>
   );

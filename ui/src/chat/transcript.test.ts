@@ -68,11 +68,12 @@ describe("file references in the transcript", () => {
 });
 
 describe("overwrite warning", () => {
-  it("names a write target that changed outside Braid", async () => {
-    const { changedTarget } = await import("./ApprovalPanel");
+  it("says why a pending write would be refused, per call", async () => {
+    const { overwriteWarning } = await import("./ApprovalPanel");
     const call = { id: "w", name: "write_file", arguments: '{"path":"./docs/a.md","content":"x"}', approval: "pending" as const };
-    expect(changedTarget(call, [{ path: "docs/a.md", state: "changed_outside" }])).toBe("docs/a.md");
-    expect(changedTarget(call, [{ path: "docs/a.md", state: "fresh" }])).toBeNull();
-    expect(changedTarget({ ...call, name: "read_file" }, [{ path: "docs/a.md", state: "changed_outside" }])).toBeNull();
+    expect(overwriteWarning(call, [{ call_id: "w", path: "docs/a.md", reason: "changed_outside" }])).toMatch(/^docs\/a.md changed outside Braid since the model read it/);
+    expect(overwriteWarning(call, [{ call_id: "w", path: "docs/a.md", reason: "not_read" }])).toMatch(/^docs\/a.md exists and the model has not read it/);
+    expect(overwriteWarning(call, [{ call_id: "other", path: "docs/a.md", reason: "not_read" }])).toBeNull();
+    expect(overwriteWarning(call, [])).toBeNull();
   });
 });

@@ -402,7 +402,20 @@ export type FileInPlay = {
 /**
  * Relative to the workspace.
  */
-path: string, state: FileState, };
+path: string, state: FileState, 
+/**
+ * The change was found when the conversation was opened: it happened
+ * while Braid was closed.
+ */
+while_closed: boolean, };
+
+export type OverwriteReason = "not_read" | "changed_outside";
+
+export type OverwriteRisk = { call_id: CallId, 
+/**
+ * Relative to the workspace.
+ */
+path: string, reason: OverwriteReason, };
 
 export type ContextUsage = { window: number, system: number, tools: number, messages: number, reserved_output: number, 
 /**
@@ -438,6 +451,10 @@ tool_use: ToolUse,
  * each changed outside Braid since.
  */
 files: Array<FileInPlay>, 
+/**
+ * Pending writes that would replace what the model has not seen.
+ */
+overwrites: Array<OverwriteRisk>, 
 /**
  * How the last request filled the window, from Braid's own counts;
  * `None` before the first request since the app started.

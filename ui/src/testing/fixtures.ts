@@ -27,6 +27,7 @@ export function snapshotOf(messages: Message[], extra: Partial<ContextSnapshot> 
     tool_use: "auto",
     context: null,
     files: [],
+    overwrites: [],
     ...extra,
   };
 }

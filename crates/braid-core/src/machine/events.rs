@@ -3,7 +3,7 @@
 
 use super::{PipelineStage, ToolOutcome};
 use crate::conversation::{Branch, BranchDeletion};
-use crate::fit::{FileChangeKind, PreparedRequest};
+use crate::fit::{FileChange, FileChangeKind, PreparedRequest};
 use crate::llm::{LlmFailure, LlmResponse, ToolChoice};
 use crate::merge::{MergeApply, MergeUndo};
 use braid_protocol::{
@@ -65,6 +65,11 @@ pub enum Event {
     FileChecked {
         path: String,
         change: Option<FileChangeKind>,
+    },
+    /// Files in play found changed when the conversation was opened: they
+    /// changed while Braid was closed.
+    FilesChangedWhileClosed {
+        changes: Vec<FileChange>,
     },
     /// The runtime began sending the request.
     LlmRequestStarted {
@@ -188,6 +193,7 @@ impl Event {
             Event::PipelineFailed { .. } => "pipeline_failed",
             Event::RequestPrepared { .. } => "request_prepared",
             Event::FileChecked { .. } => "file_checked",
+            Event::FilesChangedWhileClosed { .. } => "files_changed_while_closed",
             Event::CatalogueChanged { .. } => "catalogue_changed",
             Event::LlmRequestStarted { .. } => "llm_request_started",
             Event::LlmConnected { .. } => "llm_connected",

@@ -139,7 +139,7 @@ impl Step {
         message
     }
 
-    pub(super) fn file_checked(&mut self, path: String, change: Option<FileChangeKind>) {
+    pub(super) fn file_checked(&mut self, path: String, change: Option<FileChangeKind>, while_closed: bool) {
         let Some(kind) = change else {
             self.s.book.announced.remove(&path);
             return;
@@ -147,10 +147,11 @@ impl Step {
         if self.s.book.announced.insert(path.clone(), kind.key()) == Some(kind.key()) {
             return;
         }
+        let when = if while_closed { " while it was closed" } else { "" };
         let text = match kind {
-            FileChangeKind::Deleted => format!("{path} was deleted outside Braid."),
+            FileChangeKind::Deleted => format!("{path} was deleted outside Braid{when}."),
             FileChangeKind::Modified { .. } => {
-                format!("{path} changed outside Braid; the model will be told before its next request.")
+                format!("{path} changed outside Braid{when}; the model will be told before its next request.")
             }
         };
         self.notify(Notice::new(NoticeCode::FileChanged, text));

@@ -90,7 +90,12 @@ impl Step {
                     self.prepared(request_id, *prepared);
                 }
             }
-            Event::FileChecked { path, change } => self.file_checked(path, change),
+            Event::FileChecked { path, change } => self.file_checked(path, change, false),
+            Event::FilesChangedWhileClosed { changes } => {
+                for c in changes {
+                    self.file_checked(c.path, Some(c.kind), true);
+                }
+            }
             Event::CatalogueChanged { tools } => self.s.catalogue = tools,
             Event::LlmRequestStarted { request_id } => {
                 if self.request_is(request_id)

@@ -1,17 +1,82 @@
-//! Files in play: watching their folders, and looking at them again when
-//! the watcher says one moved. What is found is handed to the machine as a
-//! fact (`FileChecked`, or the changed files of a prepared request); what
-//! to tell the user and the model, and how often, is the machine's call.
+//! Files in play: their records stored with the transition that follows
+//! a read or write and loaded with the conversation, their folders
+//! watched, and each looked at again when the watcher says it moved (or
+//! when the conversation opens). What is found is handed to the machine as
+//! a fact (`FileChecked`, `FilesChangedWhileClosed`, or the changed files
+//! of a prepared request); what to tell the user and the model, and how
+//! often, is the machine's call.
 
 use super::ContextActor;
 use braid_core::fit::{FileChange, FileChangeKind};
 use braid_core::machine::Event;
-use braid_protocol::{FileInPlay, FileState};
-use braid_workspace::freshness::Freshness;
+use braid_protocol::{Approval, FileInPlay, FileState, OverwriteReason, OverwriteRisk};
+use braid_store::FileRow;
+use braid_workspace::freshness::{FileRecord, Freshness};
 use std::path::{Path, PathBuf};
 use std::sync::PoisonError;
+use std::time::{Duration, SystemTime};
 
 impl ContextActor {
+    /// Loads the stored records and looks at each file: the changes found
+    /// happened while Braid was closed, and go to the machine.
+    pub(super) fn restore_files(&mut self) {
+        let rows = match self.shared.lock_store().load_files(&self.meta.id) {
+            Ok(rows) => rows,
+            Err(e) => {
+                tracing::warn!(context = %self.meta.id, error = %e, "file records did not load");
+                return;
+            }
+        };
+        if rows.is_empty() {
+            return;
+        }
+        self.freshness.lock().unwrap_or_else(PoisonError::into_inner).restore(rows.into_iter().map(live));
+        let changes = self.changed_files();
+        let root = PathBuf::from(&self.meta.working_dir);
+        self.changed_while_closed = changes.iter().map(|c| root.join(&c.path)).collect();
+        self.cover_files();
+        if !changes.is_empty() {
+            let _ = self.mailbox.send(super::Input::Event(Event::FilesChangedWhileClosed { changes }));
+        }
+    }
+
+    /// The records the agent's reads and writes changed since the last
+    /// transition, to be stored with this one.
+    pub(super) fn unsaved_files(&self) -> Vec<FileRow> {
+        let unsaved = self.freshness.lock().unwrap_or_else(PoisonError::into_inner).take_unsaved();
+        unsaved.iter().filter_map(|(p, r)| stored(p, r)).collect()
+    }
+
+    /// Storing failed: they go with the next transition.
+    pub(super) fn unsaved_again(&self, rows: Vec<FileRow>) {
+        let paths = rows.into_iter().map(|r| PathBuf::from(r.path));
+        self.freshness.lock().unwrap_or_else(PoisonError::into_inner).unsaved_again(paths);
+    }
+
+    /// Pending writes over a file the model has not seen as it is now.
+    pub(super) fn overwrites(&self) -> Vec<OverwriteRisk> {
+        let Some(round) = self.state.round.as_ref() else { return Vec::new() };
+        let root = PathBuf::from(&self.meta.working_dir);
+        let freshness = self.freshness.lock().unwrap_or_else(PoisonError::into_inner);
+        round
+            .calls()
+            .iter()
+            .filter(|c| c.approval == Approval::Pending && matches!(c.name.as_str(), "write_file" | "edit_file"))
+            .filter_map(|c| {
+                let args: serde_json::Value = serde_json::from_str(&c.arguments).ok()?;
+                let path = braid_workspace::paths::confine(&root, args.get("path")?.as_str()?).ok()?;
+                let reason = if !freshness.seen(&path) {
+                    path.is_file().then_some(OverwriteReason::NotRead)?
+                } else if matches!(freshness.check(&path), Freshness::ModifiedExternally { .. }) {
+                    OverwriteReason::ChangedOutside
+                } else {
+                    return None;
+                };
+                Some(OverwriteRisk { call_id: c.id.clone(), path: self.shown(&path), reason })
+            })
+            .collect()
+    }
+
     /// Watches the folders of every file in play (after reads and writes).
     pub(super) fn cover_files(&mut self) {
         let freshness = self.freshness.lock().unwrap_or_else(PoisonError::into_inner);
@@ -21,6 +86,8 @@ impl ContextActor {
 
     /// A watched file's event: tell the machine how the file stands now.
     pub(super) fn check_file(&mut self, path: &Path) {
+        // Seen moving now: no longer a change from while Braid was closed.
+        self.changed_while_closed.remove(path);
         let how = {
             let freshness = self.freshness.lock().unwrap_or_else(PoisonError::into_inner);
             if freshness.record_of(path).is_none() {
@@ -54,7 +121,8 @@ impl ContextActor {
                     Freshness::Deleted => FileState::Deleted,
                     _ => FileState::Fresh,
                 };
-                FileInPlay { path: braid_workspace::paths::shown(&root, &p), state }
+                let while_closed = state != FileState::Fresh && self.changed_while_closed.contains(&p);
+                FileInPlay { path: braid_workspace::paths::shown(&root, &p), state, while_closed }
             })
             .collect()
     }
@@ -66,10 +134,54 @@ impl ContextActor {
 
 fn change_kind(how: &Freshness) -> Option<FileChangeKind> {
     match how {
-        Freshness::ModifiedExternally { size_before, size_now, .. } => {
-            Some(FileChangeKind::Modified { size_before: *size_before, size_now: *size_now })
+        Freshness::ModifiedExternally { size_before, size_now, hash_now, .. } => {
+            Some(FileChangeKind::Modified { size_before: *size_before, size_now: *size_now, content: *hash_now })
         }
         Freshness::Deleted => Some(FileChangeKind::Deleted),
         _ => None,
     }
+}
+
+fn ms(t: SystemTime) -> i64 {
+    t.duration_since(SystemTime::UNIX_EPOCH).map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
+}
+
+fn ns(t: SystemTime) -> Option<i64> {
+    t.duration_since(SystemTime::UNIX_EPOCH).ok().and_then(|d| i64::try_from(d.as_nanos()).ok())
+}
+
+fn from_ms(v: i64) -> SystemTime {
+    SystemTime::UNIX_EPOCH + Duration::from_millis(u64::try_from(v).unwrap_or(0))
+}
+
+fn from_ns(v: i64) -> SystemTime {
+    SystemTime::UNIX_EPOCH + Duration::from_nanos(u64::try_from(v).unwrap_or(0))
+}
+
+/// A record as stored; a path that is not UTF-8 is not stored (it is
+/// then unread after a restart, which errs on the safe side).
+fn stored(path: &Path, r: &FileRecord) -> Option<FileRow> {
+    Some(FileRow {
+        path: path.to_str()?.to_owned(),
+        read_at: r.read_at.map(ms),
+        edit_at: r.agent_edit_at.map(ms),
+        mtime_ns: r.mtime.and_then(ns),
+        size: r.size,
+        hash: r.hash,
+        ctime_ns: r.ctime.and_then(ns),
+        last_access: ms(r.last_access),
+    })
+}
+
+fn live(row: FileRow) -> (PathBuf, FileRecord) {
+    let record = FileRecord {
+        read_at: row.read_at.map(from_ms),
+        agent_edit_at: row.edit_at.map(from_ms),
+        mtime: row.mtime_ns.map(from_ns),
+        size: row.size,
+        hash: row.hash,
+        ctime: row.ctime_ns.map(from_ns),
+        last_access: from_ms(row.last_access),
+    };
+    (PathBuf::from(row.path), record)
 }

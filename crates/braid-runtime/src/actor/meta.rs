@@ -1,13 +1,28 @@
 //! The context's records outside the state machine's state: its title and
-//! model choice (written to the store first), and forks, which the core
-//! drafts and the machine creates.
+//! model choice (written to the store first), forks, which the core drafts
+//! and the machine creates, and the snapshot a client sees of it all.
 
 use super::ContextActor;
 use crate::{clock, snapshot};
 use braid_core::machine::{Event, Reply};
-use braid_protocol::{BranchId, ContextSummary, ErrorCode, MessageId, ModelChoice, WireError};
+use braid_protocol::{BranchId, ContextSnapshot, ContextSummary, ErrorCode, MessageId, ModelChoice, WireError};
 
 impl ContextActor {
+    pub(super) fn snapshot(&self, tail: usize) -> ContextSnapshot {
+        let effective = self.shared.providers.effective(self.model_choice());
+        let mut snapshot = snapshot::build(
+            &self.meta,
+            &self.state,
+            &self.conversation,
+            tail,
+            effective,
+            self.state.book.last_sent,
+            self.files_in_play(),
+        );
+        snapshot.overwrites = self.overwrites();
+        snapshot
+    }
+
     /// Written to the store first; the copy here changes only if that worked.
     pub(super) fn update_meta(
         &mut self,
