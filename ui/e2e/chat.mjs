@@ -32,28 +32,35 @@ try {
   check((await box.inputValue()) === "line one\nline two", "Shift+Enter inserts a new line");
   await box.fill("");
 
-  // Esc cancels a running answer at once and nothing partial is kept.
+  // Discard drops a running answer at once and nothing partial is kept.
   await box.fill(Array.from({ length: 60 }, (_, i) => `word${i}`).join(" "));
   await box.press("Enter");
   await page.getByTestId("state").filter({ hasText: "Streaming" }).waitFor({ timeout: 15000 });
-  await box.press("Escape");
+  check(await page.getByRole("button", { name: "Stop", exact: true }).isVisible(), "while busy a Stop button sits beside Discard");
+  await page.getByRole("button", { name: "Discard" }).click();
   await page.getByTestId("state").filter({ hasText: "Idle" }).waitFor({ timeout: 5000 });
   await page.waitForTimeout(300);
   const answers = await page.locator(".message.assistant").count();
-  check(answers === 1, `Esc cancels mid-stream and keeps no partial answer (${answers} answers shown)`);
+  check(answers === 1, `Discard stops mid-stream and keeps no partial answer (${answers} answers shown)`);
 
-  // Shift+Esc stops after the running step: the partial answer is kept,
-  // and the state line says so with a Continue button.
+  // Esc stops: the partial answer is kept, stored and marked "Stopped",
+  // with Continue on it; Continue lets the model go on.
   await box.fill(Array.from({ length: 80 }, (_, i) => `kept${i}`).join(" "));
   await box.press("Enter");
   await page.getByTestId("state").filter({ hasText: "Streaming" }).waitFor({ timeout: 15000 });
-  check(await page.getByRole("button", { name: "Stop", exact: true }).isVisible(), "while busy a Stop button sits beside Cancel");
   await page.locator(".message.assistant").last().filter({ hasText: "kept3" }).waitFor({ timeout: 15000 });
-  await box.press("Shift+Escape");
+  await box.press("Escape");
   await page.getByTestId("state").filter({ hasText: "Idle" }).waitFor({ timeout: 5000 });
   const partial = await page.locator(".message.assistant").last().innerText();
-  check(partial.includes("kept0") && !partial.includes("kept79"), `Shift+Esc stops and keeps the partial answer (${JSON.stringify(partial.slice(0, 80))})`);
-  check(await page.getByRole("button", { name: "Continue" }).isVisible(), "after a stop, Continue is offered");
+  check(partial.includes("kept0") && !partial.includes("kept79"), `Esc stops and keeps the partial answer (${JSON.stringify(partial.slice(0, 80))})`);
+  const marker = page.getByTestId("stopped-marker");
+  check((await marker.innerText()).startsWith("Stopped") && (await marker.getByRole("button", { name: "Continue" }).isVisible()), "the kept answer is marked Stopped, with Continue on it");
+  const before = await page.locator(".message.assistant").count();
+  await marker.getByRole("button", { name: "Continue" }).click();
+  await page.getByTestId("state").filter({ hasText: "Streaming" }).waitFor({ timeout: 15000 });
+  await page.getByTestId("state").filter({ hasText: "Idle" }).waitFor({ timeout: 30000 });
+  const after = await page.locator(".message.assistant").count();
+  check(after === before + 1 && (await page.getByTestId("stopped-marker").count()) === 1, `Continue lets the model go on in a new answer (${after - before} more); the stopped one keeps its mark`);
 
   // A message sent while busy is queued visibly and can be taken back.
   await box.fill(Array.from({ length: 60 }, (_, i) => `again${i}`).join(" "));
@@ -65,7 +72,7 @@ try {
   await page.getByRole("button", { name: "Remove" }).click();
   await page.getByText("Queued: queued one").waitFor({ state: "detached", timeout: 5000 });
   check(true, "a message sent while busy is queued visibly and can be removed");
-  await page.getByRole("button", { name: "Cancel" }).click();
+  await page.getByRole("button", { name: "Discard" }).click();
   await page.getByTestId("state").filter({ hasText: "Idle" }).waitFor({ timeout: 5000 });
 
   // Answers render Markdown: a fenced block becomes code with a Copy button.
@@ -83,7 +90,7 @@ try {
   await page.getByText("You said: hello from the browser").waitFor({ timeout: 10000 });
   check(true, "after a reload the conversation is listed and its messages load");
   const listed = await page.locator(".conversations li").first().innerText();
-  check(listed.includes("8 messages"), `the list shows the message count (${listed.replace(/\s+/g, " ")})`);
+  check(listed.includes("9 messages"), `the list shows the message count (${listed.replace(/\s+/g, " ")})`);
 
   // The list follows a streaming answer, stays where a reader who scrolled
   // up is, and "Jump to latest" brings it back to following.
@@ -105,7 +112,7 @@ try {
   await page.waitForTimeout(1000);
   const back = await below();
   check(back <= 2 && !(await jump.isVisible()), `Jump to latest returns to the bottom and follows the stream again (${back}px below)`);
-  await page.getByRole("button", { name: "Cancel" }).click();
+  await page.getByRole("button", { name: "Discard" }).click();
   await page.getByTestId("state").filter({ hasText: "Idle" }).waitFor({ timeout: 5000 });
 
   // Answer settings: a bad temperature is refused in place; good values

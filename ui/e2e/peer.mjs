@@ -91,7 +91,7 @@ try {
   await second.getByLabel("Message").waitFor({ timeout: 15000 });
   // The small model sometimes ends a "long" story within a second, or
   // (tools are offered) calls a tool instead of writing; such an attempt
-  // proves nothing about Cancel, so it is tried again (at most four times)
+  // proves nothing about Discard, so it is tried again (at most four times)
   // and reported.
   const settle = async () => {
     for (let i = 0; i < 5 && !(await page.getByTestId("state").filter({ hasText: "Idle" }).isVisible()); i++) {
@@ -124,7 +124,7 @@ try {
       second.locator(".message.streaming").innerText().catch(() => ""),
     ]);
     await shot(second, "two-tabs");
-    const cancelled = await second.getByRole("button", { name: "Cancel" }).click({ timeout: 2000 }).then(() => true, () => false);
+    const cancelled = await second.getByRole("button", { name: "Discard" }).click({ timeout: 2000 }).then(() => true, () => false);
     await state(page, "Idle", 120000);
     await state(second, "Idle", 5000);
     await page.waitForTimeout(300);
@@ -134,12 +134,12 @@ try {
       check(left.length > 20 && right.length > 20, `both tabs show streamed text (${left.length} and ${right.length} chars)`);
       cancelledCleanly = true;
     } else {
-      console.log(`attempt ${attempt}: the answer ended before Cancel reached it; trying again`);
+      console.log(`attempt ${attempt}: the answer ended before Discard reached it; trying again`);
       await settle();
     }
   }
   if (cancelledCleanly) {
-    check(after === before, `Cancel from the second tab stops the first tab's answer, no partial kept (${after} answers, ${before} before)`);
+    check(after === before, `Discard from the second tab stops the first tab's answer, no partial kept (${after} answers, ${before} before)`);
   } else {
     // With tools offered, SmolLM2-135M may call a tool on every attempt;
     // cancel mid-stream against this server is then checked by

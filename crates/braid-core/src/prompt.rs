@@ -150,15 +150,22 @@ pub fn tool_examples(tools: &[braid_protocol::ToolSpec]) -> Option<String> {
     (out.len() > before).then_some(out)
 }
 
-/// When the last answer was cut at the output limit (and the user pressed
-/// Continue), the model is told to go on from where it stopped.
+/// When the last answer was cut at the output limit or stopped by the
+/// user (and the user pressed Continue), the model is told to go on from
+/// where it stopped.
 pub fn continuation(messages: &[Message]) -> Option<String> {
     let last = messages.last()?;
-    (last.meta.cut && matches!(last.body, MessageType::Text { role: Role::Assistant, .. })).then(|| {
-        "Your previous answer was cut off at the output limit. Continue exactly where it stopped, without \
-         repeating what you already wrote."
-            .to_owned()
-    })
+    if !matches!(last.body, MessageType::Text { role: Role::Assistant, .. }) {
+        return None;
+    }
+    let why = match (last.meta.cut, last.meta.stopped) {
+        (true, _) => "was cut off at the output limit",
+        (false, true) => "was stopped by the user",
+        (false, false) => return None,
+    };
+    Some(format!(
+        "Your previous answer {why}. Continue exactly where it stopped, without repeating what you already wrote."
+    ))
 }
 
 /// What the summariser is asked for.

@@ -62,6 +62,10 @@ pub fn recover(
             braid_protocol::StatusKind::StreamingLlmResponse => "streaming an answer".to_owned(),
             _ => state.status.describe(now),
         };
+        // "Connecting…" reads as "connecting." inside the sentence.
+        let what = what.trim_end_matches(['…', '.']);
+        let mut chars = what.chars();
+        let what: String = chars.next().map(|c| c.to_lowercase().chain(chars).collect()).unwrap_or_default();
         detail.push(format!("Braid stopped while the context was {what}."));
     }
     if state.request.as_ref().is_some_and(|r| r.sequence > 0) {

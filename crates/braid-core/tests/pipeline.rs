@@ -164,4 +164,12 @@ fn recovery_restores_idle_answers_open_calls_and_keeps_unsent_text() {
         recover(&ContextState::new(ContextId("c".into())), &conv, Timestamp(1)).is_none(),
         "an Idle context is left alone"
     );
+    // The state's name reads as part of the sentence.
+    state.status = ContextStatus::ConnectingToLlm;
+    state.request = None;
+    let (_, added) = recover(&state, &conv, Timestamp(99)).unwrap();
+    let MessageType::SystemControl { control: ControlKind::Recovery { detail, .. } } = &added[1].body else {
+        panic!("{added:?}")
+    };
+    assert!(detail.starts_with("Braid stopped while the context was connecting.\n"), "{detail}");
 }

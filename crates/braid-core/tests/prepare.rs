@@ -230,3 +230,27 @@ fn an_answer_cut_at_the_output_limit_is_marked_and_continue_goes_on_from_it() {
     assert_eq!(system, None, "only right after a cut answer");
     assert!(!sim.messages().iter().rev().nth(1).unwrap().meta.cut, "a finished answer is not marked");
 }
+
+#[test]
+fn an_answer_the_user_stopped_is_kept_marked_and_continue_goes_on_from_it() {
+    let mut sim = Sim::new();
+    sim.start("write a long poem");
+    sim.prepare(sim.prepared(8_000));
+    let rid = sim.request_id();
+    sim.send(Event::LlmDelta { request_id: rid, text: "Roses are".into() });
+    sim.send(Event::Interrupt);
+    let response = LlmResponse { text: "Roses are".into(), stop_reason: StopReason::Interrupted, ..Default::default() };
+    let fx = sim.send(Event::LlmCompleted { request_id: rid, response });
+    assert!(notice_texts(&fx).iter().any(|n| n.contains("press Continue")), "{:?}", notice_texts(&fx));
+    let last = sim.messages().last().map(|m| (m.meta.stopped, m.meta.cut, m.body.plain_text())).unwrap();
+    assert_eq!(last, (true, false, Some("Roses are".into())), "kept, and marked as stopped");
+
+    sim.send(Event::Retry);
+    let (system, texts) = sent(&sim.prepare(sim.prepared(8_000))).unwrap();
+    assert!(system
+        .unwrap()
+        .contains("Your previous answer was stopped by the user. Continue exactly where it stopped"));
+    assert_eq!(texts, vec!["write a long poem", "Roses are"]);
+    answer(&mut sim, " red.", None);
+    assert!(!sim.messages().last().unwrap().meta.stopped, "a finished answer is not marked");
+}

@@ -52,6 +52,10 @@ pub struct MessageMeta {
     /// and Continue lets the model go on from where it was cut.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub cut: bool,
+    /// The user stopped the answer while it streamed: it is kept as far as
+    /// it got, and Continue lets the model go on from there.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub stopped: bool,
     /// A merge's copy of this message of another branch.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
@@ -64,6 +68,7 @@ impl MessageMeta {
             && self.usage.is_none()
             && self.tokens.is_none()
             && !self.cut
+            && !self.stopped
             && self.copied_from.is_none()
     }
 }

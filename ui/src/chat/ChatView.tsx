@@ -410,7 +410,7 @@ export function ChatView({ backend, id, settings, onActivity }: Props) {
       <ApprovalPanel calls={waiting} tools={model.snapshot?.tools ?? null} overwrites={model.snapshot?.overwrites ?? []} onDecide={onDecide} />
       <StateLine status={model.status} notice={model.notice} onRetry={onRetry} onContinue={onContinue} />
       <FilesPanel files={model.snapshot?.files ?? []} />
-      <Composer busy={busy} onSend={onSend} onCancel={onCancel} onInterrupt={onInterrupt} findFiles={findFiles} restore={restore} attachments={attachments} />
+      <Composer busy={busy} onSend={onSend} onCancel={onCancel} onInterrupt={onInterrupt} phase={model.status.state === "executing_tool" ? "tool" : "answer"} findFiles={findFiles} restore={restore} attachments={attachments} />
     </section>
   );
 }

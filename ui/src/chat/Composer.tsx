@@ -7,9 +7,13 @@ import { insertMention, mentionAt, type Typing } from "./mention";
 interface Props {
   busy: boolean;
   onSend: (text: string) => void;
+  /** Stop now and discard the unfinished answer. */
   onCancel: () => void;
-  /** Stop after the running step, keeping what was done. */
+  /** Stop, keeping what was written (an answer so far) or done (the
+   *  running tool finishes). */
   onInterrupt?: () => void;
+  /** What stopping means now: a tool runs ("tool") or not. */
+  phase?: "answer" | "tool";
   /** Workspace files for the `@` picker. */
   findFiles?: (query: string) => Promise<string[]>;
   /** Text to put back (a sent message that was refused), once per nonce,
@@ -19,12 +23,18 @@ interface Props {
   attachments?: Attachments;
 }
 
-/** Enter sends, Shift+Enter is a new line, Esc cancels, Shift+Esc stops
- *  after the running step (keeping what was done); while busy, Send
- *  becomes Stop and Cancel, and what is sent is queued visibly. Typing `@` opens a
- *  picker of workspace files (↑/↓, Enter or Tab to insert, Esc to close);
+/** Enter sends, Shift+Enter is a new line. While busy, Send becomes Stop
+ *  (keeps the answer so far, or lets the running tool finish) and Discard
+ *  (drops the unfinished answer); Esc stops, and a second Esc discards.
+ *  What is sent while busy is queued visibly. Typing `@` opens a picker
+ *  of workspace files (↑/↓, Enter or Tab to insert, Esc to close);
  *  `:12-40` after a path references those lines. */
-export function Composer({ busy, onSend, onCancel, onInterrupt, findFiles, restore, attachments }: Props) {
+export function Composer({ busy, onSend, onCancel, onInterrupt, phase = "answer", findFiles, restore, attachments }: Props) {
+  // Esc was pressed once in this busy spell: the next one discards.
+  const stopped = useRef(false);
+  useEffect(() => {
+    if (!busy) stopped.current = false;
+  }, [busy]);
   const [text, setText] = useState("");
   useEffect(() => {
     if (restore) setText((t) => (t.trim() ? t : restore.text));
@@ -33,6 +43,8 @@ export function Composer({ busy, onSend, onCancel, onInterrupt, findFiles, resto
   const [files, setFiles] = useState<string[]>([]);
   const [active, setActive] = useState(0);
   const box = useRef<HTMLTextAreaElement>(null);
+  // A conversation opened (a new one with Ctrl+Shift+O too): type at once.
+  useEffect(() => box.current?.focus(), []);
 
   useEffect(() => {
     if (!typing || !findFiles) {
@@ -108,12 +120,14 @@ export function Composer({ busy, onSend, onCancel, onInterrupt, findFiles, resto
       // Unicode entry in the desktop window).
       e.preventDefault();
       picker.current?.click();
-    } else if (e.key === "Escape" && e.shiftKey && busy && onInterrupt) {
-      e.preventDefault();
-      onInterrupt();
     } else if (e.key === "Escape" && busy) {
       e.preventDefault();
-      onCancel();
+      if (onInterrupt && !stopped.current) {
+        stopped.current = true;
+        onInterrupt();
+      } else {
+        onCancel();
+      }
     }
   };
   return (
@@ -168,7 +182,7 @@ export function Composer({ busy, onSend, onCancel, onInterrupt, findFiles, resto
       <textarea
         ref={box}
         aria-label="Message"
-        placeholder={busy ? "Braid is busy: Enter queues the message, Shift+Esc stops after this step, Esc cancels" : "Message (Enter sends, Shift+Enter new line, @ references a file, /tool name … makes the model use a tool; paste or drop images)"}
+        placeholder={busy ? "Braid is busy: Enter queues the message, Esc stops (keeping what was written), Esc again discards" : "Message (Enter sends, Shift+Enter new line, @ references a file, /tool name … makes the model use a tool; paste or drop images)"}
         value={text}
         onChange={(e) => {
           setText(e.target.value);
@@ -200,11 +214,17 @@ export function Composer({ busy, onSend, onCancel, onInterrupt, findFiles, resto
       {busy ? (
         <>
           {onInterrupt ? (
-            <button type="button" className="interrupt" onClick={onInterrupt} title="Stop after the running step and keep what was done (Shift+Esc)">
-              Stop
-            </button>
+            phase === "tool" ? (
+              <button type="button" className="interrupt" onClick={onInterrupt} title="Let the running tool finish, then stop: nothing more runs (Esc)">
+                Stop after this tool
+              </button>
+            ) : (
+              <button type="button" className="interrupt" onClick={onInterrupt} title="Stop the answer and keep what was written; Continue lets the model go on (Esc)">
+                Stop
+              </button>
+            )
           ) : null}
-          <button type="button" className="cancel" onClick={onCancel} title="Stop now and discard the unfinished answer (Esc)">Cancel</button>
+          <button type="button" className="cancel" onClick={onCancel} title="Stop now and discard the unfinished answer (Esc twice)">Discard</button>
         </>
       ) : (
         <button type="button" onClick={send} disabled={!canSend}>Send</button>

@@ -16,4 +16,17 @@ describe("a stored message", () => {
     expect(html).not.toContain("Continue</button>");
     expect(html).toContain('aria-label="Fork from here"');
   });
+  it("marks an answer the user stopped, with Continue when it is the latest", () => {
+    const stopped = { key: "m8", kind: "text" as const, role: "assistant" as const, text: "Once upon", stopped: true };
+    const html = renderToStaticMarkup(<ItemView item={stopped} onContinue={() => undefined} />);
+    expect(html).toContain('data-testid="stopped-marker"');
+    expect(html).toContain(">Stopped<");
+    expect(html).toContain(">Continue</button>");
+    expect(html).not.toContain("Cut at the output limit");
+  });
+  it("offers Retry on a crash note that lost an answer, when it is the latest", () => {
+    const note = { key: "m9", kind: "system" as const, text: "Recovered after a crash: The partial answer was not kept; press Retry to ask again.", retry: true };
+    expect(renderToStaticMarkup(<ItemView item={note} onContinue={() => undefined} />)).toContain(">Retry</button>");
+    expect(renderToStaticMarkup(<ItemView item={note} />)).not.toContain("Retry</button>");
+  });
 });

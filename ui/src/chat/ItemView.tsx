@@ -8,7 +8,7 @@ interface Props {
   item: Item;
   /** Fork a branch from this message (absent while busy). */
   onFork?: () => void;
-  /** Let a cut answer go on (only the latest, while idle). */
+  /** Let a cut or stopped answer go on (only the latest, while idle). */
   onContinue?: () => void;
   /** Take a merge back (absent while busy). */
   onUndoMerge?: (card: number) => void;
@@ -81,9 +81,13 @@ export function ItemView({ item, onFork, onContinue, onUndoMerge, onEdit, onAgai
             ) : null}
           </div>
           {item.role === "assistant" ? <Markdown source={item.text} /> : <div className="text">{item.text}</div>}
-          {item.cut ? (
-            <div className="cut-marker" data-testid="cut-marker" title="The answer reached the model's output limit; Continue lets it go on">
-              Cut at the output limit
+          {item.cut || item.stopped ? (
+            <div
+              className="cut-marker"
+              data-testid={item.cut ? "cut-marker" : "stopped-marker"}
+              title={item.cut ? "The answer reached the model's output limit; Continue lets it go on" : "You stopped this answer; Continue lets the model go on"}
+            >
+              {item.cut ? "Cut at the output limit" : "Stopped"}
               {onContinue ? (
                 <button type="button" className="retry" onClick={onContinue}>
                   Continue
@@ -102,7 +106,16 @@ export function ItemView({ item, onFork, onContinue, onUndoMerge, onEdit, onAgai
         </div>
       );
     case "system":
-      return <div className="message system">{item.text}</div>;
+      return (
+        <div className="message system">
+          {item.text}
+          {item.retry && onContinue ? (
+            <button type="button" className="retry" onClick={onContinue}>
+              Retry
+            </button>
+          ) : null}
+        </div>
+      );
     case "file":
       return (
         <details className="file-chip" data-testid="file-chip">

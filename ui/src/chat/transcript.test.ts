@@ -77,3 +77,15 @@ describe("overwrite warning", () => {
     expect(overwriteWarning(call, [])).toBeNull();
   });
 });
+
+describe("a crash note", () => {
+  const recovery = (id: number): Message => ({ id, created_at: 0, schema_version: 1, body: { type: "system_control", control: { kind: "recovery", interrupted_state: "streaming_llm_response", detail: "The partial answer was not kept; press Retry to ask again." } } });
+  it("offers Retry when the message before it went unanswered", () => {
+    const items = transcript([textMessage(1, "user", "tell me"), recovery(2)]);
+    expect(items[1]).toMatchObject({ kind: "system", retry: true });
+  });
+  it("does not when the answer was kept", () => {
+    const items = transcript([textMessage(1, "user", "tell me"), textMessage(2, "assistant", "done"), recovery(3)]);
+    expect(items[2]).toMatchObject({ kind: "system", retry: false });
+  });
+});

@@ -10,15 +10,22 @@ export interface ToolView {
 }
 
 export type Item =
-  | { key: string; kind: "text"; role: "user" | "assistant" | "system"; text: string; cut?: boolean }
+  | { key: string; kind: "text"; role: "user" | "assistant" | "system"; text: string; cut?: boolean; stopped?: boolean }
   | { key: string; kind: "summary"; count: number; text: string }
   | { key: string; kind: "file"; label: string; content: string | null; error: string | null }
   | { key: string; kind: "tools"; text: string | null; tools: ToolView[] }
-  | { key: string; kind: "system"; text: string }
+  | { key: string; kind: "system"; text: string; retry?: boolean }
   | { key: string; kind: "merge"; id: number; record: MergeRecord; undone: boolean }
   | { key: string; kind: "image"; id: number; image: ImageBody };
 
 export type ImageBody = Extract<Message["body"], { type: "image" }>;
+
+/** A crash took the answer to the message before `m` (its partial answer
+ *  is not kept): Retry asks again. */
+function unanswered(messages: Message[], m: Message): boolean {
+  const before = messages[messages.indexOf(m) - 1];
+  return before !== undefined && before.body.type !== "system_control" && !(before.body.type === "text" && before.body.role === "assistant");
+}
 
 export function systemText(m: Message): string {
   if (m.body.type !== "system_control") return "";
@@ -72,7 +79,7 @@ export function transcript(messages: Message[], full = true): Item[] {
     }
     switch (b.type) {
       case "text":
-        items.push({ key, kind: "text", role: b.role, text: b.parts.map((p) => p.text).join(""), cut: m.meta?.cut ?? false });
+        items.push({ key, kind: "text", role: b.role, text: b.parts.map((p) => p.text).join(""), cut: m.meta?.cut ?? false, stopped: m.meta?.stopped ?? false });
         break;
       case "tool_request":
         for (const c of b.calls) paired.add(c.id);
@@ -84,7 +91,7 @@ export function transcript(messages: Message[], full = true): Item[] {
         break;
       case "system_control":
         if (b.control.kind === "merge") items.push({ key, kind: "merge", id: m.id, record: b.control.record, undone: undone.has(m.id) });
-        else items.push({ key, kind: "system", text: systemText(m) });
+        else items.push({ key, kind: "system", text: systemText(m), retry: b.control.kind === "recovery" && unanswered(messages, m) });
         break;
       case "image":
         items.push({ key, kind: "image", id: m.id, image: b });

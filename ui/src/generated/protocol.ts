@@ -222,6 +222,11 @@ tokens?: TokenCount | null,
  */
 cut?: boolean, 
 /**
+ * The user stopped the answer while it streamed: it is kept as far as
+ * it got, and Continue lets the model go on from there.
+ */
+stopped?: boolean, 
+/**
  * A merge's copy of this message of another branch.
  */
 copied_from?: MessageId, };

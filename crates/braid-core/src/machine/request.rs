@@ -105,6 +105,8 @@ impl Step {
             // Cut at the output limit: kept, marked, and never presented
             // as a finished answer.
             message.meta.cut = response.stop_reason == StopReason::MaxTokens && !interrupted;
+            // Stopped by the user: kept as far as it got, marked so.
+            message.meta.stopped = interrupted;
             let cut = message.meta.cut;
             self.append(message);
             self.lifecycle(request.response_id, MessageKind::Text, MessageChange::Completed);
@@ -118,7 +120,7 @@ impl Step {
         if interrupted {
             self.notify(Notice::new(
                 NoticeCode::Interrupted,
-                "Stopped. The partial answer is kept; send a message to continue.",
+                "Stopped. The partial answer is kept; press Continue to let the model go on.",
             ));
         }
         self.set_status(ContextStatus::Idle);
