@@ -94,6 +94,36 @@ export async function startLoggingProxy(port, target) {
   return { url: `http://127.0.0.1:${port}/v1`, bodies, close: () => server.close() };
 }
 
+/** A scripted OpenAI-compatible model on 127.0.0.1 (a free port): `reply`
+ *  gets each chat request's body and returns `{ tool: { name, args } }`
+ *  (one tool call) or `{ text }`; streamed as the OpenAI API does. For
+ *  flows a small real model will not produce on cue (a given tool call). */
+export async function startScriptedModel(reply) {
+  const http = await import("node:http");
+  const server = http.createServer((req, res) => {
+    const chunks = [];
+    req.on("data", (c) => chunks.push(c));
+    req.on("end", () => {
+      if (req.method === "GET") {
+        res.writeHead(200, { "Content-Type": "application/json" });
+        res.end(JSON.stringify({ object: "list", data: [{ id: "gpt-4o", object: "model" }] }));
+        return;
+      }
+      const r = reply(JSON.parse(Buffer.concat(chunks).toString() || "{}"));
+      const delta = r.tool
+        ? { role: "assistant", tool_calls: [{ index: 0, id: `call_${Date.now()}`, type: "function", function: { name: r.tool.name, arguments: JSON.stringify(r.tool.args) } }] }
+        : { role: "assistant", content: r.text };
+      const event = (choice) => `data: ${JSON.stringify({ id: "x", object: "chat.completion.chunk", model: "gpt-4o", choices: [choice] })}\n\n`;
+      res.writeHead(200, { "Content-Type": "text/event-stream" });
+      res.write(event({ index: 0, delta, finish_reason: null }));
+      res.write(event({ index: 0, delta: {}, finish_reason: r.tool ? "tool_calls" : "stop" }));
+      res.end("data: [DONE]\n\n");
+    });
+  });
+  await new Promise((ok) => server.listen(0, "127.0.0.1", ok));
+  return { url: `http://127.0.0.1:${server.address().port}/v1`, close: () => server.close() };
+}
+
 /** Draws lines of text into a PNG with the real ImageMagick; its Base64. */
 export async function textPng(dir, name, size, lines, bg = "white", fg = "black") {
   const { execFileSync } = await import("node:child_process");

@@ -9,6 +9,7 @@
 //! simulated clock ([`sim::Sim`]).
 
 pub mod approval;
+pub mod arguments;
 pub mod codec;
 pub mod conversation;
 pub mod fit;

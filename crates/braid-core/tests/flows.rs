@@ -542,3 +542,41 @@ fn invalid_tool_arguments_go_back_as_an_error_result() {
     assert!(id.starts_with("call_"), "a missing id is replaced by a stable one: {id}");
     assert!(err.unwrap().contains("not valid JSON"));
 }
+
+#[test]
+fn a_call_that_does_not_fit_its_schema_never_reaches_the_user() {
+    let mut sim = Sim::new();
+    sim.state.config.tools.policy = braid_protocol::ToolApprovalPolicy::Manual;
+    let schema = serde_json::json!({
+        "type": "object",
+        "required": ["path", "content"],
+        "properties": {"path": {"type": "string"}, "content": {"type": "string"}}
+    });
+    for t in sim.state.catalogue.iter_mut().filter(|t| t.name == "write_file") {
+        t.input_schema = schema.clone();
+    }
+    sim.start("write it");
+    let calls = vec![
+        tool_call("w1", "write_file", r#"{"path":"","content":"x"}"#),
+        tool_call("w2", "write_file", r#"{"path":"a.txt"}"#),
+        tool_call("w3", "write_file", r#"{"path":"a.txt","content":7}"#),
+    ];
+    let fx = ask_tools(&mut sim, calls);
+    assert!(matches!(fx.last(), Some(Effect::StartLlmRequest { .. })), "no dialog: straight back to the model {fx:?}");
+    let errors: Vec<String> = sim
+        .messages()
+        .iter()
+        .filter_map(|m| match &m.body {
+            MessageType::ToolResult { error, .. } => error.clone(),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        errors,
+        [
+            "invalid arguments: the \"path\" of write_file is empty; give the file's path relative to the workspace",
+            "invalid arguments: write_file needs the argument \"content\"; call it again with it",
+            "invalid arguments: the argument \"content\" of write_file must be of type \"string\", not 7",
+        ]
+    );
+}

@@ -2,7 +2,7 @@
 //! answer them. Each variant documents its answer; progress arrives as
 //! events (see [`crate::event`]).
 
-pub use crate::files::{FileInPlay, FileState, OverwriteReason, OverwriteRisk};
+pub use crate::files::{FileInPlay, FileState, OverwriteReason, OverwriteRisk, WritePreview};
 use crate::generation::{GenerationSettings, ToolUse};
 use crate::ids::{BranchId, CallId, ContextId, MessageId, Timestamp};
 use crate::message::{ImageMode, ImageSource, Message, MessageType, Role};
@@ -298,6 +298,9 @@ pub struct ContextSnapshot {
     /// Pending writes that would replace what the model has not seen.
     #[serde(default)]
     pub overwrites: Vec<OverwriteRisk>,
+    /// What each pending write would change.
+    #[serde(default)]
+    pub previews: Vec<WritePreview>,
     /// How the last request filled the window, from Braid's own counts;
     /// `None` before the first request since the app started.
     pub context: Option<ContextUsage>,

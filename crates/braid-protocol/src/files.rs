@@ -1,6 +1,7 @@
 //! The files the agent has in play, as a client sees them: whether each
-//! changed outside Braid (live, or while Braid was closed), and which
-//! pending writes would replace what the model has not seen.
+//! changed outside Braid (live, or while Braid was closed), which pending
+//! writes would replace what the model has not seen, and what each
+//! pending write would change.
 
 use crate::ids::CallId;
 use serde::{Deserialize, Serialize};
@@ -43,4 +44,20 @@ pub struct OverwriteRisk {
     /// Relative to the workspace.
     pub path: String,
     pub reason: OverwriteReason,
+}
+
+/// What a pending `write_file` / `edit_file` call would change, for the
+/// approval dialog. Nothing is written until it is approved.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct WritePreview {
+    pub call_id: CallId,
+    /// Relative to the workspace.
+    pub path: String,
+    /// The file does not exist yet.
+    pub new_file: bool,
+    /// A unified diff against the file on disk (3 lines of context, at
+    /// most 400 lines); empty when nothing would change.
+    pub diff: String,
+    /// Why the tool would refuse the call as it stands, if it would.
+    pub problem: Option<String>,
 }

@@ -31,7 +31,7 @@ pub use event::{
     BraidEvent, ContentDelta, ContentFinal, ContextUpdate, MessageChange, MessageLifecycle, Notice, QueuedPreview,
     UpdateMetadata,
 };
-pub use files::{FileInPlay, FileState, OverwriteReason, OverwriteRisk};
+pub use files::{FileInPlay, FileState, OverwriteReason, OverwriteRisk, WritePreview};
 pub use generation::{GenerationSettings, ToolUse, MAX_TEMPERATURE};
 pub use ids::{BranchId, CallId, ContextId, MessageId, RequestId, Timestamp};
 pub use merge::{

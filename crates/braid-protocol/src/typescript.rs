@@ -4,7 +4,7 @@
 //! braid-protocol`) rewrites it.
 
 use crate::command::{BranchSummary, ContextUsage, SendReceipt};
-use crate::files::{FileInPlay, FileState, OverwriteReason, OverwriteRisk};
+use crate::files::{FileInPlay, FileState, OverwriteReason, OverwriteRisk, WritePreview};
 use crate::generation::{GenerationSettings, ToolUse};
 use crate::settings::{
     EffectiveModel, KeyChange, KeyLocation, LocalServer, ModelChoice, ModelSummary, ProviderInput, ProviderKind,
@@ -142,6 +142,7 @@ pub fn generate() -> String {
     decl::<FileInPlay>(&cfg, &mut out);
     decl::<OverwriteReason>(&cfg, &mut out);
     decl::<OverwriteRisk>(&cfg, &mut out);
+    decl::<WritePreview>(&cfg, &mut out);
     decl::<ContextUsage>(&cfg, &mut out);
     decl::<ContextSnapshot>(&cfg, &mut out);
     decl::<MessageChange>(&cfg, &mut out);

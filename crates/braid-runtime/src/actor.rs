@@ -7,6 +7,7 @@
 //! own that is always read first, so they never wait behind a flood of
 //! stream chunks.
 
+mod approval;
 mod failure;
 mod files;
 mod merge;

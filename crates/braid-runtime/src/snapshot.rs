@@ -62,5 +62,6 @@ pub fn build(
         context,
         files,
         overwrites: Vec::new(),
+        previews: Vec::new(),
     }
 }

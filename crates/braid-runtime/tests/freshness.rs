@@ -105,6 +105,12 @@ async fn a_write_over_an_unread_file_waits_for_the_user_to_approve_overwriting_i
     let snap = rt.load_context(&ctx.id).await.unwrap();
     let risks: Vec<_> = snap.overwrites.iter().map(|o| (o.call_id.to_string(), o.path.clone(), o.reason)).collect();
     assert_eq!(risks, [("w1".to_owned(), "notes.md".to_owned(), OverwriteReason::NotRead)], "a new file is no risk");
+    // The dialog shows what each would change.
+    let previews: Vec<_> = snap.previews.iter().map(|p| (p.call_id.to_string(), p.new_file, p.diff.clone())).collect();
+    assert_eq!(previews[0].0, "w1");
+    assert!(!previews[0].1 && previews[0].2.contains("-the user's notes\n+agent\n"), "{previews:?}");
+    assert_eq!((previews[1].0.as_str(), previews[1].1), ("w2", true));
+    assert!(previews[1].2.contains("+new\n"), "{previews:?}");
     rt.decide_tool_call(&ctx.id, "w1".into(), ApprovalDecision::Approve).await.unwrap();
     rt.decide_tool_call(&ctx.id, "w2".into(), ApprovalDecision::Approve).await.unwrap();
     watch.settled().await;

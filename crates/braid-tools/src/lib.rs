@@ -10,6 +10,7 @@ mod files;
 pub mod input;
 pub mod ledger;
 mod output;
+pub mod preview;
 mod registry;
 
 pub use braid_workspace::paths;

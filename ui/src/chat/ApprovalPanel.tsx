@@ -1,20 +1,17 @@
 import { useEffect, useRef } from "react";
-import type { ApprovalDecision, OverwriteRisk, ToolCall, ToolSettings } from "../generated/protocol";
+import type { ApprovalDecision, OverwriteRisk, ToolCall, ToolSettings, WritePreview } from "../generated/protocol";
+import { CallDetails } from "./CallDetails";
 
 interface Props {
   calls: ToolCall[];
   tools: ToolSettings | null;
   /** Pending writes over a file the model has not seen as it is. */
   overwrites?: OverwriteRisk[];
+  /** What each pending write would change. */
+  previews?: WritePreview[];
+  /** Where commands run (the conversation's workspace). */
+  folder?: string;
   onDecide: (call: ToolCall, decision: ApprovalDecision) => void;
-}
-
-function pretty(args: string): string {
-  try {
-    return JSON.stringify(JSON.parse(args), null, 2);
-  } catch {
-    return args;
-  }
 }
 
 /** Why approving `call` as is would have the tool refuse it, in words;
@@ -28,13 +25,24 @@ export function overwriteWarning(call: ToolCall, overwrites: OverwriteRisk[]): s
 }
 
 /** The calls waiting for the user. The first Approve has the focus: Enter
- *  approves, Tab reaches Deny. */
-export function ApprovalPanel({ calls, tools, overwrites = [], onDecide }: Props) {
+ *  approves it, Esc denies it, Tab reaches the other buttons. */
+export function ApprovalPanel({ calls, tools, overwrites = [], previews = [], folder, onDecide }: Props) {
   const first = useRef<HTMLButtonElement>(null);
   useEffect(() => first.current?.focus(), [calls.length]);
   if (calls.length === 0) return null;
   return (
-    <section className="approval" role="dialog" aria-label="Approve tool calls">
+    <section
+      className="approval"
+      role="dialog"
+      aria-label="Approve tool calls"
+      onKeyDown={(e) => {
+        if (e.key === "Escape") {
+          e.preventDefault();
+          e.stopPropagation();
+          onDecide(calls[0], "deny");
+        }
+      }}
+    >
       <header>
         The model wants to run {calls.length === 1 ? "a tool" : `${calls.length} tools`}
         {calls.length > 1 ? (
@@ -47,7 +55,7 @@ export function ApprovalPanel({ calls, tools, overwrites = [], onDecide }: Props
         <div key={c.id} className="approval-call">
           <div>
             <strong>{c.name}</strong>
-            <pre>{pretty(c.arguments)}</pre>
+            <CallDetails call={c} folder={folder} preview={previews.find((p) => p.call_id === c.id)} />
             {warning ? <div className="tool-error" data-testid="overwrite-warning">{warning}</div> : null}
           </div>
           <div className="actions">

@@ -422,6 +422,25 @@ export type OverwriteRisk = { call_id: CallId,
  */
 path: string, reason: OverwriteReason, };
 
+export type WritePreview = { call_id: CallId, 
+/**
+ * Relative to the workspace.
+ */
+path: string, 
+/**
+ * The file does not exist yet.
+ */
+new_file: boolean, 
+/**
+ * A unified diff against the file on disk (3 lines of context, at
+ * most 400 lines); empty when nothing would change.
+ */
+diff: string, 
+/**
+ * Why the tool would refuse the call as it stands, if it would.
+ */
+problem: string | null, };
+
 export type ContextUsage = { window: number, system: number, tools: number, messages: number, reserved_output: number, 
 /**
  * Messages sent, and stored ones left out to fit.
@@ -460,6 +479,10 @@ files: Array<FileInPlay>,
  * Pending writes that would replace what the model has not seen.
  */
 overwrites: Array<OverwriteRisk>, 
+/**
+ * What each pending write would change.
+ */
+previews: Array<WritePreview>, 
 /**
  * How the last request filled the window, from Braid's own counts;
  * `None` before the first request since the app started.

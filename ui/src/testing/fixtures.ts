@@ -28,6 +28,7 @@ export function snapshotOf(messages: Message[], extra: Partial<ContextSnapshot> 
     context: null,
     files: [],
     overwrites: [],
+    previews: [],
     ...extra,
   };
 }

@@ -58,6 +58,13 @@ impl Step {
                 return (Approval::Denied, Some(why));
             }
         };
+        // Checked against the tool's schema before anyone is asked: the
+        // model gets the reason and may call again.
+        if let Some(spec) = self.s.catalogue.iter().find(|t| t.name == name) {
+            if let Err(why) = crate::arguments::check(name, &spec.input_schema, &args) {
+                return (Approval::Denied, Some(format!("invalid arguments: {why}")));
+            }
+        }
         // Normalised, so key order or spacing does not hide a repeat.
         let signature = format!("{name}({args})");
         let seen = self.s.auto_loop.calls.iter().filter(|c| **c == signature).count();

@@ -9,7 +9,7 @@
 use super::ContextActor;
 use braid_core::fit::{FileChange, FileChangeKind};
 use braid_core::machine::Event;
-use braid_protocol::{Approval, FileInPlay, FileState, OverwriteReason, OverwriteRisk};
+use braid_protocol::{FileInPlay, FileState};
 use braid_store::FileRow;
 use braid_workspace::freshness::{FileRecord, Freshness};
 use std::path::{Path, PathBuf};
@@ -51,30 +51,6 @@ impl ContextActor {
     pub(super) fn unsaved_again(&self, rows: Vec<FileRow>) {
         let paths = rows.into_iter().map(|r| PathBuf::from(r.path));
         self.freshness.lock().unwrap_or_else(PoisonError::into_inner).unsaved_again(paths);
-    }
-
-    /// Pending writes over a file the model has not seen as it is now.
-    pub(super) fn overwrites(&self) -> Vec<OverwriteRisk> {
-        let Some(round) = self.state.round.as_ref() else { return Vec::new() };
-        let root = PathBuf::from(&self.meta.working_dir);
-        let freshness = self.freshness.lock().unwrap_or_else(PoisonError::into_inner);
-        round
-            .calls()
-            .iter()
-            .filter(|c| c.approval == Approval::Pending && matches!(c.name.as_str(), "write_file" | "edit_file"))
-            .filter_map(|c| {
-                let args: serde_json::Value = serde_json::from_str(&c.arguments).ok()?;
-                let path = braid_workspace::paths::confine(&root, args.get("path")?.as_str()?).ok()?;
-                let reason = if !freshness.seen(&path) {
-                    path.is_file().then_some(OverwriteReason::NotRead)?
-                } else if matches!(freshness.check(&path), Freshness::ModifiedExternally { .. }) {
-                    OverwriteReason::ChangedOutside
-                } else {
-                    return None;
-                };
-                Some(OverwriteRisk { call_id: c.id.clone(), path: self.shown(&path), reason })
-            })
-            .collect()
     }
 
     /// Watches the folders of every file in play (after reads and writes).
@@ -127,7 +103,7 @@ impl ContextActor {
             .collect()
     }
 
-    fn shown(&self, path: &Path) -> String {
+    pub(super) fn shown(&self, path: &Path) -> String {
         braid_workspace::paths::shown(&PathBuf::from(&self.meta.working_dir), path)
     }
 }

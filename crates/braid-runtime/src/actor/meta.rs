@@ -20,6 +20,7 @@ impl ContextActor {
             self.files_in_play(),
         );
         snapshot.overwrites = self.overwrites();
+        snapshot.previews = self.previews();
         snapshot
     }
 

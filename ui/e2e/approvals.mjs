@@ -1,0 +1,62 @@
+// The approval dialog in a real browser, against a scripted model that
+// asks for given tool calls: a write over an existing file the model never
+// read shows its diff, the warning and "Approve and overwrite"; Esc
+// denies it and the model hears so; a call with an empty path never
+// reaches the dialog and goes back to the model as an error.
+// Screenshot: e2e/out/approval-diff.png.
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { checker, launchBrowser, startScriptedModel, startServer, tempDir } from "./lib.mjs";
+
+const { check, finish } = checker();
+const dir = tempDir("approvals");
+const work = join(dir, "work");
+mkdirSync(work);
+writeFileSync(join(work, "notes.md"), "the user's notes\nkept line\n");
+const model = await startScriptedModel((body) => {
+  const last = body.messages.at(-1);
+  if (last.role === "tool") return { text: "Understood." };
+  const said = typeof last.content === "string" ? last.content : JSON.stringify(last.content);
+  const path = said.includes("empty") ? "" : "notes.md";
+  return { tool: { name: "write_file", args: { path, content: "agent's notes\nkept line\n" } } };
+});
+const { server, url: started } = startServer(join(dir, "braid.db"), ["--base-url", model.url, "--model", "gpt-4o"], work);
+const url = await started;
+const browser = await launchBrowser();
+mkdirSync("e2e/out", { recursive: true });
+try {
+  const page = await browser.newPage({ viewport: { width: 1200, height: 800 } });
+  await page.goto(url);
+  await page.getByRole("button", { name: "New conversation", exact: true }).click();
+  const box = page.getByLabel("Message");
+  await box.fill("write the notes");
+  await box.press("Enter");
+  const dialog = page.getByRole("dialog", { name: "Approve tool calls" });
+  await dialog.waitFor({ timeout: 15000 });
+  const diff = await dialog.getByTestId("write-diff").innerText();
+  check(diff.includes("Changes to notes.md") && diff.includes("-the user's notes") && diff.includes("+agent's notes") && diff.includes(" kept line"), `the dialog shows the write as a diff against the file (${JSON.stringify(diff.slice(0, 90))})`);
+  const warning = await dialog.getByTestId("overwrite-warning").innerText();
+  check(warning.startsWith("notes.md exists and the model has not read it"), `it says the model never read the file (${warning.slice(0, 60)}…)`);
+  check(await dialog.getByRole("button", { name: "Approve and overwrite" }).isVisible(), "and offers Approve and overwrite");
+  await page.screenshot({ path: "e2e/out/approval-diff.png" });
+  await page.keyboard.press("Escape");
+  await page.getByText("Understood.").waitFor({ timeout: 15000 });
+  const card = await page.getByTestId("tool-card").last().innerText();
+  check(card.includes("the user denied this tool call"), `Esc denies, and the model hears so (${JSON.stringify(card.slice(0, 80))})`);
+  check(readFileSync(join(work, "notes.md"), "utf8") === "the user's notes\nkept line\n", "the file is untouched");
+
+  await box.fill("now with an empty path");
+  await box.press("Enter");
+  await page.getByText("Understood.").nth(1).waitFor({ timeout: 15000 });
+  const invalid = await page.getByTestId("tool-card").last().innerText();
+  check(invalid.includes('invalid arguments: the "path" of write_file is empty'), `a call with an empty path goes back to the model as an error (${JSON.stringify(invalid.slice(0, 100))})`);
+  check((await dialog.count()) === 0, "and never reached the dialog");
+} catch (e) {
+  check(false, `approvals flow: ${e.message}`);
+  await browser.contexts()[0]?.pages()[0]?.screenshot({ path: "e2e/out/approvals-failure.png" }).catch(() => undefined);
+} finally {
+  await browser.close();
+  server.kill();
+  model.close();
+}
+finish();

@@ -1,0 +1,28 @@
+import { renderToStaticMarkup } from "react-dom/server";
+import { describe, expect, it } from "vitest";
+import { ApprovalPanel } from "./ApprovalPanel";
+
+const write = { id: "w", name: "write_file", arguments: JSON.stringify({ path: "notes.md", content: "one\ntwo\n" }), approval: "pending" as const };
+const run = { id: "r", name: "run_command", arguments: JSON.stringify({ command: "cargo test" }), approval: "pending" as const };
+
+describe("the approval dialog", () => {
+  it("shows a write as the diff it would make, not raw JSON", () => {
+    const preview = { call_id: "w", path: "notes.md", new_file: false, diff: "--- a\n+++ b\n@@ -1 +1,2 @@\n-one\n+one\n+two\n", problem: null };
+    const html = renderToStaticMarkup(<ApprovalPanel calls={[write]} tools={null} previews={[preview]} onDecide={() => undefined} />);
+    expect(html).toContain("Changes to notes.md");
+    expect(html).toContain('<span class="diff-line del">-one');
+    expect(html).toContain('<span class="diff-line add">+two');
+    expect(html).toContain("<dt>path</dt><dd><code>notes.md</code></dd>");
+    expect(html).not.toContain("<dt>content</dt>");
+    expect(html).not.toContain("{&quot;path&quot;");
+  });
+  it("says a new file is one", () => {
+    const preview = { call_id: "w", path: "notes.md", new_file: true, diff: "@@ -0,0 +1,2 @@\n+one\n+two\n", problem: null };
+    expect(renderToStaticMarkup(<ApprovalPanel calls={[write]} tools={null} previews={[preview]} onDecide={() => undefined} />)).toContain("New file notes.md");
+  });
+  it("shows a command with the folder it runs in", () => {
+    const html = renderToStaticMarkup(<ApprovalPanel calls={[run]} tools={null} folder="/home/me/project" onDecide={() => undefined} />);
+    expect(html).toContain("<dt>command</dt><dd><code>cargo test</code></dd>");
+    expect(html).toContain("<dt>in</dt><dd><code>/home/me/project</code></dd>");
+  });
+});
