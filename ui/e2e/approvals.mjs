@@ -2,7 +2,8 @@
 // asks for given tool calls: a write over an existing file the model never
 // read shows its diff, the warning and "Approve and overwrite"; Esc
 // denies it and the model hears so; a call with an empty path never
-// reaches the dialog and goes back to the model as an error.
+// reaches the dialog and goes back to the model as an error; a denial's
+// reason reaches the model.
 // Screenshot: e2e/out/approval-diff.png.
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -13,9 +14,13 @@ const dir = tempDir("approvals");
 const work = join(dir, "work");
 mkdirSync(work);
 writeFileSync(join(work, "notes.md"), "the user's notes\nkept line\n");
+const told = [];
 const model = await startScriptedModel((body) => {
   const last = body.messages.at(-1);
-  if (last.role === "tool") return { text: "Understood." };
+  if (last.role === "tool") {
+    told.push(typeof last.content === "string" ? last.content : JSON.stringify(last.content));
+    return { text: "Understood." };
+  }
   const said = typeof last.content === "string" ? last.content : JSON.stringify(last.content);
   const path = said.includes("empty") ? "" : "notes.md";
   return { tool: { name: "write_file", args: { path, content: "agent's notes\nkept line\n" } } };
@@ -51,6 +56,15 @@ try {
   const invalid = await page.getByTestId("tool-card").last().innerText();
   check(invalid.includes('invalid arguments: the "path" of write_file is empty'), `a call with an empty path goes back to the model as an error (${JSON.stringify(invalid.slice(0, 100))})`);
   check((await dialog.count()) === 0, "and never reached the dialog");
+
+  // Denied with a reason: the model is told why.
+  await box.fill("write the notes again");
+  await box.press("Enter");
+  await dialog.waitFor({ timeout: 15000 });
+  await dialog.getByLabel("Why deny write_file").fill("keep my notes as they are");
+  await dialog.getByLabel("Why deny write_file").press("Enter");
+  await page.getByText("Understood.").nth(2).waitFor({ timeout: 15000 });
+  check(told.at(-1)?.includes("the user denied this tool call: keep my notes as they are"), `a denial's reason reaches the model (${JSON.stringify(told.at(-1))})`);
 } catch (e) {
   check(false, `approvals flow: ${e.message}`);
   await browser.contexts()[0]?.pages()[0]?.screenshot({ path: "e2e/out/approvals-failure.png" }).catch(() => undefined);

@@ -126,7 +126,7 @@ proptest! {
                         }
                         _ => {}
                     }
-                    Event::ToolDecision { call_id: id, decision }
+                    Event::ToolDecision { call_id: id, decision, reason: None }
                 }
                 Step::Finish { index } => {
                     let Some(round) = sim.state.round.as_ref() else { continue };

@@ -68,7 +68,7 @@ fn a_tool_registered_at_run_time_is_asked_run_and_reported_to_the_model() {
     calls(&mut sim, "count_words");
     assert_eq!(sim.state.status.kind(), StatusKind::AwaitingToolApproval);
     assert_eq!(approval(&sim), Approval::Pending);
-    let fx = sim.send(Event::ToolDecision { call_id: "c1".into(), decision: ApprovalDecision::Approve });
+    let fx = sim.send(Event::ToolDecision { call_id: "c1".into(), decision: ApprovalDecision::Approve, reason: None });
     assert!(fx.iter().any(|e| matches!(e, Effect::RunTool { call, .. } if call.name == "count_words")));
     let outcome = ToolOutcome {
         status: ToolResultStatus::Success,

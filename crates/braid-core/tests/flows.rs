@@ -420,8 +420,8 @@ fn tool_round_with_approval_runs_in_order_and_loops() {
             tool_names: vec!["read_file".into(), "read_file".into()]
         }
     );
-    sim.send(Event::ToolDecision { call_id: "c2".into(), decision: ApprovalDecision::Deny });
-    let fx = sim.send(Event::ToolDecision { call_id: "c1".into(), decision: ApprovalDecision::Approve });
+    sim.send(Event::ToolDecision { call_id: "c2".into(), decision: ApprovalDecision::Deny, reason: None });
+    let fx = sim.send(Event::ToolDecision { call_id: "c1".into(), decision: ApprovalDecision::Approve, reason: None });
     assert!(matches!(fx.last(), Some(Effect::RunTool { call, index: 1, total: 2 }) if call.id == "c1"));
     assert_eq!(sim.state.status, S::ExecutingTool { tool_name: "read_file".into(), index: 1, total: 2, attempt: 1 });
     let fx = sim.send(Event::ToolFinished { call_id: "c1".into(), outcome: ok("contents of a") });

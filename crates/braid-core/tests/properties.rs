@@ -153,7 +153,7 @@ fn event_for(sim: &mut Sim, action: &Action, last_pipeline: &mut Option<braid_pr
             } else {
                 braid_protocol::ApprovalDecision::Deny
             };
-            Event::ToolDecision { call_id: calls.get(*index as usize)?.clone(), decision }
+            Event::ToolDecision { call_id: calls.get(*index as usize)?.clone(), decision, reason: None }
         }
         Action::ToolDone { index } => Event::ToolFinished {
             call_id: calls.get(*index as usize)?.clone(),

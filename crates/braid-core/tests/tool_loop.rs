@@ -133,7 +133,7 @@ fn whitelisted_tools_run_and_others_are_asked() {
         sim.state.status,
         S::AwaitingToolApproval { pending_requests: vec!["w".into()], tool_names: vec!["write_file".into()] }
     );
-    let fx = sim.send(Event::ToolDecision { call_id: "w".into(), decision: ApprovalDecision::Approve });
+    let fx = sim.send(Event::ToolDecision { call_id: "w".into(), decision: ApprovalDecision::Approve, reason: None });
     assert_eq!(ran(&fx), ["r"]);
     assert_eq!(ran(&done(&mut sim, "r")), ["w"]);
 }
@@ -143,11 +143,22 @@ fn a_denied_call_tells_the_model_the_user_denied_it() {
     let mut sim = Sim::new();
     sim.start("delete things");
     model_calls(&mut sim, vec![call("x", "run_command", r#"{"command":"rm -rf build"}"#)]);
-    let fx = sim.send(Event::ToolDecision { call_id: "x".into(), decision: ApprovalDecision::Deny });
+    let fx = sim.send(Event::ToolDecision { call_id: "x".into(), decision: ApprovalDecision::Deny, reason: None });
     assert!(ran(&fx).is_empty());
     assert!(starts_request(&fx), "the denial goes back to the model");
     assert_eq!(results(&sim), [("x".into(), ToolResultStatus::Error, "the user denied this tool call".into())]);
     assert_eq!(approvals(&sim), [Approval::Denied]);
+}
+
+#[test]
+fn the_reason_for_a_denial_reaches_the_model() {
+    let mut sim = Sim::new();
+    sim.start("clean up");
+    model_calls(&mut sim, vec![call("x", "run_command", r#"{"command":"rm -rf build"}"#)]);
+    let why = Some("  keep build/, it holds the release  ".to_owned());
+    sim.send(Event::ToolDecision { call_id: "x".into(), decision: ApprovalDecision::Deny, reason: why });
+    let told = "the user denied this tool call: keep build/, it holds the release";
+    assert_eq!(results(&sim), [("x".into(), ToolResultStatus::Error, told.into())]);
 }
 
 #[test]
@@ -159,7 +170,8 @@ fn approve_all_and_always_allow_settle_several_calls() {
         &mut sim,
         vec![call("1", "write_file", r#"{"path":"a"}"#), call("2", "run_command", r#"{"command":"ls"}"#)],
     );
-    let fx = sim.send(Event::ToolDecision { call_id: "1".into(), decision: ApprovalDecision::ApproveAll });
+    let fx =
+        sim.send(Event::ToolDecision { call_id: "1".into(), decision: ApprovalDecision::ApproveAll, reason: None });
     assert_eq!(ran(&fx), ["1"]);
     assert_eq!(approvals(&sim), [Approval::Approved, Approval::Approved]);
     done(&mut sim, "1");
@@ -170,7 +182,7 @@ fn approve_all_and_always_allow_settle_several_calls() {
         &mut sim,
         vec![call("3", "edit_file", r#"{"path":"a","n":1}"#), call("4", "edit_file", r#"{"path":"b"}"#)],
     );
-    sim.send(Event::ToolDecision { call_id: "3".into(), decision: ApprovalDecision::AlwaysAllow });
+    sim.send(Event::ToolDecision { call_id: "3".into(), decision: ApprovalDecision::AlwaysAllow, reason: None });
     assert_eq!(approvals(&sim), [Approval::Approved, Approval::Approved]);
     assert_eq!(sim.state.config.tools.always_allowed, ["edit_file"]);
     done(&mut sim, "3");
@@ -188,10 +200,11 @@ fn the_always_ask_list_overrides_every_policy_and_always_allow() {
     let fx = model_calls(&mut sim, vec![call("1", "run_command", r#"{"command":"make"}"#)]);
     assert!(ran(&fx).is_empty());
     assert_eq!(sim.state.status.kind(), StatusKind::AwaitingToolApproval);
-    let fx = sim.send(Event::ToolDecision { call_id: "1".into(), decision: ApprovalDecision::AlwaysAllow });
+    let fx =
+        sim.send(Event::ToolDecision { call_id: "1".into(), decision: ApprovalDecision::AlwaysAllow, reason: None });
     assert!(matches!(reply_of(&fx), Some(Err(e)) if e.message.contains("always-ask")), "{fx:?}");
     assert!(sim.state.config.tools.always_allowed.is_empty());
-    let fx = sim.send(Event::ToolDecision { call_id: "1".into(), decision: ApprovalDecision::Approve });
+    let fx = sim.send(Event::ToolDecision { call_id: "1".into(), decision: ApprovalDecision::Approve, reason: None });
     assert_eq!(ran(&fx), ["1"]);
 }
 
@@ -502,7 +515,11 @@ fn approving_an_overwrite_is_stored_on_the_call_and_runs_it() {
     let mut sim = Sim::new();
     sim.start("write");
     model_calls(&mut sim, vec![call("w", "write_file", r#"{"path":"a","content":"x"}"#)]);
-    let fx = sim.send(Event::ToolDecision { call_id: "w".into(), decision: ApprovalDecision::ApproveOverwrite });
+    let fx = sim.send(Event::ToolDecision {
+        call_id: "w".into(),
+        decision: ApprovalDecision::ApproveOverwrite,
+        reason: None,
+    });
     assert!(fx
         .iter()
         .any(|e| matches!(e, Effect::RunTool { call, .. } if call.approval == Approval::ApprovedOverwrite)));

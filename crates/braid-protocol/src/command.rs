@@ -50,7 +50,14 @@ pub enum Command {
     /// interrupted), lets the model go on from where it was.
     Continue { context_id: ContextId },
     /// Answered by `()`.
-    DecideToolCall { context_id: ContextId, call_id: CallId, decision: ApprovalDecision },
+    DecideToolCall {
+        context_id: ContextId,
+        call_id: CallId,
+        decision: ApprovalDecision,
+        /// With a denial: why, told to the model with it.
+        #[serde(default)]
+        reason: Option<String>,
+    },
     /// Answered by the new [`BranchId`].
     CreateBranch {
         context_id: ContextId,

@@ -33,9 +33,11 @@ impl Runtime {
             Command::Cancel { context_id } => self.cancel(&context_id).await.map(|()| json!(null)).map_err(wire),
             Command::Interrupt { context_id } => self.interrupt(&context_id).await.map(|()| json!(null)).map_err(wire),
             Command::Retry { context_id } => self.retry(&context_id).await.map(|()| json!(null)).map_err(wire),
-            Command::DecideToolCall { context_id, call_id, decision } => {
-                self.decide_tool_call(&context_id, call_id, decision).await.map(|()| json!(null)).map_err(wire)
-            }
+            Command::DecideToolCall { context_id, call_id, decision, reason } => self
+                .decide_tool_call_with_reason(&context_id, call_id, decision, reason)
+                .await
+                .map(|()| json!(null))
+                .map_err(wire),
             Command::CreateBranch { context_id, from_message, name, system_prompt } => {
                 to_json(&self.create_branch(&context_id, from_message, name, system_prompt).await.map_err(wire)?)
             }

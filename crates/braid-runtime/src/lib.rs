@@ -313,7 +313,19 @@ impl Runtime {
         call_id: CallId,
         decision: ApprovalDecision,
     ) -> Result<(), RuntimeError> {
-        self.command(id, Event::ToolDecision { call_id, decision }).await.map(drop)
+        self.decide_tool_call_with_reason(id, call_id, decision, None).await
+    }
+
+    /// As [`Runtime::decide_tool_call`]; with a denial, `reason` is told
+    /// to the model.
+    pub async fn decide_tool_call_with_reason(
+        &self,
+        id: &ContextId,
+        call_id: CallId,
+        decision: ApprovalDecision,
+        reason: Option<String>,
+    ) -> Result<(), RuntimeError> {
+        self.command(id, Event::ToolDecision { call_id, decision, reason }).await.map(drop)
     }
 
     pub async fn rename_context(&self, id: &ContextId, title: &str) -> Result<ContextSummary, RuntimeError> {

@@ -101,8 +101,8 @@ export abstract class CommandBackend implements Backend {
   unqueue(id: ContextId, messageId: MessageId): Promise<void> {
     return this.execute({ type: "unqueue", context_id: id, message_id: messageId });
   }
-  decideToolCall(id: ContextId, callId: string, decision: ApprovalDecision): Promise<void> {
-    return this.execute({ type: "decide_tool_call", context_id: id, call_id: callId, decision });
+  decideToolCall(id: ContextId, callId: string, decision: ApprovalDecision, reason: string | null = null): Promise<void> {
+    return this.execute({ type: "decide_tool_call", context_id: id, call_id: callId, decision, reason });
   }
   continueLoop(id: ContextId): Promise<void> {
     return this.execute({ type: "continue", context_id: id });

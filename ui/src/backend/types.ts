@@ -50,7 +50,8 @@ export interface Backend {
   retry(id: ContextId): Promise<void>;
   /** Takes a queued message back before it is sent. */
   unqueue(id: ContextId, messageId: MessageId): Promise<void>;
-  decideToolCall(id: ContextId, callId: string, decision: ApprovalDecision): Promise<void>;
+  /** With a denial, `reason` is told to the model. */
+  decideToolCall(id: ContextId, callId: string, decision: ApprovalDecision, reason?: string | null): Promise<void>;
   /** After the tool loop stopped (limit, repeat, interrupt): go on. */
   continueLoop(id: ContextId): Promise<void>;
   setMode(id: ContextId, mode: AgentMode): Promise<void>;

@@ -1,4 +1,4 @@
-import { useEffect, useRef } from "react";
+import { useEffect, useRef, useState } from "react";
 import type { ApprovalDecision, OverwriteRisk, ToolCall, ToolSettings, WritePreview } from "../generated/protocol";
 import { CallDetails } from "./CallDetails";
 
@@ -11,7 +11,8 @@ interface Props {
   previews?: WritePreview[];
   /** Where commands run (the conversation's workspace). */
   folder?: string;
-  onDecide: (call: ToolCall, decision: ApprovalDecision) => void;
+  /** `reason` goes with a denial, to the model. */
+  onDecide: (call: ToolCall, decision: ApprovalDecision, reason?: string) => void;
 }
 
 /** Why approving `call` as is would have the tool refuse it, in words;
@@ -25,10 +26,14 @@ export function overwriteWarning(call: ToolCall, overwrites: OverwriteRisk[]): s
 }
 
 /** The calls waiting for the user. The first Approve has the focus: Enter
- *  approves it, Esc denies it, Tab reaches the other buttons. */
+ *  approves it, Esc denies it (with the reason typed, if any), Tab
+ *  reaches the other buttons and the reason box. */
 export function ApprovalPanel({ calls, tools, overwrites = [], previews = [], folder, onDecide }: Props) {
   const first = useRef<HTMLButtonElement>(null);
   useEffect(() => first.current?.focus(), [calls.length]);
+  // Why not, per call: told to the model with the denial.
+  const [reasons, setReasons] = useState<Record<string, string>>({});
+  const deny = (c: ToolCall) => onDecide(c, "deny", reasons[c.id]?.trim() || undefined);
   if (calls.length === 0) return null;
   return (
     <section
@@ -39,7 +44,7 @@ export function ApprovalPanel({ calls, tools, overwrites = [], previews = [], fo
         if (e.key === "Escape") {
           e.preventDefault();
           e.stopPropagation();
-          onDecide(calls[0], "deny");
+          deny(calls[0]);
         }
       }}
     >
@@ -62,7 +67,20 @@ export function ApprovalPanel({ calls, tools, overwrites = [], previews = [], fo
             <button type="button" className="primary" ref={i === 0 ? first : undefined} onClick={() => onDecide(c, "approve")}>
               Approve
             </button>
-            <button type="button" className="danger" onClick={() => onDecide(c, "deny")}>Deny</button>
+            <button type="button" className="danger" onClick={() => deny(c)}>Deny</button>
+            <input
+              className="deny-reason"
+              aria-label={`Why deny ${c.name}`}
+              placeholder="Why not? (optional, told to the model)"
+              value={reasons[c.id] ?? ""}
+              onChange={(e) => setReasons((r) => ({ ...r, [c.id]: e.target.value }))}
+              onKeyDown={(e) => {
+                if (e.key === "Enter") {
+                  e.preventDefault();
+                  deny(c);
+                }
+              }}
+            />
             {warning ? (
               <button type="button" onClick={() => onDecide(c, "approve_overwrite")}>Approve and overwrite</button>
             ) : null}

@@ -176,7 +176,7 @@ export function ChatView({ backend, id, settings, onActivity }: Props) {
   const onRetry = useCallback(() => void backend.retry(id).catch(report), [backend, id, report]);
 
   const onDecide = useCallback(
-    (call: ToolCall, decision: ApprovalDecision) => void backend.decideToolCall(id, call.id, decision).catch(report),
+    (call: ToolCall, decision: ApprovalDecision, reason?: string) => void backend.decideToolCall(id, call.id, decision, reason ?? null).catch(report),
     [backend, id, report],
   );
   const findFiles = useCallback((q: string) => backend.listWorkspaceFiles(id, q), [backend, id]);

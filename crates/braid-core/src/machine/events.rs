@@ -97,6 +97,8 @@ pub enum Event {
     ToolDecision {
         call_id: CallId,
         decision: ApprovalDecision,
+        /// With a denial: why, told to the model.
+        reason: Option<String>,
     },
     /// The model's summary of `replaces`.
     SummaryReady {

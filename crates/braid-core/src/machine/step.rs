@@ -134,7 +134,7 @@ impl Step {
                     self.start_request(attempt);
                 }
             }
-            Event::ToolDecision { call_id, decision } => self.tool_decision(call_id, decision),
+            Event::ToolDecision { call_id, decision, reason } => self.tool_decision(call_id, decision, reason),
             Event::SetMode { mode } => self.set_mode(mode),
             Event::SetContextStrategy { strategy, summarize_at_percent } => {
                 self.set_context_strategy(strategy, summarize_at_percent)

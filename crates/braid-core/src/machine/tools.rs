@@ -98,7 +98,7 @@ impl Step {
         self.set_status(status);
     }
 
-    pub(super) fn tool_decision(&mut self, call_id: CallId, decision: ApprovalDecision) {
+    pub(super) fn tool_decision(&mut self, call_id: CallId, decision: ApprovalDecision, reason: Option<String>) {
         let waiting = self.kind() == StatusKind::AwaitingToolApproval;
         let name = self
             .s
@@ -129,6 +129,13 @@ impl Step {
             ApprovalDecision::ApproveAll => true,
             ApprovalDecision::AlwaysAllow => c.name == name,
         };
+        // The user's reason goes to the model with the denial.
+        let why = reason.map(|r| r.trim().to_owned()).filter(|r| !r.is_empty());
+        if let (ApprovalDecision::Deny, Some(why), Some(round)) = (decision, why, self.s.round.as_mut()) {
+            if let Some(i) = round.calls().iter().position(|c| c.id == call_id) {
+                round.rejected[i] = Some(format!("the user denied this tool call: {why}"));
+            }
+        }
         if let Some(MessageType::ToolRequest { calls, .. }) = self.s.round.as_mut().map(|r| &mut r.request.body) {
             for c in calls.iter_mut().filter(|c| c.approval == Approval::Pending && settles(c)) {
                 c.approval = match decision {
