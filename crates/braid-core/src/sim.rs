@@ -146,6 +146,40 @@ impl Sim {
         self.pipeline_ok(&fx)
     }
 
+    /// The model answers the request in flight with these tool calls
+    /// (id, name, JSON arguments). Returns the effects of that step.
+    pub fn model_calls(&mut self, calls: &[(&str, &str, &str)]) -> Vec<Effect> {
+        let request_id = self.request_id();
+        let tool_calls = calls
+            .iter()
+            .map(|(id, name, arguments)| crate::llm::ToolCallSpec {
+                id: (*id).into(),
+                name: (*name).into(),
+                arguments: (*arguments).into(),
+            })
+            .collect();
+        let response = crate::llm::LlmResponse {
+            text: String::new(),
+            tool_calls,
+            usage: None,
+            stop_reason: crate::llm::StopReason::ToolUse,
+        };
+        self.send(Event::LlmCompleted { request_id, response })
+    }
+
+    /// The results of the calls so far: call id, status, error (or "").
+    pub fn tool_results(&self) -> Vec<(String, braid_protocol::ToolResultStatus, String)> {
+        self.messages()
+            .iter()
+            .filter_map(|m| match &m.body {
+                braid_protocol::MessageType::ToolResult { request_id, status, error, .. } => {
+                    Some((request_id.to_string(), *status, error.clone().unwrap_or_default()))
+                }
+                _ => None,
+            })
+            .collect()
+    }
+
     /// Forks the active branch after `at` through the machine, as the
     /// runtime does; `Err` carries the refusal.
     pub fn fork(&mut self, at: braid_protocol::MessageId, name: &str, switch: bool) -> Result<BranchId, WireError> {
