@@ -184,16 +184,7 @@ impl Conversation {
         system_prompt: Option<String>,
         now: Timestamp,
     ) -> Result<Branch, ConversationError> {
-        let name = name.trim();
-        if name.is_empty() {
-            return Err(ConversationError::EmptyBranchName);
-        }
-        let parent = self.branches.get(source).ok_or_else(|| ConversationError::NoSuchBranch(source.clone()))?;
-        let mut pos = parent
-            .message_ids
-            .iter()
-            .position(|id| *id == at)
-            .ok_or_else(|| ConversationError::NotOnBranch { message: at, branch: source.clone() })?;
+        let (name, parent, mut pos) = self.fork_point(source, at, name)?;
         // A tool request and its results are one unit: forking at the
         // request or at one of its results takes all its results along, or
         // the fork would hold calls that are never answered.

@@ -167,6 +167,18 @@ impl Sim {
         self.send(Event::LlmCompleted { request_id, response })
     }
 
+    /// The tool call `id` finished successfully with `output`.
+    pub fn tool_done(&mut self, id: &str, output: &str) -> Vec<Effect> {
+        let outcome = crate::machine::ToolOutcome {
+            status: braid_protocol::ToolResultStatus::Success,
+            output: output.into(),
+            error: None,
+            recoverable: false,
+            duration_ms: 1,
+        };
+        self.send(Event::ToolFinished { call_id: id.into(), outcome })
+    }
+
     /// The results of the calls so far: call id, status, error (or "").
     pub fn tool_results(&self) -> Vec<(String, braid_protocol::ToolResultStatus, String)> {
         self.messages()

@@ -6,12 +6,12 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a panic is how a test reports
 
-use braid_core::llm::{LlmResponse, StopReason, ToolCallSpec};
-use braid_core::machine::{Event, ToolOutcome};
+use braid_core::llm::LlmResponse;
+use braid_core::machine::Event;
 use braid_core::sim::Sim;
 use braid_protocol::{
     BranchId, ConflictChoice, ControlKind, MergeOptions, Message, MessageId, MessageType, MissingDependencies,
-    StatusKind, ToolApprovalPolicy, ToolResultStatus,
+    StatusKind, ToolApprovalPolicy,
 };
 use proptest::prelude::*;
 use std::collections::BTreeMap;
@@ -69,21 +69,10 @@ fn settle(sim: &mut Sim) {
 fn chat(sim: &mut Sim, write: Option<u8>) {
     sim.start("question");
     if let Some(n) = write {
-        let rid = sim.request_id();
         let id = format!("w{}", sim.state.next_message_id);
         let args = serde_json::json!({ "path": format!("f{n}.txt"), "content": id }).to_string();
-        let call = ToolCallSpec { id: id.clone(), name: "write_file".into(), arguments: args };
-        let response =
-            LlmResponse { text: String::new(), tool_calls: vec![call], usage: None, stop_reason: StopReason::ToolUse };
-        sim.send(Event::LlmCompleted { request_id: rid, response });
-        let outcome = ToolOutcome {
-            status: ToolResultStatus::Success,
-            output: "ok".into(),
-            error: None,
-            recoverable: false,
-            duration_ms: 1,
-        };
-        sim.send(Event::ToolFinished { call_id: id.as_str().into(), outcome });
+        sim.model_calls(&[(&id, "write_file", &args)]);
+        sim.tool_done(&id, "ok");
     }
     settle(sim);
 }

@@ -21,6 +21,27 @@ pub struct BranchDeletion {
 }
 
 impl Conversation {
+    /// What a fork needs first: its trimmed name (not empty), the source
+    /// branch, and where `at` stands on it.
+    pub(crate) fn fork_point<'a, 'n>(
+        &'a self,
+        source: &BranchId,
+        at: MessageId,
+        name: &'n str,
+    ) -> Result<(&'n str, &'a Branch, usize), ConversationError> {
+        let name = name.trim();
+        if name.is_empty() {
+            return Err(ConversationError::EmptyBranchName);
+        }
+        let parent = self.branches.get(source).ok_or_else(|| ConversationError::NoSuchBranch(source.clone()))?;
+        let pos = parent
+            .message_ids
+            .iter()
+            .position(|id| *id == at)
+            .ok_or_else(|| ConversationError::NotOnBranch { message: at, branch: source.clone() })?;
+        Ok((name, parent, pos))
+    }
+
     /// The branch that holds everything of `source` before `at`: where an
     /// edited question is sent again, or an answer answered again. A tool
     /// round goes whole: before a result is before its call.
@@ -31,16 +52,7 @@ impl Conversation {
         name: &str,
         now: braid_protocol::Timestamp,
     ) -> Result<Branch, ConversationError> {
-        let name = name.trim();
-        if name.is_empty() {
-            return Err(ConversationError::EmptyBranchName);
-        }
-        let parent = self.branches.get(source).ok_or_else(|| ConversationError::NoSuchBranch(source.clone()))?;
-        let mut pos = parent
-            .message_ids
-            .iter()
-            .position(|id| *id == at)
-            .ok_or_else(|| ConversationError::NotOnBranch { message: at, branch: source.clone() })?;
+        let (name, parent, mut pos) = self.fork_point(source, at, name)?;
         let result = |i: usize| parent.message_ids.get(i).and_then(|id| self.pool.get(id)).map(|m| &m.body);
         while pos > 0 && matches!(result(pos), Some(braid_protocol::MessageType::ToolResult { .. })) {
             pos -= 1;

@@ -3,12 +3,12 @@
 
 #![allow(dead_code)] // each test file uses some of these
 
-use braid_core::llm::{LlmResponse, StopReason, ToolCallSpec};
-use braid_core::machine::{Event, ToolOutcome};
+use braid_core::llm::LlmResponse;
+use braid_core::machine::Event;
 use braid_core::merge::plan;
 use braid_core::sim::Sim;
 use braid_core::tokens::TokenEncoding;
-use braid_protocol::{BranchId, MergeOptions, MergePreview, MergeStrategy, Message, MessageId, ToolResultStatus};
+use braid_protocol::{BranchId, MergeOptions, MergePreview, MergeStrategy, Message, MessageId};
 use std::collections::BTreeMap;
 
 pub fn answered(sim: &mut Sim, q: &str, a: &str) {
@@ -22,21 +22,10 @@ pub fn answered(sim: &mut Sim, q: &str, a: &str) {
 pub fn writes(sim: &mut Sim, q: &str, path: &str, content: &str) {
     sim.state.config.tools.policy = braid_protocol::ToolApprovalPolicy::WhiteList { tools: vec!["write_file".into()] };
     sim.start(q);
-    let rid = sim.request_id();
     let id = format!("w{}", sim.state.next_message_id);
     let args = serde_json::json!({ "path": path, "content": content }).to_string();
-    let call = ToolCallSpec { id: id.clone(), name: "write_file".into(), arguments: args };
-    let response =
-        LlmResponse { text: String::new(), tool_calls: vec![call], usage: None, stop_reason: StopReason::ToolUse };
-    sim.send(Event::LlmCompleted { request_id: rid, response });
-    let outcome = ToolOutcome {
-        status: ToolResultStatus::Success,
-        output: "ok".into(),
-        error: None,
-        recoverable: false,
-        duration_ms: 1,
-    };
-    sim.send(Event::ToolFinished { call_id: id.as_str().into(), outcome });
+    sim.model_calls(&[(&id, "write_file", &args)]);
+    sim.tool_done(&id, "ok");
     let rid = sim.request_id();
     sim.send(Event::LlmCompleted { request_id: rid, response: LlmResponse::text("written") });
 }
