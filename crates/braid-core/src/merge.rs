@@ -96,6 +96,16 @@ pub fn parted<'a>(c: &'a Conversation, source: &BranchId) -> Result<Vec<&'a Mess
     Ok(s.message_ids[shared..].iter().filter_map(|id| c.message(*id)).filter(|m| !is_bookkeeping(&m.body)).collect())
 }
 
+/// A message's id, then the id of what it was copied from, and so on back
+/// to the original. A chain is never longer than the merges that made
+/// it; the bound only guards against a corrupt store.
+fn lineage<'a>(c: &'a Conversation, m: &Message) -> impl Iterator<Item = MessageId> + 'a {
+    let from = |id: MessageId| c.message(id).and_then(|m| m.meta.copied_from);
+    std::iter::successors(Some((m.id, m.meta.copied_from)), move |(_, next)| next.map(|o| (o, from(o))))
+        .map(|(id, _)| id)
+        .take(1024)
+}
+
 /// Computes the merge of `options.source` into the active branch.
 pub fn plan(c: &Conversation, options: &MergeOptions, encoding: TokenEncoding) -> Result<MergePlan, MergeError> {
     let target_id = c.active_branch().clone();
@@ -117,18 +127,17 @@ pub fn plan(c: &Conversation, options: &MergeOptions, encoding: TokenEncoding) -
     let copies = matches!(strategy, MergeStrategy::Append | MergeStrategy::CherryPick)
         || (strategy == MergeStrategy::Rebase && !answer_again);
 
-    // Duplicates: the target has the message (same id), a copy of it, or
-    // one with the same role and content since the fork.
-    let mut have: HashSet<MessageId> = target_all.iter().map(|m| m.id).collect();
-    have.extend(target_all.iter().filter_map(|m| m.meta.copied_from));
+    // Duplicates: the target has the message (same id), a copy of it (a
+    // copy of a copy counts), or one with the same role and
+    // content since the fork.
+    let have: HashSet<MessageId> = target_all.iter().flat_map(|m| lineage(c, m)).collect();
     let same_content: HashSet<String> = if strategy == MergeStrategy::Append {
         target_new.iter().filter_map(|m| content_key(&m.body)).collect()
     } else {
         HashSet::new()
     };
     let duplicate = |m: &Message| {
-        have.contains(&m.id)
-            || m.meta.copied_from.is_some_and(|o| have.contains(&o))
+        lineage(c, m).any(|id| have.contains(&id))
             || (!same_content.is_empty() && content_key(&m.body).is_some_and(|k| same_content.contains(&k)))
     };
 

@@ -144,6 +144,26 @@ fn cherry_pick_without_dependencies_turns_orphans_into_text() {
 }
 
 #[test]
+fn a_copy_of_a_copy_is_a_duplicate() {
+    // side's tool round goes to `relay` by append, and from there to
+    // `second`; picking it from side again must find it already there
+    // (a tool call id used twice is a branch no provider accepts).
+    let (mut sim, side, ids) = side_with_a_tool_round();
+    let at = sim.messages()[1].id;
+    let relay = sim.fork(at, "relay", true).unwrap();
+    sim.merge(&options(&side, MergeStrategy::Append)).unwrap();
+    sim.fork(at, "second", true).unwrap();
+    sim.merge(&options(&relay, MergeStrategy::Append)).unwrap();
+    let mut o = options(&side, MergeStrategy::CherryPick);
+    o.picks = vec![ids[ids.len() - 3], ids[ids.len() - 2]];
+    let p = preview(&sim, &o);
+    let fates: Vec<_> = p.items.iter().filter(|i| o.picks.contains(&i.id)).map(|i| i.fate).collect();
+    assert_eq!(fates, [MergeItemFate::Duplicate, MergeItemFate::Duplicate]);
+    assert!(sim.merge(&o).is_err(), "nothing left to bring");
+    braid_core::invariants::check_tool_pairing(&sim.conversation, sim.conversation.active_branch()).unwrap();
+}
+
+#[test]
 fn cherry_pick_of_a_user_turn_brings_its_attached_files() {
     let (mut sim, side) = forked();
     let fx = sim.send(Event::UserMessage {

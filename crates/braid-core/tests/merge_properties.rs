@@ -149,7 +149,7 @@ fn apply(sim: &mut Sim, a: &Action) {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 200, failure_persistence: None, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 1000, failure_persistence: None, ..ProptestConfig::default() })]
 
     #[test]
     fn merges_keep_every_invariant_and_change_no_stored_message(actions in prop::collection::vec(action(), 0..40)) {
