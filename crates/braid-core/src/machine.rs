@@ -274,6 +274,11 @@ pub struct ToolOutcome {
     pub error: Option<String>,
     pub recoverable: bool,
     pub duration_ms: u64,
+    /// A tool that wrote a file: the hash of the content it left there
+    /// (the freshness record's hash), so merges compare what the files
+    /// hold rather than how each branch got there.
+    #[serde(default)]
+    pub written: Option<u64>,
 }
 
 /// States in which an LLM request is in flight or about to be.

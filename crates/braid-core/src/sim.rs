@@ -169,12 +169,23 @@ impl Sim {
 
     /// The tool call `id` finished successfully with `output`.
     pub fn tool_done(&mut self, id: &str, output: &str) -> Vec<Effect> {
+        self.tool_finished(id, output, None)
+    }
+
+    /// The writing tool call `id` finished, leaving content that hashes to
+    /// `written`.
+    pub fn tool_wrote(&mut self, id: &str, output: &str, written: u64) -> Vec<Effect> {
+        self.tool_finished(id, output, Some(written))
+    }
+
+    fn tool_finished(&mut self, id: &str, output: &str, written: Option<u64>) -> Vec<Effect> {
         let outcome = crate::machine::ToolOutcome {
             status: braid_protocol::ToolResultStatus::Success,
             output: output.into(),
             error: None,
             recoverable: false,
             duration_ms: 1,
+            written,
         };
         self.send(Event::ToolFinished { call_id: id.into(), outcome })
     }

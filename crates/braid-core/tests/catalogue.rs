@@ -76,6 +76,7 @@ fn a_tool_registered_at_run_time_is_asked_run_and_reported_to_the_model() {
         error: None,
         recoverable: false,
         duration_ms: 1,
+        written: None,
     };
     let fx = sim.send(Event::ToolFinished { call_id: "c1".into(), outcome });
     assert!(fx.iter().any(|e| matches!(e, Effect::StartLlmRequest { .. })), "the loop goes on");

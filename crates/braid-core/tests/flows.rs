@@ -393,6 +393,7 @@ fn ok(output: &str) -> ToolOutcome {
         error: None,
         recoverable: false,
         duration_ms: 5,
+        written: None,
     }
 }
 

@@ -65,6 +65,25 @@ fn equal_writes_are_no_conflict() {
 }
 
 #[test]
+fn files_are_compared_by_what_the_writes_left() {
+    // The same edit made on both sides, over different content: the files
+    // differ although the calls match.
+    let (mut sim, side) = forked();
+    edits(&mut sim, "rename on side", "a.rs", ("old", "new"), 1);
+    switch(&mut sim, &BranchId::main());
+    edits(&mut sim, "rename on main", "a.rs", ("old", "new"), 2);
+    let p = preview(&sim, &options(&side, MergeStrategy::Append));
+    assert_eq!(p.conflicts.iter().map(|c| c.id.as_str()).collect::<Vec<_>>(), ["file:a.rs"]);
+
+    // Different edits that leave the very same content agree.
+    let (mut sim, side) = forked();
+    edits(&mut sim, "one way", "a.rs", ("old", "new"), 7);
+    switch(&mut sim, &BranchId::main());
+    edits(&mut sim, "another way", "a.rs", ("ol", "ne"), 7);
+    assert!(preview(&sim, &options(&side, MergeStrategy::Append)).conflicts.is_empty());
+}
+
+#[test]
 fn different_system_prompts_and_modes_are_conflicts() {
     let (mut sim, side) = forked();
     sim.send(Event::SetBranchPrompt { branch: side.clone(), system_prompt: Some("be terse".into()) });

@@ -163,6 +163,7 @@ fn event_for(sim: &mut Sim, action: &Action, last_pipeline: &mut Option<braid_pr
                 error: None,
                 recoverable: false,
                 duration_ms: 1,
+                written: None,
             },
         },
         Action::Cancel => Event::Cancel,

@@ -29,7 +29,14 @@ fn model_answers(sim: &mut Sim, text: &str) -> Vec<Effect> {
 }
 
 fn outcome(status: ToolResultStatus, output: &str, error: Option<&str>) -> ToolOutcome {
-    ToolOutcome { status, output: output.into(), error: error.map(str::to_owned), recoverable: true, duration_ms: 3 }
+    ToolOutcome {
+        status,
+        output: output.into(),
+        error: error.map(str::to_owned),
+        recoverable: true,
+        duration_ms: 3,
+        written: None,
+    }
 }
 
 fn done(sim: &mut Sim, id: &str) -> Vec<Effect> {

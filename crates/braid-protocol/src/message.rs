@@ -60,6 +60,12 @@ pub struct MessageMeta {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub copied_from: Option<MessageId>,
+    /// A writing tool's result: the hash of the content the file held
+    /// after the write (as its freshness record has it). Merges compare
+    /// these to tell whether two branches left a file the same.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(skip)]
+    pub written_hash: Option<u64>,
 }
 
 impl MessageMeta {
@@ -70,6 +76,7 @@ impl MessageMeta {
             && !self.cut
             && !self.stopped
             && self.copied_from.is_none()
+            && self.written_hash.is_none()
     }
 }
 

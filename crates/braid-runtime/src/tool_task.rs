@@ -43,6 +43,7 @@ fn timed_out(timeout: Duration) -> ToolOutcome {
         )),
         recoverable: true,
         duration_ms: timeout.as_millis() as u64,
+        written: None,
     }
 }
 
@@ -54,5 +55,6 @@ pub fn killed() -> ToolOutcome {
         error: Some("cancelled by the user".to_owned()),
         recoverable: true,
         duration_ms: 0,
+        written: None,
     }
 }

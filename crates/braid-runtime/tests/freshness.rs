@@ -126,4 +126,17 @@ async fn a_write_over_an_unread_file_waits_for_the_user_to_approve_overwriting_i
     rt.decide_tool_call(&ctx.id, "w3".into(), ApprovalDecision::ApproveOverwrite).await.unwrap();
     watch.settled().await;
     assert_eq!(std::fs::read_to_string(dir.path().join("notes.md")).unwrap(), "agent\n");
+    // Each stored write result says what it left, for merges to compare;
+    // the refused one left nothing.
+    let left: Vec<Option<u64>> = rt
+        .load_context(&ctx.id)
+        .await
+        .unwrap()
+        .messages
+        .iter()
+        .filter(|m| matches!(m.body, braid_protocol::MessageType::ToolResult { .. }))
+        .map(|m| m.meta.written_hash)
+        .collect();
+    let hash = |s: &str| Some(braid_workspace::freshness::content_hash(s.as_bytes()));
+    assert_eq!(left, [None, hash("new\n"), hash("agent\n")]);
 }

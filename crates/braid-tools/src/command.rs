@@ -137,6 +137,7 @@ impl Tool for RunCommand {
                 output,
                 recoverable: true,
                 duration_ms: 0,
+                written: None,
             }
         }
         .boxed()

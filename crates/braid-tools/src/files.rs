@@ -210,6 +210,11 @@ impl Tool for GlobFiles {
     }
 }
 
+/// A successful write, with the hash of what the file now holds.
+fn wrote(outcome: ToolOutcome, content: &str) -> ToolOutcome {
+    ToolOutcome { written: Some(braid_workspace::freshness::content_hash(content.as_bytes())), ..outcome }
+}
+
 /// Writes through a temporary file renamed into place: a crash never
 /// leaves half a file.
 fn write_atomic(ctx: &ToolContext, path: &Path, content: &str) -> Result<(), ToolOutcome> {
@@ -256,7 +261,8 @@ impl Tool for WriteFile {
                 write_atomic(ctx, &path, content)?;
                 ctx.record_edit(&path);
                 let verb = if existed { "overwrote" } else { "created" };
-                Ok(success(format!("{verb} {} ({} bytes)", shown(&ctx.workspace, &path), content.len())))
+                let done = success(format!("{verb} {} ({} bytes)", shown(&ctx.workspace, &path), content.len()));
+                Ok(wrote(done, content))
             };
             outcome().unwrap_or_else(|e| e)
         }
@@ -299,9 +305,10 @@ impl Tool for EditFile {
                     ))),
                     1 => {
                         let line = text[..text.find(old).unwrap_or(0)].matches('\n').count() + 1;
-                        write_atomic(ctx, &path, &text.replacen(old, new, 1))?;
+                        let edited = text.replacen(old, new, 1);
+                        write_atomic(ctx, &path, &edited)?;
                         ctx.record_edit(&path);
-                        Ok(success(format!("edited {p} at line {line}")))
+                        Ok(wrote(success(format!("edited {p} at line {line}")), &edited))
                     }
                     n => Err(failure(format!(
                         "old_string occurs {n} times in {p}; include more surrounding text so it matches once"

@@ -119,7 +119,14 @@ pub trait Tool: Send + Sync {
 
 /// A successful result.
 pub fn success(output: String) -> ToolOutcome {
-    ToolOutcome { status: ToolResultStatus::Success, output, error: None, recoverable: false, duration_ms: 0 }
+    ToolOutcome {
+        status: ToolResultStatus::Success,
+        output,
+        error: None,
+        recoverable: false,
+        duration_ms: 0,
+        written: None,
+    }
 }
 
 /// A failed call; the message goes to the model, so it says what to do.
@@ -130,5 +137,6 @@ pub fn failure(error: impl Into<String>) -> ToolOutcome {
         error: Some(error.into()),
         recoverable: true,
         duration_ms: 0,
+        written: None,
     }
 }

@@ -95,3 +95,23 @@ async fn the_user_may_approve_overwriting_a_file_changed_outside() {
     ok(&w.call("write_file", json!({"path":"notes.md","content":"agent\n"})).await);
     assert_eq!(std::fs::read_to_string(w.root().join("notes.md")).unwrap(), "agent\n");
 }
+
+#[tokio::test]
+async fn a_write_reports_the_hash_its_freshness_record_holds() {
+    let mut w = ws();
+    let freshness: std::sync::Arc<std::sync::Mutex<braid_workspace::freshness::FileFreshness>> =
+        std::sync::Arc::default();
+    w.ctx.freshness = Some(freshness.clone());
+    let path = w.root().join("a.txt");
+    let recorded = || freshness.lock().unwrap().record_of(&path).map(|r| r.hash);
+    let wrote = w.call("write_file", json!({"path":"a.txt","content":"one two\n"})).await;
+    assert_eq!(wrote.written, recorded());
+    assert_eq!(wrote.written, Some(braid_workspace::freshness::content_hash(b"one two\n")));
+    let edited = w.call("edit_file", json!({"path":"a.txt","old_string":"two","new_string":"three"})).await;
+    assert_eq!(edited.written, Some(braid_workspace::freshness::content_hash(b"one three\n")));
+    assert_eq!(edited.written, recorded());
+    let read = w.call("read_file", json!({"path":"a.txt"})).await;
+    assert_eq!(read.written, None, "only writes say what they left");
+    let refused = w.call("edit_file", json!({"path":"a.txt","old_string":"absent","new_string":"x"})).await;
+    assert_eq!(refused.written, None);
+}

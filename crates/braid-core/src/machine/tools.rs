@@ -205,7 +205,8 @@ impl Step {
                     finished_at: self.now,
                 };
                 let id = self.alloc_message_id();
-                let message = self.message(id, result);
+                let mut message = self.message(id, result);
+                message.meta.written_hash = outcome.written;
                 self.append(message);
                 if let Some(round) = self.s.round.as_mut() {
                     round.running = None;

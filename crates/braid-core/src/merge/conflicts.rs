@@ -22,8 +22,9 @@ struct Writes {
     stamps: Vec<MessageStamp>,
 }
 
-/// The files `messages` wrote (successfully), by path. The content hash is
-/// of the write's arguments: two writes of the same content agree.
+/// The files `messages` wrote (successfully), by path, with the hash of
+/// what each write left in the file (its result says; a result stored
+/// before Braid recorded that falls back to the write's arguments).
 fn writes(messages: &[&Message]) -> BTreeMap<String, Writes> {
     let mut out: BTreeMap<String, Writes> = BTreeMap::new();
     for (i, m) in messages.iter().enumerate() {
@@ -35,18 +36,21 @@ fn writes(messages: &[&Message]) -> BTreeMap<String, Writes> {
             .collect();
         let round: Vec<MessageId> = std::iter::once(m.id).chain(results.iter().map(|r| r.id)).collect();
         for c in calls.iter().filter(|c| WRITERS.contains(&c.name.as_str())) {
-            let ok = results.iter().any(|r| {
+            let result = results.iter().find(|r| {
                 matches!(&r.body, MessageType::ToolResult { request_id, error: None, status, .. }
                     if *request_id == c.id && *status == braid_protocol::ToolResultStatus::Success)
             });
             let path = serde_json::from_str::<serde_json::Value>(&c.arguments)
                 .ok()
                 .and_then(|v| v["path"].as_str().map(|p| p.trim_start_matches("./").to_owned()));
-            let (true, Some(path)) = (ok, path) else { continue };
-            let mut h = DefaultHasher::new();
-            (c.name.as_str(), c.arguments.as_str()).hash(&mut h);
+            let (Some(result), Some(path)) = (result, path) else { continue };
+            let hash = result.meta.written_hash.unwrap_or_else(|| {
+                let mut h = DefaultHasher::new();
+                (c.name.as_str(), c.arguments.as_str()).hash(&mut h);
+                h.finish()
+            });
             let entry = out.entry(path).or_default();
-            entry.hash = h.finish();
+            entry.hash = hash;
             if entry.rounds.last() != Some(&round) {
                 entry.rounds.push(round.clone());
             }

@@ -30,6 +30,19 @@ pub fn writes(sim: &mut Sim, q: &str, path: &str, content: &str) {
     sim.send(Event::LlmCompleted { request_id: rid, response: LlmResponse::text("written") });
 }
 
+/// The model edits `path` (`old` → `new`), and the file then holds
+/// content hashing to `left`.
+pub fn edits(sim: &mut Sim, q: &str, path: &str, (old, new): (&str, &str), left: u64) {
+    sim.state.config.tools.policy = braid_protocol::ToolApprovalPolicy::AutoAll;
+    sim.start(q);
+    let id = format!("e{}", sim.state.next_message_id);
+    let args = serde_json::json!({ "path": path, "old_string": old, "new_string": new }).to_string();
+    sim.model_calls(&[(&id, "edit_file", &args)]);
+    sim.tool_wrote(&id, "edited", left);
+    let rid = sim.request_id();
+    sim.send(Event::LlmCompleted { request_id: rid, response: LlmResponse::text("edited") });
+}
+
 pub fn switch(sim: &mut Sim, to: &BranchId) {
     let from = sim.conversation.active_branch().clone();
     sim.send(Event::SwitchBranch { from, to: to.clone() });
