@@ -50,6 +50,23 @@ try {
   await say("meanwhile on main");
   check(true, "forked twice from the UI and chatted on both forks and on main");
 
+  // A branch's own system prompt, set in the branch panel: it is kept
+  // (after a reload too) and marked.
+  await openBranches();
+  await page.getByRole("button", { name: "System prompt of Branch 2" }).click();
+  const promptBox = page.getByLabel("System prompt for Branch 2");
+  await promptBox.fill("Answer in one line.");
+  await promptBox.press("Control+Enter");
+  await page.locator(".branches-panel .icon.set").waitFor({ timeout: 5000 });
+  await page.reload();
+  await openBranches();
+  const marked = await page.getByRole("button", { name: "System prompt of Branch 2" }).getAttribute("title");
+  await page.getByRole("button", { name: "System prompt of Branch 2" }).click();
+  const kept = await page.getByLabel("System prompt for Branch 2").inputValue();
+  check(kept === "Answer in one line." && marked.includes("has its own system prompt"), `a branch's own system prompt is saved and marked after a reload ("${kept}")`);
+  await page.getByLabel("System prompt for Branch 2").press("Escape");
+  await branchPanel.locator("summary").click();
+
   // The graph: rows for every message of every branch, three tips.
   await page.keyboard.press("Control+Shift+H");
   const graph = page.getByRole("listbox", { name: /Messages of every branch/ });

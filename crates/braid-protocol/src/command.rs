@@ -271,7 +271,10 @@ pub struct BranchSummary {
     pub parent: Option<BranchId>,
     pub fork_point: Option<MessageId>,
     pub message_count: u64,
-    pub has_system_prompt: bool,
+    /// The branch's own system prompt, used in place of the
+    /// conversation's; `None`: the conversation's.
+    #[serde(default)]
+    pub system_prompt: Option<String>,
     /// The branch's own model; `None`: the conversation's.
     #[serde(default)]
     pub model: Option<ModelChoice>,

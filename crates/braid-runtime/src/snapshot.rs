@@ -41,7 +41,7 @@ pub fn build(
                 parent: b.parent.clone(),
                 fork_point: b.fork_point,
                 message_count: b.message_ids.len() as u64,
-                has_system_prompt: b.system_prompt.is_some(),
+                system_prompt: b.system_prompt.clone(),
                 model: b.model.clone(),
             })
             .collect(),

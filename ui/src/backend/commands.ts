@@ -77,6 +77,9 @@ export abstract class CommandBackend implements Backend {
   renameBranch(id: ContextId, branch: BranchId, name: string): Promise<void> {
     return this.execute({ type: "rename_branch", context_id: id, branch_id: branch, name });
   }
+  setBranchPrompt(id: ContextId, branch: BranchId, systemPrompt: string | null): Promise<void> {
+    return this.execute({ type: "set_branch_prompt", context_id: id, branch_id: branch, system_prompt: systemPrompt });
+  }
   deleteBranch(id: ContextId, branch: BranchId): Promise<void> {
     return this.execute({ type: "delete_branch", context_id: id, branch_id: branch });
   }

@@ -63,6 +63,7 @@ export interface Backend {
   createBranch(id: ContextId, from: MessageId, name: string): Promise<BranchId>;
   switchBranch(id: ContextId, branch: BranchId): Promise<void>;
   renameBranch(id: ContextId, branch: BranchId, name: string): Promise<void>;
+  setBranchPrompt(id: ContextId, branch: BranchId, systemPrompt: string | null): Promise<void>;
   /** Not main, not the branch in use; messages another branch holds stay. */
   /** A branch holding everything before `message`: for an edited question or a new answer. */
   forkBefore(id: ContextId, message: MessageId, name: string): Promise<BranchId>;

@@ -1,4 +1,5 @@
-import { useState } from "react";
+import { Fragment, useState } from "react";
+import { BranchPrompt } from "../branches/BranchPrompt";
 import type { BranchId, BranchSummary } from "../generated/protocol";
 
 interface Props {
@@ -7,15 +8,18 @@ interface Props {
   busy: boolean;
   onSwitch: (b: BranchId) => void;
   onRename: (b: BranchId, name: string) => void;
+  onPrompt: (b: BranchId, prompt: string | null) => void;
   onDelete: (b: BranchId) => void;
   onGraph: () => void;
   onMerge: (source: BranchId) => void;
 }
 
-/** The conversation's branches: switch, rename, delete (not main, not the
- *  one in use). Forking is on each message. */
-export function BranchControls({ branches, active, busy, onSwitch, onRename, onDelete, onGraph, onMerge }: Props) {
+/** The conversation's branches: switch, rename, set a branch's own system
+ *  prompt, delete (not main, not the one in use). Forking is on each
+ *  message. */
+export function BranchControls({ branches, active, busy, onSwitch, onRename, onPrompt, onDelete, onGraph, onMerge }: Props) {
   const [renaming, setRenaming] = useState<BranchId | null>(null);
+  const [prompting, setPrompting] = useState<BranchId | null>(null);
   const [name, setName] = useState("");
   const current = branches.find((b) => b.id === active);
   if (branches.length <= 1 && !renaming) {
@@ -30,7 +34,8 @@ export function BranchControls({ branches, active, busy, onSwitch, onRename, onD
       <summary title="Branches of this conversation">Branch: {current?.name ?? active}</summary>
       <ul className="branches-panel" aria-label="Branches">
         {branches.map((b) => (
-          <li key={b.id} className={b.id === active ? "active" : undefined}>
+          <Fragment key={b.id}>
+          <li className={b.id === active ? "active" : undefined}>
             {renaming === b.id ? (
               <input
                 aria-label={`New name for ${b.name}`}
@@ -55,6 +60,16 @@ export function BranchControls({ branches, active, busy, onSwitch, onRename, onD
             <button type="button" className="icon" aria-label={`Rename ${b.name}`} onClick={() => { setName(b.name); setRenaming(b.id); }}>✎</button>
             <button
               type="button"
+              className={b.system_prompt ? "icon set" : "icon"}
+              aria-label={`System prompt of ${b.name}`}
+              aria-expanded={prompting === b.id}
+              title={b.system_prompt ? `${b.name} has its own system prompt: ${b.system_prompt.slice(0, 120)}` : `Give ${b.name} its own system prompt`}
+              onClick={() => setPrompting((p) => (p === b.id ? null : b.id))}
+            >
+              ¶
+            </button>
+            <button
+              type="button"
               className="icon delete"
               aria-label={`Delete ${b.name}`}
               disabled={b.id === "main" || b.id === active}
@@ -64,6 +79,12 @@ export function BranchControls({ branches, active, busy, onSwitch, onRename, onD
               ×
             </button>
           </li>
+          {prompting === b.id ? (
+            <li className="prompt-row">
+              <BranchPrompt branch={b} onSave={(p) => onPrompt(b.id, p)} onClose={() => setPrompting(null)} />
+            </li>
+          ) : null}
+          </Fragment>
         ))}
         <li>
           <button type="button" className="link" onClick={onGraph} title="The history graph of every branch (Ctrl+Shift+H)">History graph</button>

@@ -105,6 +105,7 @@ export function ChatHeader({ backend, snapshot, settings, busy, onModelChanged, 
         busy={busy}
         onSwitch={onSwitchBranch}
         onRename={onRenameBranch}
+        onPrompt={(b, prompt) => backend.setBranchPrompt(snapshot.summary.id, b, prompt).then(onModelChanged, (e: Error) => onError(e.message))}
         onDelete={onDeleteBranch}
         onGraph={onGraph}
         onMerge={onMerge}

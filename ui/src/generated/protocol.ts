@@ -399,7 +399,12 @@ export type ContextSummary = { id: ContextId, title: string, working_dir: string
  */
 model: ModelChoice | null, };
 
-export type BranchSummary = { id: BranchId, name: string, parent: BranchId | null, fork_point: MessageId | null, message_count: number, has_system_prompt: boolean, 
+export type BranchSummary = { id: BranchId, name: string, parent: BranchId | null, fork_point: MessageId | null, message_count: number, 
+/**
+ * The branch's own system prompt, which goes before the
+ * conversation's; `None`: it has none.
+ */
+system_prompt: string | null, 
 /**
  * The branch's own model; `None`: the conversation's.
  */
