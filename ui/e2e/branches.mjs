@@ -90,6 +90,21 @@ try {
   check(new Set(path).size === 5 && path[2].includes("which c"), `↑, Alt+←, ↓ and Alt+↓ move through the graph (${path.join(" → ")})`);
   await page.screenshot({ path: join(out, "graph.png") });
 
+  // Open a message of another branch in the chat: Enter switches to its
+  // branch and brings it into view, marked; "Open in chat" goes back.
+  await page.locator(".graph-row").filter({ hasText: "try memcached" }).first().click();
+  await graph.focus();
+  await page.keyboard.press("Enter");
+  await page.locator("details.branches summary").filter({ hasText: "Branch 3" }).waitFor({ timeout: 5000 });
+  const flashed = page.locator(".messages .row.flash");
+  await flashed.waitFor({ timeout: 5000 });
+  const shown = (await flashed.innerText()).includes("try memcached") && (await flashed.isVisible());
+  check(shown, "Enter on a row of another branch switches to it and shows that message in the chat, marked");
+  await page.locator(".graph-row").filter({ hasText: "meanwhile on main" }).first().click();
+  await page.getByRole("button", { name: "Open in chat" }).click();
+  await page.locator("details.branches summary").filter({ hasText: "main" }).waitFor({ timeout: 5000 });
+  check(true, "Open in chat takes a message of main back to main");
+
   // Merge Branch 2 by summary from the graph: select its row, Merge.
   await page.locator(".graph-row").filter({ hasText: "try redis" }).first().click();
   await page.getByRole("button", { name: "Merge Branch 2 into main…" }).click();

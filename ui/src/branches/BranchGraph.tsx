@@ -16,6 +16,8 @@ interface Props {
   busy: boolean;
   onSwitch: (b: BranchId) => void;
   onFork: (message: number) => void;
+  /** Shows the message in the chat, on `branch` when the one in use lacks it. */
+  onOpen: (message: number, branch: BranchId) => void;
   onMerge: (source: BranchId) => void;
   onCompare: (other: BranchId) => void;
   onClose: () => void;
@@ -25,7 +27,7 @@ interface Props {
 /** The conversation as a git-style history graph: the rows the core laid
  *  out, drawn virtualised (only rows in view are in the DOM), with an
  *  overview of the whole history beside them. */
-export function BranchGraph({ backend, contextId, version, busy, onSwitch, onFork, onMerge, onCompare, onClose, onError }: Props) {
+export function BranchGraph({ backend, contextId, version, busy, onSwitch, onFork, onOpen, onMerge, onCompare, onClose, onError }: Props) {
   const [graph, setGraph] = useState<GraphView | null>(null);
   const [selected, setSelected] = useState<number | null>(null);
   const [top, setTop] = useState(0);
@@ -93,9 +95,18 @@ export function BranchGraph({ backend, contextId, version, busy, onSwitch, onFor
     else if ((i + 1) * ROW > el.scrollTop + el.clientHeight) el.scrollTop = (i + 1) * ROW - el.clientHeight;
   }, []);
 
+  const open = (row: GraphRow | undefined) => {
+    const branch = row ? byColor.get(row.color) : undefined;
+    if (row && branch) onOpen(row.id, branch.id);
+  };
   const onKey = (e: React.KeyboardEvent) => {
     if (e.key === "Escape") {
       onClose();
+      return;
+    }
+    if (e.key === "Enter" && selected !== null) {
+      e.preventDefault();
+      open(rows[selected]);
       return;
     }
     const move = moveFor(e);
@@ -126,7 +137,7 @@ export function BranchGraph({ backend, contextId, version, busy, onSwitch, onFor
           className="graph-rows"
           role="listbox"
           tabIndex={0}
-          aria-label="Messages of every branch, oldest first. Arrows: along the line; Alt+arrows: between forks; Alt+Left: to the fork"
+          aria-label="Messages of every branch, oldest first. Arrows: along the line; Alt+arrows: between forks; Alt+Left: to the fork; Enter: open in the chat"
           aria-activedescendant={sel ? `g${sel.id}` : undefined}
           onKeyDown={onKey}
           onScroll={(e) => setTop(e.currentTarget.scrollTop)}
@@ -143,6 +154,7 @@ export function BranchGraph({ backend, contextId, version, busy, onSwitch, onFor
                 branch={byColor.get(r.color)}
                 tipNames={r.tips.map((t) => names.get(t) ?? t)}
                 onSelect={() => setSelected(start + k)}
+                onOpen={() => open(r)}
               />
             ))}
           </div>
@@ -162,6 +174,7 @@ export function BranchGraph({ backend, contextId, version, busy, onSwitch, onFor
                 <button type="button" disabled={busy} onClick={() => onMerge(selBranch.id)}>Merge {selBranch.name} into {byColor.get(activeColor ?? -1)?.name ?? "this branch"}…</button>
               </>
             ) : null}
+            <button type="button" onClick={() => open(sel)} title="Show this message in the chat (Enter, or double-click)">Open in chat</button>
             {sel.kind !== "system_control" ? (
               <button type="button" onClick={() => onFork(sel.id)}>Fork here</button>
             ) : null}
@@ -180,10 +193,11 @@ interface RowProps {
   branch: GraphBranch | undefined;
   tipNames: string[];
   onSelect: () => void;
+  onOpen: () => void;
 }
 
 /** One row's label; its lanes are drawn on the canvas behind. */
-function Row({ row, top, indent, selected, branch, tipNames, onSelect }: RowProps) {
+function Row({ row, top, indent, selected, branch, tipNames, onSelect, onOpen }: RowProps) {
   const when = new Date(row.created_at).toLocaleString();
   return (
     <div
@@ -194,6 +208,7 @@ function Row({ row, top, indent, selected, branch, tipNames, onSelect }: RowProp
       style={{ top, height: ROW, paddingLeft: indent }}
       title={`${branch?.name ?? ""} · ${when}\n${row.preview}`}
       onClick={onSelect}
+      onDoubleClick={onOpen}
     >
       {tipNames.length ? <span className="graph-tip" style={{ borderColor: colour(row.color) }}>{tipNames.join(", ")}</span> : null}
       <span className="graph-who">{row.merge ? "merge" : (row.role ?? row.kind.replace("_", " "))}</span> {row.preview}

@@ -19,7 +19,7 @@ import { MessageList, type Row } from "./MessageList";
 import { applyEvent, applySnapshot, empty, type ChatModel } from "./model";
 import { StateLine } from "./StateLine";
 import { serialLoader, type SerialLoader } from "./serial";
-import { pendingCalls, transcript } from "./transcript";
+import { pendingCalls, rowKeyFor, transcript } from "./transcript";
 
 /** `onActivity` is told whenever the stored conversation changed (so the
  *  list can show the new count and order). */
@@ -225,6 +225,13 @@ export function ChatView({ backend, id, settings, onActivity }: Props) {
   );
   const onUndoMerge = useCallback((card: number) => void backend.undoMerge(id, card).then(reload, report), [backend, id, reload, report]);
   const [graphOpen, setGraphOpen] = useState(false);
+  // A message to bring into view (from the graph), once it is loaded.
+  const [reveal, setReveal] = useState<{ id: number; at: number } | null>(null);
+  const onReveal = useCallback((message: number) => setReveal((r) => ({ id: message, at: (r?.at ?? 0) + 1 })), []);
+  const revealRow = useMemo(
+    () => (reveal ? { key: rowKeyFor(model.snapshot?.messages ?? [], reveal.id), at: reveal.at } : null),
+    [reveal, model.snapshot],
+  );
   const [mergeFrom, setMergeFrom] = useState<BranchId | null>(null);
   const [compareWith, setCompareWith] = useState<BranchId | null>(null);
   useEffect(() => {
@@ -358,7 +365,7 @@ export function ChatView({ backend, id, settings, onActivity }: Props) {
           {model.snapshot.context.left_out} earlier message{model.snapshot.context.left_out === 1 ? " was" : "s were"} left out of the last request to fit the model's window; they stay here.
         </p>
       ) : null}
-      <MessageList rows={rows} />
+      <MessageList rows={rows} reveal={revealRow} />
       {model.snapshot ? (
         <BranchPanels
           backend={backend}
@@ -372,6 +379,7 @@ export function ChatView({ backend, id, settings, onActivity }: Props) {
           setMergeFrom={setMergeFrom}
           onSwitch={onSwitchBranch}
           onFork={onFork}
+          onReveal={onReveal}
           reload={reload}
           onError={setError}
         />

@@ -1,4 +1,4 @@
-import { useCallback, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from "react";
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import { offsets, stillPinned, visibleRange } from "./virtual";
 
 export interface Row {
@@ -12,7 +12,14 @@ const OVERSCAN = 600;
 /** A windowed list: only rows near the viewport are in the DOM, each
  *  measured as it renders. It follows new content while the reader is at
  *  the bottom, and stops when they scroll up ("Jump to latest" returns). */
-export function MessageList({ rows }: { rows: Row[] }) {
+/** A request to bring the row `key` into view (`at` tells requests for the
+ *  same row apart). */
+export interface Reveal {
+  key: string;
+  at: number;
+}
+
+export function MessageList({ rows, reveal = null }: { rows: Row[]; reveal?: Reveal | null }) {
   const box = useRef<HTMLDivElement>(null);
   const heights = useRef(new Map<string, number>());
   const [measured, setMeasured] = useState(0);
@@ -22,6 +29,10 @@ export function MessageList({ rows }: { rows: Row[] }) {
    *  itself: a move up from it is a reader scrolling away. */
   const lastTop = useRef(0);
   const [showJump, setShowJump] = useState(false);
+  /** The row to bring into view once its neighbours are measured. */
+  const target = useRef<string | null>(null);
+  const served = useRef(0);
+  const [flash, setFlash] = useState<string | null>(null);
 
   const offs = useMemo(
     () => offsets(rows.map((r) => heights.current.get(r.key)), ESTIMATE),
@@ -119,10 +130,35 @@ export function MessageList({ rows }: { rows: Row[] }) {
       setMeasured((n) => n + 1);
       return;
     }
+    if (reveal && served.current !== reveal.at && rows.some((r) => r.key === reveal.key)) {
+      // Taken up once the row is there (a branch switch or a full load
+      // may come first); the reader is no longer at the bottom.
+      served.current = reveal.at;
+      target.current = reveal.key;
+      pinned.current = false;
+      setShowJump(true);
+      setFlash(reveal.key);
+    }
+    if (target.current !== null) {
+      // Scrolled again after each round of measuring (this point is
+      // reached only when no height changed), until it stays put.
+      const i = rows.findIndex((r) => r.key === target.current);
+      const want = i < 0 ? el.scrollTop : Math.max(0, Math.min(offs[i] - 16, el.scrollHeight - el.clientHeight));
+      if (Math.abs(el.scrollTop - want) > 1) el.scrollTop = want;
+      else target.current = null;
+      lastTop.current = el.scrollTop;
+      setViewOf(el);
+      return;
+    }
     track(el);
     if (pinned.current && el.scrollHeight - el.scrollTop - el.clientHeight > 1) follow(el);
     setViewOf(el);
   });
+  useEffect(() => {
+    if (flash === null) return;
+    const t = setTimeout(() => setFlash(null), 2000);
+    return () => clearTimeout(t);
+  }, [flash]);
 
   const jump = () => {
     pinned.current = true;
@@ -134,7 +170,7 @@ export function MessageList({ rows }: { rows: Row[] }) {
     <div className="messages" ref={box} onScroll={onScroll} data-rows={rows.length} data-rendered={end - start}>
       <div style={{ height: offs[start] }} aria-hidden="true" />
       {rows.slice(start, end).map((r) => (
-        <div key={r.key} data-key={r.key} ref={measure} className="row">
+        <div key={r.key} data-key={r.key} ref={measure} className={r.key === flash ? "row flash" : "row"}>
           {r.render()}
         </div>
       ))}

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Message } from "../generated/protocol";
 import { textMessage } from "../testing/fixtures";
-import { argsSummary, pendingCalls, transcript } from "./transcript";
+import { argsSummary, pendingCalls, rowKeyFor, transcript } from "./transcript";
 
 const request: Message = {
   id: 2, created_at: 0, schema_version: 1,
@@ -21,6 +21,13 @@ describe("transcript", () => {
     expect(items.map((i) => i.kind)).toEqual(["text", "tools"]);
     const tools = items[1].kind === "tools" ? items[1].tools : [];
     expect(tools.map((t) => [t.call.id, t.result?.output ?? null])).toEqual([["a", "1\tfn main() {}"], ["b", null]]);
+  });
+
+  it("finds the row a message is shown in: a result is in its call's card", () => {
+    const messages = [textMessage(1, "user", "hi"), request, result];
+    expect(rowKeyFor(messages, 3)).toBe("m2");
+    expect(rowKeyFor(messages, 1)).toBe("m1");
+    expect(rowKeyFor(messages, 99)).toBe("m99");
   });
 
   it("shows a merge as a card, marked once it was undone", () => {

@@ -134,3 +134,14 @@ export function pendingCalls(messages: Message[], ids: string[]): ToolCall[] {
   }
   return ids.map((id) => out.find((c) => c.id === id)).filter((c): c is ToolCall => !!c);
 }
+
+/** The row a message is shown in: a tool result sits in its call's card. */
+export function rowKeyFor(messages: Message[], id: number): string {
+  const m = messages.find((x) => x.id === id);
+  if (m?.body.type === "tool_result") {
+    const callId = m.body.request_id;
+    const call = messages.find((x) => x.body.type === "tool_request" && x.body.calls.some((c) => c.id === callId));
+    if (call) return `m${call.id}`;
+  }
+  return `m${id}`;
+}
