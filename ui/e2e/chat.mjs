@@ -11,7 +11,7 @@ const { server, url: started } = startServer(join(tempDir("e2e"), "e2e.db"), ["-
 const url = await started;
 const browser = await launchBrowser();
 try {
-  const page = await browser.newPage({ viewport: { width: 1100, height: 700 } });
+  const page = await browser.newPage({ viewport: { width: 1100, height: 700 }, permissions: ["clipboard-read", "clipboard-write"] });
   const consoleErrors = [];
   page.on("console", (m) => m.type() === "error" && consoleErrors.push(m.text()));
   await page.goto(url);
@@ -24,6 +24,7 @@ try {
   await page.getByText("You said: hello from the browser").waitFor({ timeout: 15000 });
   await page.getByTestId("state").filter({ hasText: "Idle" }).waitFor({ timeout: 15000 });
   check(true, "a sent message streams back and the state line returns to Idle");
+
 
   // Shift+Enter makes a new line instead of sending.
   await box.fill("line one");
@@ -173,6 +174,35 @@ try {
   await page.getByRole("button", { name: "Delete Branch 2" }).click();
   await page.waitForFunction(() => !document.querySelector(".branches"), null, { timeout: 5000 });
   check(true, "deleting the fork (after a confirmation) removes it and the branch panel goes");
+  // In a new conversation, a message's actions by keyboard: focused, it
+  // shows its buttons; r shows the raw Markdown and back, c copies it.
+  await page.getByRole("button", { name: "New conversation", exact: true }).click();
+  await box.fill("**bold** and `code`");
+  await box.press("Enter");
+  await page.locator(".message.assistant strong").filter({ hasText: "bold" }).waitFor({ timeout: 15000 });
+  await page.getByTestId("state").filter({ hasText: "Idle" }).waitFor({ timeout: 15000 });
+  const focused = page.locator(".message.assistant").last();
+  await focused.focus();
+  check(await focused.getByRole("button", { name: "Copy as Markdown" }).isVisible(), "a message with the focus shows its actions");
+  await page.keyboard.press("r");
+  const raw = await focused.getByLabel("Raw text").innerText();
+  await page.keyboard.press("r");
+  await focused.locator("strong").waitFor({ timeout: 5000 });
+  check(raw === "You said: **bold** and `code`", `r shows the raw text and r again the formatted one (${JSON.stringify(raw)})`);
+  await page.keyboard.press("c");
+  await page.waitForFunction(async () => (await globalThis.navigator.clipboard.readText()).length > 0, null, { timeout: 5000 });
+  const copied = await page.evaluate(() => globalThis.navigator.clipboard.readText());
+  check(copied === "You said: **bold** and `code`", `c copies the message as Markdown (${JSON.stringify(copied)})`);
+  // Ctrl+/ opens the keyboard shortcuts; Esc closes them.
+  await page.keyboard.press("Control+/");
+  const sheet = page.getByRole("dialog", { name: "Keyboard shortcuts" });
+  await sheet.waitFor({ timeout: 5000 });
+  const keys = await sheet.innerText();
+  await page.keyboard.press("Escape");
+  await sheet.waitFor({ state: "hidden", timeout: 5000 });
+  check(keys.includes("copy it as Markdown") && keys.includes("Ctrl+Shift+H"), "Ctrl+/ shows the keyboard shortcuts and Esc closes them");
+  await focused.hover();
+  await page.screenshot({ path: "e2e/out/chat-actions.png" });
   consoleErrors.splice(0, consoleErrors.length, ...consoleErrors.filter((e) => !e.includes("status of 400")));
   check(consoleErrors.length === 0, `no console errors (${consoleErrors.join(" | ")})`);
 } catch (e) {

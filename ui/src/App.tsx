@@ -7,6 +7,7 @@ import type { ContextId, ContextSummary, SettingsView } from "./generated/protoc
 import { FirstRun } from "./settings/FirstRun";
 import { newForm, type ProviderForm } from "./settings/form";
 import { SettingsPanel } from "./settings/SettingsPanel";
+import { HelpSheet } from "./HelpSheet";
 
 export function App() {
   const backend = useMemo(connect, []);
@@ -14,6 +15,7 @@ export function App() {
   const [selected, setSelected] = useState<ContextId | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [settings, setSettings] = useState<SettingsView | null>(null);
+  const [help, setHelp] = useState(false);
   const [panel, setPanel] = useState<{ start?: ProviderForm } | null>(null);
 
   // The list is asked for after every change in the open conversation; one
@@ -59,6 +61,9 @@ export function App() {
       if ((e.ctrlKey || e.metaKey) && e.key === ",") {
         e.preventDefault();
         setPanel({});
+      } else if ((e.ctrlKey || e.metaKey) && e.key === "/") {
+        e.preventDefault();
+        setHelp((h) => !h);
       } else if ((e.ctrlKey || e.metaKey) && e.shiftKey && e.key.toLowerCase() === "o") {
         e.preventDefault();
         void create();
@@ -80,6 +85,7 @@ export function App() {
         onDelete={remove}
         onRename={rename}
         onSettings={() => setPanel({})}
+        onHelp={() => setHelp(true)}
       />
       {error ? <div className="error banner" role="alert">{error} <button type="button" className="link" onClick={() => setError(null)}>Dismiss</button></div> : null}
       {unconfigured ? (
@@ -89,6 +95,7 @@ export function App() {
       ) : (
         <p className="empty">Start a new conversation (Ctrl+Shift+O) or pick one.</p>
       )}
+      {help ? <HelpSheet onClose={() => setHelp(false)} /> : null}
       {panel && settings ? (
         <SettingsPanel backend={backend} settings={settings} start={panel.start} onChange={setSettings} onClose={() => setPanel(null)} />
       ) : null}

@@ -29,4 +29,12 @@ describe("a stored message", () => {
     expect(renderToStaticMarkup(<ItemView item={note} onContinue={() => undefined} />)).toContain(">Retry</button>");
     expect(renderToStaticMarkup(<ItemView item={note} />)).not.toContain("Retry</button>");
   });
+  it("can be reached by Tab and offers copy and raw text beside fork", () => {
+    const answer = { key: "m3", kind: "text" as const, role: "assistant" as const, text: "**done**" };
+    const html = renderToStaticMarkup(<ItemView item={answer} onFork={() => undefined} onAgain={() => undefined} />);
+    expect(html).toContain('tabindex="0"');
+    for (const label of ["Copy as Markdown", "Show raw text", "Fork from here", "Answer again"]) expect(html).toContain(`aria-label="${label}"`);
+    expect(html).not.toContain('aria-label="Edit and send again"');
+    expect(html).toContain("<strong><span>done</span></strong>");
+  });
 });

@@ -1,6 +1,7 @@
 import { useState } from "react";
-import { FileIcon, ForkIcon } from "../icons";
+import { FileIcon } from "../icons";
 import { Markdown } from "../markdown/Markdown";
+import { copyText, MessageActions } from "./MessageActions";
 import { ToolCard } from "./ToolCard";
 import type { Item } from "./transcript";
 
@@ -29,6 +30,7 @@ const STRATEGY_LABEL: Record<string, string> = {
 /** One stored message of the transcript, as the chat shows it. */
 export function ItemView({ item, onFork, onContinue, onUndoMerge, onEdit, onAgain }: Props) {
   const [editing, setEditing] = useState<string | null>(null);
+  const [raw, setRaw] = useState(false);
   if (item.kind === "text" && editing !== null && onEdit) {
     const send = () => {
       if (editing.trim()) onEdit(editing);
@@ -61,26 +63,37 @@ export function ItemView({ item, onFork, onContinue, onUndoMerge, onEdit, onAgai
   switch (item.kind) {
     case "text":
       return (
-        <div className={`message ${item.role}`}>
+        <div
+          className={`message ${item.role}`}
+          tabIndex={0}
+          onKeyDown={(e) => {
+            // Keys of a focused message (not of a field or button in it).
+            if (e.target !== e.currentTarget || e.ctrlKey || e.metaKey || e.altKey) return;
+            const act: Record<string, (() => void) | undefined> = {
+              c: () => void copyText(item.text),
+              r: () => setRaw((r) => !r),
+              f: item.role !== "system" ? onFork : undefined,
+              e: onEdit && item.role === "user" ? () => setEditing(item.text) : undefined,
+              a: item.role === "assistant" ? onAgain : undefined,
+            };
+            const run = act[e.key];
+            if (run) {
+              e.preventDefault();
+              run();
+            }
+          }}
+        >
           <span className="who">{item.role}</span>
-          <div className="actions">
-            {onFork && item.role !== "system" ? (
-              <button type="button" className="fork" aria-label="Fork from here" title="Fork: a new branch with everything up to this message" onClick={onFork}>
-                <ForkIcon />
-              </button>
-            ) : null}
-            {onEdit && item.role === "user" ? (
-              <button type="button" className="fork" aria-label="Edit and send again" title="Edit: send it again, changed, on a new branch" onClick={() => setEditing(item.text)}>
-                ✎
-              </button>
-            ) : null}
-            {onAgain && item.role === "assistant" ? (
-              <button type="button" className="fork" aria-label="Answer again" title="Answer again: a new answer on a new branch; this one stays" onClick={onAgain}>
-                ↻
-              </button>
-            ) : null}
-          </div>
-          {item.role === "assistant" ? <Markdown source={item.text} /> : <div className="text">{item.text}</div>}
+          <MessageActions
+            role={item.role}
+            text={item.text}
+            raw={raw}
+            onRaw={() => setRaw((r) => !r)}
+            onFork={onFork}
+            onEdit={onEdit ? () => setEditing(item.text) : undefined}
+            onAgain={onAgain}
+          />
+          {raw ? <pre className="raw-text" aria-label="Raw text">{item.text}</pre> : item.role === "assistant" ? <Markdown source={item.text} /> : <div className="text">{item.text}</div>}
           {item.cut || item.stopped ? (
             <div
               className="cut-marker"

@@ -12,6 +12,8 @@ interface Props {
   onDelete: (c: ContextSummary) => void;
   onRename: (c: ContextSummary, title: string) => Promise<unknown>;
   onSettings: () => void;
+  /** The keyboard shortcuts. */
+  onHelp: () => void;
 }
 
 function RenameField({ c, onDone, onRename }: { c: ContextSummary; onDone: () => void; onRename: Props["onRename"] }) {
@@ -54,7 +56,7 @@ function FolderForm({ onCreateIn, onDone }: { onCreateIn: Props["onCreateIn"]; o
   );
 }
 
-export function ConversationList({ items, selected, onSelect, onCreate, onCreateIn, onDelete, onRename, onSettings }: Props) {
+export function ConversationList({ items, selected, onSelect, onCreate, onCreateIn, onDelete, onRename, onSettings, onHelp }: Props) {
   const [query, setQuery] = useState("");
   const [choosing, setChoosing] = useState(false);
   const [renaming, setRenaming] = useState<ContextId | null>(null);
@@ -92,7 +94,10 @@ export function ConversationList({ items, selected, onSelect, onCreate, onCreate
         ))}
         {items.length > 0 && shown.length === 0 ? <li className="hint">No title matches “{query}”.</li> : null}
       </ul>
-      <button type="button" className="settings-button" onClick={onSettings} title="Ctrl+,">Settings</button>
+      <div className="sidebar-foot">
+        <button type="button" className="settings-button" onClick={onSettings} title="Ctrl+,">Settings</button>
+        <button type="button" className="icon-button" aria-label="Keyboard shortcuts" title="Keyboard shortcuts (Ctrl+/)" onClick={onHelp}>?</button>
+      </div>
     </nav>
   );
 }

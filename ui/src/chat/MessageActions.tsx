@@ -1,0 +1,75 @@
+import { useEffect, useState } from "react";
+import { CopyIcon, ForkIcon } from "../icons";
+
+interface Props {
+  role: "user" | "assistant" | "system";
+  text: string;
+  raw: boolean;
+  onRaw: () => void;
+  onFork?: () => void;
+  onEdit?: () => void;
+  onAgain?: () => void;
+}
+
+/** What a message's keys do while it has the focus (Tab reaches it). */
+export const MESSAGE_KEYS: Record<string, string> = {
+  c: "copy it as Markdown",
+  r: "show the raw text, or the formatted one again",
+  f: "fork a branch from here",
+  e: "edit a question and send it again on a new branch",
+  a: "have an answer written again on a new branch",
+};
+
+/** Copies `text`; false where the page may not use the clipboard. */
+export async function copyText(text: string): Promise<boolean> {
+  if (!navigator.clipboard) return false;
+  try {
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The buttons on a message, shown on hover and while it has the focus:
+ *  copy (as Markdown), raw text, fork, edit, answer again. */
+export function MessageActions({ role, text, raw, onRaw, onFork, onEdit, onAgain }: Props) {
+  const [copied, setCopied] = useState<"yes" | "no" | null>(null);
+  useEffect(() => {
+    if (copied === null) return;
+    const t = setTimeout(() => setCopied(null), 1500);
+    return () => clearTimeout(t);
+  }, [copied]);
+  const copy = () =>
+    void copyText(text).then((ok) => {
+      setCopied(ok ? "yes" : "no");
+      // Without the clipboard, the raw text is there to select by hand.
+      if (!ok && !raw) onRaw();
+    });
+  return (
+    <div className="actions">
+      <button type="button" className="fork" aria-label="Copy as Markdown" title={copied === "no" ? "The clipboard is not available here: select the raw text" : "Copy the message as Markdown (c)"} onClick={copy}>
+        {copied === "yes" ? "✓" : <CopyIcon />}
+      </button>
+      <button type="button" className="fork" aria-label={raw ? "Show formatted" : "Show raw text"} aria-pressed={raw} title={raw ? "Show it formatted (r)" : "Show the raw text (r)"} onClick={onRaw}>
+        {"</>"}
+      </button>
+      {onFork && role !== "system" ? (
+        <button type="button" className="fork" aria-label="Fork from here" title="Fork: a new branch with everything up to this message (f)" onClick={onFork}>
+          <ForkIcon />
+        </button>
+      ) : null}
+      {onEdit && role === "user" ? (
+        <button type="button" className="fork" aria-label="Edit and send again" title="Edit: send it again, changed, on a new branch (e)" onClick={onEdit}>
+          ✎
+        </button>
+      ) : null}
+      {onAgain && role === "assistant" ? (
+        <button type="button" className="fork" aria-label="Answer again" title="Answer again: a new answer on a new branch; this one stays (a)" onClick={onAgain}>
+          ↻
+        </button>
+      ) : null}
+      {copied ? <span className="sr-only" role="status">{copied === "yes" ? "Copied" : "The clipboard is not available"}</span> : null}
+    </div>
+  );
+}
