@@ -396,6 +396,11 @@ async fn a_closed_port_is_a_retryable_network_error() {
     let e = run(&provider(ProviderKind::OpenAiCompatible, &base, Timeouts::default())).await.unwrap_err();
     assert_eq!((e.code(), e.is_retryable()), (FailureCode::Network, true), "{e}");
     assert!(!format!("{e:?}").contains("sk-test-secret"));
+    // In plain words, not the HTTP library's "error sending request".
+    assert_eq!(
+        e.to_string(),
+        "could not reach Mock: nothing is listening there (connection refused); is the server running?"
+    );
 }
 
 #[tokio::test]

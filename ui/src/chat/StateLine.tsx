@@ -11,6 +11,10 @@ interface Props {
   onContinue?: () => void;
 }
 
+/** A notice that only says again what the failure says. */
+function repeats(status: ContextStatus, notice: Notice): boolean {
+  return status.state === "failed" && status.message.includes(notice.message);
+}
 
 export function StateLine({ status, notice, onRetry, onContinue }: Props) {
   // A retry countdown has to tick on its own.
@@ -23,7 +27,7 @@ export function StateLine({ status, notice, onRetry, onContinue }: Props) {
   return (
     <div className={`state-line state-${status.state}`} role="status" aria-live="polite">
       <span data-testid="state" title={status.state === "failed" ? status.message : undefined}>{describe(status, now)}</span>
-      {notice && notice.code !== "usage_unreported" ? <span className="notice"> · {notice.message}</span> : null}
+      {notice && notice.code !== "usage_unreported" && !repeats(status, notice) ? <span className="notice"> · {notice.message}</span> : null}
       {status.state === "failed" ? (
         <button type="button" className="retry" onClick={onRetry}>Retry</button>
       ) : null}
