@@ -66,7 +66,8 @@ fn main() {
         .setup(|app| {
             let data = app.path().app_data_dir()?;
             let home = app.path().home_dir().unwrap_or_else(|_| data.clone());
-            let config = RuntimeConfig::new(data.join("braid.db"), home);
+            let mut config = RuntimeConfig::new(data.join("braid.db"), home);
+            config.model_titles = true;
             let mut providers = Providers::from_settings(data.join("settings.json"), Secrets::new(&data))?;
             // Demos and tests: an echo answers until a provider is added.
             if std::env::var_os("BRAID_ECHO").is_some() {

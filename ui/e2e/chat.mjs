@@ -24,6 +24,10 @@ try {
   await page.getByText("You said: hello from the browser").waitFor({ timeout: 15000 });
   await page.getByTestId("state").filter({ hasText: "Idle" }).waitFor({ timeout: 15000 });
   check(true, "a sent message streams back and the state line returns to Idle");
+  // After the first exchange the conversation is named (the echo model
+  // names it by the question's first words).
+  await page.locator(".conversations .open", { hasText: "hello from the browser" }).waitFor({ timeout: 10000 });
+  check(true, "after the first exchange the conversation gets a title in the list");
 
 
   // Shift+Enter makes a new line instead of sending.

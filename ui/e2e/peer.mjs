@@ -148,8 +148,8 @@ try {
   }
 
   // 5. Rename, then reload: title and history are intact.
-  await page.getByRole("button", { name: "Rename New conversation" }).first().click();
-  const title = page.getByLabel("New title for New conversation").first();
+  await page.locator(".conversations li.selected").getByRole("button", { name: /^Rename / }).click();
+  const title = page.getByLabel(/^New title for /).first();
   await title.fill("Greetings");
   await title.press("Enter");
   await page.locator(".conversations .open", { hasText: "Greetings" }).waitFor();

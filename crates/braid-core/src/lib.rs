@@ -24,6 +24,7 @@ pub mod pipeline;
 pub mod prompt;
 pub mod recovery;
 pub mod sim;
+pub mod title;
 pub mod tokens;
 pub mod validate;
 pub mod vision;

@@ -27,8 +27,15 @@ pub fn echo_tokens(text: &str) -> u32 {
     text.chars().count().div_ceil(4) as u32
 }
 
-/// What the echo answers to a request: the last user message, repeated.
+/// What the echo answers to a request: the last user message, repeated;
+/// asked for a title, the question's first words (a stand-in model names a
+/// conversation the way Braid does when a model gives no title).
 pub fn echo_answer(request: &LlmRequest) -> String {
+    if request.system.as_deref() == Some(braid_core::title::INSTRUCTIONS) {
+        let question = request.messages.iter().find_map(|m| m.body.plain_text()).unwrap_or_default();
+        let question = question.strip_prefix("User: ").unwrap_or(&question);
+        return braid_core::title::from_question(question.split("\n\nAssistant: ").next().unwrap_or_default());
+    }
     let last_user = request
         .messages
         .iter()

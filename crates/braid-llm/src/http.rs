@@ -280,7 +280,9 @@ fn connect_failure(e: &reqwest::Error) -> String {
         if let Some(io) = next.downcast_ref::<std::io::Error>() {
             use std::io::ErrorKind::*;
             match io.kind() {
-                ConnectionRefused => return "nothing is listening there (connection refused); is the server running?".into(),
+                ConnectionRefused => {
+                    return "nothing is listening there (connection refused); is the server running?".into()
+                }
                 ConnectionReset | ConnectionAborted => return "the server closed the connection".into(),
                 TimedOut => return "the connection timed out".into(),
                 _ => {}

@@ -82,6 +82,9 @@ pub enum NoticeCode {
     /// The server streams nothing when tools are offered: this answer was
     /// asked for in one piece.
     StreamingUnavailable,
+    /// The conversation got its title after the first exchange (the
+    /// conversation list shows it).
+    Titled,
     // A request failed (retried, or the context failed): the
     // [`FailureCode`]s.
     Network,

@@ -13,6 +13,7 @@ mod files;
 mod merge;
 mod meta;
 mod request;
+mod title;
 mod work;
 
 use crate::tool_task::ToolTask;
@@ -82,6 +83,8 @@ pub enum Input {
         model: Option<Option<ModelChoice>>,
         answer: Answer<ContextSummary>,
     },
+    /// A title for a conversation still called "New conversation".
+    AutoTitle(String),
     /// A watched file may have changed: check it now.
     CheckFile(PathBuf),
     /// Tell the context's clients (from its tasks).
@@ -162,6 +165,8 @@ pub struct ContextActor {
     /// The model's own counts of messages, for models Braid has no
     /// tokenizer for (asked of their server once per message).
     model_counts: crate::model_count::Counts,
+    /// A title was asked for already (once per task).
+    titling: bool,
 }
 
 impl ContextActor {
@@ -185,6 +190,7 @@ impl ContextActor {
             summary: None,
             reading: None,
             model_counts: Arc::default(),
+            titling: false,
         };
         // The catalogue first: the stored one may be from an older run.
         let tools = actor.shared.tools().specs();
@@ -257,6 +263,7 @@ impl ContextActor {
             Input::UpdateMeta { title, model, answer } => {
                 let _ = answer.send(self.update_meta(title, model));
             }
+            Input::AutoTitle(title) => self.auto_title(title),
             Input::CheckFile(path) => self.check_file(&path),
             Input::Notice(notice) => self.emit_notice(notice, clock::now()),
             Input::RereadImage { message_id, mode, answer } => {
@@ -342,6 +349,9 @@ impl ContextActor {
             to: self.state.status.kind(),
             effects: effects.len(),
         });
+        if from != braid_protocol::StatusKind::Idle && self.state.status.kind() == braid_protocol::StatusKind::Idle {
+            self.maybe_title();
+        }
         let mut reply = None;
         for effect in effects {
             self.after_append(&effect);

@@ -145,7 +145,7 @@ impl Runtime {
         let title = title
             .map(|t| t.trim().to_owned())
             .filter(|t| !t.is_empty())
-            .unwrap_or_else(|| "New conversation".to_owned());
+            .unwrap_or_else(|| braid_core::title::DEFAULT_TITLE.to_owned());
         let meta = ContextMeta {
             id: id.clone(),
             title,

@@ -23,6 +23,10 @@ pub struct RuntimeConfig {
     pub max_tokens: u32,
     /// Retry, backoff and loop limits for new contexts.
     pub machine: MachineConfig,
+    /// Name a new conversation after its first exchange, by its model (the
+    /// question's first words if it gives none). Off by default so a
+    /// scripted model is asked only what a test scripts; the apps turn it on.
+    pub model_titles: bool,
 }
 
 impl RuntimeConfig {
@@ -34,6 +38,7 @@ impl RuntimeConfig {
             system_prompt: None,
             max_tokens: 1024,
             machine: MachineConfig::default(),
+            model_titles: false,
         }
     }
 }

@@ -92,7 +92,8 @@ async fn main() -> ExitCode {
             }
         };
     let cwd = std::env::current_dir().unwrap_or_else(|_| ".".into());
-    let config = RuntimeConfig::new(args.db.clone(), cwd);
+    let mut config = RuntimeConfig::new(args.db.clone(), cwd);
+    config.model_titles = true;
     let data_dir = args.db.parent().unwrap_or(Path::new(".")).to_owned();
     let mut providers = match Providers::from_settings(data_dir.join("settings.json"), Secrets::new(&data_dir)) {
         Ok(p) => p,

@@ -84,6 +84,8 @@ export function ChatView({ backend, id, settings, onActivity }: Props) {
       (s) => setModel((m) => applySnapshot(m, s)),
       (e) => {
         pending.push(e);
+        // A new title shows in the conversation list at once.
+        if (e.event === "context_update" && e.metadata.notice?.code === "titled") activity.current?.();
         frame ??= requestAnimationFrame(flush);
         timer ??= setTimeout(flush, 250);
       },
