@@ -110,6 +110,17 @@ pub enum Command {
     BranchGraph { context_id: ContextId },
     /// Answered by the [`ContextSummary`] with the new title.
     RenameContext { context_id: ContextId, title: String },
+    /// Answered by `()`: the conversation is kept at the top of the list
+    /// (or no longer); when it last changed stays as it was.
+    PinContext { context_id: ContextId, pinned: bool },
+    /// Answered by `Vec<SearchHit>`: titles containing the words, then
+    /// messages holding all of them (the last may be the start of a word),
+    /// best first; at most `limit` (50 by default, 200 at most).
+    SearchConversations {
+        query: String,
+        #[serde(default)]
+        limit: Option<u32>,
+    },
     /// Answered by the [`ContextSummary`]; `None` follows the default model
     /// again. Takes effect from the next request.
     SetContextModel {
@@ -262,6 +273,9 @@ pub struct ContextSummary {
     pub message_count: u64,
     /// The conversation's own model; `None` follows the default.
     pub model: Option<ModelChoice>,
+    /// Kept at the top of the conversation list.
+    #[serde(default)]
+    pub pinned: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
@@ -371,6 +385,8 @@ pub fn responses() -> Vec<(&'static str, String)> {
         ("draft_merge_summary", ts::<String>()),
         ("branch_graph", ts::<crate::GraphView>()),
         ("rename_context", ts::<ContextSummary>()),
+        ("pin_context", unit()),
+        ("search_conversations", ts::<Vec<crate::SearchHit>>()),
         ("set_context_model", ts::<ContextSummary>()),
         ("get_settings", ts::<SettingsView>()),
         ("save_provider", ts::<SettingsView>()),

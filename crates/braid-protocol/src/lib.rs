@@ -16,6 +16,7 @@ pub mod generation;
 pub mod ids;
 pub mod merge;
 pub mod message;
+pub mod search;
 pub mod settings;
 pub mod status;
 pub mod tools;
@@ -44,6 +45,7 @@ pub use message::{
     MessageMeta, MessageType, Role, StoredImage, TokenCount, TokenEncoding, TokenUsage, ToolCall, ToolResultStatus,
     SCHEMA_VERSION,
 };
+pub use search::{SearchHit, SnippetPart};
 pub use settings::{
     EffectiveModel, KeyChange, KeyLocation, LocalServer, ModelChoice, ModelSummary, ProviderInput, ProviderKind,
     ProviderView, SettingsView,

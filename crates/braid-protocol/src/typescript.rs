@@ -6,6 +6,7 @@
 use crate::command::{BranchSummary, ContextUsage, SendReceipt};
 use crate::files::{FileInPlay, FileState, OverwriteReason, OverwriteRisk, WritePreview};
 use crate::generation::{GenerationSettings, ToolUse};
+use crate::search::{SearchHit, SnippetPart};
 use crate::settings::{
     EffectiveModel, KeyChange, KeyLocation, LocalServer, ModelChoice, ModelSummary, ProviderInput, ProviderKind,
     ProviderView, SettingsView,
@@ -139,6 +140,8 @@ pub fn generate() -> String {
     decl::<ContextSummary>(&cfg, &mut out);
     decl::<BranchSummary>(&cfg, &mut out);
     decl::<FileState>(&cfg, &mut out);
+    decl::<SearchHit>(&cfg, &mut out);
+    decl::<SnippetPart>(&cfg, &mut out);
     decl::<FileInPlay>(&cfg, &mut out);
     decl::<OverwriteReason>(&cfg, &mut out);
     decl::<OverwriteRisk>(&cfg, &mut out);

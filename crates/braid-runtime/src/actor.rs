@@ -77,10 +77,9 @@ pub enum Input {
         op: MergeOp,
         answer: Answer<MergeAnswer>,
     },
-    /// A new title and/or model choice (`Some(None)`: back to the default).
+    /// A new title, model choice or pin.
     UpdateMeta {
-        title: Option<String>,
-        model: Option<Option<ModelChoice>>,
+        change: MetaChange,
         answer: Answer<ContextSummary>,
     },
     /// A title for a conversation still called "New conversation".
@@ -101,6 +100,15 @@ pub enum Input {
     Shutdown {
         answer: oneshot::Sender<()>,
     },
+}
+
+/// What changes in a conversation's descriptive fields (`None`: as it is).
+#[derive(Debug, Default)]
+pub struct MetaChange {
+    pub title: Option<String>,
+    /// `Some(None)`: back to the default model.
+    pub model: Option<Option<ModelChoice>>,
+    pub pinned: Option<bool>,
 }
 
 /// The context's task has ended.
@@ -260,8 +268,8 @@ impl ContextActor {
             Input::History { answer } => {
                 let _ = answer.send(Ok(self.log.records().cloned().collect()));
             }
-            Input::UpdateMeta { title, model, answer } => {
-                let _ = answer.send(self.update_meta(title, model));
+            Input::UpdateMeta { change, answer } => {
+                let _ = answer.send(self.update_meta(change));
             }
             Input::AutoTitle(title) => self.auto_title(title),
             Input::CheckFile(path) => self.check_file(&path),

@@ -79,6 +79,12 @@ impl Runtime {
             Command::RenameContext { context_id, title } => {
                 to_json(&self.rename_context(&context_id, &title).await.map_err(wire)?)
             }
+            Command::PinContext { context_id, pinned } => {
+                self.pin_context(&context_id, pinned).await.map(|()| json!(null)).map_err(wire)
+            }
+            Command::SearchConversations { query, limit } => {
+                to_json(&self.search_conversations(&query, limit).await.map_err(wire)?)
+            }
             Command::SetContextModel { context_id, model } => {
                 to_json(&self.set_context_model(&context_id, model).await.map_err(wire)?)
             }

@@ -16,6 +16,7 @@ mod error;
 mod fallback;
 mod image_task;
 mod images;
+mod library;
 mod llm_task;
 mod model_count;
 pub mod providers;
@@ -153,6 +154,7 @@ impl Runtime {
             created_at: now,
             updated_at: now,
             model: None,
+            pinned: false,
         };
         let mut state = ContextState::new(id.clone());
         state.config = self.shared.config.machine.clone();
@@ -178,6 +180,7 @@ impl Runtime {
                 status: l.status,
                 message_count: l.message_count,
                 model: l.meta.model,
+                pinned: l.meta.pinned,
             })
             .collect())
     }
@@ -337,7 +340,8 @@ impl Runtime {
             return Err(RuntimeError::InvalidInput("a title is at most 200 characters".to_owned()));
         }
         let title = Some(title.to_owned());
-        self.ask(id, |answer| Input::UpdateMeta { title, model: None, answer }).await
+        let change = actor::MetaChange { title, ..Default::default() };
+        self.ask(id, |answer| Input::UpdateMeta { change, answer }).await
     }
 
     /// The conversation's own model from its next request on; `None`
@@ -355,7 +359,8 @@ impl Runtime {
                 return Err(RuntimeError::InvalidInput("choose a model".to_owned()));
             }
         }
-        self.ask(id, |answer| Input::UpdateMeta { title: None, model: Some(model), answer }).await
+        let change = actor::MetaChange { model: Some(model), ..Default::default() };
+        self.ask(id, |answer| Input::UpdateMeta { change, answer }).await
     }
 
     /// The model providers: settings, tests, model lists.

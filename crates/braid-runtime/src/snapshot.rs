@@ -15,6 +15,7 @@ pub fn summary(meta: &ContextMeta, state: &ContextState, message_count: u64) -> 
         status: state.status.clone(),
         message_count,
         model: meta.model.clone(),
+        pinned: meta.pinned,
     }
 }
 

@@ -28,6 +28,7 @@ fn context(store: &mut Store, id: &str, n: u64) -> (ContextMeta, ContextState, C
         created_at: Timestamp(1),
         updated_at: Timestamp(1),
         model: None,
+        pinned: false,
     };
     let mut state = ContextState::new(meta.id.clone());
     let mut conv = Conversation::new(Timestamp(1));

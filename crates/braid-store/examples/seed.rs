@@ -122,6 +122,7 @@ fn main() -> ExitCode {
         created_at: now,
         updated_at: now,
         model: None,
+        pinned: false,
     };
     let mut state = ContextState::new(meta.id.clone());
     let branches = args.get(3).and_then(|b| b.parse::<u64>().ok()).unwrap_or(1).max(1);

@@ -9,6 +9,7 @@
 mod error;
 mod files;
 mod images;
+mod library;
 mod load;
 mod recover;
 mod schema;
@@ -16,6 +17,7 @@ mod write;
 
 pub use error::StoreError;
 pub use files::FileRow;
+pub use library::{SearchRow, HIT_END, HIT_START};
 pub use recover::{RecoveredContext, RecoveryReport};
 
 use braid_core::{ContextState, Conversation};
@@ -34,6 +36,8 @@ pub struct ContextMeta {
     pub updated_at: Timestamp,
     /// The conversation's own model; `None` follows the default provider.
     pub model: Option<braid_protocol::ModelChoice>,
+    /// Kept at the top of the conversation list.
+    pub pinned: bool,
 }
 
 /// A context as stored.

@@ -14,7 +14,7 @@ impl Store {
     pub fn list_contexts(&self) -> Result<Vec<ContextListing>, StoreError> {
         let mut stmt = self.conn.prepare_cached(
             "SELECT c.id, c.title, c.working_dir, c.created_at, c.updated_at, c.status_json,
-                    (SELECT COUNT(*) FROM messages m WHERE m.context_id = c.id), c.model_json
+                    (SELECT COUNT(*) FROM messages m WHERE m.context_id = c.id), c.model_json, c.pinned
              FROM contexts c ORDER BY c.updated_at DESC, c.id",
         )?;
         let rows = stmt.query_map([], |r| {
@@ -26,6 +26,7 @@ impl Store {
                     created_at: Timestamp(r.get(3)?),
                     updated_at: Timestamp(r.get(4)?),
                     model: model_choice(r.get(7)?),
+                    pinned: r.get(8)?,
                 },
                 r.get::<_, String>(5)?,
                 r.get::<_, u64>(6)?,
@@ -55,7 +56,7 @@ impl Store {
         let row = self
             .conn
             .prepare_cached(
-                "SELECT title, working_dir, created_at, updated_at, active_branch, state_json, model_json
+                "SELECT title, working_dir, created_at, updated_at, active_branch, state_json, model_json, pinned
                  FROM contexts WHERE id = ?1",
             )?
             .query_row(params![id.0], |r| {
@@ -67,6 +68,7 @@ impl Store {
                         created_at: Timestamp(r.get(2)?),
                         updated_at: Timestamp(r.get(3)?),
                         model: model_choice(r.get(6)?),
+                        pinned: r.get(7)?,
                     },
                     BranchId(r.get(4)?),
                     r.get::<_, String>(5)?,

@@ -71,6 +71,48 @@ const MIGRATIONS: &[&str] = &[
         PRIMARY KEY (context_id, path)
     ) WITHOUT ROWID;
     "#,
+    // 5: pinned conversations, and full-text search over the text of the
+    // questions and answers (FTS5 over a table the triggers keep, so a
+    // message leaving the pool leaves the index), filled for what exists.
+    // A row whose JSON is unreadable is left out, never an error: loading
+    // reports it, with the context it is in.
+    r#"
+    ALTER TABLE contexts ADD COLUMN pinned INTEGER NOT NULL DEFAULT 0;
+    CREATE TABLE message_text (
+        rowid      INTEGER PRIMARY KEY,
+        context_id TEXT NOT NULL,
+        message_id INTEGER NOT NULL,
+        text       TEXT NOT NULL,
+        UNIQUE (context_id, message_id)
+    );
+    CREATE VIRTUAL TABLE message_search USING fts5(
+        text, content = 'message_text', content_rowid = 'rowid', tokenize = 'unicode61 remove_diacritics 2'
+    );
+    CREATE TRIGGER message_text_added AFTER INSERT ON message_text BEGIN
+        INSERT INTO message_search (rowid, text) VALUES (new.rowid, new.text);
+    END;
+    CREATE TRIGGER message_text_removed AFTER DELETE ON message_text BEGIN
+        INSERT INTO message_search (message_search, rowid, text) VALUES ('delete', old.rowid, old.text);
+    END;
+    CREATE TRIGGER message_added AFTER INSERT ON messages WHEN new.kind = 'text' BEGIN
+        INSERT INTO message_text (context_id, message_id, text)
+        SELECT new.context_id, new.id, coalesce(group_concat(json_extract(p.value, '$.text'), ''), '')
+        FROM json_each(iif(json_valid(new.json), new.json, '{}'), '$.body.parts') AS p GROUP BY new.id;
+    END;
+    CREATE TRIGGER message_changed AFTER UPDATE OF json ON messages BEGIN
+        DELETE FROM message_text WHERE context_id = old.context_id AND message_id = old.id;
+        INSERT INTO message_text (context_id, message_id, text)
+        SELECT new.context_id, new.id, coalesce(group_concat(json_extract(p.value, '$.text'), ''), '')
+        FROM json_each(iif(json_valid(new.json), new.json, '{}'), '$.body.parts') AS p WHERE new.kind = 'text' GROUP BY new.id;
+    END;
+    CREATE TRIGGER message_removed AFTER DELETE ON messages BEGIN
+        DELETE FROM message_text WHERE context_id = old.context_id AND message_id = old.id;
+    END;
+    INSERT INTO message_text (context_id, message_id, text)
+    SELECT m.context_id, m.id,
+           (SELECT coalesce(group_concat(json_extract(p.value, '$.text'), ''), '') FROM json_each(iif(json_valid(m.json), m.json, '{}'), '$.body.parts') AS p)
+    FROM messages m WHERE m.kind = 'text' AND json_valid(m.json);
+    "#,
 ];
 
 pub const SCHEMA_VERSION: u32 = MIGRATIONS.len() as u32;

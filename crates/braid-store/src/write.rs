@@ -140,10 +140,10 @@ impl Store {
     ) -> Result<(), StoreError> {
         let tx = self.conn.transaction()?;
         tx.prepare_cached(
-            "INSERT INTO contexts (id, title, working_dir, created_at, updated_at, active_branch, status, status_json, state_json, model_json)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, '', '', '', ?7)",
+            "INSERT INTO contexts (id, title, working_dir, created_at, updated_at, active_branch, status, status_json, state_json, model_json, pinned)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, '', '', '', ?7, ?8)",
         )?
-        .execute(params![meta.id.0, meta.title, meta.working_dir, meta.created_at.0, meta.updated_at.0, conversation.active_branch().0, model_json(meta)?])?;
+        .execute(params![meta.id.0, meta.title, meta.working_dir, meta.created_at.0, meta.updated_at.0, conversation.active_branch().0, model_json(meta)?, meta.pinned])?;
         write_all(&tx, &meta.id, state, conversation, meta.updated_at)?;
         tx.commit()?;
         Ok(())

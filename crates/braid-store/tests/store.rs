@@ -3,65 +3,13 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a panic is how a test reports
 
-use braid_core::llm::LlmResponse;
 use braid_core::machine::Event;
-use braid_core::sim::Sim;
 use braid_core::{ContextState, Conversation};
-use braid_protocol::{BranchId, ContextId, ContextStatus, ControlKind, MessageType, Role, StatusKind, Timestamp};
-use braid_store::{ContextMeta, FileRow, Store, StoreError};
+use braid_protocol::{BranchId, ContextStatus, ControlKind, MessageType, Role, StatusKind, Timestamp};
+use braid_store::{FileRow, Store, StoreError};
 
-fn meta(id: &str) -> ContextMeta {
-    ContextMeta {
-        id: ContextId(id.into()),
-        title: format!("title {id}"),
-        working_dir: "/tmp".into(),
-        created_at: Timestamp(1),
-        updated_at: Timestamp(1),
-        model: None,
-    }
-}
-
-/// Drives a simulator and writes every transition to the store, as the
-/// runtime does.
-struct Persisted {
-    sim: Sim,
-    id: ContextId,
-}
-
-impl Persisted {
-    fn new(store: &mut Store, id: &str) -> Persisted {
-        let mut sim = Sim::new();
-        sim.state = ContextState::new(ContextId(id.into()));
-        store.create_context(&meta(id), &sim.state, &sim.conversation).unwrap();
-        Persisted { sim, id: ContextId(id.into()) }
-    }
-
-    fn send(&mut self, store: &mut Store, event: Event) -> Vec<braid_core::Effect> {
-        let fx = self.sim.send(event);
-        store.persist(&self.id, &self.sim.state, &self.sim.conversation, &fx, self.sim.now).unwrap();
-        fx
-    }
-
-    fn exchange(&mut self, store: &mut Store, question: &str, answer: &str) {
-        let fx = self.send(
-            store,
-            Event::UserMessage {
-                body: MessageType::text(Role::User, question),
-                queue_if_busy: false,
-                force_tool: None,
-                images: Vec::new(),
-            },
-        );
-        let msg = fx.iter().find_map(|e| match e {
-            braid_core::Effect::RunPipeline(m) => Some(m.clone()),
-            _ => None,
-        });
-        self.send(store, Event::PipelineSucceeded { message: msg.unwrap(), attachments: Vec::new() });
-        let rid = self.sim.request_id();
-        self.send(store, Event::LlmDelta { request_id: rid, text: answer.into() });
-        self.send(store, Event::LlmCompleted { request_id: rid, response: LlmResponse::text(answer) });
-    }
-}
+mod support;
+use support::{meta, Persisted};
 
 #[test]
 fn per_transition_writes_load_back_exactly() {
@@ -96,10 +44,10 @@ fn wal_and_schema_version_are_set_and_reopening_is_idempotent() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("nested/dir/braid.db");
     let store = Store::open(&path).unwrap();
-    assert_eq!(store.schema_version().unwrap(), 4);
+    assert_eq!(store.schema_version().unwrap(), 5);
     drop(store);
     let store = Store::open(&path).unwrap();
-    assert_eq!(store.schema_version().unwrap(), 4);
+    assert_eq!(store.schema_version().unwrap(), 5);
     let conn = rusqlite::Connection::open(&path).unwrap();
     let mode: String = conn.pragma_query_value(None, "journal_mode", |r| r.get(0)).unwrap();
     assert_eq!(mode, "wal");
@@ -230,13 +178,15 @@ fn a_version_1_database_is_migrated_and_keeps_its_contexts() {
     // Back to what version 1 wrote.
     let conn = rusqlite::Connection::open(&path).unwrap();
     conn.execute_batch(
-        "DROP TABLE file_records; ALTER TABLE branches DROP COLUMN model_json; ALTER TABLE contexts DROP COLUMN model_json;
+        "DROP TRIGGER message_added; DROP TRIGGER message_changed; DROP TRIGGER message_removed;
+         DROP TABLE message_search; DROP TABLE message_text; ALTER TABLE contexts DROP COLUMN pinned;
+         DROP TABLE file_records; ALTER TABLE branches DROP COLUMN model_json; ALTER TABLE contexts DROP COLUMN model_json;
          PRAGMA user_version = 1;",
     )
     .unwrap();
     drop(conn);
     let mut store = Store::open(&path).unwrap();
-    assert_eq!(store.schema_version().unwrap(), 4);
+    assert_eq!(store.schema_version().unwrap(), 5);
     let loaded = store.load_context(&m.id).unwrap();
     assert_eq!((loaded.meta.title.as_str(), loaded.meta.model.as_ref()), ("title old", None));
     let choice = braid_protocol::ModelChoice { provider_id: "p".into(), model: "m".into() };

@@ -13,7 +13,7 @@ export const defaultTools: ToolSettings = {
 
 export function snapshotOf(messages: Message[], extra: Partial<ContextSnapshot> = {}): ContextSnapshot {
   return {
-    summary: { id: "c", title: "t", working_dir: "/", created_at: 0, updated_at: 0, status: { state: "idle" }, message_count: messages.length, model: null },
+    summary: { id: "c", title: "t", working_dir: "/", created_at: 0, updated_at: 0, status: { state: "idle" }, message_count: messages.length, model: null, pinned: false },
     active_branch: "main",
     branches: [],
     queued: [],

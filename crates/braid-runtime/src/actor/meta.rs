@@ -5,7 +5,7 @@
 use super::ContextActor;
 use crate::{clock, snapshot};
 use braid_core::machine::{Event, Reply};
-use braid_protocol::{BranchId, ContextSnapshot, ContextSummary, ErrorCode, MessageId, ModelChoice, WireError};
+use braid_protocol::{BranchId, ContextSnapshot, ContextSummary, ErrorCode, MessageId, WireError};
 
 impl ContextActor {
     pub(super) fn snapshot(&self, tail: usize) -> ContextSnapshot {
@@ -25,24 +25,27 @@ impl ContextActor {
     }
 
     /// Written to the store first; the copy here changes only if that worked.
-    pub(super) fn update_meta(
-        &mut self,
-        title: Option<String>,
-        model: Option<Option<ModelChoice>>,
-    ) -> Result<ContextSummary, WireError> {
+    pub(super) fn update_meta(&mut self, change: super::MetaChange) -> Result<ContextSummary, WireError> {
         let now = clock::now();
         let storage = |e: braid_store::StoreError| WireError::new(ErrorCode::Storage, e.to_string());
         let mut store = self.shared.lock_store();
-        if let Some(title) = &title {
+        if let Some(title) = &change.title {
             store.rename_context(&self.meta.id, title, now).map_err(storage)?;
             self.meta.title = title.clone();
         }
-        if let Some(model) = &model {
+        if let Some(model) = &change.model {
             store.set_context_model(&self.meta.id, model.as_ref(), now).map_err(storage)?;
             self.meta.model = model.clone();
         }
+        // A pin is not a change to the conversation: its time stays.
+        if let Some(pinned) = change.pinned {
+            store.set_pinned(&self.meta.id, pinned).map_err(storage)?;
+            self.meta.pinned = pinned;
+        }
         drop(store);
-        self.meta.updated_at = now;
+        if change.title.is_some() || change.model.is_some() {
+            self.meta.updated_at = now;
+        }
         Ok(snapshot::summary(&self.meta, &self.state, self.conversation.len() as u64))
     }
 

@@ -37,7 +37,7 @@ impl ContextActor {
         if self.meta.title != title::DEFAULT_TITLE {
             return;
         }
-        match self.update_meta(Some(name.clone()), None) {
+        match self.update_meta(super::MetaChange { title: Some(name.clone()), ..Default::default() }) {
             Ok(_) => {
                 self.emit_notice(Notice { code: NoticeCode::Titled, message: format!("Named “{name}”") }, clock::now())
             }

@@ -1,0 +1,38 @@
+//! Finding conversations again: pins and full-text search. A search reads
+//! the store directly (every conversation, loaded or not); a pin goes
+//! through the conversation's task so its own picture stays right.
+
+use crate::actor::{Input, MetaChange};
+use crate::{Runtime, RuntimeError};
+use braid_protocol::{ContextId, SearchHit, SnippetPart};
+
+/// Results of one search unless the caller asks for another number.
+const DEFAULT_HITS: u32 = 50;
+
+impl Runtime {
+    /// Keeps the conversation at the top of the list, or no longer.
+    pub async fn pin_context(&self, id: &ContextId, pinned: bool) -> Result<(), RuntimeError> {
+        let change = MetaChange { pinned: Some(pinned), ..Default::default() };
+        self.ask(id, |answer| Input::UpdateMeta { change, answer }).await.map(drop)
+    }
+
+    /// Titles containing `query`, then messages holding all its words.
+    pub async fn search_conversations(&self, query: &str, limit: Option<u32>) -> Result<Vec<SearchHit>, RuntimeError> {
+        if query.chars().count() > 500 {
+            return Err(RuntimeError::InvalidInput("a search is at most 500 characters".to_owned()));
+        }
+        let limit = limit.unwrap_or(DEFAULT_HITS) as usize;
+        let rows = self.shared.lock_store().search(query, limit)?;
+        Ok(rows
+            .into_iter()
+            .map(|r| SearchHit {
+                context_id: r.context_id,
+                title: r.title,
+                message_id: r.message_id,
+                branch_id: r.branch,
+                snippet: SnippetPart::split(&r.snippet, braid_store::HIT_START, braid_store::HIT_END),
+                at: r.at,
+            })
+            .collect())
+    }
+}
