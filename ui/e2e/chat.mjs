@@ -131,7 +131,9 @@ try {
   const refused = page.getByRole("alert").filter({ hasText: /temperature/i }).first();
   await refused.waitFor({ timeout: 5000 }).catch(() => undefined);
   const said = (await refused.isVisible()) ? await refused.innerText() : "";
-  check(/temperature/i.test(said), `a temperature of 7 is refused with the reason (${JSON.stringify(said)})`);
+  // On a failure, say what was on the page instead.
+  const alerts = said ? "" : ` alerts: ${JSON.stringify(await page.getByRole("alert").allInnerTexts())}, state: ${await page.getByTestId("state").innerText()}, field: ${await temp.inputValue()}`;
+  check(/temperature/i.test(said), `a temperature of 7 is refused with the reason (${JSON.stringify(said)}${alerts})`);
   await temp.fill("0.4");
   await page.getByLabel("Longest answer (tokens)").fill("300");
   await page.getByLabel("Longest answer (tokens)").press("Enter");

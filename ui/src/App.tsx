@@ -3,7 +3,8 @@ import { connect } from "./backend";
 import { ChatView } from "./chat/ChatView";
 import { serialLoader, type SerialLoader } from "./chat/serial";
 import { ConversationList } from "./conversations/ConversationList";
-import type { ContextId, ContextSummary, SettingsView } from "./generated/protocol";
+import type { ContextId, ContextSummary, SearchHit, SettingsView } from "./generated/protocol";
+import type { OpenRequest } from "./chat/reveal";
 import { FirstRun } from "./settings/FirstRun";
 import { newForm, type ProviderForm } from "./settings/form";
 import { SettingsPanel } from "./settings/SettingsPanel";
@@ -16,6 +17,8 @@ export function App() {
   const [error, setError] = useState<string | null>(null);
   const [settings, setSettings] = useState<SettingsView | null>(null);
   const [help, setHelp] = useState(false);
+  // A message a search found, to open once its conversation is shown.
+  const [opening, setOpening] = useState<(OpenRequest & { context: ContextId }) | null>(null);
   const [panel, setPanel] = useState<{ start?: ProviderForm } | null>(null);
 
   // The list is asked for after every change in the open conversation; one
@@ -55,6 +58,15 @@ export function App() {
     }, (e) => setError(e.message));
   };
   const rename = (c: ContextSummary, title: string) => backend.renameContext(c.id, title).then(refresh);
+  const pin = (c: ContextSummary, pinned: boolean) => void backend.pinContext(c.id, pinned).then(refresh, (e: Error) => setError(e.message));
+  const search = useCallback((q: string) => backend.searchConversations(q), [backend]);
+  const openHit = (hit: SearchHit) => {
+    setSelected(hit.context_id);
+    if (hit.message_id !== null) {
+      const message = hit.message_id;
+      setOpening((o) => ({ context: hit.context_id, message, branch: hit.branch_id, at: (o?.at ?? 0) + 1 }));
+    }
+  };
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
@@ -86,12 +98,15 @@ export function App() {
         onRename={rename}
         onSettings={() => setPanel({})}
         onHelp={() => setHelp(true)}
+        onPin={pin}
+        search={search}
+        onOpenHit={openHit}
       />
       {error ? <div className="error banner" role="alert">{error} <button type="button" className="link" onClick={() => setError(null)}>Dismiss</button></div> : null}
       {unconfigured ? (
         <FirstRun backend={backend} onConfigured={setSettings} onAddProvider={() => setPanel({ start: newForm() })} />
       ) : selected ? (
-        <ChatView key={selected} backend={backend} id={selected} settings={settings} onActivity={refresh} />
+        <ChatView key={selected} backend={backend} id={selected} settings={settings} onActivity={refresh} openMessage={opening?.context === selected ? opening : null} />
       ) : (
         <p className="empty">Start a new conversation (Ctrl+Shift+O) or pick one.</p>
       )}

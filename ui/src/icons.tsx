@@ -45,3 +45,11 @@ export function CopyIcon() {
     </svg>
   );
 }
+
+export function PinIcon() {
+  return (
+    <svg width="13" height="13" viewBox="0 0 16 16" aria-hidden="true" focusable="false">
+      <path d="M6 1.5h4l-.5 4 2.5 2.5v1.5h-7v-1.5l2.5-2.5z M8 9.5v5" fill="none" stroke="currentColor" strokeWidth="1.3" strokeLinejoin="round" />
+    </svg>
+  );
+}

@@ -23,6 +23,7 @@ import type {
   ModelSummary,
   NewMessage,
   ProviderInput,
+  SearchHit,
   SendReceipt,
   SettingsView,
   StoredImage,
@@ -76,6 +77,12 @@ export abstract class CommandBackend implements Backend {
   }
   renameBranch(id: ContextId, branch: BranchId, name: string): Promise<void> {
     return this.execute({ type: "rename_branch", context_id: id, branch_id: branch, name });
+  }
+  pinContext(id: ContextId, pinned: boolean): Promise<void> {
+    return this.execute({ type: "pin_context", context_id: id, pinned });
+  }
+  searchConversations(query: string): Promise<SearchHit[]> {
+    return this.execute({ type: "search_conversations", query, limit: null });
   }
   setBranchPrompt(id: ContextId, branch: BranchId, systemPrompt: string | null): Promise<void> {
     return this.execute({ type: "set_branch_prompt", context_id: id, branch_id: branch, system_prompt: systemPrompt });

@@ -22,6 +22,7 @@ import type {
   ModelSummary,
   NewMessage,
   ProviderInput,
+  SearchHit,
   SendReceipt,
   SettingsView,
   StoredImage,
@@ -63,6 +64,10 @@ export interface Backend {
   createBranch(id: ContextId, from: MessageId, name: string): Promise<BranchId>;
   switchBranch(id: ContextId, branch: BranchId): Promise<void>;
   renameBranch(id: ContextId, branch: BranchId, name: string): Promise<void>;
+  /** Keeps a conversation at the top of the list, or no longer. */
+  pinContext(id: ContextId, pinned: boolean): Promise<void>;
+  /** Titles, then messages, holding the words of `query`. */
+  searchConversations(query: string): Promise<SearchHit[]>;
   setBranchPrompt(id: ContextId, branch: BranchId, systemPrompt: string | null): Promise<void>;
   /** Not main, not the branch in use; messages another branch holds stay. */
   /** A branch holding everything before `message`: for an edited question or a new answer. */

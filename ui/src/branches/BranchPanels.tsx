@@ -16,14 +16,14 @@ interface Props {
   setMergeFrom: (b: BranchId | null) => void;
   onSwitch: (b: BranchId) => void;
   onFork: (message: number) => void;
-  /** Brings a message of the branch in use into view in the chat. */
-  onReveal: (message: number) => void;
+  /** Shows a message in the chat, on `branch` when the one in use lacks it. */
+  onOpen: (message: number, branch: BranchId) => void;
   reload: () => void;
   onError: (text: string) => void;
 }
 
 /** The history graph beside the chat and the merge dialog over it. */
-export function BranchPanels({ backend, snapshot, busy, graphOpen, mergeFrom, compareWith, setCompareWith, setGraphOpen, setMergeFrom, onSwitch, onFork, onReveal, reload, onError }: Props) {
+export function BranchPanels({ backend, snapshot, busy, graphOpen, mergeFrom, compareWith, setCompareWith, setGraphOpen, setMergeFrom, onSwitch, onFork, onOpen, reload, onError }: Props) {
   const id = snapshot.summary.id;
   // The graph is fetched again whenever the conversation changes.
   const version = snapshot.summary.message_count * 1000 + snapshot.branches.length;
@@ -37,16 +37,7 @@ export function BranchPanels({ backend, snapshot, busy, graphOpen, mergeFrom, co
           busy={busy}
           onSwitch={onSwitch}
           onFork={onFork}
-          onOpen={(message, branch) => {
-            // The message may be on another branch, or older than the
-            // loaded tail: switch and load it all, then reveal it.
-            const here = !snapshot.truncated && snapshot.messages.some((m) => m.id === message);
-            if (!here) {
-              const switched = branch === snapshot.active_branch ? Promise.resolve() : backend.switchBranch(id, branch);
-              switched.then(reload, (e: Error) => onError(e.message));
-            }
-            onReveal(message);
-          }}
+          onOpen={onOpen}
           onMerge={setMergeFrom}
           onCompare={setCompareWith}
           onClose={() => setGraphOpen(false)}

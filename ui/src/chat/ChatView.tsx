@@ -19,7 +19,8 @@ import { MessageList, type Row } from "./MessageList";
 import { applyEvent, applySnapshot, empty, type ChatModel } from "./model";
 import { StateLine } from "./StateLine";
 import { serialLoader, type SerialLoader } from "./serial";
-import { pendingCalls, rowKeyFor, transcript } from "./transcript";
+import { pendingCalls, transcript } from "./transcript";
+import { useReveal, type OpenRequest } from "./reveal";
 
 /** `onActivity` is told whenever the stored conversation changed (so the
  *  list can show the new count and order). */
@@ -28,9 +29,11 @@ interface Props {
   id: ContextId;
   settings: SettingsView | null;
   onActivity?: () => void;
+  /** A message to open once the conversation has loaded (a search result). */
+  openMessage?: OpenRequest | null;
 }
 
-export function ChatView({ backend, id, settings, onActivity }: Props) {
+export function ChatView({ backend, id, settings, onActivity, openMessage }: Props) {
   const [model, setModel] = useState<ChatModel>(empty);
   const [error, setError] = useState<string | null>(null);
   /** The last text sent, to give back if the message is refused. */
@@ -84,8 +87,8 @@ export function ChatView({ backend, id, settings, onActivity }: Props) {
       (s) => setModel((m) => applySnapshot(m, s)),
       (e) => {
         pending.push(e);
-        // A new title shows in the conversation list at once.
-        if (e.event === "context_update" && e.metadata.notice?.code === "titled") activity.current?.();
+        // A new title shows in the header and the list at once.
+        if (e.event === "context_update" && e.metadata.notice?.code === "titled") loader.current?.request();
         frame ??= requestAnimationFrame(flush);
         timer ??= setTimeout(flush, 250);
       },
@@ -227,13 +230,8 @@ export function ChatView({ backend, id, settings, onActivity }: Props) {
   );
   const onUndoMerge = useCallback((card: number) => void backend.undoMerge(id, card).then(reload, report), [backend, id, reload, report]);
   const [graphOpen, setGraphOpen] = useState(false);
-  // A message to bring into view (from the graph), once it is loaded.
-  const [reveal, setReveal] = useState<{ id: number; at: number } | null>(null);
-  const onReveal = useCallback((message: number) => setReveal((r) => ({ id: message, at: (r?.at ?? 0) + 1 })), []);
-  const revealRow = useMemo(
-    () => (reveal ? { key: rowKeyFor(model.snapshot?.messages ?? [], reveal.id), at: reveal.at } : null),
-    [reveal, model.snapshot],
-  );
+  // A message to bring into view (from the graph or a search).
+  const reveal = useReveal(backend, id, model.snapshot, reload, setError, openMessage ?? null);
   const [mergeFrom, setMergeFrom] = useState<BranchId | null>(null);
   const [compareWith, setCompareWith] = useState<BranchId | null>(null);
   useEffect(() => {
@@ -367,7 +365,7 @@ export function ChatView({ backend, id, settings, onActivity }: Props) {
           {model.snapshot.context.left_out} earlier message{model.snapshot.context.left_out === 1 ? " was" : "s were"} left out of the last request to fit the model's window; they stay here.
         </p>
       ) : null}
-      <MessageList rows={rows} reveal={revealRow} />
+      <MessageList rows={rows} reveal={reveal.row} />
       {model.snapshot ? (
         <BranchPanels
           backend={backend}
@@ -381,7 +379,7 @@ export function ChatView({ backend, id, settings, onActivity }: Props) {
           setMergeFrom={setMergeFrom}
           onSwitch={onSwitchBranch}
           onFork={onFork}
-          onReveal={onReveal}
+          onOpen={reveal.open}
           reload={reload}
           onError={setError}
         />

@@ -1,6 +1,8 @@
-import { useState, type KeyboardEvent } from "react";
-import { FolderIcon } from "../icons";
-import type { ContextId, ContextSummary } from "../generated/protocol";
+import { useEffect, useMemo, useState, type KeyboardEvent } from "react";
+import { FolderIcon, PinIcon } from "../icons";
+import type { ContextId, ContextSummary, SearchHit } from "../generated/protocol";
+import { groupByDate } from "./groups";
+import { SearchResults } from "./SearchResults";
 
 interface Props {
   items: ContextSummary[];
@@ -14,6 +16,38 @@ interface Props {
   onSettings: () => void;
   /** The keyboard shortcuts. */
   onHelp: () => void;
+  onPin: (c: ContextSummary, pinned: boolean) => void;
+  /** Full-text search over every conversation's messages. */
+  search: (query: string) => Promise<SearchHit[]>;
+  /** Opens a conversation at the message a search found. */
+  onOpenHit: (hit: SearchHit) => void;
+}
+
+/** A search asks the backend once typing pauses, from this many characters. */
+const SEARCH_FROM = 2;
+const SEARCH_PAUSE_MS = 150;
+
+/** The messages holding `query`, asked for once typing pauses; `null`
+ *  while the answer is on its way. */
+function useSearch(query: string, search: Props["search"]) {
+  const [found, setFound] = useState<{ query: string; hits: SearchHit[] | null; error: string | null }>({ query: "", hits: [], error: null });
+  const q = query.trim();
+  useEffect(() => {
+    if (q.length < SEARCH_FROM) return;
+    let live = true;
+    const t = setTimeout(() => {
+      search(q).then(
+        (hits) => live && setFound({ query: q, hits, error: null }),
+        (e: Error) => live && setFound({ query: q, hits: [], error: e.message }),
+      );
+    }, SEARCH_PAUSE_MS);
+    return () => {
+      live = false;
+      clearTimeout(t);
+    };
+  }, [q, search]);
+  if (q.length < SEARCH_FROM) return null;
+  return found.query === q ? found : { query: q, hits: null, error: null };
 }
 
 function RenameField({ c, onDone, onRename }: { c: ContextSummary; onDone: () => void; onRename: Props["onRename"] }) {
@@ -35,8 +69,6 @@ function RenameField({ c, onDone, onRename }: { c: ContextSummary; onDone: () =>
   );
 }
 
-/** Most recent first (the server's order), searchable by title; double-click
- *  or F2 renames. */
 function FolderForm({ onCreateIn, onDone }: { onCreateIn: Props["onCreateIn"]; onDone: () => void }) {
   const [folder, setFolder] = useState("");
   const [error, setError] = useState<string | null>(null);
@@ -56,11 +88,17 @@ function FolderForm({ onCreateIn, onDone }: { onCreateIn: Props["onCreateIn"]; o
   );
 }
 
-export function ConversationList({ items, selected, onSelect, onCreate, onCreateIn, onDelete, onRename, onSettings, onHelp }: Props) {
+/** Pinned first, then grouped by date, most recent first (the server's
+ *  order); the search box filters titles at once and searches messages
+ *  as typing pauses. Double-click or F2 renames. */
+export function ConversationList({ items, selected, onSelect, onCreate, onCreateIn, onDelete, onRename, onSettings, onHelp, onPin, search, onOpenHit }: Props) {
   const [query, setQuery] = useState("");
   const [choosing, setChoosing] = useState(false);
   const [renaming, setRenaming] = useState<ContextId | null>(null);
+  const found = useSearch(query, search);
   const shown = items.filter((c) => c.title.toLowerCase().includes(query.trim().toLowerCase()));
+  // Recomputed when the list changes; "today" moves on with the next change.
+  const groups = useMemo(() => groupByDate(shown, new Date()), [shown]);
   return (
     <nav className="conversations">
       <div className="new-row">
@@ -68,32 +106,58 @@ export function ConversationList({ items, selected, onSelect, onCreate, onCreate
         <button type="button" className="icon-button" aria-label="New conversation in a folder" title="New conversation working in a folder you choose" onClick={() => setChoosing((c) => !c)}><FolderIcon /></button>
       </div>
       {choosing ? <FolderForm onCreateIn={onCreateIn} onDone={() => setChoosing(false)} /> : null}
-      <input aria-label="Search conversations" placeholder="Search" value={query} onChange={(e) => setQuery(e.target.value)} />
-      <ul>
-        {shown.map((c) => (
-          <li key={c.id} className={c.id === selected ? "selected" : ""}>
-            {renaming === c.id ? (
-              <RenameField c={c} onRename={onRename} onDone={() => setRenaming(null)} />
-            ) : (
-              <>
-                <button
-                  type="button"
-                  className="open"
-                  onClick={() => onSelect(c.id)}
-                  onDoubleClick={() => setRenaming(c.id)}
-                  onKeyDown={(e) => e.key === "F2" && setRenaming(c.id)}
-                >
-                  {c.title} <small>{c.message_count} messages</small>
-                  <small className="folder" title={c.working_dir}>{c.working_dir.split("/").filter(Boolean).pop() ?? "/"}</small>
-                </button>
-                <button type="button" className="icon" aria-label={`Rename ${c.title}`} onClick={() => setRenaming(c.id)}>✎</button>
-                <button type="button" className="icon delete" aria-label={`Delete ${c.title}`} onClick={() => onDelete(c)}>×</button>
-              </>
-            )}
-          </li>
+      <input
+        type="search"
+        aria-label="Search conversations"
+        placeholder="Search titles and messages"
+        value={query}
+        onChange={(e) => setQuery(e.target.value)}
+        onKeyDown={(e) => e.key === "Escape" && setQuery("")}
+      />
+      <div className="conversation-groups">
+        {groups.map((g) => (
+          <section key={g.label} aria-label={g.label}>
+            <h3>{g.label}</h3>
+            <ul>
+              {g.items.map((c) => (
+                <li key={c.id} className={c.id === selected ? "selected" : ""}>
+                  {renaming === c.id ? (
+                    <RenameField c={c} onRename={onRename} onDone={() => setRenaming(null)} />
+                  ) : (
+                    <>
+                      <button
+                        type="button"
+                        className="open"
+                        aria-current={c.id === selected ? "page" : undefined}
+                        onClick={() => onSelect(c.id)}
+                        onDoubleClick={() => setRenaming(c.id)}
+                        onKeyDown={(e) => e.key === "F2" && setRenaming(c.id)}
+                      >
+                        {c.title} <small>{c.message_count} messages</small>
+                        <small className="folder" title={c.working_dir}>{c.working_dir.split("/").filter(Boolean).pop() ?? "/"}</small>
+                      </button>
+                      <button
+                        type="button"
+                        className={c.pinned ? "icon pin pinned" : "icon pin"}
+                        aria-label={c.pinned ? `Unpin ${c.title}` : `Pin ${c.title}`}
+                        aria-pressed={c.pinned}
+                        title={c.pinned ? "Unpin" : "Pin to the top"}
+                        onClick={() => onPin(c, !c.pinned)}
+                      >
+                        <PinIcon />
+                      </button>
+                      <button type="button" className="icon" aria-label={`Rename ${c.title}`} onClick={() => setRenaming(c.id)}>✎</button>
+                      <button type="button" className="icon delete" aria-label={`Delete ${c.title}`} onClick={() => onDelete(c)}>×</button>
+                    </>
+                  )}
+                </li>
+              ))}
+            </ul>
+          </section>
         ))}
-        {items.length > 0 && shown.length === 0 ? <li className="hint">No title matches “{query}”.</li> : null}
-      </ul>
+        {items.length > 0 && shown.length === 0 && !found ? <p className="hint">No title matches “{query}”.</p> : null}
+        {found ? <SearchResults query={found.query} hits={found.hits} error={found.error} onOpen={onOpenHit} /> : null}
+      </div>
       <div className="sidebar-foot">
         <button type="button" className="settings-button" onClick={onSettings} title="Ctrl+,">Settings</button>
         <button type="button" className="icon-button" aria-label="Keyboard shortcuts" title="Keyboard shortcuts (Ctrl+/)" onClick={onHelp}>?</button>

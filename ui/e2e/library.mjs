@@ -1,0 +1,76 @@
+// Finding conversations again, in a real browser against braid-server
+// with the echo model: a conversation is named after its first exchange,
+// full-text search finds a word inside a message of another conversation
+// (with its line, the word marked) and opens it there, marked; a pin
+// moves a conversation into "Pinned" and lasts a reload; the list is
+// grouped by date. Screenshot: e2e/out/library.png.
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { checker, launchBrowser, startServer, tempDir } from "./lib.mjs";
+
+const { check, finish } = checker();
+const { server, url: started } = startServer(join(tempDir("library"), "l.db"), ["--echo"]);
+const url = await started;
+const browser = await launchBrowser();
+mkdirSync("e2e/out", { recursive: true });
+try {
+  const page = await browser.newPage({ viewport: { width: 1200, height: 760 } });
+  const consoleErrors = [];
+  page.on("console", (m) => m.type() === "error" && consoleErrors.push(m.text()));
+  await page.goto(url);
+  const box = page.getByLabel("Message");
+  const idle = () => page.getByTestId("state").filter({ hasText: "Idle" }).waitFor({ timeout: 15000 });
+  const say = async (text) => {
+    await box.fill(text);
+    await box.press("Enter");
+    await page.getByText(`You said: ${text}`).waitFor({ timeout: 15000 });
+    await idle();
+  };
+  const list = page.locator("nav.conversations");
+
+  await page.getByRole("button", { name: "New conversation", exact: true }).click();
+  await say("where does the zebra config live");
+  for (const q of ["and the logs", "and the cache", "and the queue"]) await say(q);
+  await list.locator(".open", { hasText: "where does the zebra config live" }).waitFor({ timeout: 10000 });
+  check(true, "the first conversation is named after its first exchange");
+  await page.getByRole("button", { name: "New conversation", exact: true }).click();
+  await say("something else entirely");
+
+  // Search from the second conversation: the word is inside a message of
+  // the first; its line is shown with the word marked.
+  await page.getByLabel("Search conversations").fill("zeb");
+  const results = page.getByRole("region", { name: "Messages found" });
+  await results.waitFor({ timeout: 5000 });
+  const first = results.locator(".hit").first();
+  const marked = await first.locator("mark").first().innerText();
+  const line = await first.locator(".hit-line").innerText();
+  check(marked.toLowerCase() === "zebra" && line.includes("where does the zebra config live"), `search finds a word inside a message, its line shown and the word marked ("${line}", marked "${marked}")`);
+  await page.screenshot({ path: "e2e/out/library.png" });
+  await first.click();
+  await page.locator(".chat-header h1", { hasText: "where does the zebra config" }).waitFor({ timeout: 5000 });
+  const flashed = page.locator(".messages .row.flash");
+  await flashed.waitFor({ timeout: 5000 });
+  check((await flashed.innerText()).includes("zebra"), "a click opens that conversation at the message, marked");
+  await page.getByLabel("Search conversations").fill("");
+
+  // Pin the second conversation: it moves into "Pinned", and stays there
+  // after a reload; the others are grouped under Today.
+  await list.locator("li", { hasText: "something else entirely" }).hover();
+  await page.getByRole("button", { name: /^Pin something else entirely/ }).click();
+  const pinned = page.getByRole("region", { name: "Pinned" });
+  await pinned.getByText("something else entirely").waitFor({ timeout: 5000 });
+  await page.reload();
+  await page.getByRole("region", { name: "Pinned" }).getByText("something else entirely").waitFor({ timeout: 10000 });
+  const today = await page.getByRole("region", { name: "Today" }).innerText();
+  check(today.includes("where does the zebra") && !today.includes("something else"), "a pin lasts a reload; the rest is grouped under Today");
+  await page.getByRole("button", { name: /^Unpin something else entirely/ }).click();
+  await page.getByRole("region", { name: "Pinned" }).waitFor({ state: "detached", timeout: 5000 });
+  check(true, "unpinning puts it back under Today");
+  check(consoleErrors.length === 0, `no console errors (${consoleErrors.join(" | ")})`);
+} catch (e) {
+  check(false, `library flow: ${e.message}`);
+} finally {
+  await browser.close();
+  server.kill();
+}
+finish();

@@ -1,0 +1,42 @@
+import { renderToStaticMarkup } from "react-dom/server";
+import { describe, expect, it } from "vitest";
+import type { ContextSummary } from "../generated/protocol";
+import { ConversationList } from "./ConversationList";
+import { SearchResults } from "./SearchResults";
+
+const conv = (id: string, title: string, pinned: boolean): ContextSummary => ({
+  id, title, working_dir: "/home/u/project", created_at: Date.now(), updated_at: Date.now(), status: { state: "idle" }, message_count: 4, model: null, pinned,
+});
+const none = () => undefined;
+
+describe("the conversation list", () => {
+  it("shows pins in their own group with an Unpin button, the rest under Today", () => {
+    const html = renderToStaticMarkup(
+      <ConversationList
+        items={[conv("a", "Cache choice", false), conv("b", "Release notes", true)]}
+        selected="a"
+        onSelect={none}
+        onCreate={none}
+        onCreateIn={() => Promise.resolve()}
+        onDelete={none}
+        onRename={() => Promise.resolve()}
+        onSettings={none}
+        onHelp={none}
+        onPin={none}
+        search={() => Promise.resolve([])}
+        onOpenHit={none}
+      />,
+    );
+    expect(html.indexOf("<h3>Pinned</h3>")).toBeLessThan(html.indexOf("<h3>Today</h3>"));
+    expect(html).toContain('aria-label="Unpin Release notes" aria-pressed="true"');
+    expect(html).toContain('aria-label="Pin Cache choice" aria-pressed="false"');
+    expect(html).toContain('aria-current="page"');
+  });
+  it("shows a found message's line with the words marked", () => {
+    const hit = { context_id: "a", title: "Cache choice", message_id: 3, branch_id: "main", at: 0, snippet: [{ text: "Redis at three ", hit: false }, { text: "milliseconds", hit: true }] };
+    const html = renderToStaticMarkup(<SearchResults query="milli" hits={[hit]} error={null} onOpen={none} />);
+    expect(html).toContain("In messages (1)");
+    expect(html).toContain("<span>Redis at three </span><mark>milliseconds</mark>");
+    expect(renderToStaticMarkup(<SearchResults query="zzz" hits={[]} error={null} onOpen={none} />)).toContain("No message contains “zzz”.");
+  });
+});
