@@ -151,3 +151,18 @@ export const DELIVER_FILE = `
     target.dispatchEvent(new DragEvent("drop", { dataTransfer: dt, bubbles: true, cancelable: true }));
   }
   return true;`;
+
+/** The serious and critical accessibility violations axe-core finds on
+ *  the page as it is, each as "rule: the first element it names". */
+export async function accessibilityProblems(page) {
+  const { createRequire } = await import("node:module");
+  const { readFileSync } = await import("node:fs");
+  const axe = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
+  // Evaluated through the debugger, as the page's strict CSP forbids
+  // inline scripts (and should).
+  await page.evaluate(axe);
+  const violations = await page.evaluate(async () => (await globalThis.axe.run(document, { resultTypes: ["violations"] })).violations);
+  return violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.id} (${v.impact}): ${v.nodes.length} × ${v.nodes[0]?.target.join(" ")}`);
+}

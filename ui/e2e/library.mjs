@@ -3,10 +3,12 @@
 // full-text search finds a word inside a message of another conversation
 // (with its line, the word marked) and opens it there, marked; a pin
 // moves a conversation into "Pinned" and lasts a reload; the list is
-// grouped by date. Screenshot: e2e/out/library.png.
+// grouped by date; axe-core finds no serious accessibility problem in the
+// chat, the search results, the shortcuts sheet or the history graph.
+// Screenshot: e2e/out/library.png.
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { checker, launchBrowser, startServer, tempDir } from "./lib.mjs";
+import { accessibilityProblems, checker, launchBrowser, startServer, tempDir } from "./lib.mjs";
 
 const { check, finish } = checker();
 const { server, url: started } = startServer(join(tempDir("library"), "l.db"), ["--echo"]);
@@ -66,6 +68,22 @@ try {
   await page.getByRole("button", { name: /^Unpin something else entirely/ }).click();
   await page.getByRole("region", { name: "Pinned" }).waitFor({ state: "detached", timeout: 5000 });
   check(true, "unpinning puts it back under Today");
+  // Accessibility, by axe-core: the chat with its list, the search
+  // results, the shortcuts sheet, the history graph.
+  const problems = [];
+  problems.push(...(await accessibilityProblems(page)));
+  await page.getByLabel("Search conversations").fill("zebra");
+  await page.getByRole("region", { name: "Messages found" }).waitFor({ timeout: 5000 });
+  problems.push(...(await accessibilityProblems(page)));
+  await page.getByLabel("Search conversations").fill("");
+  await page.keyboard.press("Control+/");
+  await page.getByRole("dialog", { name: "Keyboard shortcuts" }).waitFor();
+  problems.push(...(await accessibilityProblems(page)));
+  await page.keyboard.press("Escape");
+  await page.keyboard.press("Control+Shift+H");
+  await page.locator(".graph-row").first().waitFor({ timeout: 5000 });
+  problems.push(...(await accessibilityProblems(page)));
+  check(problems.length === 0, `axe-core finds no serious or critical accessibility problem (${[...new Set(problems)].join(" | ")})`);
   check(consoleErrors.length === 0, `no console errors (${consoleErrors.join(" | ")})`);
 } catch (e) {
   check(false, `library flow: ${e.message}`);
