@@ -2,7 +2,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { Backend } from "../backend/types";
 import { BackendError } from "../backend/types";
 import type { AgentMode, ApprovalDecision, BraidEvent, BranchId, ContextId, ContextStrategy, GenerationSettings, ImageMode, SettingsView, ToolApprovalPolicy, ToolCall } from "../generated/protocol";
-import { Markdown } from "../markdown/Markdown";
+import { StreamingMarkdown } from "../markdown/Markdown";
 import { ApprovalPanel } from "./ApprovalPanel";
 import { FilesPanel } from "./FilesPanel";
 import { toAttachments, useAttachments, type Pending } from "./attachments";
@@ -289,7 +289,7 @@ export function ChatView({ backend, id, settings, onActivity, openMessage }: Pro
       render: () => (
         <div className="message assistant streaming">
           <span className="who">assistant</span>
-          <Markdown source={t} />
+          <StreamingMarkdown source={t} />
         </div>
       ),
     }));
