@@ -41,6 +41,9 @@ pub struct PreparedRequest {
     pub messages: Vec<Message>,
     /// The summary among them that stands for older messages, if any.
     pub pinned_summary: Option<MessageId>,
+    /// References and images the user keeps: sent ahead of older messages
+    /// while they fit.
+    pub kept: Vec<MessageId>,
     /// Files the agent read that changed outside Braid since.
     pub changed_files: Vec<FileChange>,
 }
@@ -110,6 +113,14 @@ pub fn cost(message: &Message, encoding: TokenEncoding, sees_images: bool) -> u3
     }
 }
 
+/// What the user may keep in what is sent, and what is marked when it is
+/// left out: what a message brought in (a file's lines, an image, a
+/// resource), which the model cannot ask for again by itself.
+pub fn keepable(body: &braid_protocol::MessageType) -> bool {
+    use braid_protocol::MessageType;
+    matches!(body, MessageType::FileReference { .. } | MessageType::Image { .. } | MessageType::McpResource { .. })
+}
+
 /// Fits `request` into its model's window.
 pub fn plan(request: &PreparedRequest, system_tokens: u32, tools_tokens: u32, settings: FitSettings) -> Fit {
     let enc = request.encoding;
@@ -141,7 +152,8 @@ pub fn plan(request: &PreparedRequest, system_tokens: u32, tools_tokens: u32, se
         }
     }
     // A summary stands for older messages: it goes before any of them.
-    match optimize::select_pinned(&counted, settings.strategy, available, request.pinned_summary) {
+    let pinned: Vec<MessageId> = request.pinned_summary.into_iter().chain(request.kept.iter().copied()).collect();
+    match optimize::select_pinned(&counted, settings.strategy, available, &pinned) {
         Ok(selection) => Fit::Send {
             usage: ContextUsage {
                 window: budget.window,
@@ -151,6 +163,12 @@ pub fn plan(request: &PreparedRequest, system_tokens: u32, tools_tokens: u32, se
                 reserved_output: budget.reserved_output,
                 sent_messages: selection.keep.len() as u32,
                 left_out: selection.dropped.len() as u32,
+                left_out_references: request
+                    .messages
+                    .iter()
+                    .filter(|m| keepable(&m.body) && selection.dropped.contains(&m.id))
+                    .map(|m| m.id)
+                    .collect(),
                 estimated,
             },
             keep: selection.keep,
@@ -166,7 +184,7 @@ pub fn plan(request: &PreparedRequest, system_tokens: u32, tools_tokens: u32, se
 
 /// Prompt tokens the provider reported over what Braid counted for the
 /// same request, kept within bounds a bad report cannot push past.
-pub fn estimate_ratio(reported_prompt_tokens: u32, sent: ContextUsage) -> f64 {
+pub fn estimate_ratio(reported_prompt_tokens: u32, sent: &ContextUsage) -> f64 {
     let ours = f64::from(sent.system + sent.tools + sent.messages).max(1.0);
     (f64::from(reported_prompt_tokens) / ours).clamp(0.5, 3.0)
 }

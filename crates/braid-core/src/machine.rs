@@ -55,6 +55,10 @@ pub struct MachineConfig {
     /// Tools on a normal turn, temperature, longest answer.
     #[serde(default)]
     pub generation: GenerationSettings,
+    /// References and images the user keeps in what is sent: they go
+    /// ahead of older messages while they fit.
+    #[serde(default)]
+    pub kept: std::collections::BTreeSet<MessageId>,
 }
 
 impl Default for MachineConfig {
@@ -68,6 +72,7 @@ impl Default for MachineConfig {
             summarize_at_percent: default_summarize_at(),
             context: ContextStrategy::default(),
             generation: GenerationSettings::default(),
+            kept: std::collections::BTreeSet::new(),
         }
     }
 }

@@ -132,17 +132,18 @@ fn score(u: &Unit, total: usize, messages: &[(&Message, u32)]) -> f64 {
 /// tokens. The newest unit must fit; the last messages the strategy names
 /// are kept while they fit.
 pub fn select(messages: &[(&Message, u32)], strategy: ContextStrategy, available: u32) -> Result<Selection, TooLarge> {
-    select_pinned(messages, strategy, available, None)
+    select_pinned(messages, strategy, available, &[])
 }
 
-/// As [`select`], with one message (a summary standing for older ones)
-/// kept right after the newest unit: it covers more than any single
-/// message of the tail.
+/// As [`select`], with pinned messages kept right after the newest unit,
+/// in the order given, while they fit: a summary standing for older ones
+/// (it covers more than any single message of the tail), then what the
+/// user keeps.
 pub fn select_pinned(
     messages: &[(&Message, u32)],
     strategy: ContextStrategy,
     available: u32,
-    pinned: Option<MessageId>,
+    pinned: &[MessageId],
 ) -> Result<Selection, TooLarge> {
     let units = units(messages);
     let Some(newest) = units.last() else {
@@ -159,10 +160,12 @@ pub fn select_pinned(
     let mut chosen = vec![false; units.len()];
     let mut used = newest.tokens;
     chosen[newest.index] = true;
-    if let Some(u) = units.iter().find(|u| !chosen[u.index] && pinned.is_some_and(|p| u.ids.contains(&p))) {
-        if used + u.tokens <= available {
-            used += u.tokens;
-            chosen[u.index] = true;
+    for p in pinned {
+        if let Some(u) = units.iter().find(|u| !chosen[u.index] && u.ids.contains(p)) {
+            if used + u.tokens <= available {
+                used += u.tokens;
+                chosen[u.index] = true;
+            }
         }
     }
     // The tail, newest first, until one does not fit (the newest always

@@ -265,6 +265,7 @@ impl Sim {
             system: None,
             messages: crate::prompt::request_messages(&self.conversation),
             pinned_summary: crate::prompt::latest_summary(&self.conversation),
+            kept: self.state.config.kept.iter().copied().collect(),
             changed_files: Vec::new(),
         }
     }

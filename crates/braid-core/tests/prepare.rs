@@ -155,7 +155,7 @@ fn reported_usage_corrects_the_estimate_for_models_without_a_tokenizer() {
     facts.encoding = TokenEncoding::Estimate;
     sim.prepare(facts);
     let ours = {
-        let u = sim.state.book.last_sent.unwrap();
+        let u = sim.state.book.last_sent.clone().unwrap();
         u.system + u.tools + u.messages
     };
     answer(&mut sim, "hi", Some(Usage { prompt_tokens: ours * 2, completion_tokens: 1 }));

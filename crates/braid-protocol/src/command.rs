@@ -110,6 +110,9 @@ pub enum Command {
     BranchGraph { context_id: ContextId },
     /// Answered by the [`ContextSummary`] with the new title.
     RenameContext { context_id: ContextId, title: String },
+    /// Answered by `()`: a file reference, image or resource is kept in
+    /// what is sent, ahead of older messages, while it fits (or no longer).
+    KeepInContext { context_id: ContextId, message_id: MessageId, keep: bool },
     /// Answered by `()`: the conversation is kept at the top of the list
     /// (or no longer); when it last changed stays as it was.
     PinContext { context_id: ContextId, pinned: bool },
@@ -328,10 +331,13 @@ pub struct ContextSnapshot {
     /// How the last request filled the window, from Braid's own counts;
     /// `None` before the first request since the app started.
     pub context: Option<ContextUsage>,
+    /// References and images the user keeps in what is sent.
+    #[serde(default)]
+    pub kept: Vec<MessageId>,
 }
 
 /// The window as the last request used it (local counts, before sending).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 pub struct ContextUsage {
     pub window: u32,
     pub system: u32,
@@ -341,6 +347,10 @@ pub struct ContextUsage {
     /// Messages sent, and stored ones left out to fit.
     pub sent_messages: u32,
     pub left_out: u32,
+    /// The references, images and resources among those left out: the
+    /// chat marks each, as the model did not see it.
+    #[serde(default)]
+    pub left_out_references: Vec<MessageId>,
     /// Counted with an estimate (the model's tokenizer is not one Braid
     /// has), so the figures are approximate.
     #[serde(default)]
@@ -386,6 +396,7 @@ pub fn responses() -> Vec<(&'static str, String)> {
         ("branch_graph", ts::<crate::GraphView>()),
         ("rename_context", ts::<ContextSummary>()),
         ("pin_context", unit()),
+        ("keep_in_context", unit()),
         ("search_conversations", ts::<Vec<crate::SearchHit>>()),
         ("set_context_model", ts::<ContextSummary>()),
         ("get_settings", ts::<SettingsView>()),

@@ -11,6 +11,7 @@ mod approval;
 mod failure;
 mod files;
 mod merge;
+mod message;
 mod meta;
 mod request;
 mod title;
@@ -24,8 +25,8 @@ use braid_core::history::{TransitionLog, TransitionRecord};
 use braid_core::machine::{Effect, Event, Reply};
 use braid_core::{ContextState, Conversation};
 use braid_protocol::{
-    BraidEvent, BranchId, ContextSnapshot, ContextSummary, ErrorCode, MessageId, MessageType, ModelChoice, Notice,
-    RequestId, WireError,
+    BraidEvent, BranchId, ContextSnapshot, ContextSummary, ErrorCode, MessageId, ModelChoice, Notice, RequestId,
+    WireError,
 };
 use braid_store::ContextMeta;
 use braid_workspace::freshness::FileFreshness;
@@ -34,6 +35,7 @@ use std::sync::{Arc, Mutex};
 use tokio::sync::{broadcast, mpsc, oneshot};
 
 pub use merge::{MergeAnswer, MergeOp};
+pub use message::MessageOp;
 
 pub type Answer<T> = oneshot::Sender<Result<T, WireError>>;
 
@@ -88,12 +90,11 @@ pub enum Input {
     CheckFile(PathBuf),
     /// Tell the context's clients (from its tasks).
     Notice(Notice),
-    /// Read this Image message again (looked up here, then fed to the
-    /// machine).
-    RereadImage {
+    /// Something done to one stored message (looked up here, then fed to
+    /// the machine).
+    Message {
         message_id: MessageId,
-        /// Read it this way from now on.
-        mode: Option<braid_protocol::ImageMode>,
+        op: MessageOp,
         answer: Answer<Reply>,
     },
     /// Stop everything in flight and end the task.
@@ -274,17 +275,8 @@ impl ContextActor {
             Input::AutoTitle(title) => self.auto_title(title),
             Input::CheckFile(path) => self.check_file(&path),
             Input::Notice(notice) => self.emit_notice(notice, clock::now()),
-            Input::RereadImage { message_id, mode, answer } => {
-                let reply = match self.conversation.message(message_id).cloned() {
-                    Some(mut message) => {
-                        if let (MessageType::Image { mode: current, .. }, Some(m)) = (&mut message.body, mode) {
-                            *current = m;
-                        }
-                        self.apply(Event::RereadImage { message }).unwrap_or(Ok(Reply::Done))
-                    }
-                    None => Err(WireError::new(ErrorCode::NotFound, format!("there is no message {message_id}"))),
-                };
-                let _ = answer.send(reply);
+            Input::Message { message_id, op, answer } => {
+                let _ = answer.send(self.message_op(message_id, op));
             }
             Input::Shutdown { answer } => {
                 self.apply(Event::Cancel);

@@ -82,6 +82,9 @@ impl Runtime {
             Command::PinContext { context_id, pinned } => {
                 self.pin_context(&context_id, pinned).await.map(|()| json!(null)).map_err(wire)
             }
+            Command::KeepInContext { context_id, message_id, keep } => {
+                self.keep_in_context(&context_id, message_id, keep).await.map(|()| json!(null)).map_err(wire)
+            }
             Command::SearchConversations { query, limit } => {
                 to_json(&self.search_conversations(&query, limit).await.map_err(wire)?)
             }

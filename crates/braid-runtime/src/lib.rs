@@ -248,7 +248,7 @@ impl Runtime {
         message_id: MessageId,
         mode: Option<ImageMode>,
     ) -> Result<(), RuntimeError> {
-        self.ask(id, |answer| Input::RereadImage { message_id, mode, answer }).await.map(drop)
+        self.ask(id, |answer| Input::Message { message_id, op: actor::MessageOp::Reread(mode), answer }).await.map(drop)
     }
 
     /// After the tool loop stopped (limit, repeat, interrupt): go on.

@@ -1,10 +1,11 @@
-//! Finding conversations again: pins and full-text search. A search reads
+//! Finding conversations again (pins and full-text search), and keeping
+//! a reference in what is sent. A search reads
 //! the store directly (every conversation, loaded or not); a pin goes
 //! through the conversation's task so its own picture stays right.
 
-use crate::actor::{Input, MetaChange};
+use crate::actor::{Input, MessageOp, MetaChange};
 use crate::{Runtime, RuntimeError};
-use braid_protocol::{ContextId, SearchHit, SnippetPart};
+use braid_protocol::{ContextId, MessageId, SearchHit, SnippetPart};
 
 /// Results of one search unless the caller asks for another number.
 const DEFAULT_HITS: u32 = 50;
@@ -14,6 +15,12 @@ impl Runtime {
     pub async fn pin_context(&self, id: &ContextId, pinned: bool) -> Result<(), RuntimeError> {
         let change = MetaChange { pinned: Some(pinned), ..Default::default() };
         self.ask(id, |answer| Input::UpdateMeta { change, answer }).await.map(drop)
+    }
+
+    /// Keeps a file reference, image or resource in what is sent, ahead of
+    /// older messages, while it fits (or no longer).
+    pub async fn keep_in_context(&self, id: &ContextId, message_id: MessageId, keep: bool) -> Result<(), RuntimeError> {
+        self.ask(id, |answer| Input::Message { message_id, op: MessageOp::Keep(keep), answer }).await.map(drop)
     }
 
     /// Titles containing `query`, then messages holding all its words.

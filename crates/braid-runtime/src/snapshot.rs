@@ -61,6 +61,7 @@ pub fn build(
         strategy: state.config.context,
         summarize_at_percent: state.config.summarize_at_percent,
         context,
+        kept: state.config.kept.iter().copied().collect(),
         files,
         overwrites: Vec::new(),
         previews: Vec::new(),

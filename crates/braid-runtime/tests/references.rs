@@ -189,3 +189,25 @@ async fn notices(sub: &mut braid_runtime::Subscription, wait: u64) -> Vec<String
     }
     out
 }
+
+#[tokio::test]
+async fn a_reference_can_be_kept_in_context_and_that_lasts() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("notes.md"), "keep me\n").unwrap();
+    let rt = open(dir.path(), Arc::new(FakeProvider::echo(Duration::ZERO)));
+    let ctx = rt.create_context(None, None).await.unwrap();
+    rt.send_message(&ctx.id, text("read @notes.md"), false).await.unwrap();
+    idle(&rt, &ctx.id).await;
+    let snap = rt.load_context(&ctx.id).await.unwrap();
+    let (file, question) = (snap.messages[0].id, snap.messages[1].id);
+    let refused = rt.keep_in_context(&ctx.id, question, true).await.unwrap_err();
+    assert!(refused.to_string().contains("only a file reference, an image or a resource can be kept"), "{refused}");
+    let missing = rt.keep_in_context(&ctx.id, braid_protocol::MessageId(999), true).await.unwrap_err();
+    assert!(missing.to_string().contains("there is no message 999"), "{missing}");
+    rt.keep_in_context(&ctx.id, file, true).await.unwrap();
+    drop(rt);
+    let rt = open(dir.path(), Arc::new(FakeProvider::echo(Duration::ZERO)));
+    assert_eq!(rt.load_context(&ctx.id).await.unwrap().kept, [file], "kept after a restart");
+    rt.keep_in_context(&ctx.id, file, false).await.unwrap();
+    assert!(rt.load_context(&ctx.id).await.unwrap().kept.is_empty());
+}

@@ -78,6 +78,9 @@ export abstract class CommandBackend implements Backend {
   renameBranch(id: ContextId, branch: BranchId, name: string): Promise<void> {
     return this.execute({ type: "rename_branch", context_id: id, branch_id: branch, name });
   }
+  keepInContext(id: ContextId, message: MessageId, keep: boolean): Promise<void> {
+    return this.execute({ type: "keep_in_context", context_id: id, message_id: message, keep });
+  }
   pinContext(id: ContextId, pinned: boolean): Promise<void> {
     return this.execute({ type: "pin_context", context_id: id, pinned });
   }

@@ -64,6 +64,8 @@ export interface Backend {
   createBranch(id: ContextId, from: MessageId, name: string): Promise<BranchId>;
   switchBranch(id: ContextId, branch: BranchId): Promise<void>;
   renameBranch(id: ContextId, branch: BranchId, name: string): Promise<void>;
+  /** Keeps a reference or image in what is sent, ahead of older messages. */
+  keepInContext(id: ContextId, message: MessageId, keep: boolean): Promise<void>;
   /** Keeps a conversation at the top of the list, or no longer. */
   pinContext(id: ContextId, pinned: boolean): Promise<void>;
   /** Titles, then messages, holding the words of `query`. */

@@ -15,6 +15,7 @@ import { ChatHeader } from "./ChatHeader";
 import { parseComposer } from "./command";
 import { Composer } from "./Composer";
 import { isBusy } from "./describe";
+import { KeepMark } from "./KeepMark";
 import { MessageList, type Row } from "./MessageList";
 import { applyEvent, applySnapshot, empty, type ChatModel } from "./model";
 import { StateLine } from "./StateLine";
@@ -229,6 +230,15 @@ export function ChatView({ backend, id, settings, onActivity, openMessage }: Pro
     [backend, id, branchCount, reload, report],
   );
   const onUndoMerge = useCallback((card: number) => void backend.undoMerge(id, card).then(reload, report), [backend, id, reload, report]);
+  // A reference or image: left out of the last request? kept by the user?
+  const keepOf = useCallback(
+    (message: number) => ({
+      leftOut: model.snapshot?.context?.left_out_references.includes(message) ?? false,
+      kept: model.snapshot?.kept.includes(message) ?? false,
+      onKeep: busy ? undefined : (keep: boolean) => void backend.keepInContext(id, message, keep).then(reload, report),
+    }),
+    [model.snapshot, busy, backend, id, reload, report],
+  );
   const [graphOpen, setGraphOpen] = useState(false);
   // A message to bring into view (from the graph or a search).
   const reveal = useReveal(backend, id, model.snapshot, reload, setError, openMessage ?? null);
@@ -268,6 +278,7 @@ export function ChatView({ backend, id, settings, onActivity, openMessage }: Pro
                 onRetry={(mode) => onRetryImage(item.id, mode)}
                 onOpen={(url, name) => setViewing({ url, name })}
               />
+              <KeepMark {...keepOf(item.id)} />
             </div>
           ) : (
             <ItemView
@@ -278,10 +289,11 @@ export function ChatView({ backend, id, settings, onActivity, openMessage }: Pro
               onUndoMerge={busy ? undefined : onUndoMerge}
               onEdit={busy ? undefined : (text: string) => onEdit(Number(item.key.slice(1)), text)}
               onAgain={busy ? undefined : () => onAgain(Number(item.key.slice(1)))}
+              keep={item.kind === "file" ? keepOf(Number(item.key.slice(1))) : undefined}
             />
           ),
       })),
-    [model.snapshot, full, backend, rereading, reading, busy, onRetryImage, onFork, onContinue, onUndoMerge, onEdit, onAgain],
+    [model.snapshot, full, backend, rereading, reading, busy, onRetryImage, onFork, onContinue, onUndoMerge, onEdit, onAgain, keepOf],
   );
   const rows: Row[] = useMemo(() => {
     const drafts: Row[] = Object.entries(model.drafts).map(([mid, t]) => ({

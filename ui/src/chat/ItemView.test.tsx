@@ -37,4 +37,14 @@ describe("a stored message", () => {
     expect(html).not.toContain('aria-label="Edit and send again"');
     expect(html).toContain("<strong>done</strong>");
   });
+  it("marks a file reference the last request left out, with Keep in context", () => {
+    const file = { key: "m4", kind: "file" as const, label: "notes.md", content: "x", error: null };
+    const left = renderToStaticMarkup(<ItemView item={file} keep={{ leftOut: true, kept: false, onKeep: () => undefined }} />);
+    expect(left).toContain('data-testid="left-out-mark"');
+    expect(left).toContain("Left out of the last request to fit the window");
+    expect(left).toContain(">Keep in context</button>");
+    const kept = renderToStaticMarkup(<ItemView item={file} keep={{ leftOut: false, kept: true, onKeep: () => undefined }} />);
+    expect(kept).toContain("Kept in context");
+    expect(kept).toContain(">Stop keeping</button>");
+  });
 });

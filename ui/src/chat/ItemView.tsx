@@ -1,6 +1,7 @@
 import { useState } from "react";
 import { FileIcon } from "../icons";
 import { Markdown } from "../markdown/Markdown";
+import { KeepMark } from "./KeepMark";
 import { copyText, MessageActions } from "./MessageActions";
 import { ToolCard } from "./ToolCard";
 import type { Item } from "./transcript";
@@ -17,6 +18,8 @@ interface Props {
   onEdit?: (text: string) => void;
   /** Have this answer written again on a new branch (absent while busy). */
   onAgain?: () => void;
+  /** A file reference: left out of the last request, kept by the user. */
+  keep?: { leftOut: boolean; kept: boolean; onKeep?: (keep: boolean) => void };
 }
 
 const STRATEGY_LABEL: Record<string, string> = {
@@ -28,7 +31,7 @@ const STRATEGY_LABEL: Record<string, string> = {
 };
 
 /** One stored message of the transcript, as the chat shows it. */
-export function ItemView({ item, onFork, onContinue, onUndoMerge, onEdit, onAgain }: Props) {
+export function ItemView({ item, onFork, onContinue, onUndoMerge, onEdit, onAgain, keep }: Props) {
   const [editing, setEditing] = useState<string | null>(null);
   const [raw, setRaw] = useState(false);
   if (item.kind === "text" && editing !== null && onEdit) {
@@ -131,10 +134,13 @@ export function ItemView({ item, onFork, onContinue, onUndoMerge, onEdit, onAgai
       );
     case "file":
       return (
-        <details className="file-chip" data-testid="file-chip">
-          <summary title="Show the referenced lines"><FileIcon /> {item.label}</summary>
-          {item.error ? <div className="tool-error">{item.error}</div> : <pre>{item.content}</pre>}
-        </details>
+        <div className={keep?.leftOut ? "file-row left-out" : "file-row"}>
+          <details className="file-chip" data-testid="file-chip">
+            <summary title="Show the referenced lines"><FileIcon /> {item.label}</summary>
+            {item.error ? <div className="tool-error">{item.error}</div> : <pre>{item.content}</pre>}
+          </details>
+          {keep ? <KeepMark {...keep} /> : null}
+        </div>
       );
     case "merge": {
       const r = item.record;

@@ -29,11 +29,13 @@ describe("context meter", () => {
 describe("context meter parts", () => {
   it("splits the window by what Braid counted, and uses it when nothing is reported", () => {
     const s = snap(null, 4_096);
-    s.context = { window: 4_096, system: 100, tools: 364, messages: 2_000, reserved_output: 1_024, sent_messages: 8, left_out: 3, estimated: false };
+    s.context = { window: 4_096, system: 100, tools: 364, messages: 2_000, reserved_output: 1_024, sent_messages: 8, left_out: 3, left_out_references: [], estimated: false };
     const m = meter(s)!;
     expect(partsLabel(m.parts)).toBe("System 100 · Tools 364 · Messages 2,000 · Reserved for the answer 1,024");
     expect(m.label).toBe("2,464 / 4,096 tokens (60 %, counted by Braid)");
     s.context = { ...s.context, estimated: true };
     expect(meter(s)!.label).toBe("2,464 / 4,096 tokens (60 %, estimated by Braid)");
+    s.context = { ...s.context, left_out_references: [7, 9] };
+    expect(meter(s)!.label).toBe("2,464 / 4,096 tokens (60 %, estimated by Braid) · 2 references left out");
   });
 });

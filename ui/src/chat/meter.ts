@@ -41,6 +41,15 @@ export function meter(snapshot: ContextSnapshot | null): Meter | null {
       break;
     }
   }
+  // A reference the model did not see is said on the meter too.
+  const refs = c?.left_out_references.length ?? 0;
+  const note = refs ? ` · ${refs} reference${refs === 1 ? "" : "s"} left out` : "";
+  const m = measure(snapshot, parts, used, window);
+  return m && { ...m, label: m.label + note };
+}
+
+function measure(snapshot: ContextSnapshot, parts: Part[], used: number | null, window: number): Meter {
+  const c = snapshot.context;
   if (used === null && c) {
     // Nothing reported: Braid's own count of what it sent.
     used = c.system + c.tools + c.messages;

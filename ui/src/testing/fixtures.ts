@@ -26,6 +26,7 @@ export function snapshotOf(messages: Message[], extra: Partial<ContextSnapshot> 
     generation: { tool_use: null, temperature: null, max_output_tokens: null },
     tool_use: "auto",
     context: null,
+    kept: [],
     files: [],
     overwrites: [],
     previews: [],

@@ -118,6 +118,13 @@ pub enum Event {
         strategy: ContextStrategy,
         summarize_at_percent: Option<u8>,
     },
+    /// Keep a reference or image in what is sent, ahead of older
+    /// messages, while it fits (or no longer); the runtime checks that the
+    /// message is one.
+    KeepInContext {
+        message: MessageId,
+        keep: bool,
+    },
     /// Tools on a normal turn, temperature, longest answer; from the next
     /// request on.
     SetGeneration {
@@ -206,6 +213,7 @@ impl Event {
             Event::ToolDecision { .. } => "tool_decision",
             Event::SetMode { .. } => "set_mode",
             Event::SetContextStrategy { .. } => "set_context_strategy",
+            Event::KeepInContext { .. } => "keep_in_context",
             Event::SetGeneration { .. } => "set_generation",
             Event::SummaryReady { .. } => "summary_ready",
             Event::SummaryFailed { .. } => "summary_failed",

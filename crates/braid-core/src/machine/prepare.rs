@@ -123,7 +123,7 @@ impl Step {
         if self.s.book.encoding != tokens::TokenEncoding::Estimate {
             return;
         }
-        if let (Some(usage), Some(sent)) = (usage, self.s.book.last_sent) {
+        if let (Some(usage), Some(sent)) = (usage, &self.s.book.last_sent) {
             self.s.book.estimate_ratio = fit::estimate_ratio(usage.prompt_tokens, sent);
         }
     }

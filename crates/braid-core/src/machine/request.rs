@@ -136,7 +136,7 @@ impl Step {
     fn too_long(&self, failure: &LlmFailure, request: &super::InFlight) -> bool {
         let nothing =
             matches!(failure.code, FailureCode::EmptyResponse | FailureCode::StreamCut) && request.sequence == 0;
-        let full = self.s.book.last_sent.is_some_and(|u| {
+        let full = self.s.book.last_sent.as_ref().is_some_and(|u| {
             let sent = u64::from(u.system + u.tools + u.messages + u.reserved_output);
             sent * 100 >= u64::from(u.window) * NEAR_THE_WINDOW_PERCENT
         });

@@ -36,6 +36,15 @@ impl Step {
         self.reply(Ok(Reply::Done));
     }
 
+    pub(super) fn keep_in_context(&mut self, message: braid_protocol::MessageId, keep: bool) {
+        if keep {
+            self.s.config.kept.insert(message);
+        } else {
+            self.s.config.kept.remove(&message);
+        }
+        self.reply(Ok(Reply::Done));
+    }
+
     pub(super) fn set_tool_policy(&mut self, policy: ToolApprovalPolicy, always_ask: Option<Vec<String>>) {
         self.s.config.tools.policy = policy;
         if let Some(list) = always_ask {

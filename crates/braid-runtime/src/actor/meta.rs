@@ -16,7 +16,7 @@ impl ContextActor {
             &self.conversation,
             tail,
             effective,
-            self.state.book.last_sent,
+            self.state.book.last_sent.clone(),
             self.files_in_play(),
         );
         snapshot.overwrites = self.overwrites();

@@ -64,6 +64,7 @@ impl ContextActor {
             system: prompt::system_prompt_for(&self.conversation, config.system_prompt.as_deref(), settings),
             messages: prompt::request_messages(&self.conversation),
             pinned_summary: prompt::latest_summary(&self.conversation),
+            kept: self.state.config.kept.iter().copied().collect(),
             changed_files: self.changed_files(),
         };
         let counting = (enc == TokenEncoding::Estimate)
