@@ -4,7 +4,8 @@
 // (with its line, the word marked) and opens it there, marked; a pin
 // moves a conversation into "Pinned" and lasts a reload; the list is
 // grouped by date; axe-core finds no serious accessibility problem in the
-// chat, the search results, the shortcuts sheet or the history graph.
+// chat, the search results, the shortcuts sheet or the history graph, in
+// the light theme or the dark one.
 // Screenshot: e2e/out/library.png.
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
@@ -84,6 +85,23 @@ try {
   await page.locator(".graph-row").first().waitFor({ timeout: 5000 });
   problems.push(...(await accessibilityProblems(page)));
   check(problems.length === 0, `axe-core finds no serious or critical accessibility problem (${[...new Set(problems)].join(" | ")})`);
+
+  // The dark theme, picked in the sidebar: it lasts a reload, and passes
+  // the same check. Auto follows the system's choice.
+  await page.keyboard.press("Escape");
+  await page.getByLabel("Theme").selectOption("dark");
+  await page.reload();
+  await page.locator(".conversations .open").first().waitFor();
+  const dark = await page.evaluate(() => [globalThis.document.documentElement.dataset.theme, globalThis.getComputedStyle(globalThis.document.documentElement).colorScheme]);
+  const darkProblems = await accessibilityProblems(page);
+  check(dark[0] === "dark" && dark[1] === "dark" && darkProblems.length === 0, `the dark theme lasts a reload and has no serious accessibility problem (${dark.join(", ")}; ${darkProblems.join(" | ")})`);
+  await page.screenshot({ path: "e2e/out/library-dark.png" });
+  await page.getByLabel("Theme").selectOption("system");
+  await page.emulateMedia({ colorScheme: "dark" });
+  const auto = await page.evaluate(() => globalThis.getComputedStyle(globalThis.document.documentElement).colorScheme);
+  await page.emulateMedia({ colorScheme: "light" });
+  const autoLight = await page.evaluate(() => globalThis.getComputedStyle(globalThis.document.documentElement).colorScheme);
+  check(auto === "dark" && autoLight === "light", `Auto follows the system (${auto}, then ${autoLight})`);
   check(consoleErrors.length === 0, `no console errors (${consoleErrors.join(" | ")})`);
 } catch (e) {
   check(false, `library flow: ${e.message}`);

@@ -9,6 +9,7 @@ import { FirstRun } from "./settings/FirstRun";
 import { newForm, type ProviderForm } from "./settings/form";
 import { SettingsPanel } from "./settings/SettingsPanel";
 import { HelpSheet } from "./HelpSheet";
+import { applyTheme, savedTheme, type Theme } from "./theme";
 
 export function App() {
   const backend = useMemo(connect, []);
@@ -17,6 +18,11 @@ export function App() {
   const [error, setError] = useState<string | null>(null);
   const [settings, setSettings] = useState<SettingsView | null>(null);
   const [help, setHelp] = useState(false);
+  const [theme, setTheme] = useState<Theme>(savedTheme);
+  // The conversation list can be folded away (Ctrl+B) for a narrow window.
+  const [sidebar, setSidebar] = useState(() => localStorage.getItem("braid.sidebar") !== "hidden");
+  useEffect(() => localStorage.setItem("braid.sidebar", sidebar ? "shown" : "hidden"), [sidebar]);
+  useEffect(() => applyTheme(theme), [theme]);
   // A message a search found, to open once its conversation is shown.
   const [opening, setOpening] = useState<(OpenRequest & { context: ContextId }) | null>(null);
   const [panel, setPanel] = useState<{ start?: ProviderForm } | null>(null);
@@ -73,6 +79,9 @@ export function App() {
       if ((e.ctrlKey || e.metaKey) && e.key === ",") {
         e.preventDefault();
         setPanel({});
+      } else if ((e.ctrlKey || e.metaKey) && !e.shiftKey && e.key.toLowerCase() === "b") {
+        e.preventDefault();
+        setSidebar((v) => !v);
       } else if ((e.ctrlKey || e.metaKey) && e.key === "/") {
         e.preventDefault();
         setHelp((h) => !h);
@@ -87,7 +96,18 @@ export function App() {
 
   const unconfigured = settings !== null && settings.providers.length === 0 && settings.fallback === null;
   return (
-    <main className="app">
+    <main className={sidebar ? "app" : "app no-sidebar"}>
+      <button
+        type="button"
+        className="sidebar-toggle"
+        aria-label={sidebar ? "Hide the conversation list" : "Show the conversation list"}
+        aria-expanded={sidebar}
+        title={`${sidebar ? "Hide" : "Show"} the conversation list (Ctrl+B)`}
+        onClick={() => setSidebar((v) => !v)}
+      >
+        {sidebar ? "‹" : "›"}
+      </button>
+      {sidebar ? (
       <ConversationList
         items={items}
         selected={selected}
@@ -101,7 +121,10 @@ export function App() {
         onPin={pin}
         search={search}
         onOpenHit={openHit}
+        theme={theme}
+        onTheme={setTheme}
       />
+      ) : null}
       {error ? <div className="error banner" role="alert">{error} <button type="button" className="link" onClick={() => setError(null)}>Dismiss</button></div> : null}
       {unconfigured ? (
         <FirstRun backend={backend} onConfigured={setSettings} onAddProvider={() => setPanel({ start: newForm() })} />

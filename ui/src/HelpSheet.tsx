@@ -8,6 +8,7 @@ export const SHORTCUTS: [string, [string, string][]][] = [
     [
       ["Ctrl+Shift+O", "a new conversation"],
       ["Ctrl+,", "settings"],
+      ["Ctrl+B", "hide or show the conversation list"],
       ["Ctrl+Shift+H", "the history graph of every branch"],
       ["Ctrl+/", "this sheet"],
     ],

@@ -2,6 +2,10 @@ import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { App } from "./App";
 import "./styles.css";
+import { applyTheme, savedTheme } from "./theme";
+
+// Before the first paint, so a dark theme never flashes light.
+applyTheme(savedTheme());
 
 const root = document.getElementById("root");
 if (root) {

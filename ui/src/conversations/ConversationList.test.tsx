@@ -25,6 +25,8 @@ describe("the conversation list", () => {
         onPin={none}
         search={() => Promise.resolve([])}
         onOpenHit={none}
+        theme="system"
+        onTheme={none}
       />,
     );
     expect(html.indexOf("<h3>Pinned</h3>")).toBeLessThan(html.indexOf("<h3>Today</h3>"));

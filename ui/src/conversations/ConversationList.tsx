@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useState, type KeyboardEvent } from "react";
 import { FolderIcon, PinIcon } from "../icons";
 import type { ContextId, ContextSummary, SearchHit } from "../generated/protocol";
+import type { Theme } from "../theme";
 import { groupByDate } from "./groups";
 import { SearchResults } from "./SearchResults";
 
@@ -21,6 +22,8 @@ interface Props {
   search: (query: string) => Promise<SearchHit[]>;
   /** Opens a conversation at the message a search found. */
   onOpenHit: (hit: SearchHit) => void;
+  theme: Theme;
+  onTheme: (theme: Theme) => void;
 }
 
 /** A search asks the backend once typing pauses, from this many characters. */
@@ -91,7 +94,7 @@ function FolderForm({ onCreateIn, onDone }: { onCreateIn: Props["onCreateIn"]; o
 /** Pinned first, then grouped by date, most recent first (the server's
  *  order); the search box filters titles at once and searches messages
  *  as typing pauses. Double-click or F2 renames. */
-export function ConversationList({ items, selected, onSelect, onCreate, onCreateIn, onDelete, onRename, onSettings, onHelp, onPin, search, onOpenHit }: Props) {
+export function ConversationList({ items, selected, onSelect, onCreate, onCreateIn, onDelete, onRename, onSettings, onHelp, onPin, search, onOpenHit, theme, onTheme }: Props) {
   const [query, setQuery] = useState("");
   const [choosing, setChoosing] = useState(false);
   const [renaming, setRenaming] = useState<ContextId | null>(null);
@@ -160,6 +163,11 @@ export function ConversationList({ items, selected, onSelect, onCreate, onCreate
       </div>
       <div className="sidebar-foot">
         <button type="button" className="settings-button" onClick={onSettings} title="Ctrl+,">Settings</button>
+        <select aria-label="Theme" className="theme" value={theme} title="Colours: the system's, light or dark" onChange={(e) => onTheme(e.target.value as Theme)}>
+          <option value="system">Auto</option>
+          <option value="light">Light</option>
+          <option value="dark">Dark</option>
+        </select>
         <button type="button" className="icon-button" aria-label="Keyboard shortcuts" title="Keyboard shortcuts (Ctrl+/)" onClick={onHelp}>?</button>
       </div>
     </nav>
