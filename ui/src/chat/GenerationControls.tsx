@@ -30,9 +30,11 @@ export function GenerationControls({ generation, toolUse, onChange }: Props) {
   const [maxTokens, setMaxTokens] = useState(generation.max_output_tokens?.toString() ?? "");
   const [problem, setProblem] = useState<string | null>(null);
   // Opening the panel shows what is stored; while it is open the form is
-  // the truth (a snapshot arriving late never undoes a typed value).
-  const onToggle = (e: React.SyntheticEvent<HTMLDetailsElement>) => {
-    if (!e.currentTarget.open) return;
+  // the truth (a snapshot arriving late never undoes a typed value). On
+  // the summary's click, before it opens: the toggle event comes a task
+  // later and would wipe what was typed at once.
+  const onOpen = (e: React.MouseEvent<HTMLElement>) => {
+    if ((e.currentTarget.parentElement as HTMLDetailsElement | null)?.open) return;
     setUse(generation.tool_use);
     setTemperature(generation.temperature?.toString() ?? "");
     setMaxTokens(generation.max_output_tokens?.toString() ?? "");
@@ -56,8 +58,8 @@ export function GenerationControls({ generation, toolUse, onChange }: Props) {
   };
 
   return (
-    <details className="generation" onToggle={onToggle}>
-      <summary title="Tools, temperature and the longest answer for this conversation">Answer settings</summary>
+    <details className="generation">
+      <summary title="Tools, temperature and the longest answer for this conversation" onClick={onOpen}>Answer settings</summary>
       <div className="generation-panel" role="group" aria-label="Answer settings">
         <label>
           <span>Tools</span>
