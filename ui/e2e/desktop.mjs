@@ -173,6 +173,23 @@ try {
   await s.click("//button[starts-with(@aria-label, 'Remove pasted-')]");
   xclip.kill();
 
+  // The real model named the conversation after its first exchange;
+  // full-text search finds a word of an older question and opens it; the
+  // dark theme, picked in the sidebar.
+  const title = await s.until("a title from the model", "const t = document.querySelector('.conversations li.selected .open')?.firstChild?.textContent?.trim() ?? ''; return t && t !== 'New conversation' ? t : ''", 60000).catch(() => "");
+  check(title.length > 0, `the real model named the conversation (${JSON.stringify(title)})`);
+  await s.type("//input[@aria-label='Search conversations']", "lighthouse");
+  await s.until("a message found", "return document.querySelectorAll('.search-results .hit').length", 10000);
+  await s.shot("search");
+  await s.click("(//section[@aria-label='Messages found']//button)[1]");
+  const opened = await s.until("the message opened", "const r = document.querySelector('.messages .row.flash'); return r ? r.textContent : ''", 10000).catch(() => "");
+  check(opened.includes("lighthouse"), `search finds an older question and opens it in the chat (${JSON.stringify(opened.slice(0, 60))})`);
+  await s.js("const t = document.querySelector('select[aria-label=Theme]'); t.value = 'dark'; t.dispatchEvent(new Event('change', { bubbles: true })); return true");
+  const dark = await s.until("the dark theme", "return document.documentElement.dataset.theme === 'dark' && getComputedStyle(document.documentElement).colorScheme", 5000).catch(() => "");
+  check(dark === "dark", `the dark theme is applied in the window (${dark})`);
+  await sleep(300);
+  await s.shot("dark");
+
   // Memory at idle: the app and its WebKit processes (children).
   await sleep(2000);
   const pid = spawnSync("pgrep", ["-f", "-o", app]).stdout.toString().trim();
