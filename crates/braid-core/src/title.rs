@@ -72,7 +72,9 @@ fn words(text: &str, max: usize) -> String {
         return text.to_owned();
     }
     let cut: String = text.chars().take(max).collect();
-    let at = cut.rfind(char::is_whitespace).filter(|&i| i > max / 2).unwrap_or(cut.len());
+    // At the last space in the second half; a long word is cut as it is.
+    let half = cut.char_indices().nth(max / 2).map_or(cut.len(), |(i, _)| i);
+    let at = cut.rfind(char::is_whitespace).filter(|&i| i > half).unwrap_or(cut.len());
     format!("{}…", cut[..at].trim_end())
 }
 

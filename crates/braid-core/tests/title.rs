@@ -38,4 +38,10 @@ fn without_a_reply_the_question_s_first_words_are_the_title() {
         title::from_question("Please explain how the borrow checker decides when a reference may outlive its owner");
     assert_eq!(t, "Please explain how the borrow checker decides…");
     assert_eq!(title::from_question("   "), title::DEFAULT_TITLE);
+    // Cut after a whole word in any script, counted in characters.
+    let ru = title::from_question(
+        "Объясните, пожалуйста, как проверка заимствований решает, когда ссылка переживёт владельца",
+    );
+    assert!(ru.ends_with('…') && ru.chars().count() <= 49, "{ru}");
+    assert!(ru.starts_with("Объясните, пожалуйста, как проверка") && !ru.contains("  "), "{ru}");
 }

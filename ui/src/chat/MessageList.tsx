@@ -9,9 +9,6 @@ export interface Row {
 const ESTIMATE = 72;
 const OVERSCAN = 600;
 
-/** A windowed list: only rows near the viewport are in the DOM, each
- *  measured as it renders. It follows new content while the reader is at
- *  the bottom, and stops when they scroll up ("Jump to latest" returns). */
 /** A request to bring the row `key` into view (`at` tells requests for the
  *  same row apart). */
 export interface Reveal {
@@ -19,6 +16,10 @@ export interface Reveal {
   at: number;
 }
 
+/** A windowed list: only rows near the viewport are in the DOM, each
+ *  measured as it renders. It follows new content while the reader is at
+ *  the bottom, and stops when they scroll up ("Jump to latest" returns);
+ *  `reveal` brings a row into view, marked for a moment. */
 export function MessageList({ rows, reveal = null }: { rows: Row[]; reveal?: Reveal | null }) {
   const box = useRef<HTMLDivElement>(null);
   const heights = useRef(new Map<string, number>());
