@@ -120,10 +120,10 @@ try {
   await page.getByRole("button", { name: "Discard" }).click();
   await page.getByTestId("state").filter({ hasText: "Idle" }).waitFor({ timeout: 5000 });
 
-  // Answer settings: a bad temperature is refused in place; good values
+  // The settings popover: a bad temperature is refused in place; good values
   // and "tools off" are kept with the conversation, and /tool is then
   // refused with the reason.
-  await page.getByText("Answer settings").click();
+  await page.locator("details.generation > summary").click();
   const temp = page.getByLabel("Temperature");
   await temp.fill("7");
   await temp.press("Enter");
@@ -143,7 +143,7 @@ try {
   await saved;
   await page.reload();
   await page.locator(".conversations .open").first().click();
-  await page.getByText("Answer settings").click();
+  await page.locator("details.generation > summary").click();
   const kept = [await page.getByLabel("Temperature").inputValue(), await page.getByLabel("Longest answer (tokens)").inputValue(), await page.getByLabel("Tool use").inputValue()];
   check(kept.join() === "0.4,300,off", `the answer settings survive a reload (${kept.join(", ")})`);
   await box.fill("/tool read_file read notes.txt");

@@ -4,7 +4,7 @@ import type { AgentMode, BranchId, ContextSnapshot, ContextStrategy, GenerationS
 import { meter, partsLabel } from "./meter";
 import { BranchControls } from "./BranchControls";
 import { GenerationControls } from "./GenerationControls";
-import { ToolControls } from "./ToolControls";
+import { ModeControls, PolicySelect } from "./ToolControls";
 
 interface Props {
   backend: Backend;
@@ -26,9 +26,9 @@ interface Props {
 
 /** Title, the conversation's model (default or its own), and the meter. */
 const STRATEGIES: { id: string; label: string; strategy: ContextStrategy }[] = [
-  { id: "intelligent", label: "Fit: keep the last 10, then files, text, tools", strategy: { kind: "intelligent", keep_last: 10 } },
-  { id: "importance_scoring", label: "Fit: keep the last 10, then by importance", strategy: { kind: "importance_scoring", keep_last: 10 } },
-  { id: "recent_n", label: "Fit: only the last 20 messages", strategy: { kind: "recent_n", n: 20 } },
+  { id: "intelligent", label: "Keep the latest 10 messages, then files, text and tools", strategy: { kind: "intelligent", keep_last: 10 } },
+  { id: "importance_scoring", label: "Keep the latest 10 messages, then what matters most", strategy: { kind: "importance_scoring", keep_last: 10 } },
+  { id: "recent_n", label: "Send only the latest 20 messages", strategy: { kind: "recent_n", n: 20 } },
 ];
 
 export function ChatHeader({ backend, snapshot, settings, busy, onModelChanged, onMode, onPolicy, onStrategy, onGeneration, onSwitchBranch, onRenameBranch, onDeleteBranch, onGraph, onMerge, onError }: Props) {
@@ -110,22 +110,21 @@ export function ChatHeader({ backend, snapshot, settings, busy, onModelChanged, 
         onGraph={onGraph}
         onMerge={onMerge}
       />
-      <ToolControls tools={snapshot.tools} busy={busy} onMode={onMode} onPolicy={onPolicy} />
+      <ModeControls tools={snapshot.tools} busy={busy} onMode={onMode} />
       <GenerationControls
         key={snapshot.summary.id}
         generation={snapshot.generation}
         toolUse={snapshot.tool_use}
         onChange={onGeneration}
-      />
-      <select
-        aria-label="Context strategy"
-        className="strategy"
-        value={snapshot.strategy.kind}
-        title={`How the conversation is fitted into the model's window; summaries start at ${snapshot.summarize_at_percent} %`}
-        onChange={(e) => onStrategy(STRATEGIES.find((s) => s.id === e.target.value)!.strategy)}
       >
-        {STRATEGIES.map((s) => <option key={s.id} value={s.id}>{s.label}</option>)}
-      </select>
+        <PolicySelect tools={snapshot.tools} onPolicy={onPolicy} />
+        <label title={`When a conversation outgrows the model's window, older messages are left out this way; summaries start at ${snapshot.summarize_at_percent} %`}>
+          <span>Long conversations</span>
+          <select aria-label="Context strategy" value={snapshot.strategy.kind} onChange={(e) => onStrategy(STRATEGIES.find((s) => s.id === e.target.value)!.strategy)}>
+            {STRATEGIES.map((s) => <option key={s.id} value={s.id}>{s.label}</option>)}
+          </select>
+        </label>
+      </GenerationControls>
       {m ? (
         <div className={`meter meter-${m.level}`} title={m.parts.length ? `Last request: ${partsLabel(m.parts)}` : "Tokens of the last request"}>
           <div className="bar">

@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { useEffect, useRef, useState, type ReactNode } from "react";
 import type { GenerationSettings, ToolUse } from "../generated/protocol";
 
 const TOOL_USE: { id: ToolUse; label: string; hint: string }[] = [
@@ -12,6 +12,8 @@ interface Props {
   /** What applies now (the setting, or the model's default). */
   toolUse: ToolUse;
   onChange: (settings: GenerationSettings) => void;
+  /** More of the conversation's settings, shown first in the panel. */
+  children?: ReactNode;
 }
 
 /** An empty field is the model's default; anything else must parse. */
@@ -23,8 +25,10 @@ function parse(text: string, integer: boolean): number | null | undefined {
   return n;
 }
 
-/** How this conversation asks its model: tools, temperature, longest answer. */
-export function GenerationControls({ generation, toolUse, onChange }: Props) {
+/** The conversation's settings behind one button, so the header stays on
+ *  one row: what the caller adds (approval, fitting), then how the model
+ *  is asked (tools, temperature, longest answer). */
+export function GenerationControls({ generation, toolUse, onChange, children }: Props) {
   const [use, setUse] = useState<ToolUse | null>(generation.tool_use);
   const [temperature, setTemperature] = useState(generation.temperature?.toString() ?? "");
   const [maxTokens, setMaxTokens] = useState(generation.max_output_tokens?.toString() ?? "");
@@ -41,6 +45,23 @@ export function GenerationControls({ generation, toolUse, onChange }: Props) {
     setProblem(null);
   };
   const defaultUse = TOOL_USE.find((t) => t.id === toolUse)!;
+  // A popover: a click elsewhere or Esc closes it.
+  const details = useRef<HTMLDetailsElement>(null);
+  useEffect(() => {
+    const outside = (e: MouseEvent) => {
+      const d = details.current;
+      if (d?.open && !d.contains(e.target as Node)) d.open = false;
+    };
+    document.addEventListener("mousedown", outside);
+    return () => document.removeEventListener("mousedown", outside);
+  }, []);
+  const onEscape = (e: React.KeyboardEvent) => {
+    const d = details.current;
+    if (e.key !== "Escape" || !d?.open) return;
+    e.stopPropagation();
+    d.open = false;
+    d.querySelector("summary")?.focus();
+  };
 
   // The whole form is sent each time, so two quick edits never undo
   // each other.
@@ -58,9 +79,10 @@ export function GenerationControls({ generation, toolUse, onChange }: Props) {
   };
 
   return (
-    <details className="generation">
-      <summary title="Tools, temperature and the longest answer for this conversation" onClick={onOpen}>Answer settings</summary>
-      <div className="generation-panel" role="group" aria-label="Answer settings">
+    <details className="generation" ref={details} onKeyDown={onEscape}>
+      <summary title="Tool approval, long conversations, tools, temperature and the longest answer for this conversation" onClick={onOpen}>Options</summary>
+      <div className="generation-panel" role="group" aria-label="Conversation settings">
+        {children}
         <label>
           <span>Tools</span>
           <select

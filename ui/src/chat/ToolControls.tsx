@@ -7,35 +7,34 @@ const POLICIES: { id: string; label: string; policy: ToolApprovalPolicy }[] = [
   { id: "auto_all", label: "Run every tool without asking", policy: { kind: "auto_all" } },
 ];
 
-interface Props {
-  tools: ToolSettings;
-  busy: boolean;
-  onMode: (mode: AgentMode) => void;
-  onPolicy: (policy: ToolApprovalPolicy) => void;
+/** Plan/Act of this conversation. */
+export function ModeControls({ tools, busy, onMode }: { tools: ToolSettings; busy: boolean; onMode: (mode: AgentMode) => void }) {
+  return (
+    <div className="segmented" role="group" aria-label="Mode">
+      {(["plan", "act"] as const).map((m) => (
+        <button
+          key={m}
+          type="button"
+          aria-pressed={tools.mode === m}
+          disabled={busy}
+          title={m === "plan" ? "Plan: read-only tools, the model proposes a plan" : "Act: every tool"}
+          onClick={() => tools.mode !== m && onMode(m)}
+        >
+          {m === "plan" ? "Plan" : "Act"}
+        </button>
+      ))}
+    </div>
+  );
 }
 
-/** Plan/Act and the approval policy of this conversation. */
-export function ToolControls({ tools, busy, onMode, onPolicy }: Props) {
-  const current = tools.policy.kind;
+/** When the model's tool calls need the user's yes. */
+export function PolicySelect({ tools, onPolicy }: { tools: ToolSettings; onPolicy: (policy: ToolApprovalPolicy) => void }) {
   return (
-    <div className="tool-controls">
-      <div className="segmented" role="group" aria-label="Mode">
-        {(["plan", "act"] as const).map((m) => (
-          <button
-            key={m}
-            type="button"
-            aria-pressed={tools.mode === m}
-            disabled={busy}
-            title={m === "plan" ? "Plan: read-only tools, the model proposes a plan" : "Act: every tool"}
-            onClick={() => tools.mode !== m && onMode(m)}
-          >
-            {m === "plan" ? "Plan" : "Act"}
-          </button>
-        ))}
-      </div>
-      <select aria-label="Tool approval" value={current} onChange={(e) => onPolicy(POLICIES.find((p) => p.id === e.target.value)!.policy)}>
+    <label>
+      <span>Tool approval</span>
+      <select aria-label="Tool approval" value={tools.policy.kind} onChange={(e) => onPolicy(POLICIES.find((p) => p.id === e.target.value)!.policy)}>
         {POLICIES.map((p) => <option key={p.id} value={p.id}>{p.label}</option>)}
       </select>
-    </div>
+    </label>
   );
 }
