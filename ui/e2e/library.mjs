@@ -36,7 +36,11 @@ try {
   for (const q of ["and the logs", "and the cache", "and the queue"]) await say(q);
   await list.locator(".open", { hasText: "where does the zebra config live" }).waitFor({ timeout: 10000 });
   check(true, "the first conversation is named after its first exchange");
+  // The new conversation's chat replaces the old one: wait for it (an
+  // empty list), or the question can go to the one being replaced.
   await page.getByRole("button", { name: "New conversation", exact: true }).click();
+  await page.locator(".chat-header h1", { hasText: "New conversation" }).waitFor({ timeout: 5000 });
+  await page.waitForFunction(() => globalThis.document.querySelectorAll(".message").length === 0, null, { timeout: 5000 });
   await say("something else entirely");
 
   // Search from the second conversation: the word is inside a message of
