@@ -5,7 +5,7 @@
 // with a preview first. Screenshots: e2e/out/graph.png, e2e/out/merge.png.
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { checker, launchBrowser, startServer, tempDir } from "./lib.mjs";
+import { checker, echoChat, launchBrowser, startServer, tempDir } from "./lib.mjs";
 
 const { check, finish } = checker();
 const { server, url: started } = startServer(join(tempDir("branches"), "b.db"), ["--echo"]);
@@ -19,14 +19,7 @@ try {
   page.on("console", (m) => m.type() === "error" && consoleErrors.push(m.text()));
   await page.goto(url);
   await page.getByRole("button", { name: "New conversation", exact: true }).click();
-  const box = page.getByLabel("Message");
-  const idle = () => page.getByTestId("state").filter({ hasText: "Idle" }).waitFor({ timeout: 15000 });
-  const say = async (text) => {
-    await box.fill(text);
-    await box.press("Enter");
-    await page.getByText(`You said: ${text}`).waitFor({ timeout: 15000 });
-    await idle();
-  };
+  const { say } = echoChat(page);
   const branchPanel = page.locator("details.branches");
   const openBranches = async () => {
     if ((await branchPanel.getAttribute("open")) === null) await branchPanel.locator("summary").click();

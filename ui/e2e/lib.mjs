@@ -166,3 +166,17 @@ export async function accessibilityProblems(page) {
     .filter((v) => v.impact === "serious" || v.impact === "critical")
     .map((v) => `${v.id} (${v.impact}): ${v.nodes.length} × ${v.nodes[0]?.target.join(" ")}`);
 }
+
+/** Talking to the echo model in `page`: `say(text)` sends it and waits for
+ *  the echo and Idle; `idle()` waits for the state line to say Idle. */
+export function echoChat(page) {
+  const box = page.getByLabel("Message");
+  const idle = () => page.getByTestId("state").filter({ hasText: "Idle" }).waitFor({ timeout: 15000 });
+  const say = async (text) => {
+    await box.fill(text);
+    await box.press("Enter");
+    await page.getByText(`You said: ${text}`).waitFor({ timeout: 15000 });
+    await idle();
+  };
+  return { box, idle, say };
+}

@@ -9,7 +9,7 @@
 // Screenshot: e2e/out/library.png.
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { accessibilityProblems, checker, launchBrowser, startServer, tempDir } from "./lib.mjs";
+import { accessibilityProblems, checker, echoChat, launchBrowser, startServer, tempDir } from "./lib.mjs";
 
 const { check, finish } = checker();
 const { server, url: started } = startServer(join(tempDir("library"), "l.db"), ["--echo"]);
@@ -21,14 +21,7 @@ try {
   const consoleErrors = [];
   page.on("console", (m) => m.type() === "error" && consoleErrors.push(m.text()));
   await page.goto(url);
-  const box = page.getByLabel("Message");
-  const idle = () => page.getByTestId("state").filter({ hasText: "Idle" }).waitFor({ timeout: 15000 });
-  const say = async (text) => {
-    await box.fill(text);
-    await box.press("Enter");
-    await page.getByText(`You said: ${text}`).waitFor({ timeout: 15000 });
-    await idle();
-  };
+  const { say } = echoChat(page);
   const list = page.locator("nav.conversations");
 
   await page.getByRole("button", { name: "New conversation", exact: true }).click();

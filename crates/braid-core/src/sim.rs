@@ -124,12 +124,18 @@ impl Sim {
     /// Runs the pipeline effect of the last step as the runtime would,
     /// successfully: the message enters the pool.
     pub fn pipeline_ok(&mut self, effects: &[Effect]) -> Vec<Effect> {
+        self.pipeline_with(effects, Vec::new())
+    }
+
+    /// As [`Sim::pipeline_ok`], the pipeline having resolved these
+    /// attachments (file references, images) for the message.
+    pub fn pipeline_with(&mut self, effects: &[Effect], attachments: Vec<braid_protocol::MessageType>) -> Vec<Effect> {
         let msg = effects.iter().find_map(|e| match e {
             Effect::RunPipeline(m) => Some(m.clone()),
             _ => None,
         });
         match msg {
-            Some(message) => self.send(Event::PipelineSucceeded { message, attachments: Vec::new() }),
+            Some(message) => self.send(Event::PipelineSucceeded { message, attachments }),
             None => panic!("no RunPipeline effect in {effects:?}"),
         }
     }
@@ -137,13 +143,18 @@ impl Sim {
     /// The user sends `text` and the pipeline passes it: the request
     /// starts (`StartLlmRequest`). Returns the effects of that step.
     pub fn start(&mut self, text: &str) -> Vec<Effect> {
+        self.start_with(text, Vec::new())
+    }
+
+    /// As [`Sim::start`], with these attachments resolved by the pipeline.
+    pub fn start_with(&mut self, text: &str, attachments: Vec<braid_protocol::MessageType>) -> Vec<Effect> {
         let fx = self.send(Event::UserMessage {
             body: braid_protocol::MessageType::text(braid_protocol::Role::User, text),
             queue_if_busy: false,
             force_tool: None,
             images: Vec::new(),
         });
-        self.pipeline_ok(&fx)
+        self.pipeline_with(&fx, attachments)
     }
 
     /// The model answers the request in flight with these tool calls

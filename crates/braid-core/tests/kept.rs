@@ -7,24 +7,11 @@
 use braid_core::llm::LlmResponse;
 use braid_core::machine::{Effect, Event};
 use braid_core::sim::Sim;
-use braid_protocol::{MessageId, MessageType, Role};
+use braid_protocol::{MessageId, MessageType};
 
 /// Asks `question` with `file`'s content attached as an @reference, and
 /// has it answered; returns the reference's id.
 fn ask_with_file(sim: &mut Sim, question: &str, content: &str) -> MessageId {
-    let fx = sim.send(Event::UserMessage {
-        body: MessageType::text(Role::User, question),
-        queue_if_busy: false,
-        force_tool: None,
-        images: Vec::new(),
-    });
-    let message = fx
-        .iter()
-        .find_map(|e| match e {
-            Effect::RunPipeline(m) => Some(m.clone()),
-            _ => None,
-        })
-        .unwrap();
     let file = MessageType::FileReference {
         path: "notes.md".into(),
         range: None,
@@ -32,7 +19,7 @@ fn ask_with_file(sim: &mut Sim, question: &str, content: &str) -> MessageId {
         status: Default::default(),
         error: None,
     };
-    sim.send(Event::PipelineSucceeded { message, attachments: vec![file] });
+    sim.start_with(question, vec![file]);
     sim.prepare(sim.prepared(100_000));
     let rid = sim.request_id();
     sim.send(Event::LlmCompleted { request_id: rid, response: LlmResponse::text("noted") });

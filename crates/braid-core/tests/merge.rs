@@ -166,19 +166,6 @@ fn a_copy_of_a_copy_is_a_duplicate() {
 #[test]
 fn cherry_pick_of_a_user_turn_brings_its_attached_files() {
     let (mut sim, side) = forked();
-    let fx = sim.send(Event::UserMessage {
-        body: MessageType::text(Role::User, "look at @a.txt"),
-        queue_if_busy: false,
-        force_tool: None,
-        images: Vec::new(),
-    });
-    let message = fx
-        .iter()
-        .find_map(|e| match e {
-            braid_core::Effect::RunPipeline(m) => Some(m.clone()),
-            _ => None,
-        })
-        .unwrap();
     let file = MessageType::FileReference {
         path: "a.txt".into(),
         range: None,
@@ -186,7 +173,7 @@ fn cherry_pick_of_a_user_turn_brings_its_attached_files() {
         status: Default::default(),
         error: None,
     };
-    sim.send(Event::PipelineSucceeded { message, attachments: vec![file] });
+    sim.start_with("look at @a.txt", vec![file]);
     sim.send(Event::Cancel);
     switch(&mut sim, &BranchId::main());
     let ids = sim.conversation.branch(&side).unwrap().message_ids.clone();

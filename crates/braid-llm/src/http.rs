@@ -4,12 +4,14 @@
 
 mod count;
 mod fallback;
+mod network;
 
 use crate::sse::{SseDecoder, SseEvent};
 use crate::{anthropic, gemini, http_error, openai, LlmError, LlmProvider, LlmRequest, LlmStream, ProviderEvent};
 use fallback::{first_time, says_nothing, whole, Fallbacks};
 use futures::stream::BoxStream;
 use futures::StreamExt;
+use network::network;
 use std::collections::{HashSet, VecDeque};
 use std::fmt;
 use std::sync::{Arc, Mutex};
@@ -256,44 +258,6 @@ enum State {
     /// The request asked for whole (no stream).
     Whole(Option<reqwest::RequestBuilder>),
     Done,
-}
-
-fn network(provider: &str, e: &reqwest::Error) -> LlmError {
-    // reqwest's Display can include the URL; never the headers (the key).
-    let detail = if e.is_timeout() {
-        "timed out".to_owned()
-    } else if e.is_connect() {
-        connect_failure(e)
-    } else {
-        e.to_string()
-    };
-    LlmError::Network { provider: provider.to_owned(), detail }
-}
-
-/// Why a connection could not be made, in plain words: reqwest's own
-/// ("error sending request for url (…)") says only that it failed, and
-/// the cause sits at the bottom of its chain.
-fn connect_failure(e: &reqwest::Error) -> String {
-    let mut cause: &dyn std::error::Error = e;
-    while let Some(next) = cause.source() {
-        cause = next;
-        if let Some(io) = next.downcast_ref::<std::io::Error>() {
-            use std::io::ErrorKind::*;
-            match io.kind() {
-                ConnectionRefused => {
-                    return "nothing is listening there (connection refused); is the server running?".into()
-                }
-                ConnectionReset | ConnectionAborted => return "the server closed the connection".into(),
-                TimedOut => return "the connection timed out".into(),
-                _ => {}
-            }
-        }
-    }
-    let root = cause.to_string();
-    if root.contains("dns error") || root.contains("failed to lookup address") {
-        return "the host name could not be found".into();
-    }
-    format!("the connection failed ({root})")
 }
 
 impl LlmProvider for HttpProvider {

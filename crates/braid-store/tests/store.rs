@@ -5,7 +5,7 @@
 
 use braid_core::machine::Event;
 use braid_core::{ContextState, Conversation};
-use braid_protocol::{BranchId, ContextStatus, ControlKind, MessageType, Role, StatusKind, Timestamp};
+use braid_protocol::{BranchId, ContextStatus, ControlKind, MessageType, StatusKind, Timestamp};
 use braid_store::{FileRow, Store, StoreError};
 
 mod support;
@@ -60,20 +60,7 @@ fn interrupted_context_is_restored_idle_with_history_and_a_recovery_message() {
     let mut store = Store::open(&path).unwrap();
     let mut p = Persisted::new(&mut store, "c1");
     p.exchange(&mut store, "q1", "a1");
-    let fx = p.send(
-        &mut store,
-        Event::UserMessage {
-            body: MessageType::text(Role::User, "q2"),
-            queue_if_busy: false,
-            force_tool: None,
-            images: Vec::new(),
-        },
-    );
-    let msg = fx.iter().find_map(|e| match e {
-        braid_core::Effect::RunPipeline(m) => Some(m.clone()),
-        _ => None,
-    });
-    p.send(&mut store, Event::PipelineSucceeded { message: msg.unwrap(), attachments: Vec::new() });
+    p.ask(&mut store, "q2");
     let rid = p.sim.request_id();
     p.send(&mut store, Event::LlmDelta { request_id: rid, text: "half an ans".into() });
     // An idle context beside it is left alone.

@@ -43,7 +43,9 @@ impl Persisted {
         fx
     }
 
-    pub fn exchange(&mut self, store: &mut Store, question: &str, answer: &str) {
+    /// The user asks `question` and the pipeline passes it: the request
+    /// is in flight, nothing answered yet.
+    pub fn ask(&mut self, store: &mut Store, question: &str) {
         let fx = self.send(
             store,
             Event::UserMessage {
@@ -58,6 +60,10 @@ impl Persisted {
             _ => None,
         });
         self.send(store, Event::PipelineSucceeded { message: msg.unwrap(), attachments: Vec::new() });
+    }
+
+    pub fn exchange(&mut self, store: &mut Store, question: &str, answer: &str) {
+        self.ask(store, question);
         let rid = self.sim.request_id();
         self.send(store, Event::LlmDelta { request_id: rid, text: answer.into() });
         self.send(store, Event::LlmCompleted { request_id: rid, response: LlmResponse::text(answer) });
