@@ -17,6 +17,7 @@ const HELP: &str = "/new [title]  start a conversation     /list            list
 /retry        send the last request again (or continue after a stop or a cut answer)
 /tools auto|on_request|off|default  whether the model is offered tools on each message
 /temperature N|default               sampling temperature (0 to 2)
+/folder [PATH]  the folder the tools work in; with PATH, work there from now
 /history      recent state transitions /quit            leave (Ctrl+D too)";
 
 fn now() -> Timestamp {
@@ -245,6 +246,14 @@ async fn command(
                 now.tool_use.as_str(),
                 now.generation.temperature.map_or("model default".to_owned(), |t| t.to_string())
             );
+        }
+        "/folder" => {
+            let folder = if rest.is_empty() {
+                runtime.peek(id).await?.summary.working_dir
+            } else {
+                runtime.set_working_dir(id, rest).await?.working_dir
+            };
+            eprintln!("folder: {folder}");
         }
         "/history" => {
             for r in runtime.transition_history(id).await? {

@@ -56,6 +56,11 @@ pub fn decide(settings: &ToolSettings, name: &str, permission: Option<Permission
     if settings.always_allowed.iter().any(|t| t == name) {
         return Decision::Allow;
     }
+    // A home folder holds keys and mail: the first read there is the
+    // user's to allow, unless they chose to run everything.
+    if settings.confirm_reads && permission == Permission::Read && settings.policy != ToolApprovalPolicy::AutoAll {
+        return Decision::Ask;
+    }
     match &settings.policy {
         ToolApprovalPolicy::WhiteList { tools } if tools.iter().any(|t| t == name) => Decision::Allow,
         ToolApprovalPolicy::WhiteList { .. } | ToolApprovalPolicy::Manual => Decision::Ask,

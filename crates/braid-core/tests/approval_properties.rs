@@ -30,14 +30,15 @@ fn settings() -> impl Strategy<Value = ToolSettings> {
         Just(ToolApprovalPolicy::Manual),
         Just(ToolApprovalPolicy::AutoAll),
     ];
-    (policy, names(), names(), any::<bool>(), any::<bool>()).prop_map(
-        |(policy, always_ask, always_allowed, plan, planner)| ToolSettings {
+    (policy, names(), names(), any::<bool>(), any::<bool>(), any::<bool>()).prop_map(
+        |(policy, always_ask, always_allowed, plan, planner, confirm_reads)| ToolSettings {
             policy,
             always_ask,
             always_allowed,
             mode: if plan { AgentMode::Plan } else { AgentMode::Act },
             role: if planner { AgentRole::Planner } else { AgentRole::Assistant },
             timeout_ms: 30_000,
+            confirm_reads,
         },
     )
 }

@@ -19,10 +19,16 @@ pub enum Command {
     CreateContext {
         #[serde(default)]
         title: Option<String>,
-        /// Fixed for the context's life; the runtime's default when absent.
+        /// The runtime's default when absent; changed with `SetWorkingDir`.
         #[serde(default)]
         working_dir: Option<String>,
     },
+    /// Answered by the [`ContextSummary`]. Only while idle: the tools work
+    /// in this folder from the next call; it must exist.
+    SetWorkingDir { context_id: ContextId, working_dir: String },
+    /// Answered by a `String`: the folder a conversation created without
+    /// one works in.
+    DefaultWorkingDir,
     /// Answered by `Vec<ContextSummary>`, most recently updated first.
     ListContexts,
     /// Answered by a [`ContextSnapshot`].
@@ -372,6 +378,8 @@ pub fn responses() -> Vec<(&'static str, String)> {
     let unit = || "void".to_owned();
     vec![
         ("create_context", ts::<ContextSummary>()),
+        ("set_working_dir", ts::<ContextSummary>()),
+        ("default_working_dir", ts::<String>()),
         ("list_contexts", ts::<Vec<ContextSummary>>()),
         ("load_context", ts::<ContextSnapshot>()),
         ("delete_context", unit()),

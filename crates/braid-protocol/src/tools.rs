@@ -68,6 +68,11 @@ pub struct ToolSettings {
     pub role: AgentRole,
     /// One tool call longer than this ends with a timeout result.
     pub timeout_ms: u64,
+    /// The workspace is a broad folder (the home folder, `/`): read tools
+    /// are asked until the user approves one, whatever the policy but
+    /// "run everything".
+    #[serde(default)]
+    pub confirm_reads: bool,
 }
 
 /// Read tools run by themselves; writing and running commands are asked.
@@ -84,6 +89,7 @@ impl Default for ToolSettings {
             mode: AgentMode::Act,
             role: AgentRole::Assistant,
             timeout_ms: 30_000,
+            confirm_reads: false,
         }
     }
 }

@@ -110,6 +110,8 @@ pub struct MetaChange {
     /// `Some(None)`: back to the default model.
     pub model: Option<Option<ModelChoice>>,
     pub pinned: Option<bool>,
+    /// The folder (checked to exist) and whether it is a broad one.
+    pub working_dir: Option<(std::path::PathBuf, bool)>,
 }
 
 /// The context's task has ended.

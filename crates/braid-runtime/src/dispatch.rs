@@ -19,6 +19,10 @@ impl Runtime {
             Command::CreateContext { title, working_dir } => {
                 to_json(&self.create_context(title, working_dir).await.map_err(wire)?)
             }
+            Command::SetWorkingDir { context_id, working_dir } => {
+                to_json(&self.set_working_dir(&context_id, &working_dir).await.map_err(wire)?)
+            }
+            Command::DefaultWorkingDir => to_json(&self.default_working_dir()),
             Command::ListContexts => to_json(&self.list_contexts().await.map_err(wire)?),
             Command::LoadContext { context_id } => to_json(&self.load_context(&context_id).await.map_err(wire)?),
             Command::DeleteContext { context_id } => {

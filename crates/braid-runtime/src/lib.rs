@@ -28,6 +28,7 @@ mod subscription;
 mod summary_task;
 mod tool_task;
 mod watch;
+mod workspace;
 
 pub use actor::BranchEdit;
 pub use braid_vision::limit_ocr_threads;
@@ -131,16 +132,7 @@ impl Runtime {
         title: Option<String>,
         working_dir: Option<String>,
     ) -> Result<ContextSummary, RuntimeError> {
-        let dir = match working_dir.as_deref().map(str::trim).filter(|d| !d.is_empty()) {
-            Some(d) => PathBuf::from(d),
-            None => self.shared.config.default_working_dir.clone(),
-        };
-        let dir = std::fs::canonicalize(&dir).ok().filter(|d| d.is_dir()).ok_or_else(|| {
-            RuntimeError::InvalidInput(format!(
-                "working directory {} does not exist or is not a directory",
-                dir.display()
-            ))
-        })?;
+        let dir = self.folder(working_dir.as_deref())?;
         let now = clock::now();
         let id = clock::new_context_id();
         let title = title
@@ -158,6 +150,7 @@ impl Runtime {
         };
         let mut state = ContextState::new(id.clone());
         state.config = self.shared.config.machine.clone();
+        state.config.tools.confirm_reads = self.shared.config.is_broad(&dir);
         let conversation = Conversation::new(now);
         self.shared.lock_store().create_context(&meta, &state, &conversation)?;
         let summary = snapshot::summary(&meta, &state, 0);

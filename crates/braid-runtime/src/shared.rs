@@ -27,6 +27,9 @@ pub struct RuntimeConfig {
     /// question's first words if it gives none). Off by default so a
     /// scripted model is asked only what a test scripts; the apps turn it on.
     pub model_titles: bool,
+    /// Folders too broad to read without asking first (`/` and the home
+    /// folder): the first read in a conversation working there is asked.
+    pub broad_dirs: Vec<PathBuf>,
 }
 
 impl RuntimeConfig {
@@ -39,6 +42,9 @@ impl RuntimeConfig {
             max_tokens: 1024,
             machine: MachineConfig::default(),
             model_titles: false,
+            broad_dirs: std::iter::once(PathBuf::from("/"))
+                .chain(std::env::var_os("HOME").and_then(|h| std::fs::canonicalize(h).ok()))
+                .collect(),
         }
     }
 }

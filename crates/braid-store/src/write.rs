@@ -279,6 +279,18 @@ impl Store {
         Ok(())
     }
 
+    /// The folder the context's tools work in.
+    pub fn set_working_dir(&mut self, context: &ContextId, dir: &str, now: Timestamp) -> Result<(), StoreError> {
+        let n = self.conn.execute(
+            "UPDATE contexts SET working_dir = ?2, updated_at = ?3 WHERE id = ?1",
+            params![context.0, dir, now.0],
+        )?;
+        if n == 0 {
+            return Err(StoreError::NotFound(context.clone()));
+        }
+        Ok(())
+    }
+
     /// Deletes a context and everything in it.
     pub fn delete_context(&mut self, context: &ContextId) -> Result<(), StoreError> {
         let tx = self.conn.transaction()?;

@@ -263,7 +263,13 @@ always_allowed: Array<string>, mode: AgentMode, role: AgentRole,
 /**
  * One tool call longer than this ends with a timeout result.
  */
-timeout_ms: number, };
+timeout_ms: number, 
+/**
+ * The workspace is a broad folder (the home folder, `/`): read tools
+ * are asked until the user approves one, whatever the policy but
+ * "run everything".
+ */
+confirm_reads: boolean, };
 
 export type ToolSource = { "kind": "builtin" } | { "kind": "mcp", server: string, } | { "kind": "agent" };
 
@@ -379,9 +385,9 @@ images: Array<ImageAttachment>, };
 
 export type Command = { "type": "create_context", title: string | null, 
 /**
- * Fixed for the context's life; the runtime's default when absent.
+ * The runtime's default when absent; changed with `SetWorkingDir`.
  */
-working_dir: string | null, } | { "type": "list_contexts" } | { "type": "load_context", context_id: ContextId, } | { "type": "delete_context", context_id: ContextId, } | { "type": "send_message", context_id: ContextId, message: NewMessage, queue_if_busy: boolean, } | { "type": "unqueue", context_id: ContextId, message_id: MessageId, } | { "type": "cancel", context_id: ContextId, } | { "type": "interrupt", context_id: ContextId, } | { "type": "retry", context_id: ContextId, } | { "type": "continue", context_id: ContextId, } | { "type": "decide_tool_call", context_id: ContextId, call_id: CallId, decision: ApprovalDecision, 
+working_dir: string | null, } | { "type": "set_working_dir", context_id: ContextId, working_dir: string, } | { "type": "default_working_dir" } | { "type": "list_contexts" } | { "type": "load_context", context_id: ContextId, } | { "type": "delete_context", context_id: ContextId, } | { "type": "send_message", context_id: ContextId, message: NewMessage, queue_if_busy: boolean, } | { "type": "unqueue", context_id: ContextId, message_id: MessageId, } | { "type": "cancel", context_id: ContextId, } | { "type": "interrupt", context_id: ContextId, } | { "type": "retry", context_id: ContextId, } | { "type": "continue", context_id: ContextId, } | { "type": "decide_tool_call", context_id: ContextId, call_id: CallId, decision: ApprovalDecision, 
 /**
  * With a denial: why, told to the model with it.
  */
@@ -606,6 +612,8 @@ export const CONTINUABLE_NOTICES: NoticeCode[] = ["loop_limit", "loop_detected",
 /** What each command is answered with (`command::responses`). */
 export type CommandResponses = {
   create_context: ContextSummary,
+  set_working_dir: ContextSummary,
+  default_working_dir: string,
   list_contexts: Array<ContextSummary>,
   load_context: ContextSnapshot,
   delete_context: void,

@@ -9,6 +9,7 @@ export const defaultTools: ToolSettings = {
   mode: "act",
   role: "assistant",
   timeout_ms: 30000,
+  confirm_reads: false,
 };
 
 export function snapshotOf(messages: Message[], extra: Partial<ContextSnapshot> = {}): ContextSnapshot {

@@ -134,6 +134,11 @@ pub enum Event {
     SetMode {
         mode: AgentMode,
     },
+    /// Only while idle: the conversation works in another folder from
+    /// now; `confirm_reads` when that folder is a broad one (home).
+    SetWorkspace {
+        confirm_reads: bool,
+    },
     SetToolPolicy {
         policy: ToolApprovalPolicy,
         always_ask: Option<Vec<String>>,
@@ -212,6 +217,7 @@ impl Event {
             Event::RetryTimerFired { .. } => "retry_timer_fired",
             Event::ToolDecision { .. } => "tool_decision",
             Event::SetMode { .. } => "set_mode",
+            Event::SetWorkspace { .. } => "set_workspace",
             Event::SetContextStrategy { .. } => "set_context_strategy",
             Event::KeepInContext { .. } => "keep_in_context",
             Event::SetGeneration { .. } => "set_generation",

@@ -45,6 +45,28 @@ impl Step {
         self.reply(Ok(Reply::Done));
     }
 
+    /// The runtime moves the folder once this accepts: tools in flight
+    /// keep the folder they started in, so only while idle.
+    pub(super) fn set_workspace(&mut self, confirm_reads: bool) {
+        if self.refused_while_busy("changing the folder") {
+            return;
+        }
+        self.s.config.tools.confirm_reads = confirm_reads;
+        self.reply(Ok(Reply::Done));
+    }
+
+    /// Answers `AgentBusy` while work is in flight (true then): a change
+    /// that only an idle conversation takes, `doing` in words.
+    pub(super) fn refused_while_busy(&mut self, doing: &str) -> bool {
+        if !self.s.status.is_busy() {
+            return false;
+        }
+        let what = self.s.status.describe(self.now);
+        let text = format!("Braid is busy ({what}). Cancel or wait before {doing}.");
+        self.reply(Err(WireError::new(ErrorCode::AgentBusy, text)));
+        true
+    }
+
     pub(super) fn set_tool_policy(&mut self, policy: ToolApprovalPolicy, always_ask: Option<Vec<String>>) {
         self.s.config.tools.policy = policy;
         if let Some(list) = always_ask {

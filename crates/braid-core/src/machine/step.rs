@@ -136,6 +136,7 @@ impl Step {
             }
             Event::ToolDecision { call_id, decision, reason } => self.tool_decision(call_id, decision, reason),
             Event::SetMode { mode } => self.set_mode(mode),
+            Event::SetWorkspace { confirm_reads } => self.set_workspace(confirm_reads),
             Event::KeepInContext { message, keep } => self.keep_in_context(message, keep),
             Event::SetContextStrategy { strategy, summarize_at_percent } => {
                 self.set_context_strategy(strategy, summarize_at_percent)

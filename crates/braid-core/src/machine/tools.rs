@@ -9,7 +9,7 @@ use crate::llm::LlmResponse;
 use braid_protocol::NoticeCode;
 use braid_protocol::{
     AgentMode, Approval, ApprovalDecision, CallId, ContextStatus, ControlKind, ErrorCode, MessageId, MessageType,
-    Notice, StatusKind, ToolCall, ToolResultStatus, WireError,
+    Notice, Permission, StatusKind, ToolCall, ToolResultStatus, WireError,
 };
 
 /// A call repeated this many times with the same arguments in one turn is
@@ -112,7 +112,12 @@ impl Step {
             self.reply(Err(WireError::new(ErrorCode::InvalidState, text)));
             return;
         };
+        let reads = permission_in(&self.s.catalogue, &name) == Some(Permission::Read);
         let tools = &mut self.s.config.tools;
+        // One approved read in a broad folder answers for the rest.
+        if reads && decision != ApprovalDecision::Deny {
+            tools.confirm_reads = false;
+        }
         if decision == ApprovalDecision::AlwaysAllow {
             if tools.always_ask.contains(&name) {
                 let text = format!("{name} is on the always-ask list: approve each call, or take it off the list");
@@ -270,10 +275,7 @@ impl Step {
 
     /// Plan or Act from the next request on; recorded in history.
     pub(super) fn set_mode(&mut self, mode: AgentMode) {
-        if self.s.status.is_busy() {
-            let what = self.s.status.describe(self.now);
-            let text = format!("Braid is busy ({what}). Cancel or wait before switching mode.");
-            self.reply(Err(WireError::new(ErrorCode::AgentBusy, text)));
+        if self.refused_while_busy("switching mode") {
             return;
         }
         self.reply(Ok(Reply::Done));

@@ -1,6 +1,7 @@
-//! The context's records outside the state machine's state: its title and
-//! model choice (written to the store first), forks, which the core drafts
-//! and the machine creates, and the snapshot a client sees of it all.
+//! The context's records outside the state machine's state: its title,
+//! model choice and folder (written to the store first), forks, which the
+//! core drafts and the machine creates, and the snapshot a client sees of
+//! it all.
 
 use super::ContextActor;
 use crate::{clock, snapshot};
@@ -28,7 +29,19 @@ impl ContextActor {
     pub(super) fn update_meta(&mut self, change: super::MetaChange) -> Result<ContextSummary, WireError> {
         let now = clock::now();
         let storage = |e: braid_store::StoreError| WireError::new(ErrorCode::Storage, e.to_string());
+        // The machine says whether the folder may move now (only while
+        // idle) and keeps what it means for reads.
+        if let Some((_, broad)) = &change.working_dir {
+            if let Some(Err(e)) = self.apply(Event::SetWorkspace { confirm_reads: *broad }) {
+                return Err(e);
+            }
+        }
         let mut store = self.shared.lock_store();
+        if let Some((dir, _)) = &change.working_dir {
+            let dir = dir.display().to_string();
+            store.set_working_dir(&self.meta.id, &dir, now).map_err(storage)?;
+            self.meta.working_dir = dir;
+        }
         if let Some(title) = &change.title {
             store.rename_context(&self.meta.id, title, now).map_err(storage)?;
             self.meta.title = title.clone();
@@ -43,7 +56,7 @@ impl ContextActor {
             self.meta.pinned = pinned;
         }
         drop(store);
-        if change.title.is_some() || change.model.is_some() {
+        if change.title.is_some() || change.model.is_some() || change.working_dir.is_some() {
             self.meta.updated_at = now;
         }
         Ok(snapshot::summary(&self.meta, &self.state, self.conversation.len() as u64))
