@@ -7,11 +7,12 @@ set -euo pipefail
 # System packages for what is built today: Tauri's WebKitGTK stack, Chromium
 # for the UI's browser test, Xvfb, ImageMagick and WebKitWebDriver for the
 # tests of the real desktop window.
+# xdotool types a path into the native folder picker in that test.
 # Tesseract (leptess) reads text in images for models without vision; clang
 # and libclang are for leptess's bindgen.
 APT_PACKAGES=(build-essential pkg-config ca-certificates libssl-dev curl unzip chromium
   libwebkit2gtk-4.1-dev libgtk-3-dev libayatana-appindicator3-dev librsvg2-dev libsoup-3.0-dev libxdo-dev
-  xvfb xauth imagemagick webkit2gtk-driver
+  xvfb xauth imagemagick webkit2gtk-driver xdotool
   libtesseract-dev libleptonica-dev tesseract-ocr-eng clang libclang-dev fonts-dejavu-core xclip)
 
 missing=()

@@ -48,12 +48,19 @@ fn unsubscribe(subs: State<'_, Subscriptions>, id: u64) {
 
 #[cfg(not(feature = "ipc-bench"))]
 fn handlers() -> impl Fn(tauri::ipc::Invoke) -> bool + Send + Sync + 'static {
-    tauri::generate_handler![execute, subscribe, unsubscribe, clipboard::clipboard_image]
+    tauri::generate_handler![execute, subscribe, unsubscribe, clipboard::clipboard_image, clipboard::copy_text]
 }
 
 #[cfg(feature = "ipc-bench")]
 fn handlers() -> impl Fn(tauri::ipc::Invoke) -> bool + Send + Sync + 'static {
-    tauri::generate_handler![execute, subscribe, unsubscribe, clipboard::clipboard_image, ipc_bench::ipc_bench]
+    tauri::generate_handler![
+        execute,
+        subscribe,
+        unsubscribe,
+        clipboard::clipboard_image,
+        clipboard::copy_text,
+        ipc_bench::ipc_bench
+    ]
 }
 
 fn main() {
@@ -63,6 +70,7 @@ fn main() {
         .with_env_filter(tracing_subscriber::EnvFilter::try_from_env("BRAID_LOG").unwrap_or_else(|_| "warn".into()))
         .init();
     let app = tauri::Builder::default()
+        .plugin(tauri_plugin_dialog::init())
         .setup(|app| {
             let data = app.path().app_data_dir()?;
             let home = app.path().home_dir().unwrap_or_else(|_| data.clone());

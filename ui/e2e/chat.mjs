@@ -123,7 +123,7 @@ try {
   // The settings popover: a bad temperature is refused in place; good values
   // and "tools off" are kept with the conversation, and /tool is then
   // refused with the reason.
-  await page.locator("details.generation > summary").click();
+  await page.getByRole("button", { name: "Options" }).click();
   const temp = page.getByLabel("Temperature");
   await temp.fill("7");
   await temp.press("Enter");
@@ -143,13 +143,15 @@ try {
   await saved;
   await page.reload();
   await page.locator(".conversations .open").first().click();
-  await page.locator("details.generation > summary").click();
+  await page.getByRole("button", { name: "Options" }).click();
   const kept = [await page.getByLabel("Temperature").inputValue(), await page.getByLabel("Longest answer (tokens)").inputValue(), await page.getByLabel("Tool use").inputValue()];
   check(kept.join() === "0.4,300,off", `the answer settings survive a reload (${kept.join(", ")})`);
   await box.fill("/tool read_file read notes.txt");
   await box.press("Enter");
   await page.getByText(/tools are off in this conversation/).waitFor({ timeout: 5000 });
   check(true, "with tools off, /tool is refused with the reason and nothing is sent");
+  // The composer took the focus, which closed the popover.
+  await page.getByRole("button", { name: "Options" }).click();
   await page.getByLabel("Tool use").selectOption("");
   await page.keyboard.press("Escape");
 

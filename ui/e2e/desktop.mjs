@@ -95,10 +95,10 @@ try {
   // approval dialog shows it, approving runs it (a tool card with its
   // result), denying the next call sends the denial back to the model.
   // The policy sits in the settings popover.
-  await s.click("//details[contains(@class,'generation')]/summary");
+  await s.click("//button[.='Options']");
   await s.click("//select[@aria-label='Tool approval']/option[@value='manual']");
   await s.until("the manual policy", "return document.querySelector('select[aria-label=\"Tool approval\"]').value === 'manual'", 5000);
-  await s.click("//details[contains(@class,'generation')]/summary");
+  await s.click("//button[.='Options']");
   await s.type(box, `/tool read_file Read the file notes.txt${ENTER}`);
   const asked = await s.until("the approval dialog", "return document.querySelector('[aria-label=\"Approve tool calls\"]')?.textContent ?? ''");
   check(asked.includes("read_file"), `the approval dialog shows the call (${JSON.stringify(asked.slice(0, 80))})`);

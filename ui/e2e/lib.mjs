@@ -24,11 +24,12 @@ export function checker() {
 
 export const tempDir = (name) => mkdtempSync(join(tmpdir(), `braid-${name}-`));
 
-/** braid-server on a free port; resolves with its URL (token included). */
-export function startServer(db, extra = [], cwd = undefined) {
+/** braid-server on a free port (in `cwd`, its default folder, with `env`
+ *  added); resolves with its URL (token included). */
+export function startServer(db, extra = [], cwd = undefined, env = {}) {
   const bin = resolve(process.env.BRAID_SERVER_BIN ?? "../target/debug/braid-server");
   const server = spawn(bin, ["--bind", "127.0.0.1:0", "--db", db, "--ui", resolve(process.env.BRAID_UI_DIR ?? "dist"), ...extra], {
-    env: { ...process.env, BRAID_SERVER_TOKEN: "e2e-token-0123456789abcdef", BRAID_NO_KEYCHAIN: "1" },
+    env: { ...process.env, BRAID_SERVER_TOKEN: "e2e-token-0123456789abcdef", BRAID_NO_KEYCHAIN: "1", ...env },
     stdio: ["ignore", "pipe", "inherit"],
     cwd,
   });

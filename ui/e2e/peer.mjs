@@ -148,7 +148,8 @@ try {
   }
 
   // 5. Rename, then reload: title and history are intact.
-  await page.locator(".conversations li.selected").getByRole("button", { name: /^Rename / }).click();
+  await page.locator(".conversations li.selected").getByRole("button", { name: /^Actions for / }).click();
+  await page.getByRole("menuitem", { name: /^Rename/ }).click();
   const title = page.getByLabel(/^New title for /).first();
   await title.fill("Greetings");
   await title.press("Enter");

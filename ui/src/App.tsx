@@ -10,6 +10,7 @@ import { newForm, type ProviderForm } from "./settings/form";
 import { SettingsPanel } from "./settings/SettingsPanel";
 import { HelpSheet } from "./HelpSheet";
 import { applyTheme, savedTheme, type Theme } from "./theme";
+import { Tip } from "./Tip";
 
 export function App() {
   const backend = useMemo(connect, []);
@@ -51,6 +52,8 @@ export function App() {
       }, (e) => setError(e.message)),
     [backend, refresh],
   );
+  const [defaultFolder, setDefaultFolder] = useState<string | null>(null);
+  useEffect(() => void backend.defaultWorkingDir().then(setDefaultFolder, () => undefined), [backend]);
   const createIn = (folder: string) =>
     backend.createContext(undefined, folder).then((c) => {
       setSelected(c.id);
@@ -97,16 +100,17 @@ export function App() {
   const unconfigured = settings !== null && settings.providers.length === 0 && settings.fallback === null;
   return (
     <main className={sidebar ? "app" : "app no-sidebar"}>
-      <button
-        type="button"
-        className="sidebar-toggle"
-        aria-label={sidebar ? "Hide the conversation list" : "Show the conversation list"}
-        aria-expanded={sidebar}
-        title={`${sidebar ? "Hide" : "Show"} the conversation list (Ctrl+B)`}
-        onClick={() => setSidebar((v) => !v)}
-      >
-        {sidebar ? "‹" : "›"}
-      </button>
+      <Tip label={`${sidebar ? "Hide" : "Show"} the conversation list (Ctrl+B)`} side="right">
+        <button
+          type="button"
+          className="sidebar-toggle"
+          aria-label={sidebar ? "Hide the conversation list" : "Show the conversation list"}
+          aria-expanded={sidebar}
+          onClick={() => setSidebar((v) => !v)}
+        >
+          {sidebar ? "‹" : "›"}
+        </button>
+      </Tip>
       {sidebar ? (
       <ConversationList
         items={items}
@@ -114,6 +118,8 @@ export function App() {
         onSelect={setSelected}
         onCreate={create}
         onCreateIn={createIn}
+        defaultFolder={defaultFolder}
+        pickFolder={backend.pickFolder?.bind(backend)}
         onDelete={remove}
         onRename={rename}
         onSettings={() => setPanel({})}
@@ -131,7 +137,10 @@ export function App() {
       ) : selected ? (
         <ChatView key={selected} backend={backend} id={selected} settings={settings} onActivity={refresh} openMessage={opening?.context === selected ? opening : null} />
       ) : (
-        <p className="empty">Start a new conversation (Ctrl+Shift+O) or pick one.</p>
+        <p className="empty">
+          Start a new conversation (Ctrl+Shift+O) or pick one.
+          {defaultFolder ? <> New conversations work in <code>{defaultFolder}</code>; the folder button chooses another.</> : null}
+        </p>
       )}
       {help ? <HelpSheet onClose={() => setHelp(false)} /> : null}
       {panel && settings ? (

@@ -42,6 +42,12 @@ export abstract class CommandBackend implements Backend {
   createContext(title?: string, workingDir?: string): Promise<ContextSummary> {
     return this.execute({ type: "create_context", title: title ?? null, working_dir: workingDir ?? null });
   }
+  setWorkingDir(id: ContextId, dir: string): Promise<ContextSummary> {
+    return this.execute({ type: "set_working_dir", context_id: id, working_dir: dir });
+  }
+  defaultWorkingDir(): Promise<string> {
+    return this.execute({ type: "default_working_dir" });
+  }
   deleteContext(id: ContextId): Promise<void> {
     return this.execute({ type: "delete_context", context_id: id });
   }

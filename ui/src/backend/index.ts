@@ -1,12 +1,17 @@
 // Picks the backend for where the UI runs: the desktop window's IPC, or in a
 // browser the HTTP/SSE server that served the page; the token comes from the URL once and is
 // kept for the tab.
+import { setSystemClipboard } from "../clipboard";
 import { TauriBackend } from "./tauri";
 import type { Backend } from "./types";
 import { WebBackend } from "./web";
 
 export function connect(): Backend {
-  if ("__TAURI_INTERNALS__" in window) return new TauriBackend();
+  if ("__TAURI_INTERNALS__" in window) {
+    const tauri = new TauriBackend();
+    setSystemClipboard((text) => tauri.copyText(text));
+    return tauri;
+  }
   const params = new URLSearchParams(window.location.search);
   const fromUrl = params.get("token");
   if (fromUrl) {

@@ -1,6 +1,7 @@
 // The Backend inside the desktop window: one `execute` command for every
 // protocol command, and a Channel per subscription for the events.
 import { Channel, invoke } from "@tauri-apps/api/core";
+import { open } from "@tauri-apps/plugin-dialog";
 import type { BraidEvent, Command, ContextId, ContextSnapshot, ResponseTo, WireError } from "../generated/protocol";
 import { CommandBackend } from "./commands";
 import "./ipcBench";
@@ -15,6 +16,16 @@ export class TauriBackend extends CommandBackend {
     } catch (e) {
       throw new BackendError(e as WireError);
     }
+  }
+
+  async pickFolder(start?: string): Promise<string | null> {
+    const chosen = await open({ directory: true, multiple: false, defaultPath: start, title: "Choose the conversation's folder" });
+    return typeof chosen === "string" ? chosen : null;
+  }
+
+  /** The page may not write the clipboard here; GTK does. */
+  copyText(text: string): Promise<void> {
+    return invoke("copy_text", { text });
   }
 
   clipboardImage(): Promise<string | null> {

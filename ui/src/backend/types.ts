@@ -33,9 +33,17 @@ import type {
 
 export interface Backend {
   listContexts(): Promise<ContextSummary[]>;
-  /** `workingDir`: the conversation's workspace folder (fixed for its
-   *  life); the app's default when absent. */
+  /** `workingDir`: the conversation's workspace folder; the app's
+   *  default when absent. */
   createContext(title?: string, workingDir?: string): Promise<ContextSummary>;
+  /** The tools work in `dir` from their next call; only while idle. */
+  setWorkingDir(id: ContextId, dir: string): Promise<ContextSummary>;
+  /** The folder a conversation created without one works in. */
+  defaultWorkingDir(): Promise<string>;
+  /** The system's folder picker (the desktop window), starting at
+   *  `start`; `null` when closed without a choice. Absent in browsers,
+   *  where the path is typed. */
+  pickFolder?(start?: string): Promise<string | null>;
   deleteContext(id: ContextId): Promise<void>;
   renameContext(id: ContextId, title: string): Promise<ContextSummary>;
   /** `null` follows the default model again. */

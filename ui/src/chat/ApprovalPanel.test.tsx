@@ -1,5 +1,6 @@
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
+import { defaultTools } from "../testing/fixtures";
 import { ApprovalPanel } from "./ApprovalPanel";
 
 const write = { id: "w", name: "write_file", arguments: JSON.stringify({ path: "notes.md", content: "one\ntwo\n" }), approval: "pending" as const };
@@ -24,5 +25,12 @@ describe("the approval dialog", () => {
     const html = renderToStaticMarkup(<ApprovalPanel calls={[run]} tools={null} folder="/home/me/project" onDecide={() => undefined} />);
     expect(html).toContain("<dt>command</dt><dd><code>cargo test</code></dd>");
     expect(html).toContain("<dt>in</dt><dd><code>/home/me/project</code></dd>");
+  });
+  it("says why a read is asked in the home folder, and not elsewhere", () => {
+    const read = { id: "r1", name: "read_file", arguments: JSON.stringify({ path: "notes.txt" }), approval: "pending" as const };
+    const at = (confirm_reads: boolean) =>
+      renderToStaticMarkup(<ApprovalPanel calls={[read]} tools={{ ...defaultTools, confirm_reads }} folder="/home/me" onDecide={() => undefined} />);
+    expect(at(true)).toContain("This conversation works in /home/me, your home folder: Braid asks before the first read");
+    expect(at(false)).not.toContain("data-testid=\"broad-folder\"");
   });
 });

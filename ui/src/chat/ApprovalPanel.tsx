@@ -54,6 +54,12 @@ export function ApprovalPanel({ calls, tools, overwrites = [], previews = [], fo
           <button type="button" className="approve-all" onClick={() => onDecide(calls[0], "approve_all")}>Approve all {calls.length}</button>
         ) : null}
       </header>
+      {tools?.confirm_reads ? (
+        <p className="approval-note" data-testid="broad-folder">
+          This conversation works in {folder ?? "a broad folder"}, your home folder: Braid asks before the first read, and
+          an approved read lets the later ones run. A project folder (Options, Folder) needs no asking.
+        </p>
+      ) : null}
       {calls.map((c, i) => {
         const warning = overwriteWarning(c, overwrites);
         return (

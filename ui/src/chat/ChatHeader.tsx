@@ -3,6 +3,7 @@ import type { Backend } from "../backend/types";
 import type { AgentMode, BranchId, ContextSnapshot, ContextStrategy, GenerationSettings, ModelChoice, SettingsView, ToolApprovalPolicy } from "../generated/protocol";
 import { meter, partsLabel } from "./meter";
 import { BranchControls } from "./BranchControls";
+import { FolderControl } from "./FolderControl";
 import { GenerationControls } from "./GenerationControls";
 import { ModeControls, PolicySelect } from "./ToolControls";
 
@@ -117,6 +118,13 @@ export function ChatHeader({ backend, snapshot, settings, busy, onModelChanged, 
         toolUse={snapshot.tool_use}
         onChange={onGeneration}
       >
+        <FolderControl
+          folder={snapshot.summary.working_dir}
+          pick={backend.pickFolder?.bind(backend)}
+          onMove={(folder) => backend.setWorkingDir(snapshot.summary.id, folder).then(onModelChanged)}
+          broad={snapshot.tools.confirm_reads}
+          busy={busy}
+        />
         <PolicySelect tools={snapshot.tools} onPolicy={onPolicy} />
         <label title={`When a conversation outgrows the model's window, older messages are left out this way; summaries start at ${snapshot.summarize_at_percent} %`}>
           <span>Long conversations</span>

@@ -1,4 +1,6 @@
-import { useEffect, useRef, useState, type ReactNode } from "react";
+import * as Popover from "@radix-ui/react-popover";
+import { useState, type ReactNode } from "react";
+import { Tip } from "../Tip";
 import type { GenerationSettings, ToolUse } from "../generated/protocol";
 
 const TOOL_USE: { id: ToolUse; label: string; hint: string }[] = [
@@ -34,34 +36,15 @@ export function GenerationControls({ generation, toolUse, onChange, children }: 
   const [maxTokens, setMaxTokens] = useState(generation.max_output_tokens?.toString() ?? "");
   const [problem, setProblem] = useState<string | null>(null);
   // Opening the panel shows what is stored; while it is open the form is
-  // the truth (a snapshot arriving late never undoes a typed value). On
-  // the summary's click, before it opens: the toggle event comes a task
-  // later and would wipe what was typed at once.
-  const onOpen = (e: React.MouseEvent<HTMLElement>) => {
-    if ((e.currentTarget.parentElement as HTMLDetailsElement | null)?.open) return;
+  // the truth (a snapshot arriving late never undoes a typed value).
+  const onOpenChange = (open: boolean) => {
+    if (!open) return;
     setUse(generation.tool_use);
     setTemperature(generation.temperature?.toString() ?? "");
     setMaxTokens(generation.max_output_tokens?.toString() ?? "");
     setProblem(null);
   };
   const defaultUse = TOOL_USE.find((t) => t.id === toolUse)!;
-  // A popover: a click elsewhere or Esc closes it.
-  const details = useRef<HTMLDetailsElement>(null);
-  useEffect(() => {
-    const outside = (e: MouseEvent) => {
-      const d = details.current;
-      if (d?.open && !d.contains(e.target as Node)) d.open = false;
-    };
-    document.addEventListener("mousedown", outside);
-    return () => document.removeEventListener("mousedown", outside);
-  }, []);
-  const onEscape = (e: React.KeyboardEvent) => {
-    const d = details.current;
-    if (e.key !== "Escape" || !d?.open) return;
-    e.stopPropagation();
-    d.open = false;
-    d.querySelector("summary")?.focus();
-  };
 
   // The whole form is sent each time, so two quick edits never undo
   // each other.
@@ -79,9 +62,22 @@ export function GenerationControls({ generation, toolUse, onChange, children }: 
   };
 
   return (
-    <details className="generation" ref={details} onKeyDown={onEscape}>
-      <summary title="Tool approval, long conversations, tools, temperature and the longest answer for this conversation" onClick={onOpen}>Options</summary>
-      <div className="generation-panel" role="group" aria-label="Conversation settings">
+    <Popover.Root onOpenChange={onOpenChange}>
+      <Tip label="Folder, tool approval, long conversations, tools, temperature and the longest answer">
+        <Popover.Trigger className="generation-trigger">Options</Popover.Trigger>
+      </Tip>
+      <Popover.Portal>
+      <Popover.Content
+        className="generation-panel"
+        role="group"
+        aria-label="Conversation settings"
+        align="end"
+        sideOffset={4}
+        collisionPadding={8}
+        // Esc in a field that uses it itself (a path being typed) leaves
+        // the field, not the panel.
+        onEscapeKeyDown={(e) => (e.target as HTMLElement | null)?.closest?.("[data-own-escape]") && e.preventDefault()}
+      >
         {children}
         <label>
           <span>Tools</span>
@@ -124,7 +120,8 @@ export function GenerationControls({ generation, toolUse, onChange, children }: 
           />
         </label>
         {problem ? <p role="alert" className="generation-problem">{problem}</p> : null}
-      </div>
-    </details>
+      </Popover.Content>
+      </Popover.Portal>
+    </Popover.Root>
   );
 }

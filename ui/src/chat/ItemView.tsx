@@ -2,7 +2,8 @@ import { useState } from "react";
 import { FileIcon } from "../icons";
 import { Markdown } from "../markdown/Markdown";
 import { KeepMark } from "./KeepMark";
-import { copyText, MessageActions } from "./MessageActions";
+import { copyText } from "../clipboard";
+import { MessageActions } from "./MessageActions";
 import { ToolCard } from "./ToolCard";
 import type { Item } from "./transcript";
 

@@ -1,4 +1,5 @@
 import { useEffect, useState } from "react";
+import { copyText } from "../clipboard";
 import { CopyIcon, ForkIcon } from "../icons";
 
 interface Props {
@@ -19,17 +20,6 @@ export const MESSAGE_KEYS: Record<string, string> = {
   e: "edit a question and send it again on a new branch",
   a: "have an answer written again on a new branch",
 };
-
-/** Copies `text`; false where the page may not use the clipboard. */
-export async function copyText(text: string): Promise<boolean> {
-  if (!navigator.clipboard) return false;
-  try {
-    await navigator.clipboard.writeText(text);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** The buttons on a message, shown on hover and while it has the focus:
  *  copy (as Markdown), raw text, fork, edit, answer again. */

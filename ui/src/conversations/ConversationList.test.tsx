@@ -18,6 +18,7 @@ describe("the conversation list", () => {
         onSelect={none}
         onCreate={none}
         onCreateIn={() => Promise.resolve()}
+        defaultFolder="/home/u"
         onDelete={none}
         onRename={() => Promise.resolve()}
         onSettings={none}

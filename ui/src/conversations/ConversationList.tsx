@@ -1,4 +1,6 @@
+import * as Menu from "@radix-ui/react-dropdown-menu";
 import { useEffect, useMemo, useState, type KeyboardEvent } from "react";
+import { Tip } from "../Tip";
 import { FolderIcon, PinIcon } from "../icons";
 import type { ContextId, ContextSummary, SearchHit } from "../generated/protocol";
 import type { Theme } from "../theme";
@@ -12,6 +14,10 @@ interface Props {
   onCreate: () => void;
   /** A new conversation working in `folder`; the promise fails with the reason. */
   onCreateIn: (folder: string) => Promise<unknown>;
+  /** Where a new conversation works unless another folder is chosen. */
+  defaultFolder: string | null;
+  /** The system's folder picker (the desktop window); typed otherwise. */
+  pickFolder?: (start?: string) => Promise<string | null>;
   onDelete: (c: ContextSummary) => void;
   onRename: (c: ContextSummary, title: string) => Promise<unknown>;
   onSettings: () => void;
@@ -72,7 +78,27 @@ function RenameField({ c, onDone, onRename }: { c: ContextSummary; onDone: () =>
   );
 }
 
-function FolderForm({ onCreateIn, onDone }: { onCreateIn: Props["onCreateIn"]; onDone: () => void }) {
+/** A conversation's less frequent actions, in a menu (arrow keys, Esc,
+ *  typeahead); not modal, so no style is injected past the CSP. */
+function RowMenu({ c, onRename, onDelete }: { c: ContextSummary; onRename: () => void; onDelete: () => void }) {
+  return (
+    <Menu.Root modal={false}>
+      <Tip label="Rename or delete">
+        <Menu.Trigger className="icon row-menu" aria-label={`Actions for ${c.title}`}>⋯</Menu.Trigger>
+      </Tip>
+      <Menu.Portal>
+        <Menu.Content className="menu" align="end" sideOffset={2} collisionPadding={8}>
+          <Menu.Item className="menu-item" onSelect={onRename}>
+            Rename <kbd>F2</kbd>
+          </Menu.Item>
+          <Menu.Item className="menu-item danger" onSelect={onDelete}>Delete…</Menu.Item>
+        </Menu.Content>
+      </Menu.Portal>
+    </Menu.Root>
+  );
+}
+
+function FolderForm({ onCreateIn, onDone, defaultFolder }: { onCreateIn: Props["onCreateIn"]; onDone: () => void; defaultFolder: string | null }) {
   const [folder, setFolder] = useState("");
   const [error, setError] = useState<string | null>(null);
   const create = () => {
@@ -81,6 +107,7 @@ function FolderForm({ onCreateIn, onDone }: { onCreateIn: Props["onCreateIn"]; o
   };
   return (
     <form className="folder-form" onSubmit={(e) => (e.preventDefault(), create())}>
+      {defaultFolder ? <small className="hint">New conversations work in <code>{defaultFolder}</code>. Another folder:</small> : null}
       <input aria-label="Workspace folder" placeholder="/path/to/project" value={folder} autoFocus onChange={(e) => setFolder(e.target.value)} onKeyDown={(e) => e.key === "Escape" && onDone()} />
       <div className="actions">
         <button type="submit" className="primary">Create</button>
@@ -94,9 +121,19 @@ function FolderForm({ onCreateIn, onDone }: { onCreateIn: Props["onCreateIn"]; o
 /** Pinned first, then grouped by date, most recent first (the server's
  *  order); the search box filters titles at once and searches messages
  *  as typing pauses. Double-click or F2 renames. */
-export function ConversationList({ items, selected, onSelect, onCreate, onCreateIn, onDelete, onRename, onSettings, onHelp, onPin, search, onOpenHit, theme, onTheme }: Props) {
+export function ConversationList({ items, selected, onSelect, onCreate, onCreateIn, defaultFolder, pickFolder, onDelete, onRename, onSettings, onHelp, onPin, search, onOpenHit, theme, onTheme }: Props) {
   const [query, setQuery] = useState("");
   const [choosing, setChoosing] = useState(false);
+  const [pickError, setPickError] = useState<string | null>(null);
+  // The desktop window asks the system's picker; a browser types the path.
+  const chooseFolder = () => {
+    setPickError(null);
+    if (!pickFolder) return setChoosing((c) => !c);
+    pickFolder(defaultFolder ?? undefined).then(
+      (folder) => (folder ? onCreateIn(folder) : undefined),
+      (e: Error) => setPickError(String(e.message ?? e)),
+    ).catch((e: Error) => setPickError(e.message));
+  };
   const [renaming, setRenaming] = useState<ContextId | null>(null);
   const found = useSearch(query, search);
   const shown = items.filter((c) => c.title.toLowerCase().includes(query.trim().toLowerCase()));
@@ -105,10 +142,15 @@ export function ConversationList({ items, selected, onSelect, onCreate, onCreate
   return (
     <nav className="conversations">
       <div className="new-row">
-        <button type="button" className="primary" onClick={onCreate} title="Ctrl+Shift+O">New conversation</button>
-        <button type="button" className="icon-button" aria-label="New conversation in a folder" title="New conversation working in a folder you choose" onClick={() => setChoosing((c) => !c)}><FolderIcon /></button>
+        <Tip label={`A new conversation working in ${defaultFolder ?? "the default folder"} (Ctrl+Shift+O)`}>
+          <button type="button" className="primary" onClick={onCreate}>New conversation</button>
+        </Tip>
+        <Tip label="A new conversation working in a folder you choose">
+          <button type="button" className="icon-button" aria-label="New conversation in a folder" onClick={chooseFolder}><FolderIcon /></button>
+        </Tip>
       </div>
-      {choosing ? <FolderForm onCreateIn={onCreateIn} onDone={() => setChoosing(false)} /> : null}
+      {pickError ? <small className="field-error" role="alert">{pickError}</small> : null}
+      {choosing ? <FolderForm onCreateIn={onCreateIn} onDone={() => setChoosing(false)} defaultFolder={defaultFolder} /> : null}
       <input
         type="search"
         aria-label="Search conversations"
@@ -149,8 +191,7 @@ export function ConversationList({ items, selected, onSelect, onCreate, onCreate
                       >
                         <PinIcon />
                       </button>
-                      <button type="button" className="icon" aria-label={`Rename ${c.title}`} onClick={() => setRenaming(c.id)}>✎</button>
-                      <button type="button" className="icon delete" aria-label={`Delete ${c.title}`} onClick={() => onDelete(c)}>×</button>
+                      <RowMenu c={c} onRename={() => setRenaming(c.id)} onDelete={() => onDelete(c)} />
                     </>
                   )}
                 </li>
@@ -162,13 +203,17 @@ export function ConversationList({ items, selected, onSelect, onCreate, onCreate
         {found ? <SearchResults query={found.query} hits={found.hits} error={found.error} onOpen={onOpenHit} /> : null}
       </div>
       <div className="sidebar-foot">
-        <button type="button" className="settings-button" onClick={onSettings} title="Ctrl+,">Settings</button>
+        <Tip label="Providers and models (Ctrl+,)" side="top">
+          <button type="button" className="settings-button" onClick={onSettings}>Settings</button>
+        </Tip>
         <select aria-label="Theme" className="theme" value={theme} title="Colours: the system's, light or dark" onChange={(e) => onTheme(e.target.value as Theme)}>
           <option value="system">Auto</option>
           <option value="light">Light</option>
           <option value="dark">Dark</option>
         </select>
-        <button type="button" className="icon-button" aria-label="Keyboard shortcuts" title="Keyboard shortcuts (Ctrl+/)" onClick={onHelp}>?</button>
+        <Tip label="Keyboard shortcuts (Ctrl+/)" side="top">
+          <button type="button" className="icon-button" aria-label="Keyboard shortcuts" onClick={onHelp}>?</button>
+        </Tip>
       </div>
     </nav>
   );

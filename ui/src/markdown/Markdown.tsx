@@ -6,6 +6,7 @@ import remarkGfm from "remark-gfm";
 import remarkMath from "remark-math";
 import "katex/dist/katex.min.css";
 import { rawHtmlAsText, textOf } from "./plugins";
+import { copyText } from "../clipboard";
 
 // GitHub-flavoured Markdown (tables, task lists, strikethrough, footnotes,
 // autolinks) with inline and display maths (KaTeX) and highlighting of the
@@ -42,10 +43,11 @@ export function pluginsFor(source: string): Plugins {
 function CodeBlock({ language, code, children }: { language: string; code: string; children: ReactNode }) {
   const [copied, setCopied] = useState(false);
   const copy = () =>
-    navigator.clipboard?.writeText(code).then(() => {
+    void copyText(code).then((ok) => {
+      if (!ok) return;
       setCopied(true);
       setTimeout(() => setCopied(false), 1500);
-    }, () => undefined);
+    });
   return (
     <figure className="code">
       <figcaption>
