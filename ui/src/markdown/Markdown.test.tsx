@@ -1,6 +1,10 @@
 import { renderToStaticMarkup } from "react-dom/server";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
+import { need } from "./lazy";
 import { blocks, Markdown, pluginsFor, StreamingMarkdown } from "./Markdown";
+
+// What the page loads on first need, loaded before any test renders.
+beforeAll(() => need(true, true));
 
 const html = (source: string) => renderToStaticMarkup(<Markdown source={source} />);
 

@@ -1,10 +1,7 @@
 import { memo, useState, type ReactNode } from "react";
 import ReactMarkdown, { type Components } from "react-markdown";
-import rehypeHighlight from "rehype-highlight";
-import rehypeKatex from "rehype-katex";
 import remarkGfm from "remark-gfm";
-import remarkMath from "remark-math";
-import "katex/dist/katex.min.css";
+import { heavy, need, useLoaded } from "./lazy";
 import { rawHtmlAsText, textOf } from "./plugins";
 import { copyText } from "../clipboard";
 
@@ -16,10 +13,9 @@ import { copyText } from "../clipboard";
 // check).
 // Each plugin costs a pass over the text (GFM alone doubles the parse of
 // plain prose), so a block gets only those its characters could need: a
-// streaming answer is parsed again every frame.
+// streaming answer is parsed again every frame. Maths and highlighting
+// load on first need (`lazy.ts`).
 type Plugins = { remark: unknown[]; rehype: unknown[] };
-const katex = [rehypeKatex, { throwOnError: false, strict: "ignore" }];
-const highlight = [rehypeHighlight, { detect: false }];
 const cache = new Map<number, Plugins>();
 
 /** The plugins `source` may need: GFM for tables, task lists,
@@ -28,12 +24,15 @@ export function pluginsFor(source: string): Plugins {
   const gfm = /[|~]|\[[ xX^]|https?:|www\.|@/.test(source);
   const maths = /\$|\\[([]/.test(source);
   const code = /```|~~~/.test(source);
-  const key = (gfm ? 1 : 0) | (maths ? 2 : 0) | (code ? 4 : 0);
+  if ((maths && !heavy.maths) || (code && !heavy.highlight)) void need(maths, code);
+  const m = maths ? heavy.maths : undefined;
+  const h = code ? heavy.highlight : undefined;
+  const key = (gfm ? 1 : 0) | (m ? 2 : 0) | (h ? 4 : 0);
   let plugins = cache.get(key);
   if (!plugins) {
     plugins = {
-      remark: [...(gfm ? [remarkGfm] : []), ...(maths ? [remarkMath] : []), rawHtmlAsText],
-      rehype: [...(maths ? [katex] : []), ...(code ? [highlight] : [])],
+      remark: [...(gfm ? [remarkGfm] : []), ...(m ? [m.remark] : []), rawHtmlAsText],
+      rehype: [...(m ? [m.rehype] : []), ...(h ? [h] : [])],
     };
     cache.set(key, plugins);
   }
@@ -79,6 +78,7 @@ const components: Components = {
 };
 
 const Rendered = memo(function Rendered({ source }: { source: string }) {
+  useLoaded();
   const plugins = pluginsFor(source);
   return (
     <ReactMarkdown remarkPlugins={plugins.remark as never} rehypePlugins={plugins.rehype as never} components={components}>
