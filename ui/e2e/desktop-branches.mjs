@@ -34,21 +34,33 @@ try {
   await newConversation(s);
 
   const answers = () => s.js("return document.querySelectorAll('.message.assistant').length");
+  // The list draws only the rows in view, so a long answer can leave
+  // fewer answers in the page than before: a new answer is told by the
+  // key of the last one (the list follows the end, so it is drawn).
+  const lastAnswer = () => s.js("return [...document.querySelectorAll('.messages .row')].filter((r) => r.querySelector('.message.assistant')).at(-1)?.dataset.key ?? null");
   // Waits for the answer itself: the state line says Idle before a sent
   // message is taken up.
   const settled = async (before) => {
-    await s.until("a new answer", `return document.querySelectorAll('.message.assistant').length > ${before}`, 120000);
+    await s.until("a new answer", "const k = [...document.querySelectorAll('.messages .row')].filter((r) => r.querySelector('.message.assistant')).at(-1)?.dataset.key; return k && k !== arguments[0]", 120000, before);
     await s.state("Idle", 120000);
   };
   const hidden = (index, label) => s.clickHidden(".message.assistant", index, label);
   const ask = async (text) => {
-    const before = await answers();
+    const before = await lastAnswer();
     const asked = await s.js("return document.querySelectorAll('.message.user').length");
     await s.type(box, `${text}${ENTER}`);
     // Typed while the composer was being replaced (a new conversation,
-    // a branch switch), the keys can be lost: type again once.
-    const took = await s.until("the question", `return document.querySelectorAll('.message.user').length > ${asked} || null`, 5000).catch(() => false);
-    if (!took) await s.type(box, `${text}${ENTER}`);
+    // a branch switch), the keys can be lost: type again once, but only
+    // when nothing shows they arrived (a question, a busy state line, the
+    // text still in the box), as a second question would keep the model
+    // busy past this step.
+    const took = await s
+      .until("the question", `return document.querySelectorAll('.message.user').length > ${asked} || !(document.querySelector('[data-testid=state]')?.textContent ?? '').startsWith('Idle') || null`, 5000)
+      .catch(() => false);
+    if (!took) {
+      const left = await s.js("return document.querySelector('textarea[aria-label=Message]')?.value ?? ''");
+      await s.type(box, left.trim() === text ? ENTER : `${text}${ENTER}`);
+    }
     await settled(before);
   };
   const branchNamed = (name) => `return (document.querySelector('details.branches summary')?.textContent ?? '').includes(${JSON.stringify(name)})`;
@@ -72,9 +84,10 @@ try {
 
   // Answer again: a new branch with a new answer; main keeps its own.
   const before = await s.js("const a = document.querySelectorAll('.message.assistant .markdown'); return a[a.length - 1].textContent");
+  const beforeAgain = await lastAnswer();
   await hidden(-1, "Answer again");
   await s.until("the new branch", branchNamed("Again"), 10000);
-  await settled(1);
+  await settled(beforeAgain);
   const again = await answers();
   check(again === 2, `answering again puts a new answer on a new branch (${again} answers there)`);
   await switchTo("main");
@@ -121,14 +134,15 @@ try {
   await merge("Branch 3", "Append");
   await s.until("the appended question", "return document.body.innerText.includes('Name one colour.')", 10000);
   check(true, "append copies Branch 3's turn into main");
-  const count = await answers();
+  const count = await lastAnswer();
   await merge("Branch 2", "Rebase", () =>
     s.until("answer again", "const i = [...document.querySelectorAll('dialog.merge-dialog label')].find((l) => l.textContent.includes('Answer again'))?.querySelector('input'); if (i && !i.checked) i.click(); return !!i?.checked", 10000),
   );
   await settled(count);
-  const after = await answers();
+  // The rows after the last question: its new answer and nothing else.
+  const after = await s.js("const rows = [...document.querySelectorAll('.messages .row')]; const q = rows.findLastIndex((r) => r.querySelector('.message.user')); return rows.slice(q + 1).filter((r) => r.querySelector('.message.assistant')).length");
   const last = await s.js("const u = document.querySelectorAll('.message.user .text'); return u[u.length - 1].textContent");
-  check(after === count + 1 && last === "Name one vegetable.", `rebase with answer again sends Branch 2's question to the model anew on main (${after - count} new answer, last question ${JSON.stringify(last)})`);
+  check(after === 1 && last === "Name one vegetable.", `rebase with answer again sends Branch 2's question to the model anew on main (${after} new answer, last question ${JSON.stringify(last)})`);
 
   // Fast-forward: a fork from main's tip, main not moved since.
   await hidden(-1, "Fork from here");

@@ -8,8 +8,6 @@ import { join, resolve } from "node:path";
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const ELEMENT = "element-6066-11e4-a52e-4f735466cecf";
 
-/** Xvfb and tauri-driver for the app, with its data in `data`. Screenshots
- *  are e2e/out/<prefix>-<name>.png. */
 /** First run: waits for the welcome screen to offer the local server at
  * `url` (any when omitted), takes it, and opens a new conversation.
  * `beforeTaking` runs while the offer is on screen (a screenshot). */
@@ -28,6 +26,21 @@ export async function newConversation(s) {
   await s.until("the composer", "return !!document.querySelector('textarea')", 10000);
 }
 
+// The state line, the composer, the queue, any notice or error, open
+// dialogs and the last messages, each cut short.
+const DESCRIBE = `const t = (e) => (e?.innerText ?? "").replace(/\\s+/g, " ").trim().slice(0, 120);
+return {
+  state: t(document.querySelector("[data-testid=state]")),
+  composer: document.querySelector("textarea[aria-label=Message]")?.value ?? null,
+  queued: [...document.querySelectorAll(".queue li")].map(t),
+  alerts: [...document.querySelectorAll("[role=alert], .notice, .error")].map(t).filter(Boolean),
+  dialogs: [...document.querySelectorAll("dialog[open]")].map(t),
+  branch: t(document.querySelector("details.branches summary")),
+  last: [...document.querySelectorAll(".message")].slice(-4).map((m) => m.className.replace("message ", "") + ": " + t(m)),
+};`;
+
+/** Xvfb and tauri-driver for the app, with its data in `data`. Screenshots
+ *  are e2e/out/<prefix>-<name>.png. */
 export function desktopApp(data, prefix) {
   const app = process.env.BRAID_DESKTOP_BIN ?? resolve("../target/debug/braid-desktop");
   const driverBin = [process.env.TAURI_DRIVER, join(process.env.CARGO_HOME ?? join(homedir(), ".cargo"), "bin/tauri-driver")]
@@ -36,7 +49,9 @@ export function desktopApp(data, prefix) {
   const display = `:${110 + Math.floor(Math.random() * 50)}`;
   mkdirSync("e2e/out", { recursive: true });
   const xvfb = spawn("Xvfb", [display, "-screen", "0", "1280x800x24"], { stdio: "ignore" });
-  const env = { ...process.env, DISPLAY: display, HOME: data, XDG_DATA_HOME: join(data, "share"), BRAID_NO_KEYCHAIN: "1" };
+  // GTK's file chooser keeps its settings in memory, not in a dconf
+  // that needs a session bus.
+  const env = { ...process.env, DISPLAY: display, HOME: data, XDG_DATA_HOME: join(data, "share"), BRAID_NO_KEYCHAIN: "1", GSETTINGS_BACKEND: "memory" };
   const driver = spawn(driverBin, ["--port", String(port), "--native-port", String(port + 1), "--native-driver", "/usr/bin/WebKitWebDriver"], {
     env,
     stdio: ["ignore", "ignore", "inherit"],
@@ -90,13 +105,20 @@ export function desktopApp(data, prefix) {
         }
       }
     };
+    /** What the window shows, in a line: for a timeout's message, as a
+     *  screenshot of a CI run on another machine is lost. */
+    const describe = () =>
+      js(DESCRIBE).then(
+        (d) => JSON.stringify(d),
+        (e) => `(could not be read: ${e.message})`,
+      );
     /** Polls a page-side condition; returns its value once truthy. */
     const until = async (what, script, timeout = 120000, ...args) => {
       const end = Date.now() + timeout;
       for (;;) {
         const v = await js(script, ...args).catch(() => null);
         if (v) return v;
-        if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+        if (Date.now() > end) throw new Error(`timed out waiting for ${what}; the window showed: ${await describe()}`);
         await sleep(100);
       }
     };
