@@ -4,8 +4,10 @@
 // real model writes it), undo that merge, append the other, rebase with
 // "answer again" (the model answers the fork's question anew on main),
 // fast-forward, cherry-pick a tool result (its call comes along after a
-// warning), and look at the history graph. Screenshots: e2e/out/branches-*.png.
-import { execFileSync } from "node:child_process";
+// warning), and look at the history graph; then Markdown rendered in the
+// window, copy as Markdown and the raw view, and a pin.
+// Screenshots: e2e/out/branches-*.png.
+import { execFileSync, spawnSync } from "node:child_process";
 import { mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { checker, startLoggingProxy, startPeer, tempDir } from "./lib.mjs";
@@ -16,13 +18,16 @@ const data = tempDir("desktop-branches");
 const peer = startPeer();
 // On 127.0.0.1:8080, where first run looks for local servers.
 const proxy = await startLoggingProxy(8080, new URL(peer.url).origin);
-const { openApp, stop, session } = desktopApp(data, "branches");
+const { display, openApp, stop, session } = desktopApp(data, "branches");
 // A conversation whose main and "idea 2" both wrote notes.txt, differently
 // (the model does not write the same file twice on cue): its conflict is
 // resolved in the window.
 const dbDir = join(data, "share", "dev.braid.app");
 mkdirSync(dbDir, { recursive: true });
-execFileSync(process.env.BRAID_SEED_BIN ?? resolve("../target/debug/examples/seed"), [join(dbDir, "braid.db"), "4", "Both wrote notes.txt", "2", "conflict"]);
+const seed = process.env.BRAID_SEED_BIN ?? resolve("../target/debug/examples/seed");
+execFileSync(seed, [join(dbDir, "braid.db"), "4", "Both wrote notes.txt", "2", "conflict"]);
+// An answer with every Markdown feature the chat renders.
+execFileSync(seed, [join(dbDir, "braid.db"), "2", "Markdown sampler", "1", "markdown"]);
 
 const ENTER = "\uE007";
 const box = "//textarea[@aria-label='Message']";
@@ -157,7 +162,14 @@ try {
   // its result warns that it needs its call, and brings the call along.
   await hidden(-1, "Fork from here");
   await s.until("the fork Branch 6", branchNamed("Branch 6"), 10000);
-  await ask("/tool read_file Read the file notes.txt");
+  // The app's default folder is the home folder: the first read there
+  // is asked, with the reason; approved, it runs.
+  const before6 = await lastAnswer();
+  await s.type(box, `/tool read_file Read the file notes.txt${ENTER}`);
+  const why = await s.until("the home-folder note", "return document.querySelector('[data-testid=broad-folder]')?.textContent ?? ''", 120000);
+  check(why.includes("your home folder: Braid asks before the first read"), `in the home folder the first read is asked, and the dialog says why (${why.slice(0, 70)}…)`);
+  await s.click("//section[@aria-label='Approve tool calls']//button[.='Approve']");
+  await settled(before6);
   await switchTo("main");
   await openMerge("Branch 6", "Cherry-pick");
   await s.until("the checklist", "return [...document.querySelectorAll('.merge-items li')].some(l => l.textContent.includes('tool result'))", 10000);
@@ -203,6 +215,32 @@ try {
     .until("idea's write", "const t = [...document.querySelectorAll('[data-testid=tool-card]')].map(c => c.textContent).join(' | '); return t.includes('idea wrote this') ? t : null", 10000)
     .catch(() => s.js("return [...document.querySelectorAll('[data-testid=tool-card]')].map(c => c.textContent).join(' | ')"));
   check(writes.includes("idea wrote this") && !writes.includes("main wrote this"), `keeping the source's account leaves main with idea's write only (${writes.slice(0, 120)})`);
+
+  // Markdown in the window, and the message actions on it: copy as
+  // Markdown puts the source on the system clipboard, the raw view shows
+  // it; a pin moves the conversation into Pinned.
+  await s.click("//button[contains(., 'Markdown sampler')]");
+  await s.until("the sampler", "return document.querySelector('.chat-header h1')?.textContent === 'Markdown sampler'", 10000);
+  const md = await s.until(
+    "the rendered answer",
+    "const m = document.querySelector('.message.assistant .markdown'); if (!m) return null; const n = (q) => m.querySelectorAll(q).length; return { cells: n('table td'), tasks: n('input[type=checkbox]'), struck: n('del'), maths: n('.katex'), display: n('.katex-display'), footnotes: n('section[data-footnotes] li'), code: n('pre code [class^=hljs-]') }",
+    10000,
+  );
+  check(
+    md.cells === 4 && md.tasks === 2 && md.struck === 1 && md.maths >= 2 && md.display === 1 && md.footnotes === 1 && md.code > 0,
+    `the window renders a GFM table, a task list, strikethrough, maths, a footnote and highlighted code (${JSON.stringify(md)})`,
+  );
+  await s.shot("markdown");
+  await s.clickHidden(".message.assistant", 0, "Copy as Markdown");
+  await sleep(300);
+  const copied = spawnSync("xclip", ["-o", "-selection", "clipboard"], { env: { ...process.env, DISPLAY: display } }).stdout.toString();
+  check(copied.startsWith("| Crate | Purpose |") && copied.includes("$$"), `copy as Markdown puts the answer's source on the system clipboard (${JSON.stringify(copied.slice(0, 40))})`);
+  await s.clickHidden(".message.assistant", 0, "Show raw text");
+  const raw = await s.until("the raw text", "return document.querySelector('.message.assistant .raw-text')?.textContent ?? ''", 5000).catch(() => "");
+  check(raw.includes("- [x] parse the config"), `the raw view shows the Markdown as written (${JSON.stringify(raw.slice(0, 40))})`);
+  await s.click("//button[@aria-label='Pin Markdown sampler']");
+  const pinned = await s.until("the pinned group", "const g = [...document.querySelectorAll('.conversations section')].find((x) => x.querySelector('h3')?.textContent === 'Pinned'); return g?.textContent ?? ''", 5000).catch(() => "");
+  check(pinned.includes("Markdown sampler"), "a pin moves the conversation into Pinned");
   await s.close();
 } catch (e) {
   check(false, `desktop branches flow: ${e.message}`);

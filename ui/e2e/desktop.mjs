@@ -4,11 +4,12 @@
 // streams a real answer, a long answer is cancelled, and after the app is
 // restarted the history is there, tools are approved and denied, and a PNG
 // with text dropped on the composer is read by OCR (the model has no
-// vision) and its text reaches the model. Requests go through a logging
+// vision) and its text reaches the model, and the conversation moves to
+// another folder through the native folder picker. Requests go through a logging
 // proxy on 127.0.0.1:8080 (offered by first run like any local server), so
 // what Braid sent is checked. Screenshots: e2e/out/desktop-*.png.
 import { spawn, spawnSync } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { checker, DELIVER_FILE, startLoggingProxy, startPeer, tempDir, textPng } from "./lib.mjs";
 import { desktopApp, newConversation, sleep, useLocalServer } from "./webdriver.mjs";
@@ -16,7 +17,15 @@ import { desktopApp, newConversation, sleep, useLocalServer } from "./webdriver.
 const { check, finish } = checker();
 const data = tempDir("desktop");
 const peer = startPeer();
-const proxy = await startLoggingProxy(8080, new URL(peer.url).origin);
+// One call the small model will not make on cue is answered at the proxy:
+// a write of the release notes, when asked for them.
+const lastUser = (body) => {
+  const m = body.messages?.at(-1);
+  return m?.role === "user" ? (typeof m.content === "string" ? m.content : JSON.stringify(m.content)) : "";
+};
+const proxy = await startLoggingProxy(8080, new URL(peer.url).origin, (body) =>
+  lastUser(body).includes("Write the release notes") ? { tool: { name: "write_file", args: { path: "notes.txt", content: "Release 1.0\n" } } } : null,
+);
 const { app, display, openApp, stop, session } = desktopApp(data, "desktop");
 
 const ENTER = "\uE007";
@@ -122,7 +131,7 @@ try {
   };
   const denied = () => s.js("return [...document.querySelectorAll('[data-testid=tool-card]')].filter(c => c.textContent.includes('the user denied this tool call')).length");
   await settle();
-  const rowsBefore = await s.js("return document.querySelectorAll('.messages .row').length");
+  const rowsBefore = await s.js("return Number(document.querySelector('.messages').dataset.rows)");
   await s.type(box, `/tool list_directory What files are here?${ENTER}`);
   await s.until("the second approval", "return (document.querySelector('[aria-label=\"Approve tool calls\"]')?.textContent ?? '').includes('list_directory')");
   const deniedBefore = await denied();
@@ -130,9 +139,22 @@ try {
   await s.until("the denial on the card", `return [...document.querySelectorAll('[data-testid=tool-card]')].filter(c => c.textContent.includes('the user denied this tool call')).length > ${deniedBefore}`, 10000);
   await settle();
   const state = await s.js("return document.querySelector('[data-testid=state]').textContent");
-  const rowsAfter = await s.js("return document.querySelectorAll('.messages .row').length");
+  const rowsAfter = await s.js("return Number(document.querySelector('.messages').dataset.rows)");
   await s.shot("tools");
   check(state.startsWith("Idle") && rowsAfter >= rowsBefore + 3, `denying sends the denial to the model, which answers (${rowsAfter - rowsBefore} new items, ${state})`);
+  // A write: the dialog shows its diff against the file on disk; Esc
+  // denies it, and the real model hears so and answers.
+  await s.type(box, `/tool write_file Write the release notes.${ENTER}`);
+  const diff = await s.until("the write's diff", "const d = document.querySelector('[aria-label=\"Approve tool calls\"]'); return d?.querySelector('.diff-line') ? d.textContent : ''", 60000);
+  check(diff.includes("notes.txt") && diff.includes("+Release 1.0"), `the approval dialog shows the write as a diff against the file on disk (${JSON.stringify(diff.slice(0, 90))})`);
+  // The window paints a moment after the page changes.
+  await sleep(300);
+  await s.shot("write-diff");
+  const deniedBeforeEsc = await denied();
+  await s.type("//section[@aria-label='Approve tool calls']//button[.='Approve']", ESC);
+  const escDenied = await s.until("the denied write", `return [...document.querySelectorAll('[data-testid=tool-card]')].filter(c => c.textContent.includes('the user denied this tool call')).length > ${deniedBeforeEsc}`, 10000).catch(() => false);
+  await settle();
+  check(escDenied && readFileSync(join(data, "notes.txt"), "utf8").includes("mango"), "Esc denies the write: the file is untouched and the model is told");
   // Images: a PNG with text dropped on the composer, sent to the model
   // (which cannot see): OCR reads it, the card shows the confidence, and
   // the request carries the text, marked as OCR output, and no image.
@@ -192,6 +214,24 @@ try {
   check(dark === "dark", `the dark theme is applied in the window (${dark})`);
   await sleep(300);
   await s.shot("dark");
+
+  // The conversation moves to another folder through the system's own
+  // picker (GTK's, driven with xdotool as a person types a path).
+  mkdirSync(join(data, "project"));
+  await s.click("//button[.='Options']");
+  const homeNote = await s.until("the folder", "return document.querySelector('.folder-control')?.textContent ?? ''", 5000);
+  await s.click("//button[.='Change…']");
+  const x = (...args) => spawnSync("xdotool", args, { env: { ...process.env, DISPLAY: display } }).stdout.toString().trim();
+  let picker = "";
+  for (let i = 0; i < 50 && !picker; i++, await sleep(100)) picker = x("search", "--name", "Choose the conversation's folder").split("\n")[0];
+  x("windowfocus", "--sync", picker);
+  x("key", "--window", picker, "ctrl+l");
+  x("type", "--delay", "20", join(data, "project"));
+  spawnSync("import", ["-window", "root", "e2e/out/desktop-folder-picker.png"], { env: { ...process.env, DISPLAY: display } });
+  x("key", "Return");
+  const moved = await s.until("the new folder", "const f = document.querySelector('.folder-control')?.textContent ?? ''; return f.includes('/project') ? f : ''", 10000).catch(() => "");
+  check(homeNote.includes(data) && !homeNote.includes("/project") && moved.includes(join(data, "project")), `the native folder picker moves the conversation from the home folder to the project (${picker ? "picker shown" : "no picker"}; ${moved.slice(0, 80)})`);
+  await s.click("//button[.='Options']");
 
   // Memory at idle: the app and its WebKit processes (children).
   await sleep(2000);

@@ -71,8 +71,11 @@ export function startPeer() {
 }
 
 /** A transparent HTTP proxy on 127.0.0.1:`port` to `target` (an origin)
- *  that keeps every request body: what Braid really sent to the model. */
-export async function startLoggingProxy(port, target) {
+ *  that keeps every request body: what Braid really sent to the model.
+ *  `script` (optional) sees each chat request's body first and may answer
+ *  it itself (as `startScriptedModel`'s `reply`), for a call a small model
+ *  will not make on cue; `null` passes it on. */
+export async function startLoggingProxy(port, target, script = () => null) {
   const http = await import("node:http");
   const bodies = [];
   const server = http.createServer((req, res) => {
@@ -81,6 +84,13 @@ export async function startLoggingProxy(port, target) {
     req.on("end", () => {
       const body = Buffer.concat(chunks);
       if (body.length) bodies.push({ path: req.url, body: body.toString() });
+      let scripted = null;
+      try {
+        scripted = req.method === "POST" && body.length ? script(JSON.parse(body.toString())) : null;
+      } catch {
+        // Not JSON: passed on as it is.
+      }
+      if (scripted) return streamReply(res, scripted);
       const up = http.request(new URL(req.url, target), { method: req.method, headers: { ...req.headers, host: new URL(target).host } }, (r) => {
         res.writeHead(r.statusCode ?? 502, r.headers);
         r.pipe(res);
@@ -93,6 +103,18 @@ export async function startLoggingProxy(port, target) {
   });
   await new Promise((ok, fail) => server.once("error", fail).listen(port, "127.0.0.1", ok));
   return { url: `http://127.0.0.1:${port}/v1`, bodies, close: () => server.close() };
+}
+
+/** `{ tool: { name, args } }` or `{ text }` streamed as the OpenAI API does. */
+function streamReply(res, r) {
+  const delta = r.tool
+    ? { role: "assistant", tool_calls: [{ index: 0, id: `call_${Date.now()}`, type: "function", function: { name: r.tool.name, arguments: JSON.stringify(r.tool.args) } }] }
+    : { role: "assistant", content: r.text };
+  const event = (choice) => `data: ${JSON.stringify({ id: "x", object: "chat.completion.chunk", model: "gpt-4o", choices: [choice] })}\n\n`;
+  res.writeHead(200, { "Content-Type": "text/event-stream" });
+  res.write(event({ index: 0, delta, finish_reason: null }));
+  res.write(event({ index: 0, delta: {}, finish_reason: r.tool ? "tool_calls" : "stop" }));
+  res.end("data: [DONE]\n\n");
 }
 
 /** A scripted OpenAI-compatible model on 127.0.0.1 (a free port): `reply`
@@ -110,15 +132,7 @@ export async function startScriptedModel(reply) {
         res.end(JSON.stringify({ object: "list", data: [{ id: "gpt-4o", object: "model" }] }));
         return;
       }
-      const r = reply(JSON.parse(Buffer.concat(chunks).toString() || "{}"));
-      const delta = r.tool
-        ? { role: "assistant", tool_calls: [{ index: 0, id: `call_${Date.now()}`, type: "function", function: { name: r.tool.name, arguments: JSON.stringify(r.tool.args) } }] }
-        : { role: "assistant", content: r.text };
-      const event = (choice) => `data: ${JSON.stringify({ id: "x", object: "chat.completion.chunk", model: "gpt-4o", choices: [choice] })}\n\n`;
-      res.writeHead(200, { "Content-Type": "text/event-stream" });
-      res.write(event({ index: 0, delta, finish_reason: null }));
-      res.write(event({ index: 0, delta: {}, finish_reason: r.tool ? "tool_calls" : "stop" }));
-      res.end("data: [DONE]\n\n");
+      streamReply(res, reply(JSON.parse(Buffer.concat(chunks).toString() || "{}")));
     });
   });
   await new Promise((ok) => server.listen(0, "127.0.0.1", ok));

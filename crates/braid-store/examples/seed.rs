@@ -5,7 +5,9 @@
 //! scripts open it to measure a long conversation and its history graph.
 //! With a fifth argument `conflict`, main and the second branch each end
 //! with a write_file round on notes.txt, with different content: a merge
-//! conflict for the end-to-end tests to resolve.
+//! conflict for the end-to-end tests to resolve. With `markdown` instead,
+//! the last answer shows what the chat renders: a table, a task list,
+//! strikethrough, a footnote, maths and highlighted code.
 
 use braid_core::{Branch, ContextState, Conversation};
 use braid_protocol::BranchId;
@@ -13,7 +15,20 @@ use braid_protocol::{ContextId, Message, MessageId, MessageType, Role, Timestamp
 use braid_store::{ContextMeta, Store};
 use std::process::ExitCode;
 
-fn body(i: u64) -> MessageType {
+/// Every Markdown feature the chat renders, as a model would write it.
+const MARKDOWN: &str =
+    "| Crate | Purpose |\n|---|---|\n| serde | ~~manual~~ derived parsing |\n| tokio | async runtime |\n\n\
+- [x] parse the config\n- [ ] write the tests\n\n> Quoted advice[^1].\n\n\
+Inline maths $e^{i\\pi} + 1 = 0$ and a display:\n\n$$\n\\sum_{k=1}^{n} k = \\frac{n(n+1)}{2}\n$$\n\n\
+```rust\nfn main() {\n    println!(\"hello\");\n}\n```\n\n[^1]: From the docs.";
+
+fn body(i: u64, markdown: bool) -> MessageType {
+    if markdown {
+        return match i % 2 {
+            1 => MessageType::text(Role::User, "Show me what Markdown can do."),
+            _ => MessageType::text(Role::Assistant, MARKDOWN),
+        };
+    }
     if i.is_multiple_of(2) {
         MessageType::text(
             Role::User,
@@ -34,7 +49,7 @@ fn body(i: u64) -> MessageType {
 
 /// `n` messages over `branches` lines: message `i` goes to line
 /// `i % branches`; a line starts as a fork of main's messages so far.
-fn build(n: u64, branches: u64, now: Timestamp) -> Result<Conversation, String> {
+fn build(n: u64, branches: u64, now: Timestamp, markdown: bool) -> Result<Conversation, String> {
     let mut messages = Vec::new();
     let mut lines: Vec<Vec<MessageId>> = vec![Vec::new(); branches as usize];
     for i in 1..=n {
@@ -43,7 +58,7 @@ fn build(n: u64, branches: u64, now: Timestamp) -> Result<Conversation, String> 
             lines[line] = lines[0].clone();
         }
         lines[line].push(MessageId(i));
-        messages.push(Message::new(MessageId(i), Timestamp(now.0 + i), body(i)));
+        messages.push(Message::new(MessageId(i), Timestamp(now.0 + i), body(i, markdown)));
     }
     let branch = |k: usize, ids: Vec<MessageId>| Branch {
         id: if k == 0 { BranchId::main() } else { BranchId(format!("b{}", k + 1)) },
@@ -111,7 +126,7 @@ fn with_conflict(mut c: Conversation, n: u64, now: Timestamp) -> Result<Conversa
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let (Some(db), Some(n)) = (args.first(), args.get(1).and_then(|n| n.parse::<u64>().ok())) else {
-        eprintln!("usage: seed DB N [TITLE] [BRANCHES] [conflict]");
+        eprintln!("usage: seed DB N [TITLE] [BRANCHES] [conflict|markdown]");
         return ExitCode::from(2);
     };
     let now = Timestamp(1_700_000_000_000);
@@ -127,8 +142,9 @@ fn main() -> ExitCode {
     let mut state = ContextState::new(meta.id.clone());
     let branches = args.get(3).and_then(|b| b.parse::<u64>().ok()).unwrap_or(1).max(1);
     let conflict = args.get(4).is_some_and(|a| a == "conflict");
+    let markdown = args.get(4).is_some_and(|a| a == "markdown");
     let conversation =
-        match build(n, branches, now).and_then(|c| if conflict { with_conflict(c, n, now) } else { Ok(c) }) {
+        match build(n, branches, now, markdown).and_then(|c| if conflict { with_conflict(c, n, now) } else { Ok(c) }) {
             Ok(c) => c,
             Err(e) => {
                 eprintln!("seed: {e}");
