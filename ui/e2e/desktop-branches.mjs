@@ -167,7 +167,7 @@ try {
   const before6 = await lastAnswer();
   await s.type(box, `/tool read_file Read the file notes.txt${ENTER}`);
   const why = await s.until("the home-folder note", "return document.querySelector('[data-testid=broad-folder]')?.textContent ?? ''", 120000);
-  check(why.includes("your home folder: Braid asks before the first read"), `in the home folder the first read is asked, and the dialog says why (${why.slice(0, 70)}…)`);
+  check(why.includes("your home folder or one above it: Braid asks before the first read"), `in the home folder the first read is asked, and the dialog says why (${why.slice(0, 70)}…)`);
   await s.click("//section[@aria-label='Approve tool calls']//button[.='Approve']");
   await settled(before6);
   await switchTo("main");

@@ -55,14 +55,14 @@ try {
 
   // The stand-in home folder: the first read is asked, with the reason.
   await options.click();
-  const homeNote = await panel.getByText("Your home folder: Braid asks before the first read.").isVisible();
+  const homeNote = await panel.getByText("Your home folder or one above it: Braid asks before the first read.").isVisible();
   check(homeNote && (await shownFolder()).endsWith("/home"), `the Options panel shows the folder and that reads are asked there (${await shownFolder()})`);
   await page.keyboard.press("Escape");
   await say("read the notes");
   const dialog = page.getByRole("dialog", { name: "Approve tool calls" });
   await dialog.waitFor({ timeout: 15000 });
   const why = await dialog.getByTestId("broad-folder").innerText();
-  check(why.includes("your home folder: Braid asks before the first read"), `the first read in the home folder is asked, and the dialog says why (${why.slice(0, 60)}…)`);
+  check(why.includes("your home folder or one above it: Braid asks before the first read"), `the first read in the home folder is asked, and the dialog says why (${why.slice(0, 60)}…)`);
   await page.screenshot({ path: "e2e/out/workspace-home-read.png" });
   await dialog.getByRole("button", { name: "Approve", exact: true }).click();
   await cards.nth(0).filter({ hasText: "done" }).waitFor({ timeout: 15000 });

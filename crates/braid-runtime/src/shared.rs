@@ -28,7 +28,8 @@ pub struct RuntimeConfig {
     /// scripted model is asked only what a test scripts; the apps turn it on.
     pub model_titles: bool,
     /// Folders too broad to read without asking first (`/` and the home
-    /// folder): the first read in a conversation working there is asked.
+    /// folder): the first read in a conversation working in one, or in a
+    /// folder above one, is asked.
     pub broad_dirs: Vec<PathBuf>,
 }
 

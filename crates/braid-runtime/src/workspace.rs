@@ -10,9 +10,10 @@ use braid_protocol::{ContextId, ContextSummary};
 use std::path::{Path, PathBuf};
 
 impl RuntimeConfig {
-    /// Whether `dir` (canonical) is one of the broad folders.
+    /// Whether `dir` (canonical) is one of the broad folders or holds one
+    /// (`/home` holds the home folder's keys as much as the home folder).
     pub fn is_broad(&self, dir: &Path) -> bool {
-        self.broad_dirs.iter().any(|b| b == dir)
+        self.broad_dirs.iter().any(|b| b.starts_with(dir))
     }
 }
 

@@ -81,6 +81,10 @@ async fn a_conversation_moves_to_another_folder_and_its_tools_follow() {
     let missing = move_to(&rt, &id, &dir.path().join("nowhere")).await.unwrap_err();
     assert_eq!(missing.code, ErrorCode::InvalidInput);
     assert!(missing.message.contains("does not exist"), "{}", missing.message);
+    // A folder above the home folder holds it: as broad.
+    move_to(&rt, &id, dir.path()).await.unwrap();
+    assert!(rt.load_context(&id).await.unwrap().tools.confirm_reads, "above the home folder is broad too");
+    move_to(&rt, &id, &project).await.unwrap();
     drop(rt);
     let rt = open(dir.path(), fake);
     let summary = rt.list_contexts().await.unwrap().into_iter().find(|c| c.id == id).unwrap();

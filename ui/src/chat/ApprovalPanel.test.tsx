@@ -30,7 +30,7 @@ describe("the approval dialog", () => {
     const read = { id: "r1", name: "read_file", arguments: JSON.stringify({ path: "notes.txt" }), approval: "pending" as const };
     const at = (confirm_reads: boolean) =>
       renderToStaticMarkup(<ApprovalPanel calls={[read]} tools={{ ...defaultTools, confirm_reads }} folder="/home/me" onDecide={() => undefined} />);
-    expect(at(true)).toContain("This conversation works in /home/me, your home folder: Braid asks before the first read");
+    expect(at(true)).toContain("This conversation works in /home/me, your home folder or one above it: Braid asks before the first read");
     expect(at(false)).not.toContain("data-testid=\"broad-folder\"");
   });
 });

@@ -56,8 +56,8 @@ export function ApprovalPanel({ calls, tools, overwrites = [], previews = [], fo
       </header>
       {tools?.confirm_reads ? (
         <p className="approval-note" data-testid="broad-folder">
-          This conversation works in {folder ?? "a broad folder"}, your home folder: Braid asks before the first read, and
-          an approved read lets the later ones run. A project folder (Options, Folder) needs no asking.
+          This conversation works in {folder ?? "a broad folder"}, your home folder or one above it: Braid asks before the
+          first read, and an approved read lets the later ones run. A project folder (Options, Folder) needs no asking.
         </p>
       ) : null}
       {calls.map((c, i) => {

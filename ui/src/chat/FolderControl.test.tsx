@@ -9,7 +9,7 @@ describe("the folder control", () => {
     const html = renderToStaticMarkup(<FolderControl folder="/home/me" onMove={move} broad busy={false} />);
     expect(html).toContain('<code title="/home/me">/home/me</code>');
     expect(html).toContain("Change…");
-    expect(html).toContain("Your home folder: Braid asks before the first read.");
+    expect(html).toContain("Your home folder or one above it: Braid asks before the first read.");
     const project = renderToStaticMarkup(<FolderControl folder="/home/me/project" onMove={move} broad={false} busy={false} />);
     expect(project).not.toContain("asks before");
   });

@@ -55,7 +55,7 @@ export function FolderControl({ folder, pick, onMove, broad, busy }: Props) {
           <button type="submit" className="primary">Move</button>
         </form>
       )}
-      {broad ? <small>Your home folder: Braid asks before the first read.</small> : null}
+      {broad ? <small>Your home folder or one above it: Braid asks before the first read.</small> : null}
       {error ? <small className="field-error" role="alert">{error}</small> : null}
     </div>
   );
