@@ -5,7 +5,8 @@
 // "answer again" (the model answers the fork's question anew on main),
 // fast-forward, cherry-pick a tool result (its call comes along after a
 // warning), and look at the history graph; then Markdown rendered in the
-// window, copy as Markdown and the raw view, and a pin.
+// window, copy as Markdown and the raw view, a pin, a question edited
+// and sent again on a new branch, and a reference left out of what is sent.
 // Screenshots: e2e/out/branches-*.png.
 import { execFileSync, spawnSync } from "node:child_process";
 import { mkdirSync } from "node:fs";
@@ -28,6 +29,8 @@ const seed = process.env.BRAID_SEED_BIN ?? resolve("../target/debug/examples/see
 execFileSync(seed, [join(dbDir, "braid.db"), "4", "Both wrote notes.txt", "2", "conflict"]);
 // An answer with every Markdown feature the chat renders.
 execFileSync(seed, [join(dbDir, "braid.db"), "2", "Markdown sampler", "1", "markdown"]);
+// An @notes.md reference followed by 22 questions and answers.
+execFileSync(seed, [join(dbDir, "braid.db"), "23", "Notes far back", "1", "leftout"]);
 
 const ENTER = "\uE007";
 const box = "//textarea[@aria-label='Message']";
@@ -221,11 +224,12 @@ try {
   // it; a pin moves the conversation into Pinned.
   await s.click("//button[contains(., 'Markdown sampler')]");
   await s.until("the sampler", "return document.querySelector('.chat-header h1')?.textContent === 'Markdown sampler'", 10000);
-  const md = await s.until(
-    "the rendered answer",
-    "const m = document.querySelector('.message.assistant .markdown'); if (!m) return null; const n = (q) => m.querySelectorAll(q).length; return { cells: n('table td'), tasks: n('input[type=checkbox]'), struck: n('del'), maths: n('.katex'), display: n('.katex-display'), footnotes: n('section[data-footnotes] li'), code: n('pre code [class^=hljs-]') }",
-    10000,
-  );
+  const rendered =
+    "const m = document.querySelector('.message.assistant .markdown'); if (!m) return null; const n = (q) => m.querySelectorAll(q).length; return { cells: n('table td'), tasks: n('input[type=checkbox]'), struck: n('del'), maths: n('.katex'), display: n('.katex-display'), footnotes: n('section[data-footnotes] li'), code: n('pre code [class^=hljs-]') }";
+  // Maths and highlighting load on first need: wait until both drew.
+  const md = await s
+    .until("the rendered answer", `const r = (() => { ${rendered} })(); return r && r.maths && r.code ? r : null`, 10000)
+    .catch(() => s.js(rendered));
   check(
     md.cells === 4 && md.tasks === 2 && md.struck === 1 && md.maths >= 2 && md.display === 1 && md.footnotes === 1 && md.code > 0,
     `the window renders a GFM table, a task list, strikethrough, maths, a footnote and highlighted code (${JSON.stringify(md)})`,
@@ -241,6 +245,38 @@ try {
   await s.click("//button[@aria-label='Pin Markdown sampler']");
   const pinned = await s.until("the pinned group", "const g = [...document.querySelectorAll('.conversations section')].find((x) => x.querySelector('h3')?.textContent === 'Pinned'); return g?.textContent ?? ''", 5000).catch(() => "");
   check(pinned.includes("Markdown sampler"), "a pin moves the conversation into Pinned");
+
+  // Edit and send again: the edited question goes to a new branch, where
+  // the real model answers it; main keeps the question and answer it had.
+  const beforeEdit = await lastAnswer();
+  await s.clickHidden(".message.user", 0, "Edit and send again");
+  await s.until("the editor", "return !!document.querySelector('textarea[aria-label=\"Edited message\"]')", 5000);
+  // Ctrl+A, then the new question over it, then Enter.
+  await s.type("//textarea[@aria-label='Edited message']", `\uE009a\uE009Name one bird.${ENTER}`);
+  await settled(beforeEdit);
+  const [onBranch, questions] = await s.js("return [document.querySelector('details.branches summary')?.textContent ?? '', [...document.querySelectorAll('.message.user')].map((m) => m.textContent).join(' | ')]");
+  check(onBranch.includes("Edit") && questions.includes("Name one bird.") && !questions.includes("Show me what Markdown"), `an edited question goes to a new branch, answered there by the real model (${onBranch}; ${questions})`);
+  await switchTo("main");
+  const original = await s.until("main's question", "const q = document.querySelector('.message.user')?.textContent ?? ''; return q.includes('Show me what Markdown can do.') && document.querySelector('.message.assistant table') ? q : ''", 10000).catch(() => "");
+  check(original !== "", "main keeps the original question and its answer");
+
+  // A reference left out of what is sent, with the real model: sending
+  // only the latest 20 messages leaves the seeded @notes.md behind; its
+  // chip and the meter say so.
+  await s.click("//button[contains(., 'Notes far back')]");
+  await s.until("the seeded notes", "return document.querySelector('.chat-header h1')?.textContent === 'Notes far back'", 10000);
+  await s.click("//button[.='Options']");
+  await s.js("const l = document.querySelector('select[aria-label=\"Context strategy\"]'); l.value = 'recent_n'; l.dispatchEvent(new Event('change', { bubbles: true })); return true");
+  await s.until("the strategy", "return document.querySelector('select[aria-label=\"Context strategy\"]')?.value === 'recent_n'", 5000);
+  await s.click("//button[.='Options']");
+  await ask("In one word: when is the launch?");
+  const meter = await s.until("the meter", "const m = document.querySelector('[data-testid=meter]')?.textContent ?? ''; return m.includes('left out') ? m : ''", 10000).catch(() => "");
+  // The list draws only the rows in view: back to the chip at the top.
+  await s.js("document.querySelector('.messages').scrollTop = 0; return true");
+  const leftOut = await s.until("the left-out mark", "return document.querySelector('[data-testid=left-out-mark]')?.textContent ?? ''", 10000).catch(() => "");
+  await sleep(300);
+  await s.shot("left-out");
+  check(meter.includes("1 reference left out") && leftOut.startsWith("Left out of the last request"), `a reference left out of the request is marked on its chip and in the meter (${meter}; ${leftOut.slice(0, 50)})`);
   await s.close();
 } catch (e) {
   check(false, `desktop branches flow: ${e.message}`);

@@ -7,7 +7,9 @@
 //! with a write_file round on notes.txt, with different content: a merge
 //! conflict for the end-to-end tests to resolve. With `markdown` instead,
 //! the last answer shows what the chat renders: a table, a task list,
-//! strikethrough, a footnote, maths and highlighted code.
+//! strikethrough, a footnote, maths and highlighted code. With `leftout`,
+//! the first message is an @notes.md reference, the rest questions and
+//! answers: sending only the latest 20 leaves the reference out.
 
 use braid_core::{Branch, ContextState, Conversation};
 use braid_protocol::BranchId;
@@ -22,8 +24,24 @@ const MARKDOWN: &str =
 Inline maths $e^{i\\pi} + 1 = 0$ and a display:\n\n$$\n\\sum_{k=1}^{n} k = \\frac{n(n+1)}{2}\n$$\n\n\
 ```rust\nfn main() {\n    println!(\"hello\");\n}\n```\n\n[^1]: From the docs.";
 
-fn body(i: u64, markdown: bool) -> MessageType {
-    if markdown {
+#[derive(Clone, Copy, PartialEq)]
+enum Kind {
+    Plain,
+    Markdown,
+    LeftOut,
+}
+
+fn body(i: u64, kind: Kind) -> MessageType {
+    if kind == Kind::LeftOut && i == 1 {
+        return MessageType::FileReference {
+            path: "notes.md".into(),
+            range: None,
+            content: Some("The launch is on Tuesday.\n".into()),
+            status: Default::default(),
+            error: None,
+        };
+    }
+    if kind == Kind::Markdown {
         return match i % 2 {
             1 => MessageType::text(Role::User, "Show me what Markdown can do."),
             _ => MessageType::text(Role::Assistant, MARKDOWN),
@@ -49,7 +67,7 @@ fn body(i: u64, markdown: bool) -> MessageType {
 
 /// `n` messages over `branches` lines: message `i` goes to line
 /// `i % branches`; a line starts as a fork of main's messages so far.
-fn build(n: u64, branches: u64, now: Timestamp, markdown: bool) -> Result<Conversation, String> {
+fn build(n: u64, branches: u64, now: Timestamp, kind: Kind) -> Result<Conversation, String> {
     let mut messages = Vec::new();
     let mut lines: Vec<Vec<MessageId>> = vec![Vec::new(); branches as usize];
     for i in 1..=n {
@@ -58,7 +76,7 @@ fn build(n: u64, branches: u64, now: Timestamp, markdown: bool) -> Result<Conver
             lines[line] = lines[0].clone();
         }
         lines[line].push(MessageId(i));
-        messages.push(Message::new(MessageId(i), Timestamp(now.0 + i), body(i, markdown)));
+        messages.push(Message::new(MessageId(i), Timestamp(now.0 + i), body(i, kind)));
     }
     let branch = |k: usize, ids: Vec<MessageId>| Branch {
         id: if k == 0 { BranchId::main() } else { BranchId(format!("b{}", k + 1)) },
@@ -126,7 +144,7 @@ fn with_conflict(mut c: Conversation, n: u64, now: Timestamp) -> Result<Conversa
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let (Some(db), Some(n)) = (args.first(), args.get(1).and_then(|n| n.parse::<u64>().ok())) else {
-        eprintln!("usage: seed DB N [TITLE] [BRANCHES] [conflict|markdown]");
+        eprintln!("usage: seed DB N [TITLE] [BRANCHES] [conflict|markdown|leftout]");
         return ExitCode::from(2);
     };
     let now = Timestamp(1_700_000_000_000);
@@ -142,9 +160,13 @@ fn main() -> ExitCode {
     let mut state = ContextState::new(meta.id.clone());
     let branches = args.get(3).and_then(|b| b.parse::<u64>().ok()).unwrap_or(1).max(1);
     let conflict = args.get(4).is_some_and(|a| a == "conflict");
-    let markdown = args.get(4).is_some_and(|a| a == "markdown");
+    let kind = match args.get(4).map(String::as_str) {
+        Some("markdown") => Kind::Markdown,
+        Some("leftout") => Kind::LeftOut,
+        _ => Kind::Plain,
+    };
     let conversation =
-        match build(n, branches, now, markdown).and_then(|c| if conflict { with_conflict(c, n, now) } else { Ok(c) }) {
+        match build(n, branches, now, kind).and_then(|c| if conflict { with_conflict(c, n, now) } else { Ok(c) }) {
             Ok(c) => c,
             Err(e) => {
                 eprintln!("seed: {e}");
