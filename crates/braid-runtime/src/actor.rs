@@ -17,6 +17,8 @@ mod request;
 mod title;
 mod work;
 
+pub use meta::MetaChange;
+
 use crate::tool_task::ToolTask;
 use crate::watch::FileWatch;
 use crate::Shared;
@@ -25,8 +27,7 @@ use braid_core::history::{TransitionLog, TransitionRecord};
 use braid_core::machine::{Effect, Event, Reply};
 use braid_core::{ContextState, Conversation};
 use braid_protocol::{
-    BraidEvent, BranchId, ContextSnapshot, ContextSummary, ErrorCode, MessageId, ModelChoice, Notice, RequestId,
-    WireError,
+    BraidEvent, BranchId, ContextSnapshot, ContextSummary, ErrorCode, MessageId, Notice, RequestId, WireError,
 };
 use braid_store::ContextMeta;
 use braid_workspace::freshness::FileFreshness;
@@ -101,17 +102,6 @@ pub enum Input {
     Shutdown {
         answer: oneshot::Sender<()>,
     },
-}
-
-/// What changes in a conversation's descriptive fields (`None`: as it is).
-#[derive(Debug, Default)]
-pub struct MetaChange {
-    pub title: Option<String>,
-    /// `Some(None)`: back to the default model.
-    pub model: Option<Option<ModelChoice>>,
-    pub pinned: Option<bool>,
-    /// The folder (checked to exist) and whether it is a broad one.
-    pub working_dir: Option<(std::path::PathBuf, bool)>,
 }
 
 /// The context's task has ended.

@@ -67,60 +67,60 @@ export function GenerationControls({ generation, toolUse, onChange, children }: 
         <Popover.Trigger className="generation-trigger">Options</Popover.Trigger>
       </Tip>
       <Popover.Portal>
-      <Popover.Content
-        className="generation-panel"
-        role="group"
-        aria-label="Conversation settings"
-        align="end"
-        sideOffset={4}
-        collisionPadding={8}
-        // Esc in a field that uses it itself (a path being typed) leaves
-        // the field, not the panel.
-        onEscapeKeyDown={(e) => (e.target as HTMLElement | null)?.closest?.("[data-own-escape]") && e.preventDefault()}
-      >
-        {children}
-        <label>
-          <span>Tools</span>
-          <select
-            aria-label="Tool use"
-            value={use ?? ""}
-            title={defaultUse.hint}
-            onChange={(e) => {
-              const next = (e.target.value || null) as ToolUse | null;
-              setUse(next);
-              commit(next);
-            }}
-          >
-            <option value="">{generation.tool_use ? "Tools: model default" : `Tools: model default (${defaultUse.label.replace("Tools: ", "")})`}</option>
-            {TOOL_USE.map((t) => <option key={t.id} value={t.id}>{t.label}</option>)}
-          </select>
-        </label>
-        <label>
-          <span>Temperature</span>
-          <input
-            aria-label="Temperature"
-            inputMode="decimal"
-            placeholder="model default"
-            value={temperature}
-            onChange={(e) => setTemperature(e.target.value)}
-            onBlur={() => commit(use)}
-            onKeyDown={onKey}
-          />
-        </label>
-        <label>
-          <span>Longest answer</span>
-          <input
-            aria-label="Longest answer (tokens)"
-            inputMode="numeric"
-            placeholder="model's limit"
-            value={maxTokens}
-            onChange={(e) => setMaxTokens(e.target.value)}
-            onBlur={() => commit(use)}
-            onKeyDown={onKey}
-          />
-        </label>
-        {problem ? <p role="alert" className="generation-problem">{problem}</p> : null}
-      </Popover.Content>
+        <Popover.Content
+          className="generation-panel"
+          role="group"
+          aria-label="Conversation settings"
+          align="end"
+          sideOffset={4}
+          collisionPadding={8}
+          // Esc in a field that uses it itself (a path being typed) leaves
+          // the field, not the panel.
+          onEscapeKeyDown={(e) => (e.target as HTMLElement | null)?.closest?.("[data-own-escape]") && e.preventDefault()}
+        >
+          {children}
+          <label>
+            <span>Tools</span>
+            <select
+              aria-label="Tool use"
+              value={use ?? ""}
+              title={defaultUse.hint}
+              onChange={(e) => {
+                const next = (e.target.value || null) as ToolUse | null;
+                setUse(next);
+                commit(next);
+              }}
+            >
+              <option value="">{generation.tool_use ? "Tools: model default" : `Tools: model default (${defaultUse.label.replace("Tools: ", "")})`}</option>
+              {TOOL_USE.map((t) => <option key={t.id} value={t.id}>{t.label}</option>)}
+            </select>
+          </label>
+          <label>
+            <span>Temperature</span>
+            <input
+              aria-label="Temperature"
+              inputMode="decimal"
+              placeholder="model default"
+              value={temperature}
+              onChange={(e) => setTemperature(e.target.value)}
+              onBlur={() => commit(use)}
+              onKeyDown={onKey}
+            />
+          </label>
+          <label>
+            <span>Longest answer</span>
+            <input
+              aria-label="Longest answer (tokens)"
+              inputMode="numeric"
+              placeholder="model's limit"
+              value={maxTokens}
+              onChange={(e) => setMaxTokens(e.target.value)}
+              onBlur={() => commit(use)}
+              onKeyDown={onKey}
+            />
+          </label>
+          {problem ? <p role="alert" className="generation-problem">{problem}</p> : null}
+        </Popover.Content>
       </Popover.Portal>
     </Popover.Root>
   );

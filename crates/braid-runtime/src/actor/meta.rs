@@ -6,7 +6,18 @@
 use super::ContextActor;
 use crate::{clock, snapshot};
 use braid_core::machine::{Event, Reply};
-use braid_protocol::{BranchId, ContextSnapshot, ContextSummary, ErrorCode, MessageId, WireError};
+use braid_protocol::{BranchId, ContextSnapshot, ContextSummary, ErrorCode, MessageId, ModelChoice, WireError};
+
+/// What changes in a conversation's descriptive fields (`None`: as it is).
+#[derive(Debug, Default)]
+pub struct MetaChange {
+    pub title: Option<String>,
+    /// `Some(None)`: back to the default model.
+    pub model: Option<Option<ModelChoice>>,
+    pub pinned: Option<bool>,
+    /// The folder (checked to exist) and whether it is a broad one.
+    pub working_dir: Option<(std::path::PathBuf, bool)>,
+}
 
 impl ContextActor {
     pub(super) fn snapshot(&self, tail: usize) -> ContextSnapshot {
@@ -26,7 +37,7 @@ impl ContextActor {
     }
 
     /// Written to the store first; the copy here changes only if that worked.
-    pub(super) fn update_meta(&mut self, change: super::MetaChange) -> Result<ContextSummary, WireError> {
+    pub(super) fn update_meta(&mut self, change: MetaChange) -> Result<ContextSummary, WireError> {
         let now = clock::now();
         let storage = |e: braid_store::StoreError| WireError::new(ErrorCode::Storage, e.to_string());
         // The machine says whether the folder may move now (only while
