@@ -20,18 +20,21 @@ function loaded() {
   listeners.forEach((l) => l());
 }
 
-/** Starts loading what `maths` and `code` need, if not already. */
+/** Starts loading what `maths` and `code` need, if not already. A load
+ *  that fails leaves the text plain and is tried again by the next block
+ *  that needs it. */
 export function need(maths: boolean, code: boolean): Promise<void> {
+  const retry = (kind: keyof Heavy) => () => void delete loading[kind];
   if (maths)
     loading.maths ??= import("./maths").then((m) => {
       heavy.maths = { remark: m.remark, rehype: m.rehype };
       loaded();
-    });
+    }, retry("maths"));
   if (code)
     loading.highlight ??= import("./highlight").then((m) => {
       heavy.highlight = m.rehype;
       loaded();
-    });
+    }, retry("highlight"));
   return Promise.all([maths && loading.maths, code && loading.highlight]).then(() => undefined);
 }
 
