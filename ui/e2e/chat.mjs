@@ -24,6 +24,8 @@ try {
   await page.getByText("You said: hello from the browser").waitFor({ timeout: 15000 });
   await page.getByTestId("state").filter({ hasText: "Idle" }).waitFor({ timeout: 15000 });
   check(true, "a sent message streams back and the state line returns to Idle");
+  const pace = await page.locator(".message.assistant").last().getByTestId("speed").innerText();
+  check(/^\d+\.\d s to the first token · (about )?[\d.]+ tokens\/s$/.test(pace), `the answer says how fast it came (${pace})`);
   // After the first exchange the conversation is named (the echo model
   // names it by the question's first words).
   await page.locator(".conversations .open", { hasText: "hello from the browser" }).waitFor({ timeout: 10000 });

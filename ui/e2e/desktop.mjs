@@ -45,6 +45,8 @@ try {
   await s.state("Idle");
   const answer = await s.js("const a = document.querySelectorAll('.message.assistant .markdown'); return a.length ? a[a.length - 1].textContent : ''");
   check(answer.trim().length > 0, `the real model's answer streams into the window (${JSON.stringify(answer.slice(0, 50))})`);
+  const pace = await s.js("const p = document.querySelectorAll('.message.assistant [data-testid=speed]'); return p.length ? p[p.length - 1].textContent : ''");
+  check(/s to the first token · (about )?[\d.]+ tokens\/s$/.test(pace), `the answer says how fast the real model gave it (${pace})`);
   await s.shot("answer");
 
   await s.type(box, `Write a very long story about a dragon and a lighthouse.${ENTER}`);

@@ -120,6 +120,12 @@ pub struct InFlight {
     /// tighter selection of the conversation.
     #[serde(default)]
     pub trimmed: bool,
+    /// When this attempt went out, and when its first token came: the
+    /// answer's speed (`MessageMeta::speed`).
+    #[serde(default)]
+    pub sent_at: Option<braid_protocol::Timestamp>,
+    #[serde(default)]
+    pub first_token_at: Option<braid_protocol::Timestamp>,
 }
 
 /// The tool calls of one model turn, run one at a time in order.

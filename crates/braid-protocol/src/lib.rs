@@ -41,9 +41,9 @@ pub use merge::{
     ModelBefore, PromptBefore, Resolution,
 };
 pub use message::{
-    Approval, ContentPart, ControlKind, FileRefStatus, ImageMode, ImageSource, LineRange, Message, MessageKind,
-    MessageMeta, MessageType, Role, StoredImage, TokenCount, TokenEncoding, TokenUsage, ToolCall, ToolResultStatus,
-    SCHEMA_VERSION,
+    AnswerSpeed, Approval, ContentPart, ControlKind, FileRefStatus, ImageMode, ImageSource, LineRange, Message,
+    MessageKind, MessageMeta, MessageType, Role, StoredImage, TokenCount, TokenEncoding, TokenUsage, ToolCall,
+    ToolResultStatus, SCHEMA_VERSION,
 };
 pub use search::{SearchHit, SnippetPart};
 pub use settings::{

@@ -66,6 +66,24 @@ pub struct MessageMeta {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(skip)]
     pub written_hash: Option<u64>,
+    /// How fast an answer came (absent for answers stored before this was
+    /// measured, and for those that streamed nothing).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub speed: Option<AnswerSpeed>,
+}
+
+/// An answer's pace: the wait for its first token, then how many tokens
+/// came in how long. The UI divides.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct AnswerSpeed {
+    /// From the request going out to the first token.
+    pub first_token_ms: u64,
+    /// From the first token to the last.
+    pub streaming_ms: u64,
+    pub output_tokens: u32,
+    /// `output_tokens` is the server's figure, not Braid's count.
+    pub reported: bool,
 }
 
 impl MessageMeta {

@@ -15,12 +15,12 @@ use crate::tools::{
     AgentMode, AgentRole, ContextStrategy, Permission, ToolApprovalPolicy, ToolSettings, ToolSource, ToolSpec,
 };
 use crate::{
-    Approval, ApprovalDecision, BraidEvent, BranchId, CallId, Command, ContentDelta, ContentFinal, ContentPart,
-    ContextId, ContextSnapshot, ContextStatus, ContextSummary, ContextUpdate, ControlKind, ErrorCode, FailureCode,
-    FileRefStatus, ImageAttachment, ImageData, ImageMode, ImageSource, LineRange, Message, MessageChange, MessageId,
-    MessageKind, MessageLifecycle, MessageMeta, MessageType, NewMessage, Notice, NoticeCode, QueuedPreview, RequestId,
-    Role, StatusKind, StoredImage, Timestamp, TokenCount, TokenEncoding, TokenUsage, ToolCall, ToolResultStatus,
-    UpdateMetadata, WireError,
+    AnswerSpeed, Approval, ApprovalDecision, BraidEvent, BranchId, CallId, Command, ContentDelta, ContentFinal,
+    ContentPart, ContextId, ContextSnapshot, ContextStatus, ContextSummary, ContextUpdate, ControlKind, ErrorCode,
+    FailureCode, FileRefStatus, ImageAttachment, ImageData, ImageMode, ImageSource, LineRange, Message, MessageChange,
+    MessageId, MessageKind, MessageLifecycle, MessageMeta, MessageType, NewMessage, Notice, NoticeCode, QueuedPreview,
+    RequestId, Role, StatusKind, StoredImage, Timestamp, TokenCount, TokenEncoding, TokenUsage, ToolCall,
+    ToolResultStatus, UpdateMetadata, WireError,
 };
 use ts_rs::{Config, TS};
 
@@ -104,6 +104,7 @@ pub fn generate() -> String {
     decl::<TokenEncoding>(&cfg, &mut out);
     decl::<TokenCount>(&cfg, &mut out);
     decl::<TokenUsage>(&cfg, &mut out);
+    decl::<AnswerSpeed>(&cfg, &mut out);
     decl::<MessageMeta>(&cfg, &mut out);
     decl::<Message>(&cfg, &mut out);
     decl::<ContextStatus>(&cfg, &mut out);

@@ -5,6 +5,7 @@ import { KeepMark } from "./KeepMark";
 import { copyText } from "../clipboard";
 import { MessageActions } from "./MessageActions";
 import { ToolCard } from "./ToolCard";
+import { describeSpeed } from "./describe";
 import type { Item } from "./transcript";
 
 interface Props {
@@ -98,6 +99,7 @@ export function ItemView({ item, onFork, onContinue, onUndoMerge, onEdit, onAgai
             onAgain={onAgain}
           />
           {raw ? <pre className="raw-text" aria-label="Raw text">{item.text}</pre> : item.role === "assistant" ? <Markdown source={item.text} /> : <div className="text">{item.text}</div>}
+          {item.speed ? <small className="speed" data-testid="speed">{describeSpeed(item.speed)}</small> : null}
           {item.cut || item.stopped ? (
             <div
               className="cut-marker"

@@ -1,6 +1,6 @@
 import { describe as suite, expect, it } from "vitest";
 import type { ContextStatus, StatusKind } from "../generated/protocol";
-import { describe, isBusy } from "./describe";
+import { describe, describeSpeed, isBusy } from "./describe";
 
 // One sample of every state, with the words the state line must show.
 const EVERY: [ContextStatus, string][] = [
@@ -53,5 +53,14 @@ suite("state line words", () => {
 
   it("is busy in every state but Idle and Failed", () => {
     for (const [s] of EVERY) expect(isBusy(s)).toBe(s.state !== "idle" && s.state !== "failed");
+  });
+});
+
+suite("an answer's pace", () => {
+  it("says the wait for the first token and the tokens per second", () => {
+    expect(describeSpeed({ first_token_ms: 350, streaming_ms: 1000, output_tokens: 41, reported: true })).toBe("0.4 s to the first token · 41 tokens/s");
+    expect(describeSpeed({ first_token_ms: 1200, streaming_ms: 4000, output_tokens: 30, reported: false })).toBe("1.2 s to the first token · about 7.5 tokens/s");
+    // One chunk: no rate worth showing.
+    expect(describeSpeed({ first_token_ms: 80, streaming_ms: 0, output_tokens: 5, reported: true })).toBe("0.1 s to the first token");
   });
 });

@@ -1,7 +1,7 @@
 // What the chat shows for the stored messages: text as it is, a tool
 // request as one card per call with its result folded in, system messages
 // as one line. Pure, so the pairing is tested.
-import type { MergeRecord, Message, ToolCall } from "../generated/protocol";
+import type { AnswerSpeed, MergeRecord, Message, ToolCall } from "../generated/protocol";
 
 export interface ToolView {
   call: ToolCall;
@@ -10,7 +10,7 @@ export interface ToolView {
 }
 
 export type Item =
-  | { key: string; kind: "text"; role: "user" | "assistant" | "system"; text: string; cut?: boolean; stopped?: boolean }
+  | { key: string; kind: "text"; role: "user" | "assistant" | "system"; text: string; cut?: boolean; stopped?: boolean; speed?: AnswerSpeed }
   | { key: string; kind: "summary"; count: number; text: string }
   | { key: string; kind: "file"; label: string; content: string | null; error: string | null }
   | { key: string; kind: "tools"; text: string | null; tools: ToolView[] }
@@ -79,7 +79,7 @@ export function transcript(messages: Message[], full = true): Item[] {
     }
     switch (b.type) {
       case "text":
-        items.push({ key, kind: "text", role: b.role, text: b.parts.map((p) => p.text).join(""), cut: m.meta?.cut ?? false, stopped: m.meta?.stopped ?? false });
+        items.push({ key, kind: "text", role: b.role, text: b.parts.map((p) => p.text).join(""), cut: m.meta?.cut ?? false, stopped: m.meta?.stopped ?? false, speed: m.meta?.speed });
         break;
       case "tool_request":
         for (const c of b.calls) paired.add(c.id);

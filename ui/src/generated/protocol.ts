@@ -201,6 +201,20 @@ export type TokenCount = { encoding: TokenEncoding, count: number, };
 
 export type TokenUsage = { prompt_tokens: number, completion_tokens: number, };
 
+export type AnswerSpeed = { 
+/**
+ * From the request going out to the first token.
+ */
+first_token_ms: number, 
+/**
+ * From the first token to the last.
+ */
+streaming_ms: number, output_tokens: number, 
+/**
+ * `output_tokens` is the server's figure, not Braid's count.
+ */
+reported: boolean, };
+
 export type MessageMeta = { 
 /**
  * Time the processing pipeline took for this message, in microseconds.
@@ -229,7 +243,12 @@ stopped?: boolean,
 /**
  * A merge's copy of this message of another branch.
  */
-copied_from?: MessageId, };
+copied_from?: MessageId, 
+/**
+ * How fast an answer came (absent for answers stored before this was
+ * measured, and for those that streamed nothing).
+ */
+speed?: AnswerSpeed, };
 
 export type Message = { id: MessageId, created_at: Timestamp, schema_version: number, body: MessageType, meta?: MessageMeta, };
 

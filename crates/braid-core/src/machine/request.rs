@@ -6,8 +6,8 @@ use super::step::Step;
 use super::{is_request_phase, retry_delay_ms, ContextStatus, Effect, InFlight};
 use crate::llm::{LlmFailure, LlmResponse, StopReason};
 use braid_protocol::{
-    BraidEvent, ContentDelta, ContentFinal, FailureCode, MessageChange, MessageId, MessageKind, MessageType, Notice,
-    NoticeCode, RequestId, Role, StatusKind,
+    AnswerSpeed, BraidEvent, ContentDelta, ContentFinal, FailureCode, MessageChange, MessageId, MessageKind,
+    MessageType, Notice, NoticeCode, RequestId, Role, StatusKind,
 };
 
 /// A request filling this share of the window (answer reserve included)
@@ -22,13 +22,31 @@ impl Step {
         self.s.next_request_id += 1;
         let response_id = self.alloc_message_id();
         let force_tool = self.s.force_tool.take();
-        self.s.request =
-            Some(InFlight { id, attempt, response_id, sequence: 0, interrupted: false, force_tool, trimmed: false });
+        self.s.request = Some(InFlight {
+            id,
+            attempt,
+            response_id,
+            sequence: 0,
+            interrupted: false,
+            force_tool,
+            trimmed: false,
+            sent_at: None,
+            first_token_at: None,
+        });
         // The runtime assembles the system prompt and the request's facts.
         if self.kind() != StatusKind::ToolAutoLoop {
             self.set_status(ContextStatus::EnhancingSystemPrompt);
         }
         self.run(Effect::StartLlmRequest { request_id: id, response_id });
+    }
+
+    /// The request is on its way: its answer's wait is timed from here.
+    pub(super) fn request_sent(&mut self) {
+        let now = self.now;
+        if let Some(request) = self.s.request.as_mut() {
+            request.sent_at = Some(now);
+        }
+        self.set_status(ContextStatus::ConnectingToLlm);
     }
 
     /// After a summary: the same request goes out, now with the summary.
@@ -51,8 +69,10 @@ impl Step {
             }
             _ => (1, chars),
         };
+        let now = self.now;
         let Some(request) = self.s.request.as_mut() else { return };
         request.sequence += 1;
+        request.first_token_at.get_or_insert(now);
         let (message_id, sequence) = (request.response_id, request.sequence);
         if chunks == 1 {
             self.lifecycle(message_id, MessageKind::Text, MessageChange::Created);
@@ -100,8 +120,9 @@ impl Step {
             }
         } else {
             let body = MessageType::text(Role::Assistant, response.text);
-            let mut message = self.message(request.response_id, body);
+            let mut message = self.counted(self.message(request.response_id, body));
             message.meta.usage = response.usage.map(Into::into);
+            message.meta.speed = self.speed(&request, &message);
             // Cut at the output limit: kept, marked, and never presented
             // as a finished answer.
             message.meta.cut = response.stop_reason == StopReason::MaxTokens && !interrupted;
@@ -124,6 +145,22 @@ impl Step {
             ));
         }
         self.set_status(ContextStatus::Idle);
+    }
+
+    /// The answer's pace, from the request's times: the reported output
+    /// tokens where the server gave them, else Braid's count.
+    fn speed(&self, request: &InFlight, answer: &braid_protocol::Message) -> Option<AnswerSpeed> {
+        let (sent, first) = (request.sent_at?, request.first_token_at?);
+        let (output_tokens, reported) = match answer.meta.usage {
+            Some(u) => (u.completion_tokens, true),
+            None => (answer.meta.tokens.map_or(0, |t| t.count), false),
+        };
+        Some(AnswerSpeed {
+            first_token_ms: first.0.saturating_sub(sent.0),
+            streaming_ms: self.now.0.saturating_sub(first.0),
+            output_tokens,
+            reported,
+        })
     }
 
     pub(super) fn discard(&mut self, id: MessageId) {
@@ -168,7 +205,7 @@ impl Step {
             let at = self.now.plus_ms(delay);
             let attempt = request.attempt;
             let request_id = request.id;
-            self.s.request = Some(InFlight { sequence: 0, ..request });
+            self.s.request = Some(InFlight { sequence: 0, first_token_at: None, ..request });
             self.set_status(ContextStatus::RetryingLlmRequest { attempt, max, retry_at: at });
             self.notify(Notice::new(failure.code, failure.message));
             self.run(Effect::ScheduleRetry { request_id, at });

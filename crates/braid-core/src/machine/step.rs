@@ -101,7 +101,7 @@ impl Step {
                 if self.request_is(request_id)
                     && matches!(self.kind(), StatusKind::PreparingLlmRequest | StatusKind::ToolAutoLoop)
                 {
-                    self.set_status(ContextStatus::ConnectingToLlm);
+                    self.request_sent();
                 }
             }
             Event::LlmConnected { request_id } => {
