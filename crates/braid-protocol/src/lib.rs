@@ -16,6 +16,7 @@ pub mod generation;
 pub mod ids;
 pub mod merge;
 pub mod message;
+pub mod meta;
 pub mod search;
 pub mod settings;
 pub mod status;

@@ -7,19 +7,9 @@
 use super::step::Step;
 use super::{Effect, QueuedMessage, Reply};
 use crate::merge::{MergeApply, MergeUndo};
-use braid_protocol::{ControlKind, ErrorCode, MessageType, WireError};
+use braid_protocol::{ControlKind, MessageType};
 
 impl Step {
-    fn refuse_if_busy(&mut self, doing: &str) -> bool {
-        if !self.s.status.is_busy() {
-            return false;
-        }
-        let what = self.s.status.describe(self.now);
-        let text = format!("Braid is busy ({what}). Cancel or wait before {doing}.");
-        self.reply(Err(WireError::new(ErrorCode::AgentBusy, text)));
-        true
-    }
-
     pub(super) fn merge(&mut self, apply: MergeApply) {
         if self.refuse_if_busy("merging") {
             return;

@@ -48,7 +48,7 @@ impl Step {
     /// The runtime moves the folder once this accepts: tools in flight
     /// keep the folder they started in, so only while idle.
     pub(super) fn set_workspace(&mut self, confirm_reads: bool) {
-        if self.refused_while_busy("changing the folder") {
+        if self.refuse_if_busy("changing the folder") {
             return;
         }
         self.s.config.tools.confirm_reads = confirm_reads;
@@ -57,7 +57,7 @@ impl Step {
 
     /// Answers `AgentBusy` while work is in flight (true then): a change
     /// that only an idle conversation takes, `doing` in words.
-    pub(super) fn refused_while_busy(&mut self, doing: &str) -> bool {
+    pub(super) fn refuse_if_busy(&mut self, doing: &str) -> bool {
         if !self.s.status.is_busy() {
             return false;
         }

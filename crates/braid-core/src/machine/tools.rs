@@ -275,7 +275,7 @@ impl Step {
 
     /// Plan or Act from the next request on; recorded in history.
     pub(super) fn set_mode(&mut self, mode: AgentMode) {
-        if self.refused_while_busy("switching mode") {
+        if self.refuse_if_busy("switching mode") {
             return;
         }
         self.reply(Ok(Reply::Done));

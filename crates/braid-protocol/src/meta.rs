@@ -1,0 +1,95 @@
+//! What is measured about a message rather than said in it: its token
+//! counts and usage, how fast an answer came, and the marks (cut, stopped,
+//! copied) the chat shows. Re-exported from `message`.
+
+use crate::ids::MessageId;
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+/// Facts measured about a message, not part of its content.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct MessageMeta {
+    /// Time the processing pipeline took for this message, in microseconds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub processing_us: Option<u64>,
+    /// Tokens the provider reported for the response that produced this
+    /// message. Absent when the server reported none (never estimated here).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub usage: Option<TokenUsage>,
+    /// What the message costs as it is sent, counted once when it was
+    /// stored (with the encoding of the model in use then).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tokens: Option<TokenCount>,
+    /// The answer stopped at the model's output limit: it is incomplete,
+    /// and Continue lets the model go on from where it was cut.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub cut: bool,
+    /// The user stopped the answer while it streamed: it is kept as far as
+    /// it got, and Continue lets the model go on from there.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub stopped: bool,
+    /// A merge's copy of this message of another branch.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub copied_from: Option<MessageId>,
+    /// A writing tool's result: the hash of the content the file held
+    /// after the write (as its freshness record has it). Merges compare
+    /// these to tell whether two branches left a file the same.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(skip)]
+    pub written_hash: Option<u64>,
+    /// How fast an answer came (absent for answers stored before this was
+    /// measured, and for those that streamed nothing).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub speed: Option<AnswerSpeed>,
+}
+
+/// An answer's pace: the wait for its first token, then how many tokens
+/// came in how long. The UI divides.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct AnswerSpeed {
+    /// From the request going out to the first token.
+    pub first_token_ms: u64,
+    /// From the first token to the last.
+    pub streaming_ms: u64,
+    pub output_tokens: u32,
+    /// `output_tokens` is the server's figure, not Braid's count.
+    pub reported: bool,
+}
+
+impl MessageMeta {
+    pub fn is_empty(&self) -> bool {
+        self.processing_us.is_none()
+            && self.usage.is_none()
+            && self.tokens.is_none()
+            && !self.cut
+            && !self.stopped
+            && self.copied_from.is_none()
+            && self.written_hash.is_none()
+    }
+}
+
+/// The tokenizer a count was made with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum TokenEncoding {
+    #[default]
+    O200k,
+    Cl100k,
+    /// No public tokenizer (Anthropic, Gemini, local models): o200k counts,
+    /// corrected by what the provider reports.
+    Estimate,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct TokenCount {
+    pub encoding: TokenEncoding,
+    pub count: u32,
+}
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct TokenUsage {
+    pub prompt_tokens: u32,
+    pub completion_tokens: u32,
+}
