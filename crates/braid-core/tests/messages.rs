@@ -285,3 +285,16 @@ fn edge_cases_long_text_many_references_unicode() {
     }
     assert_eq!(sim.state.queue.len(), 24, "25 references: one in flight, 24 visibly queued");
 }
+
+#[test]
+fn an_answer_whose_only_fact_is_its_speed_keeps_it_when_stored() {
+    let mut m = msg(7, MessageType::text(Role::Assistant, "quick"));
+    m.meta.speed = Some(braid_protocol::AnswerSpeed {
+        first_token_ms: 300,
+        streaming_ms: 900,
+        output_tokens: 41,
+        reported: false,
+    });
+    let back = decode(&encode(&m).unwrap(), m.id, m.created_at).unwrap();
+    assert_eq!(back.meta.speed, m.meta.speed);
+}

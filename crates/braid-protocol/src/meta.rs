@@ -59,14 +59,10 @@ pub struct AnswerSpeed {
 }
 
 impl MessageMeta {
+    /// Nothing measured: left out of the stored form. Compared whole, so a
+    /// field added later is never dropped by a list that forgot it.
     pub fn is_empty(&self) -> bool {
-        self.processing_us.is_none()
-            && self.usage.is_none()
-            && self.tokens.is_none()
-            && !self.cut
-            && !self.stopped
-            && self.copied_from.is_none()
-            && self.written_hash.is_none()
+        self == &MessageMeta::default()
     }
 }
 
