@@ -2,6 +2,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { Backend } from "../backend/types";
 import type { BranchId, ContextId, GraphBranch, GraphRow, GraphView } from "../generated/protocol";
 import { colour, indexRows, moveFor, step } from "./graphNav";
+import { GraphBranchEdit } from "./GraphBranchEdit";
 import { GraphOverview } from "./GraphOverview";
 
 const ROW = 28;
@@ -20,6 +21,8 @@ interface Props {
   onOpen: (message: number, branch: BranchId) => void;
   onMerge: (source: BranchId) => void;
   onCompare: (other: BranchId) => void;
+  onRename: (b: BranchId, name: string) => void;
+  onDelete: (b: BranchId) => void;
   onClose: () => void;
   onError: (text: string) => void;
 }
@@ -27,7 +30,7 @@ interface Props {
 /** The conversation as a git-style history graph: the rows the core laid
  *  out, drawn virtualised (only rows in view are in the DOM), with an
  *  overview of the whole history beside them. */
-export function BranchGraph({ backend, contextId, version, busy, onSwitch, onFork, onOpen, onMerge, onCompare, onClose, onError }: Props) {
+export function BranchGraph({ backend, contextId, version, busy, onSwitch, onFork, onOpen, onMerge, onCompare, onRename, onDelete, onClose, onError }: Props) {
   const [graph, setGraph] = useState<GraphView | null>(null);
   const [selected, setSelected] = useState<number | null>(null);
   const [top, setTop] = useState(0);
@@ -88,6 +91,18 @@ export function BranchGraph({ backend, contextId, version, busy, onSwitch, onFor
     drawLanes(ctx, rows, spans, first, last, top, activeColor);
   }, [rows, spans, top, height, lanes, activeColor]);
 
+  // Esc closes the graph with the focus anywhere in it, or nowhere (after
+  // the button that had it went away); a name being edited keeps its Esc.
+  const panel = useRef<HTMLElement>(null);
+  useEffect(() => {
+    const onEsc = (e: KeyboardEvent) => {
+      const t = e.target as Node | null;
+      if (e.key === "Escape" && (t === document.body || panel.current?.contains(t))) onClose();
+    };
+    window.addEventListener("keydown", onEsc);
+    return () => window.removeEventListener("keydown", onEsc);
+  }, [onClose]);
+
   const reveal = useCallback((i: number) => {
     const el = scroller.current;
     if (!el) return;
@@ -100,10 +115,6 @@ export function BranchGraph({ backend, contextId, version, busy, onSwitch, onFor
     if (row && branch) onOpen(row.id, branch.id);
   };
   const onKey = (e: React.KeyboardEvent) => {
-    if (e.key === "Escape") {
-      onClose();
-      return;
-    }
     if (e.key === "Enter" && selected !== null) {
       e.preventDefault();
       open(rows[selected]);
@@ -125,7 +136,7 @@ export function BranchGraph({ backend, contextId, version, busy, onSwitch, onFor
   const selBranch = sel ? byColor.get(sel.color) : undefined;
 
   return (
-    <aside className="graph-panel" aria-label="History graph">
+    <aside ref={panel} className="graph-panel" aria-label="History graph">
       <header>
         <strong>History</strong>
         <small>{graph.branches.length} branches · {rows.length} messages</small>
@@ -177,6 +188,15 @@ export function BranchGraph({ backend, contextId, version, busy, onSwitch, onFor
             <button type="button" onClick={() => open(sel)} title="Show this message in the chat (Enter, or double-click)">Open in chat</button>
             {sel.kind !== "system_control" ? (
               <button type="button" onClick={() => onFork(sel.id)}>Fork here</button>
+            ) : null}
+            {selBranch ? (
+              <GraphBranchEdit
+                key={selBranch.id}
+                branch={selBranch}
+                active={selBranch.id === graph.active}
+                onRename={(name) => onRename(selBranch.id, name)}
+                onDelete={() => onDelete(selBranch.id)}
+              />
             ) : null}
           </div>
         </footer>

@@ -15,6 +15,8 @@ interface Props {
   setGraphOpen: (open: boolean) => void;
   setMergeFrom: (b: BranchId | null) => void;
   onSwitch: (b: BranchId) => void;
+  onRename: (b: BranchId, name: string) => void;
+  onDelete: (b: BranchId) => void;
   onFork: (message: number) => void;
   /** Shows a message in the chat, on `branch` when the one in use lacks it. */
   onOpen: (message: number, branch: BranchId) => void;
@@ -23,7 +25,7 @@ interface Props {
 }
 
 /** The history graph beside the chat and the merge dialog over it. */
-export function BranchPanels({ backend, snapshot, busy, graphOpen, mergeFrom, compareWith, setCompareWith, setGraphOpen, setMergeFrom, onSwitch, onFork, onOpen, reload, onError }: Props) {
+export function BranchPanels({ backend, snapshot, busy, graphOpen, mergeFrom, compareWith, setCompareWith, setGraphOpen, setMergeFrom, onSwitch, onRename, onDelete, onFork, onOpen, reload, onError }: Props) {
   const id = snapshot.summary.id;
   // The graph is fetched again whenever the conversation changes.
   const version = snapshot.summary.message_count * 1000 + snapshot.branches.length;
@@ -40,6 +42,8 @@ export function BranchPanels({ backend, snapshot, busy, graphOpen, mergeFrom, co
           onOpen={onOpen}
           onMerge={setMergeFrom}
           onCompare={setCompareWith}
+          onRename={onRename}
+          onDelete={onDelete}
           onClose={() => setGraphOpen(false)}
           onError={onError}
         />

@@ -390,6 +390,8 @@ export function ChatView({ backend, id, settings, onActivity, openMessage }: Pro
           setGraphOpen={setGraphOpen}
           setMergeFrom={setMergeFrom}
           onSwitch={onSwitchBranch}
+          onRename={onRenameBranch}
+          onDelete={onDeleteBranch}
           onFork={onFork}
           onOpen={reveal.open}
           reload={reload}
