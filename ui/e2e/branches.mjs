@@ -167,6 +167,35 @@ try {
   await page.screenshot({ path: join(out, "merged.png") });
   const domNodes = await page.locator(".graph-panel *").count();
   check(domNodes < 200, `the graph panel keeps few DOM nodes (${domNodes})`);
+
+  // From the graph: rename the branch of a selected message, delete another.
+  const actions = page.locator(".graph-actions");
+  await page.locator(".graph-row").filter({ hasText: "try memcached" }).first().click();
+  await actions.getByRole("button", { name: "Rename Branch 3" }).click();
+  await actions.getByLabel("New name for Branch 3").fill("memcached idea");
+  await actions.getByLabel("New name for Branch 3").press("Enter");
+  const listed = page.getByRole("list", { name: /^Branches of / });
+  await listed.getByRole("button", { name: /memcached idea/ }).waitFor();
+  check(true, "a branch renamed from the graph is renamed in the conversation list too");
+  await page.locator(".graph-row").filter({ hasText: "meanwhile, on main, edited" }).first().click();
+  const del = actions.getByRole("button", { name: /^Delete Edit/ });
+  const doomed = (await del.innerText()).replace(/^Delete |…$/g, "");
+  page.once("dialog", (d) => d.accept());
+  await del.click();
+  await listed.getByRole("button", { name: doomed }).waitFor({ state: "detached" });
+  const names = (await listed.getByRole("button").allInnerTexts()).map((t) => t.replace(/\s+in use$/, "").trim());
+  check(names.join(",") === "main,Branch 2,memcached idea", `a branch deleted from the graph leaves the list, the others stay under their conversation (${names.join(", ")})`);
+  check(await actions.getByRole("button", { name: "Delete main…" }).count() === 0 || await actions.getByRole("button", { name: "Delete main…" }).isDisabled(), "main cannot be deleted from the graph");
+
+  // A branch picked in the conversation list opens the conversation on it.
+  await page.keyboard.press("Escape");
+  await page.locator(".graph-panel").waitFor({ state: "detached" });
+  check(true, "Esc closes the graph with the focus on its buttons");
+  await listed.getByRole("button", { name: /memcached idea/ }).click();
+  await page.locator("details.branches summary").filter({ hasText: "memcached idea" }).waitFor();
+  await page.getByText("You said: try memcached").first().waitFor();
+  check(await listed.getByRole("button", { name: /memcached idea/ }).innerText().then((t) => t.includes("in use")), "a branch picked in the list is switched to and marked in use");
+  await page.screenshot({ path: join(out, "list-branches.png") });
   check(consoleErrors.length === 0, `no console errors (${consoleErrors.join("; ")})`);
 } catch (e) {
   check(false, String(e));

@@ -3,7 +3,7 @@ import { connect } from "./backend";
 import { ChatView } from "./chat/ChatView";
 import { serialLoader, type SerialLoader } from "./chat/serial";
 import { ConversationList } from "./conversations/ConversationList";
-import type { ContextId, ContextSummary, SearchHit, SettingsView } from "./generated/protocol";
+import type { BranchId, ContextId, ContextSummary, SearchHit, SettingsView } from "./generated/protocol";
 import type { OpenRequest } from "./chat/reveal";
 import { FirstRun } from "./settings/FirstRun";
 import { newForm, type ProviderForm } from "./settings/form";
@@ -76,6 +76,11 @@ export function App() {
       setOpening((o) => ({ context: hit.context_id, message, branch: hit.branch_id, at: (o?.at ?? 0) + 1 }));
     }
   };
+  // A branch picked in the list: the conversation opens on it.
+  const openBranch = (c: ContextSummary, branch: BranchId) => {
+    setSelected(c.id);
+    setOpening((o) => ({ context: c.id, message: null, branch, at: (o?.at ?? 0) + 1 }));
+  };
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
@@ -127,6 +132,7 @@ export function App() {
         onPin={pin}
         search={search}
         onOpenHit={openHit}
+        onOpenBranch={openBranch}
         theme={theme}
         onTheme={setTheme}
       />

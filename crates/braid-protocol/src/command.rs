@@ -285,6 +285,20 @@ pub struct ContextSummary {
     /// Kept at the top of the conversation list.
     #[serde(default)]
     pub pinned: bool,
+    /// Every branch, oldest first, so the list can show them under the
+    /// conversation rather than as chats of their own.
+    #[serde(default)]
+    pub branches: Vec<BranchLabel>,
+    /// The branch in use.
+    #[serde(default = "BranchId::main")]
+    pub active_branch: BranchId,
+}
+
+/// A branch as the conversation list names it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct BranchLabel {
+    pub id: BranchId,
+    pub name: String,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]

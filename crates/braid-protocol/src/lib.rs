@@ -25,8 +25,8 @@ pub mod typescript;
 
 pub use codes::{FailureCode, NoticeCode};
 pub use command::{
-    ApprovalDecision, Command, ContextSnapshot, ContextSummary, ContextUsage, ImageAttachment, ImageData, NewMessage,
-    SendReceipt,
+    ApprovalDecision, BranchLabel, Command, ContextSnapshot, ContextSummary, ContextUsage, ImageAttachment, ImageData,
+    NewMessage, SendReceipt,
 };
 pub use error::{ErrorCode, WireError};
 pub use event::{

@@ -3,7 +3,7 @@
 //! is stale; `make generate` (or `BRAID_UPDATE_TS=1 cargo test -p
 //! braid-protocol`) rewrites it.
 
-use crate::command::{BranchSummary, ContextUsage, SendReceipt};
+use crate::command::{BranchLabel, BranchSummary, ContextUsage, SendReceipt};
 use crate::files::{FileInPlay, FileState, OverwriteReason, OverwriteRisk, WritePreview};
 use crate::generation::{GenerationSettings, ToolUse};
 use crate::search::{SearchHit, SnippetPart};
@@ -140,6 +140,7 @@ pub fn generate() -> String {
     decl::<SendReceipt>(&cfg, &mut out);
     decl::<ContextSummary>(&cfg, &mut out);
     decl::<BranchSummary>(&cfg, &mut out);
+    decl::<BranchLabel>(&cfg, &mut out);
     decl::<FileState>(&cfg, &mut out);
     decl::<SearchHit>(&cfg, &mut out);
     decl::<SnippetPart>(&cfg, &mut out);

@@ -153,7 +153,7 @@ impl Runtime {
         state.config.tools.confirm_reads = self.shared.config.is_broad(&dir);
         let conversation = Conversation::new(now);
         self.shared.lock_store().create_context(&meta, &state, &conversation)?;
-        let summary = snapshot::summary(&meta, &state, 0);
+        let summary = snapshot::summary(&meta, &state, &conversation);
         let tx = ContextActor::spawn(self.shared.clone(), meta, state, conversation);
         self.shared.contexts.insert(id, tx).await;
         Ok(summary)
@@ -174,6 +174,8 @@ impl Runtime {
                 message_count: l.message_count,
                 model: l.meta.model,
                 pinned: l.meta.pinned,
+                branches: l.branches,
+                active_branch: l.active_branch,
             })
             .collect())
     }

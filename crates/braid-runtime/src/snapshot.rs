@@ -2,10 +2,10 @@
 
 use braid_core::{ContextState, Conversation};
 use braid_protocol::command::BranchSummary;
-use braid_protocol::{ContextSnapshot, ContextSummary, ContextUsage, EffectiveModel, FileInPlay, Message};
+use braid_protocol::{BranchLabel, ContextSnapshot, ContextSummary, ContextUsage, EffectiveModel, FileInPlay, Message};
 use braid_store::ContextMeta;
 
-pub fn summary(meta: &ContextMeta, state: &ContextState, message_count: u64) -> ContextSummary {
+pub fn summary(meta: &ContextMeta, state: &ContextState, conversation: &Conversation) -> ContextSummary {
     ContextSummary {
         id: meta.id.clone(),
         title: meta.title.clone(),
@@ -13,9 +13,11 @@ pub fn summary(meta: &ContextMeta, state: &ContextState, message_count: u64) -> 
         created_at: meta.created_at,
         updated_at: meta.updated_at,
         status: state.status.clone(),
-        message_count,
+        message_count: conversation.len() as u64,
         model: meta.model.clone(),
         pinned: meta.pinned,
+        branches: conversation.branches().map(|b| BranchLabel { id: b.id.clone(), name: b.name.clone() }).collect(),
+        active_branch: conversation.active_branch().clone(),
     }
 }
 
@@ -33,7 +35,7 @@ pub fn build(
     let all: Vec<&Message> = conversation.active_messages().collect();
     let skip = all.len().saturating_sub(tail);
     ContextSnapshot {
-        summary: summary(meta, state, conversation.len() as u64),
+        summary: summary(meta, state, conversation),
         branches: conversation
             .branches()
             .map(|b| BranchSummary {

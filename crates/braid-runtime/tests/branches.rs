@@ -25,6 +25,14 @@ async fn run(rt: &Runtime, c: Command) -> Result<serde_json::Value, braid_protoc
     rt.execute(c).await
 }
 
+/// The conversation list's picture of a conversation's branches: their
+/// names, oldest first, and the one in use.
+async fn listed(rt: &Runtime, id: &ContextId) -> (Vec<String>, BranchId) {
+    let all = rt.list_contexts().await.unwrap();
+    let c = all.into_iter().find(|c| &c.id == id).unwrap();
+    (c.branches.into_iter().map(|b| b.name).collect(), c.active_branch)
+}
+
 #[tokio::test]
 async fn branches_are_renamed_prompted_and_deleted_and_it_lasts() {
     let dir = tempfile::tempdir().unwrap();
@@ -55,6 +63,7 @@ async fn branches_are_renamed_prompted_and_deleted_and_it_lasts() {
         system_prompt: Some("Answer in French.".into()),
     };
     run(&rt, prompt).await.unwrap();
+    assert_eq!(listed(&rt, &id).await, (vec!["main".into(), "first idea".into(), "deeper".into()], idea.clone()));
 
     // The branch in use cannot go; from main it can.
     let delete = |b: &BranchId| Command::DeleteBranch { context_id: id.clone(), branch_id: b.clone() };
@@ -74,6 +83,8 @@ async fn branches_are_renamed_prompted_and_deleted_and_it_lasts() {
         snap.branches.iter().map(|b| (b.name.as_str(), b.parent.as_ref())).collect();
     names.sort();
     assert_eq!(names, [("deeper", Some(&BranchId::main())), ("main", None)]);
+    let after = (vec!["main".to_owned(), "deeper".to_owned()], BranchId::main());
+    assert_eq!(listed(&rt, &id).await, after, "the list names the branches left, oldest first");
     rt.switch_branch(&id, deeper.clone()).await.unwrap();
     let texts: Vec<String> =
         rt.load_context(&id).await.unwrap().messages.iter().filter_map(|m| m.body.plain_text()).collect();

@@ -21,7 +21,7 @@ pub use library::{SearchRow, HIT_END, HIT_START};
 pub use recover::{RecoveredContext, RecoveryReport};
 
 use braid_core::{ContextState, Conversation};
-use braid_protocol::{ContextId, ContextStatus, Timestamp};
+use braid_protocol::{BranchId, BranchLabel, ContextId, ContextStatus, Timestamp};
 use rusqlite::Connection;
 use std::path::{Path, PathBuf};
 
@@ -54,6 +54,9 @@ pub struct ContextListing {
     pub meta: ContextMeta,
     pub status: ContextStatus,
     pub message_count: u64,
+    /// Oldest first.
+    pub branches: Vec<BranchLabel>,
+    pub active_branch: BranchId,
 }
 
 pub struct Store {

@@ -4,7 +4,7 @@
 use crate::{ContextListing, ContextMeta, LoadedContext, Store, StoreError};
 use braid_core::invariants::check_conversation;
 use braid_core::{codec, Branch, ContextState, Conversation, PipelineConfig};
-use braid_protocol::{BranchId, ContextId, ContextStatus, MessageId, Timestamp};
+use braid_protocol::{BranchId, BranchLabel, ContextId, ContextStatus, MessageId, Timestamp};
 use rusqlite::{params, OptionalExtension};
 use std::collections::HashMap;
 
@@ -14,7 +14,8 @@ impl Store {
     pub fn list_contexts(&self) -> Result<Vec<ContextListing>, StoreError> {
         let mut stmt = self.conn.prepare_cached(
             "SELECT c.id, c.title, c.working_dir, c.created_at, c.updated_at, c.status_json,
-                    (SELECT COUNT(*) FROM messages m WHERE m.context_id = c.id), c.model_json, c.pinned
+                    (SELECT COUNT(*) FROM messages m WHERE m.context_id = c.id), c.model_json, c.pinned,
+                    c.active_branch
              FROM contexts c ORDER BY c.updated_at DESC, c.id",
         )?;
         let rows = stmt.query_map([], |r| {
@@ -30,17 +31,35 @@ impl Store {
                 },
                 r.get::<_, String>(5)?,
                 r.get::<_, u64>(6)?,
+                BranchId(r.get(9)?),
             ))
         })?;
+        let mut branches = self.branch_labels()?;
         let mut out = Vec::new();
         for row in rows {
-            let (meta, status_json, message_count) = row?;
+            let (meta, status_json, message_count, active_branch) = row?;
             let status = serde_json::from_str(&status_json).unwrap_or_else(|e| ContextStatus::Failed {
                 error_code: braid_protocol::FailureCode::Storage,
                 message: format!("context {}: unreadable state: {e}", meta.id),
                 recoverable: false,
             });
-            out.push(ContextListing { meta, status, message_count });
+            let branches = branches.remove(&meta.id).unwrap_or_default();
+            out.push(ContextListing { meta, status, message_count, branches, active_branch });
+        }
+        Ok(out)
+    }
+
+    /// Every context's branches, oldest first: one query for the whole list.
+    fn branch_labels(&self) -> Result<HashMap<ContextId, Vec<BranchLabel>>, StoreError> {
+        let mut stmt = self
+            .conn
+            .prepare_cached("SELECT context_id, id, name FROM branches ORDER BY context_id, created_at, id")?;
+        let mut out: HashMap<ContextId, Vec<BranchLabel>> = HashMap::new();
+        let rows = stmt
+            .query_map([], |r| Ok((ContextId(r.get(0)?), BranchLabel { id: BranchId(r.get(1)?), name: r.get(2)? })))?;
+        for row in rows {
+            let (context, label) = row?;
+            out.entry(context).or_default().push(label);
         }
         Ok(out)
     }

@@ -4,10 +4,11 @@ import type { BranchId, ContextId, ContextSnapshot } from "../generated/protocol
 import type { Reveal } from "./MessageList";
 import { rowKeyFor } from "./transcript";
 
-/** A message to open in the chat, from outside it (a search result); `at`
- *  tells two requests for the same message apart. */
+/** A message to open in the chat, from outside it (a search result), or
+ *  only a branch to switch to (`message: null`, the conversation list);
+ *  `at` tells two requests for the same message apart. */
 export interface OpenRequest {
-  message: number;
+  message: number | null;
   branch: BranchId | null;
   at: number;
 }
@@ -40,9 +41,12 @@ export function useReveal(
   useEffect(() => {
     if (request && snapshot && taken.current !== request.at) {
       taken.current = request.at;
-      open(request.message, request.branch);
+      if (request.message !== null) open(request.message, request.branch);
+      else if (request.branch !== null && request.branch !== snapshot.active_branch) {
+        backend.switchBranch(id, request.branch).then(reload, (e: Error) => onError(e.message));
+      }
     }
-  }, [request, snapshot, open]);
+  }, [request, snapshot, open, backend, id, reload, onError]);
   const row = useMemo(
     () => (reveal ? { key: rowKeyFor(snapshot?.messages ?? [], reveal.id), at: reveal.at } : null),
     [reveal, snapshot],

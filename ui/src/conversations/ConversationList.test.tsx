@@ -3,37 +3,50 @@ import { describe, expect, it } from "vitest";
 import type { ContextSummary } from "../generated/protocol";
 import { ConversationList } from "./ConversationList";
 import { SearchResults } from "./SearchResults";
+import { summaryOf } from "../testing/fixtures";
 
-const conv = (id: string, title: string, pinned: boolean): ContextSummary => ({
-  id, title, working_dir: "/home/u/project", created_at: Date.now(), updated_at: Date.now(), status: { state: "idle" }, message_count: 4, model: null, pinned,
-});
+const conv = (id: string, title: string, pinned: boolean, extra: Partial<ContextSummary> = {}): ContextSummary =>
+  summaryOf({ id, title, working_dir: "/home/u/project", created_at: Date.now(), updated_at: Date.now(), message_count: 4, pinned, ...extra });
 const none = () => undefined;
+
+function list(items: ContextSummary[], selected: string | null) {
+  return renderToStaticMarkup(
+    <ConversationList
+      items={items}
+      selected={selected}
+      onSelect={none}
+      onCreate={none}
+      onCreateIn={() => Promise.resolve()}
+      defaultFolder="/home/u"
+      onDelete={none}
+      onRename={() => Promise.resolve()}
+      onSettings={none}
+      onHelp={none}
+      onPin={none}
+      search={() => Promise.resolve([])}
+      onOpenHit={none}
+      onOpenBranch={none}
+      theme="system"
+      onTheme={none}
+    />,
+  );
+}
 
 describe("the conversation list", () => {
   it("shows pins in their own group with an Unpin button, the rest under Today", () => {
-    const html = renderToStaticMarkup(
-      <ConversationList
-        items={[conv("a", "Cache choice", false), conv("b", "Release notes", true)]}
-        selected="a"
-        onSelect={none}
-        onCreate={none}
-        onCreateIn={() => Promise.resolve()}
-        defaultFolder="/home/u"
-        onDelete={none}
-        onRename={() => Promise.resolve()}
-        onSettings={none}
-        onHelp={none}
-        onPin={none}
-        search={() => Promise.resolve([])}
-        onOpenHit={none}
-        theme="system"
-        onTheme={none}
-      />,
-    );
+    const html = list([conv("a", "Cache choice", false), conv("b", "Release notes", true)], "a");
     expect(html.indexOf("<h3>Pinned</h3>")).toBeLessThan(html.indexOf("<h3>Today</h3>"));
     expect(html).toContain('aria-label="Unpin Release notes" aria-pressed="true"');
     expect(html).toContain('aria-label="Pin Cache choice" aria-pressed="false"');
     expect(html).toContain('aria-current="page"');
+  });
+  it("lists a conversation's branches under it, the one in use marked, and none for main alone", () => {
+    const branches = [{ id: "main", name: "main" }, { id: "b1", name: "try redis" }];
+    const html = list([conv("a", "Cache choice", false, { branches, active_branch: "b1" }), conv("b", "Release notes", false)], "a");
+    expect(html).toContain('aria-label="Branches of Cache choice"');
+    expect(html).not.toContain('aria-label="Branches of Release notes"');
+    expect(html).toMatch(/aria-current="true">.*try redis<small> in use<\/small>/);
+    expect(html.indexOf(">main<")).toBeLessThan(html.indexOf("try redis"));
   });
   it("shows a found message's line with the words marked", () => {
     const hit = { context_id: "a", title: "Cache choice", message_id: 3, branch_id: "main", at: 0, snippet: [{ text: "Redis at three ", hit: false }, { text: "milliseconds", hit: true }] };

@@ -1,8 +1,8 @@
 import * as Menu from "@radix-ui/react-dropdown-menu";
 import { useEffect, useMemo, useState, type KeyboardEvent } from "react";
 import { Tip } from "../Tip";
-import { FolderIcon, PinIcon } from "../icons";
-import type { ContextId, ContextSummary, SearchHit } from "../generated/protocol";
+import { FolderIcon, ForkIcon, PinIcon } from "../icons";
+import type { BranchId, ContextId, ContextSummary, SearchHit } from "../generated/protocol";
 import type { Theme } from "../theme";
 import { groupByDate } from "./groups";
 import { SearchResults } from "./SearchResults";
@@ -28,6 +28,8 @@ interface Props {
   search: (query: string) => Promise<SearchHit[]>;
   /** Opens a conversation at the message a search found. */
   onOpenHit: (hit: SearchHit) => void;
+  /** Opens a conversation on one of its branches. */
+  onOpenBranch: (c: ContextSummary, branch: BranchId) => void;
   theme: Theme;
   onTheme: (theme: Theme) => void;
 }
@@ -98,6 +100,27 @@ function RowMenu({ c, onRename, onDelete }: { c: ContextSummary; onRename: () =>
   );
 }
 
+/** A conversation's branches, under it rather than as chats of their own;
+ *  shown once it has more than main. */
+function BranchList({ c, selected, onOpen }: { c: ContextSummary; selected: boolean; onOpen: Props["onOpenBranch"] }) {
+  if (c.branches.length < 2) return null;
+  return (
+    <ul className="branch-list" aria-label={`Branches of ${c.title}`}>
+      {c.branches.map((b) => {
+        const active = b.id === c.active_branch;
+        return (
+          <li key={b.id}>
+            <button type="button" className={active ? "active" : ""} aria-current={selected && active ? "true" : undefined} onClick={() => onOpen(c, b.id)}>
+              <ForkIcon /> {b.name}
+              {active ? <small> in use</small> : null}
+            </button>
+          </li>
+        );
+      })}
+    </ul>
+  );
+}
+
 function FolderForm({ onCreateIn, onDone, defaultFolder }: { onCreateIn: Props["onCreateIn"]; onDone: () => void; defaultFolder: string | null }) {
   const [folder, setFolder] = useState("");
   const [error, setError] = useState<string | null>(null);
@@ -121,7 +144,7 @@ function FolderForm({ onCreateIn, onDone, defaultFolder }: { onCreateIn: Props["
 /** Pinned first, then grouped by date, most recent first (the server's
  *  order); the search box filters titles at once and searches messages
  *  as typing pauses. Double-click or F2 renames. */
-export function ConversationList({ items, selected, onSelect, onCreate, onCreateIn, defaultFolder, pickFolder, onDelete, onRename, onSettings, onHelp, onPin, search, onOpenHit, theme, onTheme }: Props) {
+export function ConversationList({ items, selected, onSelect, onCreate, onCreateIn, defaultFolder, pickFolder, onDelete, onRename, onSettings, onHelp, onPin, search, onOpenHit, onOpenBranch, theme, onTheme }: Props) {
   const [query, setQuery] = useState("");
   const [choosing, setChoosing] = useState(false);
   const [pickError, setPickError] = useState<string | null>(null);
@@ -192,6 +215,7 @@ export function ConversationList({ items, selected, onSelect, onCreate, onCreate
                         <PinIcon />
                       </button>
                       <RowMenu c={c} onRename={() => setRenaming(c.id)} onDelete={() => onDelete(c)} />
+                      <BranchList c={c} selected={c.id === selected} onOpen={onOpenBranch} />
                     </>
                   )}
                 </li>

@@ -1,18 +1,10 @@
 import { describe, expect, it } from "vitest";
 import type { ContextSummary } from "../generated/protocol";
+import { summaryOf } from "../testing/fixtures";
 import { groupByDate } from "./groups";
 
-const at = (title: string, when: Date, pinned = false): ContextSummary => ({
-  id: title,
-  title,
-  working_dir: "/w",
-  created_at: when.getTime(),
-  updated_at: when.getTime(),
-  status: { state: "idle" },
-  message_count: 2,
-  model: null,
-  pinned,
-});
+const at = (title: string, when: Date, pinned = false): ContextSummary =>
+  summaryOf({ id: title, title, working_dir: "/w", created_at: when.getTime(), updated_at: when.getTime(), message_count: 2, pinned });
 
 describe("the conversation list's groups", () => {
   it("puts pins first, then today, yesterday, the last week and month, then months", () => {

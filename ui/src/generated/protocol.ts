@@ -426,7 +426,16 @@ model: ModelChoice | null,
 /**
  * Kept at the top of the conversation list.
  */
-pinned: boolean, };
+pinned: boolean, 
+/**
+ * Every branch, oldest first, so the list can show them under the
+ * conversation rather than as chats of their own.
+ */
+branches: Array<BranchLabel>, 
+/**
+ * The branch in use.
+ */
+active_branch: BranchId, };
 
 export type BranchSummary = { id: BranchId, name: string, parent: BranchId | null, fork_point: MessageId | null, message_count: number, 
 /**
@@ -438,6 +447,8 @@ system_prompt: string | null,
  * The branch's own model; `None`: the conversation's.
  */
 model: ModelChoice | null, };
+
+export type BranchLabel = { id: BranchId, name: string, };
 
 export type FileState = "fresh" | "changed_outside" | "deleted";
 

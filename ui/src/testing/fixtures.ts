@@ -1,6 +1,6 @@
 // Protocol values for tests, complete and valid, so a test spells out only
 // what it is about.
-import type { ContextSnapshot, Message, ToolSettings } from "../generated/protocol";
+import type { ContextSnapshot, ContextSummary, Message, ToolSettings } from "../generated/protocol";
 
 export const defaultTools: ToolSettings = {
   policy: { kind: "white_list", tools: ["read_file", "list_directory", "glob_files"] },
@@ -12,9 +12,17 @@ export const defaultTools: ToolSettings = {
   confirm_reads: false,
 };
 
+/** A conversation as the list shows it: idle, on main, nothing pinned. */
+export function summaryOf(extra: Partial<ContextSummary> = {}): ContextSummary {
+  return {
+    id: "c", title: "t", working_dir: "/", created_at: 0, updated_at: 0, status: { state: "idle" }, message_count: 0, model: null, pinned: false,
+    branches: [{ id: "main", name: "main" }], active_branch: "main", ...extra,
+  };
+}
+
 export function snapshotOf(messages: Message[], extra: Partial<ContextSnapshot> = {}): ContextSnapshot {
   return {
-    summary: { id: "c", title: "t", working_dir: "/", created_at: 0, updated_at: 0, status: { state: "idle" }, message_count: messages.length, model: null, pinned: false },
+    summary: summaryOf({ message_count: messages.length }),
     active_branch: "main",
     branches: [],
     queued: [],

@@ -70,7 +70,7 @@ impl ContextActor {
         if change.title.is_some() || change.model.is_some() || change.working_dir.is_some() {
             self.meta.updated_at = now;
         }
-        Ok(snapshot::summary(&self.meta, &self.state, self.conversation.len() as u64))
+        Ok(snapshot::summary(&self.meta, &self.state, &self.conversation))
     }
 
     /// The branch must exist; the machine decides the rest.
