@@ -6,7 +6,7 @@ CARGO ?= cargo
 ARGS ?=
 TARGET_DIR := $(or $(CARGO_TARGET_DIR),$(CURDIR)/target)
 
-.PHONY: deps ui build run serve desktop chat test test-rust test-ui fmt lint generate bench bench-ui bench-ipc bench-ttft clean
+.PHONY: deps ui mcp-servers build run serve desktop chat test test-rust test-ui fmt lint generate bench bench-ui bench-ipc bench-ttft clean
 
 deps:
 	@./scripts/install-deps.sh
@@ -14,6 +14,11 @@ deps:
 ## The UI's packages (exact versions from package-lock.json) and its build.
 ui: deps
 	cd ui && npm ci --no-audit --no-fund --loglevel=error && npm run build
+
+## The real MCP servers the end-to-end tests start (npm, exact versions
+## from tests/mcp-servers/package-lock.json; never fetched at run time).
+mcp-servers: deps
+	cd tests/mcp-servers && npm ci --no-audit --no-fund --loglevel=error
 
 ## Every binary is built the way `make test` builds it (`cargo test
 ## --no-run` over the workspace: the same features, so one build serves
@@ -53,7 +58,7 @@ chat: build
 test: deps ui test-rust test-ui
 
 # The desktop crate embeds ui/dist, so the UI is built first.
-test-rust: ui
+test-rust: ui mcp-servers
 	$(CARGO) fmt --all -- --check
 	./scripts/check-core-deps.sh
 	$(CARGO) clippy --workspace --all-targets --locked -- -D warnings

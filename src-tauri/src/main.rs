@@ -82,6 +82,9 @@ fn main() {
                 providers = providers.with_fallback(Fallback::builtin_echo(Duration::from_millis(30)));
             }
             let (runtime, report) = Runtime::open_with(config, providers)?;
+            // MCP servers start in the background, on the app's tokio runtime.
+            let mcp = runtime.clone();
+            tauri::async_runtime::spawn(async move { mcp.start_mcp(data.join("mcp.json")) });
             for r in &report.recovered {
                 tracing::warn!(context = %r.context, ?r.interrupted, "recovered an interrupted conversation");
             }

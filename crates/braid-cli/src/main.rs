@@ -53,6 +53,7 @@ async fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
+    runtime.start_mcp(dir.join("mcp.json"));
     for r in &report.recovered {
         eprintln!(
             "braid: recovered conversation {} (it was interrupted while {:?}); it is ready again",

@@ -29,6 +29,15 @@ pub enum Command {
     /// Answered by a `String`: the folder a conversation created without
     /// one works in.
     DefaultWorkingDir,
+    /// Answered by [`crate::McpSettings`]: the MCP settings file and every
+    /// server's state.
+    GetMcpSettings,
+    /// Answered by [`crate::McpSettings`]. Checks and saves the file, then
+    /// starts, stops or restarts the servers that changed; a file that
+    /// cannot be used is refused and nothing changes.
+    SaveMcpSettings { text: String },
+    /// Answered by `()`: the server starts again from the beginning.
+    RestartMcpServer { name: String },
     /// Answered by `Vec<ContextSummary>`, most recently updated first.
     ListContexts,
     /// Answered by a [`ContextSnapshot`].
@@ -422,6 +431,9 @@ pub fn responses() -> Vec<(&'static str, String)> {
         ("search_conversations", ts::<Vec<crate::SearchHit>>()),
         ("set_context_model", ts::<ContextSummary>()),
         ("get_settings", ts::<SettingsView>()),
+        ("get_mcp_settings", ts::<crate::McpSettings>()),
+        ("save_mcp_settings", ts::<crate::McpSettings>()),
+        ("restart_mcp_server", unit()),
         ("save_provider", ts::<SettingsView>()),
         ("remove_provider", ts::<SettingsView>()),
         ("set_default_provider", ts::<SettingsView>()),

@@ -14,6 +14,7 @@ pub mod event;
 pub mod files;
 pub mod generation;
 pub mod ids;
+pub mod mcp;
 pub mod merge;
 pub mod message;
 pub mod meta;
@@ -36,6 +37,7 @@ pub use event::{
 pub use files::{FileInPlay, FileState, OverwriteReason, OverwriteRisk, WritePreview};
 pub use generation::{GenerationSettings, ToolUse, MAX_TEMPERATURE};
 pub use ids::{BranchId, CallId, ContextId, MessageId, RequestId, Timestamp};
+pub use mcp::{McpServerStatus, McpSettings, McpState};
 pub use merge::{
     ConflictChoice, ConflictKind, GraphBranch, GraphRow, GraphView, MergeConflict, MergeDependency, MergeItem,
     MergeItemFate, MergeOptions, MergePreview, MergeRecord, MergeStrategy, MessageStamp, MissingDependencies,

@@ -118,6 +118,9 @@ pub fn generate() -> String {
     decl::<AgentRole>(&cfg, &mut out);
     decl::<ToolSettings>(&cfg, &mut out);
     decl::<ToolSource>(&cfg, &mut out);
+    decl::<crate::McpState>(&cfg, &mut out);
+    decl::<crate::McpServerStatus>(&cfg, &mut out);
+    decl::<crate::McpSettings>(&cfg, &mut out);
     decl::<ToolSpec>(&cfg, &mut out);
     decl::<ContextStrategy>(&cfg, &mut out);
     decl::<ToolUse>(&cfg, &mut out);

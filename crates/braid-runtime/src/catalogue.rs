@@ -39,3 +39,25 @@ impl Runtime {
         removed
     }
 }
+
+impl Runtime {
+    /// Takes `remove` out of the catalogue and puts `add` in, then tells
+    /// every loaded context once (a server's tools change together). A
+    /// tool whose name another source holds is left out, with a warning.
+    pub(crate) async fn replace_tools(&self, remove: &[String], add: Vec<Arc<dyn braid_tools::Tool>>) {
+        {
+            let mut tools = self.shared.tools.write().unwrap_or_else(PoisonError::into_inner);
+            let mut next = (**tools).clone();
+            for name in remove {
+                next.unregister(name);
+            }
+            for tool in add {
+                if let Err(e) = next.register(tool) {
+                    tracing::warn!("MCP tool left out: {e}");
+                }
+            }
+            *tools = Arc::new(next);
+        }
+        self.shared.contexts.catalogue_changed(&self.shared).await;
+    }
+}

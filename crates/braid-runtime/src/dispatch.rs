@@ -23,6 +23,11 @@ impl Runtime {
                 to_json(&self.set_working_dir(&context_id, &working_dir).await.map_err(wire)?)
             }
             Command::DefaultWorkingDir => to_json(&self.default_working_dir()),
+            Command::GetMcpSettings => to_json(&self.mcp_settings()),
+            Command::SaveMcpSettings { text } => to_json(&self.save_mcp_settings(text).await.map_err(wire)?),
+            Command::RestartMcpServer { name } => {
+                self.restart_mcp_server(&name).await.map(|()| json!(null)).map_err(wire)
+            }
             Command::ListContexts => to_json(&self.list_contexts().await.map_err(wire)?),
             Command::LoadContext { context_id } => to_json(&self.load_context(&context_id).await.map_err(wire)?),
             Command::DeleteContext { context_id } => {

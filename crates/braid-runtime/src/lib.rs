@@ -18,6 +18,7 @@ mod image_task;
 mod images;
 mod library;
 mod llm_task;
+mod mcp;
 mod model_count;
 pub mod providers;
 mod references;
@@ -116,6 +117,7 @@ impl Runtime {
             pipeline: Pipeline::standard(),
             images: Arc::new(images),
             ledger,
+            mcp: Default::default(),
         });
         let sweep = shared.clone();
         std::thread::spawn(move || sweep_images(&sweep));
@@ -370,6 +372,7 @@ impl Runtime {
 
     /// Stops every context's work (aborting requests) and ends their tasks.
     pub async fn shutdown(&self) {
+        self.shared.mcp.stop_all();
         self.shared.contexts.close_all().await;
     }
 

@@ -63,6 +63,8 @@ pub(crate) struct Shared {
     pub(crate) images: Arc<images::Images>,
     /// The process groups of running commands, on disk.
     pub(crate) ledger: braid_tools::ledger::ProcessLedger,
+    /// The MCP servers and their state.
+    pub(crate) mcp: crate::mcp::Mcp,
 }
 
 impl Shared {

@@ -14,8 +14,8 @@ use std::time::Duration;
 const USAGE: &str = "usage: braid-server [--bind ADDR] [--db PATH] [--ui DIR] [--echo | --base-url URL [--model NAME]]
 
   --bind ADDR     address to listen on (default 127.0.0.1:8420; use another host only behind a proxy)
-  --db PATH       database file (default: $XDG_DATA_HOME/braid/braid.db); settings.json and
-                  keys the keychain cannot hold live beside it
+  --db PATH       database file (default: $XDG_DATA_HOME/braid/braid.db); settings.json,
+                  mcp.json (MCP servers) and keys the keychain cannot hold live beside it
   --ui DIR        built UI to serve (default: ui/dist when it exists)
   --echo          answer with the built-in echo while no provider is configured (demos, tests)
   --echo-delay-ms N  the echo's pause between words (default 40)
@@ -123,6 +123,8 @@ async fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
+    // MCP servers start in the background; the settings show how they do.
+    runtime.start_mcp(args.db.parent().unwrap_or(Path::new(".")).join("mcp.json"));
     for r in &report.recovered {
         eprintln!("braid-server: recovered conversation {} (interrupted while {:?})", r.context, r.interrupted);
     }

@@ -57,7 +57,7 @@ fn spawn_shell(command: &str) -> tokio::process::Command {
     }
 }
 
-fn which_setpriv() -> Option<&'static str> {
+pub(crate) fn which_setpriv() -> Option<&'static str> {
     ["/usr/bin/setpriv", "/bin/setpriv"].into_iter().find(|p| std::path::Path::new(p).exists())
 }
 

@@ -9,6 +9,7 @@ mod command;
 mod files;
 pub mod input;
 pub mod ledger;
+pub mod mcp;
 mod output;
 pub mod preview;
 mod registry;

@@ -292,6 +292,48 @@ confirm_reads: boolean, };
 
 export type ToolSource = { "kind": "builtin" } | { "kind": "mcp", server: string, } | { "kind": "agent" };
 
+export type McpState = "starting" | "ready" | "failed" | "disabled";
+
+export type McpServerStatus = { name: string, 
+/**
+ * The command line, or the URL.
+ */
+transport: string, state: McpState, 
+/**
+ * Why it failed (or is starting again).
+ */
+reason: string | null, 
+/**
+ * Another attempt follows a failure on its own.
+ */
+retrying: boolean, 
+/**
+ * The last lines it wrote to stderr.
+ */
+stderr: Array<string>, 
+/**
+ * Its tools, by their catalogue names.
+ */
+tools: Array<string>, 
+/**
+ * How many times it became ready: more than once, it was restarted.
+ */
+ready_count: number, };
+
+export type McpSettings = { 
+/**
+ * Where the file is.
+ */
+path: string, 
+/**
+ * Its text, as saved.
+ */
+text: string, servers: Array<McpServerStatus>, 
+/**
+ * Why the saved file could not be used, if it cannot.
+ */
+error: string | null, };
+
 export type ToolSpec = { 
 /**
  * At most [`MAX_TOOL_NAME`] bytes of `[A-Za-z0-9_-]` (what every
@@ -406,7 +448,7 @@ export type Command = { "type": "create_context", title: string | null,
 /**
  * The runtime's default when absent; changed with `SetWorkingDir`.
  */
-working_dir: string | null, } | { "type": "set_working_dir", context_id: ContextId, working_dir: string, } | { "type": "default_working_dir" } | { "type": "list_contexts" } | { "type": "load_context", context_id: ContextId, } | { "type": "delete_context", context_id: ContextId, } | { "type": "send_message", context_id: ContextId, message: NewMessage, queue_if_busy: boolean, } | { "type": "unqueue", context_id: ContextId, message_id: MessageId, } | { "type": "cancel", context_id: ContextId, } | { "type": "interrupt", context_id: ContextId, } | { "type": "retry", context_id: ContextId, } | { "type": "continue", context_id: ContextId, } | { "type": "decide_tool_call", context_id: ContextId, call_id: CallId, decision: ApprovalDecision, 
+working_dir: string | null, } | { "type": "set_working_dir", context_id: ContextId, working_dir: string, } | { "type": "default_working_dir" } | { "type": "get_mcp_settings" } | { "type": "save_mcp_settings", text: string, } | { "type": "restart_mcp_server", name: string, } | { "type": "list_contexts" } | { "type": "load_context", context_id: ContextId, } | { "type": "delete_context", context_id: ContextId, } | { "type": "send_message", context_id: ContextId, message: NewMessage, queue_if_busy: boolean, } | { "type": "unqueue", context_id: ContextId, message_id: MessageId, } | { "type": "cancel", context_id: ContextId, } | { "type": "interrupt", context_id: ContextId, } | { "type": "retry", context_id: ContextId, } | { "type": "continue", context_id: ContextId, } | { "type": "decide_tool_call", context_id: ContextId, call_id: CallId, decision: ApprovalDecision, 
 /**
  * With a denial: why, told to the model with it.
  */
@@ -672,6 +714,9 @@ export type CommandResponses = {
   search_conversations: Array<SearchHit>,
   set_context_model: ContextSummary,
   get_settings: SettingsView,
+  get_mcp_settings: McpSettings,
+  save_mcp_settings: McpSettings,
+  restart_mcp_server: void,
   save_provider: SettingsView,
   remove_provider: SettingsView,
   set_default_provider: SettingsView,

@@ -1,0 +1,245 @@
+//! MCP servers at run time: the settings file read and saved, one
+//! supervised task per server (`braid_tools::mcp::Supervisor`), and what
+//! each tells applied here: its tools join or leave the catalogue (every
+//! loaded context is told), its state is kept for the settings.
+
+use crate::shared::Shared;
+use crate::{Runtime, RuntimeError};
+use braid_protocol::{McpServerStatus, McpSettings, McpState, ToolSource};
+use braid_tools::mcp::{McpConfig, Phase, ReadMcpResult, ResultStore, ServerConfig, Supervisor, Update};
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError, Weak};
+use tokio::sync::{mpsc, watch};
+
+pub(crate) struct Mcp {
+    servers: Mutex<Servers>,
+    /// Counts the changes applied, for whoever waits on one.
+    changed: watch::Sender<u64>,
+}
+
+impl Default for Mcp {
+    fn default() -> Mcp {
+        Mcp { servers: Mutex::default(), changed: watch::Sender::new(0) }
+    }
+}
+
+#[derive(Default)]
+struct Servers {
+    path: Option<PathBuf>,
+    text: String,
+    error: Option<String>,
+    running: BTreeMap<String, Running>,
+    updates: Option<mpsc::UnboundedSender<Update>>,
+}
+
+struct Running {
+    config: ServerConfig,
+    status: McpServerStatus,
+    task: Option<tokio::task::AbortHandle>,
+}
+
+impl Mcp {
+    fn lock(&self) -> MutexGuard<'_, Servers> {
+        self.servers.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Stops every server (their processes go with their tasks).
+    pub(crate) fn stop_all(&self) {
+        for r in self.lock().running.values_mut() {
+            if let Some(t) = r.task.take() {
+                t.abort();
+            }
+        }
+    }
+}
+
+impl Runtime {
+    /// Reads the MCP settings at `path` (none there: no servers) and starts
+    /// every enabled server in the background; nothing waits for them.
+    /// Needs a tokio runtime.
+    pub fn start_mcp(&self, path: PathBuf) {
+        let text = std::fs::read_to_string(&path).unwrap_or_default();
+        let (tx, rx) = mpsc::unbounded_channel();
+        tokio::spawn(apply_updates(Arc::downgrade(&self.shared), rx));
+        {
+            let mut s = self.shared.mcp.lock();
+            s.path = Some(path);
+            s.updates = Some(tx);
+        }
+        if let Err(e) = self.apply_mcp_settings(text) {
+            tracing::warn!("MCP settings not used: {e}");
+            self.shared.mcp.lock().error = Some(e);
+        }
+    }
+
+    /// Changes whenever a server's state or tools change.
+    pub fn mcp_changes(&self) -> watch::Receiver<u64> {
+        self.shared.mcp.changed.subscribe()
+    }
+
+    pub fn mcp_settings(&self) -> McpSettings {
+        let s = self.shared.mcp.lock();
+        McpSettings {
+            path: s.path.as_ref().map(|p| p.display().to_string()).unwrap_or_default(),
+            text: s.text.clone(),
+            servers: s.running.values().map(|r| r.status.clone()).collect(),
+            error: s.error.clone(),
+        }
+    }
+
+    /// Checks `text`, saves it (whole, or not at all), and starts, stops
+    /// or restarts the servers that changed.
+    pub async fn save_mcp_settings(&self, text: String) -> Result<McpSettings, RuntimeError> {
+        McpConfig::parse(&text).map_err(RuntimeError::InvalidInput)?;
+        let path = self.shared.mcp.lock().path.clone();
+        let path = path.ok_or_else(|| RuntimeError::InvalidInput("MCP servers are not available here".into()))?;
+        let tmp = path.with_extension("json.tmp");
+        std::fs::write(&tmp, &text)
+            .and_then(|()| std::fs::rename(&tmp, &path))
+            .map_err(|e| RuntimeError::InvalidInput(format!("could not save {}: {e}", path.display())))?;
+        self.apply_mcp_settings(text).map_err(RuntimeError::InvalidInput)?;
+        self.shared.mcp.lock().error = None;
+        Ok(self.mcp_settings())
+    }
+
+    pub async fn restart_mcp_server(&self, name: &str) -> Result<(), RuntimeError> {
+        let mut s = self.shared.mcp.lock();
+        let Some(r) = s.running.get(name) else {
+            return Err(RuntimeError::InvalidInput(format!("there is no MCP server named {name:?}")));
+        };
+        let config = r.config.clone();
+        self.start_server(&mut s, name, config);
+        Ok(())
+    }
+
+    fn apply_mcp_settings(&self, text: String) -> Result<(), String> {
+        let config = McpConfig::parse(&text)?;
+        let mut s = self.shared.mcp.lock();
+        s.text = text;
+        let gone: Vec<String> = s.running.keys().filter(|n| !config.servers.contains_key(*n)).cloned().collect();
+        for name in gone {
+            if let Some(mut r) = s.running.remove(&name) {
+                stop(&mut r);
+                self.forget_tools(&r.status.tools);
+            }
+        }
+        for (name, server) in config.servers {
+            if s.running.get(&name).is_some_and(|r| r.config == server) {
+                continue;
+            }
+            self.start_server(&mut s, &name, server);
+        }
+        if !s.running.is_empty() {
+            let store = ResultStore::new(self.results_dir(), braid_tools::mcp::results::DEFAULT_CAP_CHARS);
+            let rt = self.clone();
+            tokio::spawn(async move { rt.register_tool(Arc::new(ReadMcpResult(store))).await });
+        }
+        Ok(())
+    }
+
+    /// (Re)starts one server: its old task (and process) stop first.
+    fn start_server(&self, s: &mut Servers, name: &str, config: ServerConfig) {
+        if let Some(mut old) = s.running.remove(name) {
+            stop(&mut old);
+            self.forget_tools(&old.status.tools);
+        }
+        let mut status = McpServerStatus {
+            name: name.to_owned(),
+            transport: config.transport.describe(),
+            state: McpState::Disabled,
+            reason: None,
+            retrying: false,
+            stderr: Vec::new(),
+            tools: Vec::new(),
+            ready_count: 0,
+        };
+        let mut task = None;
+        if let (false, Some(updates)) = (config.disabled, s.updates.clone()) {
+            status.state = McpState::Starting;
+            let weak = Arc::downgrade(&self.shared);
+            let me = name.to_owned();
+            let supervisor = Supervisor {
+                name: name.to_owned(),
+                config: config.clone(),
+                workspace: self.shared.config.default_working_dir.clone(),
+                results: ResultStore::new(self.results_dir(), braid_tools::mcp::results::DEFAULT_CAP_CHARS),
+                // A name another server's tool holds is not taken over.
+                taken: Arc::new(move |n: &str| {
+                    weak.upgrade()
+                        .and_then(|sh| sh.tools().get(n).map(|t| t.source()))
+                        .is_some_and(|src| src != ToolSource::Mcp { server: me.clone() })
+                }),
+                updates,
+            };
+            task = Some(tokio::spawn(supervisor.run()).abort_handle());
+        }
+        s.running.insert(name.to_owned(), Running { config, status, task });
+    }
+
+    /// Takes a stopped server's tools out at once (a restarted server's
+    /// new tools, which come later, must not be taken out with them); the
+    /// loaded contexts are told in the background.
+    fn forget_tools(&self, names: &[String]) {
+        if names.is_empty() {
+            return;
+        }
+        {
+            let mut tools = self.shared.tools.write().unwrap_or_else(PoisonError::into_inner);
+            let mut next = (**tools).clone();
+            for name in names {
+                next.unregister(name);
+            }
+            *tools = Arc::new(next);
+        }
+        let rt = self.clone();
+        tokio::spawn(async move { rt.shared.contexts.catalogue_changed(&rt.shared).await });
+    }
+
+    fn results_dir(&self) -> PathBuf {
+        self.shared.config.db_path.parent().map(PathBuf::from).unwrap_or_default().join("mcp-results")
+    }
+}
+
+fn stop(r: &mut Running) {
+    if let Some(t) = r.task.take() {
+        t.abort();
+    }
+}
+
+/// Applies what the servers tell, in order, while the runtime lives.
+async fn apply_updates(shared: Weak<Shared>, mut rx: mpsc::UnboundedReceiver<Update>) {
+    while let Some(u) = rx.recv().await {
+        let Some(shared) = shared.upgrade() else { return };
+        let rt = Runtime { shared };
+        let (old, new) = {
+            let mut s = rt.shared.mcp.lock();
+            // An update from a task already replaced (restarted, removed)
+            // is dropped.
+            let Some(r) = s.running.get_mut(&u.server).filter(|r| r.task.is_some()) else { continue };
+            let st = &mut r.status;
+            (st.state, st.reason, st.retrying) = match &u.phase {
+                Phase::Starting { .. } => (McpState::Starting, st.reason.take(), false),
+                Phase::Ready => {
+                    if st.state != McpState::Ready {
+                        st.ready_count += 1;
+                    }
+                    (McpState::Ready, None, false)
+                }
+                Phase::Failed { reason, retrying } => (McpState::Failed, Some(reason.clone()), *retrying),
+            };
+            st.stderr = u.stderr;
+            match u.tools {
+                Some(tools) => {
+                    let old = std::mem::replace(&mut st.tools, tools.iter().map(|t| t.name().to_owned()).collect());
+                    (old, Some(tools))
+                }
+                None => (Vec::new(), None),
+            }
+        };
+        if let Some(tools) = new {
+            rt.replace_tools(&old, tools).await;
+        }
+        rt.shared.mcp.changed.send_modify(|n| *n += 1);
+    }
+}

@@ -1,0 +1,176 @@
+//! MCP servers through the runtime, against real servers from npm
+//! (`tests/mcp-servers`): server-everything over stdio and streamable
+//! HTTP, server-filesystem over stdio, a command that does not exist and
+//! one that hangs at start. Their tools join the catalogue, calls are
+//! asked and answered like any other, a server killed during a call fails
+//! that call clearly and is back for the next.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)] // a panic is how a test reports
+
+use braid_llm::fake::FakeProvider;
+use braid_protocol::{
+    ApprovalDecision, McpState, MessageType, NewMessage, Permission, StatusKind, ToolResultStatus, ToolSource,
+};
+use braid_runtime::{Runtime, RuntimeConfig};
+use braid_testkit::harness::Watch;
+use braid_testkit::mcp::{server_bin, until};
+use braid_testkit::script::{answer, calls};
+use serde_json::json;
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Duration;
+
+const START: Duration = Duration::from_secs(60);
+
+fn open(dir: &Path, fake: Arc<FakeProvider>, mcp: serde_json::Value) -> Runtime {
+    let rt = Runtime::open(RuntimeConfig::new(dir.join("braid.db"), dir.to_owned()), fake).unwrap().0;
+    std::fs::write(dir.join("mcp.json"), mcp.to_string()).unwrap();
+    rt.start_mcp(dir.join("mcp.json"));
+    rt
+}
+
+/// The output (or error) of each tool result, in order.
+fn outputs(rt_messages: &[braid_protocol::Message]) -> Vec<(ToolResultStatus, String)> {
+    rt_messages
+        .iter()
+        .filter_map(|m| match &m.body {
+            MessageType::ToolResult { status, output, error, .. } => {
+                Some((*status, if output.is_empty() { error.clone().unwrap_or_default() } else { output.clone() }))
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+/// Sends `text` with the model scripted to call `tool` with `args`,
+/// approves the call when asked, and returns the call's result.
+async fn call(
+    rt: &Runtime,
+    fake: &FakeProvider,
+    id: &str,
+    tool: &str,
+    args: serde_json::Value,
+) -> (ToolResultStatus, String) {
+    let ctx = rt.create_context(None, None).await.unwrap();
+    fake.push_reply(calls(&[(id, tool, args)]));
+    fake.push_reply(answer("done"));
+    let mut watch = Watch::new(rt, &ctx.id).await;
+    rt.send_message(&ctx.id, NewMessage::user_text("go"), false).await.unwrap();
+    tokio::time::timeout(START, watch.state(StatusKind::AwaitingToolApproval)).await.expect("the call is asked");
+    rt.decide_tool_call(&ctx.id, id.into(), ApprovalDecision::Approve).await.unwrap();
+    tokio::time::timeout(START, watch.settled()).await.expect("the turn ends");
+    let snap = rt.load_context(&ctx.id).await.unwrap();
+    outputs(&snap.messages).pop().unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn real_servers_start_in_the_background_and_their_tools_are_called() {
+    let dir = tempfile::tempdir().unwrap();
+    let work = dir.path().join("work");
+    std::fs::create_dir(&work).unwrap();
+    std::fs::write(work.join("notes.txt"), "kumquat\n").unwrap();
+    let fake = Arc::new(FakeProvider::echo(Duration::ZERO));
+    let rt = open(
+        dir.path(),
+        fake.clone(),
+        json!({"mcpServers": {
+            "everything": {"command": server_bin("mcp-server-everything"), "args": ["stdio"]},
+            "files": {"command": server_bin("mcp-server-filesystem"), "args": [work]},
+            "missing": {"command": "braid-no-such-mcp-server"},
+            "hangs": {"command": "sleep", "args": ["600"], "startupTimeoutMs": 1500},
+            "off": {"command": "sleep", "args": ["600"], "disabled": true}
+        }}),
+    );
+    // Nothing waited for the servers: the app works while they start.
+    let settings = rt.mcp_settings();
+    assert!(settings.servers.iter().all(|s| s.state != McpState::Ready), "{:?}", settings.servers);
+    assert_eq!(settings.servers.iter().find(|s| s.name == "off").unwrap().state, McpState::Disabled);
+
+    until(&rt, "missing", START, |s| s.state == McpState::Failed).await;
+    let s = until(&rt, "hangs", START, |s| s.state == McpState::Failed).await;
+    let hangs = s.servers.iter().find(|s| s.name == "hangs").unwrap();
+    assert!(hangs.reason.as_deref().unwrap().contains("did not start within 1.5 s"), "{hangs:?}");
+    let s = until(&rt, "missing", START, |_| true).await;
+    let missing = s.servers.iter().find(|s| s.name == "missing").unwrap();
+    assert!(missing.reason.as_deref().unwrap().contains("\"braid-no-such-mcp-server\" was not found"), "{missing:?}");
+
+    until(&rt, "everything", START, |s| s.state == McpState::Ready).await;
+    until(&rt, "files", START, |s| s.state == McpState::Ready).await;
+    let tools = rt.tools();
+    let echo = tools.iter().find(|t| t.name == "mcp__everything__echo").expect("echo in the catalogue");
+    assert_eq!(echo.permission, Permission::Read, "the server says echo only reads");
+    assert_eq!(echo.source, ToolSource::Mcp { server: "everything".into() });
+    assert!(
+        tools.iter().any(|t| t.name == "mcp__files__read_text_file"),
+        "{:?}",
+        tools.iter().map(|t| &t.name).collect::<Vec<_>>()
+    );
+    assert!(tools.iter().any(|t| t.name == "read_mcp_result"));
+
+    // Asked under the default policy, approved, and the result reaches the model.
+    let (status, out) = call(&rt, &fake, "e1", "mcp__everything__echo", json!({"message": "hello over stdio"})).await;
+    assert_eq!((status, out.as_str()), (ToolResultStatus::Success, "Echo: hello over stdio"));
+    let sent = fake.requests().pop().unwrap();
+    assert!(format!("{:?}", sent.messages).contains("Echo: hello over stdio"), "the model got the result");
+
+    let file = work.join("notes.txt").display().to_string();
+    let (status, out) = call(&rt, &fake, "f1", "mcp__files__read_text_file", json!({"path": file})).await;
+    assert_eq!((status, out.trim()), (ToolResultStatus::Success, "kumquat"));
+    let (status, out) = call(&rt, &fake, "f2", "mcp__files__read_text_file", json!({"path": "/etc/passwd"})).await;
+    assert_eq!(status, ToolResultStatus::Error, "outside its folder the server refuses: {out}");
+    rt.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_server_over_streamable_http_answers_calls() {
+    let (_server, url) = braid_testkit::mcp::http_everything().await;
+    let dir = tempfile::tempdir().unwrap();
+    let fake = Arc::new(FakeProvider::echo(Duration::ZERO));
+    let rt = open(dir.path(), fake.clone(), json!({"mcpServers": {"web": {"type": "http", "url": url}}}));
+    until(&rt, "web", START, |s| s.state == McpState::Ready).await;
+    let (status, out) = call(&rt, &fake, "h1", "mcp__web__get-sum", json!({"a": 2, "b": 40})).await;
+    assert_eq!(status, ToolResultStatus::Success);
+    assert!(out.contains("42"), "{out}");
+    rt.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_server_killed_during_a_call_fails_that_call_and_is_back_for_the_next() {
+    let dir = tempfile::tempdir().unwrap();
+    let fake = Arc::new(FakeProvider::echo(Duration::ZERO));
+    let mark = format!("BRAID_TEST_MARK=killed-{}", std::process::id());
+    let rt = open(
+        dir.path(),
+        fake.clone(),
+        json!({"mcpServers": {"everything": {
+            "command": server_bin("mcp-server-everything"), "args": ["stdio"],
+            "env": {"BRAID_TEST_MARK": mark.trim_start_matches("BRAID_TEST_MARK=")}
+        }}}),
+    );
+    until(&rt, "everything", START, |s| s.state == McpState::Ready).await;
+    assert_eq!(rt.mcp_settings().servers[0].ready_count, 1);
+    let ctx = rt.create_context(None, None).await.unwrap();
+    fake.push_reply(calls(&[(
+        "long",
+        "mcp__everything__trigger-long-running-operation",
+        json!({"duration": 60, "steps": 60}),
+    )]));
+    fake.push_reply(answer("done"));
+    let mut watch = Watch::new(&rt, &ctx.id).await;
+    rt.send_message(&ctx.id, NewMessage::user_text("go"), false).await.unwrap();
+    watch.state(StatusKind::AwaitingToolApproval).await;
+    rt.decide_tool_call(&ctx.id, "long".into(), ApprovalDecision::Approve).await.unwrap();
+    watch.state(StatusKind::ExecutingTool).await;
+    assert_eq!(braid_testkit::mcp::kill_marked(&mark), 1, "one server process to kill");
+    tokio::time::timeout(START, watch.settled()).await.expect("the call ends when its server dies");
+    let snap = rt.load_context(&ctx.id).await.unwrap();
+    let (status, error) = outputs(&snap.messages).pop().unwrap();
+    assert_eq!(status, ToolResultStatus::Error);
+    assert!(error.contains("stopped during the call"), "{error}");
+
+    // Started again on its own, and the next call works.
+    until(&rt, "everything", START, |s| s.state == McpState::Ready && s.ready_count == 2).await;
+    let (status, out) = call(&rt, &fake, "again", "mcp__everything__echo", json!({"message": "back"})).await;
+    assert_eq!((status, out.as_str()), (ToolResultStatus::Success, "Echo: back"));
+    rt.shutdown().await;
+}

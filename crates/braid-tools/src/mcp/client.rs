@@ -1,0 +1,183 @@
+//! One connection to one MCP server over rmcp: started with a time limit,
+//! its stderr's last lines kept for the settings, `list_changed`
+//! notifications passed on, calls made with a time limit and failures
+//! worded for the model.
+
+use super::config::{ServerConfig, Transport};
+use rmcp::model::{CallToolRequestParams, ClientConfig, ProtocolVersion};
+use rmcp::service::{ClientLifecycleMode, ClientServiceExt, NotificationContext, Peer, RunningService};
+use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
+use rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess};
+use rmcp::{ClientHandler, RoleClient};
+use std::collections::{HashMap, VecDeque};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, PoisonError};
+use tokio::io::AsyncBufReadExt;
+use tokio::sync::mpsc;
+
+/// How many of a server's last stderr lines are kept.
+const STDERR_LINES: usize = 20;
+
+/// What a server tells the client between calls.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Notice {
+    ToolsChanged,
+    ResourcesChanged,
+    PromptsChanged,
+}
+
+/// The client side of the connection: hands `list_changed` notices on.
+#[derive(Clone)]
+pub struct Handler {
+    notices: mpsc::UnboundedSender<Notice>,
+}
+
+impl ClientHandler for Handler {
+    fn get_info(&self) -> ClientConfig {
+        let mut info = ClientConfig::default();
+        info.client_info.name = "braid".into();
+        info.client_info.version = env!("CARGO_PKG_VERSION").into();
+        info
+    }
+    async fn on_tool_list_changed(&self, _: NotificationContext<RoleClient>) {
+        let _ = self.notices.send(Notice::ToolsChanged);
+    }
+    async fn on_resource_list_changed(&self, _: NotificationContext<RoleClient>) {
+        let _ = self.notices.send(Notice::ResourcesChanged);
+    }
+    async fn on_prompt_list_changed(&self, _: NotificationContext<RoleClient>) {
+        let _ = self.notices.send(Notice::PromptsChanged);
+    }
+}
+
+/// The last lines a server wrote to stderr.
+#[derive(Clone, Default)]
+pub struct StderrTail(Arc<Mutex<VecDeque<String>>>);
+
+impl StderrTail {
+    pub fn lines(&self) -> Vec<String> {
+        self.0.lock().unwrap_or_else(PoisonError::into_inner).iter().cloned().collect()
+    }
+    fn push(&self, line: String) {
+        let mut q = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        if q.len() == STDERR_LINES {
+            q.pop_front();
+        }
+        q.push_back(line);
+    }
+}
+
+pub type Connection = RunningService<RoleClient, Handler>;
+
+/// Starts the server and runs the MCP lifecycle (rmcp's automatic mode:
+/// the stateless 2026-07-28 protocol, falling back to 2025-11-25), within
+/// the server's start-up limit. `workspace` is where a stdio server
+/// without its own `cwd` runs.
+pub async fn connect(
+    name: &str,
+    config: &ServerConfig,
+    workspace: &Path,
+    stderr: &StderrTail,
+    notices: mpsc::UnboundedSender<Notice>,
+) -> Result<(Connection, Option<u32>), String> {
+    let handler = Handler { notices };
+    let lifecycle = ClientLifecycleMode::Auto {
+        preferred_versions: vec![ProtocolVersion::V_2026_07_28],
+        legacy_version: Some(ProtocolVersion::V_2025_11_25),
+    };
+    let limit = config.startup_timeout;
+    let started = async {
+        match &config.transport {
+            Transport::Stdio { command, args, env, cwd } => {
+                let program = find_program(command)?;
+                let mut cmd = match crate::command::which_setpriv() {
+                    // Dies with Braid, crash or not (PR_SET_PDEATHSIG).
+                    Some(setpriv) => {
+                        let mut c = tokio::process::Command::new(setpriv);
+                        c.args(["--pdeathsig", "KILL", "--"]).arg(&program);
+                        c
+                    }
+                    None => tokio::process::Command::new(&program),
+                };
+                cmd.args(args).envs(env).current_dir(cwd.as_deref().map_or(workspace.to_owned(), PathBuf::from));
+                let (transport, err) = TokioChildProcess::builder(cmd)
+                    .stderr(std::process::Stdio::piped())
+                    .spawn()
+                    .map_err(|e| format!("{name}: could not start {command}: {e}"))?;
+                let pid = transport.id();
+                if let Some(err) = err {
+                    let tail = stderr.clone();
+                    tokio::spawn(async move {
+                        let mut lines = tokio::io::BufReader::new(err).lines();
+                        while let Ok(Some(line)) = lines.next_line().await {
+                            tail.push(line);
+                        }
+                    });
+                }
+                let service = handler
+                    .serve_with_lifecycle(transport, lifecycle)
+                    .await
+                    .map_err(|e| format!("{name} did not complete the MCP handshake: {e}"))?;
+                Ok((service, pid))
+            }
+            Transport::Http { url, headers } => {
+                let mut custom = HashMap::new();
+                for (k, v) in headers {
+                    let key = k.parse().map_err(|_| format!("{name}: the header name {k:?} is not valid"))?;
+                    let value = v.parse().map_err(|_| format!("{name}: the value of header {k} is not valid"))?;
+                    custom.insert(key, value);
+                }
+                let cfg = StreamableHttpClientTransportConfig::with_uri(url.as_str()).custom_headers(custom);
+                let transport = StreamableHttpClientTransport::from_config(cfg);
+                let service = handler
+                    .serve_with_lifecycle(transport, lifecycle)
+                    .await
+                    .map_err(|e| format!("{name} at {url} did not complete the MCP handshake: {e}"))?;
+                Ok((service, None))
+            }
+        }
+    };
+    match tokio::time::timeout(limit, started).await {
+        Ok(r) => r,
+        Err(_) => Err(format!("{name} did not start within {} s", limit.as_secs_f32())),
+    }
+}
+
+/// The program a command names, looked up in `PATH` the way a shell
+/// would, so a missing one is said plainly rather than as an exec error.
+fn find_program(command: &str) -> Result<PathBuf, String> {
+    let p = Path::new(command);
+    if command.contains('/') {
+        return if p.is_file() { Ok(p.to_owned()) } else { Err(format!("the command {command} does not exist")) };
+    }
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    std::env::split_paths(&path)
+        .map(|d| d.join(command))
+        .find(|c| c.is_file())
+        .ok_or_else(|| format!("the command {command:?} was not found in PATH"))
+}
+
+/// Calls a tool with the call's time limit; an error says what happened
+/// in words the model can act on.
+pub async fn call(
+    peer: &Peer<RoleClient>,
+    server: &str,
+    tool: &str,
+    args: serde_json::Map<String, serde_json::Value>,
+    limit: std::time::Duration,
+) -> Result<rmcp::model::CallToolResult, String> {
+    let mut params = CallToolRequestParams::new(tool.to_owned());
+    params.arguments = Some(args);
+    match tokio::time::timeout(limit, peer.call_tool(params)).await {
+        Err(_) => Err(format!("the MCP server {server} did not answer within {} s", limit.as_secs())),
+        Ok(Ok(r)) => Ok(r),
+        Ok(Err(rmcp::ServiceError::TransportClosed | rmcp::ServiceError::TransportSend(_))) => Err(format!(
+            "the MCP server {server} stopped during the call; Braid is starting it again, so the call can be tried \
+             again shortly"
+        )),
+        Ok(Err(rmcp::ServiceError::McpError(e))) => {
+            Err(format!("the MCP server {server} refused the call: {}", e.message))
+        }
+        Ok(Err(e)) => Err(format!("the call to the MCP server {server} failed: {e}")),
+    }
+}

@@ -1,0 +1,132 @@
+//! One MCP server's life: started in the background, its tools listed
+//! and handed over, listed again when it says they changed, and started
+//! again with growing pauses when it dies or fails to start. Every change
+//! is told to the owner as an [`Update`]; nothing here blocks the app.
+
+use super::client::{self, Notice, StderrTail};
+use super::config::ServerConfig;
+use super::names;
+use super::results::ResultStore;
+use super::tool::McpTool;
+use crate::Tool;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::sync::mpsc;
+
+/// Pauses between attempts: 1 s, 2 s, 4 s … at most a minute; after this
+/// many failures in a row the server stays failed until restarted.
+const MAX_ATTEMPTS: u32 = 6;
+const MAX_PAUSE: Duration = Duration::from_secs(60);
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Phase {
+    Starting {
+        attempt: u32,
+    },
+    Ready,
+    /// `retrying`: another attempt comes after a pause.
+    Failed {
+        reason: String,
+        retrying: bool,
+    },
+}
+
+/// A change in one server's state, with its tools when they changed.
+pub struct Update {
+    pub server: String,
+    pub phase: Phase,
+    pub stderr: Vec<String>,
+    /// `Some` when the server's tools changed (empty when it went away).
+    pub tools: Option<Vec<Arc<dyn Tool>>>,
+    /// The process id of a stdio server while it runs.
+    pub pid: Option<u32>,
+}
+
+pub struct Supervisor {
+    pub name: String,
+    pub config: ServerConfig,
+    pub workspace: PathBuf,
+    pub results: ResultStore,
+    /// Whether a catalogue name is taken by a tool of another server.
+    pub taken: Arc<dyn Fn(&str) -> bool + Send + Sync>,
+    pub updates: mpsc::UnboundedSender<Update>,
+}
+
+impl Supervisor {
+    /// Runs until the owner drops the task (the app closes, the server is
+    /// removed or restarted); the connection and its process go with it.
+    pub async fn run(self) {
+        let stderr = StderrTail::default();
+        let mut failures = 0u32;
+        loop {
+            self.tell(Phase::Starting { attempt: failures + 1 }, &stderr, None, None);
+            let (tx, mut notices) = mpsc::unbounded_channel();
+            let reason = match client::connect(&self.name, &self.config, &self.workspace, &stderr, tx).await {
+                Err(e) => e,
+                Ok((conn, pid)) => {
+                    let peer = conn.peer().clone();
+                    match self.tools(&peer).await {
+                        Err(e) => e,
+                        Ok(tools) => {
+                            failures = 0;
+                            self.tell(Phase::Ready, &stderr, Some(tools), pid);
+                            let closed = conn.cancellation_token();
+                            let waiting = conn.waiting();
+                            tokio::pin!(waiting);
+                            loop {
+                                tokio::select! {
+                                    _ = &mut waiting => break,
+                                    n = notices.recv() => match n {
+                                        Some(Notice::ToolsChanged) => {
+                                            if let Ok(tools) = self.tools(&peer).await {
+                                                self.tell(Phase::Ready, &stderr, Some(tools), pid);
+                                            }
+                                        }
+                                        Some(_) => {}
+                                        None => break,
+                                    },
+                                }
+                            }
+                            drop(closed);
+                            format!("{} stopped", self.name)
+                        }
+                    }
+                }
+            };
+            failures += 1;
+            let retrying = failures < MAX_ATTEMPTS;
+            self.tell(Phase::Failed { reason, retrying }, &stderr, Some(Vec::new()), None);
+            if !retrying {
+                return;
+            }
+            tokio::time::sleep(pause(failures)).await;
+        }
+    }
+
+    async fn tools(&self, peer: &rmcp::service::Peer<rmcp::RoleClient>) -> Result<Vec<Arc<dyn Tool>>, String> {
+        let listed = tokio::time::timeout(self.config.startup_timeout, peer.list_all_tools())
+            .await
+            .map_err(|_| format!("{} did not list its tools in time", self.name))?
+            .map_err(|e| format!("{} could not list its tools: {e}", self.name))?;
+        let mut mine: Vec<String> = Vec::new();
+        Ok(listed
+            .iter()
+            .map(|t| {
+                let name = names::tool_name(&self.name, &t.name, |n| (self.taken)(n) || mine.iter().any(|m| m == n));
+                mine.push(name.clone());
+                let tool =
+                    McpTool::new(name, &self.name, t, peer.clone(), self.config.call_timeout, self.results.clone());
+                Arc::new(tool) as Arc<dyn Tool>
+            })
+            .collect())
+    }
+
+    fn tell(&self, phase: Phase, stderr: &StderrTail, tools: Option<Vec<Arc<dyn Tool>>>, pid: Option<u32>) {
+        let _ = self.updates.send(Update { server: self.name.clone(), phase, stderr: stderr.lines(), tools, pid });
+    }
+}
+
+fn pause(failures: u32) -> Duration {
+    Duration::from_secs(1u64 << failures.saturating_sub(1).min(6)).min(MAX_PAUSE)
+}
