@@ -16,6 +16,7 @@ import type {
   GraphView,
   ImageMode,
   LocalServer,
+  McpSettings,
   MergeOptions,
   MergePreview,
   MessageId,
@@ -143,6 +144,15 @@ export abstract class CommandBackend implements Backend {
   }
   getSettings(): Promise<SettingsView> {
     return this.execute({ type: "get_settings" });
+  }
+  getMcpSettings(): Promise<McpSettings> {
+    return this.execute({ type: "get_mcp_settings" });
+  }
+  saveMcpSettings(text: string): Promise<McpSettings> {
+    return this.execute({ type: "save_mcp_settings", text });
+  }
+  restartMcpServer(name: string): Promise<void> {
+    return this.execute({ type: "restart_mcp_server", name });
   }
   saveProvider(provider: ProviderInput): Promise<SettingsView> {
     return this.execute({ type: "save_provider", provider });

@@ -15,6 +15,7 @@ import type {
   GraphView,
   ImageMode,
   LocalServer,
+  McpSettings,
   MergeOptions,
   MergePreview,
   MessageId,
@@ -107,6 +108,11 @@ export interface Backend {
   testProvider(provider: ProviderInput): Promise<ModelSummary[]>;
   listModels(providerId: string): Promise<ModelSummary[]>;
   detectLocalServers(): Promise<LocalServer[]>;
+  /** The MCP settings file and every server's state. */
+  getMcpSettings(): Promise<McpSettings>;
+  /** Checks and saves the file, then starts, stops or restarts what changed. */
+  saveMcpSettings(text: string): Promise<McpSettings>;
+  restartMcpServer(name: string): Promise<void>;
 
   /** Checks an image (Base64 of PNG, JPEG, WebP or GIF) and keeps it once;
    *  messages then refer to it. */

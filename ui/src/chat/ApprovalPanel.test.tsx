@@ -34,3 +34,12 @@ describe("the approval dialog", () => {
     expect(at(false)).not.toContain("data-testid=\"broad-folder\"");
   });
 });
+
+describe("an MCP tool's server", () => {
+  it("is read from the tool's catalogue name", async () => {
+    const { mcpServerOf } = await import("./ApprovalPanel");
+    expect(mcpServerOf("mcp__everything__echo")).toBe("everything");
+    expect(mcpServerOf("mcp__my_files__read_text_file")).toBe("my_files");
+    expect(mcpServerOf("read_file")).toBeNull();
+  });
+});

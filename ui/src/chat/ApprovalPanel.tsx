@@ -66,6 +66,7 @@ export function ApprovalPanel({ calls, tools, overwrites = [], previews = [], fo
         <div key={c.id} className="approval-call">
           <div>
             <strong>{c.name}</strong>
+            {mcpServerOf(c.name) ? <small className="approval-source"> from the MCP server {mcpServerOf(c.name)}</small> : null}
             <CallDetails call={c} folder={folder} preview={previews.find((p) => p.call_id === c.id)} />
             {warning ? <div className="tool-error" data-testid="overwrite-warning">{warning}</div> : null}
           </div>
@@ -101,4 +102,11 @@ export function ApprovalPanel({ calls, tools, overwrites = [], previews = [], fo
       })}
     </section>
   );
+}
+
+/** The MCP server a tool comes from, by its catalogue name
+ *  (`mcp__<server>__<tool>`); null for the others. */
+export function mcpServerOf(name: string): string | null {
+  const m = /^mcp__([A-Za-z0-9_-]+?)__/.exec(name);
+  return m ? m[1] : null;
 }

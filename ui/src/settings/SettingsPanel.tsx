@@ -2,6 +2,7 @@ import { useEffect, useState } from "react";
 import type { Backend } from "../backend/types";
 import type { SettingsView } from "../generated/protocol";
 import { formFromView, keyLabel, newForm, type ProviderForm } from "./form";
+import { McpPanel } from "./McpPanel";
 import { ProviderEditor } from "./ProviderEditor";
 
 interface Props {
@@ -13,7 +14,8 @@ interface Props {
   start?: ProviderForm;
 }
 
-/** Providers: add, edit, remove, choose the default. Esc closes. */
+/** Providers (add, edit, remove, choose the default) and MCP servers.
+ *  Esc closes. */
 export function SettingsPanel({ backend, settings, onChange, onClose, start }: Props) {
   const [editing, setEditing] = useState<ProviderForm | null>(start ?? null);
   const [error, setError] = useState<string | null>(null);
@@ -71,6 +73,7 @@ export function SettingsPanel({ backend, settings, onChange, onClose, start }: P
         ) : (
           <button type="button" className="primary" onClick={() => setEditing(newForm())}>Add provider</button>
         )}
+        <McpPanel backend={backend} />
       </section>
     </div>
   );

@@ -1,0 +1,86 @@
+// MCP servers in a real browser against braid-server: server-everything
+// (from tests/mcp-servers) starts in the background and shows as ready
+// with its tools, a command that does not exist shows as failed with the
+// reason; a server is turned off and on; a settings file that is not
+// valid is refused with the reason and the typed text kept; a scripted
+// model calls the server's echo tool: the approval dialog names the
+// server and the tool, Approve, and the result reaches the model.
+// Screenshots: e2e/out/mcp-settings.png, e2e/out/mcp-approval.png.
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { checker, launchBrowser, startScriptedModel, startServer, tempDir } from "./lib.mjs";
+
+const { check, finish } = checker();
+const dir = tempDir("mcp");
+const everything = join(import.meta.dirname, "../../tests/mcp-servers/node_modules/.bin/mcp-server-everything");
+writeFileSync(join(dir, "mcp.json"), JSON.stringify({ mcpServers: { everything: { command: everything, args: ["stdio"] }, missing: { command: "braid-no-such-mcp-server" } } }));
+const told = [];
+const model = await startScriptedModel((body) => {
+  const last = body.messages.at(-1);
+  if (last.role === "tool") {
+    told.push(typeof last.content === "string" ? last.content : JSON.stringify(last.content));
+    return { text: `The server said: ${told.at(-1)}` };
+  }
+  return { tool: { name: "mcp__everything__echo", args: { message: "hello from the browser" } } };
+});
+const { server, url: started } = startServer(join(dir, "braid.db"), ["--base-url", model.url, "--model", "gpt-4o"]);
+const url = await started;
+const browser = await launchBrowser();
+const out = join(import.meta.dirname, "out");
+mkdirSync(out, { recursive: true });
+try {
+  const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+  const consoleErrors = [];
+  page.on("console", (m) => m.type() === "error" && consoleErrors.push(m.text()));
+  await page.goto(url);
+  await page.getByRole("button", { name: "Settings" }).click();
+  const panel = page.getByRole("region", { name: "MCP servers" });
+  const row = (name) => panel.locator("li[data-state]").filter({ has: page.locator("strong", { hasText: new RegExp(`^${name}$`) }) });
+  await row("everything").and(page.locator('[data-state="ready"]')).waitFor({ timeout: 30000 });
+  const ready = await row("everything").locator(".badge").innerText();
+  check(/ready · \d+ tools/.test(ready), `server-everything starts in the background and is ready with its tools (${ready})`);
+  await row("everything").getByText("Tools", { exact: true }).click();
+  check(await row("everything").getByText("mcp__everything__echo").isVisible(), "its tools are listed by their catalogue names");
+  await row("missing").and(page.locator('[data-state="failed"]')).waitFor({ timeout: 30000 });
+  const failed = await row("missing").locator(".badge").innerText();
+  check(failed.includes('"braid-no-such-mcp-server" was not found'), `a command that does not exist is shown as failed with the reason (${failed})`);
+  await page.screenshot({ path: join(out, "mcp-settings.png") });
+
+  await row("missing").getByRole("button", { name: "Turn off" }).click();
+  await row("missing").and(page.locator('[data-state="disabled"]')).waitFor();
+  check(true, "a server is turned off from its row");
+
+  await panel.getByRole("button", { name: "Edit settings" }).click();
+  const editor = panel.getByLabel("MCP settings (JSON)");
+  await editor.fill('{"mcpServers": {"broken": {}}}');
+  await panel.getByRole("button", { name: "Save and apply" }).click();
+  const why = await panel.getByRole("alert").innerText();
+  check(why.includes('"broken" needs either a command') && (await editor.inputValue()).includes("broken"), `a settings file that cannot be used is refused with the reason, the text kept (${why})`);
+  await editor.press("Escape");
+  check(await editor.isVisible(), "Esc in the editor does not throw the typed text away");
+  await panel.getByRole("button", { name: "Cancel" }).click();
+  await page.getByRole("button", { name: "Close settings" }).click();
+
+  await page.getByRole("button", { name: "New conversation", exact: true }).click();
+  const box = page.getByLabel("Message");
+  await box.fill("say hello through the echo server");
+  await box.press("Enter");
+  const dialog = page.getByRole("dialog", { name: "Approve tool calls" });
+  await dialog.waitFor({ timeout: 15000 });
+  const asked = await dialog.innerText();
+  check(asked.includes("mcp__everything__echo") && asked.includes("from the MCP server everything"), `the approval dialog names the server and the tool (${asked.split("\n").slice(0, 3).join(" | ")})`);
+  await page.screenshot({ path: join(out, "mcp-approval.png") });
+  await dialog.getByRole("button", { name: "Approve", exact: true }).click();
+  await page.getByText("The server said: Echo: hello from the browser").waitFor({ timeout: 15000 });
+  check(told.at(-1) === "Echo: hello from the browser", `the server's result reaches the model (${told.at(-1)})`);
+  // The refused save answers 400, which the browser logs; nothing else may.
+  const unexpected = consoleErrors.filter((e) => !e.includes("status of 400"));
+  check(unexpected.length === 0, `no console errors but the refused save's 400 (${unexpected.join("; ")})`);
+} catch (e) {
+  check(false, String(e));
+} finally {
+  await browser.close();
+  server.kill();
+  model.close();
+}
+finish();
