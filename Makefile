@@ -82,7 +82,7 @@ generate:
 	BRAID_UPDATE_TS=1 $(CARGO) test -q -p braid-protocol --test generated_ts
 
 ## Criterion benchmarks; results are summarised in docs/PERFORMANCE.md.
-bench:
+bench: mcp-servers
 	$(CARGO) bench -p braid-core --bench transition
 	$(CARGO) bench -p braid-core --bench tokens
 	$(CARGO) bench -p braid-core --bench graph
@@ -90,6 +90,7 @@ bench:
 	$(CARGO) bench -p braid-store --bench store
 	$(CARGO) bench -p braid-llm --bench sse
 	$(CARGO) bench -p braid-tools --bench dispatch
+	$(CARGO) bench -p braid-tools --bench mcp
 	$(CARGO) bench -p braid-vision --bench images
 
 ## The UI's scripted measurement (docs/PERFORMANCE.md): 10,000 messages,

@@ -15,13 +15,17 @@ const dir = tempDir("mcp");
 const everything = join(import.meta.dirname, "../../tests/mcp-servers/node_modules/.bin/mcp-server-everything");
 writeFileSync(join(dir, "mcp.json"), JSON.stringify({ mcpServers: { everything: { command: everything, args: ["stdio"] }, missing: { command: "braid-no-such-mcp-server" } } }));
 const told = [];
+const text = (m) => (typeof m.content === "string" ? m.content : JSON.stringify(m.content));
 const model = await startScriptedModel((body) => {
   const last = body.messages.at(-1);
   if (last.role === "tool") {
-    told.push(typeof last.content === "string" ? last.content : JSON.stringify(last.content));
+    told.push(text(last));
     return { text: `The server said: ${told.at(-1)}` };
   }
-  return { tool: { name: "mcp__everything__echo", args: { message: "hello from the browser" } } };
+  if (text(last).includes("echo server")) return { tool: { name: "mcp__everything__echo", args: { message: "hello from the browser" } } };
+  // Anything else: say which resources came with the question.
+  const read = body.messages.map(text).filter((t) => t.startsWith("Resource ")).map((t) => t.split("\n")[0]);
+  return { text: `I was given: ${read.join("; ") || "nothing"}` };
 });
 const { server, url: started } = startServer(join(dir, "braid.db"), ["--base-url", model.url, "--model", "gpt-4o"]);
 const url = await started;
@@ -73,6 +77,36 @@ try {
   await dialog.getByRole("button", { name: "Approve", exact: true }).click();
   await page.getByText("The server said: Echo: hello from the browser").waitFor({ timeout: 15000 });
   check(told.at(-1) === "Echo: hello from the browser", `the server's result reaches the model (${told.at(-1)})`);
+
+  // `@` offers the server's resources; the one chosen comes with the question.
+  await box.fill("@archi");
+  const picker = page.getByRole("listbox", { name: "Workspace files" });
+  await picker.getByRole("option", { name: /everything:demo:\/\/resource\/static\/document\/architecture\.md/ }).waitFor({ timeout: 10000 });
+  await box.press("Enter");
+  await box.pressSequentially("what is this about?");
+  const typed = await box.inputValue();
+  check(typed === "@everything:demo://resource/static/document/architecture.md what is this about?", `@ offers an MCP resource and inserts it (${typed})`);
+  await box.press("Enter");
+  await page.getByText("I was given: Resource demo://resource/static/document/architecture.md from everything:").waitFor({ timeout: 15000 });
+  check(true, "the resource, read from the server, reaches the model with the question");
+  const chip = await page.locator("summary", { hasText: "everything:demo://resource/static/document/architecture.md" }).count();
+  check(chip === 1, `the resource shows in the chat as a chip named by server and URI (${chip})`);
+  await box.fill("@everything:demo://no/such/thing tell me");
+  await box.press("Enter");
+  const refused = await page.getByRole("alert").filter({ hasText: "no/such/thing" }).first().innerText({ timeout: 10000 });
+  check(refused.includes("@everything:demo://no/such/thing"), `a resource the server lacks stops the message with the reason (${refused.slice(0, 100)})`);
+
+  // `/` offers the server's prompts; one with arguments asks for them.
+  await box.fill("/args");
+  await page.getByRole("list", { name: "MCP prompts" }).getByRole("button", { name: /everything:args-prompt/ }).click();
+  const form = page.getByRole("form", { name: "Prompt args-prompt of everything" });
+  check(await form.getByRole("button", { name: "Insert" }).isDisabled(), "a prompt waits for its required arguments");
+  await form.getByLabel("city *").fill("Lyon");
+  await form.getByRole("button", { name: "Insert" }).click();
+  await page.waitForFunction(() => document.querySelector("textarea[aria-label=Message]")?.value === "What's weather in Lyon?");
+  check(true, "the filled-in prompt lands in the message box, to read before sending");
+  await page.screenshot({ path: join(out, "mcp-prompt.png") });
+
   // The refused save answers 400, which the browser logs; nothing else may.
   const unexpected = consoleErrors.filter((e) => !e.includes("status of 400"));
   check(unexpected.length === 0, `no console errors but the refused save's 400 (${unexpected.join("; ")})`);

@@ -38,6 +38,13 @@ pub enum Command {
     SaveMcpSettings { text: String },
     /// Answered by `()`: the server starts again from the beginning.
     RestartMcpServer { name: String },
+    /// Answered by `Vec<McpResourceInfo>`: every ready server's resources.
+    ListMcpResources,
+    /// Answered by `Vec<McpPromptInfo>`: every ready server's prompts.
+    ListMcpPrompts,
+    /// Answered by a `String`: the prompt's text, filled in, for the
+    /// composer.
+    GetMcpPrompt { server: String, name: String, arguments: std::collections::BTreeMap<String, String> },
     /// Answered by `Vec<ContextSummary>`, most recently updated first.
     ListContexts,
     /// Answered by a [`ContextSnapshot`].
@@ -434,6 +441,9 @@ pub fn responses() -> Vec<(&'static str, String)> {
         ("get_mcp_settings", ts::<crate::McpSettings>()),
         ("save_mcp_settings", ts::<crate::McpSettings>()),
         ("restart_mcp_server", unit()),
+        ("list_mcp_resources", ts::<Vec<crate::mcp::McpResourceInfo>>()),
+        ("list_mcp_prompts", ts::<Vec<crate::mcp::McpPromptInfo>>()),
+        ("get_mcp_prompt", ts::<String>()),
         ("save_provider", ts::<SettingsView>()),
         ("remove_provider", ts::<SettingsView>()),
         ("set_default_provider", ts::<SettingsView>()),

@@ -43,3 +43,30 @@ pub struct McpSettings {
     /// Why the saved file could not be used, if it cannot.
     pub error: Option<String>,
 }
+
+/// A resource an MCP server offers, to add to a conversation by typing
+/// `@server:uri`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct McpResourceInfo {
+    pub server: String,
+    pub uri: String,
+    pub name: String,
+    pub description: Option<String>,
+    pub mime_type: Option<String>,
+}
+
+/// A prompt an MCP server offers, filled in from the composer (`/`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct McpPromptInfo {
+    pub server: String,
+    pub name: String,
+    pub description: Option<String>,
+    pub arguments: Vec<McpPromptArgument>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct McpPromptArgument {
+    pub name: String,
+    pub description: Option<String>,
+    pub required: bool,
+}

@@ -121,6 +121,9 @@ pub fn generate() -> String {
     decl::<crate::McpState>(&cfg, &mut out);
     decl::<crate::McpServerStatus>(&cfg, &mut out);
     decl::<crate::McpSettings>(&cfg, &mut out);
+    decl::<crate::mcp::McpResourceInfo>(&cfg, &mut out);
+    decl::<crate::mcp::McpPromptInfo>(&cfg, &mut out);
+    decl::<crate::mcp::McpPromptArgument>(&cfg, &mut out);
     decl::<ToolSpec>(&cfg, &mut out);
     decl::<ContextStrategy>(&cfg, &mut out);
     decl::<ToolUse>(&cfg, &mut out);

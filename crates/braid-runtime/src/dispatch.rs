@@ -28,6 +28,11 @@ impl Runtime {
             Command::RestartMcpServer { name } => {
                 self.restart_mcp_server(&name).await.map(|()| json!(null)).map_err(wire)
             }
+            Command::ListMcpResources => to_json(&self.list_mcp_resources().await),
+            Command::ListMcpPrompts => to_json(&self.list_mcp_prompts().await),
+            Command::GetMcpPrompt { server, name, arguments } => {
+                to_json(&self.get_mcp_prompt(&server, &name, arguments).await.map_err(wire)?)
+            }
             Command::ListContexts => to_json(&self.list_contexts().await.map_err(wire)?),
             Command::LoadContext { context_id } => to_json(&self.load_context(&context_id).await.map_err(wire)?),
             Command::DeleteContext { context_id } => {

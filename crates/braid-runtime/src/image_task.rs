@@ -30,11 +30,22 @@ pub fn unread(attachment: ImageAttachment) -> MessageType {
 /// image), then hands the message on: images first, then `attachments`.
 pub fn spawn_pipeline(
     r: Reading,
-    mut message: Message,
+    message: Message,
     attachments: Vec<MessageType>,
     images: Vec<ImageAttachment>,
 ) -> JoinHandle<()> {
-    tokio::spawn(async move {
+    tokio::spawn(read_images(r, message, attachments, images))
+}
+
+/// The images' step of the pipeline, run by [`spawn_pipeline`] or after an
+/// earlier step of the same task (MCP resources).
+pub async fn read_images(
+    r: Reading,
+    mut message: Message,
+    attachments: Vec<MessageType>,
+    images: Vec<ImageAttachment>,
+) {
+    {
         let mut bodies: Vec<MessageType> = images.into_iter().map(unread).collect();
         let itself = matches!(message.body, MessageType::Image { .. });
         let total = (bodies.len() + usize::from(itself)) as u32;
@@ -57,7 +68,7 @@ pub fn spawn_pipeline(
         tell(&r, &read);
         bodies.extend(attachments);
         let _ = r.mailbox.send(Input::Event(Event::PipelineSucceeded { message, attachments: bodies }));
-    })
+    }
 }
 
 /// A workspace image (from an `@image` mention) is stored first, so the

@@ -19,6 +19,7 @@ mod images;
 mod library;
 mod llm_task;
 mod mcp;
+mod mcp_context;
 mod model_count;
 pub mod providers;
 mod references;

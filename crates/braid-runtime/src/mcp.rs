@@ -6,7 +6,7 @@
 use crate::shared::Shared;
 use crate::{Runtime, RuntimeError};
 use braid_protocol::{McpServerStatus, McpSettings, McpState, ToolSource};
-use braid_tools::mcp::{McpConfig, Phase, ReadMcpResult, ResultStore, ServerConfig, Supervisor, Update};
+use braid_tools::mcp::{McpConfig, McpPeer, Phase, ReadMcpResult, ResultStore, ServerConfig, Supervisor, Update};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError, Weak};
@@ -37,11 +37,22 @@ struct Running {
     config: ServerConfig,
     status: McpServerStatus,
     task: Option<tokio::task::AbortHandle>,
+    /// The connection while the server is ready.
+    peer: Option<McpPeer>,
 }
 
 impl Mcp {
     fn lock(&self) -> MutexGuard<'_, Servers> {
         self.servers.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// The ready servers' connections, with each one's call limit.
+    pub(crate) fn peers(&self) -> Vec<(String, McpPeer, std::time::Duration)> {
+        let s = self.lock();
+        s.running
+            .iter()
+            .filter_map(|(name, r)| r.peer.clone().map(|p| (name.clone(), p, r.config.call_timeout)))
+            .collect()
     }
 
     /// Stops every server (their processes go with their tasks).
@@ -174,7 +185,7 @@ impl Runtime {
             };
             task = Some(tokio::spawn(supervisor.run()).abort_handle());
         }
-        s.running.insert(name.to_owned(), Running { config, status, task });
+        s.running.insert(name.to_owned(), Running { config, status, task, peer: None });
     }
 
     /// Takes a stopped server's tools out at once (a restarted server's
@@ -217,6 +228,7 @@ async fn apply_updates(shared: Weak<Shared>, mut rx: mpsc::UnboundedReceiver<Upd
             // An update from a task already replaced (restarted, removed)
             // is dropped.
             let Some(r) = s.running.get_mut(&u.server).filter(|r| r.task.is_some()) else { continue };
+            r.peer = u.peer;
             let st = &mut r.status;
             (st.state, st.reason, st.retrying) = match &u.phase {
                 Phase::Starting { .. } => (McpState::Starting, st.reason.take(), false),

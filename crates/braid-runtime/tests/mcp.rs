@@ -174,3 +174,54 @@ async fn a_server_killed_during_a_call_fails_that_call_and_is_back_for_the_next(
     assert_eq!((status, out.as_str()), (ToolResultStatus::Success, "Echo: back"));
     rt.shutdown().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn resources_join_a_conversation_and_prompts_fill_the_composer() {
+    let dir = tempfile::tempdir().unwrap();
+    let fake = Arc::new(FakeProvider::echo(Duration::ZERO));
+    let rt = open(
+        dir.path(),
+        fake.clone(),
+        json!({"mcpServers": {"everything": {"command": server_bin("mcp-server-everything"), "args": ["stdio"]}}}),
+    );
+    until(&rt, "everything", START, |s| s.state == McpState::Ready).await;
+    let uri = "demo://resource/static/document/architecture.md";
+    let resources = rt.list_mcp_resources().await;
+    assert!(resources.iter().any(|r| r.server == "everything" && r.uri == uri), "{resources:?}");
+
+    // `@server:uri` adds the resource, read now, just before the text.
+    let ctx = rt.create_context(None, None).await.unwrap();
+    let text = format!("what does @everything:{uri} say?");
+    rt.send_message(&ctx.id, NewMessage::user_text(&text), false).await.unwrap();
+    Watch::new(&rt, &ctx.id).await.settled().await;
+    let snap = rt.load_context(&ctx.id).await.unwrap();
+    let MessageType::McpResource { server_name, resource_uri, content, mime_type, .. } = &snap.messages[0].body else {
+        panic!("the resource comes first: {:?}", snap.messages[0].body);
+    };
+    assert_eq!(
+        (server_name.as_str(), resource_uri.as_str(), mime_type.as_deref()),
+        ("everything", uri, Some("text/markdown"))
+    );
+    assert!(content.contains("Architecture"), "{content:.80}");
+    assert_eq!(snap.messages[1].body.plain_text().as_deref(), Some(text.as_str()));
+    let sent = fake.requests().pop().unwrap().messages;
+    let with_it = |m: &braid_protocol::Message| matches!(&m.body, MessageType::McpResource { resource_uri, .. } if resource_uri == uri);
+    assert!(sent.iter().any(with_it), "the model is sent the resource");
+
+    // A resource the server does not have stops the message, which is not stored.
+    let before = rt.load_context(&ctx.id).await.unwrap().messages.len();
+    let bad = rt.send_message(&ctx.id, NewMessage::user_text("@everything:demo://no/such/thing please"), false).await;
+    assert!(bad.unwrap_err().to_string().contains("@everything:demo://no/such/thing"), "the reason names it");
+    assert_eq!(rt.load_context(&ctx.id).await.unwrap().messages.len(), before);
+
+    let prompts = rt.list_mcp_prompts().await;
+    let args = prompts.iter().find(|p| p.name == "args-prompt").expect("args-prompt listed");
+    assert!(args.arguments.iter().any(|a| a.name == "city" && a.required), "{args:?}");
+    let filled = rt
+        .get_mcp_prompt("everything", "args-prompt", [("city".to_owned(), "Lyon".to_owned())].into_iter().collect())
+        .await
+        .unwrap();
+    assert_eq!(filled, "What's weather in Lyon?");
+    assert!(rt.get_mcp_prompt("nowhere", "x", Default::default()).await.unwrap_err().to_string().contains("not ready"));
+    rt.shutdown().await;
+}

@@ -18,7 +18,8 @@ pub struct Mention {
 
 /// The mentions in `text`, in order: `@` at the start or after a space,
 /// then a path (no spaces), then optionally `:N` or `:N-M`. E-mail
-/// addresses (`a@b.c`) are not mentions.
+/// addresses (`a@b.c`) are not mentions, nor is anything holding a URL
+/// (`@server:scheme://…` names an MCP resource, not a file).
 pub fn mentions(text: &str) -> Vec<Mention> {
     let mut out = Vec::new();
     let bytes = text.as_bytes();
@@ -29,7 +30,7 @@ pub fn mentions(text: &str) -> Vec<Mention> {
         let rest = &text[i + 1..];
         let end = rest.find(|c: char| c.is_whitespace() || c == ')' || c == ',').unwrap_or(rest.len());
         let token = rest[..end].trim_end_matches(['.', ';', '!', '?']);
-        if token.is_empty() {
+        if token.is_empty() || token.contains("://") {
             continue;
         }
         let (path, range) = match token.rsplit_once(':') {

@@ -28,6 +28,7 @@ fn mentions_are_found_with_their_ranges_and_emails_are_not() {
     );
     assert_eq!(mentions("@données/été.md:2"), [m("données/été.md", Some((2, 2)))]);
     assert!(mentions("no mention here, just @ alone").is_empty());
+    assert_eq!(mentions("@docs:demo://resource/1 and @a.rs"), [m("a.rs", None)], "an MCP resource is not a file");
 }
 
 #[test]

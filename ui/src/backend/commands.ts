@@ -16,6 +16,8 @@ import type {
   GraphView,
   ImageMode,
   LocalServer,
+  McpPromptInfo,
+  McpResourceInfo,
   McpSettings,
   MergeOptions,
   MergePreview,
@@ -153,6 +155,15 @@ export abstract class CommandBackend implements Backend {
   }
   restartMcpServer(name: string): Promise<void> {
     return this.execute({ type: "restart_mcp_server", name });
+  }
+  listMcpResources(): Promise<McpResourceInfo[]> {
+    return this.execute({ type: "list_mcp_resources" });
+  }
+  listMcpPrompts(): Promise<McpPromptInfo[]> {
+    return this.execute({ type: "list_mcp_prompts" });
+  }
+  getMcpPrompt(server: string, name: string, args: Record<string, string>): Promise<string> {
+    return this.execute({ type: "get_mcp_prompt", server, name, arguments: args });
   }
   saveProvider(provider: ProviderInput): Promise<SettingsView> {
     return this.execute({ type: "save_provider", provider });

@@ -15,6 +15,8 @@ import type {
   GraphView,
   ImageMode,
   LocalServer,
+  McpPromptInfo,
+  McpResourceInfo,
   McpSettings,
   MergeOptions,
   MergePreview,
@@ -113,6 +115,11 @@ export interface Backend {
   /** Checks and saves the file, then starts, stops or restarts what changed. */
   saveMcpSettings(text: string): Promise<McpSettings>;
   restartMcpServer(name: string): Promise<void>;
+  /** Every ready MCP server's resources (`@server:uri` adds one to a message). */
+  listMcpResources(): Promise<McpResourceInfo[]>;
+  listMcpPrompts(): Promise<McpPromptInfo[]>;
+  /** A prompt filled in with its arguments: text for the composer. */
+  getMcpPrompt(server: string, name: string, args: Record<string, string>): Promise<string>;
 
   /** Checks an image (Base64 of PNG, JPEG, WebP or GIF) and keeps it once;
    *  messages then refer to it. */

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type ClipboardEvent, type DragEvent, type KeyboardEvent } from "react";
+import { useEffect, useRef, useState, type ClipboardEvent, type DragEvent, type KeyboardEvent, type ReactNode } from "react";
 import type { ImageMode } from "../generated/protocol";
 import { ImageIcon } from "../icons";
 import { ACCEPTED, imageFiles, type Attachments } from "./attachments";
@@ -21,6 +21,8 @@ interface Props {
   restore?: { text: string; nonce: number } | null;
   /** Images to send with the message (picked, pasted or dropped). */
   attachments?: Attachments;
+  /** Drawn above the box with what it holds (the MCP prompts' list). */
+  above?: (text: string, setText: (text: string) => void) => ReactNode;
 }
 
 /** Enter sends, Shift+Enter is a new line. While busy, Send becomes Stop
@@ -29,7 +31,7 @@ interface Props {
  *  What is sent while busy is queued visibly. Typing `@` opens a picker
  *  of workspace files (↑/↓, Enter or Tab to insert, Esc to close);
  *  `:12-40` after a path references those lines. */
-export function Composer({ busy, onSend, onCancel, onInterrupt, phase = "answer", findFiles, restore, attachments }: Props) {
+export function Composer({ busy, onSend, onCancel, onInterrupt, phase = "answer", findFiles, restore, attachments, above }: Props) {
   // Esc was pressed once in this busy spell: the next one discards.
   const stopped = useRef(false);
   useEffect(() => {
@@ -179,6 +181,10 @@ export function Composer({ busy, onSend, onCancel, onInterrupt, phase = "answer"
           <li className="hint" aria-disabled="true">Enter inserts · add :12-40 for lines</li>
         </ul>
       ) : null}
+      {above?.(text, (t) => {
+        setText(t);
+        box.current?.focus();
+      })}
       <textarea
         ref={box}
         aria-label="Message"

@@ -72,6 +72,10 @@ describe("file references in the transcript", () => {
     const ref: Message = { id: 1, created_at: 0, schema_version: 1, body: { type: "file_reference", path: "src/lib.rs", range: { start_line: 2, end_line: 3 }, content: "fn b() {}", status: "resolved", error: null } };
     expect(transcript([ref])[0]).toMatchObject({ kind: "file", label: "src/lib.rs:2-3", content: "fn b() {}" });
   });
+  it("and so do MCP resources, named by server and URI", () => {
+    const res: Message = { id: 2, created_at: 0, schema_version: 1, body: { type: "mcp_resource", server_name: "docs", resource_uri: "demo://a.md", content: "# A", mime_type: "text/markdown", retrieved_at: 0 } };
+    expect(transcript([res])[0]).toMatchObject({ kind: "file", label: "docs:demo://a.md", content: "# A" });
+  });
 });
 
 describe("overwrite warning", () => {

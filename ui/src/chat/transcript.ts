@@ -101,6 +101,10 @@ export function transcript(messages: Message[], full = true): Item[] {
         items.push({ key, kind: "file", label: `${b.path}${lines}`, content: b.content ?? null, error: b.error ?? null });
         break;
       }
+      case "mcp_resource":
+        // Shown like a file reference: what it is, its content folded.
+        items.push({ key, kind: "file", label: `${b.server_name}:${b.resource_uri}`, content: b.content, error: null });
+        break;
       default:
         items.push({ key, kind: "system", text: `[${b.type}]` });
     }

@@ -334,6 +334,12 @@ text: string, servers: Array<McpServerStatus>,
  */
 error: string | null, };
 
+export type McpResourceInfo = { server: string, uri: string, name: string, description: string | null, mime_type: string | null, };
+
+export type McpPromptInfo = { server: string, name: string, description: string | null, arguments: Array<McpPromptArgument>, };
+
+export type McpPromptArgument = { name: string, description: string | null, required: boolean, };
+
 export type ToolSpec = { 
 /**
  * At most [`MAX_TOOL_NAME`] bytes of `[A-Za-z0-9_-]` (what every
@@ -448,7 +454,7 @@ export type Command = { "type": "create_context", title: string | null,
 /**
  * The runtime's default when absent; changed with `SetWorkingDir`.
  */
-working_dir: string | null, } | { "type": "set_working_dir", context_id: ContextId, working_dir: string, } | { "type": "default_working_dir" } | { "type": "get_mcp_settings" } | { "type": "save_mcp_settings", text: string, } | { "type": "restart_mcp_server", name: string, } | { "type": "list_contexts" } | { "type": "load_context", context_id: ContextId, } | { "type": "delete_context", context_id: ContextId, } | { "type": "send_message", context_id: ContextId, message: NewMessage, queue_if_busy: boolean, } | { "type": "unqueue", context_id: ContextId, message_id: MessageId, } | { "type": "cancel", context_id: ContextId, } | { "type": "interrupt", context_id: ContextId, } | { "type": "retry", context_id: ContextId, } | { "type": "continue", context_id: ContextId, } | { "type": "decide_tool_call", context_id: ContextId, call_id: CallId, decision: ApprovalDecision, 
+working_dir: string | null, } | { "type": "set_working_dir", context_id: ContextId, working_dir: string, } | { "type": "default_working_dir" } | { "type": "get_mcp_settings" } | { "type": "save_mcp_settings", text: string, } | { "type": "restart_mcp_server", name: string, } | { "type": "list_mcp_resources" } | { "type": "list_mcp_prompts" } | { "type": "get_mcp_prompt", server: string, name: string, arguments: { [key in string]: string }, } | { "type": "list_contexts" } | { "type": "load_context", context_id: ContextId, } | { "type": "delete_context", context_id: ContextId, } | { "type": "send_message", context_id: ContextId, message: NewMessage, queue_if_busy: boolean, } | { "type": "unqueue", context_id: ContextId, message_id: MessageId, } | { "type": "cancel", context_id: ContextId, } | { "type": "interrupt", context_id: ContextId, } | { "type": "retry", context_id: ContextId, } | { "type": "continue", context_id: ContextId, } | { "type": "decide_tool_call", context_id: ContextId, call_id: CallId, decision: ApprovalDecision, 
 /**
  * With a denial: why, told to the model with it.
  */
@@ -717,6 +723,9 @@ export type CommandResponses = {
   get_mcp_settings: McpSettings,
   save_mcp_settings: McpSettings,
   restart_mcp_server: void,
+  list_mcp_resources: Array<McpResourceInfo>,
+  list_mcp_prompts: Array<McpPromptInfo>,
+  get_mcp_prompt: string,
   save_provider: SettingsView,
   remove_provider: SettingsView,
   set_default_provider: SettingsView,

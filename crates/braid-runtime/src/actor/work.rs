@@ -58,7 +58,29 @@ impl ContextActor {
             }
             Err((error, _)) => Event::PipelineFailed { message_id: id, error: error.to_string() },
         };
+        // `@server:uri` mentions of MCP resources are read next, in a task
+        // (then the images, in the same task): Cancel stops both.
+        let reader = crate::mcp_context::ResourceReader::new(&self.shared);
         let event = match event {
+            Event::PipelineSucceeded { message, mut attachments }
+                if message.body.plain_text().is_some_and(|t| !reader.mentions(&t).is_empty()) =>
+            {
+                let mentions = reader.mentions(&message.body.plain_text().unwrap_or_default());
+                let (job, mailbox) = (self.reading_job(), self.mailbox.clone());
+                let handle = tokio::spawn(async move {
+                    match reader.read(&mentions, clock::now()).await {
+                        Err(error) => {
+                            let _ = mailbox.send(Input::Event(Event::PipelineFailed { message_id: id, error }));
+                        }
+                        Ok(resources) => {
+                            attachments.extend(resources);
+                            image_task::read_images(job, message, attachments, images).await;
+                        }
+                    }
+                });
+                self.reading = Some((id, handle));
+                return;
+            }
             Event::PipelineSucceeded { message, attachments }
                 if !images.is_empty() || matches!(message.body, MessageType::Image { .. }) =>
             {

@@ -171,13 +171,18 @@ pub async fn call(
     match tokio::time::timeout(limit, peer.call_tool(params)).await {
         Err(_) => Err(format!("the MCP server {server} did not answer within {} s", limit.as_secs())),
         Ok(Ok(r)) => Ok(r),
-        Ok(Err(rmcp::ServiceError::TransportClosed | rmcp::ServiceError::TransportSend(_))) => Err(format!(
+        Ok(Err(e)) => Err(describe(server, &e)),
+    }
+}
+
+/// A failed request in words the model (or the user) can act on.
+pub fn describe(server: &str, e: &rmcp::ServiceError) -> String {
+    match e {
+        rmcp::ServiceError::TransportClosed | rmcp::ServiceError::TransportSend(_) => format!(
             "the MCP server {server} stopped during the call; Braid is starting it again, so the call can be tried \
              again shortly"
-        )),
-        Ok(Err(rmcp::ServiceError::McpError(e))) => {
-            Err(format!("the MCP server {server} refused the call: {}", e.message))
-        }
-        Ok(Err(e)) => Err(format!("the call to the MCP server {server} failed: {e}")),
+        ),
+        rmcp::ServiceError::McpError(e) => format!("the MCP server {server} refused the call: {}", e.message),
+        e => format!("the call to the MCP server {server} failed: {e}"),
     }
 }

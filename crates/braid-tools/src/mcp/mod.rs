@@ -5,6 +5,7 @@
 
 pub mod client;
 pub mod config;
+pub mod context;
 pub mod names;
 pub mod results;
 pub mod server;
@@ -13,3 +14,7 @@ pub mod tool;
 pub use config::{McpConfig, ServerConfig, Transport};
 pub use results::{ReadMcpResult, ResultStore};
 pub use server::{Phase, Supervisor, Update};
+
+/// A connection to a server, for requests beside tool calls (resources,
+/// prompts); cheap to clone.
+pub type McpPeer = rmcp::service::Peer<rmcp::RoleClient>;

@@ -41,6 +41,8 @@ pub struct Update {
     pub tools: Option<Vec<Arc<dyn Tool>>>,
     /// The process id of a stdio server while it runs.
     pub pid: Option<u32>,
+    /// The connection, while the server is ready.
+    pub peer: Option<super::McpPeer>,
 }
 
 pub struct Supervisor {
@@ -70,7 +72,7 @@ impl Supervisor {
                         Err(e) => e,
                         Ok(tools) => {
                             failures = 0;
-                            self.tell(Phase::Ready, &stderr, Some(tools), pid);
+                            self.tell_ready(&stderr, tools, pid, &peer);
                             let closed = conn.cancellation_token();
                             let waiting = conn.waiting();
                             tokio::pin!(waiting);
@@ -80,7 +82,7 @@ impl Supervisor {
                                     n = notices.recv() => match n {
                                         Some(Notice::ToolsChanged) => {
                                             if let Ok(tools) = self.tools(&peer).await {
-                                                self.tell(Phase::Ready, &stderr, Some(tools), pid);
+                                                self.tell_ready(&stderr, tools, pid, &peer);
                                             }
                                         }
                                         Some(_) => {}
@@ -123,7 +125,20 @@ impl Supervisor {
     }
 
     fn tell(&self, phase: Phase, stderr: &StderrTail, tools: Option<Vec<Arc<dyn Tool>>>, pid: Option<u32>) {
-        let _ = self.updates.send(Update { server: self.name.clone(), phase, stderr: stderr.lines(), tools, pid });
+        let update = Update { server: self.name.clone(), phase, stderr: stderr.lines(), tools, pid, peer: None };
+        let _ = self.updates.send(update);
+    }
+
+    fn tell_ready(&self, stderr: &StderrTail, tools: Vec<Arc<dyn Tool>>, pid: Option<u32>, peer: &super::McpPeer) {
+        let update = Update {
+            server: self.name.clone(),
+            phase: Phase::Ready,
+            stderr: stderr.lines(),
+            tools: Some(tools),
+            pid,
+            peer: Some(peer.clone()),
+        };
+        let _ = self.updates.send(update);
     }
 }
 

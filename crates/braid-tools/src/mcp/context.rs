@@ -1,0 +1,168 @@
+//! An MCP server's resources and prompts, as context for a conversation:
+//! `@server:uri` mentions, resources read as text, prompts listed and
+//! filled in.
+
+use braid_protocol::mcp::{McpPromptArgument, McpPromptInfo, McpResourceInfo};
+use rmcp::model::{GetPromptRequestParams, ReadResourceRequestParams};
+use rmcp::service::Peer;
+use rmcp::RoleClient;
+use serde_json::Value;
+use std::time::Duration;
+
+/// The longest resource inserted whole (about 25,000 tokens).
+pub const MAX_RESOURCE_CHARS: usize = 100_000;
+
+/// The `@server:scheme://…` mentions in `text` of servers in `servers`,
+/// in order: (server, uri). Trailing punctuation is not part of the URI.
+pub fn mentions(text: &str, servers: &[String]) -> Vec<(String, String)> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::new();
+    for (i, _) in text.match_indices('@') {
+        if i > 0 && !bytes[i - 1].is_ascii_whitespace() && bytes[i - 1] != b'(' {
+            continue;
+        }
+        let rest = &text[i + 1..];
+        let end = rest.find(|c: char| c.is_whitespace() || c == ')' || c == ',').unwrap_or(rest.len());
+        let token = rest[..end].trim_end_matches(['.', ';', '!', '?']);
+        let Some((server, uri)) = token.split_once(':') else { continue };
+        if uri.contains("://") && servers.iter().any(|s| s == server) {
+            out.push((server.to_owned(), uri.to_owned()));
+        }
+    }
+    out
+}
+
+/// The server's resources (none when it offers none or cannot list them).
+pub async fn resources(peer: &Peer<RoleClient>, server: &str, limit: Duration) -> Vec<McpResourceInfo> {
+    let Ok(Ok(listed)) = tokio::time::timeout(limit, peer.list_all_resources()).await else { return Vec::new() };
+    listed
+        .into_iter()
+        .map(|r| McpResourceInfo {
+            server: server.to_owned(),
+            uri: r.uri.clone(),
+            name: r.title.clone().unwrap_or_else(|| r.name.clone()),
+            description: r.description.clone(),
+            mime_type: r.mime_type.clone(),
+        })
+        .collect()
+}
+
+/// The server's prompts (none when it offers none or cannot list them).
+pub async fn prompts(peer: &Peer<RoleClient>, server: &str, limit: Duration) -> Vec<McpPromptInfo> {
+    let Ok(Ok(listed)) = tokio::time::timeout(limit, peer.list_all_prompts()).await else { return Vec::new() };
+    listed
+        .into_iter()
+        .map(|p| McpPromptInfo {
+            server: server.to_owned(),
+            name: p.name.clone(),
+            description: p.description.clone(),
+            arguments: p
+                .arguments
+                .unwrap_or_default()
+                .into_iter()
+                .map(|a| McpPromptArgument {
+                    name: a.name,
+                    description: a.description,
+                    required: a.required == Some(true),
+                })
+                .collect(),
+        })
+        .collect()
+}
+
+/// Reads a resource as text: its text contents joined; a binary one is
+/// refused with the reason (it cannot be read as text).
+pub async fn read_text(
+    peer: &Peer<RoleClient>,
+    server: &str,
+    uri: &str,
+    limit: Duration,
+) -> Result<(String, Option<String>), String> {
+    let read = tokio::time::timeout(limit, peer.read_resource(ReadResourceRequestParams::new(uri)))
+        .await
+        .map_err(|_| format!("@{server}:{uri}: the server did not answer within {} s", limit.as_secs()))?
+        .map_err(|e| format!("@{server}:{uri}: {}", super::client::describe(server, &e)))?;
+    let v = serde_json::to_value(&read).unwrap_or_default();
+    let contents = v.get("contents").and_then(Value::as_array).cloned().unwrap_or_default();
+    let mut texts = Vec::new();
+    let mut mime = None;
+    for c in &contents {
+        mime = mime.or_else(|| c.get("mimeType").and_then(Value::as_str).map(str::to_owned));
+        match c.get("text").and_then(Value::as_str) {
+            Some(t) => texts.push(t.to_owned()),
+            None => {
+                return Err(format!(
+                    "@{server}:{uri} is binary ({}); only text resources can be added to a conversation",
+                    mime.as_deref().unwrap_or("no type given")
+                ))
+            }
+        }
+    }
+    if texts.is_empty() {
+        return Err(format!("@{server}:{uri}: the server returned nothing for it"));
+    }
+    let text = texts.join("\n");
+    let chars = text.chars().count();
+    if chars > MAX_RESOURCE_CHARS {
+        return Err(format!(
+            "@{server}:{uri} is {chars} characters, more than the {MAX_RESOURCE_CHARS} a resource may have in a conversation"
+        ));
+    }
+    Ok((text, mime))
+}
+
+/// A prompt filled in with `arguments`: its messages' text, each under
+/// its role when there are several.
+pub async fn prompt_text(
+    peer: &Peer<RoleClient>,
+    server: &str,
+    name: &str,
+    arguments: serde_json::Map<String, Value>,
+    limit: Duration,
+) -> Result<String, String> {
+    let mut params = GetPromptRequestParams::new(name);
+    params.arguments = Some(arguments);
+    let got = tokio::time::timeout(limit, peer.get_prompt(params))
+        .await
+        .map_err(|_| format!("the MCP server {server} did not answer within {} s", limit.as_secs()))?
+        .map_err(|e| super::client::describe(server, &e))?;
+    let v = serde_json::to_value(&got).unwrap_or_default();
+    let messages = v.get("messages").and_then(Value::as_array).cloned().unwrap_or_default();
+    let parts: Vec<(String, String)> = messages
+        .iter()
+        .map(|m| {
+            let role = m.get("role").and_then(Value::as_str).unwrap_or("user").to_owned();
+            let c = m.get("content").cloned().unwrap_or_default();
+            let text = match c.get("text").and_then(Value::as_str) {
+                Some(t) => t.to_owned(),
+                None => match c.pointer("/resource/text").and_then(Value::as_str) {
+                    Some(t) => t.to_owned(),
+                    None => format!("[{} content]", c.get("type").and_then(Value::as_str).unwrap_or("other")),
+                },
+            };
+            (role, text)
+        })
+        .collect();
+    Ok(match parts.as_slice() {
+        [(_, only)] => only.clone(),
+        _ => parts.iter().map(|(r, t)| format!("{r}: {t}")).collect::<Vec<_>>().join("\n\n"),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mentions_name_a_known_server_and_a_uri() {
+        let servers = vec!["docs".to_owned(), "everything".to_owned()];
+        assert_eq!(
+            mentions(
+                "read @docs:demo://a/b.md, then (@everything:file:///x.txt). Not @other:x://y nor @a.rs",
+                &servers
+            ),
+            [("docs".to_owned(), "demo://a/b.md".to_owned()), ("everything".to_owned(), "file:///x.txt".to_owned())]
+        );
+        assert!(mentions("mail@docs:demo://a and @docs:nouri", &servers).is_empty());
+    }
+}
