@@ -9,6 +9,7 @@
 
 pub mod codes;
 pub mod command;
+pub mod context;
 pub mod error;
 pub mod event;
 pub mod files;

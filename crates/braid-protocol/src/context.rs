@@ -1,0 +1,118 @@
+//! A conversation as clients draw it: its line in the list (with its
+//! branches), and the snapshot a subscriber starts from.
+
+use crate::files::{FileInPlay, OverwriteRisk, WritePreview};
+use crate::generation::{GenerationSettings, ToolUse};
+use crate::ids::{BranchId, ContextId, MessageId, Timestamp};
+use crate::message::Message;
+use crate::settings::{EffectiveModel, ModelChoice};
+use crate::status::ContextStatus;
+use crate::tools::{ContextStrategy, ToolSettings};
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+pub struct ContextSummary {
+    pub id: ContextId,
+    pub title: String,
+    pub working_dir: String,
+    pub created_at: Timestamp,
+    pub updated_at: Timestamp,
+    pub status: ContextStatus,
+    pub message_count: u64,
+    /// The conversation's own model; `None` follows the default.
+    pub model: Option<ModelChoice>,
+    /// Kept at the top of the conversation list.
+    #[serde(default)]
+    pub pinned: bool,
+    /// Every branch, oldest first, so the list can show them under the
+    /// conversation rather than as chats of their own.
+    #[serde(default)]
+    pub branches: Vec<BranchLabel>,
+    /// The branch in use.
+    #[serde(default = "BranchId::main")]
+    pub active_branch: BranchId,
+}
+
+/// A branch as the conversation list names it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct BranchLabel {
+    pub id: BranchId,
+    pub name: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+pub struct BranchSummary {
+    pub id: BranchId,
+    pub name: String,
+    pub parent: Option<BranchId>,
+    pub fork_point: Option<MessageId>,
+    pub message_count: u64,
+    /// The branch's own system prompt, used in place of the
+    /// conversation's; `None`: the conversation's.
+    #[serde(default)]
+    pub system_prompt: Option<String>,
+    /// The branch's own model; `None`: the conversation's.
+    #[serde(default)]
+    pub model: Option<ModelChoice>,
+}
+
+/// What a client needs to draw a context: its state, its queue, its
+/// branches, and the active branch's messages (the most recent ones when
+/// the snapshot is for a new subscriber).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+pub struct ContextSnapshot {
+    pub summary: ContextSummary,
+    pub active_branch: BranchId,
+    pub branches: Vec<BranchSummary>,
+    pub queued: Vec<Message>,
+    pub messages: Vec<Message>,
+    /// True when `messages` holds only the tail of the branch.
+    pub truncated: bool,
+    /// Where the next request goes; `None` when no provider is set up.
+    pub effective_model: Option<EffectiveModel>,
+    pub tools: ToolSettings,
+    pub strategy: ContextStrategy,
+    pub summarize_at_percent: u8,
+    /// Tools on a normal turn, temperature, longest answer.
+    pub generation: GenerationSettings,
+    /// Whether tools go with a normal turn for this model (the setting or,
+    /// when it is empty, the model's default).
+    pub tool_use: ToolUse,
+    /// The files the agent read or wrote, most recent first, and whether
+    /// each changed outside Braid since.
+    pub files: Vec<FileInPlay>,
+    /// Pending writes that would replace what the model has not seen.
+    #[serde(default)]
+    pub overwrites: Vec<OverwriteRisk>,
+    /// What each pending write would change.
+    #[serde(default)]
+    pub previews: Vec<WritePreview>,
+    /// How the last request filled the window, from Braid's own counts;
+    /// `None` before the first request since the app started.
+    pub context: Option<ContextUsage>,
+    /// References and images the user keeps in what is sent.
+    #[serde(default)]
+    pub kept: Vec<MessageId>,
+}
+
+/// The window as the last request used it (local counts, before sending).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct ContextUsage {
+    pub window: u32,
+    pub system: u32,
+    pub tools: u32,
+    pub messages: u32,
+    pub reserved_output: u32,
+    /// Messages sent, and stored ones left out to fit.
+    pub sent_messages: u32,
+    pub left_out: u32,
+    /// The references, images and resources among those left out: the
+    /// chat marks each, as the model did not see it.
+    #[serde(default)]
+    pub left_out_references: Vec<MessageId>,
+    /// Counted with an estimate (the model's tokenizer is not one Braid
+    /// has), so the figures are approximate.
+    #[serde(default)]
+    pub estimated: bool,
+}
