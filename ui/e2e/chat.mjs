@@ -176,7 +176,7 @@ try {
   await box.press("Enter");
   await page.getByText("You said: on the fork").waitFor({ timeout: 10000 });
   await openBranches();
-  await page.getByRole("button", { name: /^main/ }).click();
+  await page.locator(".branches-panel").getByRole("button", { name: /^main/ }).click();
   await page.getByText("Branch: main").waitFor({ timeout: 5000 });
   check(!(await page.getByText("You said: on the fork").isVisible()), "switching back to main shows main's messages");
   await openBranches();

@@ -31,9 +31,13 @@ struct Servers {
     error: Option<String>,
     running: BTreeMap<String, Running>,
     updates: Option<mpsc::UnboundedSender<Update>>,
+    /// Numbers each supervisor started, so a replaced one's last words
+    /// are told apart.
+    generations: u64,
 }
 
 struct Running {
+    generation: u64,
     config: ServerConfig,
     status: McpServerStatus,
     task: Option<tokio::task::AbortHandle>,
@@ -77,6 +81,8 @@ impl Runtime {
             let mut s = self.shared.mcp.lock();
             s.path = Some(path);
             s.updates = Some(tx);
+            // Kept even when it cannot be used: the settings show it to mend.
+            s.text = text.clone();
         }
         if let Err(e) = self.apply_mcp_settings(text) {
             tracing::warn!("MCP settings not used: {e}");
@@ -166,12 +172,15 @@ impl Runtime {
             ready_count: 0,
         };
         let mut task = None;
+        s.generations += 1;
+        let generation = s.generations;
         if let (false, Some(updates)) = (config.disabled, s.updates.clone()) {
             status.state = McpState::Starting;
             let weak = Arc::downgrade(&self.shared);
             let me = name.to_owned();
             let supervisor = Supervisor {
                 name: name.to_owned(),
+                generation,
                 config: config.clone(),
                 workspace: self.shared.config.default_working_dir.clone(),
                 results: ResultStore::new(self.results_dir(), braid_tools::mcp::results::DEFAULT_CAP_CHARS),
@@ -185,7 +194,7 @@ impl Runtime {
             };
             task = Some(tokio::spawn(supervisor.run()).abort_handle());
         }
-        s.running.insert(name.to_owned(), Running { config, status, task, peer: None });
+        s.running.insert(name.to_owned(), Running { generation, config, status, task, peer: None });
     }
 
     /// Takes a stopped server's tools out at once (a restarted server's
@@ -227,7 +236,7 @@ async fn apply_updates(shared: Weak<Shared>, mut rx: mpsc::UnboundedReceiver<Upd
             let mut s = rt.shared.mcp.lock();
             // An update from a task already replaced (restarted, removed)
             // is dropped.
-            let Some(r) = s.running.get_mut(&u.server).filter(|r| r.task.is_some()) else { continue };
+            let Some(r) = s.running.get_mut(&u.server).filter(|r| r.generation == u.generation) else { continue };
             r.peer = u.peer;
             let st = &mut r.status;
             (st.state, st.reason, st.retrying) = match &u.phase {

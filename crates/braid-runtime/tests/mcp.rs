@@ -74,7 +74,7 @@ async fn real_servers_start_in_the_background_and_their_tools_are_called() {
         dir.path(),
         fake.clone(),
         json!({"mcpServers": {
-            "everything": {"command": server_bin("mcp-server-everything"), "args": ["stdio"]},
+            "everything": {"command": server_bin("mcp-server-everything"), "args": ["stdio"], "env": {"BRAID_MCP_TEST": "given"}},
             "files": {"command": server_bin("mcp-server-filesystem"), "args": [work]},
             "missing": {"command": "braid-no-such-mcp-server"},
             "hangs": {"command": "sleep", "args": ["600"], "startupTimeoutMs": 1500},
@@ -112,6 +112,16 @@ async fn real_servers_start_in_the_background_and_their_tools_are_called() {
     assert_eq!((status, out.as_str()), (ToolResultStatus::Success, "Echo: hello over stdio"));
     let sent = fake.requests().pop().unwrap();
     assert!(format!("{:?}", sent.messages).contains("Echo: hello over stdio"), "the model got the result");
+
+    // The server sees its own settings and what a program needs, not
+    // Braid's environment (tokens, keys): cargo's variables stand for it.
+    assert!(std::env::var_os("CARGO_MANIFEST_DIR").is_some());
+    let (_, env) = call(&rt, &fake, "env", "mcp__everything__get-env", json!({})).await;
+    assert!(
+        env.contains("\"BRAID_MCP_TEST\":\"given\"") || env.contains("\"BRAID_MCP_TEST\": \"given\""),
+        "{env:.300}"
+    );
+    assert!(env.contains("\"PATH\"") && !env.contains("CARGO_MANIFEST_DIR"), "{env:.300}");
 
     let file = work.join("notes.txt").display().to_string();
     let (status, out) = call(&rt, &fake, "f1", "mcp__files__read_text_file", json!({"path": file})).await;
@@ -224,4 +234,26 @@ async fn resources_join_a_conversation_and_prompts_fill_the_composer() {
     assert_eq!(filled, "What's weather in Lyon?");
     assert!(rt.get_mcp_prompt("nowhere", "x", Default::default()).await.unwrap_err().to_string().contains("not ready"));
     rt.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_settings_file_that_cannot_be_used_is_kept_and_said_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let fake = Arc::new(FakeProvider::echo(Duration::ZERO));
+    let rt = Runtime::open(RuntimeConfig::new(dir.path().join("braid.db"), dir.path().to_owned()), fake).unwrap().0;
+    let broken = r#"{"mcpServers": {"a": {"command": "x", "url": "http://h"}}}"#;
+    std::fs::write(dir.path().join("mcp.json"), broken).unwrap();
+    rt.start_mcp(dir.path().join("mcp.json"));
+    let s = rt.mcp_settings();
+    assert_eq!(s.text, broken, "the text is there to mend");
+    assert!(s.error.as_deref().unwrap().contains("not both"), "{:?}", s.error);
+    assert!(s.servers.is_empty());
+    // A save that cannot be used changes nothing on disk.
+    let err = rt.save_mcp_settings("{oops".into()).await.unwrap_err();
+    assert!(err.to_string().contains("not valid"), "{err}");
+    assert_eq!(std::fs::read_to_string(dir.path().join("mcp.json")).unwrap(), broken);
+    let fixed = r#"{"mcpServers": {"a": {"command": "sleep", "args": ["600"], "disabled": true}}}"#;
+    let s = rt.save_mcp_settings(fixed.into()).await.unwrap();
+    assert_eq!((s.error, s.servers[0].state), (None, McpState::Disabled));
+    assert_eq!(std::fs::read_to_string(dir.path().join("mcp.json")).unwrap(), fixed);
 }

@@ -38,6 +38,7 @@ fn bench(c: &mut Criterion) {
     let (updates, mut rx) = tokio::sync::mpsc::unbounded_channel();
     let supervisor = Supervisor {
         name: "everything".into(),
+        generation: 1,
         config,
         workspace: dir.path().to_owned(),
         results: ResultStore::new(dir.path().join("results"), 100_000),

@@ -15,6 +15,11 @@ use std::sync::{Arc, Mutex, PoisonError};
 use tokio::io::AsyncBufReadExt;
 use tokio::sync::mpsc;
 
+/// The variables a stdio server gets from Braid's environment (as the
+/// MCP SDKs pass them); the rest it gets only from its `env` settings.
+const INHERITED: &[&str] =
+    &["HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER", "LANG", "LC_ALL", "TMPDIR", "XDG_RUNTIME_DIR"];
+
 /// How many of a server's last stderr lines are kept.
 const STDERR_LINES: usize = 20;
 
@@ -99,6 +104,9 @@ pub async fn connect(
                     }
                     None => tokio::process::Command::new(&program),
                 };
+                // Only what a program needs to run, then the server's own
+                // settings: Braid's environment (tokens, keys) stays Braid's.
+                cmd.env_clear().envs(INHERITED.iter().filter_map(|k| std::env::var_os(k).map(|v| (*k, v))));
                 cmd.args(args).envs(env).current_dir(cwd.as_deref().map_or(workspace.to_owned(), PathBuf::from));
                 let (transport, err) = TokioChildProcess::builder(cmd)
                     .stderr(std::process::Stdio::piped())

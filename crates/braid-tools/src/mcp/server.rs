@@ -35,6 +35,9 @@ pub enum Phase {
 /// A change in one server's state, with its tools when they changed.
 pub struct Update {
     pub server: String,
+    /// The supervisor's generation: an update from one since replaced
+    /// (the server restarted or removed) is dropped.
+    pub generation: u64,
     pub phase: Phase,
     pub stderr: Vec<String>,
     /// `Some` when the server's tools changed (empty when it went away).
@@ -47,6 +50,7 @@ pub struct Update {
 
 pub struct Supervisor {
     pub name: String,
+    pub generation: u64,
     pub config: ServerConfig,
     pub workspace: PathBuf,
     pub results: ResultStore,
@@ -125,13 +129,22 @@ impl Supervisor {
     }
 
     fn tell(&self, phase: Phase, stderr: &StderrTail, tools: Option<Vec<Arc<dyn Tool>>>, pid: Option<u32>) {
-        let update = Update { server: self.name.clone(), phase, stderr: stderr.lines(), tools, pid, peer: None };
+        let update = Update {
+            server: self.name.clone(),
+            generation: self.generation,
+            phase,
+            stderr: stderr.lines(),
+            tools,
+            pid,
+            peer: None,
+        };
         let _ = self.updates.send(update);
     }
 
     fn tell_ready(&self, stderr: &StderrTail, tools: Vec<Arc<dyn Tool>>, pid: Option<u32>, peer: &super::McpPeer) {
         let update = Update {
             server: self.name.clone(),
+            generation: self.generation,
             phase: Phase::Ready,
             stderr: stderr.lines(),
             tools: Some(tools),
