@@ -40,7 +40,7 @@ try {
   const dialog = page.getByRole("dialog", { name: "Settings" });
   await dialog.getByText("Local llama.cpp").waitFor();
   check(await dialog.getByText("default", { exact: true }).isVisible(), "the provider is the default");
-  await dialog.getByRole("button", { name: "Edit" }).click();
+  await dialog.getByRole("button", { name: "Edit", exact: true }).click();
   const key = dialog.getByLabel("API key");
   check((await key.getAttribute("type")) === "password" && (await key.inputValue()) === "", "the API key field is empty and masked");
   await dialog.getByRole("button", { name: "Test connection" }).click();
