@@ -9,7 +9,7 @@
 // Screenshots: e2e/out/mcp-desktop-*.png.
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { checker, startLoggingProxy, startPeer, tempDir } from "./lib.mjs";
+import { checker, lastUserText, startLoggingProxy, startPeer, tempDir } from "./lib.mjs";
 import { desktopApp, newConversation, sleep, useLocalServer } from "./webdriver.mjs";
 
 const { check, finish } = checker();
@@ -22,12 +22,8 @@ const peer = startPeer();
 // SmolLM-135M, forced to call the tool, writes arguments that are not
 // JSON (the core hands them back as an error): that one call is answered
 // at the proxy. The answer after the tool's result is the real model's.
-const lastUser = (body) => {
-  const m = body.messages?.at(-1);
-  return m?.role === "user" ? (typeof m.content === "string" ? m.content : JSON.stringify(m.content)) : "";
-};
 const proxy = await startLoggingProxy(8080, new URL(peer.url).origin, (body) =>
-  lastUser(body).includes("through the echo tool") ? { tool: { name: "mcp__everything__echo", args: { message: "hello from the window" } } } : null,
+  lastUserText(body).includes("through the echo tool") ? { tool: { name: "mcp__everything__echo", args: { message: "hello from the window" } } } : null,
 );
 const { openApp, stop, session } = desktopApp(data, "mcp-desktop");
 const ENTER = "\uE007";

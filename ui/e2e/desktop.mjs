@@ -11,7 +11,7 @@
 import { spawn, spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { checker, DELIVER_FILE, startLoggingProxy, startPeer, tempDir, textPng } from "./lib.mjs";
+import { checker, lastUserText, DELIVER_FILE, startLoggingProxy, startPeer, tempDir, textPng } from "./lib.mjs";
 import { desktopApp, newConversation, sleep, useLocalServer } from "./webdriver.mjs";
 
 const { check, finish } = checker();
@@ -19,12 +19,8 @@ const data = tempDir("desktop");
 const peer = startPeer();
 // One call the small model will not make on cue is answered at the proxy:
 // a write of the release notes, when asked for them.
-const lastUser = (body) => {
-  const m = body.messages?.at(-1);
-  return m?.role === "user" ? (typeof m.content === "string" ? m.content : JSON.stringify(m.content)) : "";
-};
 const proxy = await startLoggingProxy(8080, new URL(peer.url).origin, (body) =>
-  lastUser(body).includes("Write the release notes") ? { tool: { name: "write_file", args: { path: "notes.txt", content: "Release 1.0\n" } } } : null,
+  lastUserText(body).includes("Write the release notes") ? { tool: { name: "write_file", args: { path: "notes.txt", content: "Release 1.0\n" } } } : null,
 );
 const { app, display, openApp, stop, session } = desktopApp(data, "desktop");
 

@@ -70,6 +70,13 @@ export function startPeer() {
   return { url, stop: () => execFileSync("bash", [script, "stop"], { env, stdio: "ignore" }) };
 }
 
+/** The text of a chat request's last message when the user sent it
+ *  (what a proxy's script decides by); "" otherwise. */
+export function lastUserText(body) {
+  const m = body.messages?.at(-1);
+  return m?.role === "user" ? (typeof m.content === "string" ? m.content : JSON.stringify(m.content)) : "";
+}
+
 /** A transparent HTTP proxy on 127.0.0.1:`port` to `target` (an origin)
  *  that keeps every request body: what Braid really sent to the model.
  *  `script` (optional) sees each chat request's body first and may answer

@@ -16,36 +16,44 @@ pub struct Mention {
     pub range: Option<(u32, u32)>,
 }
 
-/// The mentions in `text`, in order: `@` at the start or after a space,
-/// then a path (no spaces), then optionally `:N` or `:N-M`. E-mail
-/// addresses (`a@b.c`) are not mentions, nor is anything holding a URL
-/// (`@server:scheme://…` names an MCP resource, not a file).
-pub fn mentions(text: &str) -> Vec<Mention> {
-    let mut out = Vec::new();
+/// The `@` tokens in `text`, in order, without the `@`: `@` at the start
+/// or after a space or `(`, then up to a space, `)` or `,`, trailing
+/// sentence punctuation dropped. E-mail addresses (`a@b.c`) are not
+/// tokens. File mentions and MCP resource mentions are both read from these.
+pub fn tokens(text: &str) -> Vec<&str> {
     let bytes = text.as_bytes();
-    for (i, _) in text.match_indices('@') {
-        if i > 0 && !bytes[i - 1].is_ascii_whitespace() && bytes[i - 1] != b'(' {
-            continue;
-        }
-        let rest = &text[i + 1..];
-        let end = rest.find(|c: char| c.is_whitespace() || c == ')' || c == ',').unwrap_or(rest.len());
-        let token = rest[..end].trim_end_matches(['.', ';', '!', '?']);
-        if token.is_empty() || token.contains("://") {
-            continue;
-        }
-        let (path, range) = match token.rsplit_once(':') {
-            Some((p, r)) if !p.is_empty() && r.chars().all(|c| c.is_ascii_digit() || c == '-') && !r.is_empty() => {
-                let range = match r.split_once('-') {
-                    Some((a, b)) => a.parse().ok().zip(b.parse().ok()),
-                    None => r.parse().ok().map(|n| (n, n)),
-                };
-                (p, range)
-            }
-            _ => (token, None),
-        };
-        out.push(Mention { path: path.to_owned(), range });
-    }
-    out
+    text.match_indices('@')
+        .filter(|(i, _)| *i == 0 || bytes[i - 1].is_ascii_whitespace() || bytes[i - 1] == b'(')
+        .map(|(i, _)| {
+            let rest = &text[i + 1..];
+            let end = rest.find(|c: char| c.is_whitespace() || c == ')' || c == ',').unwrap_or(rest.len());
+            rest[..end].trim_end_matches(['.', ';', '!', '?'])
+        })
+        .filter(|t| !t.is_empty())
+        .collect()
+}
+
+/// The file mentions in `text`, in order: a path (no spaces), then
+/// optionally `:N` or `:N-M`. A token holding a URL (`@server:scheme://…`
+/// names an MCP resource) is not a file.
+pub fn mentions(text: &str) -> Vec<Mention> {
+    tokens(text)
+        .into_iter()
+        .filter(|token| !token.contains("://"))
+        .map(|token| {
+            let (path, range) = match token.rsplit_once(':') {
+                Some((p, r)) if !p.is_empty() && r.chars().all(|c| c.is_ascii_digit() || c == '-') && !r.is_empty() => {
+                    let range = match r.split_once('-') {
+                        Some((a, b)) => a.parse().ok().zip(b.parse().ok()),
+                        None => r.parse().ok().map(|n| (n, n)),
+                    };
+                    (p, range)
+                }
+                _ => (token, None),
+            };
+            Mention { path: path.to_owned(), range }
+        })
+        .collect()
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]

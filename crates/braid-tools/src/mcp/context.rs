@@ -15,21 +15,12 @@ pub const MAX_RESOURCE_CHARS: usize = 100_000;
 /// The `@server:scheme://…` mentions in `text` of servers in `servers`,
 /// in order: (server, uri). Trailing punctuation is not part of the URI.
 pub fn mentions(text: &str, servers: &[String]) -> Vec<(String, String)> {
-    let bytes = text.as_bytes();
-    let mut out = Vec::new();
-    for (i, _) in text.match_indices('@') {
-        if i > 0 && !bytes[i - 1].is_ascii_whitespace() && bytes[i - 1] != b'(' {
-            continue;
-        }
-        let rest = &text[i + 1..];
-        let end = rest.find(|c: char| c.is_whitespace() || c == ')' || c == ',').unwrap_or(rest.len());
-        let token = rest[..end].trim_end_matches(['.', ';', '!', '?']);
-        let Some((server, uri)) = token.split_once(':') else { continue };
-        if uri.contains("://") && servers.iter().any(|s| s == server) {
-            out.push((server.to_owned(), uri.to_owned()));
-        }
-    }
-    out
+    braid_workspace::refs::tokens(text)
+        .into_iter()
+        .filter_map(|token| token.split_once(':'))
+        .filter(|(server, uri)| uri.contains("://") && servers.iter().any(|s| s == server))
+        .map(|(server, uri)| (server.to_owned(), uri.to_owned()))
+        .collect()
 }
 
 /// The server's resources (none when it offers none or cannot list them).
