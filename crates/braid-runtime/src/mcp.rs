@@ -24,6 +24,9 @@ impl Default for Mcp {
     }
 }
 
+/// The catalogue name of [`ReadMcpResult`].
+const READ_RESULT: &str = "read_mcp_result";
+
 #[derive(Default)]
 struct Servers {
     path: Option<PathBuf>,
@@ -147,10 +150,16 @@ impl Runtime {
             }
             self.start_server(&mut s, &name, server);
         }
-        if !s.running.is_empty() {
+        // Reading a cut result is offered while there are servers to cut one.
+        if s.running.is_empty() {
+            self.forget_tools(&[READ_RESULT.to_owned()]);
+        } else {
             let store = ResultStore::new(self.results_dir(), braid_tools::mcp::results::DEFAULT_CAP_CHARS);
-            let rt = self.clone();
-            tokio::spawn(async move { rt.register_tool(Arc::new(ReadMcpResult(store))).await });
+            self.edit_catalogue(|tools| {
+                if let Err(e) = tools.register(Arc::new(ReadMcpResult(store))) {
+                    tracing::warn!("{READ_RESULT} not offered: {e}");
+                }
+            });
         }
         Ok(())
     }
@@ -201,15 +210,22 @@ impl Runtime {
     /// new tools, which come later, must not be taken out with them); the
     /// loaded contexts are told in the background.
     fn forget_tools(&self, names: &[String]) {
-        if names.is_empty() {
-            return;
+        if !names.is_empty() {
+            self.edit_catalogue(|tools| {
+                for name in names {
+                    tools.unregister(name);
+                }
+            });
         }
+    }
+
+    /// Changes the catalogue at once (what comes after must see the
+    /// change); the loaded contexts are told in the background.
+    fn edit_catalogue(&self, edit: impl FnOnce(&mut braid_tools::ToolRegistry)) {
         {
             let mut tools = self.shared.tools.write().unwrap_or_else(PoisonError::into_inner);
             let mut next = (**tools).clone();
-            for name in names {
-                next.unregister(name);
-            }
+            edit(&mut next);
             *tools = Arc::new(next);
         }
         let rt = self.clone();

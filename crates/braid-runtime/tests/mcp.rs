@@ -256,4 +256,8 @@ async fn a_settings_file_that_cannot_be_used_is_kept_and_said_so() {
     let s = rt.save_mcp_settings(fixed.into()).await.unwrap();
     assert_eq!((s.error, s.servers[0].state), (None, McpState::Disabled));
     assert_eq!(std::fs::read_to_string(dir.path().join("mcp.json")).unwrap(), fixed);
+    let offers_reading = |rt: &Runtime| rt.tools().iter().any(|t| t.name == "read_mcp_result");
+    assert!(offers_reading(&rt), "with a server, a cut result can be read");
+    rt.save_mcp_settings(r#"{"mcpServers": {}}"#.into()).await.unwrap();
+    assert!(!offers_reading(&rt), "with none, nothing to read");
 }

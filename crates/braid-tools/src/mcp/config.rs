@@ -131,13 +131,18 @@ impl McpConfig {
 }
 
 /// A server's name goes into its tools' names: letters, digits, `_` and
-/// `-`, at most 32 bytes.
+/// `-` (no `__`), at most 32 bytes.
 pub fn check_name(name: &str) -> Result<(), String> {
     if name.is_empty() || name.len() > 32 {
         return Err(format!("the MCP server name {name:?} must be 1 to 32 characters long"));
     }
     if let Some(c) = name.chars().find(|c| !(c.is_ascii_alphanumeric() || *c == '_' || *c == '-')) {
         return Err(format!("the MCP server name {name:?} contains {c:?}; use only letters, digits, '_' and '-'"));
+    }
+    // `mcp__<server>__<tool>` is read back by the first `__` after the
+    // server's name: a name holding one would be misread.
+    if name.contains("__") {
+        return Err(format!("the MCP server name {name:?} contains \"__\", which tool names use to set it apart"));
     }
     Ok(())
 }
@@ -176,6 +181,7 @@ mod tests {
         assert!(err(r#"{"mcpServers": {"a": {"type": "sse", "url": "http://h"}}}"#).contains("SSE transport"));
         assert!(err(r#"{"mcpServers": {"a": {"url": "ftp://h"}}}"#).contains("http:// or https://"));
         assert!(err(r#"{"mcpServers": {"a b": {"command": "x"}}}"#).contains("contains ' '"));
+        assert!(err(r#"{"mcpServers": {"a__b": {"command": "x"}}}"#).contains("contains \"__\""));
         assert!(err(r#"{"mcpServers": {"a": {"type": "ws", "url": "http://h"}}}"#).contains("unknown type"));
         assert!(err("{not json").contains("not valid"));
     }
