@@ -2,6 +2,7 @@
 //! agent's) and leave, and every loaded context is told at once.
 
 use crate::{Runtime, RuntimeError};
+use braid_tools::ToolRegistry;
 use std::sync::{Arc, PoisonError};
 
 impl Runtime {
@@ -14,40 +15,25 @@ impl Runtime {
     /// context, loaded or not. The approval policy judges its calls like
     /// any other's, by its permission.
     pub async fn register_tool(&self, tool: Arc<dyn braid_tools::Tool>) -> Result<(), RuntimeError> {
-        {
-            let mut tools = self.shared.tools.write().unwrap_or_else(PoisonError::into_inner);
-            let mut next = (**tools).clone();
-            next.register(tool).map_err(|e| RuntimeError::InvalidInput(e.to_string()))?;
-            *tools = Arc::new(next);
-        }
+        self.swap_catalogue(|next| next.register(tool)).map_err(|e| RuntimeError::InvalidInput(e.to_string()))?;
         self.shared.contexts.catalogue_changed(&self.shared).await;
         Ok(())
     }
 
     /// Removes a tool from the catalogue; false if there was none.
     pub async fn unregister_tool(&self, name: &str) -> bool {
-        let removed = {
-            let mut tools = self.shared.tools.write().unwrap_or_else(PoisonError::into_inner);
-            let mut next = (**tools).clone();
-            let removed = next.unregister(name);
-            *tools = Arc::new(next);
-            removed
-        };
+        let removed = self.swap_catalogue(|next| next.unregister(name));
         if removed {
             self.shared.contexts.catalogue_changed(&self.shared).await;
         }
         removed
     }
-}
 
-impl Runtime {
     /// Takes `remove` out of the catalogue and puts `add` in, then tells
     /// every loaded context once (a server's tools change together). A
     /// tool whose name another source holds is left out, with a warning.
     pub(crate) async fn replace_tools(&self, remove: &[String], add: Vec<Arc<dyn braid_tools::Tool>>) {
-        {
-            let mut tools = self.shared.tools.write().unwrap_or_else(PoisonError::into_inner);
-            let mut next = (**tools).clone();
+        self.swap_catalogue(|next| {
             for name in remove {
                 next.unregister(name);
             }
@@ -56,8 +42,25 @@ impl Runtime {
                     tracing::warn!("MCP tool left out: {e}");
                 }
             }
-            *tools = Arc::new(next);
-        }
+        });
         self.shared.contexts.catalogue_changed(&self.shared).await;
+    }
+
+    /// Changes the catalogue at once (what comes after must see the
+    /// change); the loaded contexts are told in the background.
+    pub(crate) fn edit_catalogue(&self, edit: impl FnOnce(&mut ToolRegistry)) {
+        self.swap_catalogue(edit);
+        let rt = self.clone();
+        tokio::spawn(async move { rt.shared.contexts.catalogue_changed(&rt.shared).await });
+    }
+
+    /// The one place the catalogue changes: a copy is edited and replaces
+    /// it whole, so a running call keeps the registry it started with.
+    fn swap_catalogue<T>(&self, edit: impl FnOnce(&mut ToolRegistry) -> T) -> T {
+        let mut tools = self.shared.tools.write().unwrap_or_else(PoisonError::into_inner);
+        let mut next = (**tools).clone();
+        let out = edit(&mut next);
+        *tools = Arc::new(next);
+        out
     }
 }

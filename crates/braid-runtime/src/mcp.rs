@@ -219,19 +219,6 @@ impl Runtime {
         }
     }
 
-    /// Changes the catalogue at once (what comes after must see the
-    /// change); the loaded contexts are told in the background.
-    fn edit_catalogue(&self, edit: impl FnOnce(&mut braid_tools::ToolRegistry)) {
-        {
-            let mut tools = self.shared.tools.write().unwrap_or_else(PoisonError::into_inner);
-            let mut next = (**tools).clone();
-            edit(&mut next);
-            *tools = Arc::new(next);
-        }
-        let rt = self.clone();
-        tokio::spawn(async move { rt.shared.contexts.catalogue_changed(&rt.shared).await });
-    }
-
     fn results_dir(&self) -> PathBuf {
         self.shared.config.db_path.parent().map(PathBuf::from).unwrap_or_default().join("mcp-results")
     }

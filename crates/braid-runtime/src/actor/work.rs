@@ -61,11 +61,13 @@ impl ContextActor {
         // `@server:uri` mentions of MCP resources are read next, in a task
         // (then the images, in the same task): Cancel stops both.
         let reader = crate::mcp_context::ResourceReader::new(&self.shared);
+        let mentions = match &event {
+            Event::PipelineSucceeded { message, .. } => message.body.plain_text().map(|t| reader.mentions(&t)),
+            _ => None,
+        }
+        .unwrap_or_default();
         let event = match event {
-            Event::PipelineSucceeded { message, mut attachments }
-                if message.body.plain_text().is_some_and(|t| !reader.mentions(&t).is_empty()) =>
-            {
-                let mentions = reader.mentions(&message.body.plain_text().unwrap_or_default());
+            Event::PipelineSucceeded { message, mut attachments } if !mentions.is_empty() => {
                 let (job, mailbox) = (self.reading_job(), self.mailbox.clone());
                 let handle = tokio::spawn(async move {
                     match reader.read(&mentions, clock::now()).await {
