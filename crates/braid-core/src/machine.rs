@@ -142,6 +142,11 @@ pub struct ToolRound {
     /// The model repeated a call: the loop stops when the round ends.
     #[serde(default)]
     pub circular: bool,
+    /// Images of the results so far, added after the last result (a
+    /// user message among a round's results would part them from their
+    /// request).
+    #[serde(default)]
+    pub images: Vec<MessageType>,
 }
 
 impl ToolRound {
@@ -278,7 +283,7 @@ impl PipelineStage {
 }
 
 /// The outcome of one tool call, as the runtime reports it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ToolOutcome {
     pub status: ToolResultStatus,
     pub output: String,
@@ -290,6 +295,10 @@ pub struct ToolOutcome {
     /// hold rather than how each branch got there.
     #[serde(default)]
     pub written: Option<u64>,
+    /// Images the result came with (Image bodies, already read by vision
+    /// or OCR): they follow the round's results, as other images do.
+    #[serde(default)]
+    pub images: Vec<MessageType>,
 }
 
 /// States in which an LLM request is in flight or about to be.

@@ -197,6 +197,7 @@ impl Sim {
             recoverable: false,
             duration_ms: 1,
             written,
+            images: Vec::new(),
         };
         self.send(Event::ToolFinished { call_id: id.into(), outcome })
     }

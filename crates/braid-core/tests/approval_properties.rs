@@ -132,7 +132,7 @@ proptest! {
                 Step::Finish { index } => {
                     let Some(round) = sim.state.round.as_ref() else { continue };
                     let Some(id) = round.running.clone().or_else(|| round.calls().get(index as usize % round.calls().len().max(1)).map(|c| c.id.clone())) else { continue };
-                    Event::ToolFinished { call_id: id, outcome: ToolOutcome { status: ToolResultStatus::Success, output: "ok".into(), error: None, recoverable: true, duration_ms: 1, written: None } }
+                    Event::ToolFinished { call_id: id, outcome: ToolOutcome { status: ToolResultStatus::Success, output: "ok".into(), error: None, recoverable: true, duration_ms: 1, written: None, images: Vec::new() } }
                 }
                 Step::Cancel => Event::Cancel,
                 Step::Interrupt => Event::Interrupt,

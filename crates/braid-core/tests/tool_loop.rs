@@ -36,6 +36,7 @@ fn outcome(status: ToolResultStatus, output: &str, error: Option<&str>) -> ToolO
         recoverable: true,
         duration_ms: 3,
         written: None,
+        images: Vec::new(),
     }
 }
 
@@ -242,6 +243,33 @@ fn a_failing_tool_in_the_middle_goes_back_as_its_result_and_the_loop_goes_on() {
     assert_eq!(sim.tool_results()[1], ("2".into(), ToolResultStatus::Error, "b: no such file".into()));
     model_calls(&mut sim, vec![call("3", "read_file", r#"{"path":"c"}"#)]);
     assert_eq!(sim.state.status.kind(), StatusKind::ExecutingTool, "the loop goes on after a failure");
+}
+
+#[test]
+fn images_a_result_came_with_follow_the_rounds_last_result() {
+    let mut sim = Sim::new();
+    sim.start("two screenshots");
+    let calls = ["a", "b"].map(|p| call(p, "read_file", &format!(r#"{{"path":"{p}"}}"#))).to_vec();
+    model_calls(&mut sim, calls);
+    let shot =
+        |n: &str| MessageType::image(braid_protocol::ImageSource::FilePath { path: n.into() }, Default::default());
+    let with_image = ToolOutcome { images: vec![shot("a.png")], ..outcome(ToolResultStatus::Success, "[image]", None) };
+    sim.send(Event::ToolFinished { call_id: "a".into(), outcome: with_image });
+    let fx = done(&mut sim, "b");
+    assert!(starts_request(&fx), "the images go with the results in one request");
+    let kinds: Vec<_> = sim.messages().iter().rev().take(4).rev().map(|m| m.body.kind().tag()).collect();
+    assert_eq!(kinds, ["tool_request", "tool_result", "tool_result", "image"], "no image parts a result from its call");
+
+    // A cancel keeps the images of the results it keeps.
+    let mut sim = Sim::new();
+    sim.state.config.tools.policy = ToolApprovalPolicy::AutoAll;
+    sim.start("go");
+    model_calls(&mut sim, vec![call("1", "read_file", "{}"), call("2", "run_command", r#"{"command":"make"}"#)]);
+    let with_image = ToolOutcome { images: vec![shot("b.png")], ..outcome(ToolResultStatus::Success, "[image]", None) };
+    sim.send(Event::ToolFinished { call_id: "1".into(), outcome: with_image });
+    sim.send(Event::Cancel);
+    let last = sim.messages().last().map(|m| m.body.kind().tag()).unwrap();
+    assert_eq!(last, "image");
 }
 
 #[test]

@@ -82,6 +82,29 @@ async fn keep_workspace_image(r: &Reading, body: &mut MessageType) {
     }
 }
 
+/// The images a tool result came with: kept in the store (the
+/// conversation holds what the model was shown), then read like any
+/// other image. One that is not an image keeps its error on its card.
+pub async fn read_result_images(r: &Reading, images: Vec<MessageType>) -> Vec<MessageType> {
+    let mut out = Vec::with_capacity(images.len());
+    for mut body in images {
+        if let MessageType::Image { source, error, .. } = &mut body {
+            if let ImageSource::Base64 { data, .. } = source {
+                match r.images.put(std::mem::take(data), None).await {
+                    Ok(stored) => *source = ImageSource::Stored(stored),
+                    Err(e) => *error = Some(e),
+                }
+            }
+        }
+        if matches!(&body, MessageType::Image { error: None, .. }) {
+            body = r.images.read(body, r.model.as_ref(), &r.workspace).await;
+        }
+        out.push(body);
+    }
+    tell(r, &out.iter().collect::<Vec<_>>());
+    out
+}
+
 /// Reads one stored Image message again.
 pub fn spawn_reread(r: Reading, mut message: Message) -> JoinHandle<()> {
     tokio::spawn(async move {

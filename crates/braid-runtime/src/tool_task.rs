@@ -1,14 +1,15 @@
 //! One tool call at a time, on its own task, under the conversation's
 //! timeout. Aborting the task drops the tool's future, which kills any
-//! process it started with its whole group.
+//! process it started with its whole group. Images a result brings are
+//! read (vision or OCR) before the core hears of it.
 
 use crate::actor::Input;
+use crate::image_task::{read_result_images, Reading};
 use braid_core::machine::{Event, ToolOutcome};
 use braid_protocol::{CallId, ToolCall, ToolResultStatus};
 use braid_tools::{ToolContext, ToolRegistry};
 use std::sync::Arc;
 use std::time::Duration;
-use tokio::sync::mpsc;
 
 pub struct ToolTask {
     pub call_id: CallId,
@@ -20,15 +21,18 @@ pub fn spawn(
     call: ToolCall,
     ctx: ToolContext,
     timeout: Duration,
-    mailbox: mpsc::UnboundedSender<Input>,
+    reading: Reading,
 ) -> ToolTask {
     let call_id = call.id.clone();
     let handle = tokio::spawn(async move {
-        let outcome = match tokio::time::timeout(timeout, tools.dispatch(&call, &ctx)).await {
+        let mut outcome = match tokio::time::timeout(timeout, tools.dispatch(&call, &ctx)).await {
             Ok(outcome) => outcome,
             Err(_) => timed_out(timeout),
         };
-        let _ = mailbox.send(Input::Event(Event::ToolFinished { call_id: call.id, outcome }));
+        if !outcome.images.is_empty() {
+            outcome.images = read_result_images(&reading, std::mem::take(&mut outcome.images)).await;
+        }
+        let _ = reading.mailbox.send(Input::Event(Event::ToolFinished { call_id: call.id, outcome }));
     });
     ToolTask { call_id, handle }
 }
@@ -44,6 +48,7 @@ fn timed_out(timeout: Duration) -> ToolOutcome {
         recoverable: true,
         duration_ms: timeout.as_millis() as u64,
         written: None,
+        images: Vec::new(),
     }
 }
 
@@ -56,5 +61,6 @@ pub fn killed() -> ToolOutcome {
         recoverable: true,
         duration_ms: 0,
         written: None,
+        images: Vec::new(),
     }
 }

@@ -123,6 +123,21 @@ async fn real_servers_start_in_the_background_and_their_tools_are_called() {
     );
     assert!(env.contains("\"PATH\"") && !env.contains("CARGO_MANIFEST_DIR"), "{env:.300}");
 
+    // An image in a result follows the results, kept and read like any other.
+    let (status, out) = call(&rt, &fake, "img", "mcp__everything__get-tiny-image", json!({})).await;
+    assert_eq!(status, ToolResultStatus::Success);
+    assert!(out.contains("[image image/png,") && out.contains("follows the results]"), "{out}");
+    let contexts = rt.list_contexts().await.unwrap();
+    let snap = rt.load_context(&contexts[0].id).await.unwrap();
+    let after = snap.messages.iter().skip_while(|m| !matches!(m.body, MessageType::ToolResult { .. })).nth(1);
+    let Some(MessageType::Image { source: braid_protocol::ImageSource::Stored(stored), used, error, .. }) =
+        after.map(|m| &m.body)
+    else {
+        panic!("an image follows the result: {:?}", snap.messages.iter().map(|m| m.body.kind()).collect::<Vec<_>>())
+    };
+    assert_eq!(stored.media_type, "image/png");
+    assert!(used.is_some() || error.is_some(), "it was read (OCR, the model has no vision) or says why not");
+
     let file = work.join("notes.txt").display().to_string();
     let (status, out) = call(&rt, &fake, "f1", "mcp__files__read_text_file", json!({"path": file})).await;
     assert_eq!((status, out.trim()), (ToolResultStatus::Success, "kumquat"));

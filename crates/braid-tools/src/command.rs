@@ -138,6 +138,7 @@ impl Tool for RunCommand {
                 recoverable: true,
                 duration_ms: 0,
                 written: None,
+                images: Vec::new(),
             }
         }
         .boxed()

@@ -127,6 +127,7 @@ pub fn success(output: String) -> ToolOutcome {
         recoverable: false,
         duration_ms: 0,
         written: None,
+        images: Vec::new(),
     }
 }
 
@@ -139,5 +140,6 @@ pub fn failure(error: impl Into<String>) -> ToolOutcome {
         recoverable: true,
         duration_ms: 0,
         written: None,
+        images: Vec::new(),
     }
 }

@@ -40,7 +40,15 @@ impl Step {
         let mut request = self.message(response_id, MessageType::ToolRequest { text, calls });
         request.meta.usage = response.usage.map(Into::into);
         self.append(request.clone());
-        self.s.round = Some(ToolRound { request, next: 0, running: None, rejected, interrupted: false, circular });
+        self.s.round = Some(ToolRound {
+            request,
+            next: 0,
+            running: None,
+            rejected,
+            interrupted: false,
+            circular,
+            images: Vec::new(),
+        });
         self.await_approvals_or_run();
     }
 
@@ -216,6 +224,7 @@ impl Step {
                 if let Some(round) = self.s.round.as_mut() {
                     round.running = None;
                     round.next += 1;
+                    round.images.extend(outcome.images);
                 }
                 self.s.auto_loop.tools_executed += 1;
                 self.run_next_tool();
@@ -232,7 +241,13 @@ impl Step {
     fn finish_round(&mut self) {
         self.set_status(ContextStatus::CollectingToolResults);
         self.set_status(ContextStatus::ProcessingToolResults);
-        let (interrupted, circular) = self.s.round.take().map_or((false, false), |r| (r.interrupted, r.circular));
+        let (interrupted, circular) = match self.s.round.take() {
+            Some(round) => {
+                self.add_result_images(round.images);
+                (round.interrupted, round.circular)
+            }
+            None => (false, false),
+        };
         self.s.auto_loop.depth += 1;
         let depth = self.s.auto_loop.depth;
         if circular {
@@ -323,6 +338,17 @@ impl Step {
         for id in open {
             self.write_result(&id, ToolResultStatus::Cancelled, why);
         }
+        self.add_result_images(round.images);
+    }
+
+    /// The images the round's results came with, as messages after the
+    /// last result, so the model sees (or reads) them like any others.
+    fn add_result_images(&mut self, images: Vec<MessageType>) {
+        for body in images.into_iter().filter(|b| matches!(b, MessageType::Image { .. })) {
+            let id = self.alloc_message_id();
+            let message = self.message(id, body);
+            self.append(message);
+        }
     }
 
     /// Cancel during a tool: kill it, write cancelled results for it and for
@@ -345,6 +371,7 @@ impl Step {
                 rejected: vec![None; n],
                 interrupted: true,
                 circular: false,
+                images: Vec::new(),
             });
         }
         self.set_status(ContextStatus::Cancelling);

@@ -116,7 +116,7 @@ impl ContextActor {
             ledger: Some(self.shared.ledger.clone()),
         };
         let timeout = Duration::from_millis(self.state.config.tools.timeout_ms.max(1));
-        self.tool = Some(tool_task::spawn(self.shared.tools(), call, ctx, timeout, self.mailbox.clone()));
+        self.tool = Some(tool_task::spawn(self.shared.tools(), call, ctx, timeout, self.reading_job()));
     }
 
     /// Cancel: the task is aborted (its process group killed) and the core

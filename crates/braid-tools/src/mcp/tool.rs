@@ -6,7 +6,7 @@ use super::client;
 use super::results::ResultStore;
 use crate::{failure, success, Tool, ToolContext};
 use braid_core::machine::ToolOutcome;
-use braid_protocol::{Permission, ToolSource};
+use braid_protocol::{ImageMode, ImageSource, MessageType, Permission, ToolSource};
 use futures::future::BoxFuture;
 use rmcp::model::CallToolResult;
 use rmcp::service::Peer;
@@ -96,17 +96,26 @@ impl Tool for McpTool {
     }
 }
 
+/// The most images one result brings into the conversation.
+pub const MAX_IMAGES: usize = 4;
+
 /// The result's content as text for the model: text as it is, structured
-/// content as JSON when there is no text, other blocks described.
+/// content as JSON when there is no text, other blocks described (images
+/// say that they follow, see [`result_images`]).
 pub fn result_text(result: &CallToolResult) -> String {
     let mut parts = Vec::new();
+    let mut images_taken = 0;
     for block in &result.content {
         let v = serde_json::to_value(block).unwrap_or_default();
         let s = |k: &str| v.get(k).and_then(Value::as_str).unwrap_or_default().to_owned();
         parts.push(match s("type").as_str() {
             "text" => s("text"),
+            "image" if images_taken < MAX_IMAGES => {
+                images_taken += 1;
+                format!("[image {}, {} bytes: follows the results]", s("mimeType"), decoded_len(&s("data")))
+            }
             "image" | "audio" => {
-                format!("[{} {}, {} bytes: not shown to the model]", s("type"), s("mimeType"), s("data").len() / 4 * 3)
+                format!("[{} {}, {} bytes: not shown to the model]", s("type"), s("mimeType"), decoded_len(&s("data")))
             }
             "resource" => {
                 let r = v.get("resource").cloned().unwrap_or_default();
@@ -127,11 +136,51 @@ pub fn result_text(result: &CallToolResult) -> String {
     parts.join("\n")
 }
 
+/// The result's images (the first [`MAX_IMAGES`]), as Image messages to
+/// read like any other: by the model's vision, or OCR.
+pub fn result_images(result: &CallToolResult) -> Vec<MessageType> {
+    let images = result.content.iter().filter_map(|block| {
+        let v = serde_json::to_value(block).ok()?;
+        (v.get("type")?.as_str()? == "image").then_some(())?;
+        let media_type = v.get("mimeType")?.as_str()?.to_owned();
+        let data = v.get("data")?.as_str()?.to_owned();
+        Some(MessageType::image(ImageSource::Base64 { media_type, data }, ImageMode::Auto))
+    });
+    images.take(MAX_IMAGES).collect()
+}
+
+/// The size of Base64 `data` once decoded.
+fn decoded_len(data: &str) -> usize {
+    (data.len() / 4 * 3).saturating_sub(data.bytes().rev().take_while(|b| *b == b'=').count())
+}
+
 fn outcome(result: &CallToolResult, results: &ResultStore) -> ToolOutcome {
     let text = results.fit(result_text(result));
     if result.is_error == Some(true) {
         failure(if text.is_empty() { "the tool reported an error without a message".to_owned() } else { text })
     } else {
-        success(text)
+        ToolOutcome { images: result_images(result), ..success(text) }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    #[test]
+    fn images_follow_the_text_up_to_a_limit() {
+        let image = serde_json::json!({"type": "image", "mimeType": "image/png", "data": "iVBORw0KGgo="});
+        let mut content = vec![serde_json::json!({"type": "text", "text": "a chart"})];
+        content.extend(std::iter::repeat_n(image, MAX_IMAGES + 1));
+        let result: CallToolResult = serde_json::from_value(serde_json::json!({"content": content})).unwrap();
+        let text = result_text(&result);
+        assert!(text.starts_with("a chart\n[image image/png, 8 bytes: follows the results]"), "{text}");
+        assert_eq!(text.matches("follows the results").count(), MAX_IMAGES);
+        assert!(text.ends_with("not shown to the model]"), "the one past the limit is only named: {text}");
+        let images = result_images(&result);
+        assert_eq!(images.len(), MAX_IMAGES);
+        assert!(matches!(&images[0], MessageType::Image { source: ImageSource::Base64 { media_type, .. }, .. }
+            if media_type == "image/png"));
     }
 }
