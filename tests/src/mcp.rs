@@ -1,10 +1,18 @@
 //! Real MCP servers from npm (`tests/mcp-servers`, pinned, installed by
 //! `make test`), and waiting on the runtime's MCP changes.
 
-use braid_protocol::{McpServerStatus, McpSettings};
+use crate::harness::Watch;
+use crate::script::{answer, calls};
+use braid_llm::fake::FakeProvider;
+use braid_protocol::{
+    ApprovalDecision, McpServerStatus, McpSettings, MessageType, NewMessage, StatusKind, ToolResultStatus,
+};
 use braid_runtime::Runtime;
 use std::path::PathBuf;
 use std::time::Duration;
+
+/// How long a scripted call may take, start to end.
+const CALL_LIMIT: Duration = Duration::from_secs(60);
 
 /// The installed server program `bin` (`mcp-server-everything`, …).
 pub fn server_bin(bin: &str) -> PathBuf {
@@ -36,6 +44,40 @@ pub async fn until(
             panic!("MCP server {name} not as wanted within {limit:?}: {:#?}", now.servers);
         }
     }
+}
+
+/// The output (or error) of each tool result, in order.
+pub fn outputs(rt_messages: &[braid_protocol::Message]) -> Vec<(ToolResultStatus, String)> {
+    rt_messages
+        .iter()
+        .filter_map(|m| match &m.body {
+            MessageType::ToolResult { status, output, error, .. } => {
+                Some((*status, if output.is_empty() { error.clone().unwrap_or_default() } else { output.clone() }))
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+/// Sends `text` with the model scripted to call `tool` with `args`,
+/// approves the call when asked, and returns the call's result.
+pub async fn call(
+    rt: &Runtime,
+    fake: &FakeProvider,
+    id: &str,
+    tool: &str,
+    args: serde_json::Value,
+) -> (ToolResultStatus, String) {
+    let ctx = rt.create_context(None, None).await.unwrap();
+    fake.push_reply(calls(&[(id, tool, args)]));
+    fake.push_reply(answer("done"));
+    let mut watch = Watch::new(rt, &ctx.id).await;
+    rt.send_message(&ctx.id, NewMessage::user_text("go"), false).await.unwrap();
+    tokio::time::timeout(CALL_LIMIT, watch.state(StatusKind::AwaitingToolApproval)).await.expect("the call is asked");
+    rt.decide_tool_call(&ctx.id, id.into(), ApprovalDecision::Approve).await.unwrap();
+    tokio::time::timeout(CALL_LIMIT, watch.settled()).await.expect("the turn ends");
+    let snap = rt.load_context(&ctx.id).await.unwrap();
+    outputs(&snap.messages).pop().unwrap()
 }
 
 /// Kills (SIGKILL) every process whose environment holds `mark`

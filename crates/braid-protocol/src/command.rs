@@ -42,6 +42,17 @@ pub enum Command {
     ListMcpResources,
     /// Answered by `Vec<McpPromptInfo>`: every ready server's prompts.
     ListMcpPrompts,
+    /// Answered by `Vec<McpResourceTemplate>`: every ready server's
+    /// resource templates.
+    ListMcpTemplates,
+    /// Answered by [`crate::McpSettings`]. Trusts (or no longer trusts) the
+    /// workspace's `.mcp.json` as it is now, and starts (or stops) its
+    /// servers.
+    TrustWorkspaceMcp { trusted: bool },
+    /// Answered by [`crate::McpSettings`]. Sets a secret the MCP settings
+    /// name as `${secret:NAME}` (kept in the keychain, or the private key
+    /// file), or removes it when `value` is null; servers using it restart.
+    SetMcpSecret { name: String, value: Option<String> },
     /// Answered by a `String`: the prompt's text, filled in, for the
     /// composer.
     GetMcpPrompt { server: String, name: String, arguments: std::collections::BTreeMap<String, String> },
@@ -337,6 +348,9 @@ pub fn responses() -> Vec<(&'static str, String)> {
         ("restart_mcp_server", unit()),
         ("list_mcp_resources", ts::<Vec<crate::mcp::McpResourceInfo>>()),
         ("list_mcp_prompts", ts::<Vec<crate::mcp::McpPromptInfo>>()),
+        ("list_mcp_templates", ts::<Vec<crate::mcp::McpResourceTemplate>>()),
+        ("trust_workspace_mcp", ts::<crate::McpSettings>()),
+        ("set_mcp_secret", ts::<crate::McpSettings>()),
         ("get_mcp_prompt", ts::<String>()),
         ("save_provider", ts::<SettingsView>()),
         ("remove_provider", ts::<SettingsView>()),

@@ -11,6 +11,19 @@ pub enum McpState {
     Ready,
     Failed,
     Disabled,
+    /// From a workspace's `.mcp.json` the user has not trusted yet: it
+    /// does not start until they do.
+    Untrusted,
+}
+
+/// Where a server's settings come from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum McpOrigin {
+    /// The app's own settings file.
+    Settings,
+    /// The workspace's `.mcp.json`.
+    Workspace,
 }
 
 /// One configured server: how it runs, where it is, what it offers.
@@ -30,6 +43,10 @@ pub struct McpServerStatus {
     pub tools: Vec<String>,
     /// How many times it became ready: more than once, it was restarted.
     pub ready_count: u32,
+    pub origin: McpOrigin,
+    /// Its limits, in milliseconds: to start, and for one call.
+    pub startup_timeout_ms: u64,
+    pub call_timeout_ms: u64,
 }
 
 /// The `mcpServers` settings file and what became of it.
@@ -42,6 +59,41 @@ pub struct McpSettings {
     pub servers: Vec<McpServerStatus>,
     /// Why the saved file could not be used, if it cannot.
     pub error: Option<String>,
+    /// The workspace's own `.mcp.json`, when it has one.
+    pub workspace: Option<McpWorkspace>,
+    /// The secrets the settings name (`${secret:NAME}` in `env` or
+    /// `headers`), and whether each is set. Their values never leave the
+    /// backend.
+    pub secrets: Vec<McpSecret>,
+}
+
+/// A workspace's `.mcp.json`: its servers start once the user trusts it,
+/// and again after it changes.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct McpWorkspace {
+    pub path: String,
+    pub trusted: bool,
+    /// Why it cannot be used, if it cannot.
+    pub error: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct McpSecret {
+    pub name: String,
+    pub set: bool,
+}
+
+/// A family of resources a server offers, addressed by filling in the
+/// variables of its URI template (RFC 6570, `{name}`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct McpResourceTemplate {
+    pub server: String,
+    pub uri_template: String,
+    pub name: String,
+    pub description: Option<String>,
+    pub mime_type: Option<String>,
+    /// The template's variables, in order.
+    pub variables: Vec<String>,
 }
 
 /// A resource an MCP server offers, to add to a conversation by typing

@@ -124,6 +124,10 @@ pub fn generate() -> String {
     decl::<crate::mcp::McpResourceInfo>(&cfg, &mut out);
     decl::<crate::mcp::McpPromptInfo>(&cfg, &mut out);
     decl::<crate::mcp::McpPromptArgument>(&cfg, &mut out);
+    decl::<crate::mcp::McpOrigin>(&cfg, &mut out);
+    decl::<crate::mcp::McpWorkspace>(&cfg, &mut out);
+    decl::<crate::mcp::McpSecret>(&cfg, &mut out);
+    decl::<crate::mcp::McpResourceTemplate>(&cfg, &mut out);
     decl::<ToolSpec>(&cfg, &mut out);
     decl::<ContextStrategy>(&cfg, &mut out);
     decl::<ToolUse>(&cfg, &mut out);

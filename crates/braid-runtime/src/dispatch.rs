@@ -30,6 +30,9 @@ impl Runtime {
             }
             Command::ListMcpResources => to_json(&self.list_mcp_resources().await),
             Command::ListMcpPrompts => to_json(&self.list_mcp_prompts().await),
+            Command::ListMcpTemplates => to_json(&self.list_mcp_templates().await),
+            Command::TrustWorkspaceMcp { trusted } => to_json(&self.trust_workspace_mcp(trusted).await.map_err(wire)?),
+            Command::SetMcpSecret { name, value } => to_json(&self.set_mcp_secret(&name, value).await.map_err(wire)?),
             Command::GetMcpPrompt { server, name, arguments } => {
                 to_json(&self.get_mcp_prompt(&server, &name, arguments).await.map_err(wire)?)
             }

@@ -20,6 +20,8 @@ mod library;
 mod llm_task;
 mod mcp;
 mod mcp_context;
+mod mcp_secrets;
+mod mcp_workspace;
 mod model_count;
 pub mod providers;
 mod references;

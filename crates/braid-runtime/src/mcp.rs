@@ -3,10 +3,11 @@
 //! each tells applied here: its tools join or leave the catalogue (every
 //! loaded context is told), its state is kept for the settings.
 
+use crate::mcp_workspace::{wanted, Wanted, WorkspaceFile};
 use crate::shared::Shared;
 use crate::{Runtime, RuntimeError};
 use braid_protocol::{McpServerStatus, McpSettings, McpState, ToolSource};
-use braid_tools::mcp::{McpConfig, McpPeer, Phase, ReadMcpResult, ResultStore, ServerConfig, Supervisor, Update};
+use braid_tools::mcp::{McpConfig, McpPeer, Phase, ReadMcpResult, ResultStore, Supervisor, Update};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError, Weak};
@@ -33,6 +34,9 @@ struct Servers {
     text: String,
     error: Option<String>,
     running: BTreeMap<String, Running>,
+    /// The workspace's `.mcp.json`, and why it cannot be used (all or in
+    /// part), if so.
+    workspace: Option<(WorkspaceFile, Option<String>)>,
     updates: Option<mpsc::UnboundedSender<Update>>,
     /// Numbers each supervisor started, so a replaced one's last words
     /// are told apart.
@@ -41,7 +45,7 @@ struct Servers {
 
 struct Running {
     generation: u64,
-    config: ServerConfig,
+    wanted: Wanted,
     status: McpServerStatus,
     task: Option<tokio::task::AbortHandle>,
     /// The connection while the server is ready.
@@ -58,8 +62,12 @@ impl Mcp {
         let s = self.lock();
         s.running
             .iter()
-            .filter_map(|(name, r)| r.peer.clone().map(|p| (name.clone(), p, r.config.call_timeout)))
+            .filter_map(|(name, r)| r.peer.clone().map(|p| (name.clone(), p, r.wanted.config.call_timeout)))
             .collect()
+    }
+
+    pub(crate) fn settings_text(&self) -> String {
+        self.lock().text.clone()
     }
 
     /// Stops every server (their processes go with their tasks).
@@ -99,13 +107,25 @@ impl Runtime {
     }
 
     pub fn mcp_settings(&self) -> McpSettings {
-        let s = self.shared.mcp.lock();
-        McpSettings {
-            path: s.path.as_ref().map(|p| p.display().to_string()).unwrap_or_default(),
-            text: s.text.clone(),
-            servers: s.running.values().map(|r| r.status.clone()).collect(),
-            error: s.error.clone(),
-        }
+        let (mut settings, names) = {
+            let s = self.shared.mcp.lock();
+            let mut names: Vec<String> =
+                s.running.values().flat_map(|r| r.wanted.config.transport.secret_names()).collect();
+            names.sort();
+            names.dedup();
+            let settings = McpSettings {
+                path: s.path.as_ref().map(|p| p.display().to_string()).unwrap_or_default(),
+                text: s.text.clone(),
+                servers: s.running.values().map(|r| r.status.clone()).collect(),
+                error: s.error.clone(),
+                workspace: s.workspace.as_ref().map(|(file, error)| file.view(error.clone())),
+                secrets: Vec::new(),
+            };
+            (settings, names)
+        };
+        // Looked up with the lock let go: a keychain may take its time.
+        settings.secrets = self.mcp_secrets(names);
+        settings
     }
 
     /// Checks `text`, saves it (whole, or not at all), and starts, stops
@@ -128,24 +148,44 @@ impl Runtime {
         let Some(r) = s.running.get(name) else {
             return Err(RuntimeError::InvalidInput(format!("there is no MCP server named {name:?}")));
         };
-        let config = r.config.clone();
-        self.start_server(&mut s, name, config);
+        let wanted = r.wanted.clone();
+        self.start_server(&mut s, name, wanted);
         Ok(())
     }
 
-    fn apply_mcp_settings(&self, text: String) -> Result<(), String> {
+    /// Restarts the servers whose settings name the secret `name`.
+    pub(crate) fn restart_servers_using(&self, name: &str) {
+        let mut s = self.shared.mcp.lock();
+        let using: Vec<(String, Wanted)> = s
+            .running
+            .iter()
+            .filter(|(_, r)| r.wanted.config.transport.secret_names().iter().any(|n| n == name))
+            .map(|(n, r)| (n.clone(), r.wanted.clone()))
+            .collect();
+        for (server, wanted) in using {
+            self.start_server(&mut s, &server, wanted);
+        }
+    }
+
+    /// Runs what the settings `text` and the workspace's `.mcp.json` (read
+    /// again) ask for: servers gone are stopped, new or changed ones
+    /// started, the others left running.
+    pub(crate) fn apply_mcp_settings(&self, text: String) -> Result<(), String> {
         let config = McpConfig::parse(&text)?;
+        let workspace = self.read_workspace_mcp();
+        let (servers, note) = wanted(config, workspace.as_ref());
         let mut s = self.shared.mcp.lock();
         s.text = text;
-        let gone: Vec<String> = s.running.keys().filter(|n| !config.servers.contains_key(*n)).cloned().collect();
+        s.workspace = workspace.map(|w| (w, note));
+        let gone: Vec<String> = s.running.keys().filter(|n| !servers.contains_key(*n)).cloned().collect();
         for name in gone {
             if let Some(mut r) = s.running.remove(&name) {
                 stop(&mut r);
                 self.forget_tools(&r.status.tools);
             }
         }
-        for (name, server) in config.servers {
-            if s.running.get(&name).is_some_and(|r| r.config == server) {
+        for (name, server) in servers {
+            if s.running.get(&name).is_some_and(|r| r.wanted == server) {
                 continue;
             }
             self.start_server(&mut s, &name, server);
@@ -164,12 +204,14 @@ impl Runtime {
         Ok(())
     }
 
-    /// (Re)starts one server: its old task (and process) stop first.
-    fn start_server(&self, s: &mut Servers, name: &str, config: ServerConfig) {
+    /// (Re)starts one server: its old task (and process) stop first. One
+    /// not trusted, turned off, or missing a secret is shown, not started.
+    fn start_server(&self, s: &mut Servers, name: &str, wanted: Wanted) {
         if let Some(mut old) = s.running.remove(name) {
             stop(&mut old);
             self.forget_tools(&old.status.tools);
         }
+        let config = &wanted.config;
         let mut status = McpServerStatus {
             name: name.to_owned(),
             transport: config.transport.describe(),
@@ -179,18 +221,27 @@ impl Runtime {
             stderr: Vec::new(),
             tools: Vec::new(),
             ready_count: 0,
+            origin: wanted.origin,
+            startup_timeout_ms: config.startup_timeout.as_millis() as u64,
+            call_timeout_ms: config.call_timeout.as_millis() as u64,
         };
         let mut task = None;
         s.generations += 1;
         let generation = s.generations;
-        if let (false, Some(updates)) = (config.disabled, s.updates.clone()) {
+        let transport = config.transport.with_secrets(&|n| self.mcp_secret(n));
+        if !wanted.trusted {
+            status.state = McpState::Untrusted;
+            status.reason = Some("from the workspace's .mcp.json, which you have not trusted yet".into());
+        } else if let (false, Err(e)) = (config.disabled, &transport) {
+            (status.state, status.reason) = (McpState::Failed, Some(e.clone()));
+        } else if let (false, Ok(transport), Some(updates)) = (config.disabled, transport, s.updates.clone()) {
             status.state = McpState::Starting;
             let weak = Arc::downgrade(&self.shared);
             let me = name.to_owned();
             let supervisor = Supervisor {
                 name: name.to_owned(),
                 generation,
-                config: config.clone(),
+                config: braid_tools::mcp::ServerConfig { transport, ..config.clone() },
                 workspace: self.shared.config.default_working_dir.clone(),
                 results: ResultStore::new(self.results_dir(), braid_tools::mcp::results::DEFAULT_CAP_CHARS),
                 // A name another server's tool holds is not taken over.
@@ -203,7 +254,7 @@ impl Runtime {
             };
             task = Some(tokio::spawn(supervisor.run()).abort_handle());
         }
-        s.running.insert(name.to_owned(), Running { generation, config, status, task, peer: None });
+        s.running.insert(name.to_owned(), Running { generation, wanted, status, task, peer: None });
     }
 
     /// Takes a stopped server's tools out at once (a restarted server's

@@ -3,7 +3,7 @@
 //! messages stored before the text, prompts filled in for the composer.
 
 use crate::{Runtime, RuntimeError};
-use braid_protocol::mcp::{McpPromptInfo, McpResourceInfo};
+use braid_protocol::mcp::{McpPromptInfo, McpResourceInfo, McpResourceTemplate};
 use braid_protocol::{MessageType, Timestamp};
 use braid_tools::mcp::{context, McpPeer};
 use std::collections::BTreeMap;
@@ -17,6 +17,13 @@ impl Runtime {
     pub async fn list_mcp_resources(&self) -> Vec<McpResourceInfo> {
         let peers = self.shared.mcp.peers();
         let lists = peers.iter().map(|(name, peer, _)| context::resources(peer, name, LIST_LIMIT));
+        futures::future::join_all(lists).await.into_iter().flatten().collect()
+    }
+
+    /// Every ready server's resource templates, server by server.
+    pub async fn list_mcp_templates(&self) -> Vec<McpResourceTemplate> {
+        let peers = self.shared.mcp.peers();
+        let lists = peers.iter().map(|(name, peer, _)| context::templates(peer, name, LIST_LIMIT));
         futures::future::join_all(lists).await.into_iter().flatten().collect()
     }
 

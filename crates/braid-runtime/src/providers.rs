@@ -50,6 +50,12 @@ const PROBE_TIMEOUT: Duration = Duration::from_millis(700);
 const TEST_TIMEOUT: Duration = Duration::from_secs(15);
 
 impl Providers {
+    /// The store API keys live in (the keychain, or the private file),
+    /// which holds the MCP settings' secrets too.
+    pub(crate) fn secrets(&self) -> &Secrets {
+        &self.secrets
+    }
+
     /// Settings from `path` (missing file: none configured). A file that
     /// cannot be read is an error and is left untouched.
     pub fn from_settings(path: PathBuf, secrets: Secrets) -> Result<Providers, SettingsError> {

@@ -13,7 +13,7 @@ use braid_protocol::{
 };
 use braid_runtime::{Runtime, RuntimeConfig};
 use braid_testkit::harness::Watch;
-use braid_testkit::mcp::{server_bin, until};
+use braid_testkit::mcp::{call, outputs, server_bin, until};
 use braid_testkit::script::{answer, calls};
 use serde_json::json;
 use std::path::Path;
@@ -27,40 +27,6 @@ fn open(dir: &Path, fake: Arc<FakeProvider>, mcp: serde_json::Value) -> Runtime 
     std::fs::write(dir.join("mcp.json"), mcp.to_string()).unwrap();
     rt.start_mcp(dir.join("mcp.json"));
     rt
-}
-
-/// The output (or error) of each tool result, in order.
-fn outputs(rt_messages: &[braid_protocol::Message]) -> Vec<(ToolResultStatus, String)> {
-    rt_messages
-        .iter()
-        .filter_map(|m| match &m.body {
-            MessageType::ToolResult { status, output, error, .. } => {
-                Some((*status, if output.is_empty() { error.clone().unwrap_or_default() } else { output.clone() }))
-            }
-            _ => None,
-        })
-        .collect()
-}
-
-/// Sends `text` with the model scripted to call `tool` with `args`,
-/// approves the call when asked, and returns the call's result.
-async fn call(
-    rt: &Runtime,
-    fake: &FakeProvider,
-    id: &str,
-    tool: &str,
-    args: serde_json::Value,
-) -> (ToolResultStatus, String) {
-    let ctx = rt.create_context(None, None).await.unwrap();
-    fake.push_reply(calls(&[(id, tool, args)]));
-    fake.push_reply(answer("done"));
-    let mut watch = Watch::new(rt, &ctx.id).await;
-    rt.send_message(&ctx.id, NewMessage::user_text("go"), false).await.unwrap();
-    tokio::time::timeout(START, watch.state(StatusKind::AwaitingToolApproval)).await.expect("the call is asked");
-    rt.decide_tool_call(&ctx.id, id.into(), ApprovalDecision::Approve).await.unwrap();
-    tokio::time::timeout(START, watch.settled()).await.expect("the turn ends");
-    let snap = rt.load_context(&ctx.id).await.unwrap();
-    outputs(&snap.messages).pop().unwrap()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -238,6 +204,20 @@ async fn resources_join_a_conversation_and_prompts_fill_the_composer() {
     let bad = rt.send_message(&ctx.id, NewMessage::user_text("@everything:demo://no/such/thing please"), false).await;
     assert!(bad.unwrap_err().to_string().contains("@everything:demo://no/such/thing"), "the reason names it");
     assert_eq!(rt.load_context(&ctx.id).await.unwrap().messages.len(), before);
+
+    // A template's variables, filled in, name a resource like any other.
+    let templates = rt.list_mcp_templates().await;
+    let text_t = templates.iter().find(|t| t.uri_template == "demo://resource/dynamic/text/{resourceId}").unwrap();
+    assert_eq!((text_t.variables.as_slice(), text_t.server.as_str()), (&["resourceId".to_owned()][..], "everything"));
+    let filled = text_t.uri_template.replace("{resourceId}", "7");
+    rt.send_message(&ctx.id, NewMessage::user_text(&format!("and @everything:{filled}")), false).await.unwrap();
+    Watch::new(&rt, &ctx.id).await.settled().await;
+    let snap = rt.load_context(&ctx.id).await.unwrap();
+    let read = snap.messages.iter().find_map(|m| match &m.body {
+        MessageType::McpResource { resource_uri, content, .. } if *resource_uri == filled => Some(content.clone()),
+        _ => None,
+    });
+    assert!(read.unwrap().contains('7'), "the server made resource 7");
 
     let prompts = rt.list_mcp_prompts().await;
     let args = prompts.iter().find(|p| p.name == "args-prompt").expect("args-prompt listed");

@@ -292,7 +292,7 @@ confirm_reads: boolean, };
 
 export type ToolSource = { "kind": "builtin" } | { "kind": "mcp", server: string, } | { "kind": "agent" };
 
-export type McpState = "starting" | "ready" | "failed" | "disabled";
+export type McpState = "starting" | "ready" | "failed" | "disabled" | "untrusted";
 
 export type McpServerStatus = { name: string, 
 /**
@@ -318,7 +318,11 @@ tools: Array<string>,
 /**
  * How many times it became ready: more than once, it was restarted.
  */
-ready_count: number, };
+ready_count: number, origin: McpOrigin, 
+/**
+ * Its limits, in milliseconds: to start, and for one call.
+ */
+startup_timeout_ms: number, call_timeout_ms: number, };
 
 export type McpSettings = { 
 /**
@@ -332,13 +336,39 @@ text: string, servers: Array<McpServerStatus>,
 /**
  * Why the saved file could not be used, if it cannot.
  */
-error: string | null, };
+error: string | null, 
+/**
+ * The workspace's own `.mcp.json`, when it has one.
+ */
+workspace: McpWorkspace | null, 
+/**
+ * The secrets the settings name (`${secret:NAME}` in `env` or
+ * `headers`), and whether each is set. Their values never leave the
+ * backend.
+ */
+secrets: Array<McpSecret>, };
 
 export type McpResourceInfo = { server: string, uri: string, name: string, description: string | null, mime_type: string | null, };
 
 export type McpPromptInfo = { server: string, name: string, description: string | null, arguments: Array<McpPromptArgument>, };
 
 export type McpPromptArgument = { name: string, description: string | null, required: boolean, };
+
+export type McpOrigin = "settings" | "workspace";
+
+export type McpWorkspace = { path: string, trusted: boolean, 
+/**
+ * Why it cannot be used, if it cannot.
+ */
+error: string | null, };
+
+export type McpSecret = { name: string, set: boolean, };
+
+export type McpResourceTemplate = { server: string, uri_template: string, name: string, description: string | null, mime_type: string | null, 
+/**
+ * The template's variables, in order.
+ */
+variables: Array<string>, };
 
 export type ToolSpec = { 
 /**
@@ -454,7 +484,7 @@ export type Command = { "type": "create_context", title: string | null,
 /**
  * The runtime's default when absent; changed with `SetWorkingDir`.
  */
-working_dir: string | null, } | { "type": "set_working_dir", context_id: ContextId, working_dir: string, } | { "type": "default_working_dir" } | { "type": "get_mcp_settings" } | { "type": "save_mcp_settings", text: string, } | { "type": "restart_mcp_server", name: string, } | { "type": "list_mcp_resources" } | { "type": "list_mcp_prompts" } | { "type": "get_mcp_prompt", server: string, name: string, arguments: { [key in string]: string }, } | { "type": "list_contexts" } | { "type": "load_context", context_id: ContextId, } | { "type": "delete_context", context_id: ContextId, } | { "type": "send_message", context_id: ContextId, message: NewMessage, queue_if_busy: boolean, } | { "type": "unqueue", context_id: ContextId, message_id: MessageId, } | { "type": "cancel", context_id: ContextId, } | { "type": "interrupt", context_id: ContextId, } | { "type": "retry", context_id: ContextId, } | { "type": "continue", context_id: ContextId, } | { "type": "decide_tool_call", context_id: ContextId, call_id: CallId, decision: ApprovalDecision, 
+working_dir: string | null, } | { "type": "set_working_dir", context_id: ContextId, working_dir: string, } | { "type": "default_working_dir" } | { "type": "get_mcp_settings" } | { "type": "save_mcp_settings", text: string, } | { "type": "restart_mcp_server", name: string, } | { "type": "list_mcp_resources" } | { "type": "list_mcp_prompts" } | { "type": "list_mcp_templates" } | { "type": "trust_workspace_mcp", trusted: boolean, } | { "type": "set_mcp_secret", name: string, value: string | null, } | { "type": "get_mcp_prompt", server: string, name: string, arguments: { [key in string]: string }, } | { "type": "list_contexts" } | { "type": "load_context", context_id: ContextId, } | { "type": "delete_context", context_id: ContextId, } | { "type": "send_message", context_id: ContextId, message: NewMessage, queue_if_busy: boolean, } | { "type": "unqueue", context_id: ContextId, message_id: MessageId, } | { "type": "cancel", context_id: ContextId, } | { "type": "interrupt", context_id: ContextId, } | { "type": "retry", context_id: ContextId, } | { "type": "continue", context_id: ContextId, } | { "type": "decide_tool_call", context_id: ContextId, call_id: CallId, decision: ApprovalDecision, 
 /**
  * With a denial: why, told to the model with it.
  */
@@ -725,6 +755,9 @@ export type CommandResponses = {
   restart_mcp_server: void,
   list_mcp_resources: Array<McpResourceInfo>,
   list_mcp_prompts: Array<McpPromptInfo>,
+  list_mcp_templates: Array<McpResourceTemplate>,
+  trust_workspace_mcp: McpSettings,
+  set_mcp_secret: McpSettings,
   get_mcp_prompt: string,
   save_provider: SettingsView,
   remove_provider: SettingsView,

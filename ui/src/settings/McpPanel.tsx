@@ -16,6 +16,8 @@ function stateLine(s: McpServerStatus): string {
       return `failed: ${s.reason ?? "no reason given"}${s.retrying ? " (trying again)" : ""}`;
     case "disabled":
       return "off";
+    case "untrusted":
+      return "waits for your trust";
   }
 }
 

@@ -45,6 +45,59 @@ impl Transport {
             Transport::Http { url, .. } => url.clone(),
         }
     }
+
+    /// The secrets its `env` or `headers` name as `${secret:NAME}`.
+    pub fn secret_names(&self) -> Vec<String> {
+        let values = match self {
+            Transport::Stdio { env, .. } => env.values(),
+            Transport::Http { headers, .. } => headers.values(),
+        };
+        let mut names: Vec<String> = values.flat_map(|v| secrets_in(v).into_iter().map(|(_, n)| n)).collect();
+        names.sort();
+        names.dedup();
+        names
+    }
+
+    /// The transport with every `${secret:NAME}` replaced by the secret's
+    /// value; a secret not set is an error that names it.
+    pub fn with_secrets(&self, lookup: &dyn Fn(&str) -> Option<String>) -> Result<Transport, String> {
+        let fill = |map: &BTreeMap<String, String>| -> Result<BTreeMap<String, String>, String> {
+            map.iter()
+                .map(|(k, v)| {
+                    let mut out = v.clone();
+                    for (token, name) in secrets_in(v) {
+                        let value = lookup(&name).ok_or_else(|| {
+                            format!("the secret {name:?} ({k}) is not set; set it under Settings → MCP servers")
+                        })?;
+                        out = out.replace(&token, &value);
+                    }
+                    Ok((k.clone(), out))
+                })
+                .collect()
+        };
+        Ok(match self {
+            Transport::Stdio { command, args, env, cwd } => {
+                Transport::Stdio { command: command.clone(), args: args.clone(), env: fill(env)?, cwd: cwd.clone() }
+            }
+            Transport::Http { url, headers } => Transport::Http { url: url.clone(), headers: fill(headers)? },
+        })
+    }
+}
+
+/// The `${secret:NAME}` tokens in `value`: (token, NAME).
+fn secrets_in(value: &str) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    let mut rest = value;
+    while let Some(start) = rest.find("${secret:") {
+        let after = &rest[start + "${secret:".len()..];
+        let Some(end) = after.find('}') else { break };
+        let name = &after[..end];
+        if !name.is_empty() {
+            out.push((format!("${{secret:{name}}}"), name.to_owned()));
+        }
+        rest = &after[end + 1..];
+    }
+    out
 }
 
 #[derive(Deserialize)]
@@ -171,6 +224,26 @@ mod tests {
         assert_eq!(web.call_timeout, Duration::from_millis(5000));
         assert!(matches!(&web.transport, Transport::Http { headers, .. } if headers["Authorization"] == "Bearer x"));
         assert_eq!(McpConfig::parse("").unwrap(), McpConfig::empty());
+    }
+
+    #[test]
+    fn secrets_are_named_and_filled_in_only_where_the_settings_say() {
+        let c = McpConfig::parse(
+            r#"{"mcpServers": {
+                "gh": {"command": "gh-mcp", "args": ["${secret:ARG}"], "env": {"TOKEN": "${secret:GH}", "N": "1"}},
+                "web": {"url": "https://h/mcp", "headers": {"Authorization": "Bearer ${secret:WEB}${secret:GH}"}}
+            }}"#,
+        )
+        .unwrap();
+        let (gh, web) = (&c.servers["gh"].transport, &c.servers["web"].transport);
+        assert_eq!(gh.secret_names(), ["GH"], "args are not filled in: they show in the settings");
+        assert_eq!(web.secret_names(), ["GH", "WEB"]);
+        let lookup = |n: &str| (n != "WEB").then(|| format!("<{n}>"));
+        let Transport::Stdio { env, args, .. } = gh.with_secrets(&lookup).unwrap() else { panic!() };
+        assert_eq!((env["TOKEN"].as_str(), env["N"].as_str(), args[0].as_str()), ("<GH>", "1", "${secret:ARG}"));
+        let err = web.with_secrets(&lookup).unwrap_err();
+        assert!(err.contains("\"WEB\" (Authorization) is not set"), "{err}");
+        assert!(!gh.describe().contains("<GH>"));
     }
 
     #[test]

@@ -2,7 +2,7 @@
 //! `@server:uri` mentions, resources read as text, prompts listed and
 //! filled in.
 
-use braid_protocol::mcp::{McpPromptArgument, McpPromptInfo, McpResourceInfo};
+use braid_protocol::mcp::{McpPromptArgument, McpPromptInfo, McpResourceInfo, McpResourceTemplate};
 use rmcp::model::{GetPromptRequestParams, ReadResourceRequestParams};
 use rmcp::service::Peer;
 use rmcp::RoleClient;
@@ -36,6 +36,44 @@ pub async fn resources(peer: &Peer<RoleClient>, server: &str, limit: Duration) -
             mime_type: r.mime_type.clone(),
         })
         .collect()
+}
+
+/// The server's resource templates (none when it offers none or cannot
+/// list them).
+pub async fn templates(peer: &Peer<RoleClient>, server: &str, limit: Duration) -> Vec<McpResourceTemplate> {
+    let Ok(Ok(listed)) = tokio::time::timeout(limit, peer.list_all_resource_templates()).await else {
+        return Vec::new();
+    };
+    listed
+        .into_iter()
+        .map(|t| McpResourceTemplate {
+            server: server.to_owned(),
+            variables: variables(&t.uri_template),
+            uri_template: t.uri_template.clone(),
+            name: t.title.clone().unwrap_or_else(|| t.name.clone()),
+            description: t.description.clone(),
+            mime_type: t.mime_type.clone(),
+        })
+        .collect()
+}
+
+/// The variables of an RFC 6570 URI template, in order, once each:
+/// `a://{x}/{+y}{?p,q*}` → x, y, p, q.
+pub fn variables(template: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut rest = template;
+    while let Some(open) = rest.find('{') {
+        let Some(close) = rest[open..].find('}') else { break };
+        let expr = rest[open + 1..open + close].trim_start_matches(['+', '#', '.', '/', ';', '?', '&']);
+        for var in expr.split(',') {
+            let name = var.split(':').next().unwrap_or_default().trim_end_matches('*');
+            if !name.is_empty() && !out.iter().any(|v| v == name) {
+                out.push(name.to_owned());
+            }
+        }
+        rest = &rest[open + close + 1..];
+    }
+    out
 }
 
 /// The server's prompts (none when it offers none or cannot list them).
@@ -155,5 +193,13 @@ mod tests {
             [("docs".to_owned(), "demo://a/b.md".to_owned()), ("everything".to_owned(), "file:///x.txt".to_owned())]
         );
         assert!(mentions("mail@docs:demo://a and @docs:nouri", &servers).is_empty());
+    }
+
+    #[test]
+    fn a_templates_variables_are_found_in_every_form() {
+        assert_eq!(variables("demo://resource/dynamic/text/{resourceId}"), ["resourceId"]);
+        assert_eq!(variables("a://{x}/{+y}{/x}{?p,q*}{&r:3}"), ["x", "y", "p", "q", "r"]);
+        assert!(variables("plain://no-variables").is_empty());
+        assert_eq!(variables("broken://{x"), Vec::<String>::new());
     }
 }
