@@ -130,8 +130,14 @@ pub fn plan(request: &PreparedRequest, system_tokens: u32, tools_tokens: u32, se
         system: system_tokens,
         tools: tools_tokens,
     };
-    let counted: Vec<(&Message, u32)> =
-        request.messages.iter().map(|m| (m, cost(m, enc, request.sees_images))).collect();
+    // A resource read again stands for its older copies: they are not sent.
+    let superseded = crate::resources::superseded(&request.messages);
+    let counted: Vec<(&Message, u32)> = request
+        .messages
+        .iter()
+        .filter(|m| !superseded.contains(&m.id))
+        .map(|m| (m, cost(m, enc, request.sees_images)))
+        .collect();
     let mut available = if settings.trimmed { budget.for_messages() / 2 } else { budget.for_messages() };
     // Counts the model's server made need no correction.
     let estimated = enc == TokenEncoding::Estimate && !request.counted_by_model;

@@ -23,6 +23,7 @@ pub mod optimize;
 pub mod pipeline;
 pub mod prompt;
 pub mod recovery;
+pub mod resources;
 pub mod sim;
 pub mod title;
 pub mod tokens;

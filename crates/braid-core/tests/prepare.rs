@@ -254,3 +254,29 @@ fn an_answer_the_user_stopped_is_kept_marked_and_continue_goes_on_from_it() {
     answer(&mut sim, " red.", None);
     assert!(!sim.messages().last().unwrap().meta.stopped, "a finished answer is not marked");
 }
+
+#[test]
+fn a_resource_read_again_is_sent_once_its_newest_copy() {
+    let resource = |content: &str, at: u64| braid_protocol::MessageType::McpResource {
+        server_name: "docs".into(),
+        resource_uri: "demo://plan.md".into(),
+        content: content.into(),
+        mime_type: None,
+        retrieved_at: braid_protocol::Timestamp(at),
+    };
+    let mut sim = Sim::new();
+    sim.start_with("read @docs:demo://plan.md", vec![resource("the old plan", 1)]);
+    sim.prepare(sim.prepared(8_000));
+    answer(&mut sim, "ok", None);
+    sim.start_with("and now?", vec![resource("the new plan", 2)]);
+    let fx = sim.prepare(sim.prepared(8_000));
+    let sent: Vec<String> = fx
+        .iter()
+        .find_map(|e| match e {
+            Effect::SendLlmRequest { messages, .. } => Some(messages.iter().map(|m| format!("{:?}", m.body)).collect()),
+            _ => None,
+        })
+        .expect("the request goes out");
+    assert!(sent.iter().any(|m| m.contains("the new plan")));
+    assert!(!sent.iter().any(|m| m.contains("the old plan")), "the older copy is not sent: {sent:?}");
+}

@@ -6,7 +6,8 @@
 use crate::mcp_workspace::{wanted, Wanted, WorkspaceFile};
 use crate::shared::Shared;
 use crate::{Runtime, RuntimeError};
-use braid_protocol::{McpServerStatus, McpSettings, McpState, ToolSource};
+use braid_core::resources::ResourceKey;
+use braid_protocol::{McpServerStatus, McpSettings, McpState, Timestamp, ToolSource};
 use braid_tools::mcp::{McpConfig, McpPeer, Phase, ReadMcpResult, ResultStore, Supervisor, Update};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -41,6 +42,8 @@ struct Servers {
     /// Numbers each supervisor started, so a replaced one's last words
     /// are told apart.
     generations: u64,
+    /// When each server last said one of its resources changed.
+    updated: BTreeMap<ResourceKey, Timestamp>,
 }
 
 struct Running {
@@ -64,6 +67,11 @@ impl Mcp {
             .iter()
             .filter_map(|(name, r)| r.peer.clone().map(|p| (name.clone(), p, r.wanted.config.call_timeout)))
             .collect()
+    }
+
+    /// When each resource was last said to have changed.
+    pub(crate) fn updated(&self) -> BTreeMap<ResourceKey, Timestamp> {
+        self.lock().updated.clone()
     }
 
     pub(crate) fn settings_text(&self) -> String {
@@ -291,6 +299,12 @@ async fn apply_updates(shared: Weak<Shared>, mut rx: mpsc::UnboundedReceiver<Upd
             // An update from a task already replaced (restarted, removed)
             // is dropped.
             let Some(r) = s.running.get_mut(&u.server).filter(|r| r.generation == u.generation) else { continue };
+            if let Some(uri) = u.resource_updated {
+                s.updated.insert((u.server, uri), crate::clock::now());
+                drop(s);
+                rt.shared.mcp.changed.send_modify(|n| *n += 1);
+                continue;
+            }
             r.peer = u.peer;
             let st = &mut r.status;
             (st.state, st.reason, st.retrying) = match &u.phase {

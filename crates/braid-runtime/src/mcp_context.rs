@@ -3,8 +3,9 @@
 //! messages stored before the text, prompts filled in for the composer.
 
 use crate::{Runtime, RuntimeError};
+use braid_core::resources::{self, ResourceKey};
 use braid_protocol::mcp::{McpPromptInfo, McpResourceInfo, McpResourceTemplate};
-use braid_protocol::{MessageType, Timestamp};
+use braid_protocol::{Message, MessageType, Timestamp};
 use braid_tools::mcp::{context, McpPeer};
 use std::collections::BTreeMap;
 use std::time::Duration;
@@ -55,38 +56,62 @@ impl Runtime {
     }
 }
 
-/// What the pipeline needs to read the resources a message mentions.
+/// What the pipeline needs to read the resources of a message.
 #[derive(Clone)]
 pub(crate) struct ResourceReader {
     peers: Vec<(String, McpPeer, Duration)>,
+    updated: BTreeMap<ResourceKey, Timestamp>,
+}
+
+/// What to read for one message.
+pub(crate) struct Reads {
+    /// Its `@server:uri` mentions of ready servers: each must be read.
+    pub mentions: Vec<ResourceKey>,
+    /// Those and the resources in play gone stale, as the core decides.
+    pub all: Vec<ResourceKey>,
 }
 
 impl ResourceReader {
     pub(crate) fn new(rt: &crate::shared::Shared) -> ResourceReader {
-        ResourceReader { peers: rt.mcp.peers() }
+        ResourceReader { peers: rt.mcp.peers(), updated: rt.mcp.updated() }
     }
 
-    /// The `@server:uri` mentions in `text` of ready servers.
-    pub(crate) fn mentions(&self, text: &str) -> Vec<(String, String)> {
+    /// The resources to read for a message with `text` on a branch that
+    /// holds `messages`; resources of servers not ready are left as held.
+    pub(crate) fn plan<'a>(
+        &self,
+        text: &str,
+        messages: impl IntoIterator<Item = &'a Message>,
+        now: Timestamp,
+    ) -> Reads {
         let names: Vec<String> = self.peers.iter().map(|(n, ..)| n.clone()).collect();
-        context::mentions(text, &names)
+        let mentions = context::mentions(text, &names);
+        let all = resources::to_read(messages, &mentions, &self.updated, now, resources::FRESH_FOR_MS);
+        let all = all.into_iter().filter(|(server, _)| names.contains(server)).collect();
+        Reads { mentions, all }
     }
 
-    /// Reads each mention into an McpResource message, or the first error.
-    pub(crate) async fn read(&self, mentions: &[(String, String)], now: Timestamp) -> Result<Vec<MessageType>, String> {
+    /// Reads each into an McpResource message, and asks its server to say
+    /// when it changes. A mention that cannot be read is the error; a
+    /// resource only read again keeps its older copy.
+    pub(crate) async fn read(&self, reads: &Reads, now: Timestamp) -> Result<Vec<MessageType>, String> {
         let mut out = Vec::new();
-        for (server, uri) in mentions {
-            let Some((_, peer, limit)) = self.peers.iter().find(|(n, ..)| n == server) else {
-                return Err(format!("@{server}:{uri}: the MCP server {server} is not ready"));
-            };
-            let (content, mime_type) = context::read_text(peer, server, uri, *limit).await?;
-            out.push(MessageType::McpResource {
-                server_name: server.clone(),
-                resource_uri: uri.clone(),
-                content,
-                mime_type,
-                retrieved_at: now,
-            });
+        for key @ (server, uri) in &reads.all {
+            let Some((_, peer, limit)) = self.peers.iter().find(|(n, ..)| n == server) else { continue };
+            match context::read_text(peer, server, uri, *limit).await {
+                Ok((content, mime_type)) => {
+                    context::subscribe(peer, uri, *limit).await;
+                    out.push(MessageType::McpResource {
+                        server_name: server.clone(),
+                        resource_uri: uri.clone(),
+                        content,
+                        mime_type,
+                        retrieved_at: now,
+                    });
+                }
+                Err(e) if reads.mentions.contains(key) => return Err(e),
+                Err(e) => tracing::warn!(server, uri, error = %e, "a resource in play was not read again"),
+            }
         }
         Ok(out)
     }

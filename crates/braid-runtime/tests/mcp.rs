@@ -219,6 +219,29 @@ async fn resources_join_a_conversation_and_prompts_fill_the_composer() {
     });
     assert!(read.unwrap().contains('7'), "the server made resource 7");
 
+    // Mentioned again while fresh, a resource is not read again: the copy
+    // the conversation holds serves.
+    let copies = |snap: &braid_protocol::ContextSnapshot| {
+        snap.messages
+            .iter()
+            .filter(|m| matches!(&m.body, MessageType::McpResource { resource_uri, .. } if resource_uri == uri))
+            .count()
+    };
+    rt.send_message(&ctx.id, NewMessage::user_text(&format!("again @everything:{uri}")), false).await.unwrap();
+    Watch::new(&rt, &ctx.id).await.settled().await;
+    assert_eq!(copies(&rt.load_context(&ctx.id).await.unwrap()), 1);
+
+    // It was subscribed to when read: once its server says it changed, the
+    // next message reads it again, and only the newest copy is sent.
+    let mut changes = rt.mcp_changes();
+    call(&rt, &fake, "sub", "mcp__everything__toggle-subscriber-updates", json!({})).await;
+    tokio::time::timeout(START, changes.changed()).await.expect("the server says the resource changed").unwrap();
+    rt.send_message(&ctx.id, NewMessage::user_text("anything new?"), false).await.unwrap();
+    Watch::new(&rt, &ctx.id).await.settled().await;
+    assert_eq!(copies(&rt.load_context(&ctx.id).await.unwrap()), 2, "read again without a mention");
+    let sent = fake.requests().pop().unwrap().messages;
+    assert_eq!(sent.iter().filter(|m| with_it(m)).count(), 1, "the older copy is not sent");
+
     let prompts = rt.list_mcp_prompts().await;
     let args = prompts.iter().find(|p| p.name == "args-prompt").expect("args-prompt listed");
     assert!(args.arguments.iter().any(|a| a.name == "city" && a.required), "{args:?}");

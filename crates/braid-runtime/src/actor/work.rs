@@ -60,17 +60,20 @@ impl ContextActor {
         };
         // `@server:uri` mentions of MCP resources are read next, in a task
         // (then the images, in the same task): Cancel stops both.
+        // Which (mentioned, or in play and stale) is the core's call.
         let reader = crate::mcp_context::ResourceReader::new(&self.shared);
-        let mentions = match &event {
-            Event::PipelineSucceeded { message, .. } => message.body.plain_text().map(|t| reader.mentions(&t)),
+        let reads = match &event {
+            Event::PipelineSucceeded { message, .. } => message.body.plain_text().map(|t| {
+                let held = self.conversation.active_messages();
+                reader.plan(&t, held, clock::now())
+            }),
             _ => None,
-        }
-        .unwrap_or_default();
-        let event = match event {
-            Event::PipelineSucceeded { message, mut attachments } if !mentions.is_empty() => {
+        };
+        let event = match (event, reads) {
+            (Event::PipelineSucceeded { message, mut attachments }, Some(reads)) if !reads.all.is_empty() => {
                 let (job, mailbox) = (self.reading_job(), self.mailbox.clone());
                 let handle = tokio::spawn(async move {
-                    match reader.read(&mentions, clock::now()).await {
+                    match reader.read(&reads, clock::now()).await {
                         Err(error) => {
                             let _ = mailbox.send(Input::Event(Event::PipelineFailed { message_id: id, error }));
                         }
@@ -83,14 +86,14 @@ impl ContextActor {
                 self.reading = Some((id, handle));
                 return;
             }
-            Event::PipelineSucceeded { message, attachments }
+            (Event::PipelineSucceeded { message, attachments }, _)
                 if !images.is_empty() || matches!(message.body, MessageType::Image { .. }) =>
             {
                 let handle = image_task::spawn_pipeline(self.reading_job(), message, attachments, images);
                 self.reading = Some((id, handle));
                 return;
             }
-            other => other,
+            (other, _) => other,
         };
         let _ = self.mailbox.send(Input::Event(event));
     }

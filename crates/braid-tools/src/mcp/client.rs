@@ -24,14 +24,17 @@ const INHERITED: &[&str] =
 const STDERR_LINES: usize = 20;
 
 /// What a server tells the client between calls.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Notice {
     ToolsChanged,
     ResourcesChanged,
     PromptsChanged,
+    /// A resource the client subscribed to changed (its URI).
+    ResourceUpdated(String),
 }
 
-/// The client side of the connection: hands `list_changed` notices on.
+/// The client side of the connection: hands `list_changed` and resource
+/// update notices on.
 #[derive(Clone)]
 pub struct Handler {
     notices: mpsc::UnboundedSender<Notice>,
@@ -52,6 +55,13 @@ impl ClientHandler for Handler {
     }
     async fn on_prompt_list_changed(&self, _: NotificationContext<RoleClient>) {
         let _ = self.notices.send(Notice::PromptsChanged);
+    }
+    async fn on_resource_updated(
+        &self,
+        params: rmcp::model::ResourceUpdatedNotificationParam,
+        _: NotificationContext<RoleClient>,
+    ) {
+        let _ = self.notices.send(Notice::ResourceUpdated(params.uri));
     }
 }
 

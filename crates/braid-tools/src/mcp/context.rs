@@ -140,6 +140,20 @@ pub async fn read_text(
     Ok((text, mime))
 }
 
+/// Asks the server to say when `uri` changes, if it can; a server that
+/// cannot is read again when the resource goes stale instead.
+pub async fn subscribe(peer: &Peer<RoleClient>, uri: &str, limit: Duration) {
+    let can = peer.peer_info().and_then(|i| i.capabilities.resources.as_ref().and_then(|r| r.subscribe));
+    if can == Some(true) {
+        // The 2025-11-25 way; a server of the stateless protocol refuses it.
+        #[allow(deprecated)]
+        let asked = tokio::time::timeout(limit, peer.subscribe(rmcp::model::SubscribeRequestParams::new(uri))).await;
+        if !matches!(asked, Ok(Ok(_))) {
+            tracing::debug!(uri, "the MCP server did not take the subscription");
+        }
+    }
+}
+
 /// A prompt filled in with `arguments`: its messages' text, each under
 /// its role when there are several.
 pub async fn prompt_text(

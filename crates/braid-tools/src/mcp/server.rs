@@ -46,6 +46,9 @@ pub struct Update {
     pub pid: Option<u32>,
     /// The connection, while the server is ready.
     pub peer: Option<super::McpPeer>,
+    /// A resource the server said changed (its URI); nothing else in
+    /// such an update is news.
+    pub resource_updated: Option<String>,
 }
 
 pub struct Supervisor {
@@ -89,6 +92,11 @@ impl Supervisor {
                                                 self.tell_ready(&stderr, tools, pid, &peer);
                                             }
                                         }
+                                        Some(Notice::ResourceUpdated(uri)) => {
+                                            let mut update = self.update(Phase::Ready, &stderr, None, pid);
+                                            (update.peer, update.resource_updated) = (Some(peer.clone()), Some(uri));
+                                            let _ = self.updates.send(update);
+                                        }
                                         Some(_) => {}
                                         None => break,
                                     },
@@ -128,8 +136,8 @@ impl Supervisor {
             .collect())
     }
 
-    fn tell(&self, phase: Phase, stderr: &StderrTail, tools: Option<Vec<Arc<dyn Tool>>>, pid: Option<u32>) {
-        let update = Update {
+    fn update(&self, phase: Phase, stderr: &StderrTail, tools: Option<Vec<Arc<dyn Tool>>>, pid: Option<u32>) -> Update {
+        Update {
             server: self.name.clone(),
             generation: self.generation,
             phase,
@@ -137,20 +145,17 @@ impl Supervisor {
             tools,
             pid,
             peer: None,
-        };
-        let _ = self.updates.send(update);
+            resource_updated: None,
+        }
+    }
+
+    fn tell(&self, phase: Phase, stderr: &StderrTail, tools: Option<Vec<Arc<dyn Tool>>>, pid: Option<u32>) {
+        let _ = self.updates.send(self.update(phase, stderr, tools, pid));
     }
 
     fn tell_ready(&self, stderr: &StderrTail, tools: Vec<Arc<dyn Tool>>, pid: Option<u32>, peer: &super::McpPeer) {
-        let update = Update {
-            server: self.name.clone(),
-            generation: self.generation,
-            phase: Phase::Ready,
-            stderr: stderr.lines(),
-            tools: Some(tools),
-            pid,
-            peer: Some(peer.clone()),
-        };
+        let mut update = self.update(Phase::Ready, stderr, Some(tools), pid);
+        update.peer = Some(peer.clone());
         let _ = self.updates.send(update);
     }
 }
