@@ -18,6 +18,7 @@ import type {
   LocalServer,
   McpPromptInfo,
   McpResourceInfo,
+  McpResourceTemplate,
   McpSettings,
   MergeOptions,
   MergePreview,
@@ -164,6 +165,15 @@ export abstract class CommandBackend implements Backend {
   }
   getMcpPrompt(server: string, name: string, args: Record<string, string>): Promise<string> {
     return this.execute({ type: "get_mcp_prompt", server, name, arguments: args });
+  }
+  listMcpTemplates(): Promise<McpResourceTemplate[]> {
+    return this.execute({ type: "list_mcp_templates" });
+  }
+  trustWorkspaceMcp(trusted: boolean): Promise<McpSettings> {
+    return this.execute({ type: "trust_workspace_mcp", trusted });
+  }
+  setMcpSecret(name: string, value: string | null): Promise<McpSettings> {
+    return this.execute({ type: "set_mcp_secret", name, value });
   }
   saveProvider(provider: ProviderInput): Promise<SettingsView> {
     return this.execute({ type: "save_provider", provider });

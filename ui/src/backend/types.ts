@@ -17,6 +17,7 @@ import type {
   LocalServer,
   McpPromptInfo,
   McpResourceInfo,
+  McpResourceTemplate,
   McpSettings,
   MergeOptions,
   MergePreview,
@@ -120,6 +121,13 @@ export interface Backend {
   listMcpPrompts(): Promise<McpPromptInfo[]>;
   /** A prompt filled in with its arguments: text for the composer. */
   getMcpPrompt(server: string, name: string, args: Record<string, string>): Promise<string>;
+  /** Every ready MCP server's resource templates (URIs with variables). */
+  listMcpTemplates(): Promise<McpResourceTemplate[]>;
+  /** Trusts the workspace's `.mcp.json` as it is now (or no longer). */
+  trustWorkspaceMcp(trusted: boolean): Promise<McpSettings>;
+  /** Sets (or, with null, removes) a secret the MCP settings name as
+   *  `${secret:NAME}`; its value is never sent back. */
+  setMcpSecret(name: string, value: string | null): Promise<McpSettings>;
 
   /** Checks an image (Base64 of PNG, JPEG, WebP or GIF) and keeps it once;
    *  messages then refer to it. */

@@ -22,8 +22,7 @@ import { StateLine } from "./StateLine";
 import { serialLoader, type SerialLoader } from "./serial";
 import { pendingCalls, transcript } from "./transcript";
 import { useReveal, type OpenRequest } from "./reveal";
-import { resourceMatches } from "./mcpPicker";
-import { McpPrompts } from "./McpPrompts";
+import { McpAbove, useMentionSearch } from "./mcpComposer";
 
 /** `onActivity` is told whenever the stored conversation changed (so the
  *  list can show the new count and order). */
@@ -187,13 +186,7 @@ export function ChatView({ backend, id, settings, onActivity, openMessage }: Pro
     (call: ToolCall, decision: ApprovalDecision, reason?: string) => void backend.decideToolCall(id, call.id, decision, reason ?? null).catch(report),
     [backend, id, report],
   );
-  // The `@` picker offers the ready MCP servers' resources beside files;
-  // they are asked for once per conversation shown.
-  const resources = useMemo(() => backend.listMcpResources().catch(() => []), [backend]);
-  const findFiles = useCallback(
-    (q: string) => Promise.all([backend.listWorkspaceFiles(id, q), resources]).then(([files, res]) => [...resourceMatches(res, q), ...files]),
-    [backend, id, resources],
-  );
+  const findFiles = useMentionSearch(backend, id);
   const onContinue = useCallback(() => void backend.continueLoop(id).catch(report), [backend, id, report]);
   const onMode = useCallback((mode: AgentMode) => void backend.setMode(id, mode).then(reload, report), [backend, id, reload, report]);
   const onGeneration = useCallback(
@@ -441,7 +434,7 @@ export function ChatView({ backend, id, settings, onActivity, openMessage }: Pro
       <StateLine status={model.status} notice={model.notice} onRetry={onRetry} onContinue={onContinue} />
       <FilesPanel files={model.snapshot?.files ?? []} />
       <Composer busy={busy} onSend={onSend} onCancel={onCancel} onInterrupt={onInterrupt} phase={model.status.state === "executing_tool" ? "tool" : "answer"} findFiles={findFiles} restore={restore} attachments={attachments}
-        above={(text, setText) => <McpPrompts backend={backend} text={text} onFill={setText} />} />
+        above={(text, setText) => <McpAbove backend={backend} text={text} onFill={setText} />} />
     </section>
   );
 }

@@ -1,29 +1,38 @@
 import { useCallback, useEffect, useState } from "react";
 import type { Backend } from "../backend/types";
-import type { McpServerStatus, McpSettings } from "../generated/protocol";
-import { withDisabled, without, withExample } from "./mcpText";
+import type { McpSettings, McpWorkspace } from "../generated/protocol";
+import { McpSecrets } from "./McpSecrets";
+import { McpServerItem } from "./McpServerItem";
+import { withDisabled, without, withExample, withLimits } from "./mcpText";
 
 /** While a server is starting, its state is asked for again this often. */
 const STARTING_POLL_MS = 700;
 
-function stateLine(s: McpServerStatus): string {
-  switch (s.state) {
-    case "starting":
-      return "starting…";
-    case "ready":
-      return `ready · ${s.tools.length} tool${s.tools.length === 1 ? "" : "s"}${s.ready_count > 1 ? ` · restarted ${s.ready_count - 1}×` : ""}`;
-    case "failed":
-      return `failed: ${s.reason ?? "no reason given"}${s.retrying ? " (trying again)" : ""}`;
-    case "disabled":
-      return "off";
-    case "untrusted":
-      return "waits for your trust";
-  }
+/** A workspace's `.mcp.json`: its servers are commands someone else
+ *  wrote, so they start only once trusted (again after it changes). */
+function WorkspaceTrust({ workspace, onTrust }: { workspace: McpWorkspace; onTrust: (trusted: boolean) => void }) {
+  return (
+    <div className={`mcp-workspace${workspace.trusted ? "" : " untrusted"}`} role="group" aria-label="Workspace MCP servers">
+      {workspace.trusted ? (
+        <p>
+          The servers of <code>{workspace.path}</code> run: you trusted it as it is now.{" "}
+          <button type="button" onClick={() => onTrust(false)}>Stop trusting</button>
+        </p>
+      ) : (
+        <p>
+          This workspace has <code>{workspace.path}</code>. Its servers are programs from the workspace: they start only if you trust it (and again after it changes).{" "}
+          <button type="button" className="primary" onClick={() => onTrust(true)}>Trust and start them</button>
+        </p>
+      )}
+      {workspace.error ? <small className="hint">{workspace.error}</small> : null}
+    </div>
+  );
 }
 
 /** MCP servers: each one's state, tools and last stderr lines, restart,
- *  on/off, remove; the settings file itself edited in place (a file
- *  that cannot be used is refused with the reason and the text kept). */
+ *  on/off, limits, remove; the workspace's own servers once trusted; the
+ *  secrets the settings name; the settings file itself edited in place (a
+ *  file that cannot be used is refused with the reason and the text kept). */
 export function McpPanel({ backend }: { backend: Backend }) {
   const [view, setView] = useState<McpSettings | null>(null);
   const [draft, setDraft] = useState<string | null>(null);
@@ -37,6 +46,11 @@ export function McpPanel({ backend }: { backend: Backend }) {
     return () => clearInterval(t);
   }, [starting, load]);
 
+  const apply = (next: Promise<McpSettings>) =>
+    next.then(
+      (v) => (setView(v), setError(null)),
+      (e: Error) => setError(e.message),
+    );
   const save = (text: string) =>
     backend.saveMcpSettings(text).then(
       (v) => {
@@ -62,39 +76,17 @@ export function McpPanel({ backend }: { backend: Backend }) {
       </p>
       {view.error ? <div className="field-error" role="alert">The saved file is not used: {view.error}</div> : null}
       {view.servers.length === 0 && draft === null ? <p className="hint">No MCP server yet.</p> : null}
+      {view.workspace ? <WorkspaceTrust workspace={view.workspace} onTrust={(t) => void apply(backend.trustWorkspaceMcp(t))} /> : null}
       <ul className="mcp-servers">
         {view.servers.map((s) => (
-          <li key={s.name} data-state={s.state}>
-            <div>
-              <strong>{s.name}</strong> <span className={`badge mcp-${s.state}`}>{stateLine(s)}</span>
-              <small className="mcp-transport">{s.transport}</small>
-            </div>
-            {s.tools.length > 0 ? (
-              <details>
-                <summary>Tools</summary>
-                <ul className="mcp-tools">{s.tools.map((t) => <li key={t}><code>{t}</code></li>)}</ul>
-              </details>
-            ) : null}
-            {s.stderr.length > 0 ? (
-              <details open={s.state === "failed"}>
-                <summary>Last lines of its stderr</summary>
-                <pre className="mcp-stderr">{s.stderr.join("\n")}</pre>
-              </details>
-            ) : null}
-            <div className="actions">
-              {s.state !== "disabled" ? (
-                <button type="button" onClick={() => backend.restartMcpServer(s.name).then(load, (e: Error) => setError(e.message))}>Restart</button>
-              ) : null}
-              <button type="button" onClick={() => edit((t) => withDisabled(t, s.name, s.state !== "disabled"))}>
-                {s.state === "disabled" ? "Turn on" : "Turn off"}
-              </button>
-              <button type="button" className="danger" onClick={() => window.confirm(`Remove the MCP server ${s.name}?`) && edit((t) => without(t, s.name))}>
-                Remove
-              </button>
-            </div>
-          </li>
+          <McpServerItem key={s.name} server={s}
+            onRestart={() => backend.restartMcpServer(s.name).then(load, (e: Error) => setError(e.message))}
+            onToggle={() => edit((t) => withDisabled(t, s.name, s.state !== "disabled"))}
+            onRemove={() => window.confirm(`Remove the MCP server ${s.name}?`) && edit((t) => without(t, s.name))}
+            onLimits={(startup, call) => edit((t) => withLimits(t, s.name, startup, call))} />
         ))}
       </ul>
+      <McpSecrets secrets={view.secrets} onSet={(name, value) => void apply(backend.setMcpSecret(name, value))} />
       {error ? <div className="field-error" role="alert">{error}</div> : null}
       {draft !== null ? (
         <form className="mcp-editor" onSubmit={(e) => (e.preventDefault(), void save(draft))}>

@@ -19,6 +19,21 @@ export function withDisabled(text: string, name: string, disabled: boolean): str
   return JSON.stringify({ ...file, mcpServers: { ...servers, [name]: entry } }, null, 2);
 }
 
+/** Braid's defaults: a server that sets one of these does not write it. */
+export const DEFAULT_STARTUP_MS = 30_000;
+export const DEFAULT_CALL_MS = 300_000;
+
+/** The text with server `name`'s limits set (a default one left out). */
+export function withLimits(text: string, name: string, startupMs: number, callMs: number): string {
+  const { file, servers } = parse(text);
+  const entry = { ...servers[name] };
+  if (startupMs === DEFAULT_STARTUP_MS) delete entry.startupTimeoutMs;
+  else entry.startupTimeoutMs = startupMs;
+  if (callMs === DEFAULT_CALL_MS) delete entry.callTimeoutMs;
+  else entry.callTimeoutMs = callMs;
+  return JSON.stringify({ ...file, mcpServers: { ...servers, [name]: entry } }, null, 2);
+}
+
 /** The text without server `name`. */
 export function without(text: string, name: string): string {
   const { file, servers } = parse(text);
