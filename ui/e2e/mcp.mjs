@@ -5,7 +5,12 @@
 // valid is refused with the reason and the typed text kept; a scripted
 // model calls the server's echo tool: the approval dialog names the
 // server and the tool, Approve, and the result reaches the model.
-// Screenshots: e2e/out/mcp-settings.png, e2e/out/mcp-approval.png.
+// The workspace's own .mcp.json waits for trust, then for the secret it
+// names, set in a password field; a server's call limit is changed in
+// its form; a resource template chosen in the @ picker is filled in by
+// a form and its resource reaches the model.
+// Screenshots: e2e/out/mcp-settings.png, mcp-approval.png, mcp-prompt.png,
+// mcp-workspace.png, mcp-template.png.
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { checker, launchBrowser, startScriptedModel, startServer, tempDir } from "./lib.mjs";
@@ -14,6 +19,9 @@ const { check, finish } = checker();
 const dir = tempDir("mcp");
 const everything = join(import.meta.dirname, "../../tests/mcp-servers/node_modules/.bin/mcp-server-everything");
 writeFileSync(join(dir, "mcp.json"), JSON.stringify({ mcpServers: { everything: { command: everything, args: ["stdio"] }, missing: { command: "braid-no-such-mcp-server" } } }));
+const work = join(dir, "work");
+mkdirSync(work, { recursive: true });
+writeFileSync(join(work, ".mcp.json"), JSON.stringify({ mcpServers: { repo: { command: everything, args: ["stdio"], env: { REPO_TOKEN: "${secret:repo-token}" } } } }));
 const told = [];
 const text = (m) => (typeof m.content === "string" ? m.content : JSON.stringify(m.content));
 const model = await startScriptedModel((body) => {
@@ -27,7 +35,7 @@ const model = await startScriptedModel((body) => {
   const read = body.messages.map(text).filter((t) => t.startsWith("Resource ")).map((t) => t.split("\n")[0]);
   return { text: `I was given: ${read.join("; ") || "nothing"}` };
 });
-const { server, url: started } = startServer(join(dir, "braid.db"), ["--base-url", model.url, "--model", "gpt-4o"]);
+const { server, url: started } = startServer(join(dir, "braid.db"), ["--base-url", model.url, "--model", "gpt-4o"], work);
 const url = await started;
 const browser = await launchBrowser();
 const out = join(import.meta.dirname, "out");
@@ -49,6 +57,30 @@ try {
   const failed = await row("missing").locator(".badge").innerText();
   check(failed.includes('"braid-no-such-mcp-server" was not found'), `a command that does not exist is shown as failed with the reason (${failed})`);
   await page.screenshot({ path: join(out, "mcp-settings.png") });
+
+  // The workspace's server waits for trust, then for its secret.
+  const trust = panel.getByRole("group", { name: "Workspace MCP servers" });
+  check((await row("repo").innerText()).includes("waits for you to trust the workspace") && (await row("repo").innerText()).includes("from the workspace"), "a workspace's server waits for the user's trust");
+  await trust.getByRole("button", { name: "Trust and start them" }).click();
+  await row("repo").and(page.locator('[data-state="failed"]')).waitFor({ timeout: 10000 });
+  const needs = await row("repo").locator(".badge").first().innerText();
+  check(needs.includes('"repo-token" (REPO_TOKEN) is not set'), `trusted, it says which secret it needs (${needs})`);
+  const secrets = page.getByRole("region", { name: "MCP secrets" });
+  await secrets.getByLabel("Value of repo-token").fill("kumquat-4417");
+  await secrets.getByRole("button", { name: "Set" }).click();
+  await row("repo").and(page.locator('[data-state="ready"]')).waitFor({ timeout: 30000 });
+  const shown = await page.content();
+  check(!shown.includes("kumquat-4417") && (await secrets.innerText()).includes("set"), "with the secret set it starts, and the secret is never shown");
+  check(await trust.getByRole("button", { name: "Stop trusting" }).isVisible(), "the workspace shows as trusted");
+  await page.screenshot({ path: join(out, "mcp-workspace.png"), fullPage: true });
+
+  // A server's call limit, changed in its form, is saved to the file.
+  await row("everything").getByText(/^Limits:/).click();
+  await row("everything").getByLabel("Limit per call (s)").fill("120");
+  await row("everything").getByRole("button", { name: "Save limits" }).click();
+  await row("everything").getByText("Limits: 30 s to start, 120 s per call").waitFor({ timeout: 10000 });
+  await row("everything").and(page.locator('[data-state="ready"]')).waitFor({ timeout: 30000 });
+  check(true, "a server's limits are changed in its form (it starts again with them)");
 
   await row("missing").getByRole("button", { name: "Turn off" }).click();
   await row("missing").and(page.locator('[data-state="disabled"]')).waitFor();
@@ -95,6 +127,25 @@ try {
   await box.press("Enter");
   const refused = await page.getByRole("alert").filter({ hasText: "no/such/thing" }).first().innerText({ timeout: 10000 });
   check(refused.includes("@everything:demo://no/such/thing"), `a resource the server lacks stops the message with the reason (${refused.slice(0, 100)})`);
+
+  // A template chosen in `@` is filled in by a form, then read like any resource.
+  await box.fill("@dynamic/text");
+  await picker.getByRole("option", { name: /everything:demo:\/\/resource\/dynamic\/text\/\{resourceId\}/ }).waitFor({ timeout: 10000 });
+  await box.press("Enter");
+  const tform = page.getByRole("form", { name: "Resource Dynamic Text Resource of everything" });
+  await tform.waitFor({ timeout: 10000 });
+  check(await tform.getByRole("button", { name: "Fill in" }).isDisabled(), "a template waits for its variables");
+  await tform.getByLabel("resourceId").fill("7");
+  await page.screenshot({ path: join(out, "mcp-template.png") });
+  await tform.getByRole("button", { name: "Fill in" }).click();
+  const filled = await box.inputValue();
+  check(filled.startsWith("@everything:demo://resource/dynamic/text/7"), `the mention becomes the resource's URI (${filled})`);
+  await box.focus();
+  await box.press("End");
+  await box.pressSequentially("what is it?");
+  await box.press("Enter");
+  await page.getByText(/I was given: .*Resource demo:\/\/resource\/dynamic\/text\/7 from everything:/).waitFor({ timeout: 15000 });
+  check(true, "the template's resource reaches the model");
 
   // `/` offers the server's prompts; one with arguments asks for them.
   await box.fill("/args");
