@@ -58,6 +58,10 @@ pub enum MergeError {
     NotAMerge(MessageId),
     #[error("that merge was undone already")]
     AlreadyUndone,
+    /// What the branch would hold is no sequence a model accepts: a later
+    /// merge copied messages this one would bring back.
+    #[error("this merge cannot be undone while later merges build on it ({0}); undo those first")]
+    UndoBreaks(String),
 }
 
 /// A message that is for people and the system only: never merged as

@@ -173,3 +173,44 @@ proptest! {
         }
     }
 }
+
+/// Found by the property test: undoing an older merge after a later one
+/// copied what the older one had taken off would have put one tool call
+/// on the branch twice. The undo is refused and the branch left as it is.
+#[test]
+fn undoing_a_merge_later_merges_build_on_is_refused() {
+    use Action::*;
+    let m = |source, strategy| Merge { source, strategy, picks: 0, without: false, again: false, resolution: 0 };
+    let actions = [
+        Chat { write: Some(0) },
+        Fork { at: 104, switch: true },
+        m(61, 1),
+        Chat { write: None },
+        Fork { at: 229, switch: false },
+        Switch(184),
+        Chat { write: None },
+        Fork { at: 37, switch: true },
+        m(61, 1),
+        m(0, 0),
+        Fork { at: 0, switch: false },
+        Fork { at: 0, switch: false },
+        Switch(188),
+        Undo(3),
+        m(5, 2),
+    ];
+    let mut sim = Sim::new();
+    sim.state.config.tools.policy = ToolApprovalPolicy::AutoAll;
+    for a in &actions {
+        apply(&mut sim, a);
+    }
+    let before: Vec<MessageId> = sim.messages().iter().map(|m| m.id).collect();
+    let cards: Vec<MessageId> = sim
+        .messages()
+        .iter()
+        .filter(|m| matches!(m.body, MessageType::SystemControl { control: ControlKind::Merge { .. } }))
+        .map(|m| m.id)
+        .collect();
+    let err = sim.undo_merge(cards[1]).unwrap_err();
+    assert!(err.message.contains("later merges build on it") && err.message.contains("undo those first"), "{err:?}");
+    assert_eq!(sim.messages().iter().map(|m| m.id).collect::<Vec<_>>(), before, "nothing changed");
+}

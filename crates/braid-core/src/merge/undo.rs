@@ -49,6 +49,10 @@ pub fn undo_plan(c: &Conversation, merge: MessageId) -> Result<MergeUndo, MergeE
         }
         None => target.message_ids.iter().copied().filter(|id| !brought.contains(id)).collect(),
     };
+    // Undoing a merge that later ones built on could bring back what
+    // they copied: refused, nothing changed.
+    super::sequence::check(ids.iter().filter_map(|id| c.message(*id)).map(|m| &m.body))
+        .map_err(MergeError::UndoBreaks)?;
     Ok(MergeUndo {
         merge,
         target: target_id.clone(),
