@@ -44,6 +44,9 @@ pub struct McpServerStatus {
     /// How many times it became ready: more than once, it was restarted.
     pub ready_count: u32,
     pub origin: McpOrigin,
+    /// The MCP protocol version agreed with it while ready (the stateless
+    /// `2026-07-28`, or an older one it fell back to).
+    pub protocol: Option<String>,
     /// Its limits, in milliseconds: to start, and for one call.
     pub startup_timeout_ms: u64,
     pub call_timeout_ms: u64,

@@ -230,6 +230,7 @@ impl Runtime {
             tools: Vec::new(),
             ready_count: 0,
             origin: wanted.origin,
+            protocol: None,
             startup_timeout_ms: config.startup_timeout.as_millis() as u64,
             call_timeout_ms: config.call_timeout.as_millis() as u64,
         };
@@ -313,6 +314,7 @@ async fn apply_updates(shared: Weak<Shared>, mut rx: mpsc::UnboundedReceiver<Upd
                     if st.state != McpState::Ready {
                         st.ready_count += 1;
                     }
+                    st.protocol = u.protocol.or(st.protocol.take());
                     (McpState::Ready, None, false)
                 }
                 Phase::Failed { reason, retrying } => (McpState::Failed, Some(reason.clone()), *retrying),

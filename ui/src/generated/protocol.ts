@@ -320,6 +320,11 @@ tools: Array<string>,
  */
 ready_count: number, origin: McpOrigin, 
 /**
+ * The MCP protocol version agreed with it while ready (the stateless
+ * `2026-07-28`, or an older one it fell back to).
+ */
+protocol: string | null, 
+/**
  * Its limits, in milliseconds: to start, and for one call.
  */
 startup_timeout_ms: number, call_timeout_ms: number, };

@@ -6,7 +6,11 @@ function stateLine(s: McpServerStatus): string {
     case "starting":
       return "starting…";
     case "ready":
-      return `ready · ${s.tools.length} tool${s.tools.length === 1 ? "" : "s"}${s.ready_count > 1 ? ` · restarted ${s.ready_count - 1}×` : ""}`;
+      return [
+        `ready · ${s.tools.length} tool${s.tools.length === 1 ? "" : "s"}`,
+        s.protocol ? `MCP ${s.protocol}` : null,
+        s.ready_count > 1 ? `restarted ${s.ready_count - 1}×` : null,
+      ].filter(Boolean).join(" · ");
     case "failed":
       return `failed: ${s.reason ?? "no reason given"}${s.retrying ? " (trying again)" : ""}`;
     case "disabled":

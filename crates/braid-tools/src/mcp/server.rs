@@ -49,6 +49,8 @@ pub struct Update {
     /// A resource the server said changed (its URI); nothing else in
     /// such an update is news.
     pub resource_updated: Option<String>,
+    /// The protocol version agreed with the server, once ready.
+    pub protocol: Option<String>,
 }
 
 pub struct Supervisor {
@@ -146,6 +148,7 @@ impl Supervisor {
             pid,
             peer: None,
             resource_updated: None,
+            protocol: None,
         }
     }
 
@@ -155,6 +158,7 @@ impl Supervisor {
 
     fn tell_ready(&self, stderr: &StderrTail, tools: Vec<Arc<dyn Tool>>, pid: Option<u32>, peer: &super::McpPeer) {
         let mut update = self.update(Phase::Ready, stderr, Some(tools), pid);
+        update.protocol = peer.peer_info().map(|i| i.protocol_version.to_string());
         update.peer = Some(peer.clone());
         let _ = self.updates.send(update);
     }
