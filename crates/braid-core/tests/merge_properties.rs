@@ -214,3 +214,30 @@ fn undoing_a_merge_later_merges_build_on_is_refused() {
     assert!(err.message.contains("later merges build on it") && err.message.contains("undo those first"), "{err:?}");
     assert_eq!(sim.messages().iter().map(|m| m.id).collect::<Vec<_>>(), before, "nothing changed");
 }
+
+/// Found by the property test: deleting the branch that alone held what a
+/// merge had rewritten away took those messages from the store, and the
+/// merge could no longer be undone. They are kept while a merge can
+/// bring them back.
+#[test]
+fn a_merge_stays_undoable_after_a_branch_is_deleted() {
+    use Action::*;
+    let actions = [
+        Chat { write: None }, Fork { at: 116, switch: false }, Chat { write: None }, Switch(0),
+        Fork { at: 0, switch: true }, Chat { write: None }, Chat { write: Some(2) }, Fork { at: 0, switch: true },
+        Chat { write: Some(2) }, Fork { at: 21, switch: true },
+        Merge { source: 106, strategy: 2, picks: 0, without: false, again: false, resolution: 1 }, Delete(12),
+    ];
+    let mut sim = Sim::new();
+    sim.state.config.tools.policy = ToolApprovalPolicy::AutoAll;
+    for a in &actions {
+        apply(&mut sim, a);
+    }
+    let card = sim
+        .messages()
+        .iter()
+        .find(|m| matches!(m.body, MessageType::SystemControl { control: ControlKind::Merge { .. } }))
+        .map(|m| m.id)
+        .expect("the merge card is on the branch in use");
+    sim.undo_merge(card).expect("the merge is undone");
+}

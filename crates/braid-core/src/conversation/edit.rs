@@ -2,7 +2,7 @@
 //! other branch holds) and carrying out the machine's edits.
 
 use super::{Branch, Conversation, ConversationError};
-use braid_protocol::{BranchId, MessageId};
+use braid_protocol::{BranchId, ControlKind, MessageId, MessageType};
 use serde::{Deserialize, Serialize};
 
 /// A branch to delete, as the conversation has it: the machine decides
@@ -82,11 +82,21 @@ impl Conversation {
     }
 
     /// What deleting `id` takes with it: the messages no other branch
-    /// holds; its child branches are re-attached to its parent.
+    /// holds, nor could get back by undoing a merge it holds; its child
+    /// branches are re-attached to its parent.
     pub fn deletion(&self, id: &BranchId) -> Result<BranchDeletion, ConversationError> {
         let b = self.branches.get(id).ok_or_else(|| ConversationError::NoSuchBranch(id.clone()))?;
-        let others: std::collections::HashSet<MessageId> =
-            self.branches.values().filter(|o| o.id != *id).flat_map(|o| o.message_ids.iter().copied()).collect();
+        let mut others: std::collections::HashSet<MessageId> = std::collections::HashSet::new();
+        for o in self.branches.values().filter(|o| o.id != *id) {
+            for m in &o.message_ids {
+                others.insert(*m);
+                if let Some(MessageType::SystemControl { control: ControlKind::Merge { record } }) =
+                    self.pool.get(m).map(|m| &m.body)
+                {
+                    others.extend(record.before.iter().flatten());
+                }
+            }
+        }
         Ok(BranchDeletion {
             id: id.clone(),
             name: b.name.clone(),
