@@ -223,10 +223,18 @@ fn undoing_a_merge_later_merges_build_on_is_refused() {
 fn a_merge_stays_undoable_after_a_branch_is_deleted() {
     use Action::*;
     let actions = [
-        Chat { write: None }, Fork { at: 116, switch: false }, Chat { write: None }, Switch(0),
-        Fork { at: 0, switch: true }, Chat { write: None }, Chat { write: Some(2) }, Fork { at: 0, switch: true },
-        Chat { write: Some(2) }, Fork { at: 21, switch: true },
-        Merge { source: 106, strategy: 2, picks: 0, without: false, again: false, resolution: 1 }, Delete(12),
+        Chat { write: None },
+        Fork { at: 116, switch: false },
+        Chat { write: None },
+        Switch(0),
+        Fork { at: 0, switch: true },
+        Chat { write: None },
+        Chat { write: Some(2) },
+        Fork { at: 0, switch: true },
+        Chat { write: Some(2) },
+        Fork { at: 21, switch: true },
+        Merge { source: 106, strategy: 2, picks: 0, without: false, again: false, resolution: 1 },
+        Delete(12),
     ];
     let mut sim = Sim::new();
     sim.state.config.tools.policy = ToolApprovalPolicy::AutoAll;

@@ -1,21 +1,45 @@
 //! An MCP server on stdio built on rmcp's own server side, which speaks
 //! the stateless 2026-07-28 protocol (and the older ones): the npm
-//! servers the tests use speak only 2025-11-25. One tool, `shout`, says
-//! its `text` in capitals.
+//! servers the tests use speak only 2025-11-25. `shout` says its `text`
+//! in capitals; `grow` adds the tool `extra` and says the list changed
+//! on the client's `subscriptions/listen` stream (the only way the
+//! stateless protocol tells a client anything unasked).
 
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ErrorData, ListToolsResult,
-    PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool,
+    PaginatedRequestParams, ServerCapabilities, ServerConfig, SubscriptionFilter, Tool,
 };
-use rmcp::service::RequestContext;
+use rmcp::service::{RequestContext, SubscriptionContext, SubscriptionSink};
 use rmcp::{RoleServer, ServerHandler, ServiceExt};
-use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
 
-struct Shout;
+#[derive(Default)]
+struct Server {
+    grown: AtomicBool,
+    /// The client's listen stream, while it is open.
+    sink: Mutex<Option<SubscriptionSink>>,
+}
 
-impl ServerHandler for Shout {
+fn tool(name: &str, description: &str) -> Tool {
+    let schema = serde_json::json!({"type": "object", "properties": {"text": {"type": "string"}}});
+    let serde_json::Value::Object(schema) = schema else { unreachable!("a JSON object") };
+    Tool::new(name.to_owned(), description.to_owned(), Arc::new(schema))
+}
+
+impl ServerHandler for Server {
     fn get_info(&self) -> ServerConfig {
-        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+        ServerConfig::new(ServerCapabilities::builder().enable_tools().enable_tool_list_changed().build())
+    }
+
+    fn accepted_subscription_filter(&self, requested: &SubscriptionFilter) -> Option<SubscriptionFilter> {
+        Some(requested.clone())
+    }
+
+    async fn listen(&self, context: SubscriptionContext) -> Result<(), ErrorData> {
+        *self.sink.lock().unwrap_or_else(PoisonError::into_inner) = Some(context.sink().clone());
+        context.cancelled().await;
+        Ok(())
     }
 
     async fn list_tools(
@@ -23,13 +47,11 @@ impl ServerHandler for Shout {
         _: Option<PaginatedRequestParams>,
         _: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
-        let schema = serde_json::json!({
-            "type": "object",
-            "properties": {"text": {"type": "string"}},
-            "required": ["text"]
-        });
-        let serde_json::Value::Object(schema) = schema else { unreachable!("a JSON object") };
-        Ok(ListToolsResult::with_all_items(vec![Tool::new("shout", "Says the text in capitals", Arc::new(schema))]))
+        let mut tools = vec![tool("shout", "Says the text in capitals"), tool("grow", "Adds the tool extra")];
+        if self.grown.load(Ordering::SeqCst) {
+            tools.push(tool("extra", "Came with grow"));
+        }
+        Ok(ListToolsResult::with_all_items(tools))
     }
 
     async fn call_tool(
@@ -38,13 +60,27 @@ impl ServerHandler for Shout {
         _: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         let text = request.arguments.as_ref().and_then(|a| a.get("text")).and_then(|t| t.as_str()).unwrap_or_default();
-        Ok(CallToolResult::success(vec![ContentBlock::text(text.to_uppercase())]).into())
+        let said = match request.name.as_ref() {
+            "grow" => {
+                self.grown.store(true, Ordering::SeqCst);
+                let sink = self.sink.lock().unwrap_or_else(PoisonError::into_inner).clone();
+                match sink {
+                    Some(sink) => match sink.notify_tool_list_changed().await {
+                        Ok(()) => "grown".to_owned(),
+                        Err(e) => format!("grown, but the client was not told: {e}"),
+                    },
+                    None => "grown, but the client listens to nothing".to_owned(),
+                }
+            }
+            _ => text.to_uppercase(),
+        };
+        Ok(CallToolResult::success(vec![ContentBlock::text(said)]).into())
     }
 }
 
 #[tokio::main(flavor = "current_thread")]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let running = Shout.serve(rmcp::transport::stdio()).await?;
+    let running = Server::default().serve(rmcp::transport::stdio()).await?;
     running.waiting().await?;
     Ok(())
 }

@@ -4,7 +4,7 @@
 //! worded for the model.
 
 use super::config::{ServerConfig, Transport};
-use rmcp::model::{CallToolRequestParams, ClientConfig, ProtocolVersion};
+use rmcp::model::{CallToolRequestParams, ClientConfig, ProtocolVersion, ServerNotification, SubscriptionFilter};
 use rmcp::service::{ClientLifecycleMode, ClientServiceExt, NotificationContext, Peer, RunningService};
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
 use rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess};
@@ -158,6 +158,36 @@ pub async fn connect(
     match tokio::time::timeout(limit, started).await {
         Ok(r) => r,
         Err(_) => Err(format!("{name} did not start within {} s", limit.as_secs_f32())),
+    }
+}
+
+/// Under the stateless protocol (2026-07-28) a server tells nothing
+/// unasked: list changes come on a `subscriptions/listen` stream, handed
+/// on here like the older protocol's notices, until the stream or the
+/// connection ends. Under older protocols there is nothing to do.
+pub async fn listen(peer: Peer<RoleClient>, notices: mpsc::UnboundedSender<Notice>) {
+    if peer.peer_info().is_none_or(|i| i.protocol_version.has_initialize()) {
+        return;
+    }
+    let filter = SubscriptionFilter::builder().tools_list_changed().resources_list_changed().prompts_list_changed();
+    let mut stream = match peer.listen(filter.build()).await {
+        Ok(stream) => stream,
+        Err(e) => {
+            tracing::debug!(error = %e, "the MCP server offers no subscriptions/listen");
+            return;
+        }
+    };
+    while let Ok(Some(n)) = stream.next().await {
+        let notice = match n {
+            ServerNotification::ToolListChangedNotification(_) => Notice::ToolsChanged,
+            ServerNotification::ResourceListChangedNotification(_) => Notice::ResourcesChanged,
+            ServerNotification::PromptListChangedNotification(_) => Notice::PromptsChanged,
+            ServerNotification::ResourceUpdatedNotification(u) => Notice::ResourceUpdated(u.params.uri),
+            _ => continue,
+        };
+        if notices.send(notice).is_err() {
+            return;
+        }
     }
 }
 

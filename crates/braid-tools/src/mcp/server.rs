@@ -73,10 +73,13 @@ impl Supervisor {
         loop {
             self.tell(Phase::Starting { attempt: failures + 1 }, &stderr, None, None);
             let (tx, mut notices) = mpsc::unbounded_channel();
-            let reason = match client::connect(&self.name, &self.config, &self.workspace, &stderr, tx).await {
+            let reason = match client::connect(&self.name, &self.config, &self.workspace, &stderr, tx.clone()).await {
                 Err(e) => e,
                 Ok((conn, pid)) => {
                     let peer = conn.peer().clone();
+                    // Ends with the connection (aborted below).
+                    let listening = tokio::spawn(client::listen(peer.clone(), tx)).abort_handle();
+                    let _stop_listening = AbortOnDrop(listening);
                     match self.tools(&peer).await {
                         Err(e) => e,
                         Ok(tools) => {
@@ -161,6 +164,15 @@ impl Supervisor {
         update.protocol = peer.peer_info().map(|i| i.protocol_version.to_string());
         update.peer = Some(peer.clone());
         let _ = self.updates.send(update);
+    }
+}
+
+/// Aborts a task when dropped: a connection's helpers end with it.
+struct AbortOnDrop(tokio::task::AbortHandle);
+
+impl Drop for AbortOnDrop {
+    fn drop(&mut self) {
+        self.0.abort();
     }
 }
 
