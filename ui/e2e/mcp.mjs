@@ -53,6 +53,10 @@ try {
   check(/ready · \d+ tools/.test(ready), `server-everything starts in the background and is ready with its tools (${ready})`);
   await row("everything").getByText("Tools", { exact: true }).click();
   check(await row("everything").getByText("mcp__everything__echo").isVisible(), "its tools are listed by their catalogue names");
+  await row("everything").getByText(/^Resources \(\d+\)$/).click();
+  await row("everything").getByText("demo://resource/dynamic/text/{resourceId}").waitFor();
+  await row("everything").getByText(/^Prompts \(\d+\)$/).click();
+  check(await row("everything").getByText("/everything:args-prompt").isVisible(), "its resources, templates and prompts are listed too");
   await row("missing").and(page.locator('[data-state="failed"]')).waitFor({ timeout: 30000 });
   const failed = await row("missing").locator(".badge").innerText();
   check(failed.includes('"braid-no-such-mcp-server" was not found'), `a command that does not exist is shown as failed with the reason (${failed})`);

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useState } from "react";
 import type { Backend } from "../backend/types";
 import type { McpSettings, McpWorkspace } from "../generated/protocol";
 import { McpSecrets } from "./McpSecrets";
-import { McpServerItem } from "./McpServerItem";
+import { McpServerItem, NO_OFFERS, offersOf, type Offers } from "./McpServerItem";
 import { withDisabled, without, withExample, withLimits } from "./mcpText";
 
 /** While a server is starting, its state is asked for again this often. */
@@ -40,6 +40,21 @@ export function McpPanel({ backend }: { backend: Backend }) {
   const load = useCallback(() => backend.getMcpSettings().then(setView, (e: Error) => setError(e.message)), [backend]);
   useEffect(() => void load(), [load]);
   const starting = view?.servers.some((s) => s.state === "starting") ?? false;
+  // What the ready servers offer besides tools, asked for again when the
+  // set of ready servers changes.
+  const ready = view?.servers.filter((s) => s.state === "ready").map((s) => s.name).join(" ") ?? "";
+  const [offers, setOffers] = useState<Offers>(NO_OFFERS);
+  useEffect(() => {
+    if (!ready) return;
+    let live = true;
+    Promise.all([backend.listMcpResources(), backend.listMcpTemplates(), backend.listMcpPrompts()]).then(
+      ([resources, templates, prompts]) => live && setOffers({ resources, templates, prompts }),
+      () => live && setOffers(NO_OFFERS),
+    );
+    return () => {
+      live = false;
+    };
+  }, [backend, ready]);
   useEffect(() => {
     if (!starting) return;
     const t = setInterval(() => void load(), STARTING_POLL_MS);
@@ -79,7 +94,7 @@ export function McpPanel({ backend }: { backend: Backend }) {
       {view.workspace ? <WorkspaceTrust workspace={view.workspace} onTrust={(t) => void apply(backend.trustWorkspaceMcp(t))} /> : null}
       <ul className="mcp-servers">
         {view.servers.map((s) => (
-          <McpServerItem key={s.name} server={s}
+          <McpServerItem key={s.name} server={s} offers={s.state === "ready" ? offersOf(offers, s.name) : NO_OFFERS}
             onRestart={() => backend.restartMcpServer(s.name).then(load, (e: Error) => setError(e.message))}
             onToggle={() => edit((t) => withDisabled(t, s.name, s.state !== "disabled"))}
             onRemove={() => window.confirm(`Remove the MCP server ${s.name}?`) && edit((t) => without(t, s.name))}

@@ -1,5 +1,23 @@
 import { useState } from "react";
-import type { McpServerStatus } from "../generated/protocol";
+import type { McpPromptInfo, McpResourceInfo, McpResourceTemplate, McpServerStatus } from "../generated/protocol";
+
+/** What servers offer besides tools. */
+export interface Offers {
+  resources: McpResourceInfo[];
+  templates: McpResourceTemplate[];
+  prompts: McpPromptInfo[];
+}
+
+export const NO_OFFERS: Offers = { resources: [], templates: [], prompts: [] };
+
+/** Those of one server. */
+export function offersOf(all: Offers, server: string): Offers {
+  return {
+    resources: all.resources.filter((r) => r.server === server),
+    templates: all.templates.filter((t) => t.server === server),
+    prompts: all.prompts.filter((p) => p.server === server),
+  };
+}
 
 function stateLine(s: McpServerStatus): string {
   switch (s.state) {
@@ -22,6 +40,7 @@ function stateLine(s: McpServerStatus): string {
 
 interface Props {
   server: McpServerStatus;
+  offers: Offers;
   onRestart: () => void;
   onToggle: () => void;
   onRemove: () => void;
@@ -32,7 +51,7 @@ interface Props {
 /** One server: its state, tools and last stderr lines, and what can be
  *  done with it. A workspace's server is changed in its `.mcp.json`, not
  *  here. */
-export function McpServerItem({ server: s, onRestart, onToggle, onRemove, onLimits }: Props) {
+export function McpServerItem({ server: s, offers, onRestart, onToggle, onRemove, onLimits }: Props) {
   const mine = s.origin === "settings";
   return (
     <li data-state={s.state}>
@@ -47,6 +66,8 @@ export function McpServerItem({ server: s, onRestart, onToggle, onRemove, onLimi
           <ul className="mcp-tools">{s.tools.map((t) => <li key={t}><code>{t}</code></li>)}</ul>
         </details>
       ) : null}
+      <Listed title="Resources" items={[...offers.resources.map((r) => r.uri), ...offers.templates.map((t) => t.uri_template)]} />
+      <Listed title="Prompts" items={offers.prompts.map((p) => `/${p.server}:${p.name}`)} />
       {s.stderr.length > 0 ? (
         <details open={s.state === "failed"}>
           <summary>Last lines of its stderr</summary>
@@ -64,6 +85,17 @@ export function McpServerItem({ server: s, onRestart, onToggle, onRemove, onLimi
         ) : null}
       </div>
     </li>
+  );
+}
+
+/** A folded list of what the server offers, when it offers any. */
+function Listed({ title, items }: { title: string; items: string[] }) {
+  if (items.length === 0) return null;
+  return (
+    <details>
+      <summary>{title} ({items.length})</summary>
+      <ul className="mcp-tools">{items.map((i) => <li key={i}><code>{i}</code></li>)}</ul>
+    </details>
   );
 }
 
