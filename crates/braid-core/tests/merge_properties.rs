@@ -105,13 +105,27 @@ fn merge(sim: &mut Sim, a: &Action) {
     settle(sim);
 }
 
-fn undo(sim: &mut Sim, i: u8) {
-    let cards: Vec<MessageId> = sim
-        .messages()
+/// The merge cards on the branch in use, oldest first.
+fn merge_cards(sim: &Sim) -> Vec<MessageId> {
+    sim.messages()
         .iter()
         .filter(|m| matches!(m.body, MessageType::SystemControl { control: ControlKind::Merge { .. } }))
         .map(|m| m.id)
-        .collect();
+        .collect()
+}
+
+/// A fresh conversation where every tool runs, after `actions`.
+fn replay(actions: &[Action]) -> Sim {
+    let mut sim = Sim::new();
+    sim.state.config.tools.policy = ToolApprovalPolicy::AutoAll;
+    for a in actions {
+        apply(&mut sim, a);
+    }
+    sim
+}
+
+fn undo(sim: &mut Sim, i: u8) {
+    let cards = merge_cards(sim);
     if let Some(card) = cards.get(usize::from(i) % cards.len().max(1)) {
         let _ = sim.undo_merge(*card);
     }
@@ -198,19 +212,9 @@ fn undoing_a_merge_later_merges_build_on_is_refused() {
         Undo(3),
         m(5, 2),
     ];
-    let mut sim = Sim::new();
-    sim.state.config.tools.policy = ToolApprovalPolicy::AutoAll;
-    for a in &actions {
-        apply(&mut sim, a);
-    }
+    let mut sim = replay(&actions);
     let before: Vec<MessageId> = sim.messages().iter().map(|m| m.id).collect();
-    let cards: Vec<MessageId> = sim
-        .messages()
-        .iter()
-        .filter(|m| matches!(m.body, MessageType::SystemControl { control: ControlKind::Merge { .. } }))
-        .map(|m| m.id)
-        .collect();
-    let err = sim.undo_merge(cards[1]).unwrap_err();
+    let err = sim.undo_merge(merge_cards(&sim)[1]).unwrap_err();
     assert!(err.message.contains("later merges build on it") && err.message.contains("undo those first"), "{err:?}");
     assert_eq!(sim.messages().iter().map(|m| m.id).collect::<Vec<_>>(), before, "nothing changed");
 }
@@ -236,16 +240,7 @@ fn a_merge_stays_undoable_after_a_branch_is_deleted() {
         Merge { source: 106, strategy: 2, picks: 0, without: false, again: false, resolution: 1 },
         Delete(12),
     ];
-    let mut sim = Sim::new();
-    sim.state.config.tools.policy = ToolApprovalPolicy::AutoAll;
-    for a in &actions {
-        apply(&mut sim, a);
-    }
-    let card = sim
-        .messages()
-        .iter()
-        .find(|m| matches!(m.body, MessageType::SystemControl { control: ControlKind::Merge { .. } }))
-        .map(|m| m.id)
-        .expect("the merge card is on the branch in use");
+    let mut sim = replay(&actions);
+    let card = merge_cards(&sim)[0];
     sim.undo_merge(card).expect("the merge is undone");
 }

@@ -213,7 +213,7 @@ impl Runtime {
     }
 
     /// (Re)starts one server: its old task (and process) stop first. One
-    /// not trusted, turned off, or missing a secret is shown, not started.
+    /// not trusted or turned off is shown, not started.
     fn start_server(&self, s: &mut Servers, name: &str, wanted: Wanted) {
         if let Some(mut old) = s.running.remove(name) {
             stop(&mut old);
@@ -237,20 +237,18 @@ impl Runtime {
         let mut task = None;
         s.generations += 1;
         let generation = s.generations;
-        let transport = config.transport.with_secrets(&|n| self.mcp_secret(n));
         if !wanted.trusted {
             status.state = McpState::Untrusted;
             status.reason = Some("from the workspace's .mcp.json, which you have not trusted yet".into());
-        } else if let (false, Err(e)) = (config.disabled, &transport) {
-            (status.state, status.reason) = (McpState::Failed, Some(e.clone()));
-        } else if let (false, Ok(transport), Some(updates)) = (config.disabled, transport, s.updates.clone()) {
+        } else if let (false, Some(updates)) = (config.disabled, s.updates.clone()) {
             status.state = McpState::Starting;
             let weak = Arc::downgrade(&self.shared);
             let me = name.to_owned();
+            let secrets = weak.clone();
             let supervisor = Supervisor {
                 name: name.to_owned(),
                 generation,
-                config: braid_tools::mcp::ServerConfig { transport, ..config.clone() },
+                config: config.clone(),
                 workspace: self.shared.config.default_working_dir.clone(),
                 results: ResultStore::new(self.results_dir(), braid_tools::mcp::results::DEFAULT_CAP_CHARS),
                 // A name another server's tool holds is not taken over.
@@ -259,6 +257,7 @@ impl Runtime {
                         .and_then(|sh| sh.tools().get(n).map(|t| t.source()))
                         .is_some_and(|src| src != ToolSource::Mcp { server: me.clone() })
                 }),
+                secret: Arc::new(move |n: &str| secrets.upgrade().and_then(|shared| Runtime { shared }.mcp_secret(n))),
                 updates,
             };
             task = Some(tokio::spawn(supervisor.run()).abort_handle());

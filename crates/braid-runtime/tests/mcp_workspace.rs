@@ -49,9 +49,10 @@ async fn workspace_servers_wait_for_trust_and_secrets_fill_in_unseen() {
     assert!(rt.tools().iter().all(|t| !t.name.starts_with("mcp__repo__")));
 
     // Trusted, it still needs its secret, and says which.
-    let s = rt.trust_workspace_mcp(true).await.unwrap();
+    rt.trust_workspace_mcp(true).await.unwrap();
+    let s = until(&rt, "repo", START, |s| s.state == McpState::Failed).await;
     let repo = s.servers.iter().find(|s| s.name == "repo").unwrap();
-    assert_eq!(repo.state, McpState::Failed);
+    assert!(!repo.retrying, "nothing changes until the secret is set");
     assert!(repo.reason.as_deref().unwrap().contains("\"repo-token\" (REPO_TOKEN) is not set"), "{repo:?}");
 
     // With the secret set, it starts and sees it; the settings never show it.

@@ -43,6 +43,7 @@ fn bench(c: &mut Criterion) {
         workspace: dir.path().to_owned(),
         results: ResultStore::new(dir.path().join("results"), 100_000),
         taken: Arc::new(|_: &str| false),
+        secret: Arc::new(|_: &str| None),
         updates,
     };
     rt.spawn(supervisor.run());

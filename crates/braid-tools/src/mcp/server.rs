@@ -53,6 +53,9 @@ pub struct Update {
     pub protocol: Option<String>,
 }
 
+/// Finds a secret's value by its name.
+pub type Lookup = Arc<dyn Fn(&str) -> Option<String> + Send + Sync>;
+
 pub struct Supervisor {
     pub name: String,
     pub generation: u64,
@@ -61,6 +64,9 @@ pub struct Supervisor {
     pub results: ResultStore,
     /// Whether a catalogue name is taken by a tool of another server.
     pub taken: Arc<dyn Fn(&str) -> bool + Send + Sync>,
+    /// A secret's value (`${secret:NAME}` in `env` or `headers`), read
+    /// when the server starts; it may wait on the keychain.
+    pub secret: Lookup,
     pub updates: mpsc::UnboundedSender<Update>,
 }
 
@@ -72,8 +78,14 @@ impl Supervisor {
         let mut failures = 0u32;
         loop {
             self.tell(Phase::Starting { attempt: failures + 1 }, &stderr, None, None);
+            // Read at every start, so one set since is used; one missing
+            // is not retried: nothing changes until it is set.
+            let config = match self.with_secrets().await {
+                Ok(config) => config,
+                Err(reason) => return self.tell(Phase::Failed { reason, retrying: false }, &stderr, None, None),
+            };
             let (tx, mut notices) = mpsc::unbounded_channel();
-            let reason = match client::connect(&self.name, &self.config, &self.workspace, &stderr, tx.clone()).await {
+            let reason = match client::connect(&self.name, &config, &self.workspace, &stderr, tx.clone()).await {
                 Err(e) => e,
                 Ok((conn, pid)) => {
                     let peer = conn.peer().clone();
@@ -121,6 +133,16 @@ impl Supervisor {
             }
             tokio::time::sleep(pause(failures)).await;
         }
+    }
+
+    /// The settings with their secrets filled in, read off the runtime's
+    /// threads (a keychain answers over D-Bus).
+    async fn with_secrets(&self) -> Result<ServerConfig, String> {
+        let (transport, secret) = (self.config.transport.clone(), self.secret.clone());
+        let filled = tokio::task::spawn_blocking(move || transport.with_secrets(&*secret))
+            .await
+            .map_err(|e| format!("{}: its secrets could not be read ({e})", self.name))??;
+        Ok(ServerConfig { transport: filled, ..self.config.clone() })
     }
 
     async fn tools(&self, peer: &rmcp::service::Peer<rmcp::RoleClient>) -> Result<Vec<Arc<dyn Tool>>, String> {
