@@ -10,6 +10,7 @@
 
 pub mod fixtures;
 pub mod harness;
+pub mod local;
 pub mod mcp;
 pub mod mock;
 pub mod script;

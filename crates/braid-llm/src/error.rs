@@ -35,6 +35,9 @@ pub enum LlmError {
     /// The server sent something that is not a valid stream. Not retried.
     #[error("{provider} sent an invalid response: {detail}")]
     Protocol { provider: String, detail: String },
+    /// The built-in model could not load or run. Not retried.
+    #[error("the built-in model failed: {message}")]
+    Local { message: String },
 }
 
 impl LlmError {
@@ -49,6 +52,7 @@ impl LlmError {
             LlmError::ContextLengthExceeded { .. } => FailureCode::ContextLengthExceeded,
             LlmError::BadRequest { .. } => FailureCode::BadRequest,
             LlmError::Protocol { .. } => FailureCode::Protocol,
+            LlmError::Local { .. } => FailureCode::ServerError,
         }
     }
 

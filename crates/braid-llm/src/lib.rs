@@ -20,7 +20,7 @@ pub mod gemini;
 pub mod http;
 pub mod http_error;
 pub mod openai;
-mod render;
+pub mod render;
 pub mod secrets;
 pub mod settings;
 pub mod sse;

@@ -1,0 +1,243 @@
+//! One generation on a worker thread: the model's chat template renders
+//! the turns, the prompt is decoded in batches, tokens are sampled (under
+//! a grammar when a tool call is required) and each piece goes out as a
+//! provider event at once. The receiver going away (Cancel) stops it at
+//! the next token.
+
+use crate::chat::{self, Turn};
+use crate::LocalSettings;
+use braid_core::llm::{StopReason, Usage};
+use braid_llm::{LlmError, LlmRequest, ProviderEvent};
+use llama_cpp_2::context::params::LlamaContextParams;
+use llama_cpp_2::context::LlamaContext;
+use llama_cpp_2::llama_backend::LlamaBackend;
+use llama_cpp_2::llama_batch::LlamaBatch;
+use llama_cpp_2::model::params::LlamaModelParams;
+use llama_cpp_2::model::{LlamaChatMessage, LlamaChatTemplate, LlamaModel};
+use llama_cpp_2::sampling::LlamaSampler;
+use std::num::NonZeroU32;
+use std::path::Path;
+use std::sync::{Mutex, OnceLock};
+use tokio::sync::mpsc;
+
+pub type Events = mpsc::Sender<Result<ProviderEvent, LlmError>>;
+
+/// The answer's length when the request sets none.
+const DEFAULT_MAX_TOKENS: u32 = 1024;
+/// Prompt tokens decoded at once.
+const BATCH: usize = 512;
+
+/// llama.cpp's backend, started once for the process (it may not be
+/// started twice), its logs sent to tracing rather than stderr.
+fn backend() -> Result<&'static LlamaBackend, LlmError> {
+    static BACKEND: OnceLock<Result<LlamaBackend, String>> = OnceLock::new();
+    BACKEND
+        .get_or_init(|| {
+            llama_cpp_2::send_logs_to_tracing(llama_cpp_2::LogOptions::default());
+            LlamaBackend::init().map_err(|e| e.to_string())
+        })
+        .as_ref()
+        .map_err(|e| failed(format!("llama.cpp did not start: {e}")))
+}
+
+pub fn failed(message: String) -> LlmError {
+    LlmError::Local { message }
+}
+
+/// A model loaded from its GGUF file, with its chat template.
+pub struct Loaded {
+    pub model: LlamaModel,
+    template: Option<LlamaChatTemplate>,
+    /// One generation at a time: they would only share the cores.
+    pub busy: Mutex<()>,
+}
+
+impl Loaded {
+    pub fn load(path: &Path) -> Result<Loaded, LlmError> {
+        let backend = backend()?;
+        if !path.is_file() {
+            return Err(failed(format!("the model file {} does not exist", path.display())));
+        }
+        let model = LlamaModel::load_from_file(backend, path, &LlamaModelParams::default())
+            .map_err(|e| failed(format!("could not load {}: {e}", path.display())))?;
+        let template = model.chat_template(None).ok();
+        Ok(Loaded { model, template, busy: Mutex::new(()) })
+    }
+
+    /// Tokens of `text` as this model counts them.
+    pub fn count(&self, text: &str) -> u32 {
+        self.model.vocab().tokenize(text.as_bytes(), false, true).len() as u32
+    }
+
+    /// The prompt: the turns in the model's own template, ready for the
+    /// assistant's answer (ChatML when the file carries no template).
+    fn prompt(&self, turns: &[Turn]) -> Result<String, LlmError> {
+        let chatml = || {
+            let mut p: String = turns.iter().map(|(r, t)| format!("<|im_start|>{r}\n{t}<|im_end|>\n")).collect();
+            p.push_str("<|im_start|>assistant\n");
+            p
+        };
+        let Some(template) = &self.template else { return Ok(chatml()) };
+        let messages = turns
+            .iter()
+            .map(|(role, text)| LlamaChatMessage::new((*role).to_owned(), text.replace('\0', "")))
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|e| failed(format!("a message could not be prepared: {e}")))?;
+        Ok(self.model.apply_chat_template(template, &messages, true).unwrap_or_else(|_| chatml()))
+    }
+}
+
+/// Runs `request` to its end (or until `tx` is dropped), sending every
+/// event through `tx`.
+pub fn generate(loaded: &Loaded, request: &LlmRequest, settings: &LocalSettings, tx: &Events) {
+    let result = run(loaded, request, settings, tx);
+    if let Err(e) = result {
+        let _ = tx.blocking_send(Err(e));
+    }
+}
+
+fn run(loaded: &Loaded, request: &LlmRequest, settings: &LocalSettings, tx: &Events) -> Result<(), LlmError> {
+    let send = |event: ProviderEvent| tx.blocking_send(Ok(event)).is_ok();
+    let model = &loaded.model;
+    let vocab = model.vocab();
+    let prompt = loaded.prompt(&chat::turns(request))?;
+    let tokens = vocab.tokenize(prompt.as_bytes(), true, true);
+    let n_ctx = settings.context.min(model.n_ctx_train().max(512));
+    if tokens.len() as u32 + 8 > n_ctx {
+        return Err(LlmError::ContextLengthExceeded {
+            message: format!("the prompt is {} tokens and the built-in model's window {n_ctx}", tokens.len()),
+        });
+    }
+    let params = LlamaContextParams::default()
+        .with_n_ctx(NonZeroU32::new(n_ctx))
+        .with_n_batch(BATCH as u32)
+        .with_n_threads(settings.threads)
+        .with_n_threads_batch(settings.threads);
+    let mut ctx =
+        model.new_context(backend()?, params).map_err(|e| failed(format!("no context for the model: {e}")))?;
+    if !send(ProviderEvent::Connected) {
+        return Ok(());
+    }
+    let mut batch = LlamaBatch::new(BATCH, 1);
+    decode_prompt(&mut ctx, &mut batch, &tokens)?;
+
+    let tools = chat::callable(request);
+    let forced = chat::must_call(request);
+    let mut sampler = sampler(model, request, &tools, forced)?;
+    let budget = request.max_tokens.unwrap_or(DEFAULT_MAX_TOKENS).min(n_ctx - tokens.len() as u32);
+    let mut pos = tokens.len() as i32;
+    let mut produced = 0u32;
+    let mut pending: Vec<u8> = Vec::new();
+    let mut text = String::new();
+    // A reply that opens with `{` may be a tool call: held back until it
+    // is known (a forced call is never shown as text).
+    let mut holding = forced;
+    let mut stop = StopReason::MaxTokens;
+    while produced < budget {
+        let token = sampler.sample(&ctx, batch.n_tokens() - 1);
+        if vocab.is_eog(token) {
+            stop = StopReason::EndTurn;
+            break;
+        }
+        produced += 1;
+        pending.extend(vocab.token_to_piece(token, false, None));
+        // A piece may end inside a character: it waits for the rest.
+        let piece = match std::str::from_utf8(&pending) {
+            Err(e) if e.error_len().is_none() => String::new(),
+            decoded => {
+                let piece = decoded.map_or_else(|_| String::from_utf8_lossy(&pending).into_owned(), str::to_owned);
+                pending.clear();
+                piece
+            }
+        };
+        if !piece.is_empty() {
+            if text.trim().is_empty() && !tools.is_empty() && piece.trim_start().starts_with('{') {
+                holding = true;
+            }
+            text.push_str(&piece);
+            if !holding && !send(ProviderEvent::TextDelta(piece)) {
+                return Ok(());
+            }
+        }
+        if forced && chat::parse_call(&text, &tools).is_some() {
+            stop = StopReason::EndTurn;
+            break;
+        }
+        batch.clear();
+        batch.add(token, pos, &[0], true).map_err(|e| failed(format!("the batch is full: {e}")))?;
+        pos += 1;
+        ctx.decode(&mut batch).map_err(|e| failed(format!("llama.cpp could not go on: {e}")))?;
+        if tx.is_closed() {
+            return Ok(());
+        }
+    }
+    if holding {
+        match chat::parse_call(&text, &tools) {
+            Some((name, arguments)) => {
+                let id = call_id();
+                send(ProviderEvent::ToolCallDelta { index: 0, id: Some(id), name: Some(name), arguments });
+                stop = StopReason::ToolUse;
+            }
+            None if forced => return Err(failed(format!("the model did not write a valid tool call: {text}"))),
+            None => {
+                send(ProviderEvent::TextDelta(text));
+            }
+        }
+    }
+    send(ProviderEvent::Usage(Usage { prompt_tokens: tokens.len() as u32, completion_tokens: produced }));
+    send(ProviderEvent::Finished(stop));
+    Ok(())
+}
+
+/// An id no other call has: the time, to the nanosecond.
+fn call_id() -> String {
+    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos());
+    format!("call_{nanos:x}")
+}
+
+/// Decodes the prompt in batches; only its last token's logits are kept.
+fn decode_prompt(
+    ctx: &mut LlamaContext<'_>,
+    batch: &mut LlamaBatch,
+    tokens: &[llama_cpp_2::token::LlamaToken],
+) -> Result<(), LlmError> {
+    let last = tokens.len().saturating_sub(1);
+    for (chunk_at, chunk) in tokens.chunks(BATCH).enumerate() {
+        batch.clear();
+        for (i, token) in chunk.iter().enumerate() {
+            let at = chunk_at * BATCH + i;
+            batch.add(*token, at as i32, &[0], at == last).map_err(|e| failed(format!("the batch is full: {e}")))?;
+        }
+        ctx.decode(batch).map_err(|e| failed(format!("llama.cpp could not read the prompt: {e}")))?;
+    }
+    Ok(())
+}
+
+/// Greedy unless a temperature is asked for, with a mild repeat penalty;
+/// a required tool call adds the grammar that allows nothing else.
+fn sampler(
+    model: &LlamaModel,
+    request: &LlmRequest,
+    tools: &[&braid_llm::ToolDefinition],
+    forced: bool,
+) -> Result<LlamaSampler, LlmError> {
+    let mut chain = Vec::new();
+    if forced {
+        let grammar = LlamaSampler::grammar(model, &chat::call_grammar(tools), "root")
+            .map_err(|e| failed(format!("the tool-call grammar was refused: {e}")))?;
+        chain.push(grammar);
+    }
+    // A small model repeats itself: a mild penalty on the last tokens
+    // (llama-cpp-python's default), not where the grammar decides.
+    if !forced {
+        chain.push(LlamaSampler::penalties(model.n_vocab(), 64, 1.1, 0.0, 0.0));
+    }
+    match request.temperature.filter(|t| *t > 0.0) {
+        Some(t) => {
+            chain.push(LlamaSampler::temp(t as f32));
+            chain.push(LlamaSampler::dist(0x5eed));
+        }
+        None => chain.push(LlamaSampler::greedy()),
+    }
+    Ok(LlamaSampler::chain_simple(chain))
+}

@@ -1,0 +1,158 @@
+//! The built-in model against the real starter GGUF (SmolLM2-135M-Instruct
+//! run in-process by llama.cpp): it streams an answer, stops at once when
+//! the stream is dropped (Cancel), and a required tool call comes out as
+//! valid JSON arguments for the tool.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)] // a panic is how a test reports
+
+use braid_core::llm::StopReason;
+use braid_llm::{LlmProvider, LlmRequest, ProviderEvent, ToolChoice, ToolDefinition};
+use braid_local::{LocalProvider, LocalSettings};
+use braid_protocol::{Message, MessageId, MessageType, Role, Timestamp};
+use braid_testkit::local::starter_model;
+use futures::StreamExt;
+use std::time::Duration;
+
+const LIMIT: Duration = Duration::from_secs(120);
+
+fn ask(text: &str) -> LlmRequest {
+    LlmRequest {
+        model: "smollm2".into(),
+        system: None,
+        messages: vec![Message::new(MessageId(1), Timestamp(0), MessageType::text(Role::User, text))],
+        tools: Vec::new(),
+        tool_choice: None,
+        max_tokens: Some(64),
+        temperature: None,
+    }
+}
+
+fn provider() -> LocalProvider {
+    LocalProvider::new(starter_model(), LocalSettings { context: 2048, threads: 1 })
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn it_answers_token_by_token_and_counts_what_it_read() {
+    let p = provider();
+    let events: Vec<ProviderEvent> =
+        tokio::time::timeout(LIMIT, p.stream(ask("What is the capital of France?")).map(Result::unwrap).collect())
+            .await
+            .unwrap();
+    assert_eq!(events[0], ProviderEvent::Connected);
+    let text: String = events
+        .iter()
+        .filter_map(|e| if let ProviderEvent::TextDelta(t) = e { Some(t.as_str()) } else { None })
+        .collect();
+    let deltas = events.iter().filter(|e| matches!(e, ProviderEvent::TextDelta(_))).count();
+    assert!(text.contains("Paris"), "{text}");
+    assert!(deltas > 2, "streamed piece by piece ({deltas})");
+    let usage = events.iter().find_map(|e| if let ProviderEvent::Usage(u) = e { Some(*u) } else { None }).unwrap();
+    assert!(usage.prompt_tokens > 5 && usage.completion_tokens as usize >= deltas, "{usage:?}");
+    assert!(matches!(events.last(), Some(ProviderEvent::Finished(StopReason::EndTurn))));
+    let counted = p.count_tokens("smollm2", vec!["hello world".into()]).await.unwrap();
+    assert!(counted[0] >= 2 && counted[0] <= 4, "{counted:?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn dropping_the_stream_stops_the_model_at_once() {
+    let p = provider();
+    let mut running = p.running();
+    let mut long = ask("Write a long story about a lighthouse keeper.");
+    long.max_tokens = Some(2000);
+    let mut stream = p.stream(long);
+    let mut seen = 0;
+    while seen < 3 {
+        if let Some(Ok(ProviderEvent::TextDelta(_))) = tokio::time::timeout(LIMIT, stream.next()).await.unwrap() {
+            seen += 1;
+        }
+    }
+    drop(stream);
+    // The worker ends at its next token, not after 2,000 of them.
+    tokio::time::timeout(Duration::from_secs(5), running.wait_for(|n| *n == 0)).await.expect("stopped").unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_required_tool_call_has_valid_arguments() {
+    let p = provider();
+    let mut request = ask("Read the file notes.txt");
+    request.tools = vec![ToolDefinition {
+        name: "read_file".into(),
+        description: "Reads a text file of the workspace.".into(),
+        input_schema: serde_json::json!({"type": "object", "properties": {"path": {"type": "string"}}, "required": ["path"]}),
+    }];
+    request.tool_choice = Some(ToolChoice::Function("read_file".into()));
+    let events: Vec<ProviderEvent> =
+        tokio::time::timeout(LIMIT, p.stream(request).map(Result::unwrap).collect()).await.unwrap();
+    let (name, arguments) = events
+        .iter()
+        .find_map(|e| match e {
+            ProviderEvent::ToolCallDelta { name, arguments, .. } => Some((name.clone().unwrap(), arguments.clone())),
+            _ => None,
+        })
+        .unwrap_or_else(|| panic!("a tool call: {events:?}"));
+    assert_eq!(name, "read_file");
+    let args: serde_json::Value = serde_json::from_str(&arguments).expect("valid JSON");
+    assert!(args.is_object(), "{arguments}");
+    assert!(!events.iter().any(|e| matches!(e, ProviderEvent::TextDelta(_))), "a forced call is not shown as text");
+    assert!(matches!(events.last(), Some(ProviderEvent::Finished(StopReason::ToolUse))));
+}
+
+/// A runtime where nothing is set up but the built-in model.
+fn runtime_with_built_in(dir: &std::path::Path) -> (braid_runtime::Runtime, std::sync::Arc<LocalProvider>) {
+    use braid_runtime::{Fallback, Providers, Runtime, RuntimeConfig};
+    let local = std::sync::Arc::new(provider());
+    let fallback = Fallback::built_in(local.clone(), "SmolLM2".into(), "built-in SmolLM2".into(), 2048);
+    let providers = Providers::in_memory(braid_llm::secrets::Secrets::file_only(dir)).with_fallback(fallback);
+    let config = RuntimeConfig::new(dir.join("braid.db"), dir.to_owned());
+    (Runtime::open_with(config, providers).unwrap().0, local)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn with_nothing_set_up_the_built_in_model_answers_stops_and_calls_tools() {
+    use braid_protocol::{NewMessage, StatusKind};
+    use braid_testkit::harness::Watch;
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("notes.txt"), "kumquat\n").unwrap();
+    let (rt, local) = runtime_with_built_in(dir.path());
+
+    // The first question is answered by the model in the process.
+    let ctx = rt.create_context(None, None).await.unwrap().id;
+    let mut watch = Watch::new(&rt, &ctx).await;
+    rt.send_message(&ctx, NewMessage::user_text("What is the capital of France?"), false).await.unwrap();
+    watch.until("busy", |s| s.is_busy()).await;
+    watch.settled().await;
+    let snap = rt.load_context(&ctx).await.unwrap();
+    let answer = snap.messages.last().and_then(|m| m.body.plain_text()).unwrap();
+    assert!(answer.contains("Paris"), "{answer}");
+
+    // Cancel mid-answer: the conversation is free at once and the model stops.
+    rt.send_message(&ctx, NewMessage::user_text("Write a very long story about the sea."), false).await.unwrap();
+    watch.state(StatusKind::StreamingLlmResponse).await;
+    rt.cancel(&ctx).await.unwrap();
+    watch.settled().await;
+    let mut running = local.running();
+    tokio::time::timeout(Duration::from_secs(5), running.wait_for(|n| *n == 0)).await.expect("stopped").unwrap();
+
+    // A forced tool call comes with arguments the tool accepts, and runs.
+    let mut forced = NewMessage::user_text("What is in notes.txt?");
+    forced.force_tool = Some("read_file".into());
+    rt.send_message(&ctx, forced, false).await.unwrap();
+    watch.state(StatusKind::ExecutingTool).await;
+    // Its answer to the result is not what is checked here.
+    watch.state(StatusKind::ToolAutoLoop).await;
+    rt.cancel(&ctx).await.unwrap();
+    watch.settled().await;
+    let snap = rt.load_context(&ctx).await.unwrap();
+    let call = snap
+        .messages
+        .iter()
+        .find_map(|m| match &m.body {
+            MessageType::ToolRequest { calls, .. } => calls.first().cloned(),
+            _ => None,
+        })
+        .expect("the model called the tool");
+    assert_eq!(call.name, "read_file");
+    let args: serde_json::Value = serde_json::from_str(&call.arguments).expect("valid JSON");
+    assert!(args.get("path").and_then(|p| p.as_str()).is_some(), "{args}");
+    rt.shutdown().await;
+}
