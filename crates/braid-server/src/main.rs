@@ -115,6 +115,10 @@ async fn main() -> ExitCode {
                 return ExitCode::FAILURE;
             }
         }
+    } else if let Some((model, name, label)) = braid_local::built_in(&data_dir.join("models")) {
+        eprintln!("braid-server: answering with the {label} until a provider is configured");
+        let context = model.settings().context;
+        providers = providers.with_fallback(Fallback::built_in(Arc::new(model), name, label, context));
     }
     let (runtime, report) = match Runtime::open_with(config, providers) {
         Ok(r) => r,
