@@ -96,6 +96,7 @@ bench: mcp-servers
 	$(CARGO) bench -p braid-store --bench store
 	$(CARGO) bench -p braid-llm --bench sse
 	$(CARGO) bench -p braid-tools --bench dispatch
+	$(CARGO) bench -p braid-testkit --bench local_model
 	$(CARGO) bench -p braid-tools --bench mcp
 	$(CARGO) bench -p braid-vision --bench images
 

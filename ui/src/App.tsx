@@ -146,6 +146,12 @@ export function App() {
         <p className="empty">
           Start a new conversation (Ctrl+Shift+O) or pick one.
           {defaultFolder ? <> New conversations work in <code>{defaultFolder}</code>; the folder button chooses another.</> : null}
+          {settings && settings.providers.length === 0 && settings.fallback?.startsWith("built-in ") && settings.fallback !== "built-in echo" ? (
+            <span className="hint built-in">
+              Answering with the {settings.fallback}: it runs on this computer, offline and with no account.
+              For real work, add a provider in Settings (OpenAI, Anthropic, Gemini, or a local server such as Ollama).
+            </span>
+          ) : null}
         </p>
       )}
       {help ? <HelpSheet onClose={() => setHelp(false)} /> : null}

@@ -1,8 +1,9 @@
-//! One generation on a worker thread: the model's chat template renders
-//! the turns, the prompt is decoded in batches, tokens are sampled (under
-//! a grammar when a tool call is required) and each piece goes out as a
-//! provider event at once. The receiver going away (Cancel) stops it at
-//! the next token.
+//! One generation on the model's worker thread: the model's chat template
+//! renders the turns, the part of the prompt the kept context does not
+//! already hold is decoded in batches, tokens are sampled (under a grammar
+//! when a tool call is required) and each piece goes out as a provider
+//! event at once. The receiver going away (Cancel) stops it at the next
+//! token.
 
 use crate::chat::{self, Turn};
 use crate::LocalSettings;
@@ -15,9 +16,10 @@ use llama_cpp_2::llama_batch::LlamaBatch;
 use llama_cpp_2::model::params::LlamaModelParams;
 use llama_cpp_2::model::{LlamaChatMessage, LlamaChatTemplate, LlamaModel};
 use llama_cpp_2::sampling::LlamaSampler;
+use llama_cpp_2::token::LlamaToken;
 use std::num::NonZeroU32;
 use std::path::Path;
-use std::sync::{Mutex, OnceLock};
+use std::sync::OnceLock;
 use tokio::sync::mpsc;
 
 pub type Events = mpsc::Sender<Result<ProviderEvent, LlmError>>;
@@ -48,8 +50,6 @@ pub fn failed(message: String) -> LlmError {
 pub struct Loaded {
     pub model: LlamaModel,
     template: Option<LlamaChatTemplate>,
-    /// One generation at a time: they would only share the cores.
-    pub busy: Mutex<()>,
 }
 
 impl Loaded {
@@ -61,7 +61,7 @@ impl Loaded {
         let model = LlamaModel::load_from_file(backend, path, &LlamaModelParams::default())
             .map_err(|e| failed(format!("could not load {}: {e}", path.display())))?;
         let template = model.chat_template(None).ok();
-        Ok(Loaded { model, template, busy: Mutex::new(()) })
+        Ok(Loaded { model, template })
     }
 
     /// Tokens of `text` as this model counts them.
@@ -87,16 +87,35 @@ impl Loaded {
     }
 }
 
+/// A context kept between answers with what its cache holds: the next
+/// answer decodes only what follows the prefix it shares (the system turn
+/// and the conversation so far), not the whole prompt again.
+pub struct Session<'m> {
+    ctx: LlamaContext<'m>,
+    cached: Vec<LlamaToken>,
+}
+
 /// Runs `request` to its end (or until `tx` is dropped), sending every
-/// event through `tx`.
-pub fn generate(loaded: &Loaded, request: &LlmRequest, settings: &LocalSettings, tx: &Events) {
-    let result = run(loaded, request, settings, tx);
-    if let Err(e) = result {
+/// event through `tx`; `session` is made on first use and kept.
+pub fn generate<'m>(
+    loaded: &'m Loaded,
+    session: &mut Option<Session<'m>>,
+    request: &LlmRequest,
+    settings: &LocalSettings,
+    tx: &Events,
+) {
+    if let Err(e) = run(loaded, session, request, settings, tx) {
         let _ = tx.blocking_send(Err(e));
     }
 }
 
-fn run(loaded: &Loaded, request: &LlmRequest, settings: &LocalSettings, tx: &Events) -> Result<(), LlmError> {
+fn run<'m>(
+    loaded: &'m Loaded,
+    session: &mut Option<Session<'m>>,
+    request: &LlmRequest,
+    settings: &LocalSettings,
+    tx: &Events,
+) -> Result<(), LlmError> {
     let send = |event: ProviderEvent| tx.blocking_send(Ok(event)).is_ok();
     let model = &loaded.model;
     let vocab = model.vocab();
@@ -108,24 +127,33 @@ fn run(loaded: &Loaded, request: &LlmRequest, settings: &LocalSettings, tx: &Eve
             message: format!("the prompt is {} tokens and the built-in model's window {n_ctx}", tokens.len()),
         });
     }
-    let params = LlamaContextParams::default()
-        .with_n_ctx(NonZeroU32::new(n_ctx))
-        .with_n_batch(BATCH as u32)
-        .with_n_threads(settings.threads)
-        .with_n_threads_batch(settings.threads);
-    let mut ctx =
-        model.new_context(backend()?, params).map_err(|e| failed(format!("no context for the model: {e}")))?;
+    if session.is_none() {
+        let params = LlamaContextParams::default()
+            .with_n_ctx(NonZeroU32::new(n_ctx))
+            .with_n_batch(BATCH as u32)
+            .with_n_threads(settings.threads)
+            .with_n_threads_batch(settings.threads);
+        let ctx =
+            model.new_context(backend()?, params).map_err(|e| failed(format!("no context for the model: {e}")))?;
+        *session = Some(Session { ctx, cached: Vec::new() });
+    }
+    let Some(s) = session.as_mut() else { return Err(failed("no context for the model".into())) };
     if !send(ProviderEvent::Connected) {
         return Ok(());
     }
+    // What the cache already holds of this prompt stays; at least the
+    // last token is decoded again, for its logits.
+    let keep = s.cached.iter().zip(&tokens).take_while(|(a, b)| a == b).count().min(tokens.len().saturating_sub(1));
+    s.ctx.clear_kv_cache_seq(Some(0), Some(keep as u32), None).map_err(|e| failed(format!("the cache: {e}")))?;
+    s.cached.truncate(keep);
     let mut batch = LlamaBatch::new(BATCH, 1);
-    decode_prompt(&mut ctx, &mut batch, &tokens)?;
+    decode_prompt(&mut s.ctx, &mut batch, &tokens, keep)?;
+    s.cached.extend_from_slice(&tokens[keep..]);
 
     let tools = chat::callable(request);
     let forced = chat::must_call(request);
     let mut sampler = sampler(model, request, &tools, forced)?;
     let budget = request.max_tokens.unwrap_or(DEFAULT_MAX_TOKENS).min(n_ctx - tokens.len() as u32);
-    let mut pos = tokens.len() as i32;
     let mut produced = 0u32;
     let mut pending: Vec<u8> = Vec::new();
     let mut text = String::new();
@@ -134,7 +162,7 @@ fn run(loaded: &Loaded, request: &LlmRequest, settings: &LocalSettings, tx: &Eve
     let mut holding = forced;
     let mut stop = StopReason::MaxTokens;
     while produced < budget {
-        let token = sampler.sample(&ctx, batch.n_tokens() - 1);
+        let token = sampler.sample(&s.ctx, batch.n_tokens() - 1);
         if vocab.is_eog(token) {
             stop = StopReason::EndTurn;
             break;
@@ -164,9 +192,9 @@ fn run(loaded: &Loaded, request: &LlmRequest, settings: &LocalSettings, tx: &Eve
             break;
         }
         batch.clear();
-        batch.add(token, pos, &[0], true).map_err(|e| failed(format!("the batch is full: {e}")))?;
-        pos += 1;
-        ctx.decode(&mut batch).map_err(|e| failed(format!("llama.cpp could not go on: {e}")))?;
+        batch.add(token, s.cached.len() as i32, &[0], true).map_err(|e| failed(format!("the batch is full: {e}")))?;
+        s.ctx.decode(&mut batch).map_err(|e| failed(format!("llama.cpp could not go on: {e}")))?;
+        s.cached.push(token);
         if tx.is_closed() {
             return Ok(());
         }
@@ -174,8 +202,7 @@ fn run(loaded: &Loaded, request: &LlmRequest, settings: &LocalSettings, tx: &Eve
     if holding {
         match chat::parse_call(&text, &tools) {
             Some((name, arguments)) => {
-                let id = call_id();
-                send(ProviderEvent::ToolCallDelta { index: 0, id: Some(id), name: Some(name), arguments });
+                send(ProviderEvent::ToolCallDelta { index: 0, id: Some(call_id()), name: Some(name), arguments });
                 stop = StopReason::ToolUse;
             }
             None if forced => return Err(failed(format!("the model did not write a valid tool call: {text}"))),
@@ -195,17 +222,19 @@ fn call_id() -> String {
     format!("call_{nanos:x}")
 }
 
-/// Decodes the prompt in batches; only its last token's logits are kept.
+/// Decodes the prompt from `from` on (what comes before is cached), in
+/// batches; only its last token's logits are kept.
 fn decode_prompt(
     ctx: &mut LlamaContext<'_>,
     batch: &mut LlamaBatch,
-    tokens: &[llama_cpp_2::token::LlamaToken],
+    tokens: &[LlamaToken],
+    from: usize,
 ) -> Result<(), LlmError> {
     let last = tokens.len().saturating_sub(1);
-    for (chunk_at, chunk) in tokens.chunks(BATCH).enumerate() {
+    for (chunk_at, chunk) in tokens[from..].chunks(BATCH).enumerate() {
         batch.clear();
         for (i, token) in chunk.iter().enumerate() {
-            let at = chunk_at * BATCH + i;
+            let at = from + chunk_at * BATCH + i;
             batch.add(*token, at as i32, &[0], at == last).map_err(|e| failed(format!("the batch is full: {e}")))?;
         }
         ctx.decode(batch).map_err(|e| failed(format!("llama.cpp could not read the prompt: {e}")))?;

@@ -26,30 +26,47 @@ pub struct LocalSettings {
 }
 
 impl LocalSettings {
-    /// Fitted to the machine: a 4,096-token window, and every core but
-    /// one for the UI (at least one).
+    /// Fitted to the machine: a 4,096-token window, and a thread per core
+    /// (at most 8; the UI waits on the answer meanwhile).
     pub fn for_this_machine() -> LocalSettings {
         let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-        LocalSettings { context: 4096, threads: cores.saturating_sub(1).clamp(1, 8) as i32 }
+        LocalSettings { context: 4096, threads: cores.clamp(1, 8) as i32 }
     }
 }
 
-/// A GGUF model, loaded on first use and kept.
+/// A GGUF model, loaded on first use and kept, answering on its own
+/// worker thread one request at a time (they would only share the cores).
 pub struct LocalProvider {
     path: PathBuf,
     settings: LocalSettings,
     loaded: Arc<Mutex<Option<Arc<Loaded>>>>,
-    /// Generations under way (for whoever waits for the model to be free).
+    /// Generations asked for and not ended (for whoever waits for the
+    /// model to be free).
     running: Arc<watch::Sender<u32>>,
+    /// The worker's queue, once it runs.
+    worker: Mutex<Option<std::sync::mpsc::Sender<Job>>>,
+}
+
+/// One answer for the worker.
+struct Job {
+    request: LlmRequest,
+    tx: engine::Events,
+    _counted: Running,
 }
 
 impl LocalProvider {
     pub fn new(path: PathBuf, settings: LocalSettings) -> LocalProvider {
-        LocalProvider { path, settings, loaded: Arc::default(), running: Arc::new(watch::Sender::new(0)) }
+        LocalProvider {
+            path,
+            settings,
+            loaded: Arc::default(),
+            running: Arc::new(watch::Sender::new(0)),
+            worker: Mutex::default(),
+        }
     }
 
-    /// How many generations are under way, as it changes: a cancelled
-    /// one ends at its next token.
+    /// How many generations are under way or waiting, as it changes: a
+    /// cancelled one ends at its next token.
     pub fn running(&self) -> watch::Receiver<u32> {
         self.running.subscribe()
     }
@@ -60,6 +77,53 @@ impl LocalProvider {
 
     pub fn settings(&self) -> LocalSettings {
         self.settings
+    }
+
+    /// The worker's queue, started on first use. The thread ends when the
+    /// provider goes (its queue closes).
+    fn queue(&self) -> Result<std::sync::mpsc::Sender<Job>, LlmError> {
+        let mut worker = self.worker.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(q) = worker.as_ref() {
+            return Ok(q.clone());
+        }
+        let (q, jobs) = std::sync::mpsc::channel::<Job>();
+        let (slot, path, settings) = (self.loaded.clone(), self.path.clone(), self.settings);
+        std::thread::Builder::new()
+            .name("braid-local".into())
+            .spawn(move || serve(&slot, &path, &settings, &jobs))
+            .map_err(|e| failed(format!("no thread for the model: {e}")))?;
+        *worker = Some(q.clone());
+        Ok(q)
+    }
+}
+
+/// The worker: loads the model (again at the next job if it failed), then
+/// answers jobs in order with one context kept between them.
+fn serve(
+    slot: &Mutex<Option<Arc<Loaded>>>,
+    path: &Path,
+    settings: &LocalSettings,
+    jobs: &std::sync::mpsc::Receiver<Job>,
+) {
+    let Some(first) = jobs.recv().ok() else { return };
+    let mut job = first;
+    let model = loop {
+        match loaded(slot, path) {
+            Ok(model) => break model,
+            Err(e) => {
+                let _ = job.tx.blocking_send(Err(e));
+                let Ok(next) = jobs.recv() else { return };
+                job = next;
+            }
+        }
+    };
+    let mut session = None;
+    let mut next = Some(job);
+    while let Some(job) = next.take().or_else(|| jobs.recv().ok()) {
+        // Cancelled while waiting: nothing to do.
+        if !job.tx.is_closed() {
+            engine::generate(&model, &mut session, &job.request, settings, &job.tx);
+        }
     }
 }
 
@@ -99,25 +163,11 @@ impl LlmProvider for LocalProvider {
 
     fn stream(&self, request: LlmRequest) -> LlmStream {
         let (tx, rx) = tokio::sync::mpsc::channel(64);
-        let (slot, path, settings) = (self.loaded.clone(), self.path.clone(), self.settings);
-        let running = self.running.clone();
-        running.send_modify(|n| *n += 1);
-        let worker = std::thread::Builder::new().name("braid-local".into()).spawn(move || {
-            let _counted = Running(running);
-            match loaded(&slot, &path) {
-                Ok(model) => {
-                    let _one_at_a_time = model.busy.lock().unwrap_or_else(PoisonError::into_inner);
-                    engine::generate(&model, &request, &settings, &tx);
-                }
-                Err(e) => {
-                    let _ = tx.blocking_send(Err(e));
-                }
-            }
-        });
-        if let Err(e) = worker {
-            self.running.send_modify(|n| *n = n.saturating_sub(1));
-            let err = failed(format!("no thread for the model: {e}"));
-            return futures::stream::once(async move { Err(err) }).boxed();
+        self.running.send_modify(|n| *n += 1);
+        let job = Job { request, tx, _counted: Running(self.running.clone()) };
+        if let Err(e) = self.queue().and_then(|q| q.send(job).map_err(|_| failed("the model's worker stopped".into())))
+        {
+            return futures::stream::once(async move { Err(e) }).boxed();
         }
         futures::stream::unfold(rx, |mut rx| async move { rx.recv().await.map(|e| (e, rx)) }).boxed()
     }

@@ -116,7 +116,7 @@ async fn main() -> ExitCode {
             }
         }
     } else if let Some((model, name, label)) = braid_local::built_in(&data_dir.join("models")) {
-        eprintln!("braid-server: answering with the {label} until a provider is configured");
+        eprintln!("braid-server: until a provider is configured, the {label} answers");
         let context = model.settings().context;
         providers = providers.with_fallback(Fallback::built_in(Arc::new(model), name, label, context));
     }
