@@ -44,8 +44,10 @@ struct Inner {
 }
 
 /// How long a probe of a local port may take: detection runs while the
-/// first-run screen opens.
-const PROBE_TIMEOUT: Duration = Duration::from_millis(700);
+/// first-run screen opens. A closed port fails at once; a server that is
+/// there but busy (a 2-core machine running a model, a browser and Braid)
+/// took over 700 ms to list its models in a CI run and was missed.
+const PROBE_TIMEOUT: Duration = Duration::from_millis(2500);
 /// How long testing a provider may take before the user is told.
 const TEST_TIMEOUT: Duration = Duration::from_secs(15);
 
