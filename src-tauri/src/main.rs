@@ -80,10 +80,11 @@ fn main() {
             // Demos and tests: an echo answers until a provider is added.
             if std::env::var_os("BRAID_ECHO").is_some() {
                 providers = providers.with_fallback(Fallback::builtin_echo(Duration::from_millis(30)));
-            } else if let Some((model, name, label)) = braid_local::built_in(&data.join("models")) {
-                let context = model.settings().context;
-                providers =
-                    providers.with_fallback(Fallback::built_in(std::sync::Arc::new(model), name, label, context));
+            } else {
+                // The installed package ships the starter among its resources.
+                let shipped = app.path().resource_dir().map(|r| vec![r.join("models")]).unwrap_or_default();
+                let shelf = braid_local::Shelf::new(data.join("models"), shipped);
+                providers = providers.with_local_models(std::sync::Arc::new(shelf));
             }
             let (runtime, report) = Runtime::open_with(config, providers)?;
             // MCP servers start in the background, on the app's tokio runtime.

@@ -9,7 +9,8 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a panic is how a benchmark reports
 
 use braid_llm::{HttpProvider, LlmProvider, LlmRequest, ProviderEvent, ProviderKind, Timeouts};
-use braid_local::{LocalProvider, LocalSettings};
+use braid_local::LocalProvider;
+use braid_protocol::LocalModelSettings;
 use braid_protocol::{Message, MessageId, MessageType, Role, Timestamp};
 use braid_testkit::local::starter_model;
 use futures::StreamExt;
@@ -66,8 +67,8 @@ async fn main() {
         String::from_utf8(std::process::Command::new("bash").arg(&script).arg("url").output().unwrap().stdout).unwrap();
     let server = HttpProvider::new(ProviderKind::OpenAiCompatible, "llama.cpp", url.trim(), None, Timeouts::default())
         .expect("a provider for the server");
-    let one = LocalProvider::new(starter_model(), LocalSettings { context: 4096, threads: 1 });
-    let app = LocalProvider::new(starter_model(), LocalSettings::for_this_machine());
+    let one = LocalProvider::new(starter_model(), LocalModelSettings { context: 4096, threads: 1 });
+    let app = LocalProvider::new(starter_model(), braid_local::fitted());
     let contenders: [(&str, &dyn LlmProvider); 3] =
         [("llama.cpp server, 1 thread", &server), ("built-in, 1 thread", &one), ("built-in, app threads", &app)];
     for (_, p) in contenders {

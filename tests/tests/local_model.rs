@@ -7,8 +7,8 @@
 
 use braid_core::llm::StopReason;
 use braid_llm::{LlmProvider, LlmRequest, ProviderEvent, ToolChoice, ToolDefinition};
-use braid_local::{LocalProvider, LocalSettings};
-use braid_protocol::{Message, MessageId, MessageType, Role, Timestamp};
+use braid_local::LocalProvider;
+use braid_protocol::{LocalModelSettings, Message, MessageId, MessageType, Role, Timestamp};
 use braid_testkit::local::starter_model;
 use futures::StreamExt;
 use std::time::Duration;
@@ -28,7 +28,7 @@ fn ask(text: &str) -> LlmRequest {
 }
 
 fn provider() -> LocalProvider {
-    LocalProvider::new(starter_model(), LocalSettings { context: 2048, threads: 1 })
+    LocalProvider::new(starter_model(), LocalModelSettings { context: 2048, threads: 1 })
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -101,7 +101,13 @@ async fn a_required_tool_call_has_valid_arguments() {
 fn runtime_with_built_in(dir: &std::path::Path) -> (braid_runtime::Runtime, std::sync::Arc<LocalProvider>) {
     use braid_runtime::{Fallback, Providers, Runtime, RuntimeConfig};
     let local = std::sync::Arc::new(provider());
-    let fallback = Fallback::built_in(local.clone(), "SmolLM2".into(), "built-in SmolLM2".into(), 2048);
+    let opened = braid_llm::local::OpenedModel {
+        provider: local.clone(),
+        model: "SmolLM2".into(),
+        label: "built-in SmolLM2".into(),
+        context_window: 2048,
+    };
+    let fallback = Fallback::built_in(opened);
     let providers = Providers::in_memory(braid_llm::secrets::Secrets::file_only(dir)).with_fallback(fallback);
     let config = RuntimeConfig::new(dir.join("braid.db"), dir.to_owned());
     (Runtime::open_with(config, providers).unwrap().0, local)
@@ -154,5 +160,80 @@ async fn with_nothing_set_up_the_built_in_model_answers_stops_and_calls_tools() 
     assert_eq!(call.name, "read_file");
     let args: serde_json::Value = serde_json::from_str(&call.arguments).expect("valid JSON");
     assert!(args.get("path").and_then(|p| p.as_str()).is_some(), "{args}");
+    rt.shutdown().await;
+}
+
+/// The settings' model shelf through the runtime's commands, on the real
+/// starter file: imported (linked, not copied), made the default, run with
+/// other settings, and removed; the answering model follows each change.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_shelf_imports_chooses_tunes_and_removes_models_and_the_answers_follow() {
+    use braid_protocol::{Command, LocalModelsView, NewMessage};
+    use braid_runtime::{Providers, Runtime, RuntimeConfig};
+    use braid_testkit::harness::Watch;
+    let dir = tempfile::tempdir().unwrap();
+    let (models, elsewhere) = (dir.path().join("models"), dir.path().join("downloads"));
+    std::fs::create_dir_all(&elsewhere).unwrap();
+    let mine = elsewhere.join("Tiny-Chat.Q4_1.gguf");
+    std::fs::hard_link(starter_model(), &mine).or_else(|_| std::fs::copy(starter_model(), &mine).map(drop)).unwrap();
+    let shelf = std::sync::Arc::new(braid_local::Shelf::new(models.clone(), Vec::new()));
+    let providers = Providers::in_memory(braid_llm::secrets::Secrets::file_only(dir.path())).with_local_models(shelf);
+    let config = RuntimeConfig::new(dir.path().join("braid.db"), dir.path().to_owned());
+    let rt = Runtime::open_with(config, providers).unwrap().0;
+    let run = |c: Command| {
+        let rt = rt.clone();
+        async move { rt.execute(c).await.map(|v| serde_json::from_value::<LocalModelsView>(v).unwrap()) }
+    };
+
+    // An empty shelf: nothing answers yet, and a bad file is refused.
+    assert!(rt.providers().view().fallback.is_none());
+    let empty = run(Command::ListLocalModels).await.unwrap();
+    assert!(empty.models.is_empty());
+    assert_eq!(empty.settings, braid_local::fitted());
+    let notes = elsewhere.join("notes.gguf");
+    std::fs::write(&notes, "not weights").unwrap();
+    let e = run(Command::ImportLocalModel { path: notes.display().to_string() }).await.unwrap_err();
+    assert!(e.message.contains("not a GGUF model"), "{}", e.message);
+
+    // Imported: it is the default, and it answers.
+    let view = run(Command::ImportLocalModel { path: mine.display().to_string() }).await.unwrap();
+    assert_eq!(view.models.len(), 1);
+    assert!(view.models[0].default && !view.models[0].bundled);
+    assert_eq!(view.models[0].label, "Tiny-Chat (Q4_1)");
+    assert!(view.models[0].bytes > 50_000_000, "the whole file: {}", view.models[0].bytes);
+    let label = rt.providers().view().fallback.unwrap();
+    assert!(label.contains("Tiny-Chat (Q4_1), a small local model"), "{label}");
+
+    // Tuned: a window too small for the question fails clearly; a saved
+    // change is what the next answer runs with.
+    let bad = LocalModelSettings { context: 64, threads: 1 };
+    let e = run(Command::SetLocalModelSettings { settings: bad }).await.unwrap_err();
+    assert!(e.message.contains("512 to 131072"), "{}", e.message);
+    let tuned = LocalModelSettings { context: 2048, threads: 1 };
+    let view = run(Command::SetLocalModelSettings { settings: tuned }).await.unwrap();
+    assert_eq!(view.settings, tuned);
+    assert_eq!(rt.providers().effective(None).map(|m| m.context_window), Some(2048));
+    let ctx = rt.create_context(None, None).await.unwrap();
+    let mut watch = Watch::new(&rt, &ctx.id).await;
+    rt.send_message(&ctx.id, NewMessage::user_text("What is the capital of France?"), false).await.unwrap();
+    watch.until("busy", |s| s.is_busy()).await;
+    watch.settled().await;
+    let snap = rt.load_context(&ctx.id).await.unwrap();
+    let last = snap.messages.last().map(|m| format!("{:?}", m.body)).unwrap_or_default();
+    assert!(last.contains("Paris"), "{last}");
+
+    // A second model made the default; removing it goes back to the first.
+    let other = elsewhere.join("Other.Q4_1.gguf");
+    std::fs::copy(&mine, &other).unwrap();
+    run(Command::ImportLocalModel { path: other.display().to_string() }).await.unwrap();
+    let view = run(Command::SetDefaultLocalModel { name: "Other.Q4_1.gguf".into() }).await.unwrap();
+    assert_eq!(view.models.iter().find(|m| m.default).map(|m| m.name.as_str()), Some("Other.Q4_1.gguf"));
+    assert!(rt.providers().view().fallback.unwrap().contains("Other (Q4_1)"));
+    let view = run(Command::RemoveLocalModel { name: "Other.Q4_1.gguf".into() }).await.unwrap();
+    assert_eq!(view.models.iter().map(|m| m.name.as_str()).collect::<Vec<_>>(), ["Tiny-Chat.Q4_1.gguf"]);
+    assert!(rt.providers().view().fallback.unwrap().contains("Tiny-Chat"));
+    assert!(other.exists() && mine.exists(), "the user's own files stay");
+    let e = run(Command::RemoveLocalModel { name: "Other.Q4_1.gguf".into() }).await.unwrap_err();
+    assert!(e.message.contains("no model"), "{}", e.message);
     rt.shutdown().await;
 }

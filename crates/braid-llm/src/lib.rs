@@ -19,6 +19,7 @@ pub mod fake;
 pub mod gemini;
 pub mod http;
 pub mod http_error;
+pub mod local;
 pub mod openai;
 pub mod render;
 pub mod secrets;

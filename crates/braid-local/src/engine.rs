@@ -6,9 +6,9 @@
 //! token.
 
 use crate::chat::{self, Turn};
-use crate::LocalSettings;
 use braid_core::llm::{StopReason, Usage};
 use braid_llm::{LlmError, LlmRequest, ProviderEvent};
+use braid_protocol::LocalModelSettings;
 use llama_cpp_2::context::params::LlamaContextParams;
 use llama_cpp_2::context::LlamaContext;
 use llama_cpp_2::llama_backend::LlamaBackend;
@@ -101,7 +101,7 @@ pub fn generate<'m>(
     loaded: &'m Loaded,
     session: &mut Option<Session<'m>>,
     request: &LlmRequest,
-    settings: &LocalSettings,
+    settings: &LocalModelSettings,
     tx: &Events,
 ) {
     if let Err(e) = run(loaded, session, request, settings, tx) {
@@ -113,7 +113,7 @@ fn run<'m>(
     loaded: &'m Loaded,
     session: &mut Option<Session<'m>>,
     request: &LlmRequest,
-    settings: &LocalSettings,
+    settings: &LocalModelSettings,
     tx: &Events,
 ) -> Result<(), LlmError> {
     let send = |event: ProviderEvent| tx.blocking_send(Ok(event)).is_ok();
@@ -131,8 +131,8 @@ fn run<'m>(
         let params = LlamaContextParams::default()
             .with_n_ctx(NonZeroU32::new(n_ctx))
             .with_n_batch(BATCH as u32)
-            .with_n_threads(settings.threads)
-            .with_n_threads_batch(settings.threads);
+            .with_n_threads(settings.threads as i32)
+            .with_n_threads_batch(settings.threads as i32);
         let ctx =
             model.new_context(backend()?, params).map_err(|e| failed(format!("no context for the model: {e}")))?;
         *session = Some(Session { ctx, cached: Vec::new() });

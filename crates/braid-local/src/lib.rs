@@ -7,8 +7,10 @@
 mod chat;
 mod engine;
 pub mod models;
+mod shelf;
 
 use braid_llm::{LlmError, LlmProvider, LlmRequest, LlmStream};
+use braid_protocol::LocalModelSettings;
 use engine::Loaded;
 use futures::StreamExt;
 use std::path::{Path, PathBuf};
@@ -16,29 +18,14 @@ use std::sync::{Arc, Mutex, PoisonError};
 use tokio::sync::watch;
 
 pub use engine::failed;
-
-/// How the model runs: its window and its threads.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct LocalSettings {
-    /// Tokens in the window (capped by what the model was trained on).
-    pub context: u32,
-    pub threads: i32,
-}
-
-impl LocalSettings {
-    /// Fitted to the machine: a 4,096-token window, and a thread per core
-    /// (at most 8; the UI waits on the answer meanwhile).
-    pub fn for_this_machine() -> LocalSettings {
-        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-        LocalSettings { context: 4096, threads: cores.clamp(1, 8) as i32 }
-    }
-}
+pub use models::fitted;
+pub use shelf::Shelf;
 
 /// A GGUF model, loaded on first use and kept, answering on its own
 /// worker thread one request at a time (they would only share the cores).
 pub struct LocalProvider {
     path: PathBuf,
-    settings: LocalSettings,
+    settings: LocalModelSettings,
     loaded: Arc<Mutex<Option<Arc<Loaded>>>>,
     /// Generations asked for and not ended (for whoever waits for the
     /// model to be free).
@@ -55,7 +42,7 @@ struct Job {
 }
 
 impl LocalProvider {
-    pub fn new(path: PathBuf, settings: LocalSettings) -> LocalProvider {
+    pub fn new(path: PathBuf, settings: LocalModelSettings) -> LocalProvider {
         LocalProvider {
             path,
             settings,
@@ -75,7 +62,7 @@ impl LocalProvider {
         &self.path
     }
 
-    pub fn settings(&self) -> LocalSettings {
+    pub fn settings(&self) -> LocalModelSettings {
         self.settings
     }
 
@@ -102,7 +89,7 @@ impl LocalProvider {
 fn serve(
     slot: &Mutex<Option<Arc<Loaded>>>,
     path: &Path,
-    settings: &LocalSettings,
+    settings: &LocalModelSettings,
     jobs: &std::sync::mpsc::Receiver<Job>,
 ) {
     let Some(first) = jobs.recv().ok() else { return };
@@ -134,15 +121,6 @@ impl Drop for Running {
     fn drop(&mut self) {
         self.0.send_modify(|n| *n = n.saturating_sub(1));
     }
-}
-
-/// What answers when no provider is set up: the default model of the
-/// models folder `dir`, if it holds one — (provider, model name, label).
-pub fn built_in(dir: &Path) -> Option<(LocalProvider, String, String)> {
-    let file = models::choose(dir)?;
-    let small = if file.bytes < 1 << 30 { ", a small local model" } else { ", a local model" };
-    let label = format!("built-in {}{small}", models::label(&file.name));
-    Some((LocalProvider::new(file.path, LocalSettings::for_this_machine()), file.name, label))
 }
 
 /// The model, loaded once; a failed load is tried again next time.

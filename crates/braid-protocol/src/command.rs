@@ -181,6 +181,20 @@ pub enum Command {
     /// Looks for OpenAI-compatible servers on 127.0.0.1 (llama.cpp, Ollama,
     /// LM Studio ports); answered by `Vec<LocalServer>`.
     DetectLocalServers,
+    /// Answered by the [`crate::LocalModelsView`]: the built-in model's
+    /// shelf (an error where this build runs no built-in model).
+    ListLocalModels,
+    /// Copies a GGUF file from this machine onto the shelf (the first one
+    /// there becomes the default); answered by the `LocalModelsView`.
+    ImportLocalModel { path: String },
+    /// Deletes an imported model's file; answered by the `LocalModelsView`.
+    RemoveLocalModel { name: String },
+    /// The model that answers from the next request on; answered by the
+    /// `LocalModelsView`.
+    SetDefaultLocalModel { name: String },
+    /// The window and threads, from the next request on; answered by the
+    /// `LocalModelsView`.
+    SetLocalModelSettings { settings: crate::LocalModelSettings },
     /// Answered by `Vec<ToolSpec>`: the tools Braid has.
     ListTools,
     /// Answered by the context's [`ToolSettings`]. Takes effect for the
@@ -358,6 +372,11 @@ pub fn responses() -> Vec<(&'static str, String)> {
         ("test_provider", ts::<Vec<ModelSummary>>()),
         ("list_models", ts::<Vec<ModelSummary>>()),
         ("detect_local_servers", ts::<Vec<LocalServer>>()),
+        ("list_local_models", ts::<crate::LocalModelsView>()),
+        ("import_local_model", ts::<crate::LocalModelsView>()),
+        ("remove_local_model", ts::<crate::LocalModelsView>()),
+        ("set_default_local_model", ts::<crate::LocalModelsView>()),
+        ("set_local_model_settings", ts::<crate::LocalModelsView>()),
         ("list_tools", ts::<Vec<ToolSpec>>()),
         ("set_tool_policy", ts::<ToolSettings>()),
         ("set_generation", ts::<GenerationSettings>()),

@@ -15,6 +15,7 @@ pub mod event;
 pub mod files;
 pub mod generation;
 pub mod ids;
+pub mod local;
 pub mod mcp;
 pub mod merge;
 pub mod message;
@@ -38,6 +39,7 @@ pub use event::{
 pub use files::{FileInPlay, FileState, OverwriteReason, OverwriteRisk, WritePreview};
 pub use generation::{GenerationSettings, ToolUse, MAX_TEMPERATURE};
 pub use ids::{BranchId, CallId, ContextId, MessageId, RequestId, Timestamp};
+pub use local::{LocalModel, LocalModelSettings, LocalModelsView};
 pub use mcp::{McpServerStatus, McpSettings, McpState};
 pub use merge::{
     ConflictChoice, ConflictKind, GraphBranch, GraphRow, GraphView, MergeConflict, MergeDependency, MergeItem,

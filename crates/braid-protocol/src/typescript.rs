@@ -142,6 +142,9 @@ pub fn generate() -> String {
     decl::<ModelChoice>(&cfg, &mut out);
     decl::<EffectiveModel>(&cfg, &mut out);
     decl::<LocalServer>(&cfg, &mut out);
+    decl::<crate::LocalModel>(&cfg, &mut out);
+    decl::<crate::LocalModelSettings>(&cfg, &mut out);
+    decl::<crate::LocalModelsView>(&cfg, &mut out);
     decl::<StoredImage>(&cfg, &mut out);
     decl::<ImageAttachment>(&cfg, &mut out);
     decl::<ImageData>(&cfg, &mut out);

@@ -119,6 +119,19 @@ impl Runtime {
                 to_json(&self.providers().list_models(&provider_id).await.map_err(wire)?)
             }
             Command::DetectLocalServers => to_json(&crate::detect_local_servers().await),
+            Command::ListLocalModels => to_json(&self.providers().local_models().await.map_err(wire)?),
+            Command::ImportLocalModel { path } => {
+                to_json(&self.providers().import_local_model(path).await.map_err(wire)?)
+            }
+            Command::RemoveLocalModel { name } => {
+                to_json(&self.providers().remove_local_model(name).await.map_err(wire)?)
+            }
+            Command::SetDefaultLocalModel { name } => {
+                to_json(&self.providers().set_default_local_model(name).await.map_err(wire)?)
+            }
+            Command::SetLocalModelSettings { settings } => {
+                to_json(&self.providers().set_local_model_settings(settings).await.map_err(wire)?)
+            }
             Command::Continue { context_id } => {
                 self.continue_loop(&context_id).await.map(|()| json!(null)).map_err(wire)
             }

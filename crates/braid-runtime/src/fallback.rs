@@ -3,12 +3,14 @@
 //! server given on the command line, or a test's scripted provider.
 
 use crate::providers::encoding_of;
+use braid_llm::local::OpenedModel;
 use braid_llm::LlmProvider;
 use braid_protocol::TokenEncoding;
 use std::sync::Arc;
 use std::time::Duration;
 
 /// What answers when no provider is configured.
+#[derive(Clone)]
 pub struct Fallback {
     pub provider: Arc<dyn LlmProvider>,
     pub model: String,
@@ -46,14 +48,13 @@ impl Fallback {
         }
     }
 
-    /// The built-in model (a GGUF run in-process), `label` naming it as
-    /// what it is; its tokens are counted by the model itself.
-    pub fn built_in(provider: Arc<dyn LlmProvider>, model: String, label: String, context_window: u32) -> Fallback {
+    /// The built-in model (a GGUF run in-process), labelled as what it is.
+    pub fn built_in(opened: OpenedModel) -> Fallback {
         Fallback {
-            provider,
-            model,
-            label,
-            context_window,
+            provider: opened.provider,
+            model: opened.model,
+            label: opened.label,
+            context_window: opened.context_window,
             max_output_tokens: 1_024,
             vision: false,
             tools: true,

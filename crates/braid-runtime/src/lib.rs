@@ -18,6 +18,7 @@ mod image_task;
 mod images;
 mod library;
 mod llm_task;
+mod local_models;
 mod mcp;
 mod mcp_context;
 mod mcp_secrets;

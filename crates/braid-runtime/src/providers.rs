@@ -6,6 +6,7 @@
 pub use crate::fallback::Fallback;
 use crate::RuntimeError;
 use braid_llm::catalogue::{list_models, Catalogue, Tokenizer};
+use braid_llm::local::LocalModels;
 use braid_llm::secrets::{KeySource, Secrets};
 use braid_llm::settings::{build_provider, ProviderSettings, Settings, SettingsError};
 use braid_llm::{ApiKey, LlmProvider};
@@ -33,7 +34,10 @@ pub struct Providers {
     /// `None`: settings live in memory only (tests).
     path: Option<PathBuf>,
     secrets: Secrets,
-    fallback: Option<Fallback>,
+    /// Swapped when the built-in model's default or settings change.
+    fallback: RwLock<Option<Fallback>>,
+    /// The built-in model's shelf, where this build runs one.
+    local: Option<Arc<dyn LocalModels>>,
     inner: RwLock<Inner>,
 }
 
@@ -65,19 +69,43 @@ impl Providers {
         Ok(Providers {
             path: Some(path),
             secrets,
-            fallback: None,
+            fallback: RwLock::default(),
+            local: None,
             inner: RwLock::new(Inner { settings, live: HashMap::new() }),
         })
     }
 
     /// Settings kept in memory only.
     pub fn in_memory(secrets: Secrets) -> Providers {
-        Providers { path: None, secrets, fallback: None, inner: RwLock::default() }
+        Providers { path: None, secrets, fallback: RwLock::default(), local: None, inner: RwLock::default() }
     }
 
-    pub fn with_fallback(mut self, fallback: Fallback) -> Providers {
-        self.fallback = Some(fallback);
+    pub fn with_fallback(self, fallback: Fallback) -> Providers {
+        *self.fallback.write().unwrap_or_else(PoisonError::into_inner) = Some(fallback);
         self
+    }
+
+    /// The built-in model answers while no provider is configured: the
+    /// shelf's default, followed as the user changes it.
+    pub fn with_local_models(mut self, shelf: Arc<dyn LocalModels>) -> Providers {
+        self.local = Some(shelf);
+        self.reopen_local();
+        self
+    }
+
+    pub(crate) fn local(&self) -> Option<&Arc<dyn LocalModels>> {
+        self.local.as_ref()
+    }
+
+    /// The fallback follows the shelf's default (none when it is empty).
+    pub(crate) fn reopen_local(&self) {
+        if let Some(shelf) = &self.local {
+            *self.fallback.write().unwrap_or_else(PoisonError::into_inner) = shelf.open().map(Fallback::built_in);
+        }
+    }
+
+    fn fallback(&self) -> RwLockReadGuard<'_, Option<Fallback>> {
+        self.fallback.read().unwrap_or_else(PoisonError::into_inner)
     }
 
     fn read(&self) -> RwLockReadGuard<'_, Inner> {
@@ -98,7 +126,7 @@ impl Providers {
         SettingsView {
             providers: inner.settings.providers.iter().map(|p| self.provider_view(p)).collect(),
             default_provider: inner.settings.default_provider.clone(),
-            fallback: self.fallback.as_ref().map(|f| f.label.clone()),
+            fallback: self.fallback().as_ref().map(|f| f.label.clone()),
         }
     }
 
@@ -284,7 +312,8 @@ impl Providers {
     }
 
     fn fallback_resolved(&self) -> Result<Resolved, String> {
-        let f = self.fallback.as_ref().ok_or_else(|| {
+        let fallback = self.fallback();
+        let f = fallback.as_ref().ok_or_else(|| {
             "No model provider is set up. Open Settings and add one (a local llama.cpp or Ollama server works)."
                 .to_owned()
         })?;

@@ -115,10 +115,11 @@ async fn main() -> ExitCode {
                 return ExitCode::FAILURE;
             }
         }
-    } else if let Some((model, name, label)) = braid_local::built_in(&data_dir.join("models")) {
-        eprintln!("braid-server: until a provider is configured, the {label} answers");
-        let context = model.settings().context;
-        providers = providers.with_fallback(Fallback::built_in(Arc::new(model), name, label, context));
+    } else {
+        providers = providers.with_local_models(Arc::new(braid_local::Shelf::new(data_dir.join("models"), Vec::new())));
+        if let Some(label) = providers.view().fallback {
+            eprintln!("braid-server: until a provider is configured, the {label} answers");
+        }
     }
     let (runtime, report) = match Runtime::open_with(config, providers) {
         Ok(r) => r,

@@ -15,6 +15,8 @@ import type {
   ImageData,
   GraphView,
   ImageMode,
+  LocalModelSettings,
+  LocalModelsView,
   LocalServer,
   McpPromptInfo,
   McpResourceInfo,
@@ -192,6 +194,21 @@ export abstract class CommandBackend implements Backend {
   }
   detectLocalServers(): Promise<LocalServer[]> {
     return this.execute({ type: "detect_local_servers" });
+  }
+  listLocalModels(): Promise<LocalModelsView> {
+    return this.execute({ type: "list_local_models" });
+  }
+  importLocalModel(path: string): Promise<LocalModelsView> {
+    return this.execute({ type: "import_local_model", path });
+  }
+  removeLocalModel(name: string): Promise<LocalModelsView> {
+    return this.execute({ type: "remove_local_model", name });
+  }
+  setDefaultLocalModel(name: string): Promise<LocalModelsView> {
+    return this.execute({ type: "set_default_local_model", name });
+  }
+  setLocalModelSettings(settings: LocalModelSettings): Promise<LocalModelsView> {
+    return this.execute({ type: "set_local_model_settings", settings });
   }
   storeImage(data: string, name: string | null): Promise<StoredImage> {
     return this.execute({ type: "store_image", data, name });

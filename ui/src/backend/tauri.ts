@@ -23,6 +23,11 @@ export class TauriBackend extends CommandBackend {
     return typeof chosen === "string" ? chosen : null;
   }
 
+  async pickModelFile(): Promise<string | null> {
+    const chosen = await open({ multiple: false, directory: false, title: "Import a model", filters: [{ name: "GGUF models", extensions: ["gguf"] }] });
+    return typeof chosen === "string" ? chosen : null;
+  }
+
   /** The page may not write the clipboard here; GTK does. */
   copyText(text: string): Promise<void> {
     return invoke("copy_text", { text });

@@ -14,6 +14,8 @@ import type {
   ImageData,
   GraphView,
   ImageMode,
+  LocalModelSettings,
+  LocalModelsView,
   LocalServer,
   McpPromptInfo,
   McpResourceInfo,
@@ -48,6 +50,9 @@ export interface Backend {
    *  `start`; `null` when closed without a choice. Absent in browsers,
    *  where the path is typed. */
   pickFolder?(start?: string): Promise<string | null>;
+  /** The system's file picker for a GGUF model (the desktop window);
+   *  `null` when closed without a choice. Absent in browsers. */
+  pickModelFile?(): Promise<string | null>;
   deleteContext(id: ContextId): Promise<void>;
   renameContext(id: ContextId, title: string): Promise<ContextSummary>;
   /** `null` follows the default model again. */
@@ -111,6 +116,14 @@ export interface Backend {
   testProvider(provider: ProviderInput): Promise<ModelSummary[]>;
   listModels(providerId: string): Promise<ModelSummary[]>;
   detectLocalServers(): Promise<LocalServer[]>;
+  /** The built-in model's shelf: its GGUF files, the default, the settings. */
+  listLocalModels(): Promise<LocalModelsView>;
+  /** Copies a .gguf file from this machine onto the shelf. */
+  importLocalModel(path: string): Promise<LocalModelsView>;
+  removeLocalModel(name: string): Promise<LocalModelsView>;
+  setDefaultLocalModel(name: string): Promise<LocalModelsView>;
+  /** The window and threads, from the next answer on. */
+  setLocalModelSettings(settings: LocalModelSettings): Promise<LocalModelsView>;
   /** The MCP settings file and every server's state. */
   getMcpSettings(): Promise<McpSettings>;
   /** Checks and saves the file, then starts, stops or restarts what changed. */

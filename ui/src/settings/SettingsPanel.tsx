@@ -1,7 +1,8 @@
-import { useEffect, useState } from "react";
+import { useCallback, useEffect, useState } from "react";
 import type { Backend } from "../backend/types";
 import type { SettingsView } from "../generated/protocol";
 import { formFromView, keyLabel, newForm, type ProviderForm } from "./form";
+import { LocalModelsPanel } from "./LocalModelsPanel";
 import { McpPanel } from "./McpPanel";
 import { ProviderEditor } from "./ProviderEditor";
 
@@ -14,8 +15,8 @@ interface Props {
   start?: ProviderForm;
 }
 
-/** Providers (add, edit, remove, choose the default) and MCP servers.
- *  Esc closes. */
+/** Providers (add, edit, remove, choose the default), the built-in model
+ *  and MCP servers. Esc closes. */
 export function SettingsPanel({ backend, settings, onChange, onClose, start }: Props) {
   const [editing, setEditing] = useState<ProviderForm | null>(start ?? null);
   const [error, setError] = useState<string | null>(null);
@@ -25,6 +26,8 @@ export function SettingsPanel({ backend, settings, onChange, onClose, start }: P
     return () => window.removeEventListener("keydown", onKey);
   }, [onClose]);
   const act = (p: Promise<SettingsView>) => p.then(onChange, (e: Error) => setError(e.message));
+  // The built-in model's label (what answers without a provider) follows its shelf.
+  const refresh = useCallback(() => void backend.getSettings().then(onChange, (e: Error) => setError(e.message)), [backend, onChange]);
 
   return (
     <div className="overlay">
@@ -73,6 +76,7 @@ export function SettingsPanel({ backend, settings, onChange, onClose, start }: P
         ) : (
           <button type="button" className="primary" onClick={() => setEditing(newForm())}>Add provider</button>
         )}
+        <LocalModelsPanel backend={backend} onChanged={refresh} />
         <McpPanel backend={backend} />
       </section>
     </div>

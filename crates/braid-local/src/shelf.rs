@@ -1,0 +1,91 @@
+//! The shelf the runtime manages: the models folder, the folders a package
+//! ships, and the default model opened as a provider, kept (loaded, its
+//! context warm) until the default or the settings change.
+
+use crate::models::{self, ModelFile};
+use crate::LocalProvider;
+use braid_llm::local::{LocalModels, OpenedModel};
+use braid_protocol::{LocalModel, LocalModelSettings, LocalModelsView};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, PoisonError};
+
+pub struct Shelf {
+    dir: PathBuf,
+    bundled: Vec<PathBuf>,
+    /// What was opened last, and for which file and settings.
+    opened: Mutex<Option<(PathBuf, LocalModelSettings, OpenedModel)>>,
+}
+
+impl Shelf {
+    /// `dir`: the user's models (imports go there); `bundled`: read-only
+    /// folders whose models are offered too (the package's starter).
+    pub fn new(dir: PathBuf, bundled: Vec<PathBuf>) -> Shelf {
+        Shelf { dir, bundled, opened: Mutex::default() }
+    }
+
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    fn chosen(&self) -> Option<ModelFile> {
+        models::choose(&self.dir, &self.bundled)
+    }
+}
+
+impl LocalModels for Shelf {
+    fn view(&self) -> LocalModelsView {
+        let default = self.chosen().map(|m| m.name);
+        LocalModelsView {
+            dir: self.dir.display().to_string(),
+            models: models::list(&self.dir, &self.bundled)
+                .into_iter()
+                .map(|m| LocalModel {
+                    label: models::label(&m.name),
+                    default: default.as_deref() == Some(m.name.as_str()),
+                    bytes: m.bytes,
+                    bundled: m.bundled,
+                    name: m.name,
+                })
+                .collect(),
+            settings: models::settings(&self.dir),
+            defaults: models::fitted(),
+            cores: models::cores(),
+        }
+    }
+
+    fn import(&self, from: &Path) -> Result<(), String> {
+        models::import(&self.dir, &self.bundled, from).map(drop)
+    }
+
+    fn remove(&self, name: &str) -> Result<(), String> {
+        models::remove(&self.dir, &self.bundled, name)
+    }
+
+    fn set_default(&self, name: &str) -> Result<(), String> {
+        models::set_default(&self.dir, &self.bundled, name)
+    }
+
+    fn set_settings(&self, settings: LocalModelSettings) -> Result<(), String> {
+        models::save_settings(&self.dir, settings)
+    }
+
+    fn open(&self) -> Option<OpenedModel> {
+        let file = self.chosen()?;
+        let settings = models::settings(&self.dir);
+        let mut opened = self.opened.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some((path, s, model)) = opened.as_ref() {
+            if *path == file.path && *s == settings {
+                return Some(model.clone());
+            }
+        }
+        let small = if file.bytes < 1 << 30 { ", a small local model" } else { ", a local model" };
+        let model = OpenedModel {
+            provider: Arc::new(LocalProvider::new(file.path.clone(), settings)),
+            label: format!("built-in {}{small}", models::label(&file.name)),
+            model: file.name,
+            context_window: settings.context,
+        };
+        *opened = Some((file.path, settings, model.clone()));
+        Some(model)
+    }
+}

@@ -1,0 +1,115 @@
+// The built-in model in the real desktop window, on a fresh data folder
+// with no provider and no model server: braid-desktop under Xvfb over
+// WebDriver, the starter GGUF (SmolLM2-135M, from scripts/starter-model.sh)
+// in its models folder. The first question is answered in-process; Esc
+// stops a long answer at once; a forced tool call comes with valid JSON
+// arguments and runs; the settings' shelf imports a second model, makes it
+// the default (the header follows), tunes the window and removes it.
+// Screenshots: e2e/out/local-desktop-*.png.
+import { execFileSync } from "node:child_process";
+import { linkSync, mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { checker, tempDir } from "./lib.mjs";
+import { desktopApp, newConversation, sleep } from "./webdriver.mjs";
+
+const { check, finish } = checker();
+const data = tempDir("desktop-local");
+const models = join(data, "share", "dev.braid.app", "models");
+const starter = execFileSync(join(import.meta.dirname, "../../scripts/starter-model.sh"), [models], { encoding: "utf8" }).trim();
+// A second model to import: the same weights under another name, as a
+// user's download would be.
+const downloads = join(data, "Downloads");
+mkdirSync(downloads, { recursive: true });
+const other = join(downloads, "Pocket-Chat.Q4_1.gguf");
+linkSync(starter, other);
+writeFileSync(join(data, "notes.txt"), "The spare key is under the blue flowerpot.\n");
+const { openApp, stop, session } = desktopApp(data, "local-desktop");
+const ENTER = "\uE007";
+const ESC = "\uE00C";
+const box = "//textarea[@aria-label='Message']";
+const lastAnswer = "const a = document.querySelectorAll('.message.assistant .markdown'); return a.length ? a[a.length - 1].textContent : ''";
+/** Waits for the n-th answer to be whole (the state back to Idle). */
+const answered = (n) =>
+  s.until(`answer ${n}`, "return document.querySelectorAll('.message.assistant').length >= arguments[0] && (document.querySelector('[data-testid=state]')?.textContent ?? '').startsWith('Idle')", 120000, n);
+let s = null;
+try {
+  await sleep(500);
+  s = session(await openApp());
+
+  // 1. No welcome screen: the built-in model is named, and answers.
+  const hint = await s.until("the built-in model's hint", "return document.querySelector('.hint.built-in')?.textContent ?? ''", 30000);
+  check(hint.includes("built-in SmolLM2-135M-Instruct (Q4_1), a small local model"), `with nothing set up, the built-in model is named (${JSON.stringify(hint.slice(0, 90))})`);
+  await s.shot("empty");
+  await newConversation(s);
+  await s.type(box, `What is the capital of France?${ENTER}`);
+  await answered(1);
+  const answer = await s.js(lastAnswer);
+  check(/Paris/.test(answer), `the first question is answered by the model in the app (${JSON.stringify(answer.slice(0, 60))})`);
+  const pace = await s.js("const p = document.querySelectorAll('.message.assistant [data-testid=speed]'); return p.length ? p[p.length - 1].textContent : ''");
+  check(/s to the first token · (about )?[\d.]+ tokens\/s$/.test(pace), `the answer says how fast it came (${pace})`);
+  await s.shot("answer");
+
+  // 2. Esc mid-answer stops the model at once.
+  await s.type(box, `Write a very long story about a dragon and a lighthouse.${ENTER}`);
+  await s.until("streamed text", "return (document.querySelector('.message.streaming')?.textContent.length ?? 0) > 40", 60000);
+  const t0 = Date.now();
+  await s.type(box, ESC);
+  await s.state("Idle", 3000);
+  const stopMs = Date.now() - t0;
+  const before = (await s.js(lastAnswer)).length;
+  await sleep(1000);
+  const after = (await s.js(lastAnswer)).length;
+  check(before === after, `Esc stops the built-in model in ${stopMs} ms and nothing more arrives (${before} characters kept)`);
+
+  // 3. A forced tool call: valid JSON arguments, approved, run.
+  await s.type(box, `/tool read_file What is in notes.txt?${ENTER}`);
+  const asked = await s.until("the approval dialog", "return document.querySelector('[aria-label=\"Approve tool calls\"]')?.textContent ?? ''", 120000);
+  check(asked.includes("read_file"), `the model's forced call asks for approval (${JSON.stringify(asked.slice(0, 80))})`);
+  const args = await s.js("const c = [...document.querySelectorAll('[data-testid=tool-card] .tool-args')]; return c.length ? c[c.length - 1].getAttribute('title') : ''");
+  let parsed = null;
+  try {
+    parsed = JSON.parse(args);
+  } catch {
+    parsed = null;
+  }
+  check(parsed !== null && typeof parsed === "object" && typeof parsed.path === "string", `its arguments are valid JSON for the tool (${args})`);
+  await s.shot("tool-call");
+  await s.click("//section[@aria-label='Approve tool calls']//button[.='Approve']");
+  const card = await s.until("the tool's result", "const c = [...document.querySelectorAll('[data-testid=tool-card]')].find(c => /done|failed/.test(c.querySelector('.tool-state')?.textContent ?? '')); return c ? c.textContent : ''", 60000);
+  check(/done|failed/.test(card), `the call ran (${JSON.stringify(card.slice(0, 80))})`);
+  await s.type(box, ESC);
+  await s.state("Idle", 10000);
+
+  // 4. The shelf: import, make default, tune, remove.
+  await s.click("//button[.='Settings']");
+  const listed = await s.until("the shelf", "return document.querySelector('section[aria-label=\"Built-in model\"] .providers')?.textContent ?? ''", 10000);
+  check(/SmolLM2-135M-Instruct \(Q4_1\)default.*\d+ MB/.test(listed), `settings list the starter with its size as the default (${JSON.stringify(listed.slice(0, 90))})`);
+  await s.type("//input[@aria-label='Path of a .gguf file to import']", other);
+  await s.click("//section[@aria-label='Built-in model']//button[.='Import']");
+  await s.until("the imported model", "return document.querySelector('section[aria-label=\"Built-in model\"] .providers')?.textContent.includes('Pocket-Chat (Q4_1)')", 30000);
+  await s.js("[...document.querySelectorAll('section[aria-label=\"Built-in model\"] li')].find(l => l.textContent.includes('Pocket-Chat')).querySelector('button').click()");
+  const fallback = await s.until("the new default", "return document.querySelector('.settings .hint')?.textContent.includes('Pocket-Chat') ? document.querySelector('.settings .hint').textContent : ''", 10000);
+  check(fallback.includes("built-in Pocket-Chat (Q4_1)"), `the imported model is the default and answers now (${JSON.stringify(fallback)})`);
+  await s.js("const i = document.querySelector('form[aria-label=\"How the built-in model runs\"] input'); Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value').set.call(i, '2048'); i.dispatchEvent(new Event('input', { bubbles: true }))");
+  await s.click("//form[@aria-label='How the built-in model runs']//button[.='Apply']");
+  // Saved: Apply has nothing left to apply, and the fitted values are on offer again.
+  await s.until("the saved window", "const b = [...document.querySelectorAll('form[aria-label=\"How the built-in model runs\"] button')]; return b[0]?.disabled && !b[1]?.disabled", 10000);
+  await s.shot("shelf");
+  await s.js("window.confirm = () => true; [...document.querySelectorAll('section[aria-label=\"Built-in model\"] li')].find(l => l.textContent.includes('Pocket-Chat')).querySelector('button.danger').click()");
+  await s.until("the model removed", "return !document.querySelector('section[aria-label=\"Built-in model\"] .providers')?.textContent.includes('Pocket-Chat')", 10000);
+  const back = await s.js("return document.querySelector('.settings .hint')?.textContent ?? ''");
+  check(back.includes("SmolLM2"), `removing it goes back to the starter (${JSON.stringify(back)})`);
+  await s.click("//button[@aria-label='Close settings']");
+  const before2 = await s.js("return document.querySelectorAll('.message.assistant').length");
+  await s.type(box, `Name one colour.${ENTER}`);
+  await answered(before2 + 1);
+  const last = await s.js(lastAnswer);
+  check(last.trim().length > 0, `with the 2,048-token window it still answers (${JSON.stringify(last.slice(0, 40))})`);
+} catch (e) {
+  if (s) await s.shot("failure").catch(() => undefined);
+  check(false, `built-in model in the window: ${e.message}`);
+} finally {
+  if (s) await s.close().catch(() => undefined);
+  stop();
+}
+finish();

@@ -1,0 +1,151 @@
+import { useCallback, useEffect, useState } from "react";
+import type { Backend } from "../backend/types";
+import type { LocalModelSettings, LocalModelsView } from "../generated/protocol";
+
+/** "105 MB", "4.1 GB". */
+export function formatSize(bytes: number): string {
+  if (bytes >= 1e9) return `${(bytes / 1e9).toFixed(1)} GB`;
+  if (bytes >= 1e6) return `${Math.round(bytes / 1e6)} MB`;
+  return `${Math.max(1, Math.round(bytes / 1e3))} kB`;
+}
+
+interface ShelfProps {
+  view: LocalModelsView;
+  busy: boolean;
+  onDefault: (name: string) => void;
+  onRemove: (name: string, label: string) => void;
+  onSettings: (s: LocalModelSettings) => void;
+}
+
+/** The models with their sizes, the default marked; the window and
+ *  threads, with what this machine was fitted to. */
+export function LocalShelf({ view, busy, onDefault, onRemove, onSettings }: ShelfProps) {
+  const [context, setContext] = useState(String(view.settings.context));
+  const [threads, setThreads] = useState(String(view.settings.threads));
+  const changed = context !== String(view.settings.context) || threads !== String(view.settings.threads);
+  const fitted = view.defaults;
+  const isFitted = view.settings.context === fitted.context && view.settings.threads === fitted.threads;
+  return (
+    <>
+      {view.models.length === 0 ? <p className="hint">No model yet: import a .gguf file, or put one in <code>{view.dir}</code>.</p> : null}
+      <ul className="providers">
+        {view.models.map((m) => (
+          <li key={m.name}>
+            <div>
+              <strong>{m.label}</strong>
+              {m.default ? <span className="badge">default</span> : null}
+              <small>{m.name} · {formatSize(m.bytes)}{m.bundled ? " · ships with Braid" : ""}</small>
+            </div>
+            <div className="actions">
+              {!m.default ? <button type="button" disabled={busy} onClick={() => onDefault(m.name)}>Make default</button> : null}
+              {!m.bundled ? (
+                <button type="button" className="danger" disabled={busy} onClick={() => onRemove(m.name, m.label)}>Remove</button>
+              ) : null}
+            </div>
+          </li>
+        ))}
+      </ul>
+      <form
+        className="local-settings"
+        aria-label="How the built-in model runs"
+        onSubmit={(e) => {
+          e.preventDefault();
+          onSettings({ context: Number(context), threads: Number(threads) });
+        }}
+      >
+        <label>
+          Window (tokens)
+          <input type="number" min={512} max={131072} step={512} value={context} onChange={(e) => setContext(e.target.value)} />
+        </label>
+        <label>
+          Threads
+          <input type="number" min={1} max={view.cores} value={threads} onChange={(e) => setThreads(e.target.value)} />
+        </label>
+        <button type="submit" className="primary" disabled={busy || !changed}>Apply</button>
+        <button
+          type="button"
+          disabled={busy || isFitted}
+          onClick={() => {
+            setContext(String(fitted.context));
+            setThreads(String(fitted.threads));
+            onSettings(fitted);
+          }}
+        >
+          Fit to this machine
+        </button>
+        <small className="hint">
+          Fitted here: {fitted.context.toLocaleString("en-US")} tokens and {fitted.threads} of {view.cores} cores. A larger window holds more of the conversation and uses more memory.
+        </small>
+      </form>
+    </>
+  );
+}
+
+/** The built-in model: GGUF files run inside Braid, answering while no
+ *  provider is set up. Import (the system's file picker in the window, a
+ *  path in the browser), choose the default, remove, tune. */
+export function LocalModelsPanel({ backend, onChanged }: { backend: Backend; onChanged: () => void }) {
+  const [view, setView] = useState<LocalModelsView | null>(null);
+  const [unavailable, setUnavailable] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState<string | null>(null);
+  const [path, setPath] = useState("");
+  useEffect(() => {
+    backend.listLocalModels().then(setView, (e: Error) => setUnavailable(e.message));
+  }, [backend]);
+  const run = useCallback(
+    (what: string, change: Promise<LocalModelsView>) => {
+      setBusy(what);
+      setError(null);
+      return change
+        .then((v) => {
+          setView(v);
+          onChanged();
+          return true;
+        }, (e: Error) => {
+          setError(e.message);
+          return false;
+        })
+        .finally(() => setBusy(null));
+    },
+    [onChanged],
+  );
+  const importFrom = (file: string) =>
+    void run(`Importing ${file}…`, backend.importLocalModel(file)).then((ok) => ok && setPath(""));
+  const pick = backend.pickModelFile?.bind(backend);
+
+  if (unavailable) {
+    return (
+      <section className="local-models" aria-label="Built-in model">
+        <h2>Built-in model</h2>
+        <p className="hint">{unavailable}</p>
+      </section>
+    );
+  }
+  if (!view) return <section className="local-models" aria-label="Built-in model" aria-busy="true" />;
+  return (
+    <section className="local-models" aria-label="Built-in model">
+      <h2>Built-in model</h2>
+      <p className="hint">
+        Runs on this machine, offline, and answers while no provider is set up. The starter is tiny; a larger GGUF (a 3B–8B instruct model in Q4_K_M, from Hugging Face) answers far better.
+      </p>
+      <LocalShelf
+        key={`${view.settings.context}/${view.settings.threads}`}
+        view={view}
+        busy={busy !== null}
+        onDefault={(name) => void run("Switching…", backend.setDefaultLocalModel(name))}
+        onRemove={(name, label) => window.confirm(`Delete ${label} (${name}) from the models folder?`) && void run("Removing…", backend.removeLocalModel(name))}
+        onSettings={(s) => void run("Saving…", backend.setLocalModelSettings(s))}
+      />
+      <form className="local-import" onSubmit={(e) => (e.preventDefault(), path.trim() && importFrom(path.trim()))}>
+        <input aria-label="Path of a .gguf file to import" placeholder="/path/to/model.gguf" value={path} onChange={(e) => setPath(e.target.value)} />
+        <button type="submit" disabled={busy !== null || !path.trim()}>Import</button>
+        {pick ? (
+          <button type="button" disabled={busy !== null} onClick={() => void pick().then((f) => f && importFrom(f))}>Choose a file…</button>
+        ) : null}
+      </form>
+      {busy ? <p role="status">{busy}</p> : null}
+      {error ? <div className="field-error" role="alert">{error}</div> : null}
+    </section>
+  );
+}
