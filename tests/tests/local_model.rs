@@ -71,6 +71,31 @@ async fn dropping_the_stream_stops_the_model_at_once() {
     tokio::time::timeout(Duration::from_secs(5), running.wait_for(|n| *n == 0)).await.expect("stopped").unwrap();
 }
 
+/// A long prompt is read in short chunks, so a Cancel while the model
+/// reads it is seen between two of them; the cache then holds exactly what
+/// was read, and the next answer (sharing the prompt's start) is right.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn cancel_while_reading_a_long_prompt_leaves_the_cache_sound() {
+    let p = provider();
+    let mut running = p.running();
+    let filler = "The lighthouse keeper counted the ships that passed the rocks each night. ".repeat(100);
+    let mut stream = p.stream(ask(&format!("{filler}\nWhat is the capital of France?")));
+    let first = tokio::time::timeout(LIMIT, stream.next()).await.unwrap();
+    assert!(matches!(first, Some(Ok(ProviderEvent::Connected))), "{first:?}");
+    drop(stream); // while some 1,500 prompt tokens are read
+    tokio::time::timeout(LIMIT, running.wait_for(|n| *n == 0)).await.expect("stopped").unwrap();
+
+    let mut request = ask(&format!("{filler}\nWhat is the capital of France? Answer in one word."));
+    request.max_tokens = Some(16);
+    let events: Vec<ProviderEvent> =
+        tokio::time::timeout(LIMIT, p.stream(request).map(Result::unwrap).collect()).await.unwrap();
+    let text: String = events
+        .iter()
+        .filter_map(|e| if let ProviderEvent::TextDelta(t) = e { Some(t.as_str()) } else { None })
+        .collect();
+    assert!(text.contains("Paris"), "{text}");
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_required_tool_call_has_valid_arguments() {
     let p = provider();

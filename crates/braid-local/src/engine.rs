@@ -20,14 +20,20 @@ use llama_cpp_2::token::LlamaToken;
 use std::num::NonZeroU32;
 use std::path::Path;
 use std::sync::OnceLock;
+use std::time::{Duration, Instant};
 use tokio::sync::mpsc;
 
 pub type Events = mpsc::Sender<Result<ProviderEvent, LlmError>>;
 
 /// The answer's length when the request sets none.
 const DEFAULT_MAX_TOKENS: u32 = 1024;
-/// Prompt tokens decoded at once.
+/// Prompt tokens decoded at once, at most.
 const BATCH: usize = 512;
+/// The first chunk of a prompt; the next ones are sized by its pace.
+const FIRST_CHUNK: usize = 32;
+/// About how long a chunk of the prompt takes: a Cancel waits at most this
+/// long while a big model reads a long prompt.
+const CHUNK_TIME: Duration = Duration::from_millis(100);
 
 /// llama.cpp's backend, started once for the process (it may not be
 /// started twice), its logs sent to tracing rather than stderr.
@@ -118,128 +124,168 @@ fn run<'m>(
 ) -> Result<(), LlmError> {
     let send = |event: ProviderEvent| tx.blocking_send(Ok(event)).is_ok();
     let model = &loaded.model;
-    let vocab = model.vocab();
     let prompt = loaded.prompt(&chat::turns(request))?;
-    let tokens = vocab.tokenize(prompt.as_bytes(), true, true);
+    let tokens = model.vocab().tokenize(prompt.as_bytes(), true, true);
     let n_ctx = settings.context.min(model.n_ctx_train().max(512));
     if tokens.len() as u32 + 8 > n_ctx {
         return Err(LlmError::ContextLengthExceeded {
             message: format!("the prompt is {} tokens and the built-in model's window {n_ctx}", tokens.len()),
         });
     }
-    if session.is_none() {
-        let params = LlamaContextParams::default()
-            .with_n_ctx(NonZeroU32::new(n_ctx))
-            .with_n_batch(BATCH as u32)
-            .with_n_threads(settings.threads as i32)
-            .with_n_threads_batch(settings.threads as i32);
-        let ctx =
-            model.new_context(backend()?, params).map_err(|e| failed(format!("no context for the model: {e}")))?;
-        *session = Some(Session { ctx, cached: Vec::new() });
-    }
-    let Some(s) = session.as_mut() else { return Err(failed("no context for the model".into())) };
+    let s = match session {
+        Some(s) => s,
+        None => session.insert(Session::new(model, n_ctx, settings)?),
+    };
     if !send(ProviderEvent::Connected) {
         return Ok(());
     }
-    // What the cache already holds of this prompt stays; at least the
-    // last token is decoded again, for its logits.
-    let keep = s.cached.iter().zip(&tokens).take_while(|(a, b)| a == b).count().min(tokens.len().saturating_sub(1));
-    s.ctx.clear_kv_cache_seq(Some(0), Some(keep as u32), None).map_err(|e| failed(format!("the cache: {e}")))?;
-    s.cached.truncate(keep);
     let mut batch = LlamaBatch::new(BATCH, 1);
-    decode_prompt(&mut s.ctx, &mut batch, &tokens, keep)?;
-    s.cached.extend_from_slice(&tokens[keep..]);
-
-    let tools = chat::callable(request);
-    let forced = chat::must_call(request);
-    let mut sampler = sampler(model, request, &tools, forced)?;
+    if !s.read_prompt(&mut batch, &tokens, tx)? {
+        return Ok(()); // cancelled while reading
+    }
     let budget = request.max_tokens.unwrap_or(DEFAULT_MAX_TOKENS).min(n_ctx - tokens.len() as u32);
-    let mut produced = 0u32;
-    let mut pending: Vec<u8> = Vec::new();
-    let mut text = String::new();
-    // A reply that opens with `{` may be a tool call: held back until it
-    // is known (a forced call is never shown as text).
-    let mut holding = forced;
-    let mut stop = StopReason::MaxTokens;
-    while produced < budget {
-        let token = sampler.sample(&s.ctx, batch.n_tokens() - 1);
-        if vocab.is_eog(token) {
-            stop = StopReason::EndTurn;
-            break;
+    let Some((text, produced, stop)) = s.write_answer(loaded, &mut batch, request, budget, tx)? else {
+        return Ok(()); // cancelled while writing
+    };
+    let tools = chat::callable(request);
+    let stop = match (stop, chat::parse_call(&text, &tools)) {
+        (Answer::Held(_), Some((name, arguments))) => {
+            send(ProviderEvent::ToolCallDelta { index: 0, id: Some(call_id()), name: Some(name), arguments });
+            StopReason::ToolUse
         }
-        produced += 1;
-        pending.extend(vocab.token_to_piece(token, false, None));
-        // A piece may end inside a character: it waits for the rest.
-        let piece = match std::str::from_utf8(&pending) {
-            Err(e) if e.error_len().is_none() => String::new(),
-            decoded => {
-                let piece = decoded.map_or_else(|_| String::from_utf8_lossy(&pending).into_owned(), str::to_owned);
-                pending.clear();
-                piece
-            }
-        };
-        if !piece.is_empty() {
-            if text.trim().is_empty() && !tools.is_empty() && piece.trim_start().starts_with('{') {
-                holding = true;
-            }
-            text.push_str(&piece);
-            if !holding && !send(ProviderEvent::TextDelta(piece)) {
-                return Ok(());
-            }
+        (Answer::Held(_), None) if chat::must_call(request) => {
+            return Err(failed(format!("the model did not write a valid tool call: {text}")));
         }
-        if forced && chat::parse_call(&text, &tools).is_some() {
-            stop = StopReason::EndTurn;
-            break;
+        (Answer::Held(stop), None) => {
+            send(ProviderEvent::TextDelta(text));
+            stop
         }
-        batch.clear();
-        batch.add(token, s.cached.len() as i32, &[0], true).map_err(|e| failed(format!("the batch is full: {e}")))?;
-        s.ctx.decode(&mut batch).map_err(|e| failed(format!("llama.cpp could not go on: {e}")))?;
-        s.cached.push(token);
-        if tx.is_closed() {
-            return Ok(());
-        }
-    }
-    if holding {
-        match chat::parse_call(&text, &tools) {
-            Some((name, arguments)) => {
-                send(ProviderEvent::ToolCallDelta { index: 0, id: Some(call_id()), name: Some(name), arguments });
-                stop = StopReason::ToolUse;
-            }
-            None if forced => return Err(failed(format!("the model did not write a valid tool call: {text}"))),
-            None => {
-                send(ProviderEvent::TextDelta(text));
-            }
-        }
-    }
+        (Answer::Shown(stop), _) => stop,
+    };
     send(ProviderEvent::Usage(Usage { prompt_tokens: tokens.len() as u32, completion_tokens: produced }));
     send(ProviderEvent::Finished(stop));
     Ok(())
+}
+
+/// How an answer ended (and why): streamed as text, or held back because
+/// it may be a tool call.
+enum Answer {
+    Shown(StopReason),
+    Held(StopReason),
+}
+
+impl<'m> Session<'m> {
+    fn new(model: &'m LlamaModel, n_ctx: u32, settings: &LocalModelSettings) -> Result<Session<'m>, LlmError> {
+        let threads = settings.threads as i32;
+        let params = LlamaContextParams::default()
+            .with_n_ctx(NonZeroU32::new(n_ctx))
+            .with_n_batch(BATCH as u32)
+            .with_n_threads(threads)
+            .with_n_threads_batch(threads);
+        let ctx =
+            model.new_context(backend()?, params).map_err(|e| failed(format!("no context for the model: {e}")))?;
+        Ok(Session { ctx, cached: Vec::new() })
+    }
+
+    /// Decodes what the cache lacks of `tokens` (at least the last token,
+    /// for its logits), in chunks sized to take about [`CHUNK_TIME`] so a
+    /// Cancel is seen between them; `false` when cancelled. The cache
+    /// holds exactly what was decoded, either way.
+    fn read_prompt(&mut self, batch: &mut LlamaBatch, tokens: &[LlamaToken], tx: &Events) -> Result<bool, LlmError> {
+        let keep =
+            self.cached.iter().zip(tokens).take_while(|(a, b)| a == b).count().min(tokens.len().saturating_sub(1));
+        self.ctx.clear_kv_cache_seq(Some(0), Some(keep as u32), None).map_err(|e| failed(format!("the cache: {e}")))?;
+        self.cached.truncate(keep);
+        let mut chunk = FIRST_CHUNK;
+        while self.cached.len() < tokens.len() {
+            if tx.is_closed() {
+                return Ok(false);
+            }
+            let from = self.cached.len();
+            let part = &tokens[from..(from + chunk).min(tokens.len())];
+            batch.clear();
+            for (i, token) in part.iter().enumerate() {
+                let at = from + i;
+                let last = at + 1 == tokens.len();
+                batch.add(*token, at as i32, &[0], last).map_err(|e| failed(format!("the batch is full: {e}")))?;
+            }
+            let started = Instant::now();
+            self.ctx.decode(batch).map_err(|e| failed(format!("llama.cpp could not read the prompt: {e}")))?;
+            self.cached.extend_from_slice(part);
+            let per_token = started.elapsed() / part.len() as u32;
+            chunk = (CHUNK_TIME.as_nanos() / per_token.as_nanos().max(1)).clamp(FIRST_CHUNK as u128, BATCH as u128)
+                as usize;
+        }
+        Ok(true)
+    }
+
+    /// Samples the answer token by token, streaming each piece (a reply
+    /// that may be a tool call is held back until it is known); `None`
+    /// when cancelled.
+    fn write_answer(
+        &mut self,
+        loaded: &Loaded,
+        batch: &mut LlamaBatch,
+        request: &LlmRequest,
+        budget: u32,
+        tx: &Events,
+    ) -> Result<Option<(String, u32, Answer)>, LlmError> {
+        let vocab = loaded.model.vocab();
+        let tools = chat::callable(request);
+        let forced = chat::must_call(request);
+        let mut sampler = sampler(&loaded.model, request, &tools, forced)?;
+        let (mut produced, mut pending, mut text) = (0u32, Vec::<u8>::new(), String::new());
+        // A forced call is never shown as text.
+        let mut holding = forced;
+        let mut stop = StopReason::MaxTokens;
+        while produced < budget {
+            let token = sampler.sample(&self.ctx, batch.n_tokens() - 1);
+            if vocab.is_eog(token) {
+                stop = StopReason::EndTurn;
+                break;
+            }
+            produced += 1;
+            pending.extend(vocab.token_to_piece(token, false, None));
+            // A piece may end inside a character: it waits for the rest.
+            let piece = match std::str::from_utf8(&pending) {
+                Err(e) if e.error_len().is_none() => String::new(),
+                decoded => {
+                    let piece = decoded.map_or_else(|_| String::from_utf8_lossy(&pending).into_owned(), str::to_owned);
+                    pending.clear();
+                    piece
+                }
+            };
+            if !piece.is_empty() {
+                if text.trim().is_empty() && !tools.is_empty() && piece.trim_start().starts_with('{') {
+                    holding = true;
+                }
+                text.push_str(&piece);
+                if !holding && tx.blocking_send(Ok(ProviderEvent::TextDelta(piece))).is_err() {
+                    return Ok(None);
+                }
+            }
+            if forced && chat::parse_call(&text, &tools).is_some() {
+                stop = StopReason::EndTurn;
+                break;
+            }
+            batch.clear();
+            batch
+                .add(token, self.cached.len() as i32, &[0], true)
+                .map_err(|e| failed(format!("the batch is full: {e}")))?;
+            self.ctx.decode(batch).map_err(|e| failed(format!("llama.cpp could not go on: {e}")))?;
+            self.cached.push(token);
+            if tx.is_closed() {
+                return Ok(None);
+            }
+        }
+        Ok(Some((text, produced, if holding { Answer::Held(stop) } else { Answer::Shown(stop) })))
+    }
 }
 
 /// An id no other call has: the time, to the nanosecond.
 fn call_id() -> String {
     let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos());
     format!("call_{nanos:x}")
-}
-
-/// Decodes the prompt from `from` on (what comes before is cached), in
-/// batches; only its last token's logits are kept.
-fn decode_prompt(
-    ctx: &mut LlamaContext<'_>,
-    batch: &mut LlamaBatch,
-    tokens: &[LlamaToken],
-    from: usize,
-) -> Result<(), LlmError> {
-    let last = tokens.len().saturating_sub(1);
-    for (chunk_at, chunk) in tokens[from..].chunks(BATCH).enumerate() {
-        batch.clear();
-        for (i, token) in chunk.iter().enumerate() {
-            let at = from + chunk_at * BATCH + i;
-            batch.add(*token, at as i32, &[0], at == last).map_err(|e| failed(format!("the batch is full: {e}")))?;
-        }
-        ctx.decode(batch).map_err(|e| failed(format!("llama.cpp could not read the prompt: {e}")))?;
-    }
-    Ok(())
 }
 
 /// Greedy unless a temperature is asked for, with a mild repeat penalty;
