@@ -187,6 +187,8 @@ try {
   // In a new conversation, a message's actions by keyboard: focused, it
   // shows its buttons; r shows the raw Markdown and back, c copies it.
   await page.getByRole("button", { name: "New conversation", exact: true }).click();
+  // The new conversation's composer, not the one it replaces.
+  await page.waitForFunction(() => document.querySelectorAll(".message").length === 0, null, { timeout: 10000 });
   await box.fill("**bold** and `code`");
   await box.press("Enter");
   await page.locator(".message.assistant strong").filter({ hasText: "bold" }).waitFor({ timeout: 15000 });
