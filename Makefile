@@ -98,6 +98,7 @@ bench: mcp-servers
 	$(CARGO) bench -p braid-tools --bench dispatch
 	$(CARGO) bench -p braid-testkit --bench local_model
 	$(CARGO) bench -p braid-tools --bench mcp
+	$(CARGO) bench -p braid-tools --bench sandbox
 	$(CARGO) bench -p braid-vision --bench images
 
 ## The UI's scripted measurement (docs/PERFORMANCE.md): 10,000 messages,

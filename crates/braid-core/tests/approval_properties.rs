@@ -39,6 +39,7 @@ fn settings() -> impl Strategy<Value = ToolSettings> {
             role: if planner { AgentRole::Planner } else { AgentRole::Assistant },
             timeout_ms: 30_000,
             confirm_reads,
+            sandbox: Default::default(),
         },
     )
 }

@@ -205,6 +205,9 @@ pub enum Command {
         #[serde(default)]
         always_ask: Option<Vec<String>>,
     },
+    /// Answered by the context's [`ToolSettings`]. Where `run_command` may
+    /// write and whether it may use the network, from the next command.
+    SetSandbox { context_id: ContextId, sandbox: crate::Sandbox },
     /// Answered by the context's [`GenerationSettings`] as stored. Takes
     /// effect from the next request; a temperature outside 0 to 2 or a
     /// zero token limit is refused.
@@ -379,6 +382,7 @@ pub fn responses() -> Vec<(&'static str, String)> {
         ("set_local_model_settings", ts::<crate::LocalModelsView>()),
         ("list_tools", ts::<Vec<ToolSpec>>()),
         ("set_tool_policy", ts::<ToolSettings>()),
+        ("set_sandbox", ts::<ToolSettings>()),
         ("set_generation", ts::<GenerationSettings>()),
         ("set_mode", unit()),
         ("list_workspace_files", ts::<Vec<String>>()),

@@ -73,6 +73,35 @@ pub struct ToolSettings {
     /// "run everything".
     #[serde(default)]
     pub confirm_reads: bool,
+    /// What `run_command` may touch.
+    #[serde(default)]
+    pub sandbox: Sandbox,
+}
+
+/// Where a command may write.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum SandboxLevel {
+    /// Reads anywhere the user can; writes only to a private temp folder.
+    ReadOnly,
+    /// Writes inside the workspace and a private temp folder (its `.git`
+    /// read-only unless allowed).
+    #[default]
+    WorkspaceWrite,
+    /// No sandbox: the command has the user's full rights.
+    FullAccess,
+}
+
+/// The sandbox a conversation's commands run in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, TS)]
+pub struct Sandbox {
+    pub level: SandboxLevel,
+    /// Commands may use the network (off: not even 127.0.0.1).
+    #[serde(default)]
+    pub network: bool,
+    /// The workspace's `.git` is writable too (commits, branches).
+    #[serde(default)]
+    pub git_writable: bool,
 }
 
 /// Read tools run by themselves; writing and running commands are asked.
@@ -90,6 +119,7 @@ impl Default for ToolSettings {
             role: AgentRole::Assistant,
             timeout_ms: 30_000,
             confirm_reads: false,
+            sandbox: Sandbox::default(),
         }
     }
 }

@@ -116,6 +116,8 @@ pub fn generate() -> String {
     decl::<ToolApprovalPolicy>(&cfg, &mut out);
     decl::<AgentMode>(&cfg, &mut out);
     decl::<AgentRole>(&cfg, &mut out);
+    decl::<crate::SandboxLevel>(&cfg, &mut out);
+    decl::<crate::Sandbox>(&cfg, &mut out);
     decl::<ToolSettings>(&cfg, &mut out);
     decl::<ToolSource>(&cfg, &mut out);
     decl::<crate::McpState>(&cfg, &mut out);

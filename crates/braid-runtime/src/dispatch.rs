@@ -139,6 +139,9 @@ impl Runtime {
             Command::SetToolPolicy { context_id, policy, always_ask } => {
                 to_json(&self.set_tool_policy(&context_id, policy, always_ask).await.map_err(wire)?)
             }
+            Command::SetSandbox { context_id, sandbox } => {
+                to_json(&self.set_sandbox(&context_id, sandbox).await.map_err(wire)?)
+            }
             Command::SetGeneration { context_id, settings } => {
                 to_json(&self.set_generation(&context_id, settings).await.map_err(wire)?)
             }

@@ -31,6 +31,7 @@ mod shared;
 mod snapshot;
 mod subscription;
 mod summary_task;
+mod tool_settings;
 mod tool_task;
 mod watch;
 mod workspace;
@@ -52,7 +53,7 @@ use braid_llm::secrets::Secrets;
 use braid_llm::LlmProvider;
 use braid_protocol::{
     AgentMode, ApprovalDecision, BraidEvent, CallId, ContextId, ContextSnapshot, ContextSummary, ErrorCode, ImageData,
-    ImageMode, MessageId, ModelChoice, StoredImage, ToolApprovalPolicy, ToolSettings, WireError,
+    ImageMode, MessageId, ModelChoice, StoredImage, WireError,
 };
 use braid_store::{ContextMeta, RecoveryReport, Store};
 use std::path::PathBuf;
@@ -296,17 +297,6 @@ impl Runtime {
         self.command(id, Event::SetMode { mode }).await.map(drop)
     }
 
-    /// The approval policy (and always-ask list) from the next call on.
-    pub async fn set_tool_policy(
-        &self,
-        id: &ContextId,
-        policy: ToolApprovalPolicy,
-        always_ask: Option<Vec<String>>,
-    ) -> Result<ToolSettings, RuntimeError> {
-        self.command(id, Event::SetToolPolicy { policy, always_ask }).await?;
-        Ok(self.peek(id).await?.tools)
-    }
-
     pub async fn unqueue(&self, id: &ContextId, message_id: MessageId) -> Result<(), RuntimeError> {
         self.command(id, Event::Unqueue { message_id }).await.map(drop)
     }
@@ -380,7 +370,7 @@ impl Runtime {
         self.shared.contexts.close_all().await;
     }
 
-    async fn command(&self, id: &ContextId, event: Event) -> Result<Reply, RuntimeError> {
+    pub(crate) async fn command(&self, id: &ContextId, event: Event) -> Result<Reply, RuntimeError> {
         self.ask(id, |answer| Input::Command(event, answer)).await
     }
 

@@ -2,13 +2,14 @@
 //! a `cd` lasts for that call only), in its own process group so that
 //! cancelling kills the command and everything it started — and so that
 //! the whole group dies with Braid, even when Braid is killed outright
-//! (see [`spawn_shell`]).
+//! (see [`spawn_shell`]); inside the conversation's sandbox (see
+//! [`crate::sandbox`]).
 
 use crate::input::{parse, schema_of, RunCommandInput};
 use crate::output::cap;
-use crate::{failure, Tool, ToolContext};
+use crate::{failure, sandbox, Tool, ToolContext};
 use braid_core::machine::ToolOutcome;
-use braid_protocol::{Permission, ToolResultStatus};
+use braid_protocol::{Permission, Sandbox, SandboxLevel, ToolResultStatus};
 use futures::future::BoxFuture;
 use futures::FutureExt;
 use serde_json::{json, Value};
@@ -39,22 +40,49 @@ impl Drop for GroupGuard {
 /// The group leader is a small shell that runs the command and, told by
 /// the kernel that Braid died (`setpriv --pdeathsig TERM`, Linux's
 /// PR_SET_PDEATHSIG, which needs no unsafe code this way), kills its whole
-/// process group. Where `setpriv` is missing, a plain `sh -c` (cancel and
-/// timeouts still kill the group; a crash does not).
-fn spawn_shell(command: &str) -> tokio::process::Command {
-    const LEADER: &str = r#"trap 'kill -KILL 0' TERM; sh -c "$1" & wait $!"#;
+/// process group. Where `setpriv` is missing, the program straight (cancel
+/// and timeouts still kill the group; a crash does not). `program` is
+/// `sh -c command`, inside the sandbox unless it has full access.
+fn spawn_shell(program: &[String]) -> tokio::process::Command {
+    const LEADER: &str = r#"trap 'kill -KILL 0' TERM; "$@" & wait $!"#;
     match which_setpriv() {
         Some(setpriv) => {
             let mut c = tokio::process::Command::new(setpriv);
-            c.args(["--pdeathsig", "TERM", "--", "sh", "-c", LEADER, "braid-command", command]);
+            c.args(["--pdeathsig", "TERM", "--", "sh", "-c", LEADER, "braid-command"]).args(program);
             c
         }
         None => {
-            let mut c = tokio::process::Command::new("sh");
-            c.arg("-c").arg(command);
+            let mut c = tokio::process::Command::new(&program[0]);
+            c.args(&program[1..]);
             c
         }
     }
+}
+
+/// `sh -c command`, in the conversation's sandbox; an error when it asks
+/// for one and this machine has none (never a silent full-access run).
+fn program(command: &str, ctx: &ToolContext) -> Result<Vec<String>, String> {
+    let shell = ["sh", "-c", command];
+    match sandbox::wrap(&ctx.sandbox, &ctx.workspace, &shell) {
+        None => Ok(shell.map(str::to_owned).to_vec()),
+        Some(args) => match sandbox::unavailable() {
+            Some(why) => Err(format!(
+                "this machine has no sandbox for commands ({why}); a command runs here only with full access, which this conversation does not allow"
+            )),
+            None => Ok(std::iter::once(sandbox::program().to_owned()).chain(args).collect()),
+        },
+    }
+}
+
+/// The sandbox a command ran in, in words (first line of its result).
+fn described(s: &Sandbox) -> String {
+    let level = match s.level {
+        SandboxLevel::ReadOnly => "read-only",
+        SandboxLevel::WorkspaceWrite if s.git_writable => "workspace-write (.git writable)",
+        SandboxLevel::WorkspaceWrite => "workspace-write",
+        SandboxLevel::FullAccess => return "sandbox: none (full access)".to_owned(),
+    };
+    format!("sandbox: {level}, network {}", if s.network { "allowed" } else { "off" })
 }
 
 pub(crate) fn which_setpriv() -> Option<&'static str> {
@@ -85,7 +113,11 @@ impl Tool for RunCommand {
                 Ok(_) => return failure("the command is empty"),
                 Err(e) => return e,
             };
-            let spawned = spawn_shell(&command)
+            let program = match program(&command, ctx) {
+                Ok(p) => p,
+                Err(e) => return failure(e),
+            };
+            let spawned = spawn_shell(&program)
                 .current_dir(&ctx.workspace)
                 .stdin(Stdio::null())
                 .stdout(Stdio::piped())
@@ -123,7 +155,7 @@ impl Tool for RunCommand {
             let stdout = cap(&String::from_utf8_lossy(&stdout), MAX_STREAM);
             let stderr = cap(&String::from_utf8_lossy(&stderr), MAX_STREAM);
             let exit = code.map_or_else(|| "killed by a signal".to_owned(), |c| c.to_string());
-            let mut output = format!("exit code: {exit}\n");
+            let mut output = format!("{}\nexit code: {exit}\n", described(&ctx.sandbox));
             if !stdout.is_empty() {
                 output.push_str(&format!("stdout:\n{stdout}\n"));
             }
@@ -131,9 +163,14 @@ impl Tool for RunCommand {
                 output.push_str(&format!("stderr:\n{stderr}\n"));
             }
             let ok = code == Some(0);
+            let blocked = if ok { None } else { sandbox::blocked(&ctx.sandbox, &stderr) };
+            let error = match &blocked {
+                Some(why) => format!("the command exited with {exit}; blocked by the sandbox: {why}"),
+                None => format!("the command exited with {exit}"),
+            };
             ToolOutcome {
                 status: if ok { ToolResultStatus::Success } else { ToolResultStatus::Error },
-                error: (!ok).then(|| format!("the command exited with {exit}")),
+                error: (!ok).then_some(error),
                 output,
                 recoverable: true,
                 duration_ms: 0,

@@ -13,6 +13,7 @@ pub mod mcp;
 mod output;
 pub mod preview;
 mod registry;
+pub mod sandbox;
 
 pub use braid_workspace::paths;
 pub use registry::{RegisterError, ToolRegistry};
@@ -39,11 +40,13 @@ pub struct ToolContext {
     /// Where `run_command` records the process groups it starts, so a
     /// group that outlives Braid is stopped at the next start.
     pub ledger: Option<ledger::ProcessLedger>,
+    /// What `run_command` may touch.
+    pub sandbox: braid_protocol::Sandbox,
 }
 
 impl ToolContext {
     pub fn new(workspace: PathBuf) -> ToolContext {
-        ToolContext { workspace, freshness: None, allow_overwrite: false, ledger: None }
+        ToolContext { workspace, freshness: None, allow_overwrite: false, ledger: None, sandbox: Default::default() }
     }
 
     pub(crate) fn record_read(&self, path: &std::path::Path) {

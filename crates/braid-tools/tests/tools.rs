@@ -225,7 +225,7 @@ async fn run_command_reports_exit_code_and_output_in_a_fixed_directory() {
     std::fs::create_dir(w.root().join("sub")).unwrap();
     let o = w.call("run_command", json!({"command":"cd sub && pwd && echo oops >&2"})).await;
     let out = ok(&o);
-    assert!(out.starts_with("exit code: 0\n"), "{out}");
+    assert!(out.starts_with("sandbox: workspace-write, network off\nexit code: 0\n"), "{out}");
     assert!(out.contains("/ws/sub") && out.contains("stderr:\noops"), "{out}");
     let o = w.call("run_command", json!({"command":"pwd"})).await;
     assert!(ok(&o).trim_end().ends_with("/ws"), "cd does not persist: {}", o.output);

@@ -9,6 +9,7 @@ import type {
   GenerationSettings,
   Command,
   ResponseTo,
+  Sandbox,
   ContextId,
   ContextSnapshot,
   ContextSummary,
@@ -143,6 +144,9 @@ export abstract class CommandBackend implements Backend {
   }
   setGeneration(id: ContextId, settings: GenerationSettings): Promise<GenerationSettings> {
     return this.execute({ type: "set_generation", context_id: id, settings });
+  }
+  setSandbox(id: ContextId, sandbox: Sandbox): Promise<ToolSettings> {
+    return this.execute({ type: "set_sandbox", context_id: id, sandbox });
   }
   setToolPolicy(id: ContextId, policy: ToolApprovalPolicy): Promise<ToolSettings> {
     return this.execute({ type: "set_tool_policy", context_id: id, policy, always_ask: null });

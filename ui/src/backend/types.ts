@@ -28,6 +28,7 @@ import type {
   ModelSummary,
   NewMessage,
   ProviderInput,
+  Sandbox,
   SearchHit,
   SendReceipt,
   SettingsView,
@@ -77,6 +78,8 @@ export interface Backend {
   listWorkspaceFiles(id: ContextId, query: string): Promise<string[]>;
   setContextStrategy(id: ContextId, strategy: ContextStrategy): Promise<void>;
   setToolPolicy(id: ContextId, policy: ToolApprovalPolicy): Promise<ToolSettings>;
+  /** Where the conversation's commands may write; the network on or off. */
+  setSandbox(id: ContextId, sandbox: Sandbox): Promise<ToolSettings>;
   /** A branch sharing every message up to `from`; answered by its id. */
   createBranch(id: ContextId, from: MessageId, name: string): Promise<BranchId>;
   switchBranch(id: ContextId, branch: BranchId): Promise<void>;

@@ -42,4 +42,12 @@ describe("an MCP tool's server", () => {
     expect(mcpServerOf("mcp__my_files__read_text_file")).toBe("my_files");
     expect(mcpServerOf("read_file")).toBeNull();
   });
+  it("says where a command would run: the sandbox, or full access in red", () => {
+    const run = { id: "r", name: "run_command", arguments: '{"command":"make"}', approval: "pending" as const };
+    const boxed = renderToStaticMarkup(<ApprovalPanel calls={[run]} tools={defaultTools} onDecide={() => undefined} />);
+    expect(boxed).toContain("Runs in the sandbox: writes only in the workspace (not .git) and a private /tmp; network off.");
+    const full = { ...defaultTools, sandbox: { level: "full_access" as const, network: true, git_writable: false } };
+    const open = renderToStaticMarkup(<ApprovalPanel calls={[run]} tools={full} onDecide={() => undefined} />);
+    expect(open).toContain('class="sandbox-note full-access"');
+  });
 });

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from "react";
-import type { ApprovalDecision, OverwriteRisk, ToolCall, ToolSettings, WritePreview } from "../generated/protocol";
+import type { ApprovalDecision, OverwriteRisk, Sandbox, ToolCall, ToolSettings, WritePreview } from "../generated/protocol";
 import { CallDetails } from "./CallDetails";
 
 interface Props {
@@ -28,6 +28,15 @@ export function overwriteWarning(call: ToolCall, overwrites: OverwriteRisk[]): s
 /** The calls waiting for the user. The first Approve has the focus: Enter
  *  approves it, Esc denies it (with the reason typed, if any), Tab
  *  reaches the other buttons and the reason box. */
+/** Where a command would run: its sandbox level in words, full access red. */
+export function SandboxNote({ sandbox }: { sandbox: Sandbox }) {
+  if (sandbox.level === "full_access") {
+    return <small className="sandbox-note full-access" data-testid="sandbox-note">Runs with full access: no sandbox, your full rights.</small>;
+  }
+  const where = sandbox.level === "read_only" ? "writes only a private /tmp" : `writes only in the workspace${sandbox.git_writable ? "" : " (not .git)"} and a private /tmp`;
+  return <small className="sandbox-note" data-testid="sandbox-note">Runs in the sandbox: {where}; network {sandbox.network ? "allowed" : "off"}.</small>;
+}
+
 export function ApprovalPanel({ calls, tools, overwrites = [], previews = [], folder, onDecide }: Props) {
   const first = useRef<HTMLButtonElement>(null);
   useEffect(() => first.current?.focus(), [calls.length]);
@@ -69,6 +78,7 @@ export function ApprovalPanel({ calls, tools, overwrites = [], previews = [], fo
             {mcpServerOf(c.name) ? <small className="approval-source"> from the MCP server {mcpServerOf(c.name)}</small> : null}
             <CallDetails call={c} folder={folder} preview={previews.find((p) => p.call_id === c.id)} />
             {warning ? <div className="tool-error" data-testid="overwrite-warning">{warning}</div> : null}
+            {c.name === "run_command" && tools ? <SandboxNote sandbox={tools.sandbox} /> : null}
           </div>
           <div className="actions">
             <button type="button" className="primary" ref={i === 0 ? first : undefined} onClick={() => onDecide(c, "approve")}>

@@ -5,7 +5,7 @@ import { meter, partsLabel } from "./meter";
 import { BranchControls } from "./BranchControls";
 import { FolderControl } from "./FolderControl";
 import { GenerationControls } from "./GenerationControls";
-import { ModeControls, PolicySelect } from "./ToolControls";
+import { ModeControls, PolicySelect, SandboxControls } from "./ToolControls";
 
 interface Props {
   backend: Backend;
@@ -126,6 +126,7 @@ export function ChatHeader({ backend, snapshot, settings, busy, onModelChanged, 
           busy={busy}
         />
         <PolicySelect tools={snapshot.tools} onPolicy={onPolicy} />
+        <SandboxControls tools={snapshot.tools} onSandbox={(sandbox) => void backend.setSandbox(snapshot.summary.id, sandbox).then(onModelChanged, (e: Error) => onError(e.message))} />
         <label title={`When a conversation outgrows the model's window, older messages are left out this way; summaries start at ${snapshot.summarize_at_percent} %`}>
           <span>Long conversations</span>
           <select aria-label="Context strategy" value={snapshot.strategy.kind} onChange={(e) => onStrategy(STRATEGIES.find((s) => s.id === e.target.value)!.strategy)}>

@@ -1,4 +1,4 @@
-import type { AgentMode, ToolApprovalPolicy, ToolSettings } from "../generated/protocol";
+import type { AgentMode, Sandbox, SandboxLevel, ToolApprovalPolicy, ToolSettings } from "../generated/protocol";
 
 const POLICIES: { id: string; label: string; policy: ToolApprovalPolicy }[] = [
   { id: "white_list", label: "Ask before writing or running", policy: { kind: "white_list", tools: ["read_file", "list_directory", "glob_files"] } },
@@ -36,5 +36,44 @@ export function PolicySelect({ tools, onPolicy }: { tools: ToolSettings; onPolic
         {POLICIES.map((p) => <option key={p.id} value={p.id}>{p.label}</option>)}
       </select>
     </label>
+  );
+}
+
+const LEVELS: { id: SandboxLevel; label: string; title: string }[] = [
+  { id: "workspace_write", label: "Sandbox: workspace", title: "Commands write only inside the workspace (not its .git) and a private /tmp" },
+  { id: "read_only", label: "Sandbox: read-only", title: "Commands read anything you can, and write only a private /tmp" },
+  { id: "full_access", label: "Full access", title: "No sandbox: commands run with your full rights" },
+];
+
+/** Where this conversation's commands may write and whether they may use
+ *  the network; leaving the sandbox is asked for plainly and shown red. */
+export function SandboxControls({ tools, onSandbox }: { tools: ToolSettings; onSandbox: (sandbox: Sandbox) => void }) {
+  const s = tools.sandbox;
+  const level = LEVELS.find((l) => l.id === s.level)!;
+  const choose = (id: SandboxLevel) => {
+    if (id === "full_access" && !window.confirm("Run this conversation's commands with your full rights? They could change or delete any of your files and use the network.")) return;
+    onSandbox({ ...s, level: id });
+  };
+  return (
+    <fieldset className={`sandbox${s.level === "full_access" ? " full-access" : ""}`} aria-label="Command sandbox">
+      <label title={level.title}>
+        <span>Commands</span>
+        <select aria-label="Command sandbox" value={s.level} onChange={(e) => choose(e.target.value as SandboxLevel)}>
+          {LEVELS.map((l) => <option key={l.id} value={l.id} title={l.title}>{l.label}</option>)}
+        </select>
+      </label>
+      {s.level !== "full_access" ? (
+        <>
+          <label title="Off: commands reach no network at all, not even 127.0.0.1">
+            <input type="checkbox" checked={s.network} onChange={(e) => onSandbox({ ...s, network: e.target.checked })} /> Network
+          </label>
+          {s.level === "workspace_write" ? (
+            <label title="Let commands change the workspace's .git (commit, branch)">
+              <input type="checkbox" checked={s.git_writable} onChange={(e) => onSandbox({ ...s, git_writable: e.target.checked })} /> .git writable
+            </label>
+          ) : null}
+        </>
+      ) : null}
+    </fieldset>
   );
 }

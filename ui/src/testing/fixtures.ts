@@ -10,6 +10,7 @@ export const defaultTools: ToolSettings = {
   role: "assistant",
   timeout_ms: 30000,
   confirm_reads: false,
+  sandbox: { level: "workspace_write", network: false, git_writable: false },
 };
 
 /** A conversation as the list shows it: idle, on main, nothing pinned. */

@@ -143,6 +143,10 @@ pub enum Event {
         policy: ToolApprovalPolicy,
         always_ask: Option<Vec<String>>,
     },
+    /// What `run_command` may touch, from the next command on.
+    SetSandbox {
+        sandbox: braid_protocol::Sandbox,
+    },
     ToolFinished {
         call_id: CallId,
         outcome: ToolOutcome,
@@ -224,6 +228,7 @@ impl Event {
             Event::SummaryReady { .. } => "summary_ready",
             Event::SummaryFailed { .. } => "summary_failed",
             Event::SetToolPolicy { .. } => "set_tool_policy",
+            Event::SetSandbox { .. } => "set_sandbox",
             Event::ToolFinished { .. } => "tool_finished",
             Event::Cancel => "cancel",
             Event::Interrupt => "interrupt",

@@ -168,6 +168,10 @@ impl Step {
                 }
             }
             Event::SetToolPolicy { policy, always_ask } => self.set_tool_policy(policy, always_ask),
+            Event::SetSandbox { sandbox } => {
+                self.s.config.tools.sandbox = sandbox;
+                self.reply(Ok(Reply::Done));
+            }
             Event::ToolFinished { call_id, outcome } => self.tool_finished(call_id, outcome),
             Event::Retry => self.retry(),
             Event::SwitchBranch { from, to } => self.switch_branch(from, to),

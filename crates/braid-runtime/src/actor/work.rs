@@ -117,6 +117,7 @@ impl ContextActor {
             freshness: Some(self.freshness.clone()),
             allow_overwrite: call.approval == Approval::ApprovedOverwrite,
             ledger: Some(self.shared.ledger.clone()),
+            sandbox: self.state.config.tools.sandbox,
         };
         let timeout = Duration::from_millis(self.state.config.tools.timeout_ms.max(1));
         self.tool = Some(tool_task::spawn(self.shared.tools(), call, ctx, timeout, self.reading_job()));
