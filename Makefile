@@ -6,7 +6,7 @@ CARGO ?= cargo
 ARGS ?=
 TARGET_DIR := $(or $(CARGO_TARGET_DIR),$(CURDIR)/target)
 
-.PHONY: deps ui mcp-servers build run serve desktop chat test test-rust test-ui fmt lint generate bench bench-ui bench-ipc bench-ttft clean
+.PHONY: deps ui mcp-servers build run serve desktop chat test test-rust test-ui dist dist-check fmt lint generate bench bench-ui bench-ipc bench-ttft clean
 
 deps:
 	@./scripts/install-deps.sh
@@ -121,6 +121,26 @@ bench-ttft: deps
 	$(CARGO) build --release --locked -p braid-server
 	./tests/llm-peer.sh start
 	python3 scripts/ttft.py --server-bin $(TARGET_DIR)/release/braid-server --runs 20
+
+## The optimised desktop app and its Debian package, by Tauri's bundler
+## (@tauri-apps/cli from npm), with the starter model inside as a resource:
+## $(TARGET_DIR)/release/bundle/deb/Braid_<version>_amd64.deb. No AppImage:
+## Tauri's AppImage bundler downloads its tools from GitHub.
+DIST_MODELS := $(TARGET_DIR)/dist-models
+STARTER := SmolLM2-135M-Instruct.Q4_1.gguf
+dist: ui
+	./scripts/starter-model.sh "$(DIST_MODELS)" >/dev/null
+	cd src-tauri && ../ui/node_modules/.bin/tauri build --bundles deb --ci \
+	  --config '{"bundle":{"active":true,"resources":{"$(DIST_MODELS)/$(STARTER)":"models/$(STARTER)"}}}'
+	@ls -1 $(TARGET_DIR)/release/bundle/deb/*.deb
+
+## Installs the package built by `make dist` on this machine (apt resolves
+## its dependencies) and checks the installed `braid` in a window under
+## Xvfb: it starts, finds its starter model, answers; first paint and idle
+## memory are printed (docs/PERFORMANCE.md).
+dist-check: dist
+	apt-get install -y -qq --reinstall $$(ls -t $(TARGET_DIR)/release/bundle/deb/*.deb | head -1)
+	cd ui && BRAID_DESKTOP_BIN=/usr/bin/braid node e2e/installed.mjs
 
 clean:
 	$(CARGO) clean

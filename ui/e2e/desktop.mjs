@@ -12,7 +12,7 @@ import { spawn, spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { checker, lastUserText, DELIVER_FILE, startLoggingProxy, startPeer, tempDir, textPng } from "./lib.mjs";
-import { desktopApp, newConversation, sleep, useLocalServer } from "./webdriver.mjs";
+import { appMemory, desktopApp, newConversation, sleep, useLocalServer } from "./webdriver.mjs";
 
 const { check, finish } = checker();
 const data = tempDir("desktop");
@@ -233,13 +233,9 @@ try {
 
   // Memory at idle: the app and its WebKit processes (children).
   await sleep(2000);
-  const pid = spawnSync("pgrep", ["-f", "-o", app]).stdout.toString().trim();
-  const rss = (args) => spawnSync("ps", ["-o", "rss=", ...args]).stdout.toString().split("\n").filter(Boolean).map(Number);
-  const own = rss(["-p", pid]);
-  const children = rss(["--ppid", pid]);
-  const mb = (kb) => (kb / 1024).toFixed(0);
-  const total = [...own, ...children].reduce((a, b) => a + b, 0);
-  console.log(`memory at idle: app ${mb(own[0] ?? 0)} MB + ${children.length} WebKit processes ${mb(total - (own[0] ?? 0))} MB = ${mb(total)} MB RSS`);
+  const m = appMemory(app);
+  const mb = (x) => x.toFixed(0);
+  console.log(`memory at idle: app ${mb(m.app.rss)} MB + ${m.children} WebKit processes ${mb(m.rss - m.app.rss)} MB = ${mb(m.rss)} MB RSS (${mb(m.pss)} MB PSS)`);
   await s.close();
 } catch (e) {
   check(false, `desktop flow: ${e.message}`);

@@ -1,7 +1,7 @@
 // The real desktop app under Xvfb, driven over WebDriver: tauri-driver in
 // front of WebKitWebDriver, spoken to with plain fetch (W3C WebDriver).
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 
@@ -38,6 +38,24 @@ return {
   branch: t(document.querySelector("details.branches summary")),
   last: [...document.querySelectorAll(".message")].slice(-4).map((m) => m.className.replace("message ", "") + ": " + t(m)),
 };`;
+
+/** The memory of the running app `app` (its oldest process) and of its
+ *  children (WebKit's web and network processes), in MB: RSS counts the
+ *  shared libraries once per process, PSS shares them out fairly. */
+export function appMemory(app) {
+  const pid = spawnSync("pgrep", ["-f", "-o", app]).stdout.toString().trim();
+  const children = spawnSync("pgrep", ["-P", pid]).stdout.toString().split("\n").filter(Boolean);
+  const read = (p, field) => {
+    try {
+      const line = readFileSync(`/proc/${p}/smaps_rollup`, "utf8").split("\n").find((l) => l.startsWith(`${field}:`));
+      return Number(line?.split(/\s+/)[1] ?? 0) / 1024;
+    } catch {
+      return 0;
+    }
+  };
+  const sum = (field) => [pid, ...children].reduce((a, p) => a + read(p, field), 0);
+  return { app: { rss: read(pid, "Rss"), pss: read(pid, "Pss") }, children: children.length, rss: sum("Rss"), pss: sum("Pss") };
+}
 
 /** Xvfb and tauri-driver for the app, with its data in `data`. Screenshots
  *  are e2e/out/<prefix>-<name>.png. */
