@@ -19,6 +19,7 @@ mod images;
 mod library;
 mod llm_task;
 mod local_models;
+mod local_servers;
 mod mcp;
 mod mcp_context;
 mod mcp_secrets;

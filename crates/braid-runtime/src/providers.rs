@@ -4,6 +4,7 @@
 //! disk before it takes effect, so what runs is always what is saved.
 
 pub use crate::fallback::Fallback;
+pub use crate::local_servers::detect_local_servers;
 use crate::RuntimeError;
 use braid_llm::catalogue::{list_models, Catalogue, Tokenizer};
 use braid_llm::local::LocalModels;
@@ -11,8 +12,8 @@ use braid_llm::secrets::{KeySource, Secrets};
 use braid_llm::settings::{build_provider, ProviderSettings, Settings, SettingsError};
 use braid_llm::{ApiKey, LlmProvider};
 use braid_protocol::{
-    EffectiveModel, KeyChange, KeyLocation, LocalServer, ModelChoice, ModelSummary, ProviderInput, ProviderKind,
-    ProviderView, SettingsView, TokenEncoding,
+    EffectiveModel, KeyChange, KeyLocation, ModelChoice, ModelSummary, ProviderInput, ProviderKind, ProviderView,
+    SettingsView, TokenEncoding,
 };
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -47,11 +48,6 @@ struct Inner {
     live: HashMap<String, Arc<dyn LlmProvider>>,
 }
 
-/// How long a probe of a local port may take: detection runs while the
-/// first-run screen opens. A closed port fails at once; a server that is
-/// there but busy (a 2-core machine running a model, a browser and Braid)
-/// took over 700 ms to list its models in a CI run and was missed.
-const PROBE_TIMEOUT: Duration = Duration::from_millis(2500);
 /// How long testing a provider may take before the user is told.
 const TEST_TIMEOUT: Duration = Duration::from_secs(15);
 
@@ -389,22 +385,4 @@ fn unique_id(name: &str, settings: &Settings) -> String {
         return base.to_owned();
     }
     (2..).map(|n| format!("{base}-{n}")).find(|id| !taken(id)).unwrap_or_else(|| base.to_owned())
-}
-
-/// The usual ports of local OpenAI-compatible servers, probed in parallel.
-const LOCAL_PORTS: &[(u16, &str, &str)] =
-    &[(8089, "llama.cpp", "/v1"), (8080, "llama.cpp", "/v1"), (11434, "Ollama", "/v1"), (1234, "LM Studio", "/v1")];
-
-pub async fn detect_local_servers() -> Vec<LocalServer> {
-    let probes = LOCAL_PORTS.iter().map(|&(port, name, path)| async move {
-        let base_url = format!("http://127.0.0.1:{port}{path}");
-        let listed =
-            tokio::time::timeout(PROBE_TIMEOUT, list_models(ProviderKind::OpenAiCompatible, &base_url, None, name))
-                .await;
-        match listed {
-            Ok(Ok(models)) => Some(LocalServer { name: name.to_owned(), base_url, models }),
-            _ => None,
-        }
-    });
-    futures::future::join_all(probes).await.into_iter().flatten().collect()
 }
