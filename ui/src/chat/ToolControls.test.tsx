@@ -7,7 +7,7 @@ describe("the command sandbox control", () => {
   it("shows the level with the network and .git choices, off by default", () => {
     const html = renderToStaticMarkup(<SandboxControls tools={defaultTools} onSandbox={() => {}} />);
     expect(html).toMatch(/<option value="workspace_write"[^>]*selected=""/);
-    expect(html).toMatch(/type="checkbox"\/> Network/);
+    expect(html).toMatch(/<span>Network<\/span><input type="checkbox"\/>/);
     expect(html).toContain(".git writable");
     expect(html).not.toContain("full-access");
   });
@@ -22,7 +22,7 @@ describe("the command sandbox control", () => {
   it("read-only offers the network but not .git", () => {
     const tools = { ...defaultTools, sandbox: { level: "read_only" as const, network: true, git_writable: false } };
     const html = renderToStaticMarkup(<SandboxControls tools={tools} onSandbox={() => {}} />);
-    expect(html).toMatch(/checked=""\/> Network/);
+    expect(html).toMatch(/<span>Network<\/span><input type="checkbox" checked=""\/>/);
     expect(html).not.toContain(".git writable");
   });
 });

@@ -55,7 +55,7 @@ export function SandboxControls({ tools, onSandbox }: { tools: ToolSettings; onS
     onSandbox({ ...s, level: id });
   };
   return (
-    <fieldset className={`sandbox${s.level === "full_access" ? " full-access" : ""}`} aria-label="Command sandbox">
+    <fieldset className={`sandbox${s.level === "full_access" ? " full-access" : ""}`} aria-label="Commands">
       <label title={level.title}>
         <span>Commands</span>
         <select aria-label="Command sandbox" value={s.level} onChange={(e) => choose(e.target.value as SandboxLevel)}>
@@ -65,11 +65,13 @@ export function SandboxControls({ tools, onSandbox }: { tools: ToolSettings; onS
       {s.level !== "full_access" ? (
         <>
           <label title="Off: commands reach no network at all, not even 127.0.0.1">
-            <input type="checkbox" checked={s.network} onChange={(e) => onSandbox({ ...s, network: e.target.checked })} /> Network
+            <span>Network</span>
+            <input type="checkbox" checked={s.network} onChange={(e) => onSandbox({ ...s, network: e.target.checked })} />
           </label>
           {s.level === "workspace_write" ? (
             <label title="Let commands change the workspace's .git (commit, branch)">
-              <input type="checkbox" checked={s.git_writable} onChange={(e) => onSandbox({ ...s, git_writable: e.target.checked })} /> .git writable
+              <span>.git writable</span>
+              <input type="checkbox" checked={s.git_writable} onChange={(e) => onSandbox({ ...s, git_writable: e.target.checked })} />
             </label>
           ) : null}
         </>
