@@ -3,16 +3,27 @@ import { argsSummary } from "./transcript";
 
 const STATUS: Record<string, string> = { success: "done", error: "failed", cancelled: "cancelled" };
 
+/** The sandbox a command ran in, from its result's first line
+ *  ("sandbox: workspace-write, network off"); full access flagged. */
+export function sandboxOf(output: string | undefined): { text: string; full: boolean } | null {
+  const first = output?.split("\n", 1)[0] ?? "";
+  if (!first.startsWith("sandbox: ")) return null;
+  const text = first.slice("sandbox: ".length);
+  return { text: text.startsWith("none") ? "no sandbox (full access)" : `sandbox: ${text}`, full: text.startsWith("none") };
+}
+
 /** One call: name, arguments, approval, and its result when there is one
  *  (output folded away; errors shown). */
 export function ToolCard({ tool }: { tool: ToolView }) {
   const { call, result } = tool;
+  const sandbox = call.name === "run_command" ? sandboxOf(result?.output) : null;
   const state = call.approval === "denied" ? "denied" : result ? STATUS[result.status] : call.approval === "pending" ? "awaiting approval" : "running…";
   return (
     <div className={`tool-card tool-${result?.status ?? call.approval}`} data-testid="tool-card">
       <div className="tool-head">
         <span className="tool-name">{call.name}</span>
         <span className="tool-args" title={call.arguments}>{argsSummary(call.arguments)}</span>
+        {sandbox ? <span className={`badge sandbox-badge${sandbox.full ? " full-access" : ""}`} data-testid="sandbox-badge">{sandbox.text}</span> : null}
         <span className="tool-state">{state}{result && result.duration_ms ? ` · ${result.duration_ms} ms` : ""}</span>
       </div>
       {result?.error ? <div className="tool-error">{result.error}</div> : null}

@@ -1,6 +1,7 @@
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import { defaultTools } from "../testing/fixtures";
+import { sandboxOf } from "./ToolCard";
 import { SandboxControls } from "./ToolControls";
 
 describe("the command sandbox control", () => {
@@ -24,5 +25,14 @@ describe("the command sandbox control", () => {
     const html = renderToStaticMarkup(<SandboxControls tools={tools} onSandbox={() => {}} />);
     expect(html).toMatch(/<span>Network<\/span><input type="checkbox" checked=""\/>/);
     expect(html).not.toContain(".git writable");
+  });
+});
+
+describe("the sandbox on a command's card", () => {
+  it("reads the level from the result's first line, full access flagged", () => {
+    expect(sandboxOf("sandbox: workspace-write, network off\nexit code: 0\n")).toEqual({ text: "sandbox: workspace-write, network off", full: false });
+    expect(sandboxOf("sandbox: none (full access)\nexit code: 1\n")).toEqual({ text: "no sandbox (full access)", full: true });
+    expect(sandboxOf("exit code: 0\n")).toBeNull();
+    expect(sandboxOf(undefined)).toBeNull();
   });
 });
