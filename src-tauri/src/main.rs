@@ -82,7 +82,12 @@ fn main() {
                 providers = providers.with_fallback(Fallback::builtin_echo(Duration::from_millis(30)));
             } else {
                 // The installed package ships the starter among its resources.
-                let shipped = app.path().resource_dir().map(|r| vec![r.join("models")]).unwrap_or_default();
+                // A development build has none: it would find an installed
+                // Braid's in /usr/lib/Braid and not start as a fresh one.
+                let shipped = match app.path().resource_dir() {
+                    Ok(r) if !cfg!(debug_assertions) => vec![r.join("models")],
+                    _ => Vec::new(),
+                };
                 let shelf = braid_local::Shelf::new(data.join("models"), shipped);
                 providers = providers.with_local_models(std::sync::Arc::new(shelf));
             }
