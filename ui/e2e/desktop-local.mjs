@@ -28,9 +28,6 @@ const ENTER = "\uE007";
 const ESC = "\uE00C";
 const box = "//textarea[@aria-label='Message']";
 const lastAnswer = "const a = document.querySelectorAll('.message.assistant .markdown'); return a.length ? a[a.length - 1].textContent : ''";
-/** Waits for the n-th answer to be whole (the state back to Idle). */
-const answered = (n) =>
-  s.until(`answer ${n}`, "return document.querySelectorAll('.message.assistant').length >= arguments[0] && (document.querySelector('[data-testid=state]')?.textContent ?? '').startsWith('Idle')", 120000, n);
 let s = null;
 try {
   await sleep(500);
@@ -42,7 +39,7 @@ try {
   await s.shot("empty");
   await newConversation(s);
   await s.type(box, `What is the capital of France?${ENTER}`);
-  await answered(1);
+  await s.answered(1);
   const answer = await s.js(lastAnswer);
   check(/Paris/.test(answer), `the first question is answered by the model in the app (${JSON.stringify(answer.slice(0, 60))})`);
   const pace = await s.js("const p = document.querySelectorAll('.message.assistant [data-testid=speed]'); return p.length ? p[p.length - 1].textContent : ''");
@@ -102,7 +99,7 @@ try {
   await s.click("//button[@aria-label='Close settings']");
   const before2 = await s.js("return document.querySelectorAll('.message.assistant').length");
   await s.type(box, `Name one colour.${ENTER}`);
-  await answered(before2 + 1);
+  await s.answered(before2 + 1);
   const last = await s.js(lastAnswer);
   check(last.trim().length > 0, `with the 2,048-token window it still answers (${JSON.stringify(last.slice(0, 40))})`);
 } catch (e) {

@@ -159,6 +159,10 @@ export function desktopApp(data, prefix) {
           label,
         ),
       state: (text, timeout) => until(`state "${text}"`, `return (document.querySelector('[data-testid=state]')?.textContent ?? '').startsWith(arguments[0])`, timeout, text),
+      /** The n-th answer whole: n assistant messages and the state back
+       *  to Idle (a fast model may finish before Streaming is seen). */
+      answered: (n, timeout = 120000) =>
+        until(`answer ${n}`, "return document.querySelectorAll('.message.assistant').length >= arguments[0] && (document.querySelector('[data-testid=state]')?.textContent ?? '').startsWith('Idle')", timeout, n),
       shot: async (name) => writeFileSync(`e2e/out/${prefix}-${name}.png`, Buffer.from(await wd("GET", `/session/${id}/screenshot`), "base64")),
       close: () => wd("DELETE", `/session/${id}`),
     };

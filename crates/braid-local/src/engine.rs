@@ -144,10 +144,10 @@ fn run<'m>(
         return Ok(()); // cancelled while reading
     }
     let budget = request.max_tokens.unwrap_or(DEFAULT_MAX_TOKENS).min(n_ctx - tokens.len() as u32);
-    let Some((text, produced, stop)) = s.write_answer(loaded, &mut batch, request, budget, tx)? else {
+    let tools = chat::callable(request);
+    let Some((text, produced, stop)) = s.write_answer(loaded, &mut batch, request, &tools, budget, tx)? else {
         return Ok(()); // cancelled while writing
     };
-    let tools = chat::callable(request);
     let stop = match (stop, chat::parse_call(&text, &tools)) {
         (Answer::Held(_), Some((name, arguments))) => {
             send(ProviderEvent::ToolCallDelta { index: 0, id: Some(call_id()), name: Some(name), arguments });
@@ -227,13 +227,13 @@ impl<'m> Session<'m> {
         loaded: &Loaded,
         batch: &mut LlamaBatch,
         request: &LlmRequest,
+        tools: &[&braid_llm::ToolDefinition],
         budget: u32,
         tx: &Events,
     ) -> Result<Option<(String, u32, Answer)>, LlmError> {
         let vocab = loaded.model.vocab();
-        let tools = chat::callable(request);
         let forced = chat::must_call(request);
-        let mut sampler = sampler(&loaded.model, request, &tools, forced)?;
+        let mut sampler = sampler(&loaded.model, request, tools, forced)?;
         let (mut produced, mut pending, mut text) = (0u32, Vec::<u8>::new(), String::new());
         // A forced call is never shown as text.
         let mut holding = forced;
@@ -264,7 +264,7 @@ impl<'m> Session<'m> {
                     return Ok(None);
                 }
             }
-            if forced && chat::parse_call(&text, &tools).is_some() {
+            if forced && chat::parse_call(&text, tools).is_some() {
                 stop = StopReason::EndTurn;
                 break;
             }

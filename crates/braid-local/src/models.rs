@@ -69,10 +69,14 @@ pub fn list(dir: &Path, bundled: &[PathBuf]) -> Vec<ModelFile> {
 /// The model to run: the one `default` names, else the starter, else the
 /// first there is.
 pub fn choose(dir: &Path, bundled: &[PathBuf]) -> Option<ModelFile> {
-    let all = list(dir, bundled);
+    choose_from(dir, &list(dir, bundled)).cloned()
+}
+
+/// As [`choose`], among models already listed.
+pub fn choose_from<'a>(dir: &Path, all: &'a [ModelFile]) -> Option<&'a ModelFile> {
     let named = default_name(dir);
-    let pick = |name: &str| all.iter().find(|m| m.name == name).cloned();
-    named.as_deref().and_then(pick).or_else(|| pick(STARTER)).or_else(|| all.first().cloned())
+    let pick = |name: &str| all.iter().find(|m| m.name == name);
+    named.as_deref().and_then(pick).or_else(|| pick(STARTER)).or_else(|| all.first())
 }
 
 fn default_name(dir: &Path) -> Option<String> {

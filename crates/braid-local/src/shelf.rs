@@ -34,10 +34,11 @@ impl Shelf {
 
 impl LocalModels for Shelf {
     fn view(&self) -> LocalModelsView {
-        let default = self.chosen().map(|m| m.name);
+        let all = models::list(&self.dir, &self.bundled);
+        let default = models::choose_from(&self.dir, &all).map(|m| m.name.clone());
         LocalModelsView {
             dir: self.dir.display().to_string(),
-            models: models::list(&self.dir, &self.bundled)
+            models: all
                 .into_iter()
                 .map(|m| LocalModel {
                     label: models::label(&m.name),
