@@ -2,10 +2,32 @@
 // front of WebKitWebDriver, spoken to with plain fetch (W3C WebDriver).
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** A port nothing listens on now: the system's choice for port 0. */
+function freePort() {
+  return new Promise((done, fail) => {
+    const server = createServer();
+    server.on("error", fail);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address();
+      server.close(() => done(port));
+    });
+  });
+}
+
+/** An X display no server holds (no lock file, no socket). */
+function freeDisplay() {
+  for (let i = 0; i < 500; i++) {
+    const n = 110 + Math.floor(Math.random() * 400);
+    if (!existsSync(`/tmp/.X${n}-lock`) && !existsSync(`/tmp/.X11-unix/X${n}`)) return `:${n}`;
+  }
+  throw new Error("no free X display between :110 and :509");
+}
 const ELEMENT = "element-6066-11e4-a52e-4f735466cecf";
 
 /** First run: waits for the welcome screen to offer the local server at
@@ -63,23 +85,36 @@ export function desktopApp(data, prefix) {
   const app = process.env.BRAID_DESKTOP_BIN ?? resolve("../target/debug/braid-desktop");
   const driverBin = [process.env.TAURI_DRIVER, join(process.env.CARGO_HOME ?? join(homedir(), ".cargo"), "bin/tauri-driver")]
     .find((p) => p && existsSync(p)) ?? "tauri-driver";
-  const port = 4444 + Math.floor(Math.random() * 400) * 2;
-  const display = `:${110 + Math.floor(Math.random() * 50)}`;
+  const display = freeDisplay();
   mkdirSync("e2e/out", { recursive: true });
   const xvfb = spawn("Xvfb", [display, "-screen", "0", "1280x800x24"], { stdio: "ignore" });
   // GTK's file chooser keeps its settings in memory, not in a dconf
   // that needs a session bus.
   const env = { ...process.env, DISPLAY: display, HOME: data, XDG_DATA_HOME: join(data, "share"), BRAID_NO_KEYCHAIN: "1", GSETTINGS_BACKEND: "memory" };
-  const driver = spawn(driverBin, ["--port", String(port), "--native-port", String(port + 1), "--native-driver", "/usr/bin/WebKitWebDriver"], {
-    env,
-    stdio: ["ignore", "ignore", "inherit"],
-  });
+  // Started by the first openApp, on ports the system says are free (a
+  // port still held by an earlier run's driver failed a CI run once).
+  let driver = null;
+  let port = 0;
+  let exited = null;
+
+  async function startDriver() {
+    port = await freePort();
+    const native = await freePort();
+    driver = spawn(driverBin, ["--port", String(port), "--native-port", String(native), "--native-driver", "/usr/bin/WebKitWebDriver"], {
+      env,
+      stdio: ["ignore", "ignore", "inherit"],
+    });
+    driver.on("exit", (code, signal) => (exited = `tauri-driver exited (${signal ?? code})`));
+  }
 
   async function wd(method, path, body) {
+    if (exited) throw new Error(`${method} ${path}: ${exited}`);
     const r = await fetch(`http://127.0.0.1:${port}${path}`, {
       method,
       headers: { "Content-Type": "application/json" },
       body: body === undefined ? undefined : JSON.stringify(body),
+    }).catch((e) => {
+      throw new Error(`${method} ${path}: ${e.cause?.code ?? e.message}`);
     });
     const json = await r.json().catch(() => ({}));
     if (!r.ok) throw new Error(`${method} ${path}: ${json.value?.message ?? r.status}`);
@@ -89,6 +124,7 @@ export function desktopApp(data, prefix) {
   /** A session on a freshly started app; tauri-driver answers /status
    *  before WebKitWebDriver is ready, so the first attempts may fail. */
   async function openApp() {
+    if (!driver) await startDriver();
     await sleep(300);
     const caps = { capabilities: { alwaysMatch: { browserName: "wry", "tauri:options": { application: app } } } };
     let last;
@@ -169,7 +205,7 @@ export function desktopApp(data, prefix) {
   }
 
   const stop = () => {
-    driver.kill();
+    driver?.kill();
     xvfb.kill();
     spawnSync("pkill", ["-f", app]);
   };
