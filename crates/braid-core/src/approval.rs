@@ -2,11 +2,18 @@
 //! settings, the tool's permission, and the loop's progress. The runtime
 //! never runs a call this module did not allow or the user did not approve.
 
-use braid_protocol::{AgentMode, AgentRole, Permission, ToolApprovalPolicy, ToolSettings, ToolSpec};
+use braid_protocol::{
+    AgentMode, AgentRole, Permission, SandboxLevel, ToolApprovalPolicy, ToolSandbox, ToolSettings, ToolSource, ToolSpec,
+};
 
 /// What a tool in the catalogue may do; `None` for a name it does not hold.
 pub fn permission_in(catalogue: &[ToolSpec], name: &str) -> Option<Permission> {
-    catalogue.iter().find(|t| t.name == name).map(|t| t.permission)
+    spec_in(catalogue, name).map(|t| t.permission)
+}
+
+/// The catalogue's entry for a tool; `None` for a name it does not hold.
+pub fn spec_in<'a>(catalogue: &'a [ToolSpec], name: &str) -> Option<&'a ToolSpec> {
+    catalogue.iter().find(|t| t.name == name)
 }
 
 /// The tools of the catalogue the mode and role let the model see.
@@ -37,11 +44,13 @@ pub fn offered(settings: &ToolSettings, permission: Permission) -> bool {
 
 /// The decision for one call. A tool the mode or role does not offer is
 /// refused even if the model names it; the always-ask list wins over the
-/// policy and over earlier "always allow" answers.
-pub fn decide(settings: &ToolSettings, name: &str, permission: Option<Permission>, progress: LoopState) -> Decision {
-    let Some(permission) = permission else {
+/// policy and over earlier "always allow" answers; a command that would run
+/// in a sandbox this machine lacks is always asked.
+pub fn decide(settings: &ToolSettings, name: &str, spec: Option<&ToolSpec>, progress: LoopState) -> Decision {
+    let Some(spec) = spec else {
         return Decision::Deny(format!("there is no tool named {name:?}"));
     };
+    let permission = spec.permission;
     if !offered(settings, permission) {
         let why = if settings.role == AgentRole::Planner {
             "the Planner role may only use read tools"
@@ -51,6 +60,12 @@ pub fn decide(settings: &ToolSettings, name: &str, permission: Option<Permission
         return Decision::Deny(format!("{name} is not available: {why}"));
     }
     if settings.always_ask.iter().any(|t| t == name) {
+        return Decision::Ask;
+    }
+    // Never a silent run with the user's full rights when a sandbox was
+    // asked for: without one, the user sees each command first.
+    let sandboxed = settings.sandbox.level != SandboxLevel::FullAccess;
+    if sandboxed && matches!(spec.sandbox, ToolSandbox::Missing { .. }) {
         return Decision::Ask;
     }
     if settings.always_allowed.iter().any(|t| t == name) {
@@ -72,6 +87,20 @@ pub fn decide(settings: &ToolSettings, name: &str, permission: Option<Permission
             }
         }
         ToolApprovalPolicy::AutoAll => Decision::Allow,
+        ToolApprovalPolicy::Sandboxed => {
+            let confined = match (permission, &spec.source, &spec.sandbox) {
+                (Permission::Read, _, _) => true,
+                // The built-in file tools write only inside the workspace.
+                (Permission::Write, ToolSource::Builtin, _) => settings.sandbox.level == SandboxLevel::WorkspaceWrite,
+                (_, _, ToolSandbox::Applied) => sandboxed,
+                _ => false,
+            };
+            if confined {
+                Decision::Allow
+            } else {
+                Decision::Ask
+            }
+        }
     }
 }
 

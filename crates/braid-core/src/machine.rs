@@ -15,6 +15,7 @@ mod events;
 mod merge;
 mod prepare;
 mod request;
+mod results;
 mod settings;
 mod step;
 mod tools;
@@ -147,6 +148,10 @@ pub struct ToolRound {
     /// request).
     #[serde(default)]
     pub images: Vec<MessageType>,
+    /// The sandbox stopped the call at `next`: its result, held while the
+    /// user decides whether it runs again outside the sandbox.
+    #[serde(default)]
+    pub blocked: Option<ToolOutcome>,
 }
 
 impl ToolRound {
@@ -295,6 +300,11 @@ pub struct ToolOutcome {
     /// hold rather than how each branch got there.
     #[serde(default)]
     pub written: Option<u64>,
+    /// The command failed because the sandbox refused it (a write outside,
+    /// the network), in words: the user may let it run again outside.
+    /// (Boxed: outcomes travel in `Result`s, kept small.)
+    #[serde(default)]
+    pub blocked: Option<Box<str>>,
     /// Images the result came with (Image bodies, already read by vision
     /// or OCR): they follow the round's results, as other images do.
     #[serde(default)]

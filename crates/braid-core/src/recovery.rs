@@ -35,9 +35,24 @@ pub fn recover(
             _ => None,
         })
         .collect();
+    // A command the sandbox stopped keeps its blocked result.
+    let held = state.round.as_ref().and_then(|r| Some((r.calls().get(r.next)?.id.clone(), r.blocked.clone()?)));
     for m in conversation.active_messages() {
         if let MessageType::ToolRequest { calls, .. } = &m.body {
             for call in calls.iter().filter(|c| !answered.contains(c.id.as_str())) {
+                if let Some((_, outcome)) = held.as_ref().filter(|(id, _)| *id == call.id) {
+                    let body = MessageType::ToolResult {
+                        request_id: call.id.clone(),
+                        status: outcome.status,
+                        output: outcome.output.clone(),
+                        error: outcome.error.clone(),
+                        recoverable: outcome.recoverable,
+                        duration_ms: outcome.duration_ms,
+                        finished_at: now,
+                    };
+                    added.push(new(alloc(), body));
+                    continue;
+                }
                 added.push(new(
                     alloc(),
                     MessageType::ToolResult {

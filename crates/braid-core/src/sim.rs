@@ -10,8 +10,8 @@ use crate::history::{TransitionLog, TransitionRecord};
 use crate::invariants::{check_conversation, check_state, check_tool_pairing, Violation};
 use crate::machine::{is_tool_phase, transition, ContextState, Effect, Event, Reply};
 use braid_protocol::{
-    BraidEvent, BranchId, ContextId, ContextStatus, Message, Permission, RequestId, Timestamp, ToolSource, ToolSpec,
-    WireError,
+    BraidEvent, BranchId, ContextId, ContextStatus, Message, Permission, RequestId, Timestamp, ToolSandbox, ToolSource,
+    ToolSpec, WireError,
 };
 
 /// The tools a simulated context has: the built-in names with their
@@ -41,6 +41,8 @@ pub fn spec(name: &str, permission: Permission) -> ToolSpec {
         parallel_safe: permission == Permission::Read,
         examples: Vec::new(),
         source: ToolSource::Builtin,
+        // Commands run in the sandbox, as on a machine that has one.
+        sandbox: if permission == Permission::Execute { ToolSandbox::Applied } else { ToolSandbox::NotUsed },
     }
 }
 
@@ -189,6 +191,21 @@ impl Sim {
         self.tool_finished(id, output, Some(written))
     }
 
+    /// The command `id` failed because the sandbox refused it (`why`).
+    pub fn tool_blocked(&mut self, id: &str, why: &str) -> Vec<Effect> {
+        let outcome = crate::machine::ToolOutcome {
+            status: braid_protocol::ToolResultStatus::Error,
+            output: "sandbox: workspace-write, network off\nexit code: 1\n".into(),
+            error: Some(format!("the command exited with 1; blocked by the sandbox: {why}")),
+            recoverable: true,
+            duration_ms: 1,
+            written: None,
+            blocked: Some(why.into()),
+            images: Vec::new(),
+        };
+        self.send(Event::ToolFinished { call_id: id.into(), outcome })
+    }
+
     fn tool_finished(&mut self, id: &str, output: &str, written: Option<u64>) -> Vec<Effect> {
         let outcome = crate::machine::ToolOutcome {
             status: braid_protocol::ToolResultStatus::Success,
@@ -197,6 +214,7 @@ impl Sim {
             recoverable: false,
             duration_ms: 1,
             written,
+            blocked: None,
             images: Vec::new(),
         };
         self.send(Event::ToolFinished { call_id: id.into(), outcome })

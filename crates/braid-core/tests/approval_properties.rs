@@ -5,7 +5,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a panic is how a test reports
 
-use braid_core::approval::{decide, offered, permission_in, Decision};
+use braid_core::approval::{decide, offered, permission_in, spec_in, Decision};
 use braid_core::llm::{LlmResponse, StopReason, ToolCallSpec};
 use braid_core::machine::{Effect, Event, ToolOutcome};
 use braid_core::sim::Sim;
@@ -108,7 +108,7 @@ proptest! {
                         let id = CallId(format!("t{next_id}"));
                         // What the policy says when the model asks (the
                         // repeat check may still refuse it: never allow more).
-                        let verdict = decide(&sim.state.config.tools, name, permission_in(&sim.state.catalogue, name), sim.state.auto_loop.state());
+                        let verdict = decide(&sim.state.config.tools, name, spec_in(&sim.state.catalogue, name), sim.state.auto_loop.state());
                         if verdict == Decision::Allow {
                             allowed.insert(id.clone());
                         }
@@ -133,7 +133,7 @@ proptest! {
                 Step::Finish { index } => {
                     let Some(round) = sim.state.round.as_ref() else { continue };
                     let Some(id) = round.running.clone().or_else(|| round.calls().get(index as usize % round.calls().len().max(1)).map(|c| c.id.clone())) else { continue };
-                    Event::ToolFinished { call_id: id, outcome: ToolOutcome { status: ToolResultStatus::Success, output: "ok".into(), error: None, recoverable: true, duration_ms: 1, written: None, images: Vec::new() } }
+                    Event::ToolFinished { call_id: id, outcome: ToolOutcome { status: ToolResultStatus::Success, output: "ok".into(), error: None, recoverable: true, duration_ms: 1, written: None, blocked: None, images: Vec::new() } }
                 }
                 Step::Cancel => Event::Cancel,
                 Step::Interrupt => Event::Interrupt,

@@ -77,6 +77,7 @@ fn a_tool_registered_at_run_time_is_asked_run_and_reported_to_the_model() {
         recoverable: false,
         duration_ms: 1,
         written: None,
+        blocked: None,
         images: Vec::new(),
     };
     let fx = sim.send(Event::ToolFinished { call_id: "c1".into(), outcome });

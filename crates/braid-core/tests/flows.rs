@@ -394,6 +394,7 @@ fn ok(output: &str) -> ToolOutcome {
         recoverable: false,
         duration_ms: 5,
         written: None,
+        blocked: None,
         images: Vec::new(),
     }
 }

@@ -164,6 +164,7 @@ fn event_for(sim: &mut Sim, action: &Action, last_pipeline: &mut Option<braid_pr
                 recoverable: false,
                 duration_ms: 1,
                 written: None,
+                blocked: None,
                 images: Vec::new(),
             },
         },

@@ -88,6 +88,9 @@ pub struct ContextSnapshot {
     /// What each pending write would change.
     #[serde(default)]
     pub previews: Vec<WritePreview>,
+    /// The command the sandbox just stopped, while the user decides.
+    #[serde(default)]
+    pub blocked: Option<crate::tools::BlockedCommand>,
     /// How the last request filled the window, from Braid's own counts;
     /// `None` before the first request since the app started.
     pub context: Option<ContextUsage>,

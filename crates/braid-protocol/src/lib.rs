@@ -58,6 +58,6 @@ pub use settings::{
 };
 pub use status::{ContextStatus, StatusKind};
 pub use tools::{
-    check_tool_name, AgentMode, AgentRole, ContextStrategy, Permission, Sandbox, SandboxLevel, ToolApprovalPolicy,
-    ToolSettings, ToolSource, ToolSpec, MAX_TOOL_NAME,
+    check_tool_name, AgentMode, AgentRole, BlockedCommand, ContextStrategy, Permission, Sandbox, SandboxLevel,
+    ToolApprovalPolicy, ToolSandbox, ToolSettings, ToolSource, ToolSpec, MAX_TOOL_NAME,
 };

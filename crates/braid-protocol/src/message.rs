@@ -118,6 +118,11 @@ pub enum Approval {
     /// since the agent read it.
     ApprovedOverwrite,
     Denied,
+    /// The sandbox blocked the command; the user is asked whether it may
+    /// run again outside the sandbox.
+    AskUnsandboxed,
+    /// Approved to run again outside the sandbox (this call only).
+    ApprovedUnsandboxed,
 }
 
 /// One tool call in a ToolRequest. `arguments` is the JSON text exactly as

@@ -27,6 +27,11 @@ pub enum ToolApprovalPolicy {
     Manual,
     /// Every call runs (the always-ask list still asks).
     AutoAll,
+    /// What cannot reach outside the workspace runs: reads, the built-in
+    /// file tools (workspace-write only) and commands in the sandbox.
+    /// Everything else is asked: leaving the sandbox, full access, tools
+    /// from MCP servers.
+    Sandboxed,
 }
 
 /// Plan: planning instructions, read tools only. Act: every tool.
@@ -158,6 +163,34 @@ pub struct ToolSpec {
     pub examples: Vec<serde_json::Value>,
     #[serde(default)]
     pub source: ToolSource,
+    /// Whether the tool's processes run in the command sandbox.
+    #[serde(default)]
+    pub sandbox: ToolSandbox,
+}
+
+/// How a tool's processes are confined.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize, TS)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum ToolSandbox {
+    /// The tool starts no processes of its own (or is not Braid's to confine).
+    #[default]
+    NotUsed,
+    /// Its commands run in the conversation's sandbox.
+    Applied,
+    /// They would, but this machine has no sandbox: every call is asked,
+    /// and an approved one runs with the user's full rights.
+    Missing { why: String },
+}
+
+/// A command the sandbox stopped, waiting for the user: run it again
+/// outside the sandbox, or let the model have the blocked result.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct BlockedCommand {
+    pub call_id: crate::ids::CallId,
+    /// What the sandbox refused, in words.
+    pub reason: String,
+    /// The blocked run's output (exit code, stdout, stderr).
+    pub output: String,
 }
 
 /// The longest tool name providers accept.

@@ -120,6 +120,8 @@ pub fn generate() -> String {
     decl::<crate::Sandbox>(&cfg, &mut out);
     decl::<ToolSettings>(&cfg, &mut out);
     decl::<ToolSource>(&cfg, &mut out);
+    decl::<crate::ToolSandbox>(&cfg, &mut out);
+    decl::<crate::BlockedCommand>(&cfg, &mut out);
     decl::<crate::McpState>(&cfg, &mut out);
     decl::<crate::McpServerStatus>(&cfg, &mut out);
     decl::<crate::McpSettings>(&cfg, &mut out);

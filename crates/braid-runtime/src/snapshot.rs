@@ -2,7 +2,9 @@
 
 use braid_core::{ContextState, Conversation};
 use braid_protocol::command::BranchSummary;
-use braid_protocol::{BranchLabel, ContextSnapshot, ContextSummary, ContextUsage, EffectiveModel, FileInPlay, Message};
+use braid_protocol::{
+    BlockedCommand, BranchLabel, ContextSnapshot, ContextSummary, ContextUsage, EffectiveModel, FileInPlay, Message,
+};
 use braid_store::ContextMeta;
 
 pub fn summary(meta: &ContextMeta, state: &ContextState, conversation: &Conversation) -> ContextSummary {
@@ -67,5 +69,13 @@ pub fn build(
         files,
         overwrites: Vec::new(),
         previews: Vec::new(),
+        blocked: state.round.as_ref().and_then(|r| {
+            let held = r.blocked.as_ref()?;
+            Some(BlockedCommand {
+                call_id: r.calls().get(r.next)?.id.clone(),
+                reason: held.blocked.as_deref().unwrap_or_default().to_owned(),
+                output: held.output.clone(),
+            })
+        }),
     }
 }

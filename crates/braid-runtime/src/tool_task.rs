@@ -48,6 +48,7 @@ fn timed_out(timeout: Duration) -> ToolOutcome {
         recoverable: true,
         duration_ms: timeout.as_millis() as u64,
         written: None,
+        blocked: None,
         images: Vec::new(),
     }
 }
@@ -61,6 +62,7 @@ pub fn killed() -> ToolOutcome {
         recoverable: true,
         duration_ms: 0,
         written: None,
+        blocked: None,
         images: Vec::new(),
     }
 }

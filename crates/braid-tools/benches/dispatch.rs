@@ -3,7 +3,7 @@
 //! parsing, and wrapping the outcome as a ToolResult message — with a tool
 //! that does no work of its own. Goal: under 20 µs.
 
-use braid_core::approval::{decide, permission_in, LoopState};
+use braid_core::approval::{decide, spec_in, LoopState};
 use braid_core::machine::ToolOutcome;
 use braid_protocol::{Approval, Message, MessageId, MessageType, Permission, Timestamp, ToolCall, ToolSettings};
 use braid_tools::{success, Tool, ToolContext, ToolRegistry};
@@ -50,7 +50,7 @@ fn bench(c: &mut Criterion) {
     };
     c.bench_function("tools: dispatch overhead (decide + lookup + args + wrap)", |b| {
         b.iter(|| {
-            let decision = decide(&settings, &call.name, permission_in(&catalogue, &call.name), LoopState::default());
+            let decision = decide(&settings, &call.name, spec_in(&catalogue, &call.name), LoopState::default());
             let outcome = registry.dispatch(&call, &ctx).now_or_never().unwrap_or_else(|| success(String::new()));
             let body = MessageType::ToolResult {
                 request_id: call.id.clone(),

@@ -9,7 +9,7 @@ use crate::input::{parse, schema_of, RunCommandInput};
 use crate::output::cap;
 use crate::{failure, sandbox, Tool, ToolContext};
 use braid_core::machine::ToolOutcome;
-use braid_protocol::{Permission, Sandbox, SandboxLevel, ToolResultStatus};
+use braid_protocol::{Permission, Sandbox, SandboxLevel, ToolResultStatus, ToolSandbox};
 use futures::future::BoxFuture;
 use futures::FutureExt;
 use serde_json::{json, Value};
@@ -59,23 +59,25 @@ fn spawn_shell(program: &[String]) -> tokio::process::Command {
     }
 }
 
-/// `sh -c command`, in the conversation's sandbox; an error when it asks
-/// for one and this machine has none (never a silent full-access run).
-fn program(command: &str, ctx: &ToolContext) -> Result<Vec<String>, String> {
+/// `sh -c command`, in the conversation's sandbox. Where this machine has
+/// none the command runs as it is: the catalogue says so
+/// ([`ToolSandbox::Missing`]), and the core then asks the user for every
+/// call (never a silent full-access run).
+fn program(command: &str, ctx: &ToolContext) -> Vec<String> {
     let shell = ["sh", "-c", command];
     match sandbox::wrap(&ctx.sandbox, &ctx.workspace, &shell) {
-        None => Ok(shell.map(str::to_owned).to_vec()),
-        Some(args) => match sandbox::unavailable() {
-            Some(why) => Err(format!(
-                "this machine has no sandbox for commands ({why}); a command runs here only with full access, which this conversation does not allow"
-            )),
-            None => Ok(std::iter::once(sandbox::program().to_owned()).chain(args).collect()),
-        },
+        Some(args) if sandbox::unavailable().is_none() => {
+            std::iter::once(sandbox::program().to_owned()).chain(args).collect()
+        }
+        _ => shell.map(str::to_owned).to_vec(),
     }
 }
 
 /// The sandbox a command ran in, in words (first line of its result).
 fn described(s: &Sandbox) -> String {
+    if let (Some(why), false) = (sandbox::unavailable(), s.level == SandboxLevel::FullAccess) {
+        return format!("sandbox: none, approved by the user (this machine has none: {why})");
+    }
     let level = match s.level {
         SandboxLevel::ReadOnly => "read-only",
         SandboxLevel::WorkspaceWrite if s.git_writable => "workspace-write (.git writable)",
@@ -106,6 +108,12 @@ impl Tool for RunCommand {
     fn examples(&self) -> Vec<Value> {
         vec![json!({"command":"cargo test -q"}), json!({"command":"git status --short"})]
     }
+    fn sandbox(&self) -> ToolSandbox {
+        match sandbox::unavailable() {
+            None => ToolSandbox::Applied,
+            Some(why) => ToolSandbox::Missing { why: why.to_owned() },
+        }
+    }
     fn run<'a>(&'a self, args: Value, ctx: &'a ToolContext) -> BoxFuture<'a, ToolOutcome> {
         async move {
             let command = match parse::<RunCommandInput>(args) {
@@ -113,10 +121,7 @@ impl Tool for RunCommand {
                 Ok(_) => return failure("the command is empty"),
                 Err(e) => return e,
             };
-            let program = match program(&command, ctx) {
-                Ok(p) => p,
-                Err(e) => return failure(e),
-            };
+            let program = program(&command, ctx);
             let spawned = spawn_shell(&program)
                 .current_dir(&ctx.workspace)
                 .stdin(Stdio::null())
@@ -163,7 +168,8 @@ impl Tool for RunCommand {
                 output.push_str(&format!("stderr:\n{stderr}\n"));
             }
             let ok = code == Some(0);
-            let blocked = if ok { None } else { sandbox::blocked(&ctx.sandbox, &stderr) };
+            let sandboxed = sandbox::unavailable().is_none();
+            let blocked = if ok || !sandboxed { None } else { sandbox::blocked(&ctx.sandbox, &stderr) };
             let error = match &blocked {
                 Some(why) => format!("the command exited with {exit}; blocked by the sandbox: {why}"),
                 None => format!("the command exited with {exit}"),
@@ -175,6 +181,7 @@ impl Tool for RunCommand {
                 recoverable: true,
                 duration_ms: 0,
                 written: None,
+                blocked: blocked.map(Into::into),
                 images: Vec::new(),
             }
         }

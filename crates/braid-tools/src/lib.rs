@@ -19,7 +19,7 @@ pub use braid_workspace::paths;
 pub use registry::{RegisterError, ToolRegistry};
 
 use braid_core::machine::ToolOutcome;
-use braid_protocol::{Permission, ToolResultStatus, ToolSource, ToolSpec};
+use braid_protocol::{Permission, ToolResultStatus, ToolSandbox, ToolSource, ToolSpec};
 use braid_workspace::freshness::{FileFreshness, Freshness};
 use futures::future::BoxFuture;
 use serde_json::Value;
@@ -104,6 +104,10 @@ pub trait Tool: Send + Sync {
     fn source(&self) -> ToolSource {
         ToolSource::Builtin
     }
+    /// Whether the tool's processes run in the command sandbox.
+    fn sandbox(&self) -> ToolSandbox {
+        ToolSandbox::NotUsed
+    }
     /// The tool as the catalogue holds it.
     fn spec(&self) -> ToolSpec {
         ToolSpec {
@@ -114,6 +118,7 @@ pub trait Tool: Send + Sync {
             parallel_safe: self.parallel_safe(),
             examples: self.examples(),
             source: self.source(),
+            sandbox: self.sandbox(),
         }
     }
     /// Runs the call. Dropping the future stops the work (and kills any
@@ -130,6 +135,7 @@ pub fn success(output: String) -> ToolOutcome {
         recoverable: false,
         duration_ms: 0,
         written: None,
+        blocked: None,
         images: Vec::new(),
     }
 }
@@ -143,6 +149,7 @@ pub fn failure(error: impl Into<String>) -> ToolOutcome {
         recoverable: true,
         duration_ms: 0,
         written: None,
+        blocked: None,
         images: Vec::new(),
     }
 }

@@ -68,6 +68,8 @@ async fn workspace_write_writes_inside_only_for_the_command_and_all_it_starts() 
         let o = w.call("run_command", json!({ "command": command })).await;
         let why = err(&o);
         assert!(why.contains("blocked by the sandbox") && why.contains("not its .git"), "{what}: {why}\n{}", o.output);
+        // Flagged for the core, which asks the user whether to run it outside.
+        assert!(o.blocked.as_deref().is_some_and(|b| b.contains("refused a write")), "{what}: {:?}", o.blocked);
     }
     assert!(!std::path::Path::new(&probe).exists() && !std::path::Path::new("/etc/braid-sandbox-probe").exists());
     assert!(!beside.file().exists() && !beside.0.join("through-link.txt").exists());
@@ -113,6 +115,7 @@ async fn the_network_is_off_unless_the_conversation_allows_it() {
     let off = with(Sandbox::default());
     let o = off.call("run_command", json!({ "command": connect })).await;
     assert!(err(&o).contains("blocked by the sandbox: the sandbox has no network"), "{}", o.output);
+    assert!(o.blocked.as_deref().is_some_and(|b| b.contains("no network")), "{:?}", o.blocked);
     let o = off
         .call("run_command", json!({"command": format!("curl -sS -m 5 telnet://127.0.0.1:{port} </dev/null")}))
         .await;
@@ -131,4 +134,15 @@ async fn full_access_runs_as_before() {
     let o = w.call("run_command", json!({"command": format!("echo x > {out}")})).await;
     assert!(ok(&o).starts_with("sandbox: none (full access)\nexit code: 0"), "{}", o.output);
     assert!(beside.file().exists());
+    let o = w.call("run_command", json!({"command": "echo 'touch: Read-only file system' >&2; exit 1"})).await;
+    assert_eq!(o.blocked, None, "with full access nothing is the sandbox's doing: {}", err(&o));
+}
+
+#[test]
+fn the_catalogue_says_commands_run_in_the_sandbox_here() {
+    let specs = braid_tools::ToolRegistry::builtin().specs();
+    let run = specs.iter().find(|t| t.name == "run_command").expect("run_command");
+    assert_eq!(run.sandbox, braid_protocol::ToolSandbox::Applied);
+    let read = specs.iter().find(|t| t.name == "read_file").expect("read_file");
+    assert_eq!(read.sandbox, braid_protocol::ToolSandbox::NotUsed);
 }

@@ -28,7 +28,7 @@ export type LineRange = { start_line: number, end_line: number, };
 
 export type FileRefStatus = "unresolved" | "resolved" | "failed";
 
-export type Approval = "pending" | "approved" | "approved_overwrite" | "denied";
+export type Approval = "pending" | "approved" | "approved_overwrite" | "denied" | "ask_unsandboxed" | "approved_unsandboxed";
 
 export type ToolCall = { id: CallId, name: string, arguments: string, approval: Approval, };
 
@@ -264,7 +264,7 @@ export type ApprovalDecision = "approve" | "deny" | "approve_all" | "approve_ove
 
 export type Permission = "read" | "write" | "execute" | "network";
 
-export type ToolApprovalPolicy = { "kind": "white_list", tools: Array<string>, } | { "kind": "limited_auto", max_depth: number, max_tools: number, } | { "kind": "manual" } | { "kind": "auto_all" };
+export type ToolApprovalPolicy = { "kind": "white_list", tools: Array<string>, } | { "kind": "limited_auto", max_depth: number, max_tools: number, } | { "kind": "manual" } | { "kind": "auto_all" } | { "kind": "sandboxed" };
 
 export type AgentMode = "plan" | "act";
 
@@ -307,6 +307,18 @@ confirm_reads: boolean,
 sandbox: Sandbox, };
 
 export type ToolSource = { "kind": "builtin" } | { "kind": "mcp", server: string, } | { "kind": "agent" };
+
+export type ToolSandbox = { "kind": "not_used" } | { "kind": "applied" } | { "kind": "missing", why: string, };
+
+export type BlockedCommand = { call_id: CallId, 
+/**
+ * What the sandbox refused, in words.
+ */
+reason: string, 
+/**
+ * The blocked run's output (exit code, stdout, stderr).
+ */
+output: string, };
 
 export type McpState = "starting" | "ready" | "failed" | "disabled" | "untrusted";
 
@@ -408,7 +420,11 @@ parallel_safe: boolean,
 /**
  * Example argument objects; they reach the model in the system prompt.
  */
-examples: Array<unknown>, source: ToolSource, };
+examples: Array<unknown>, source: ToolSource, 
+/**
+ * Whether the tool's processes run in the command sandbox.
+ */
+sandbox: ToolSandbox, };
 
 export type ContextStrategy = { "kind": "recent_n", n: number, } | { "kind": "intelligent", keep_last: number, } | { "kind": "importance_scoring", keep_last: number, };
 
@@ -700,6 +716,10 @@ overwrites: Array<OverwriteRisk>,
  * What each pending write would change.
  */
 previews: Array<WritePreview>, 
+/**
+ * The command the sandbox just stopped, while the user decides.
+ */
+blocked: BlockedCommand | null, 
 /**
  * How the last request filled the window, from Braid's own counts;
  * `None` before the first request since the app started.

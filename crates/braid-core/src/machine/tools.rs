@@ -4,7 +4,7 @@
 
 use super::step::Step;
 use super::{Effect, Reply, ToolOutcome, ToolRound};
-use crate::approval::{decide, permission_in, Decision};
+use crate::approval::{decide, permission_in, spec_in, Decision};
 use crate::llm::LlmResponse;
 use braid_protocol::NoticeCode;
 use braid_protocol::{
@@ -48,6 +48,7 @@ impl Step {
             interrupted: false,
             circular,
             images: Vec::new(),
+            blocked: None,
         });
         self.await_approvals_or_run();
     }
@@ -84,7 +85,7 @@ impl Step {
             );
             return (Approval::Denied, Some(why));
         }
-        match decide(&self.s.config.tools, name, permission_in(&self.s.catalogue, name), self.s.auto_loop.state()) {
+        match decide(&self.s.config.tools, name, spec_in(&self.s.catalogue, name), self.s.auto_loop.state()) {
             Decision::Allow => (Approval::Approved, None),
             Decision::Ask => (Approval::Pending, None),
             Decision::Deny(why) => (Approval::Denied, Some(why)),
@@ -93,7 +94,7 @@ impl Step {
 
     fn await_approvals_or_run(&mut self) {
         let Some(round) = self.s.round.as_ref() else { return };
-        let pending: Vec<&ToolCall> = round.calls().iter().filter(|c| c.approval == Approval::Pending).collect();
+        let pending: Vec<&ToolCall> = round.calls().iter().filter(|c| asked(c.approval)).collect();
         if pending.is_empty() {
             self.run_next_tool();
             return;
@@ -113,13 +114,20 @@ impl Step {
             .round
             .as_ref()
             .filter(|_| waiting)
-            .and_then(|r| r.calls().iter().find(|c| c.id == call_id && c.approval == Approval::Pending))
-            .map(|c| c.name.clone());
-        let Some(name) = name else {
+            .and_then(|r| r.calls().iter().find(|c| c.id == call_id && asked(c.approval)))
+            .map(|c| (c.name.clone(), c.approval == Approval::AskUnsandboxed));
+        let Some((name, leaving)) = name else {
             let text = format!("no tool call {call_id:?} is awaiting approval");
             self.reply(Err(WireError::new(ErrorCode::InvalidState, text)));
             return;
         };
+        if leaving && decision == ApprovalDecision::AlwaysAllow {
+            let text = "leaving the sandbox is approved one command at a time: Approve this one, or set the \
+                        conversation's sandbox to full access"
+                .to_owned();
+            self.reply(Err(WireError::new(ErrorCode::InvalidInput, text)));
+            return;
+        }
         let reads = permission_in(&self.s.catalogue, &name) == Some(Permission::Read);
         let tools = &mut self.s.config.tools;
         // One approved read in a broad folder answers for the rest.
@@ -150,15 +158,18 @@ impl Step {
             }
         }
         if let Some(MessageType::ToolRequest { calls, .. }) = self.s.round.as_mut().map(|r| &mut r.request.body) {
-            for c in calls.iter_mut().filter(|c| c.approval == Approval::Pending && settles(c)) {
-                c.approval = match decision {
-                    ApprovalDecision::Deny => Approval::Denied,
-                    ApprovalDecision::ApproveOverwrite => Approval::ApprovedOverwrite,
+            for c in calls.iter_mut().filter(|c| asked(c.approval) && settles(c)) {
+                c.approval = match (decision, c.approval) {
+                    (ApprovalDecision::Deny, _) => Approval::Denied,
+                    (_, Approval::AskUnsandboxed) => Approval::ApprovedUnsandboxed,
+                    (ApprovalDecision::ApproveOverwrite, _) => Approval::ApprovedOverwrite,
                     _ => Approval::Approved,
                 };
             }
         }
         let verdict = match decision {
+            _ if leaving && decision != ApprovalDecision::Deny => "approved outside the sandbox",
+            ApprovalDecision::Deny if leaving => "kept in the sandbox",
             ApprovalDecision::Approve => "approved",
             ApprovalDecision::Deny => "denied",
             ApprovalDecision::ApproveAll => "all approved",
@@ -190,15 +201,28 @@ impl Step {
                 self.write_result(&call.id, ToolResultStatus::Cancelled, "interrupted by the user before it ran");
                 continue;
             }
-            if !matches!(call.approval, Approval::Approved | Approval::ApprovedOverwrite) {
+            if !matches!(
+                call.approval,
+                Approval::Approved | Approval::ApprovedOverwrite | Approval::ApprovedUnsandboxed
+            ) {
                 round.next += 1;
+                // Kept in the sandbox: the model gets the blocked result.
+                if let Some(mut held) = round.blocked.take() {
+                    if let Some(why) = problem {
+                        held.error = Some(format!("{}; {why}", held.error.unwrap_or_default()));
+                    }
+                    self.append_result(call.id, held);
+                    continue;
+                }
                 let why = problem.unwrap_or_else(|| "the user denied this tool call".to_owned());
                 self.write_result(&call.id, ToolResultStatus::Error, &why);
                 continue;
             }
+            // Run again outside the sandbox: the blocked result is replaced.
+            let attempt = if round.blocked.take().is_some() { 2 } else { 1 };
             round.running = Some(call.id.clone());
             let (index, total) = (index as u32 + 1, total as u32);
-            self.set_status(ContextStatus::ExecutingTool { tool_name: call.name.clone(), index, total, attempt: 1 });
+            self.set_status(ContextStatus::ExecutingTool { tool_name: call.name.clone(), index, total, attempt });
             self.run(Effect::RunTool { call, index, total });
             return;
         }
@@ -208,24 +232,19 @@ impl Step {
         let running = self.s.round.as_ref().and_then(|r| r.running.as_ref()) == Some(&call_id);
         match self.kind() {
             StatusKind::ExecutingTool if running => {
-                let result = MessageType::ToolResult {
-                    request_id: call_id,
-                    status: outcome.status,
-                    output: outcome.output,
-                    error: outcome.error,
-                    recoverable: outcome.recoverable,
-                    duration_ms: outcome.duration_ms,
-                    finished_at: self.now,
-                };
-                let id = self.alloc_message_id();
-                let mut message = self.message(id, result);
-                message.meta.written_hash = outcome.written;
-                self.append(message);
+                if outcome.blocked.is_some() && self.ask_to_leave_sandbox(&call_id, &outcome) {
+                    if let Some(round) = self.s.round.as_mut() {
+                        round.running = None;
+                        round.blocked = Some(outcome);
+                    }
+                    self.await_approvals_or_run();
+                    return;
+                }
                 if let Some(round) = self.s.round.as_mut() {
                     round.running = None;
                     round.next += 1;
-                    round.images.extend(outcome.images);
                 }
+                self.append_result(call_id, outcome);
                 self.s.auto_loop.tools_executed += 1;
                 self.run_next_tool();
             }
@@ -236,6 +255,23 @@ impl Step {
             }
             _ => {}
         }
+    }
+
+    /// The sandbox stopped a call: it waits for the user to let it run
+    /// again outside, unless it already ran outside (then its result
+    /// stands). Recorded in history like any approval change.
+    fn ask_to_leave_sandbox(&mut self, call_id: &CallId, outcome: &ToolOutcome) -> bool {
+        let Some(round) = self.s.round.as_mut() else { return false };
+        let MessageType::ToolRequest { calls, .. } = &mut round.request.body else { return false };
+        let Some(call) = calls.iter_mut().find(|c| &c.id == call_id && c.approval != Approval::ApprovedUnsandboxed)
+        else {
+            return false;
+        };
+        call.approval = Approval::AskUnsandboxed;
+        let request = round.request.clone();
+        let why = outcome.blocked.as_deref().unwrap_or_default();
+        self.rewrite(request, format!("{call_id} blocked by the sandbox: {why}"));
+        true
     }
 
     fn finish_round(&mut self) {
@@ -303,78 +339,9 @@ impl Step {
         let message = self.message(id, MessageType::SystemControl { control });
         self.append(message);
     }
+}
 
-    fn write_result(&mut self, call_id: &CallId, status: ToolResultStatus, error: &str) {
-        let id = self.alloc_message_id();
-        let body = MessageType::ToolResult {
-            request_id: call_id.to_owned(),
-            status,
-            output: String::new(),
-            error: Some(error.to_owned()),
-            recoverable: true,
-            duration_ms: 0,
-            finished_at: self.now,
-        };
-        let message = self.message(id, body);
-        self.append(message);
-    }
-
-    /// Writes a synthetic result for every call of the round that has none,
-    /// marks pending approvals denied, and drops the round.
-    pub(super) fn close_round(&mut self, why: &str) {
-        let Some(mut round) = self.s.round.take() else { return };
-        let mut rewritten = false;
-        if let MessageType::ToolRequest { calls, .. } = &mut round.request.body {
-            for call in calls.iter_mut().filter(|c| c.approval == Approval::Pending) {
-                call.approval = Approval::Denied;
-                rewritten = true;
-            }
-        }
-        if rewritten {
-            self.rewrite(round.request.clone(), "closed".to_owned());
-        }
-        let open: Vec<CallId> =
-            round.calls()[round.next.min(round.calls().len())..].iter().map(|c| c.id.clone()).collect();
-        for id in open {
-            self.write_result(&id, ToolResultStatus::Cancelled, why);
-        }
-        self.add_result_images(round.images);
-    }
-
-    /// The images the round's results came with, as messages after the
-    /// last result, so the model sees (or reads) them like any others.
-    fn add_result_images(&mut self, images: Vec<MessageType>) {
-        for body in images.into_iter().filter(|b| matches!(b, MessageType::Image { .. })) {
-            let id = self.alloc_message_id();
-            let message = self.message(id, body);
-            self.append(message);
-        }
-    }
-
-    /// Cancel during a tool: kill it, write cancelled results for it and for
-    /// every queued call, and wait in Cancelling for the kill to land.
-    pub(super) fn kill_running_tool(&mut self, why: &str) -> bool {
-        let Some(running) = self.s.round.as_ref().and_then(|r| r.running.clone()) else { return false };
-        self.run(Effect::KillTool { call_id: running.clone() });
-        let request = self.s.round.as_ref().map(|r| r.request.clone());
-        self.close_round(why);
-        // Keep the round (only to recognise the kill's acknowledgement).
-        if let Some(request) = request {
-            let n = match &request.body {
-                MessageType::ToolRequest { calls, .. } => calls.len(),
-                _ => 0,
-            };
-            self.s.round = Some(ToolRound {
-                request,
-                next: n,
-                running: Some(running),
-                rejected: vec![None; n],
-                interrupted: true,
-                circular: false,
-                images: Vec::new(),
-            });
-        }
-        self.set_status(ContextStatus::Cancelling);
-        true
-    }
+/// Calls waiting for the user: to run, or to run again outside the sandbox.
+pub(super) fn asked(approval: Approval) -> bool {
+    matches!(approval, Approval::Pending | Approval::AskUnsandboxed)
 }

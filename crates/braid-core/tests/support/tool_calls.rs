@@ -32,6 +32,7 @@ pub fn outcome(status: ToolResultStatus, output: &str, error: Option<&str>) -> T
         recoverable: true,
         duration_ms: 3,
         written: None,
+        blocked: None,
         images: Vec::new(),
     }
 }

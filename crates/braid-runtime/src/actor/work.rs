@@ -7,7 +7,7 @@ use super::{ContextActor, Input};
 use crate::{clock, image_task, references, tool_task};
 use braid_core::approval;
 use braid_core::machine::{Effect, Event};
-use braid_protocol::{Approval, CallId, Message, MessageId, MessageType, ToolCall};
+use braid_protocol::{Approval, CallId, Message, MessageId, MessageType, Sandbox, SandboxLevel, ToolCall};
 use braid_tools::ToolContext;
 use std::path::PathBuf;
 use std::sync::PoisonError;
@@ -117,7 +117,11 @@ impl ContextActor {
             freshness: Some(self.freshness.clone()),
             allow_overwrite: call.approval == Approval::ApprovedOverwrite,
             ledger: Some(self.shared.ledger.clone()),
-            sandbox: self.state.config.tools.sandbox,
+            sandbox: match call.approval {
+                // The user let this one call leave the sandbox.
+                Approval::ApprovedUnsandboxed => Sandbox { level: SandboxLevel::FullAccess, ..Sandbox::default() },
+                _ => self.state.config.tools.sandbox,
+            },
         };
         let timeout = Duration::from_millis(self.state.config.tools.timeout_ms.max(1));
         self.tool = Some(tool_task::spawn(self.shared.tools(), call, ctx, timeout, self.reading_job()));
