@@ -36,6 +36,7 @@ import type {
   StoredImage,
   ToolApprovalPolicy,
   ToolSettings,
+  ToolSpec,
 } from "../generated/protocol";
 import type { Backend } from "./types";
 
@@ -144,6 +145,9 @@ export abstract class CommandBackend implements Backend {
   }
   setGeneration(id: ContextId, settings: GenerationSettings): Promise<GenerationSettings> {
     return this.execute({ type: "set_generation", context_id: id, settings });
+  }
+  listTools(): Promise<ToolSpec[]> {
+    return this.execute({ type: "list_tools" });
   }
   setSandbox(id: ContextId, sandbox: Sandbox): Promise<ToolSettings> {
     return this.execute({ type: "set_sandbox", context_id: id, sandbox });

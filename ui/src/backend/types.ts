@@ -35,6 +35,7 @@ import type {
   StoredImage,
   ToolApprovalPolicy,
   ToolSettings,
+  ToolSpec,
   WireError,
 } from "../generated/protocol";
 
@@ -78,6 +79,8 @@ export interface Backend {
   listWorkspaceFiles(id: ContextId, query: string): Promise<string[]>;
   setContextStrategy(id: ContextId, strategy: ContextStrategy): Promise<void>;
   setToolPolicy(id: ContextId, policy: ToolApprovalPolicy): Promise<ToolSettings>;
+  /** The tools Braid has (built-in and from MCP servers), as the model sees them. */
+  listTools(): Promise<ToolSpec[]>;
   /** Where the conversation's commands may write; the network on or off. */
   setSandbox(id: ContextId, sandbox: Sandbox): Promise<ToolSettings>;
   /** A branch sharing every message up to `from`; answered by its id. */

@@ -51,3 +51,25 @@ describe("an MCP tool's server", () => {
     expect(open).toContain('class="sandbox-note full-access"');
   });
 });
+
+describe("a command the sandbox stopped", () => {
+  const blockedCall = { id: "b", name: "run_command", arguments: '{"command":"touch ~/x"}', approval: "ask_unsandboxed" as const };
+  const blocked = { call_id: "b", reason: "the sandbox refused a write: it may write only inside the workspace (not its .git) and /tmp", output: "sandbox: workspace-write, network off\nexit code: 1\nstderr:\ntouch: Read-only file system\n" };
+
+  it("says why and offers to run it once outside, staying as the default", () => {
+    const html = renderToStaticMarkup(<ApprovalPanel calls={[blockedCall]} tools={defaultTools} blocked={blocked} onDecide={() => undefined} />);
+    expect(html).toContain("A command asks to leave the sandbox");
+    expect(html).toContain("the sandbox refused a write: it may write only inside the workspace");
+    expect(html).toContain("touch: Read-only file system");
+    expect(html).toContain("Run outside the sandbox");
+    // The first button (focused) keeps it in; no "always" for leaving.
+    expect(html.indexOf("Keep it in the sandbox")).toBeLessThan(html.indexOf("Run outside the sandbox"));
+    expect(html).not.toContain("Always allow");
+  });
+
+  it("a machine without a sandbox is named on every command's approval", () => {
+    const run = { id: "r", name: "run_command", arguments: '{"command":"make"}', approval: "pending" as const };
+    const html = renderToStaticMarkup(<ApprovalPanel calls={[run]} tools={defaultTools} noSandbox="bubblewrap (/usr/bin/bwrap) is not installed" onDecide={() => undefined} />);
+    expect(html).toContain("No sandbox on this machine (bubblewrap (/usr/bin/bwrap) is not installed): approved, it runs with your full rights.");
+  });
+});

@@ -1,5 +1,5 @@
-import { useEffect, useRef, useState } from "react";
-import type { ApprovalDecision, OverwriteRisk, Sandbox, ToolCall, ToolSettings, WritePreview } from "../generated/protocol";
+import { useEffect, useRef, useState, type Ref } from "react";
+import type { ApprovalDecision, BlockedCommand, OverwriteRisk, Sandbox, ToolCall, ToolSettings, WritePreview } from "../generated/protocol";
 import { CallDetails } from "./CallDetails";
 
 interface Props {
@@ -11,6 +11,10 @@ interface Props {
   previews?: WritePreview[];
   /** Where commands run (the conversation's workspace). */
   folder?: string;
+  /** The command the sandbox just stopped, if one waits. */
+  blocked?: BlockedCommand | null;
+  /** Why this machine has no sandbox for commands; null when it has one. */
+  noSandbox?: string | null;
   /** `reason` goes with a denial, to the model. */
   onDecide: (call: ToolCall, decision: ApprovalDecision, reason?: string) => void;
 }
@@ -29,7 +33,10 @@ export function overwriteWarning(call: ToolCall, overwrites: OverwriteRisk[]): s
  *  approves it, Esc denies it (with the reason typed, if any), Tab
  *  reaches the other buttons and the reason box. */
 /** Where a command would run: its sandbox level in words, full access red. */
-export function SandboxNote({ sandbox }: { sandbox: Sandbox }) {
+export function SandboxNote({ sandbox, missing }: { sandbox: Sandbox; missing?: string | null }) {
+  if (missing && sandbox.level !== "full_access") {
+    return <small className="sandbox-note full-access" data-testid="sandbox-note">No sandbox on this machine ({missing}): approved, it runs with your full rights.</small>;
+  }
   if (sandbox.level === "full_access") {
     return <small className="sandbox-note full-access" data-testid="sandbox-note">Runs with full access: no sandbox, your full rights.</small>;
   }
@@ -37,7 +44,7 @@ export function SandboxNote({ sandbox }: { sandbox: Sandbox }) {
   return <small className="sandbox-note" data-testid="sandbox-note">Runs in the sandbox: {where}; network {sandbox.network ? "allowed" : "off"}.</small>;
 }
 
-export function ApprovalPanel({ calls, tools, overwrites = [], previews = [], folder, onDecide }: Props) {
+export function ApprovalPanel({ calls, tools, overwrites = [], previews = [], folder, blocked, noSandbox, onDecide }: Props) {
   const first = useRef<HTMLButtonElement>(null);
   useEffect(() => first.current?.focus(), [calls.length]);
   // Why not, per call: told to the model with the denial.
@@ -58,18 +65,23 @@ export function ApprovalPanel({ calls, tools, overwrites = [], previews = [], fo
       }}
     >
       <header>
-        The model wants to run {calls.length === 1 ? "a tool" : `${calls.length} tools`}
+        {calls.every((c) => c.approval === "ask_unsandboxed")
+          ? "A command asks to leave the sandbox"
+          : `The model wants to run ${calls.length === 1 ? "a tool" : `${calls.length} tools`}`}
         {calls.length > 1 ? (
           <button type="button" className="approve-all" onClick={() => onDecide(calls[0], "approve_all")}>Approve all {calls.length}</button>
         ) : null}
       </header>
-      {tools?.confirm_reads ? (
+      {tools?.confirm_reads && calls.some((c) => c.approval === "pending") ? (
         <p className="approval-note" data-testid="broad-folder">
           This conversation works in {folder ?? "a broad folder"}, your home folder or one above it: Braid asks before the
           first read, and an approved read lets the later ones run. A project folder (Options, Folder) needs no asking.
         </p>
       ) : null}
       {calls.map((c, i) => {
+        if (c.approval === "ask_unsandboxed") {
+          return <LeaveSandbox key={c.id} call={c} blocked={blocked?.call_id === c.id ? blocked : null} folder={folder} focus={i === 0 ? first : undefined} reason={reasons[c.id] ?? ""} onReason={(r) => setReasons((x) => ({ ...x, [c.id]: r }))} onDecide={onDecide} />;
+        }
         const warning = overwriteWarning(c, overwrites);
         return (
         <div key={c.id} className="approval-call">
@@ -78,7 +90,7 @@ export function ApprovalPanel({ calls, tools, overwrites = [], previews = [], fo
             {mcpServerOf(c.name) ? <small className="approval-source"> from the MCP server {mcpServerOf(c.name)}</small> : null}
             <CallDetails call={c} folder={folder} preview={previews.find((p) => p.call_id === c.id)} />
             {warning ? <div className="tool-error" data-testid="overwrite-warning">{warning}</div> : null}
-            {c.name === "run_command" && tools ? <SandboxNote sandbox={tools.sandbox} /> : null}
+            {c.name === "run_command" && tools ? <SandboxNote sandbox={tools.sandbox} missing={noSandbox} /> : null}
           </div>
           <div className="actions">
             <button type="button" className="primary" ref={i === 0 ? first : undefined} onClick={() => onDecide(c, "approve")}>
@@ -111,6 +123,57 @@ export function ApprovalPanel({ calls, tools, overwrites = [], previews = [], fo
         );
       })}
     </section>
+  );
+}
+
+interface LeaveProps {
+  call: ToolCall;
+  blocked: BlockedCommand | null;
+  folder?: string;
+  focus?: Ref<HTMLButtonElement>;
+  reason: string;
+  onReason: (reason: string) => void;
+  onDecide: Props["onDecide"];
+}
+
+/** A command the sandbox stopped: why, what it printed, and the choice to
+ *  run it once outside the sandbox (full rights) or keep the blocked
+ *  result for the model. Never "always": leaving is asked each time. */
+function LeaveSandbox({ call, blocked, folder, focus, reason, onReason, onDecide }: LeaveProps) {
+  const keep = () => onDecide(call, "deny", reason.trim() || undefined);
+  return (
+    <div className="approval-call blocked" data-testid="leave-sandbox">
+      <div>
+        <strong>The sandbox stopped {call.name}</strong>
+        <CallDetails call={call} folder={folder} />
+        <div className="tool-error" data-testid="blocked-reason">{blocked?.reason ?? "the sandbox refused it"}</div>
+        {blocked?.output ? (
+          <details>
+            <summary>What it printed</summary>
+            <pre>{blocked.output}</pre>
+          </details>
+        ) : null}
+        <small className="sandbox-note full-access">Outside the sandbox it runs with your full rights: it can change any of your files and use the network.</small>
+      </div>
+      <div className="actions">
+        {/* Staying is the default: Enter keeps it, as Esc does. */}
+        <button type="button" className="primary" ref={focus} onClick={keep}>Keep it in the sandbox</button>
+        <button type="button" className="danger" onClick={() => onDecide(call, "approve")}>Run outside the sandbox</button>
+        <input
+          className="deny-reason"
+          aria-label={`Why keep ${call.name} in the sandbox`}
+          placeholder="What should the model do instead? (optional)"
+          value={reason}
+          onChange={(e) => onReason(e.target.value)}
+          onKeyDown={(e) => {
+            if (e.key === "Enter") {
+              e.preventDefault();
+              keep();
+            }
+          }}
+        />
+      </div>
+    </div>
   );
 }
 

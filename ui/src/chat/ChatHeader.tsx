@@ -9,6 +9,8 @@ import { ModeControls, PolicySelect, SandboxControls } from "./ToolControls";
 
 interface Props {
   backend: Backend;
+  /** Why this machine has no sandbox for commands; null when it has one. */
+  noSandbox: string | null;
   snapshot: ContextSnapshot | null;
   settings: SettingsView | null;
   busy: boolean;
@@ -32,7 +34,7 @@ const STRATEGIES: { id: string; label: string; strategy: ContextStrategy }[] = [
   { id: "recent_n", label: "Send only the latest 20 messages", strategy: { kind: "recent_n", n: 20 } },
 ];
 
-export function ChatHeader({ backend, snapshot, settings, busy, onModelChanged, onMode, onPolicy, onStrategy, onGeneration, onSwitchBranch, onRenameBranch, onDeleteBranch, onGraph, onMerge, onError }: Props) {
+export function ChatHeader({ backend, noSandbox, snapshot, settings, busy, onModelChanged, onMode, onPolicy, onStrategy, onGeneration, onSwitchBranch, onRenameBranch, onDeleteBranch, onGraph, onMerge, onError }: Props) {
   const [models, setModels] = useState<Record<string, string[]>>({});
   // The providers' model lists, fetched once per settings change; a
   // provider that cannot list still offers its default model.
@@ -126,7 +128,7 @@ export function ChatHeader({ backend, snapshot, settings, busy, onModelChanged, 
           busy={busy}
         />
         <PolicySelect tools={snapshot.tools} onPolicy={onPolicy} />
-        <SandboxControls tools={snapshot.tools} onSandbox={(sandbox) => void backend.setSandbox(snapshot.summary.id, sandbox).then(onModelChanged, (e: Error) => onError(e.message))} />
+        <SandboxControls tools={snapshot.tools} noSandbox={noSandbox} onSandbox={(sandbox) => void backend.setSandbox(snapshot.summary.id, sandbox).then(onModelChanged, (e: Error) => onError(e.message))} />
         <label title={`When a conversation outgrows the model's window, older messages are left out this way; summaries start at ${snapshot.summarize_at_percent} %`}>
           <span>Long conversations</span>
           <select aria-label="Context strategy" value={snapshot.strategy.kind} onChange={(e) => onStrategy(STRATEGIES.find((s) => s.id === e.target.value)!.strategy)}>

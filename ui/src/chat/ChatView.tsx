@@ -23,6 +23,7 @@ import { serialLoader, type SerialLoader } from "./serial";
 import { pendingCalls, transcript } from "./transcript";
 import { useReveal, type OpenRequest } from "./reveal";
 import { McpAbove, useMentionSearch } from "./mcpComposer";
+import { useNoSandbox } from "./ToolControls";
 
 /** `onActivity` is told whenever the stored conversation changed (so the
  *  list can show the new count and order). */
@@ -44,6 +45,7 @@ export function ChatView({ backend, id, settings, onActivity, openMessage }: Pro
   /** Every stored message, or the summarised view (the default). */
   const [full, setFull] = useState(false);
   const attachments = useAttachments(backend);
+  const noSandbox = useNoSandbox(backend);
   /** Images just sent, shown with the reading progress until stored. */
   const [sending, setSending] = useState<Pending[]>([]);
   const [rereading, setRereading] = useState<number | null>(null);
@@ -345,6 +347,7 @@ export function ChatView({ backend, id, settings, onActivity, openMessage }: Pro
       {dragging ? <div className="drop-hint" aria-hidden="true">Drop images to attach them</div> : null}
       <ChatHeader
         backend={backend}
+        noSandbox={noSandbox}
         snapshot={model.snapshot}
         settings={settings}
         busy={busy}
@@ -430,7 +433,7 @@ export function ChatView({ backend, id, settings, onActivity, openMessage }: Pro
         </ul>
       ) : null}
       {error ? <div className="error" role="alert">{error}</div> : null}
-      <ApprovalPanel calls={waiting} tools={model.snapshot?.tools ?? null} overwrites={model.snapshot?.overwrites ?? []} previews={model.snapshot?.previews ?? []} folder={model.snapshot?.summary.working_dir} onDecide={onDecide} />
+      <ApprovalPanel calls={waiting} tools={model.snapshot?.tools ?? null} overwrites={model.snapshot?.overwrites ?? []} previews={model.snapshot?.previews ?? []} folder={model.snapshot?.summary.working_dir} blocked={model.snapshot?.blocked} noSandbox={noSandbox} onDecide={onDecide} />
       <StateLine status={model.status} notice={model.notice} onRetry={onRetry} onContinue={onContinue} />
       <FilesPanel files={model.snapshot?.files ?? []} />
       <Composer busy={busy} onSend={onSend} onCancel={onCancel} onInterrupt={onInterrupt} phase={model.status.state === "executing_tool" ? "tool" : "answer"} findFiles={findFiles} restore={restore} attachments={attachments}

@@ -9,15 +9,27 @@ export function sandboxOf(output: string | undefined): { text: string; full: boo
   const first = output?.split("\n", 1)[0] ?? "";
   if (!first.startsWith("sandbox: ")) return null;
   const text = first.slice("sandbox: ".length);
-  return { text: text.startsWith("none") ? "no sandbox (full access)" : `sandbox: ${text}`, full: text.startsWith("none") };
+  if (!text.startsWith("none")) return { text: `sandbox: ${text}`, full: false };
+  return { text: text.includes("this machine has none") ? "no sandbox on this machine" : "no sandbox (full access)", full: true };
+}
+
+/** A call's state in words; a command the sandbox stopped says so. */
+function stateOf({ call, result }: ToolView): string {
+  if (call.approval === "ask_unsandboxed") return "blocked by the sandbox: asking to run it outside";
+  if (result?.error?.includes("blocked by the sandbox")) return "blocked by the sandbox";
+  if (call.approval === "denied") return "denied";
+  if (result) return STATUS[result.status];
+  return call.approval === "pending" ? "awaiting approval" : "running…";
 }
 
 /** One call: name, arguments, approval, and its result when there is one
  *  (output folded away; errors shown). */
 export function ToolCard({ tool }: { tool: ToolView }) {
   const { call, result } = tool;
-  const sandbox = call.name === "run_command" ? sandboxOf(result?.output) : null;
-  const state = call.approval === "denied" ? "denied" : result ? STATUS[result.status] : call.approval === "pending" ? "awaiting approval" : "running…";
+  const ran = call.name === "run_command" ? sandboxOf(result?.output) : null;
+  // Stopped by the sandbox, then let out by the user: said as such.
+  const sandbox = ran && call.approval === "approved_unsandboxed" ? { text: "run outside the sandbox (you approved)", full: true } : ran;
+  const state = stateOf(tool);
   return (
     <div className={`tool-card tool-${result?.status ?? call.approval}`} data-testid="tool-card">
       <div className="tool-head">

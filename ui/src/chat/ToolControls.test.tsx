@@ -1,7 +1,7 @@
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import { defaultTools } from "../testing/fixtures";
-import { sandboxOf } from "./ToolCard";
+import { sandboxOf, ToolCard } from "./ToolCard";
 import { SandboxControls } from "./ToolControls";
 
 describe("the command sandbox control", () => {
@@ -20,6 +20,17 @@ describe("the command sandbox control", () => {
     expect(html).not.toContain("Network");
   });
 
+  it("explains the chosen level in plain words", () => {
+    const html = renderToStaticMarkup(<SandboxControls tools={defaultTools} onSandbox={() => {}} />);
+    expect(html).toContain("Commands can read your files but change only this conversation&#x27;s folder (not its .git)");
+    expect(html).toContain("Network: off, not even 127.0.0.1.");
+  });
+
+  it("says once when this machine has no sandbox", () => {
+    const html = renderToStaticMarkup(<SandboxControls tools={defaultTools} noSandbox="bubblewrap (/usr/bin/bwrap) is not installed" onSandbox={() => {}} />);
+    expect(html).toContain("This machine has no sandbox (bubblewrap (/usr/bin/bwrap) is not installed): Braid asks before every command");
+  });
+
   it("read-only offers the network but not .git", () => {
     const tools = { ...defaultTools, sandbox: { level: "read_only" as const, network: true, git_writable: false } };
     const html = renderToStaticMarkup(<SandboxControls tools={tools} onSandbox={() => {}} />);
@@ -32,7 +43,26 @@ describe("the sandbox on a command's card", () => {
   it("reads the level from the result's first line, full access flagged", () => {
     expect(sandboxOf("sandbox: workspace-write, network off\nexit code: 0\n")).toEqual({ text: "sandbox: workspace-write, network off", full: false });
     expect(sandboxOf("sandbox: none (full access)\nexit code: 1\n")).toEqual({ text: "no sandbox (full access)", full: true });
+    expect(sandboxOf("sandbox: none, approved by the user (this machine has none: no bwrap)\n")).toEqual({ text: "no sandbox on this machine", full: true });
     expect(sandboxOf("exit code: 0\n")).toBeNull();
     expect(sandboxOf(undefined)).toBeNull();
+  });
+});
+
+describe("a command's card around the sandbox", () => {
+  const call = { id: "c", name: "run_command", arguments: '{"command":"touch ~/x"}' };
+  const result = (output: string, error: string | null) => ({ type: "tool_result" as const, request_id: "c", status: error ? ("error" as const) : ("success" as const), output, error, recoverable: true, duration_ms: 4, finished_at: 0 });
+
+  it("says the sandbox stopped it while the user decides, and after they kept it in", () => {
+    const asking = renderToStaticMarkup(<ToolCard tool={{ call: { ...call, approval: "ask_unsandboxed" }, result: null }} />);
+    expect(asking).toContain("blocked by the sandbox: asking to run it outside");
+    const kept = renderToStaticMarkup(<ToolCard tool={{ call: { ...call, approval: "denied" }, result: result("sandbox: workspace-write, network off\nexit code: 1\n", "the command exited with 1; blocked by the sandbox: the sandbox refused a write") }} />);
+    expect(kept).toContain('<span class="tool-state">blocked by the sandbox');
+  });
+
+  it("says a command the user let out ran outside the sandbox", () => {
+    const html = renderToStaticMarkup(<ToolCard tool={{ call: { ...call, approval: "approved_unsandboxed" }, result: result("sandbox: none (full access)\nexit code: 0\n", null) }} />);
+    expect(html).toContain("run outside the sandbox (you approved)");
+    expect(html).toContain("sandbox-badge full-access");
   });
 });

@@ -1,11 +1,34 @@
+import { useEffect, useState } from "react";
+import type { Backend } from "../backend/types";
 import type { AgentMode, Sandbox, SandboxLevel, ToolApprovalPolicy, ToolSettings } from "../generated/protocol";
 
 const POLICIES: { id: string; label: string; policy: ToolApprovalPolicy }[] = [
   { id: "white_list", label: "Ask before writing or running", policy: { kind: "white_list", tools: ["read_file", "list_directory", "glob_files"] } },
   { id: "manual", label: "Ask for every tool", policy: { kind: "manual" } },
   { id: "limited_auto", label: "Run up to 10 rounds / 25 tools, then ask", policy: { kind: "limited_auto", max_depth: 10, max_tools: 25 } },
+  { id: "sandboxed", label: "Run sandboxed commands and edits; ask to leave the sandbox", policy: { kind: "sandboxed" } },
   { id: "auto_all", label: "Run every tool without asking", policy: { kind: "auto_all" } },
 ];
+
+/** Why this machine has no sandbox for commands (from the tool
+ *  catalogue), or null when it has one; asked once per backend. */
+export function useNoSandbox(backend: Backend): string | null {
+  const [why, setWhy] = useState<string | null>(null);
+  useEffect(() => {
+    let live = true;
+    backend.listTools().then(
+      (tools) => {
+        const run = tools.find((t) => t.name === "run_command")?.sandbox;
+        if (live) setWhy(run?.kind === "missing" ? run.why : null);
+      },
+      () => undefined,
+    );
+    return () => {
+      live = false;
+    };
+  }, [backend]);
+  return why;
+}
 
 /** Plan/Act of this conversation. */
 export function ModeControls({ tools, busy, onMode }: { tools: ToolSettings; busy: boolean; onMode: (mode: AgentMode) => void }) {
@@ -40,14 +63,14 @@ export function PolicySelect({ tools, onPolicy }: { tools: ToolSettings; onPolic
 }
 
 const LEVELS: { id: SandboxLevel; label: string; title: string }[] = [
-  { id: "workspace_write", label: "Sandbox: workspace", title: "Commands write only inside the workspace (not its .git) and a private /tmp" },
-  { id: "read_only", label: "Sandbox: read-only", title: "Commands read anything you can, and write only a private /tmp" },
-  { id: "full_access", label: "Full access", title: "No sandbox: commands run with your full rights" },
+  { id: "workspace_write", label: "Sandbox: workspace", title: "Commands can read your files but change only this conversation's folder (not its .git) and a private /tmp that is thrown away after each command." },
+  { id: "read_only", label: "Sandbox: read-only", title: "Commands can read your files but change nothing: they may write only a private /tmp that is thrown away after each command." },
+  { id: "full_access", label: "Full access", title: "No sandbox: commands run with your full rights, as if you typed them in a terminal. They can change or delete any of your files." },
 ];
 
 /** Where this conversation's commands may write and whether they may use
  *  the network; leaving the sandbox is asked for plainly and shown red. */
-export function SandboxControls({ tools, onSandbox }: { tools: ToolSettings; onSandbox: (sandbox: Sandbox) => void }) {
+export function SandboxControls({ tools, noSandbox = null, onSandbox }: { tools: ToolSettings; noSandbox?: string | null; onSandbox: (sandbox: Sandbox) => void }) {
   const s = tools.sandbox;
   const level = LEVELS.find((l) => l.id === s.level)!;
   const choose = (id: SandboxLevel) => {
@@ -62,6 +85,11 @@ export function SandboxControls({ tools, onSandbox }: { tools: ToolSettings; onS
           {LEVELS.map((l) => <option key={l.id} value={l.id} title={l.title}>{l.label}</option>)}
         </select>
       </label>
+      <small className="sandbox-explain" data-testid="sandbox-explain">
+        {noSandbox && s.level !== "full_access"
+          ? `This machine has no sandbox (${noSandbox}): Braid asks before every command, and an approved one runs with your full rights.`
+          : `${level.title}${s.level === "full_access" ? "" : ` Network: ${s.network ? "allowed" : "off, not even 127.0.0.1"}.`}`}
+      </small>
       {s.level !== "full_access" ? (
         <>
           <label title="Off: commands reach no network at all, not even 127.0.0.1">
