@@ -1,0 +1,83 @@
+// The command sandbox in the real desktop window with the real LLM peer:
+// braid-desktop under Xvfb over WebDriver. The conversation runs
+// sandboxed commands without asking; the model is made to call
+// run_command with a write outside the workspace (`/tool run_command …`,
+// that call scripted at the proxy as the small model will not write it on
+// cue); bubblewrap stops it, the dialog and the card say why, "Run outside
+// the sandbox" runs it once with full rights, the write lands, and the
+// result reaches the real model, which answers.
+// Screenshots: e2e/out/sandbox-desktop-*.png.
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { checker, lastUserText, startLoggingProxy, startPeer, tempDir } from "./lib.mjs";
+import { desktopApp, newConversation, sleep, useLocalServer } from "./webdriver.mjs";
+
+const { check, finish } = checker();
+const data = tempDir("desktop-sandbox");
+// Outside the workspace (the app's home, `data`) and outside /tmp (the
+// sandbox's /tmp is its own).
+const outside = mkdtempSync("/var/tmp/braid-sandbox-e2e-");
+const note = join(outside, "note.txt");
+const peer = startPeer();
+const proxy = await startLoggingProxy(8080, new URL(peer.url).origin, (body) =>
+  lastUserText(body).includes("Save the note outside") ? { tool: { name: "run_command", args: { command: `echo saved > ${note}` } } } : null,
+);
+const { openApp, stop, session } = desktopApp(data, "sandbox-desktop");
+const ENTER = "\uE007";
+const box = "//textarea[@aria-label='Message']";
+const dialog = "(document.querySelector('[aria-label=\"Approve tool calls\"]')?.textContent ?? '')";
+const lastCard = "([...document.querySelectorAll('[data-testid=tool-card]')].at(-1)?.textContent ?? '')";
+let s = null;
+try {
+  await sleep(500);
+  s = session(await openApp());
+  await useLocalServer(s, proxy.url);
+  await newConversation(s);
+
+  // 1. The policy: sandboxed commands run without asking. The options say
+  //    in plain words what the sandbox lets a command do.
+  await s.until("the header's options", "return [...document.querySelectorAll('button')].some((b) => b.textContent === 'Options')", 10000);
+  await s.click("//button[.='Options']");
+  await s.click("//select[@aria-label='Tool approval']/option[@value='sandboxed']");
+  await s.until("the sandboxed policy", "return document.querySelector('select[aria-label=\"Tool approval\"]').value === 'sandboxed'", 5000);
+  const explained = await s.js("return document.querySelector('[data-testid=sandbox-explain]')?.textContent ?? ''");
+  check(explained.includes("change only this conversation's folder") && explained.includes("Network: off"), `the options explain the sandbox level (${JSON.stringify(explained.slice(0, 80))})`);
+  await sleep(300); // the window paints a moment after the page changes
+  await s.shot("options");
+  await s.click("//button[.='Options']");
+
+  // 2. The forced call runs in the sandbox without a question, and is stopped.
+  await s.type(box, `/tool run_command Save the note outside the workspace.${ENTER}`);
+  const asked = await s.until("the sandbox's question", `const t = ${dialog}; return t.includes('leave the sandbox') ? t : ''`, 180000);
+  const reason = await s.js("return document.querySelector('[data-testid=blocked-reason]')?.textContent ?? ''");
+  check(/refused a write/.test(reason), `the sandbox stopped the write and the dialog says why (${JSON.stringify(reason.slice(0, 90))})`);
+  check(asked.includes("Run outside the sandbox") && !asked.includes("Always allow"), "it offers to run that command once outside the sandbox, never always");
+  const card = await s.js(`return ${lastCard}`);
+  check(card.includes("blocked by the sandbox"), `the card says the sandbox blocked it (${JSON.stringify(card.slice(0, 100))})`);
+  check(!existsSync(note), "nothing was written outside the workspace");
+  const before = proxy.bodies.length;
+  await sleep(300); // the window paints a moment after the page changes
+  await s.shot("blocked");
+
+  // 3. Run it outside: the write lands, the card says there was no sandbox.
+  await s.click("//section[@aria-label='Approve tool calls']//button[.='Run outside the sandbox']");
+  const done = await s.until("the card's new result", `const t = ${lastCard}; return /done/.test(t) ? t : ''`, 60000);
+  check(done.includes("run outside the sandbox (you approved)"), `run outside, the card says so (${JSON.stringify(done.slice(0, 100))})`);
+  check(existsSync(note) && readFileSync(note, "utf8") === "saved\n", "the write landed outside the workspace");
+  await s.state("Idle", 180000);
+  const sent = proxy.bodies.slice(before).map((b) => b.body).filter((b) => b.includes('"role":"tool"'));
+  check(sent.length > 0 && sent[0].includes("sandbox: none (full access)") && !sent[0].includes("blocked by the sandbox"), `only the run outside reached the real model (${sent.length} requests with a tool result)`);
+  const answer = await s.js("const a = document.querySelectorAll('.message.assistant .markdown'); return a.length ? a[a.length - 1].textContent : ''");
+  check(answer.trim().length > 0, `the model answers after the result (${JSON.stringify(answer.slice(0, 60))})`);
+  await s.shot("outside");
+} catch (e) {
+  if (s) await s.shot("failure").catch(() => undefined);
+  check(false, `desktop sandbox flow: ${e.message}`);
+} finally {
+  if (s) await s.close().catch(() => undefined);
+  stop();
+  proxy.close();
+  peer.stop();
+  rmSync(outside, { recursive: true, force: true });
+}
+finish();
