@@ -27,6 +27,7 @@ pub mod resources;
 pub mod sim;
 pub mod title;
 pub mod tokens;
+pub mod transfer;
 pub mod validate;
 pub mod vision;
 

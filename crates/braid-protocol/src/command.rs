@@ -143,6 +143,14 @@ pub enum Command {
     BranchGraph { context_id: ContextId },
     /// Answered by the [`ContextSummary`] with the new title.
     RenameContext { context_id: ContextId, title: String },
+    /// Answered by an [`crate::ExportedFile`]: the conversation as Braid's
+    /// JSON (every branch, merge record and image) or as Markdown.
+    ExportContext { context_id: ContextId, format: crate::ExportFormat },
+    /// Answered by the new conversations' [`ContextSummary`]s: a Braid JSON
+    /// export, a Claude Code session (`.jsonl`) or ChatGPT's
+    /// `conversations.json` (one conversation each, all read before any is
+    /// stored); it never changes an existing conversation.
+    ImportContext { text: String },
     /// Answered by `()`: a file reference, image or resource is kept in
     /// what is sent, ahead of older messages, while it fits (or no longer).
     KeepInContext { context_id: ContextId, message_id: MessageId, keep: bool },
@@ -355,6 +363,8 @@ pub fn responses() -> Vec<(&'static str, String)> {
         ("draft_merge_summary", ts::<String>()),
         ("branch_graph", ts::<crate::GraphView>()),
         ("rename_context", ts::<ContextSummary>()),
+        ("export_context", ts::<crate::ExportedFile>()),
+        ("import_context", ts::<Vec<ContextSummary>>()),
         ("pin_context", unit()),
         ("keep_in_context", unit()),
         ("search_conversations", ts::<Vec<crate::SearchHit>>()),

@@ -119,3 +119,22 @@ pub struct ContextUsage {
     #[serde(default)]
     pub estimated: bool,
 }
+
+/// How a conversation is exported.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum ExportFormat {
+    /// Braid's versioned JSON: everything, to import again.
+    Json,
+    /// For reading: the active branch, or every branch.
+    Markdown { all_branches: bool },
+}
+
+/// An export, ready to save.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct ExportedFile {
+    /// A file name from the title (`.braid.json` or `.md`).
+    pub file_name: String,
+    pub media_type: String,
+    pub text: String,
+}

@@ -167,6 +167,8 @@ pub fn generate() -> String {
     decl::<WritePreview>(&cfg, &mut out);
     decl::<ContextUsage>(&cfg, &mut out);
     decl::<ContextSnapshot>(&cfg, &mut out);
+    decl::<crate::ExportFormat>(&cfg, &mut out);
+    decl::<crate::ExportedFile>(&cfg, &mut out);
     decl::<MessageChange>(&cfg, &mut out);
     decl::<MessageLifecycle>(&cfg, &mut out);
     decl::<QueuedPreview>(&cfg, &mut out);

@@ -34,6 +34,7 @@ mod subscription;
 mod summary_task;
 mod tool_settings;
 mod tool_task;
+mod transfer;
 mod watch;
 mod workspace;
 

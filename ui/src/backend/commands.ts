@@ -37,6 +37,8 @@ import type {
   ToolApprovalPolicy,
   ToolSettings,
   ToolSpec,
+  ExportFormat,
+  ExportedFile,
 } from "../generated/protocol";
 import type { Backend } from "./types";
 
@@ -145,6 +147,12 @@ export abstract class CommandBackend implements Backend {
   }
   setGeneration(id: ContextId, settings: GenerationSettings): Promise<GenerationSettings> {
     return this.execute({ type: "set_generation", context_id: id, settings });
+  }
+  exportContext(id: ContextId, format: ExportFormat): Promise<ExportedFile> {
+    return this.execute({ type: "export_context", context_id: id, format });
+  }
+  importContext(text: string): Promise<ContextSummary[]> {
+    return this.execute({ type: "import_context", text });
   }
   listTools(): Promise<ToolSpec[]> {
     return this.execute({ type: "list_tools" });

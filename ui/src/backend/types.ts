@@ -36,6 +36,8 @@ import type {
   ToolApprovalPolicy,
   ToolSettings,
   ToolSpec,
+  ExportFormat,
+  ExportedFile,
   WireError,
 } from "../generated/protocol";
 
@@ -79,6 +81,14 @@ export interface Backend {
   listWorkspaceFiles(id: ContextId, query: string): Promise<string[]>;
   setContextStrategy(id: ContextId, strategy: ContextStrategy): Promise<void>;
   setToolPolicy(id: ContextId, policy: ToolApprovalPolicy): Promise<ToolSettings>;
+  /** The conversation as a file: Braid's JSON, or Markdown. */
+  exportContext(id: ContextId, format: ExportFormat): Promise<ExportedFile>;
+  /** New conversations from a Braid export, a Claude Code session or
+   *  ChatGPT's conversations.json (nothing existing changes). */
+  importContext(text: string): Promise<ContextSummary[]>;
+  /** The desktop window: exports straight to a file the user picks in
+   *  the system's save dialog; answered by its path, null if cancelled. */
+  saveExport?(id: ContextId, format: ExportFormat): Promise<string | null>;
   /** The tools Braid has (built-in and from MCP servers), as the model sees them. */
   listTools(): Promise<ToolSpec[]>;
   /** Where the conversation's commands may write; the network on or off. */
