@@ -12,6 +12,7 @@
 #![cfg_attr(not(debug_assertions), windows_subsystem = "windows")]
 
 mod clipboard;
+mod export;
 #[cfg(feature = "ipc-bench")]
 mod ipc_bench;
 mod subscriptions;
@@ -48,7 +49,14 @@ fn unsubscribe(subs: State<'_, Subscriptions>, id: u64) {
 
 #[cfg(not(feature = "ipc-bench"))]
 fn handlers() -> impl Fn(tauri::ipc::Invoke) -> bool + Send + Sync + 'static {
-    tauri::generate_handler![execute, subscribe, unsubscribe, clipboard::clipboard_image, clipboard::copy_text]
+    tauri::generate_handler![
+        execute,
+        subscribe,
+        unsubscribe,
+        clipboard::clipboard_image,
+        clipboard::copy_text,
+        export::save_export
+    ]
 }
 
 #[cfg(feature = "ipc-bench")]
@@ -59,6 +67,7 @@ fn handlers() -> impl Fn(tauri::ipc::Invoke) -> bool + Send + Sync + 'static {
         unsubscribe,
         clipboard::clipboard_image,
         clipboard::copy_text,
+        export::save_export,
         ipc_bench::ipc_bench
     ]
 }

@@ -5,8 +5,10 @@
 // that call scripted at the proxy as the small model will not write it on
 // cue); bubblewrap stops it, the dialog and the card say why, "Run outside
 // the sandbox" runs it once with full rights, the write lands, and the
-// result reaches the real model, which answers.
+// result reaches the real model, which answers. Then the conversation is
+// exported as Markdown through the system's save dialog.
 // Screenshots: e2e/out/sandbox-desktop-*.png.
+import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { checker, lastUserText, startLoggingProxy, startPeer, tempDir } from "./lib.mjs";
@@ -22,7 +24,7 @@ const peer = startPeer();
 const proxy = await startLoggingProxy(8080, new URL(peer.url).origin, (body) =>
   lastUserText(body).includes("Save the note outside") ? { tool: { name: "run_command", args: { command: `echo saved > ${note}` } } } : null,
 );
-const { openApp, stop, session } = desktopApp(data, "sandbox-desktop");
+const { display, openApp, stop, session } = desktopApp(data, "sandbox-desktop");
 const ENTER = "\uE007";
 const box = "//textarea[@aria-label='Message']";
 const dialog = "(document.querySelector('[aria-label=\"Approve tool calls\"]')?.textContent ?? '')";
@@ -70,6 +72,23 @@ try {
   const answer = await s.js("const a = document.querySelectorAll('.message.assistant .markdown'); return a.length ? a[a.length - 1].textContent : ''");
   check(answer.trim().length > 0, `the model answers after the result (${JSON.stringify(answer.slice(0, 60))})`);
   await s.shot("outside");
+
+  // Export in the window: GTK's own save dialog, opened by Braid (the
+  // page never names a path), a path typed as a person would.
+  await s.click("(//button[starts-with(@aria-label, 'Actions for')])[1]");
+  await s.click("//*[@role='menuitem'][.='Export as Markdown']");
+  const x = (...args) => spawnSync("xdotool", args, { env: { ...process.env, DISPLAY: display } }).stdout.toString().trim();
+  let saving = "";
+  for (let i = 0; i < 50 && !saving; i++, await sleep(100)) saving = x("search", "--name", "Export the conversation").split("\n")[0];
+  const saved = join(data, "exported.md");
+  x("windowfocus", "--sync", saving);
+  x("key", "--window", saving, "ctrl+a");
+  x("type", "--delay", "20", saved);
+  spawnSync("import", ["-window", "root", "e2e/out/sandbox-desktop-export.png"], { env: { ...process.env, DISPLAY: display } });
+  x("key", "Return");
+  const exported = await s.until("the export's note", "return document.querySelector('[data-testid=app-note]')?.textContent ?? ''", 10000).catch(() => "");
+  const md = existsSync(saved) ? readFileSync(saved, "utf8") : "";
+  check(exported.includes(`Exported to ${saved}`) && md.includes("**User:**") && md.includes("run_command"), `Export as Markdown saves through the system's dialog (${saving ? "dialog shown" : "no dialog"}; ${md.length} characters)`);
 } catch (e) {
   if (s) await s.shot("failure").catch(() => undefined);
   check(false, `desktop sandbox flow: ${e.message}`);

@@ -3,7 +3,8 @@ import { connect } from "./backend";
 import { ChatView } from "./chat/ChatView";
 import { serialLoader, type SerialLoader } from "./chat/serial";
 import { ConversationList } from "./conversations/ConversationList";
-import type { BranchId, ContextId, ContextSummary, SearchHit, SettingsView } from "./generated/protocol";
+import type { BranchId, ContextId, ContextSummary, ExportFormat, SearchHit, SettingsView } from "./generated/protocol";
+import { saveExport } from "./conversations/transfer";
 import type { OpenRequest } from "./chat/reveal";
 import { FirstRun } from "./settings/FirstRun";
 import { newForm, type ProviderForm } from "./settings/form";
@@ -19,6 +20,13 @@ export function App() {
   const [error, setError] = useState<string | null>(null);
   const [settings, setSettings] = useState<SettingsView | null>(null);
   const [help, setHelp] = useState(false);
+  // What an export or import did, said once.
+  const [note, setNote] = useState<string | null>(null);
+  useEffect(() => {
+    if (!note) return;
+    const t = setTimeout(() => setNote(null), 6000);
+    return () => clearTimeout(t);
+  }, [note]);
   const [theme, setTheme] = useState<Theme>(savedTheme);
   // The conversation list can be folded away (Ctrl+B) for a narrow window.
   const [sidebar, setSidebar] = useState(() => localStorage.getItem("braid.sidebar") !== "hidden");
@@ -67,6 +75,15 @@ export function App() {
     }, (e) => setError(e.message));
   };
   const rename = (c: ContextSummary, title: string) => backend.renameContext(c.id, title).then(refresh);
+  const exportTo = (c: ContextSummary, format: ExportFormat) =>
+    void saveExport(backend, c.id, format).then((done) => done && setNote(done), (e: Error) => setError(e.message));
+  const importFile = (text: string) =>
+    backend.importContext(text).then((all) => {
+      if (all.length > 0) setSelected(all[0].id);
+      setNote(all.length === 1 ? `Imported “${all[0].title}”` : `Imported ${all.length} conversations`);
+      refresh();
+      return all;
+    });
   const pin = (c: ContextSummary, pinned: boolean) => void backend.pinContext(c.id, pinned).then(refresh, (e: Error) => setError(e.message));
   const search = useCallback((q: string) => backend.searchConversations(q), [backend]);
   const openHit = (hit: SearchHit) => {
@@ -127,6 +144,8 @@ export function App() {
         pickFolder={backend.pickFolder?.bind(backend)}
         onDelete={remove}
         onRename={rename}
+        onExport={exportTo}
+        onImport={importFile}
         onSettings={() => setPanel({})}
         onHelp={() => setHelp(true)}
         onPin={pin}
@@ -138,6 +157,7 @@ export function App() {
       />
       ) : null}
       {error ? <div className="error banner" role="alert">{error} <button type="button" className="link" onClick={() => setError(null)}>Dismiss</button></div> : null}
+      {note ? <div className="note banner" role="status" data-testid="app-note">{note} <button type="button" className="link" onClick={() => setNote(null)}>Dismiss</button></div> : null}
       {unconfigured ? (
         <FirstRun backend={backend} onConfigured={setSettings} onAddProvider={() => setPanel({ start: newForm() })} />
       ) : selected ? (

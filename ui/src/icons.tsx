@@ -9,6 +9,15 @@ export function FolderIcon() {
   );
 }
 
+/** A tray with an arrow into it: bring something in. */
+export function ImportIcon() {
+  return (
+    <svg width="14" height="14" viewBox="0 0 16 16" aria-hidden="true" focusable="false">
+      <path d="M8 1.5v8M4.5 6.5 8 10l3.5-3.5M2 10.5v3.5h12v-3.5" fill="none" stroke="currentColor" strokeWidth="1.3" strokeLinejoin="round" strokeLinecap="round" />
+    </svg>
+  );
+}
+
 export function FileIcon() {
   return (
     <svg width="12" height="12" viewBox="0 0 16 16" aria-hidden="true" focusable="false">

@@ -2,7 +2,7 @@
 // protocol command, and a Channel per subscription for the events.
 import { Channel, invoke } from "@tauri-apps/api/core";
 import { open } from "@tauri-apps/plugin-dialog";
-import type { BraidEvent, Command, ContextId, ContextSnapshot, ResponseTo, WireError } from "../generated/protocol";
+import type { BraidEvent, Command, ContextId, ContextSnapshot, ExportFormat, ResponseTo, WireError } from "../generated/protocol";
 import { CommandBackend } from "./commands";
 import "./ipcBench";
 import { BackendError } from "./types";
@@ -26,6 +26,13 @@ export class TauriBackend extends CommandBackend {
   async pickModelFile(): Promise<string | null> {
     const chosen = await open({ multiple: false, directory: false, title: "Import a model", filters: [{ name: "GGUF models", extensions: ["gguf"] }] });
     return typeof chosen === "string" ? chosen : null;
+  }
+
+  /** GTK's save dialog, opened by Braid: the page never names a path. */
+  saveExport(id: ContextId, format: ExportFormat): Promise<string | null> {
+    return invoke<string | null>("save_export", { contextId: id, format }).catch((e) => {
+      throw new BackendError(e as WireError);
+    });
   }
 
   /** The page may not write the clipboard here; GTK does. */

@@ -20,6 +20,8 @@ function list(items: ContextSummary[], selected: string | null) {
       defaultFolder="/home/u"
       onDelete={none}
       onRename={() => Promise.resolve()}
+      onExport={none}
+      onImport={() => Promise.reject(new Error("not here"))}
       onSettings={none}
       onHelp={none}
       onPin={none}
@@ -54,5 +56,13 @@ describe("the conversation list", () => {
     expect(html).toContain("In messages (1)");
     expect(html).toContain("<span>Redis at three </span><mark>milliseconds</mark>");
     expect(renderToStaticMarkup(<SearchResults query="zzz" hits={[]} error={null} onOpen={none} />)).toContain("No message contains “zzz”.");
+  });
+});
+
+describe("moving conversations in and out", () => {
+  it("the list offers to import a Braid file", () => {
+    const html = list([conv("a", "Alpha", false)], "a");
+    expect(html).toContain('aria-label="Import a conversation"');
+    expect(html).toContain('accept=".json,.jsonl,application/json"');
   });
 });

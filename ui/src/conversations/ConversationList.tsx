@@ -2,10 +2,11 @@ import * as Menu from "@radix-ui/react-dropdown-menu";
 import { useEffect, useMemo, useState, type KeyboardEvent } from "react";
 import { Tip } from "../Tip";
 import { FolderIcon, ForkIcon, PinIcon } from "../icons";
-import type { BranchId, ContextId, ContextSummary, SearchHit } from "../generated/protocol";
+import type { BranchId, ContextId, ContextSummary, ExportFormat, SearchHit } from "../generated/protocol";
 import type { Theme } from "../theme";
 import { groupByDate } from "./groups";
 import { SearchResults } from "./SearchResults";
+import { EXPORTS, ImportButton } from "./transfer";
 
 interface Props {
   items: ContextSummary[];
@@ -20,6 +21,9 @@ interface Props {
   pickFolder?: (start?: string) => Promise<string | null>;
   onDelete: (c: ContextSummary) => void;
   onRename: (c: ContextSummary, title: string) => Promise<unknown>;
+  onExport: (c: ContextSummary, format: ExportFormat) => void;
+  /** New conversations from a file (Braid, Claude Code, ChatGPT). */
+  onImport: (text: string) => Promise<ContextSummary[]>;
   onSettings: () => void;
   /** The keyboard shortcuts. */
   onHelp: () => void;
@@ -82,10 +86,10 @@ function RenameField({ c, onDone, onRename }: { c: ContextSummary; onDone: () =>
 
 /** A conversation's less frequent actions, in a menu (arrow keys, Esc,
  *  typeahead); not modal, so no style is injected past the CSP. */
-function RowMenu({ c, onRename, onDelete }: { c: ContextSummary; onRename: () => void; onDelete: () => void }) {
+function RowMenu({ c, onRename, onDelete, onExport }: { c: ContextSummary; onRename: () => void; onDelete: () => void; onExport: (format: ExportFormat) => void }) {
   return (
     <Menu.Root modal={false}>
-      <Tip label="Rename or delete">
+      <Tip label="Rename, export or delete">
         <Menu.Trigger className="icon row-menu" aria-label={`Actions for ${c.title}`}>⋯</Menu.Trigger>
       </Tip>
       <Menu.Portal>
@@ -93,6 +97,9 @@ function RowMenu({ c, onRename, onDelete }: { c: ContextSummary; onRename: () =>
           <Menu.Item className="menu-item" onSelect={onRename}>
             Rename <kbd>F2</kbd>
           </Menu.Item>
+          {EXPORTS.map((e) => (
+            <Menu.Item key={e.label} className="menu-item" onSelect={() => onExport(e.format)}>{e.label}</Menu.Item>
+          ))}
           <Menu.Item className="menu-item danger" onSelect={onDelete}>Delete…</Menu.Item>
         </Menu.Content>
       </Menu.Portal>
@@ -144,7 +151,7 @@ function FolderForm({ onCreateIn, onDone, defaultFolder }: { onCreateIn: Props["
 /** Pinned first, then grouped by date, most recent first (the server's
  *  order); the search box filters titles at once and searches messages
  *  as typing pauses. Double-click or F2 renames. */
-export function ConversationList({ items, selected, onSelect, onCreate, onCreateIn, defaultFolder, pickFolder, onDelete, onRename, onSettings, onHelp, onPin, search, onOpenHit, onOpenBranch, theme, onTheme }: Props) {
+export function ConversationList({ items, selected, onSelect, onCreate, onCreateIn, defaultFolder, pickFolder, onDelete, onRename, onExport, onImport, onSettings, onHelp, onPin, search, onOpenHit, onOpenBranch, theme, onTheme }: Props) {
   const [query, setQuery] = useState("");
   const [choosing, setChoosing] = useState(false);
   const [pickError, setPickError] = useState<string | null>(null);
@@ -214,7 +221,7 @@ export function ConversationList({ items, selected, onSelect, onCreate, onCreate
                       >
                         <PinIcon />
                       </button>
-                      <RowMenu c={c} onRename={() => setRenaming(c.id)} onDelete={() => onDelete(c)} />
+                      <RowMenu c={c} onRename={() => setRenaming(c.id)} onDelete={() => onDelete(c)} onExport={(f) => onExport(c, f)} />
                       <BranchList c={c} selected={c.id === selected} onOpen={onOpenBranch} />
                     </>
                   )}
@@ -235,6 +242,7 @@ export function ConversationList({ items, selected, onSelect, onCreate, onCreate
           <option value="light">Light</option>
           <option value="dark">Dark</option>
         </select>
+        <ImportButton onImport={onImport} />
         <Tip label="Keyboard shortcuts (Ctrl+/)" side="top">
           <button type="button" className="icon-button" aria-label="Keyboard shortcuts" onClick={onHelp}>?</button>
         </Tip>

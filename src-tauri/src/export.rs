@@ -1,0 +1,32 @@
+//! Saving an export to a file: the runtime writes the text, the user picks
+//! where in GTK's own save dialog, opened from here, so the page never
+//! names a path for Braid to write.
+
+use braid_protocol::{ContextId, ErrorCode, ExportFormat, WireError};
+use braid_runtime::Runtime;
+use tauri::State;
+use tauri_plugin_dialog::DialogExt;
+
+/// The path written, or `None` when the user closed the dialog.
+#[tauri::command]
+pub async fn save_export(
+    app: tauri::AppHandle,
+    runtime: State<'_, Runtime>,
+    context_id: ContextId,
+    format: ExportFormat,
+) -> Result<Option<String>, WireError> {
+    let file = runtime.export_context(&context_id, format).await.map_err(|e| e.to_wire())?;
+    let name = file.file_name.clone();
+    // The blocking dialog must not run on the main thread, nor hold a
+    // runtime worker while the user looks for a folder.
+    let chosen = tauri::async_runtime::spawn_blocking(move || {
+        app.dialog().file().set_title("Export the conversation").set_file_name(name).blocking_save_file()
+    })
+    .await
+    .map_err(|e| WireError::new(ErrorCode::Internal, format!("the save dialog failed: {e}")))?;
+    let Some(chosen) = chosen else { return Ok(None) };
+    let path = chosen.into_path().map_err(|e| WireError::new(ErrorCode::InvalidInput, e.to_string()))?;
+    std::fs::write(&path, file.text)
+        .map_err(|e| WireError::new(ErrorCode::InvalidInput, format!("could not write {}: {e}", path.display())))?;
+    Ok(Some(path.display().to_string()))
+}

@@ -1,0 +1,59 @@
+import { useRef, useState } from "react";
+import type { Backend } from "../backend/types";
+import type { ContextId, ContextSummary, ExportFormat } from "../generated/protocol";
+import { ImportIcon } from "../icons";
+import { Tip } from "../Tip";
+
+/** What the row menu offers, in its words. */
+export const EXPORTS: { label: string; format: ExportFormat }[] = [
+  { label: "Export as Braid JSON", format: { kind: "json" } },
+  { label: "Export as Markdown", format: { kind: "markdown", all_branches: false } },
+  { label: "Export all branches as Markdown", format: { kind: "markdown", all_branches: true } },
+];
+
+/** Saves an export: the desktop's own save dialog, or a download in a
+ *  browser. Answered by where it went, in words; null when cancelled. */
+export async function saveExport(backend: Backend, id: ContextId, format: ExportFormat): Promise<string | null> {
+  if (backend.saveExport) {
+    const path = await backend.saveExport(id, format);
+    return path ? `Exported to ${path}` : null;
+  }
+  const file = await backend.exportContext(id, format);
+  const url = URL.createObjectURL(new Blob([file.text], { type: file.media_type }));
+  const a = Object.assign(document.createElement("a"), { href: url, download: file.file_name });
+  document.body.append(a);
+  a.click();
+  a.remove();
+  // The download has its own copy once the click is handled.
+  setTimeout(() => URL.revokeObjectURL(url), 0);
+  return `Downloaded ${file.file_name}`;
+}
+
+/** Import: a Braid export, a Claude Code session or ChatGPT's export
+ *  becomes new conversations; a file that is none of them is refused with
+ *  the reason, and nothing changes. */
+export function ImportButton({ onImport }: { onImport: (text: string) => Promise<ContextSummary[]> }) {
+  const input = useRef<HTMLInputElement>(null);
+  const [error, setError] = useState<string | null>(null);
+  const chosen = async (file: File | undefined) => {
+    if (!file) return;
+    setError(null);
+    try {
+      await onImport(await file.text());
+    } catch (e) {
+      setError(`${file.name}: ${e instanceof Error ? e.message : String(e)}`);
+    } finally {
+      // The same file may be chosen again after a fix.
+      if (input.current) input.current.value = "";
+    }
+  };
+  return (
+    <>
+      <Tip label="Import conversations: a Braid export, a Claude Code session (.jsonl) or ChatGPT's conversations.json" side="top">
+        <button type="button" className="icon-button" aria-label="Import a conversation" onClick={() => input.current?.click()}><ImportIcon /></button>
+      </Tip>
+      <input ref={input} type="file" accept=".json,.jsonl,application/json" hidden aria-label="Conversation file to import" onChange={(e) => void chosen(e.target.files?.[0])} />
+      {error ? <small className="field-error import-error" role="alert">{error}</small> : null}
+    </>
+  );
+}
