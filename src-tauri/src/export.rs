@@ -19,8 +19,15 @@ pub async fn save_export(
     let name = file.file_name.clone();
     // The blocking dialog must not run on the main thread, nor hold a
     // runtime worker while the user looks for a folder.
+    // It opens in the home folder, not wherever the app was started from.
+    let home = std::env::var_os("HOME").map(std::path::PathBuf::from);
     let chosen = tauri::async_runtime::spawn_blocking(move || {
-        app.dialog().file().set_title("Export the conversation").set_file_name(name).blocking_save_file()
+        let dialog = app.dialog().file().set_title("Export the conversation").set_file_name(name);
+        match home {
+            Some(home) => dialog.set_directory(home),
+            None => dialog,
+        }
+        .blocking_save_file()
     })
     .await
     .map_err(|e| WireError::new(ErrorCode::Internal, format!("the save dialog failed: {e}")))?;
