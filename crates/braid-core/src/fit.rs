@@ -46,6 +46,26 @@ pub struct PreparedRequest {
     pub kept: Vec<MessageId>,
     /// Files the agent read that changed outside Braid since.
     pub changed_files: Vec<FileChange>,
+    /// The conversation's folder and the instructions kept at its root.
+    pub workspace: Option<WorkspaceFacts>,
+}
+
+/// The folder the tools work in, and the project's instructions file
+/// (`AGENTS.md`, `BRAID.md` or `CLAUDE.md` at its root), read afresh for
+/// every request.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct WorkspaceFacts {
+    pub path: String,
+    pub instructions: Option<Instructions>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Instructions {
+    /// Its name at the folder's root.
+    pub file: String,
+    pub text: String,
+    /// Longer than Braid sends: cut, and said so.
+    pub cut: bool,
 }
 
 /// A file in play that is no longer as the agent last saw it.

@@ -137,6 +137,22 @@ pub fn system_prompt_for(
     })
 }
 
+/// The workspace as the model is told of it: where its tools work (when
+/// tools go with the request), and the project's own instructions file,
+/// which the user wrote for any agent working there.
+pub fn workspace_section(facts: Option<&crate::fit::WorkspaceFacts>, with_tools: bool) -> Option<String> {
+    let facts = facts?;
+    let mut parts = Vec::new();
+    if with_tools && !facts.path.is_empty() {
+        parts.push(format!("You work in the folder {}: the tools' paths are relative to it.", facts.path));
+    }
+    if let Some(i) = facts.instructions.as_ref().filter(|i| !i.text.trim().is_empty()) {
+        let cut = if i.cut { "\n[cut: the file is longer than Braid sends]" } else { "" };
+        parts.push(format!("The project's instructions, from {} in that folder:\n{}{cut}", i.file, i.text.trim_end()));
+    }
+    (!parts.is_empty()).then(|| parts.join("\n\n"))
+}
+
 /// The tools' examples as one section of the system prompt: models call
 /// tools more reliably when they have seen a well-formed call.
 pub fn tool_examples(tools: &[braid_protocol::ToolSpec]) -> Option<String> {

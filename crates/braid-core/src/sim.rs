@@ -297,6 +297,7 @@ impl Sim {
             pinned_summary: crate::prompt::latest_summary(&self.conversation),
             kept: self.state.config.kept.iter().copied().collect(),
             changed_files: Vec::new(),
+            workspace: None,
         }
     }
 

@@ -280,3 +280,35 @@ fn a_resource_read_again_is_sent_once_its_newest_copy() {
     assert!(sent.iter().any(|m| m.contains("the new plan")));
     assert!(!sent.iter().any(|m| m.contains("the old plan")), "the older copy is not sent: {sent:?}");
 }
+
+#[test]
+fn the_projects_instructions_go_after_the_prompt_and_the_folder_with_the_tools() {
+    use braid_core::fit::{Instructions, WorkspaceFacts};
+    let workspace = |cut| WorkspaceFacts {
+        path: "/home/me/parser".into(),
+        instructions: Some(Instructions { file: "AGENTS.md".into(), text: "Run cargo test first.\n".into(), cut }),
+    };
+    let mut sim = Sim::new();
+    sim.start("fix it");
+    let mut facts = sim.prepared(8_000);
+    facts.system = Some("Answer in French.".into());
+    facts.calls_tools = true;
+    facts.workspace = Some(workspace(false));
+    let (system, _) = sent(&sim.prepare(facts.clone())).unwrap();
+    let system = system.unwrap();
+    let want = "Answer in French.\n\nYou work in the folder /home/me/parser: the tools' paths are relative to it.\n\n\
+                The project's instructions, from AGENTS.md in that folder:\nRun cargo test first.";
+    assert!(system.starts_with(want), "the user's prompt first, then the folder and its instructions:\n{system}");
+    answer(&mut sim, "ok", None);
+
+    // Without tools the folder means nothing to the model; the
+    // instructions still hold. A cut file says so.
+    sim.start("and now?");
+    facts.calls_tools = false;
+    facts.workspace = Some(workspace(true));
+    let (system, _) = sent(&sim.prepare(facts)).unwrap();
+    assert_eq!(
+        system.as_deref(),
+        Some("Answer in French.\n\nThe project's instructions, from AGENTS.md in that folder:\nRun cargo test first.\n[cut: the file is longer than Braid sends]")
+    );
+}

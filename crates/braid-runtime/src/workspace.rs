@@ -49,3 +49,29 @@ impl Runtime {
         })
     }
 }
+
+/// The instructions files an agent looks for at a project's root, in the
+/// order taken: Braid reads the first there.
+pub(crate) const INSTRUCTIONS_FILES: [&str; 3] = ["AGENTS.md", "BRAID.md", "CLAUDE.md"];
+
+/// At most this much of it goes to the model.
+const INSTRUCTIONS_MAX: usize = 32 * 1024;
+
+/// The folder and its instructions file, read now (an edit reaches the
+/// next request). A file that leads outside the folder (a symbolic link)
+/// is not read.
+pub(crate) fn facts(dir: &str) -> braid_core::fit::WorkspaceFacts {
+    let root = Path::new(dir);
+    let instructions = INSTRUCTIONS_FILES.iter().find_map(|name| {
+        let path = braid_workspace::paths::confine(root, name).ok()?;
+        let bytes = std::fs::read(&path).ok()?;
+        let cut = bytes.len() > INSTRUCTIONS_MAX;
+        let mut text = String::from_utf8_lossy(&bytes[..bytes.len().min(INSTRUCTIONS_MAX)]).into_owned();
+        // A cut through a character leaves its replacement mark: drop it.
+        if cut {
+            text = text.trim_end_matches('\u{FFFD}').to_owned();
+        }
+        Some(braid_core::fit::Instructions { file: (*name).to_owned(), text, cut })
+    });
+    braid_core::fit::WorkspaceFacts { path: dir.to_owned(), instructions }
+}

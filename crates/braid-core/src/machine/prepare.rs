@@ -34,6 +34,7 @@ impl Step {
         let (tools, tool_choice) = self.tools_for(&p, forced);
         let system = [
             p.system.clone(),
+            prompt::workspace_section(p.workspace.as_ref(), !tools.is_empty()),
             prompt::tool_examples(&tools),
             fit::reminder(&untold),
             prompt::continuation(&p.messages),

@@ -66,6 +66,7 @@ impl ContextActor {
             pinned_summary: prompt::latest_summary(&self.conversation),
             kept: self.state.config.kept.iter().copied().collect(),
             changed_files: self.changed_files(),
+            workspace: Some(crate::workspace::facts(&self.meta.working_dir)),
         };
         let counting = (enc == TokenEncoding::Estimate)
             .then(|| (resolved.provider.clone(), resolved.model.clone(), self.model_counts.clone()));
