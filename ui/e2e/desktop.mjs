@@ -62,7 +62,12 @@ try {
   await s.until("the continued answer", "return (document.querySelector('.message.streaming')?.textContent.length ?? 0) > 10", 60000);
   check(true, "Continue lets the real model go on: a new answer streams after the stopped one");
   const t1 = Date.now();
-  const discarded = await s.click("//button[.='Discard']").then(() => true, () => false);
+  // Clicked from the page, and only while it still streams: a WebDriver
+  // click takes a round trip in which a short continuation can finish
+  // (a CI run saw the answer complete 59 ms before the click landed).
+  const discarded = await s.js(
+    "const st = document.querySelector('[data-testid=state]')?.textContent ?? ''; const b = [...document.querySelectorAll('button')].find((x) => x.textContent === 'Discard'); if (!b || !st.startsWith('Streaming')) return false; b.click(); return true",
+  );
   await s.state("Idle", 120000);
   const left = await s.js("return document.querySelectorAll('.message.assistant').length");
   if (discarded) {
