@@ -311,6 +311,22 @@ pub struct ToolOutcome {
     pub images: Vec<MessageType>,
 }
 
+impl ToolOutcome {
+    /// The call's result as history keeps it (the images and the written
+    /// hash travel separately).
+    pub fn result_body(&self, call_id: CallId, finished_at: braid_protocol::Timestamp) -> MessageType {
+        MessageType::ToolResult {
+            request_id: call_id,
+            status: self.status,
+            output: self.output.clone(),
+            error: self.error.clone(),
+            recoverable: self.recoverable,
+            duration_ms: self.duration_ms,
+            finished_at,
+        }
+    }
+}
+
 /// States in which an LLM request is in flight or about to be.
 pub fn is_request_phase(kind: StatusKind) -> bool {
     matches!(

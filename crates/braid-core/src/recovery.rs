@@ -41,16 +41,7 @@ pub fn recover(
         if let MessageType::ToolRequest { calls, .. } = &m.body {
             for call in calls.iter().filter(|c| !answered.contains(c.id.as_str())) {
                 if let Some((_, outcome)) = held.as_ref().filter(|(id, _)| *id == call.id) {
-                    let body = MessageType::ToolResult {
-                        request_id: call.id.clone(),
-                        status: outcome.status,
-                        output: outcome.output.clone(),
-                        error: outcome.error.clone(),
-                        recoverable: outcome.recoverable,
-                        duration_ms: outcome.duration_ms,
-                        finished_at: now,
-                    };
-                    added.push(new(alloc(), body));
+                    added.push(new(alloc(), outcome.result_body(call.id.clone(), now)));
                     continue;
                 }
                 added.push(new(

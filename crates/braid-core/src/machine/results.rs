@@ -11,15 +11,7 @@ impl Step {
     /// A call's result, in history, with the images it came with held for
     /// the end of the round.
     pub(super) fn append_result(&mut self, call_id: CallId, outcome: ToolOutcome) {
-        let result = MessageType::ToolResult {
-            request_id: call_id,
-            status: outcome.status,
-            output: outcome.output,
-            error: outcome.error,
-            recoverable: outcome.recoverable,
-            duration_ms: outcome.duration_ms,
-            finished_at: self.now,
-        };
+        let result = outcome.result_body(call_id, self.now);
         let id = self.alloc_message_id();
         let mut message = self.message(id, result);
         message.meta.written_hash = outcome.written;
