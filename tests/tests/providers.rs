@@ -461,8 +461,21 @@ async fn an_empty_answer_to_a_turn_with_tools_is_asked_for_whole() {
         ..Reply::ok(vec![silent.to_string()])
     });
     mock.reply(Reply::ok(openai_text()));
-    let r = run(&p).await.unwrap();
-    assert_eq!(r.text, "Hello ✓");
+    let mut stream = p.stream(request());
+    let mut events = Vec::new();
+    while let Some(item) = stream.next().await {
+        events.push(item.unwrap());
+    }
+    let again = events.iter().any(|e| matches!(e, braid_llm::ProviderEvent::SentAgainWithoutTools));
+    assert!(again, "the runtime is told (\"What the model sees\" says so): {events:?}");
+    let text: String = events
+        .iter()
+        .filter_map(|e| match e {
+            braid_llm::ProviderEvent::TextDelta(t) => Some(t.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(text, "Hello ✓");
     let last = mock.captured().pop().unwrap();
     assert_eq!((last.body["stream"].as_bool(), last.body.get("tools")), (Some(true), None), "{}", last.body);
 

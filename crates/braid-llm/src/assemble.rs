@@ -43,7 +43,7 @@ impl ResponseAssembler {
                 call.arguments.push_str(arguments);
             }
             ProviderEvent::Usage(u) => self.usage = Some(*u),
-            ProviderEvent::Note(_) => {}
+            ProviderEvent::Note(_) | ProviderEvent::SentAgainWithoutTools => {}
             ProviderEvent::Finished(reason) => self.finished = Some(reason.clone()),
         }
     }

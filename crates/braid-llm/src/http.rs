@@ -363,6 +363,7 @@ impl LlmProvider for HttpProvider {
                             match whole(&name, builder, timeouts).await {
                                 Ok(events) if says_nothing(&events) && fallback.plain.is_some() => {
                                     tracing::info!(provider = %name, "empty whole answer with tools: asking again without them");
+                                    queue.push_back(Ok(ProviderEvent::SentAgainWithoutTools));
                                     state = State::Start(fallback.plain.take());
                                     continue;
                                 }
@@ -397,6 +398,7 @@ impl LlmProvider for HttpProvider {
                                 out.retain(|e| !matches!(e, ProviderEvent::Finished(_) | ProviderEvent::Usage(_)));
                                 queue.extend(out.into_iter().map(Ok));
                                 tracing::info!(provider = %name, "empty answer with tools: asking again without them");
+                                queue.push_back(Ok(ProviderEvent::SentAgainWithoutTools));
                                 state = State::Start(fallback.plain.take());
                                 continue;
                             }

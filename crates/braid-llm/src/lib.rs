@@ -78,6 +78,9 @@ pub enum ProviderEvent {
     /// Something the user should know about how this answer came (it does
     /// not change the answer).
     Note(String),
+    /// The server answered nothing with tools offered, so the same request
+    /// went again without them (what the model saw changed).
+    SentAgainWithoutTools,
     /// The end of the stream. A stream that stops without this was cut.
     Finished(StopReason),
 }
