@@ -86,6 +86,7 @@ lint:
 ## Rewrites ui/src/generated/protocol.ts from the Rust protocol types.
 generate:
 	BRAID_UPDATE_TS=1 $(CARGO) test -q -p braid-protocol --test generated_ts
+	BRAID_UPDATE_SCHEMA=1 $(CARGO) test -q -p braid-protocol --test payload_schema
 
 ## Criterion benchmarks; results are summarised in docs/PERFORMANCE.md.
 bench: mcp-servers

@@ -77,7 +77,7 @@ export function lastUserText(body) {
   return m?.role === "user" ? (typeof m.content === "string" ? m.content : JSON.stringify(m.content)) : "";
 }
 
-/** A transparent HTTP proxy on 127.0.0.1:`port` to `target` (an origin)
+/** A transparent HTTP proxy on 127.0.0.1:`port` (0: any free one) to `target` (an origin)
  *  that keeps every request body: what Braid really sent to the model.
  *  `script` (optional) sees each chat request's body first and may answer
  *  it itself (as `startScriptedModel`'s `reply`), for a call a small model
@@ -109,7 +109,8 @@ export async function startLoggingProxy(port, target, script = () => null) {
     });
   });
   await new Promise((ok, fail) => server.once("error", fail).listen(port, "127.0.0.1", ok));
-  return { url: `http://127.0.0.1:${port}/v1`, bodies, close: () => server.close() };
+  // Port 0: one the system chose.
+  return { url: `http://127.0.0.1:${server.address().port}/v1`, bodies, close: () => server.close() };
 }
 
 /** `{ tool: { name, args } }` or `{ text }` streamed as the OpenAI API does. */

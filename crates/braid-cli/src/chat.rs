@@ -18,6 +18,8 @@ const HELP: &str = "/new [title]  start a conversation     /list            list
 /tools auto|on_request|off|default  whether the model is offered tools on each message
 /temperature N|default               sampling temperature (0 to 2)
 /folder [PATH]  the folder the tools work in; with PATH, work there from now
+/payload JSON  send a typed payload, e.g. {\"type\":\"file_reference\",\"path\":\"src/main.rs\"}
+/workflows    list workflows           /run NAME [key=value …]  run a workflow
 /history      recent state transitions /quit            leave (Ctrl+D too)";
 
 fn now() -> Timestamp {
@@ -254,6 +256,39 @@ async fn command(
                 runtime.set_working_dir(id, rest).await?.working_dir
             };
             eprintln!("folder: {folder}");
+        }
+        "/payload" => {
+            let payload: braid_protocol::Payload = serde_json::from_str(rest)
+                .map_err(|e| RuntimeError::InvalidInput(format!("not a valid payload: {e}")))?;
+            let request = braid_protocol::SendMessageRequest {
+                context_id: id.clone(),
+                payload,
+                client_metadata: None,
+                queue_if_busy: true,
+            };
+            let receipt = runtime.send_payload(request).await?;
+            if receipt.queued {
+                eprintln!("[queued] sent when the current answer finishes");
+            }
+        }
+        "/workflows" => {
+            let list = runtime.list_workflows(id).await?;
+            for w in &list.workflows {
+                let params: Vec<&str> = w.parameters.iter().map(|p| p.name.as_str()).collect();
+                eprintln!("/run {} {}  {} ({})", w.name, params.join(" "), w.description, w.origin);
+            }
+            for p in &list.problems {
+                eprintln!("not read: {p}");
+            }
+        }
+        "/run" => {
+            let mut words = rest.split_whitespace();
+            let name = words.next().unwrap_or_default();
+            let arguments = words
+                .map(|w| w.split_once('=').map(|(k, v)| (k.to_owned(), v.to_owned())))
+                .collect::<Option<_>>()
+                .ok_or_else(|| RuntimeError::InvalidInput("arguments are key=value".to_owned()))?;
+            runtime.run_workflow(id, name, arguments).await?;
         }
         "/history" => {
             for r in runtime.transition_history(id).await? {

@@ -35,8 +35,10 @@ pub struct PreparedRequest {
     /// The messages' counts are the model's own (its server counted them),
     /// not Braid's estimate.
     pub counted_by_model: bool,
-    /// The system prompt as assembled (branch override, mode, role).
-    pub system: Option<String>,
+    /// The base prompt set in the settings (Braid's own otherwise).
+    pub configured_prompt: Option<String>,
+    /// The active branch's own prompt, which takes the base's place.
+    pub branch_prompt: Option<String>,
     /// The messages of the active branch as they would be sent, in order.
     pub messages: Vec<Message>,
     /// The summary among them that stands for older messages, if any.

@@ -20,6 +20,7 @@ pub mod llm;
 pub mod machine;
 pub mod merge;
 pub mod optimize;
+pub mod payload;
 pub mod pipeline;
 pub mod prompt;
 pub mod recovery;
@@ -30,6 +31,7 @@ pub mod tokens;
 pub mod transfer;
 pub mod validate;
 pub mod vision;
+pub mod workflow;
 
 pub use conversation::{Branch, BranchDeletion, Conversation, ConversationError, PipelineConfig};
 pub use machine::{transition, ContextState, Effect, Event, MachineConfig, Reply};

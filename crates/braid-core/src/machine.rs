@@ -19,6 +19,7 @@ mod results;
 mod settings;
 mod step;
 mod tools;
+mod workflow;
 
 use crate::tokens::TokenEncoding;
 use braid_protocol::{
@@ -152,6 +153,9 @@ pub struct ToolRound {
     /// user decides whether it runs again outside the sandbox.
     #[serde(default)]
     pub blocked: Option<ToolOutcome>,
+    /// Results a client gave for calls of the round, written in their turn.
+    #[serde(default)]
+    pub supplied: Vec<(CallId, ToolOutcome)>,
 }
 
 impl ToolRound {
@@ -232,6 +236,21 @@ pub struct Bookkeeping {
     pub reminded: BTreeMap<String, u64>,
     /// Files whose change the user was told of.
     pub announced: BTreeMap<String, u64>,
+    /// The workflow whose turn runs: its card, written again at the end.
+    pub workflow: Option<Message>,
+    /// What the turn since the last user message did (a workflow's
+    /// outcome is read from it, even when its card comes after the end).
+    pub turn: TurnFacts,
+}
+
+/// What a turn did so far: its last answer, its tool results, whether
+/// the user cancelled it.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct TurnFacts {
+    pub answer: Option<MessageId>,
+    pub tool_results: u32,
+    pub cancelled: bool,
 }
 
 impl Default for Bookkeeping {
@@ -243,6 +262,8 @@ impl Default for Bookkeeping {
             summarized_for: None,
             reminded: BTreeMap::new(),
             announced: BTreeMap::new(),
+            workflow: None,
+            turn: TurnFacts::default(),
         }
     }
 }

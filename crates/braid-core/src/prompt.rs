@@ -3,6 +3,10 @@
 //! summary replaced older messages, the summary stands in their place,
 //! followed by the files the model had read, so it keeps its working set.
 
+mod system;
+
+pub use system::{parts, tool_examples, PromptFacts, BASE_PROMPT, PLANNER_INSTRUCTIONS};
+
 use crate::conversation::Conversation;
 use braid_protocol::{ControlKind, Message, MessageId, MessageType, Role};
 use std::collections::HashSet;
@@ -112,58 +116,6 @@ fn reattached_files(active: &[&Message], replaced: &HashSet<MessageId>) -> Vec<(
         out.push((path.clone(), output.clone()));
     }
     out
-}
-
-/// The system prompt for the active branch: its override, else `base`.
-pub fn system_prompt(conversation: &Conversation, base: Option<&str>) -> Option<String> {
-    conversation.system_prompt(conversation.active_branch(), base).map(str::to_owned)
-}
-
-/// The system prompt as sent: the branch override or `base`, then the
-/// mode's instructions (Plan mode: plan with read tools only).
-pub fn system_prompt_for(
-    conversation: &Conversation,
-    base: Option<&str>,
-    tools: &braid_protocol::ToolSettings,
-) -> Option<String> {
-    let prompt = system_prompt(conversation, base);
-    if tools.mode != braid_protocol::AgentMode::Plan {
-        return prompt;
-    }
-    let plan = crate::approval::PLAN_INSTRUCTIONS;
-    Some(match prompt {
-        Some(p) => format!("{p}\n\n{plan}"),
-        None => plan.to_owned(),
-    })
-}
-
-/// The workspace as the model is told of it: where its tools work (when
-/// tools go with the request), and the project's own instructions file,
-/// which the user wrote for any agent working there.
-pub fn workspace_section(facts: Option<&crate::fit::WorkspaceFacts>, with_tools: bool) -> Option<String> {
-    let facts = facts?;
-    let mut parts = Vec::new();
-    if with_tools && !facts.path.is_empty() {
-        parts.push(format!("You work in the folder {}: the tools' paths are relative to it.", facts.path));
-    }
-    if let Some(i) = facts.instructions.as_ref().filter(|i| !i.text.trim().is_empty()) {
-        let cut = if i.cut { "\n[cut: the file is longer than Braid sends]" } else { "" };
-        parts.push(format!("The project's instructions, from {} in that folder:\n{}{cut}", i.file, i.text.trim_end()));
-    }
-    (!parts.is_empty()).then(|| parts.join("\n\n"))
-}
-
-/// The tools' examples as one section of the system prompt: models call
-/// tools more reliably when they have seen a well-formed call.
-pub fn tool_examples(tools: &[braid_protocol::ToolSpec]) -> Option<String> {
-    let mut out = String::from("Examples of tool calls (the tool, then its arguments as JSON):");
-    let before = out.len();
-    for tool in tools {
-        for example in &tool.examples {
-            out.push_str(&format!("\n- {} {}", tool.name, example));
-        }
-    }
-    (out.len() > before).then_some(out)
 }
 
 /// When the last answer was cut at the output limit or stopped by the

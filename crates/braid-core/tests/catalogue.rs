@@ -34,7 +34,7 @@ fn sent(effects: &[Effect]) -> (Option<String>, Vec<String>, Vec<MessageType>) {
         .iter()
         .find_map(|e| match e {
             Effect::SendLlmRequest { system, tools, messages, .. } => Some((
-                system.clone(),
+                braid_protocol::sent::join_parts(system.iter().map(|p| p.text.as_str())),
                 tools.iter().map(|t| t.name.clone()).collect(),
                 messages.iter().map(|m| m.body.clone()).collect(),
             )),

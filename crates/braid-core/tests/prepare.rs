@@ -22,7 +22,8 @@ fn answer(sim: &mut Sim, text: &str, usage: Option<Usage>) {
 fn sent(fx: &[Effect]) -> Option<(Option<String>, Vec<String>)> {
     fx.iter().find_map(|e| match e {
         Effect::SendLlmRequest { system, messages, .. } => {
-            Some((system.clone(), messages.iter().map(|m| m.body.plain_text().unwrap_or_default()).collect()))
+            let system = braid_protocol::sent::join_parts(system.iter().map(|p| p.text.as_str()));
+            Some((system, messages.iter().map(|m| m.body.plain_text().unwrap_or_default()).collect()))
         }
         _ => None,
     })
@@ -51,7 +52,9 @@ fn a_request_that_fits_is_sent_whole_and_the_window_use_is_recorded() {
     sim.start("hello");
     let fx = sim.prepare(sim.prepared(8_000));
     let (system, texts) = sent(&fx).expect("the request goes out");
-    assert_eq!(system, None);
+    let system = system.unwrap();
+    assert!(system.starts_with(braid_core::prompt::BASE_PROMPT), "Braid's base prompt first: {system}");
+    assert!(!system.contains("changed outside Braid") && !system.contains("Continue exactly"), "{system}");
     assert_eq!(texts, vec!["hello"]);
     let usage = sim.state.book.last_sent.expect("the window's use is kept for the meter");
     assert_eq!((usage.window, usage.reserved_output, usage.sent_messages, usage.left_out), (8_000, 100, 1, 0));
@@ -129,7 +132,7 @@ fn a_changed_file_is_told_to_the_model_once_and_to_the_user_once() {
 
     sim.start("go on");
     let mut facts = sim.prepared(8_000);
-    facts.system = Some("You help.".into());
+    facts.configured_prompt = Some("You help.".into());
     facts.changed_files = vec![change.clone()];
     let (system, _) = sent(&sim.prepare(facts.clone())).unwrap();
     let system = system.unwrap();
@@ -138,7 +141,8 @@ fn a_changed_file_is_told_to_the_model_once_and_to_the_user_once() {
 
     sim.start("and now");
     let (system, _) = sent(&sim.prepare(facts.clone())).unwrap();
-    assert_eq!(system.as_deref(), Some("You help."), "told once per change");
+    let system = system.unwrap();
+    assert!(system.starts_with("You help.") && !system.contains("src/a.rs: changed"), "told once per change: {system}");
     answer(&mut sim, "ok", None);
 
     sim.start("deleted?");
@@ -227,7 +231,7 @@ fn an_answer_cut_at_the_output_limit_is_marked_and_continue_goes_on_from_it() {
         sim.prepare(sim.prepared(8_000))
     })
     .unwrap();
-    assert_eq!(system, None, "only right after a cut answer");
+    assert!(!system.unwrap_or_default().contains("cut off"), "only right after a cut answer");
     assert!(!sim.messages().iter().rev().nth(1).unwrap().meta.cut, "a finished answer is not marked");
 }
 
@@ -291,7 +295,7 @@ fn the_projects_instructions_go_after_the_prompt_and_the_folder_with_the_tools()
     let mut sim = Sim::new();
     sim.start("fix it");
     let mut facts = sim.prepared(8_000);
-    facts.system = Some("Answer in French.".into());
+    facts.configured_prompt = Some("Answer in French.".into());
     facts.calls_tools = true;
     facts.workspace = Some(workspace(false));
     let (system, _) = sent(&sim.prepare(facts.clone())).unwrap();

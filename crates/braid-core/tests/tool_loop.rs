@@ -235,11 +235,11 @@ fn an_empty_answer_to_a_nearly_full_request_is_taken_as_too_long() {
     use braid_core::llm::LlmFailure;
     use braid_protocol::FailureCode;
     let empty = || LlmFailure::retryable(FailureCode::EmptyResponse, "the server answered with nothing");
-    // About 200 tokens, the tools and a 100-token reserve in a 400-token
-    // window.
+    // About 200 tokens, the system prompt, the tools and a 100-token
+    // reserve in a 470-token window.
     let mut sim = Sim::new();
     sim.start(&"word ".repeat(200));
-    let fx = sim.prepare(sim.prepared(400));
+    let fx = sim.prepare(sim.prepared(470));
     assert!(fx.iter().any(|e| matches!(e, Effect::SendLlmRequest { .. })), "{fx:?}");
     let rid = sim.request_id();
     let fx = sim.send(Event::LlmFailed { request_id: rid, failure: empty() });

@@ -70,6 +70,13 @@ pub enum Command {
         #[serde(default)]
         queue_if_busy: bool,
     },
+    /// Answered by a [`crate::PayloadReceipt`]: one typed payload (text, a
+    /// file reference, an image, a workflow, a tool result, an MCP
+    /// resource); see `docs/send-message.schema.json`.
+    SendPayload { request: crate::SendMessageRequest },
+    /// Answered by a [`crate::WorkflowList`]: the workflows the
+    /// conversation can run (its folder's, then the app's).
+    ListWorkflows { context_id: ContextId },
     /// Answered by `()`. Removes a queued message before it is sent.
     Unqueue { context_id: ContextId, message_id: MessageId },
     /// Answered by `()`: stops whatever runs, at once; no partial answer kept.
@@ -222,6 +229,12 @@ pub enum Command {
     SetGeneration { context_id: ContextId, settings: GenerationSettings },
     /// Answered by `()`; records a ModeChange message. Only while idle.
     SetMode { context_id: ContextId, mode: AgentMode },
+    /// Answered by [`ToolSettings`]: Assistant, or Planner (plans with read tools
+    /// only and changes nothing); told to the model from the next request.
+    SetRole { context_id: ContextId, role: crate::AgentRole },
+    /// Answered by `Option<SentRequest>`: the conversation's last request
+    /// exactly as it went to the model (none since the app started).
+    GetSentRequest { context_id: ContextId },
     /// Answered by `Vec<String>`: files of the conversation's workspace
     /// (relative paths, `.gitignore` respected) that match `query` as a
     /// fuzzy subsequence, best first, at most `limit` (default 50).
@@ -395,6 +408,10 @@ pub fn responses() -> Vec<(&'static str, String)> {
         ("set_sandbox", ts::<ToolSettings>()),
         ("set_generation", ts::<GenerationSettings>()),
         ("set_mode", unit()),
+        ("set_role", ts::<ToolSettings>()),
+        ("send_payload", ts::<crate::PayloadReceipt>()),
+        ("list_workflows", ts::<crate::WorkflowList>()),
+        ("get_sent_request", ts::<Option<crate::SentRequest>>()),
         ("list_workspace_files", ts::<Vec<String>>()),
         ("set_context_strategy", unit()),
         ("store_image", ts::<StoredImage>()),

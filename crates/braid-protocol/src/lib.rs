@@ -20,11 +20,14 @@ pub mod mcp;
 pub mod merge;
 pub mod message;
 pub mod meta;
+pub mod payload;
 pub mod search;
+pub mod sent;
 pub mod settings;
 pub mod status;
 pub mod tools;
 pub mod typescript;
+pub mod workflow;
 
 pub use codes::{FailureCode, NoticeCode};
 pub use command::{
@@ -52,7 +55,9 @@ pub use message::{
     MessageKind, MessageMeta, MessageType, Role, StoredImage, TokenCount, TokenEncoding, TokenUsage, ToolCall,
     ToolResultStatus, SCHEMA_VERSION,
 };
+pub use payload::{Payload, PayloadReceipt, SendMessageRequest};
 pub use search::{SearchHit, SnippetPart};
+pub use sent::{PromptPart, SentMessage, SentPart, SentRequest, SentTool};
 pub use settings::{
     EffectiveModel, KeyChange, KeyLocation, LocalServer, ModelChoice, ModelSummary, ProviderInput, ProviderKind,
     ProviderView, SettingsView,
@@ -62,3 +67,4 @@ pub use tools::{
     check_tool_name, AgentMode, AgentRole, BlockedCommand, ContextStrategy, Permission, Sandbox, SandboxLevel,
     ToolApprovalPolicy, ToolSandbox, ToolSettings, ToolSource, ToolSpec, MAX_TOOL_NAME,
 };
+pub use workflow::{Workflow, WorkflowList, WorkflowOutcome, WorkflowParameter, WorkflowStatus};

@@ -50,7 +50,7 @@ pub enum ContentPart {
     Text { text: String },
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS, schemars::JsonSchema)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum ImageSource {
     Url {
@@ -69,7 +69,7 @@ pub enum ImageSource {
 }
 
 /// An image in Braid's image store, as decoded when it was stored.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS, schemars::JsonSchema)]
 pub struct StoredImage {
     pub id: String,
     pub media_type: String,
@@ -82,7 +82,7 @@ pub struct StoredImage {
     pub name: Option<String>,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, TS)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, TS, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum ImageMode {
     Vision,
@@ -92,7 +92,7 @@ pub enum ImageMode {
 }
 
 /// Inclusive, 1-based line range.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS, schemars::JsonSchema)]
 pub struct LineRange {
     pub start_line: u32,
     pub end_line: u32,
@@ -181,6 +181,14 @@ pub enum ControlKind {
     /// The merge card `merge` was undone: what it brought is off the branch.
     MergeUndone {
         merge: MessageId,
+    },
+    /// A workflow ran: `message` is the prompt it filled in and sent; the
+    /// outcome is written when the turn ends.
+    Workflow {
+        name: String,
+        arguments: std::collections::BTreeMap<String, String>,
+        message: MessageId,
+        outcome: Option<crate::workflow::WorkflowOutcome>,
     },
 }
 

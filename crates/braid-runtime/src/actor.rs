@@ -14,6 +14,7 @@ mod merge;
 mod message;
 mod meta;
 mod request;
+mod sent;
 mod title;
 mod work;
 

@@ -165,6 +165,10 @@ impl Runtime {
             Command::SetMode { context_id, mode } => {
                 self.set_mode(&context_id, mode).await.map(|()| json!(null)).map_err(wire)
             }
+            Command::SendPayload { request } => to_json(&self.send_payload(request).await.map_err(wire)?),
+            Command::ListWorkflows { context_id } => to_json(&self.list_workflows(&context_id).await.map_err(wire)?),
+            Command::SetRole { context_id, role } => to_json(&self.set_role(&context_id, role).await.map_err(wire)?),
+            Command::GetSentRequest { context_id } => to_json(&self.sent_request(&context_id).await.map_err(wire)?),
         }
     }
 }

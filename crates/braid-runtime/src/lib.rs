@@ -25,8 +25,10 @@ mod mcp_context;
 mod mcp_secrets;
 mod mcp_workspace;
 mod model_count;
+mod payload;
 pub mod providers;
 mod references;
+mod seen;
 mod send;
 mod shared;
 mod snapshot;
@@ -36,6 +38,7 @@ mod tool_settings;
 mod tool_task;
 mod transfer;
 mod watch;
+mod workflows;
 mod workspace;
 
 pub use actor::BranchEdit;
@@ -125,6 +128,7 @@ impl Runtime {
             images: Arc::new(images),
             ledger,
             mcp: Default::default(),
+            sent: Default::default(),
         });
         let sweep = shared.clone();
         std::thread::spawn(move || sweep_images(&sweep));
@@ -209,6 +213,7 @@ impl Runtime {
     /// Stops whatever runs in the context, then deletes it for good.
     pub async fn delete_context(&self, id: &ContextId) -> Result<(), RuntimeError> {
         self.shared.contexts.close(id).await;
+        self.shared.sent.forget(id);
         // Its images go too, unless another conversation uses them.
         let orphans = {
             let mut store = self.shared.lock_store();

@@ -50,6 +50,7 @@ pub fn spawn(
     request_id: RequestId,
     mailbox: mpsc::UnboundedSender<Input>,
     pixels: Option<Pixels>,
+    seen: crate::seen::SentEntry,
 ) -> LlmTask {
     let (stop_tx, stop_rx) = oneshot::channel();
     let handle = tokio::spawn(async move {
@@ -63,7 +64,7 @@ pub fn spawn(
                 return;
             }
         }
-        drive(provider, request, request_id, mailbox, stop_rx).await
+        drive(provider, request, request_id, mailbox, stop_rx, seen).await
     });
     LlmTask { request_id, handle, stop: Some(stop_tx) }
 }
@@ -74,6 +75,7 @@ async fn drive(
     request_id: RequestId,
     mailbox: mpsc::UnboundedSender<Input>,
     mut stop: oneshot::Receiver<()>,
+    seen: crate::seen::SentEntry,
 ) {
     let send = |event: Event| {
         // The context may be gone (deleted, shut down): nothing to tell.
@@ -98,6 +100,7 @@ async fn drive(
                 assembler.push(&ProviderEvent::TextDelta(text.clone()));
                 send(Event::LlmDelta { request_id, text });
             }
+            Some(Ok(ProviderEvent::SentAgainWithoutTools)) => seen.tools_dropped(),
             Some(Ok(ProviderEvent::Note(text))) => {
                 let _ = mailbox.send(Input::Notice(Notice::new(NoticeCode::StreamingUnavailable, text)));
             }

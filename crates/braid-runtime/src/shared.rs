@@ -65,6 +65,8 @@ pub(crate) struct Shared {
     pub(crate) ledger: braid_tools::ledger::ProcessLedger,
     /// The MCP servers and their state.
     pub(crate) mcp: crate::mcp::Mcp,
+    /// Each conversation's last request as sent ("What the model sees").
+    pub(crate) sent: crate::seen::SentLog,
 }
 
 impl Shared {

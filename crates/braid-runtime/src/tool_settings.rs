@@ -3,7 +3,7 @@
 
 use crate::{Runtime, RuntimeError};
 use braid_core::machine::Event;
-use braid_protocol::{ContextId, Sandbox, ToolApprovalPolicy, ToolSettings};
+use braid_protocol::{AgentRole, ContextId, Sandbox, ToolApprovalPolicy, ToolSettings};
 
 impl Runtime {
     /// The approval policy (and always-ask list) from the next call on.
@@ -21,6 +21,13 @@ impl Runtime {
     /// from the next command on.
     pub async fn set_sandbox(&self, id: &ContextId, sandbox: Sandbox) -> Result<ToolSettings, RuntimeError> {
         self.command(id, Event::SetSandbox { sandbox }).await?;
+        Ok(self.peek(id).await?.tools)
+    }
+
+    /// Assistant or Planner (plans with read tools only), from the next
+    /// request on.
+    pub async fn set_role(&self, id: &ContextId, role: AgentRole) -> Result<ToolSettings, RuntimeError> {
+        self.command(id, Event::SetRole { role }).await?;
         Ok(self.peek(id).await?.tools)
     }
 }

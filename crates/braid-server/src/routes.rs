@@ -62,6 +62,7 @@ pub(crate) fn api(state: AppState) -> Router<AppState> {
         // Images travel as Base64 in `store_image` (40 MB at most, a third
         // more encoded); every other command is small.
         .route("/api/command", post(command).layer(axum::extract::DefaultBodyLimit::max(56 * 1024 * 1024)))
+        .route("/api/messages", post(send_payload).layer(axum::extract::DefaultBodyLimit::max(56 * 1024 * 1024)))
         .route("/api/contexts", get(list).post(create))
         .route("/api/contexts/{id}", get(load).delete(delete))
         .route("/api/contexts/{id}/messages", post(send))
@@ -90,6 +91,20 @@ async fn command(
         ApiError(WireError::new(ErrorCode::InvalidInput, format!("not a valid command: {e}"))).into_response()
     })?;
     Ok(Json(s.runtime.execute(command).await.map_err(|e| ApiError(e).into_response())?))
+}
+
+/// A typed payload (`SendMessageRequest`, see
+/// `docs/send-message.schema.json`): the receipt, or a 400 saying what is
+/// wrong (an unknown `type` lists the known ones); nothing is stored then.
+async fn send_payload(
+    State(s): State<AppState>,
+    bytes: Result<axum::body::Bytes, axum::extract::rejection::BytesRejection>,
+) -> Result<Json<braid_protocol::PayloadReceipt>, Response> {
+    let bytes = bytes.map_err(|r| BodyError(r).into_response())?;
+    let request: braid_protocol::SendMessageRequest = serde_json::from_slice(&bytes).map_err(|e| {
+        ApiError(WireError::new(ErrorCode::InvalidInput, format!("not a valid message request: {e}"))).into_response()
+    })?;
+    Ok(Json(s.runtime.send_payload(request).await.map_err(|e| ApiError::from(e).into_response())?))
 }
 
 async fn list(State(s): State<AppState>) -> ApiResult<impl IntoResponse> {

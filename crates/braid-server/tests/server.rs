@@ -100,6 +100,27 @@ async fn contexts_are_created_listed_loaded_and_deleted() {
 }
 
 #[tokio::test]
+async fn a_typed_payload_is_sent_and_a_bad_one_is_a_400_that_says_why() {
+    let s = start(Arc::new(FakeProvider::echo(Duration::ZERO)), None).await;
+    let c = s.create().await;
+    let ok = json!({"context_id": c.id, "payload": {"type": "text", "text": "hi"}, "client_metadata": {"n": 1}});
+    let r = s.post("/api/messages").json(&ok).send().await.unwrap();
+    assert_eq!(r.status(), 200);
+    let receipt: Value = r.json().await.unwrap();
+    assert_eq!(receipt["client_metadata"], json!({"n": 1}));
+    let unknown = json!({"context_id": c.id, "payload": {"type": "video", "url": "x"}});
+    let r = s.post("/api/messages").json(&unknown).send().await.unwrap();
+    assert_eq!(r.status(), 400);
+    let e: Value = r.json().await.unwrap();
+    let message = e["message"].as_str().unwrap();
+    assert!(message.contains("unknown variant `video`") && message.contains("`mcp_resource`"), "{message}");
+    let up = json!({"context_id": c.id, "payload": {"type": "file_reference", "path": "../x"}});
+    let r = s.post("/api/messages").json(&up).send().await.unwrap();
+    assert_eq!(r.status(), 400);
+    assert!(r.json::<Value>().await.unwrap()["message"].as_str().unwrap().contains(".."));
+}
+
+#[tokio::test]
 async fn a_sent_message_answers_with_an_sse_stream_that_ends_when_idle() {
     let s = start(Arc::new(FakeProvider::echo(Duration::from_millis(1))), None).await;
     let c = s.create().await;

@@ -2,6 +2,11 @@
 // transports only say how a command travels.
 import type {
   AgentMode,
+  AgentRole,
+  SentRequest,
+  SendMessageRequest,
+  PayloadReceipt,
+  WorkflowList,
   ApprovalDecision,
   BraidEvent,
   BranchId,
@@ -156,6 +161,18 @@ export abstract class CommandBackend implements Backend {
   }
   listTools(): Promise<ToolSpec[]> {
     return this.execute({ type: "list_tools" });
+  }
+  setRole(id: ContextId, role: AgentRole): Promise<ToolSettings> {
+    return this.execute({ type: "set_role", context_id: id, role });
+  }
+  sendPayload(request: SendMessageRequest): Promise<PayloadReceipt> {
+    return this.execute({ type: "send_payload", request });
+  }
+  listWorkflows(id: ContextId): Promise<WorkflowList> {
+    return this.execute({ type: "list_workflows", context_id: id });
+  }
+  getSentRequest(id: ContextId): Promise<SentRequest | null> {
+    return this.execute({ type: "get_sent_request", context_id: id });
   }
   setSandbox(id: ContextId, sandbox: Sandbox): Promise<ToolSettings> {
     return this.execute({ type: "set_sandbox", context_id: id, sandbox });

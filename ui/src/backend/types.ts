@@ -3,6 +3,11 @@
 // transport directly.
 import type {
   AgentMode,
+  AgentRole,
+  SentRequest,
+  SendMessageRequest,
+  PayloadReceipt,
+  WorkflowList,
   ApprovalDecision,
   BraidEvent,
   BranchId,
@@ -93,6 +98,14 @@ export interface Backend {
   listTools(): Promise<ToolSpec[]>;
   /** Where the conversation's commands may write; the network on or off. */
   setSandbox(id: ContextId, sandbox: Sandbox): Promise<ToolSettings>;
+  /** Assistant, or Planner (plans with read tools only). */
+  setRole(id: ContextId, role: AgentRole): Promise<ToolSettings>;
+  /** One typed payload (text, file, image, workflow, tool result, MCP resource). */
+  sendPayload(request: SendMessageRequest): Promise<PayloadReceipt>;
+  /** The workflows the conversation can run, and files that are not ones. */
+  listWorkflows(id: ContextId): Promise<WorkflowList>;
+  /** The last request exactly as it went to the model; null before any. */
+  getSentRequest(id: ContextId): Promise<SentRequest | null>;
   /** A branch sharing every message up to `from`; answered by its id. */
   createBranch(id: ContextId, from: MessageId, name: string): Promise<BranchId>;
   switchBranch(id: ContextId, branch: BranchId): Promise<void>;

@@ -5,7 +5,8 @@ import { meter, partsLabel } from "./meter";
 import { BranchControls } from "./BranchControls";
 import { FolderControl } from "./FolderControl";
 import { GenerationControls } from "./GenerationControls";
-import { ModeControls, PolicySelect, SandboxControls } from "./ToolControls";
+import { ModeControls, PolicySelect, RoleSelect, SandboxControls } from "./ToolControls";
+import { SentDialog } from "./SentDialog";
 
 interface Props {
   backend: Backend;
@@ -36,6 +37,18 @@ const STRATEGIES: { id: string; label: string; strategy: ContextStrategy }[] = [
 
 export function ChatHeader({ backend, noSandbox, snapshot, settings, busy, onModelChanged, onMode, onPolicy, onStrategy, onGeneration, onSwitchBranch, onRenameBranch, onDeleteBranch, onGraph, onMerge, onError }: Props) {
   const [models, setModels] = useState<Record<string, string[]>>({});
+  const [seeing, setSeeing] = useState(false);
+  // Ctrl+Shift+I: what the model saw in the last request.
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if ((e.ctrlKey || e.metaKey) && e.shiftKey && e.key.toLowerCase() === "i") {
+        e.preventDefault();
+        setSeeing(true);
+      }
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, []);
   // The providers' model lists, fetched once per settings change; a
   // provider that cannot list still offers its default model.
   useEffect(() => {
@@ -128,6 +141,7 @@ export function ChatHeader({ backend, noSandbox, snapshot, settings, busy, onMod
           busy={busy}
         />
         <PolicySelect tools={snapshot.tools} onPolicy={onPolicy} />
+        <RoleSelect tools={snapshot.tools} onRole={(role) => void backend.setRole(snapshot.summary.id, role).then(onModelChanged, (e: Error) => onError(e.message))} />
         <SandboxControls tools={snapshot.tools} noSandbox={noSandbox} onSandbox={(sandbox) => void backend.setSandbox(snapshot.summary.id, sandbox).then(onModelChanged, (e: Error) => onError(e.message))} />
         <label title={`When a conversation outgrows the model's window, older messages are left out this way; summaries start at ${snapshot.summarize_at_percent} %`}>
           <span>Long conversations</span>
@@ -137,7 +151,7 @@ export function ChatHeader({ backend, noSandbox, snapshot, settings, busy, onMod
         </label>
       </GenerationControls>
       {m ? (
-        <div className={`meter meter-${m.level}`} title={m.parts.length ? `Last request: ${partsLabel(m.parts)}` : "Tokens of the last request"}>
+        <button type="button" className={`meter meter-${m.level}`} aria-label={`What the model sees (${m.label})`} onClick={() => setSeeing(true)} title={`${m.parts.length ? `Last request: ${partsLabel(m.parts)}` : "Tokens of the last request"}. Click for what the model sees (Ctrl+Shift+I)`}>
           <div className="bar">
             {m.parts.length ? (
               m.parts.map((p) => <div key={p.name} className={`part-${p.name}`} style={{ width: `${(p.tokens / m.window) * 100}%` }} />)
@@ -146,8 +160,11 @@ export function ChatHeader({ backend, noSandbox, snapshot, settings, busy, onMod
             )}
           </div>
           <span data-testid="meter">{m.label}</span>
-        </div>
-      ) : null}
+        </button>
+      ) : (
+        <button type="button" className="link" onClick={() => setSeeing(true)} title="Ctrl+Shift+I">What the model sees</button>
+      )}
+      {seeing ? <SentDialog backend={backend} id={snapshot.summary.id} onClose={() => setSeeing(false)} /> : null}
     </header>
   );
 }

@@ -24,6 +24,7 @@ import { pendingCalls, transcript } from "./transcript";
 import { useReveal, type OpenRequest } from "./reveal";
 import { McpAbove, useMentionSearch } from "./mcpComposer";
 import { useNoSandbox } from "./ToolControls";
+import { WorkflowPicker } from "./WorkflowPicker";
 
 /** `onActivity` is told whenever the stored conversation changed (so the
  *  list can show the new count and order). */
@@ -437,7 +438,7 @@ export function ChatView({ backend, id, settings, onActivity, openMessage }: Pro
       <StateLine status={model.status} notice={model.notice} onRetry={onRetry} onContinue={onContinue} />
       <FilesPanel files={model.snapshot?.files ?? []} />
       <Composer busy={busy} onSend={onSend} onCancel={onCancel} onInterrupt={onInterrupt} phase={model.status.state === "executing_tool" ? "tool" : "answer"} findFiles={findFiles} restore={restore} attachments={attachments}
-        above={(text, setText) => <McpAbove backend={backend} text={text} onFill={setText} />} />
+        above={(text, setText) => <><McpAbove backend={backend} text={text} onFill={setText} /><WorkflowPicker backend={backend} id={id} text={text} onRan={() => setText("")} /></>} />
     </section>
   );
 }

@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
 import type { Backend } from "../backend/types";
-import type { AgentMode, Sandbox, SandboxLevel, ToolApprovalPolicy, ToolSettings } from "../generated/protocol";
+import type { AgentMode, AgentRole, Sandbox, SandboxLevel, ToolApprovalPolicy, ToolSettings } from "../generated/protocol";
 
 const POLICIES: { id: string; label: string; policy: ToolApprovalPolicy }[] = [
   { id: "white_list", label: "Ask before writing or running", policy: { kind: "white_list", tools: ["read_file", "list_directory", "glob_files"] } },
@@ -47,6 +47,19 @@ export function ModeControls({ tools, busy, onMode }: { tools: ToolSettings; bus
         </button>
       ))}
     </div>
+  );
+}
+
+/** The agent's role: a Planner plans with read tools and changes nothing. */
+export function RoleSelect({ tools, onRole }: { tools: ToolSettings; onRole: (role: AgentRole) => void }) {
+  return (
+    <label title="A Planner studies the code with read tools and writes a plan; it changes nothing">
+      <span>Role</span>
+      <select aria-label="Role" value={tools.role} onChange={(e) => onRole(e.target.value as AgentRole)}>
+        <option value="assistant">Assistant</option>
+        <option value="planner">Planner (read-only, writes a plan)</option>
+      </select>
+    </label>
   );
 }
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Message } from "../generated/protocol";
 import { textMessage } from "../testing/fixtures";
-import { argsSummary, pendingCalls, rowKeyFor, transcript } from "./transcript";
+import { argsSummary, pendingCalls, rowKeyFor, systemText, transcript } from "./transcript";
 
 const request: Message = {
   id: 2, created_at: 0, schema_version: 1,
@@ -98,5 +98,20 @@ describe("a crash note", () => {
   it("does not when the answer was kept", () => {
     const items = transcript([textMessage(1, "user", "tell me"), textMessage(2, "assistant", "done"), recovery(3)]);
     expect(items[2]).toMatchObject({ kind: "system", retry: false });
+  });
+});
+
+describe("a workflow's card", () => {
+  const card = (outcome: Extract<Extract<Message["body"], { type: "system_control" }>["control"], { kind: "workflow" }>["outcome"]): Message => ({
+    id: 9,
+    created_at: 0,
+    schema_version: 1,
+    body: { type: "system_control", control: { kind: "workflow", name: "review", arguments: { file: "a.rs" }, message: 8, outcome } },
+  });
+  it("says it runs, then how it ended", () => {
+    expect(systemText(card(null))).toBe("Workflow /review (file=a.rs): running…");
+    expect(systemText(card({ status: "completed", answer: 10, tool_results: 2, error: null }))).toBe("Workflow /review (file=a.rs): completed, 2 tool results");
+    expect(systemText(card({ status: "failed", answer: null, tool_results: 0, error: "no provider" }))).toBe("Workflow /review (file=a.rs): failed: no provider");
+    expect(systemText(card({ status: "cancelled", answer: null, tool_results: 0, error: null }))).toBe("Workflow /review (file=a.rs): cancelled");
   });
 });

@@ -38,6 +38,18 @@ export function systemText(m: Message): string {
     case "notice": return c.text;
     case "merge": return `Merged ${c.record.source_name} (${c.record.strategy.replace("_", "-")})`;
     case "merge_undone": return "Merge undone";
+    case "workflow": {
+      const args = Object.entries(c.arguments).map(([k, v]) => `${k}=${v}`).join(", ");
+      const o = c.outcome;
+      const how = !o
+        ? "running…"
+        : o.status === "completed"
+          ? `completed${o.tool_results ? `, ${o.tool_results} tool result${o.tool_results === 1 ? "" : "s"}` : ""}`
+          : o.status === "failed"
+            ? `failed: ${o.error ?? "unknown error"}`
+            : "cancelled";
+      return `Workflow /${c.name}${args ? ` (${args})` : ""}: ${how}`;
+    }
   }
 }
 

@@ -172,7 +172,7 @@ export type GraphView = { rows: Array<GraphRow>,
  */
 spans: Array<[number, number, number, number]>, width: number, branches: Array<GraphBranch>, active: BranchId, };
 
-export type ControlKind = { "kind": "mode_change", mode: string, } | { "kind": "branch_switch", from: BranchId, to: BranchId, } | { "kind": "summary", text: string, replaces: Array<MessageId>, } | { "kind": "recovery", interrupted_state: string, detail: string, } | { "kind": "notice", code: NoticeCode, text: string, } | { "kind": "merge", record: MergeRecord, } | { "kind": "merge_undone", merge: MessageId, };
+export type ControlKind = { "kind": "mode_change", mode: string, } | { "kind": "branch_switch", from: BranchId, to: BranchId, } | { "kind": "summary", text: string, replaces: Array<MessageId>, } | { "kind": "recovery", interrupted_state: string, detail: string, } | { "kind": "notice", code: NoticeCode, text: string, } | { "kind": "merge", record: MergeRecord, } | { "kind": "merge_undone", merge: MessageId, } | { "kind": "workflow", name: string, arguments: { [key in string]: string }, message: MessageId, outcome: WorkflowOutcome | null, };
 
 export type MessageType = { "type": "text", role: Role, parts: Array<ContentPart>, } | { "type": "image", source: ImageSource, mode: ImageMode, vision_analysis: string | null, recognized_text: string | null, ocr_confidence: number | null, language: string | null, error: string | null, 
 /**
@@ -319,6 +319,99 @@ reason: string,
  * The blocked run's output (exit code, stdout, stderr).
  */
 output: string, };
+
+export type PromptPart = "base" | "branch_override" | "role" | "mode" | "workspace" | "instructions" | "tools" | "tool_examples" | "file_changes" | "continuation";
+
+export type Payload = { "type": "text", text: string, } | { "type": "file_reference", path: string, range: LineRange | null, text: string | null, } | { "type": "image", source: ImageSource, mode: ImageMode | null, text: string | null, } | { "type": "workflow", name: string, arguments: { [key in string]: string }, } | { "type": "tool_result", call_id: CallId, output: string, is_error: boolean, } | { "type": "mcp_resource", server: string, uri: string, text: string | null, };
+
+export type SendMessageRequest = { context_id: ContextId, payload: Payload, 
+/**
+ * The client's own data (a JSON object, at most 4 KB), given back in
+ * the receipt; Braid does not read it.
+ */
+client_metadata?: Record<string, unknown>, 
+/**
+ * Wait in the conversation's queue when it is busy (otherwise a busy
+ * conversation refuses the message).
+ */
+queue_if_busy: boolean, };
+
+export type PayloadReceipt = { 
+/**
+ * The message stored (for a tool result: the tool call's request).
+ */
+message_id: MessageId, 
+/**
+ * It waits in the conversation's queue.
+ */
+queued: boolean, client_metadata?: Record<string, unknown>, };
+
+export type Workflow = { name: string, description: string, parameters: Array<WorkflowParameter>, 
+/**
+ * The template, `{{name}}` where a parameter goes.
+ */
+body: string, 
+/**
+ * Where it was found (`workspace` or `config`), for the user.
+ */
+origin: string, };
+
+export type WorkflowParameter = { name: string, description: string, 
+/**
+ * Used when the parameter is not given; `None`: it must be.
+ */
+default: string | null, };
+
+export type WorkflowList = { workflows: Array<Workflow>, problems: Array<string>, };
+
+export type WorkflowOutcome = { status: WorkflowStatus, 
+/**
+ * The model's last answer in the turn.
+ */
+answer: MessageId | null, 
+/**
+ * Tool results written in the turn.
+ */
+tool_results: number, 
+/**
+ * Why it failed.
+ */
+error: string | null, };
+
+export type WorkflowStatus = "completed" | "failed" | "cancelled";
+
+export type SentPart = { part: PromptPart, text: string, tokens: number, };
+
+export type SentMessage = { id: MessageId, 
+/**
+ * `user`, `assistant` or `tool`, as the provider was told.
+ */
+role: string, kind: MessageKind, text: string, tokens: number, };
+
+export type SentTool = { name: string, description: string, tokens: number, };
+
+export type SentRequest = { sent_at: Timestamp, provider: string, model: string, 
+/**
+ * The system prompt, part by part; sent joined by blank lines.
+ */
+system: Array<SentPart>, messages: Array<SentMessage>, tools: Array<SentTool>, 
+/**
+ * `auto`, `none`, `required`, or the tool the user forced.
+ */
+tool_choice: string | null, max_tokens: number, temperature: number | null, 
+/**
+ * Counted with an estimate (not the model's own tokenizer).
+ */
+estimated: boolean, 
+/**
+ * Stored messages left out to fit the window.
+ */
+left_out: number, 
+/**
+ * The server answered nothing with the tools offered, so the same
+ * request went again without tools (and without a tool choice).
+ */
+tools_dropped: boolean, };
 
 export type McpState = "starting" | "ready" | "failed" | "disabled" | "untrusted";
 
@@ -560,11 +653,11 @@ export type Command = { "type": "create_context", title: string | null,
 /**
  * The runtime's default when absent; changed with `SetWorkingDir`.
  */
-working_dir: string | null, } | { "type": "set_working_dir", context_id: ContextId, working_dir: string, } | { "type": "default_working_dir" } | { "type": "get_mcp_settings" } | { "type": "save_mcp_settings", text: string, } | { "type": "restart_mcp_server", name: string, } | { "type": "list_mcp_resources" } | { "type": "list_mcp_prompts" } | { "type": "list_mcp_templates" } | { "type": "trust_workspace_mcp", trusted: boolean, } | { "type": "set_mcp_secret", name: string, value: string | null, } | { "type": "get_mcp_prompt", server: string, name: string, arguments: { [key in string]: string }, } | { "type": "list_contexts" } | { "type": "load_context", context_id: ContextId, } | { "type": "delete_context", context_id: ContextId, } | { "type": "send_message", context_id: ContextId, message: NewMessage, queue_if_busy: boolean, } | { "type": "unqueue", context_id: ContextId, message_id: MessageId, } | { "type": "cancel", context_id: ContextId, } | { "type": "interrupt", context_id: ContextId, } | { "type": "retry", context_id: ContextId, } | { "type": "continue", context_id: ContextId, } | { "type": "decide_tool_call", context_id: ContextId, call_id: CallId, decision: ApprovalDecision, 
+working_dir: string | null, } | { "type": "set_working_dir", context_id: ContextId, working_dir: string, } | { "type": "default_working_dir" } | { "type": "get_mcp_settings" } | { "type": "save_mcp_settings", text: string, } | { "type": "restart_mcp_server", name: string, } | { "type": "list_mcp_resources" } | { "type": "list_mcp_prompts" } | { "type": "list_mcp_templates" } | { "type": "trust_workspace_mcp", trusted: boolean, } | { "type": "set_mcp_secret", name: string, value: string | null, } | { "type": "get_mcp_prompt", server: string, name: string, arguments: { [key in string]: string }, } | { "type": "list_contexts" } | { "type": "load_context", context_id: ContextId, } | { "type": "delete_context", context_id: ContextId, } | { "type": "send_message", context_id: ContextId, message: NewMessage, queue_if_busy: boolean, } | { "type": "send_payload", request: SendMessageRequest, } | { "type": "list_workflows", context_id: ContextId, } | { "type": "unqueue", context_id: ContextId, message_id: MessageId, } | { "type": "cancel", context_id: ContextId, } | { "type": "interrupt", context_id: ContextId, } | { "type": "retry", context_id: ContextId, } | { "type": "continue", context_id: ContextId, } | { "type": "decide_tool_call", context_id: ContextId, call_id: CallId, decision: ApprovalDecision, 
 /**
  * With a denial: why, told to the model with it.
  */
-reason: string | null, } | { "type": "create_branch", context_id: ContextId, from_message: MessageId, name: string, system_prompt: string | null, } | { "type": "fork_before", context_id: ContextId, message: MessageId, name: string, } | { "type": "switch_branch", context_id: ContextId, branch_id: BranchId, } | { "type": "rename_branch", context_id: ContextId, branch_id: BranchId, name: string, } | { "type": "set_branch_prompt", context_id: ContextId, branch_id: BranchId, system_prompt: string | null, } | { "type": "set_branch_model", context_id: ContextId, branch_id: BranchId, model: ModelChoice | null, } | { "type": "delete_branch", context_id: ContextId, branch_id: BranchId, } | { "type": "preview_merge", context_id: ContextId, options: MergeOptions, } | { "type": "merge", context_id: ContextId, options: MergeOptions, } | { "type": "undo_merge", context_id: ContextId, merge: MessageId, } | { "type": "draft_merge_summary", context_id: ContextId, source: BranchId, } | { "type": "branch_graph", context_id: ContextId, } | { "type": "rename_context", context_id: ContextId, title: string, } | { "type": "export_context", context_id: ContextId, format: ExportFormat, } | { "type": "import_context", text: string, } | { "type": "keep_in_context", context_id: ContextId, message_id: MessageId, keep: boolean, } | { "type": "pin_context", context_id: ContextId, pinned: boolean, } | { "type": "search_conversations", query: string, limit: number | null, } | { "type": "set_context_model", context_id: ContextId, model: ModelChoice | null, } | { "type": "get_settings" } | { "type": "save_provider", provider: ProviderInput, } | { "type": "remove_provider", provider_id: string, } | { "type": "set_default_provider", provider_id: string, } | { "type": "test_provider", provider: ProviderInput, } | { "type": "list_models", provider_id: string, } | { "type": "detect_local_servers" } | { "type": "list_local_models" } | { "type": "import_local_model", path: string, } | { "type": "remove_local_model", name: string, } | { "type": "set_default_local_model", name: string, } | { "type": "set_local_model_settings", settings: LocalModelSettings, } | { "type": "list_tools" } | { "type": "set_tool_policy", context_id: ContextId, policy: ToolApprovalPolicy, always_ask: Array<string> | null, } | { "type": "set_sandbox", context_id: ContextId, sandbox: Sandbox, } | { "type": "set_generation", context_id: ContextId, settings: GenerationSettings, } | { "type": "set_mode", context_id: ContextId, mode: AgentMode, } | { "type": "list_workspace_files", context_id: ContextId, query: string, limit: number | null, } | { "type": "set_context_strategy", context_id: ContextId, strategy: ContextStrategy, summarize_at_percent: number | null, } | { "type": "store_image", data: string, name: string | null, } | { "type": "read_image", id: string, } | { "type": "retry_image", context_id: ContextId, message_id: MessageId, mode: ImageMode | null, };
+reason: string | null, } | { "type": "create_branch", context_id: ContextId, from_message: MessageId, name: string, system_prompt: string | null, } | { "type": "fork_before", context_id: ContextId, message: MessageId, name: string, } | { "type": "switch_branch", context_id: ContextId, branch_id: BranchId, } | { "type": "rename_branch", context_id: ContextId, branch_id: BranchId, name: string, } | { "type": "set_branch_prompt", context_id: ContextId, branch_id: BranchId, system_prompt: string | null, } | { "type": "set_branch_model", context_id: ContextId, branch_id: BranchId, model: ModelChoice | null, } | { "type": "delete_branch", context_id: ContextId, branch_id: BranchId, } | { "type": "preview_merge", context_id: ContextId, options: MergeOptions, } | { "type": "merge", context_id: ContextId, options: MergeOptions, } | { "type": "undo_merge", context_id: ContextId, merge: MessageId, } | { "type": "draft_merge_summary", context_id: ContextId, source: BranchId, } | { "type": "branch_graph", context_id: ContextId, } | { "type": "rename_context", context_id: ContextId, title: string, } | { "type": "export_context", context_id: ContextId, format: ExportFormat, } | { "type": "import_context", text: string, } | { "type": "keep_in_context", context_id: ContextId, message_id: MessageId, keep: boolean, } | { "type": "pin_context", context_id: ContextId, pinned: boolean, } | { "type": "search_conversations", query: string, limit: number | null, } | { "type": "set_context_model", context_id: ContextId, model: ModelChoice | null, } | { "type": "get_settings" } | { "type": "save_provider", provider: ProviderInput, } | { "type": "remove_provider", provider_id: string, } | { "type": "set_default_provider", provider_id: string, } | { "type": "test_provider", provider: ProviderInput, } | { "type": "list_models", provider_id: string, } | { "type": "detect_local_servers" } | { "type": "list_local_models" } | { "type": "import_local_model", path: string, } | { "type": "remove_local_model", name: string, } | { "type": "set_default_local_model", name: string, } | { "type": "set_local_model_settings", settings: LocalModelSettings, } | { "type": "list_tools" } | { "type": "set_tool_policy", context_id: ContextId, policy: ToolApprovalPolicy, always_ask: Array<string> | null, } | { "type": "set_sandbox", context_id: ContextId, sandbox: Sandbox, } | { "type": "set_generation", context_id: ContextId, settings: GenerationSettings, } | { "type": "set_mode", context_id: ContextId, mode: AgentMode, } | { "type": "set_role", context_id: ContextId, role: AgentRole, } | { "type": "get_sent_request", context_id: ContextId, } | { "type": "list_workspace_files", context_id: ContextId, query: string, limit: number | null, } | { "type": "set_context_strategy", context_id: ContextId, strategy: ContextStrategy, summarize_at_percent: number | null, } | { "type": "store_image", data: string, name: string | null, } | { "type": "read_image", id: string, } | { "type": "retry_image", context_id: ContextId, message_id: MessageId, mode: ImageMode | null, };
 
 export type SendReceipt = { message_id: MessageId, 
 /**
@@ -865,6 +958,10 @@ export type CommandResponses = {
   set_sandbox: ToolSettings,
   set_generation: GenerationSettings,
   set_mode: void,
+  set_role: ToolSettings,
+  send_payload: PayloadReceipt,
+  list_workflows: WorkflowList,
+  get_sent_request: SentRequest | null,
   list_workspace_files: Array<string>,
   set_context_strategy: void,
   store_image: StoredImage,

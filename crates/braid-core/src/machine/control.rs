@@ -73,6 +73,9 @@ impl Step {
     /// start when the context is Idle (the user removes one with Unqueue).
     pub(super) fn cancel(&mut self) {
         self.reply(Ok(Reply::Done));
+        if self.s.status.is_busy() {
+            self.s.book.turn.cancelled = true;
+        }
         match self.kind() {
             StatusKind::Idle => return,
             StatusKind::Failed => {}

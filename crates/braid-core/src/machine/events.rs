@@ -143,6 +143,22 @@ pub enum Event {
         policy: ToolApprovalPolicy,
         always_ask: Option<Vec<String>>,
     },
+    /// The runtime sent a workflow's prompt as `message`: its card follows.
+    WorkflowStarted {
+        name: String,
+        arguments: std::collections::BTreeMap<String, String>,
+        message: MessageId,
+    },
+    /// The client answers a call awaiting approval with its own result:
+    /// the call does not run.
+    ToolResultSupplied {
+        call_id: CallId,
+        outcome: ToolOutcome,
+    },
+    /// Assistant or Planner, from the next request on.
+    SetRole {
+        role: braid_protocol::AgentRole,
+    },
     /// What `run_command` may touch, from the next command on.
     SetSandbox {
         sandbox: braid_protocol::Sandbox,
@@ -229,6 +245,9 @@ impl Event {
             Event::SummaryFailed { .. } => "summary_failed",
             Event::SetToolPolicy { .. } => "set_tool_policy",
             Event::SetSandbox { .. } => "set_sandbox",
+            Event::SetRole { .. } => "set_role",
+            Event::WorkflowStarted { .. } => "workflow_started",
+            Event::ToolResultSupplied { .. } => "tool_result_supplied",
             Event::ToolFinished { .. } => "tool_finished",
             Event::Cancel => "cancel",
             Event::Interrupt => "interrupt",
@@ -306,7 +325,8 @@ pub enum Effect {
     /// Send the request as the machine fitted it and stream the answer.
     SendLlmRequest {
         request_id: RequestId,
-        system: Option<String>,
+        /// The system prompt part by part; sent joined by blank lines.
+        system: Vec<braid_protocol::SentPart>,
         messages: Vec<Message>,
         /// The tools offered, in catalogue order.
         tools: Vec<ToolSpec>,

@@ -12,8 +12,9 @@ use crate::fit::{self, FileChangeKind, Fit, FitSettings, PreparedRequest};
 use crate::llm::{LlmFailure, ToolChoice, Usage};
 use crate::prompt;
 use crate::tokens;
+use braid_protocol::sent::join_parts;
 use braid_protocol::{ContextStatus, Message, MessageType, Notice, RequestId, TokenCount, ToolSpec, ToolUse};
-use braid_protocol::{FailureCode, NoticeCode};
+use braid_protocol::{FailureCode, NoticeCode, SentPart};
 use std::collections::HashSet;
 
 impl Step {
@@ -32,17 +33,27 @@ impl Step {
         }
         let forced = self.s.request.as_ref().and_then(|r| r.force_tool.clone());
         let (tools, tool_choice) = self.tools_for(&p, forced);
-        let system = [
-            p.system.clone(),
-            prompt::workspace_section(p.workspace.as_ref(), !tools.is_empty()),
-            prompt::tool_examples(&tools),
-            fit::reminder(&untold),
-            prompt::continuation(&p.messages),
-        ]
-        .into_iter()
-        .flatten()
-        .reduce(|a, b| format!("{a}\n\n{b}"));
-        let system_tokens = system.as_deref().map_or(0, |s| tokens::count(p.encoding, s) + tokens::PER_MESSAGE);
+        let callable: &[ToolSpec] = if tool_choice == Some(ToolChoice::None) { &[] } else { &tools };
+        let facts = prompt::PromptFacts {
+            configured: p.configured_prompt.as_deref(),
+            branch: p.branch_prompt.as_deref(),
+            settings: &self.s.config.tools,
+            workspace: p.workspace.as_ref(),
+            callable,
+            changes: &untold,
+            messages: &p.messages,
+        };
+        let system: Vec<SentPart> = prompt::parts(&facts)
+            .into_iter()
+            .map(|(part, text)| SentPart { part, tokens: tokens::count(p.encoding, &text), text })
+            .collect();
+        let system_tokens = if system.is_empty() {
+            0
+        } else {
+            // The parts are sent as one text: count it whole.
+            let joined = join_parts(system.iter().map(|s| s.text.as_str())).unwrap_or_default();
+            tokens::count(p.encoding, &joined) + tokens::PER_MESSAGE
+        };
         let tools_tokens = tools.iter().map(|t| tokens::tool_tokens(p.encoding, t)).sum();
         let settings = FitSettings {
             strategy: self.s.config.context,

@@ -94,6 +94,7 @@ impl Step {
                 circular: false,
                 images: Vec::new(),
                 blocked: None,
+                supplied: Vec::new(),
             });
         }
         self.set_status(ContextStatus::Cancelling);

@@ -172,6 +172,12 @@ impl Step {
                 self.s.config.tools.sandbox = sandbox;
                 self.reply(Ok(Reply::Done));
             }
+            Event::WorkflowStarted { name, arguments, message } => self.workflow_started(name, arguments, message),
+            Event::ToolResultSupplied { call_id, outcome } => self.supply_result(call_id, outcome),
+            Event::SetRole { role } => {
+                self.s.config.tools.role = role;
+                self.reply(Ok(Reply::Done));
+            }
             Event::ToolFinished { call_id, outcome } => self.tool_finished(call_id, outcome),
             Event::Retry => self.retry(),
             Event::SwitchBranch { from, to } => self.switch_branch(from, to),
@@ -241,6 +247,9 @@ impl Step {
         }
         let previous = std::mem::replace(&mut self.s.status, status);
         let changed_kind = previous.kind() != self.s.status.kind();
+        if previous.is_busy() {
+            self.workflow_ended();
+        }
         let effect = self.update(changed_kind.then_some(previous), None, None);
         self.other.push(effect);
     }
@@ -261,6 +270,7 @@ impl Step {
 
     pub(super) fn append(&mut self, message: Message) {
         let message = self.counted(message);
+        self.turn_saw(&message);
         let (id, kind) = (message.id, message.body.kind());
         self.durable.push(Effect::AppendMessage(message));
         self.lifecycle(id, kind, MessageChange::Created);

@@ -49,6 +49,7 @@ impl Step {
             circular,
             images: Vec::new(),
             blocked: None,
+            supplied: Vec::new(),
         });
         self.await_approvals_or_run();
     }
@@ -183,6 +184,32 @@ impl Step {
         self.await_approvals_or_run();
     }
 
+    /// A client's own result for a call awaiting approval: the call counts
+    /// as approved and, when its turn comes, that result is written
+    /// instead of running it.
+    pub(super) fn supply_result(&mut self, call_id: CallId, outcome: ToolOutcome) {
+        let waiting = self.kind() == StatusKind::AwaitingToolApproval;
+        let Some(round) = self.s.round.as_mut().filter(|_| waiting) else {
+            let text = format!("no tool call {call_id:?} is awaiting approval (a result can be given only then)");
+            self.reply(Err(WireError::new(ErrorCode::InvalidState, text)));
+            return;
+        };
+        let MessageType::ToolRequest { calls, .. } = &mut round.request.body else { return };
+        let Some(call) = calls.iter_mut().find(|c| c.id == call_id && c.approval == Approval::Pending) else {
+            let text = format!("no tool call {call_id:?} is awaiting approval (a result can be given only then)");
+            self.reply(Err(WireError::new(ErrorCode::InvalidState, text)));
+            return;
+        };
+        call.approval = Approval::Approved;
+        round.supplied.push((call_id.clone(), outcome));
+        let request_id = round.request.id;
+        self.reply(Ok(Reply::Message(request_id)));
+        if let Some(request) = self.s.round.as_ref().map(|r| r.request.clone()) {
+            self.rewrite(request, format!("{call_id} answered by the client"));
+        }
+        self.await_approvals_or_run();
+    }
+
     /// Runs the next approved call; writes results for denied or invalid
     /// ones in order; closes the round when none are left.
     fn run_next_tool(&mut self) {
@@ -216,6 +243,13 @@ impl Step {
                 }
                 let why = problem.unwrap_or_else(|| "the user denied this tool call".to_owned());
                 self.write_result(&call.id, ToolResultStatus::Error, &why);
+                continue;
+            }
+            // The client gave its result: written, not run.
+            if let Some(i) = round.supplied.iter().position(|(id, _)| id == &call.id) {
+                let (_, outcome) = round.supplied.remove(i);
+                round.next += 1;
+                self.append_result(call.id, outcome);
                 continue;
             }
             // Run again outside the sandbox: the blocked result is replaced.

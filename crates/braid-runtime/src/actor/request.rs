@@ -3,21 +3,24 @@
 //! hands them to the machine; the machine answers with what to send, or
 //! with a summary to make first. Nothing here decides what fits.
 
-use super::{ContextActor, Input};
+use super::{sent, ContextActor, Input};
 use crate::{clock, llm_task, model_count, summary_task};
 use braid_core::fit::{PreparedRequest, SUMMARY_OUTPUT};
 use braid_core::llm::LlmFailure;
 use braid_core::machine::Event;
 use braid_core::prompt;
 use braid_llm::{LlmProvider, LlmRequest, ProviderKind, ToolChoice, ToolDefinition};
-use braid_protocol::{ControlKind, Message, MessageId, MessageType, RequestId, Timestamp, TokenEncoding, ToolSpec};
+use braid_protocol::sent::join_parts;
+use braid_protocol::{
+    ControlKind, Message, MessageId, MessageType, RequestId, SentPart, Timestamp, TokenEncoding, ToolSpec,
+};
 use std::collections::HashSet;
 use std::path::PathBuf;
 use std::sync::Arc;
 
 /// The request as the machine fitted it.
 pub(super) struct Fitted {
-    pub system: Option<String>,
+    pub system: Vec<SentPart>,
     pub messages: Vec<Message>,
     pub tools: Vec<ToolSpec>,
     pub tool_choice: Option<ToolChoice>,
@@ -32,6 +35,7 @@ pub(super) struct Outgoing {
     model: String,
     kind: ProviderKind,
     sees_images: bool,
+    encoding: TokenEncoding,
 }
 
 impl ContextActor {
@@ -49,7 +53,6 @@ impl ContextActor {
                 return;
             }
         };
-        let settings = &self.state.config.tools;
         let enc = resolved.encoding;
         let config = &self.shared.config;
         let prepared = PreparedRequest {
@@ -61,7 +64,8 @@ impl ContextActor {
             sees_images: resolved.view.vision,
             calls_tools: resolved.view.tools,
             counted_by_model: false,
-            system: prompt::system_prompt_for(&self.conversation, config.system_prompt.as_deref(), settings),
+            configured_prompt: config.system_prompt.clone(),
+            branch_prompt: self.conversation.system_prompt(self.conversation.active_branch(), None).map(str::to_owned),
             messages: prompt::request_messages(&self.conversation),
             pinned_summary: prompt::latest_summary(&self.conversation),
             kept: self.state.config.kept.iter().copied().collect(),
@@ -76,6 +80,7 @@ impl ContextActor {
             model: resolved.model,
             kind: resolved.kind,
             sees_images: resolved.view.vision,
+            encoding: enc,
         });
         let mailbox = self.mailbox.clone();
         let Some((provider, model, counts)) = counting else {
@@ -104,6 +109,22 @@ impl ContextActor {
         // Models that see get the pixels (attached in the task: scaling
         // takes milliseconds); the others get what was read from them.
         let messages = braid_core::vision::for_request(messages, out.sees_images);
+        let seen = sent::record(sent::Sending {
+            at: clock::now(),
+            provider: out.provider.name(),
+            model: &out.model,
+            encoding: out.encoding,
+            sees_images: out.sees_images,
+            messages: &messages,
+            tools: &tools,
+            tool_choice: tool_choice.as_ref(),
+            max_tokens,
+            temperature,
+            left_out: self.state.book.last_sent.as_ref().map_or(0, |u| u.left_out),
+            system: system.clone(),
+        });
+        let system = join_parts(system.iter().map(|p| p.text.as_str()));
+        self.shared.sent.record(&self.meta.id, seen);
         let pixels = messages.iter().any(|m| matches!(m.body, MessageType::Image { .. })).then(|| llm_task::Pixels {
             images: self.shared.images.clone(),
             workspace: PathBuf::from(&self.meta.working_dir),
@@ -121,7 +142,14 @@ impl ContextActor {
             max_tokens: Some(max_tokens),
             temperature,
         };
-        self.llm = Some(llm_task::spawn(out.provider, request, request_id, self.mailbox.clone(), pixels));
+        self.llm = Some(llm_task::spawn(
+            out.provider,
+            request,
+            request_id,
+            self.mailbox.clone(),
+            pixels,
+            self.shared.sent.entry(&self.meta.id),
+        ));
     }
 
     /// Asks the model for a summary of `batch` (ids as sent: the previous
