@@ -37,3 +37,44 @@ pub async fn save_export(
         .map_err(|e| WireError::new(ErrorCode::InvalidInput, format!("could not write {}: {e}", path.display())))?;
     Ok(Some(path.display().to_string()))
 }
+
+/// The largest file offered for import (a big ChatGPT export).
+const MAX_IMPORT_BYTES: u64 = 56 * 1024 * 1024;
+
+/// A file chosen for import: its name (for errors) and its text.
+#[derive(serde::Serialize)]
+pub struct PickedFile {
+    name: String,
+    text: String,
+}
+
+/// GTK's open dialog, from here: WebKitGTK opens no chooser for the page's
+/// hidden file input. `None` when the user closed the dialog.
+#[tauri::command]
+pub async fn open_import(app: tauri::AppHandle) -> Result<Option<PickedFile>, WireError> {
+    let home = std::env::var_os("HOME").map(std::path::PathBuf::from);
+    let chosen = tauri::async_runtime::spawn_blocking(move || {
+        let dialog = app
+            .dialog()
+            .file()
+            .set_title("Import conversations")
+            .add_filter("Conversations (Braid, Claude Code, ChatGPT)", &["json", "jsonl"]);
+        match home {
+            Some(home) => dialog.set_directory(home),
+            None => dialog,
+        }
+        .blocking_pick_file()
+    })
+    .await
+    .map_err(|e| WireError::new(ErrorCode::Internal, format!("the open dialog failed: {e}")))?;
+    let Some(chosen) = chosen else { return Ok(None) };
+    let path = chosen.into_path().map_err(|e| WireError::new(ErrorCode::InvalidInput, e.to_string()))?;
+    let name = path.file_name().map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned());
+    let bad = |why: String| WireError::new(ErrorCode::InvalidInput, format!("{name}: {why}"));
+    let size = std::fs::metadata(&path).map_err(|e| bad(e.to_string()))?.len();
+    if size > MAX_IMPORT_BYTES {
+        return Err(bad(format!("{size} bytes; Braid imports files of at most {MAX_IMPORT_BYTES}")));
+    }
+    let text = std::fs::read_to_string(&path).map_err(|e| bad(format!("not readable as text: {e}")))?;
+    Ok(Some(PickedFile { name, text }))
+}

@@ -55,7 +55,8 @@ fn handlers() -> impl Fn(tauri::ipc::Invoke) -> bool + Send + Sync + 'static {
         unsubscribe,
         clipboard::clipboard_image,
         clipboard::copy_text,
-        export::save_export
+        export::save_export,
+        export::open_import
     ]
 }
 
@@ -68,6 +69,7 @@ fn handlers() -> impl Fn(tauri::ipc::Invoke) -> bool + Send + Sync + 'static {
         clipboard::clipboard_image,
         clipboard::copy_text,
         export::save_export,
+        export::open_import,
         ipc_bench::ipc_bench
     ]
 }

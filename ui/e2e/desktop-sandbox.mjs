@@ -6,7 +6,9 @@
 // cue); bubblewrap stops it, the dialog and the card say why, "Run outside
 // the sandbox" runs it once with full rights, the write lands, and the
 // result reaches the real model, which answers. Then the conversation is
-// exported as Markdown through the system's save dialog.
+// exported as Markdown and as Braid JSON through the system's save dialog,
+// and the JSON comes back in through Braid's open dialog as a new
+// conversation.
 // Screenshots: e2e/out/sandbox-desktop-*.png.
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -89,6 +91,42 @@ try {
   const exported = await s.until("the export's note", "return document.querySelector('[data-testid=app-note]')?.textContent ?? ''", 10000).catch(() => "");
   const md = existsSync(saved) ? readFileSync(saved, "utf8") : "";
   check(exported.includes(`Exported to ${saved}`) && md.includes("**User:**") && md.includes("run_command"), `Export as Markdown saves through the system's dialog (${saving ? "dialog shown" : "no dialog"}; ${md.length} characters)`);
+
+  // Export as Braid JSON the same way, then import that file through the
+  // open dialog (GTK's, from the import button): a new conversation with
+  // the same messages comes in beside the original.
+  const dialogNamed = async (name) => {
+    let w = "";
+    for (let i = 0; i < 150 && !w; i++, await sleep(100)) w = x("search", "--onlyvisible", "--name", name).split("\n")[0];
+    return w;
+  };
+  const typePath = (w, path, select = "ctrl+a") => {
+    x("windowfocus", "--sync", w);
+    x("key", "--window", w, select);
+    x("type", "--delay", "20", path);
+    x("key", "Return");
+  };
+  await s.js("document.querySelector('[data-testid=app-note] button')?.click(); return true");
+  await s.click("(//button[starts-with(@aria-label, 'Actions for')])[1]");
+  await s.click("//*[@role='menuitem'][.='Export as Braid JSON']");
+  const json = join(data, "exported.json");
+  typePath(await dialogNamed("Export the conversation"), json);
+  await s.until("the JSON export's note", "const t = document.querySelector('[data-testid=app-note]')?.textContent ?? ''; return t.includes('.json') ? t : ''", 20000);
+  const listed = await s.js("return document.querySelectorAll('.conversations li[class]').length");
+  await s.js("document.querySelector('[data-testid=app-note] button')?.click(); return true");
+  await s.click("//button[@aria-label='Import a conversation']");
+  // Braid's own open dialog (GTK's): Ctrl+L gives the location field.
+  const opening = await dialogNamed("Import conversations");
+  x("windowfocus", "--sync", opening);
+  x("key", "--window", opening, "ctrl+l");
+  await sleep(300); // the location field appears a moment after Ctrl+L
+  x("type", "--delay", "20", json);
+  spawnSync("import", ["-window", "root", "e2e/out/sandbox-desktop-import.png"], { env: { ...process.env, DISPLAY: display } });
+  x("key", "Return");
+  const imported = await s.until("the import's note", "const t = document.querySelector('[data-testid=app-note]')?.textContent ?? ''; return t.startsWith('Imported') ? t : ''", 15000).catch(() => "");
+  const after = await s.js("return document.querySelectorAll('.conversations li[class]').length");
+  check(imported.startsWith("Imported “") && after === listed + 1, `a Braid JSON export comes back in through the open dialog as a new conversation (${opening ? "dialog shown" : "no dialog"}; ${imported}; ${listed} → ${after} in the list)`);
+  await s.shot("imported");
 } catch (e) {
   if (s) await s.shot("failure").catch(() => undefined);
   check(false, `desktop sandbox flow: ${e.message}`);

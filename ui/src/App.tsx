@@ -142,6 +142,7 @@ export function App() {
         onCreateIn={createIn}
         defaultFolder={defaultFolder}
         pickFolder={backend.pickFolder?.bind(backend)}
+        pickImport={backend.openImport?.bind(backend)}
         onDelete={remove}
         onRename={rename}
         onExport={exportTo}

@@ -35,6 +35,14 @@ export class TauriBackend extends CommandBackend {
     });
   }
 
+  /** GTK's open dialog, opened by Braid (WebKitGTK opens none for a
+   *  hidden file input): the chosen file's name and text. */
+  openImport(): Promise<{ name: string; text: string } | null> {
+    return invoke<{ name: string; text: string } | null>("open_import").catch((e) => {
+      throw new BackendError(e as WireError);
+    });
+  }
+
   /** The page may not write the clipboard here; GTK does. */
   copyText(text: string): Promise<void> {
     return invoke("copy_text", { text });

@@ -94,6 +94,8 @@ export interface Backend {
   /** The desktop window: exports straight to a file the user picks in
    *  the system's save dialog; answered by its path, null if cancelled. */
   saveExport?(id: ContextId, format: ExportFormat): Promise<string | null>;
+  /** The window's own open dialog for an import: the file's name and text. */
+  openImport?(): Promise<{ name: string; text: string } | null>;
   /** The tools Braid has (built-in and from MCP servers), as the model sees them. */
   listTools(): Promise<ToolSpec[]>;
   /** Where the conversation's commands may write; the network on or off. */

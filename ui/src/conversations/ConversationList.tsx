@@ -19,6 +19,8 @@ interface Props {
   defaultFolder: string | null;
   /** The system's folder picker (the desktop window); typed otherwise. */
   pickFolder?: (start?: string) => Promise<string | null>;
+  /** The window's own open dialog for imports (a browser uses a file input). */
+  pickImport?: () => Promise<{ name: string; text: string } | null>;
   onDelete: (c: ContextSummary) => void;
   onRename: (c: ContextSummary, title: string) => Promise<unknown>;
   onExport: (c: ContextSummary, format: ExportFormat) => void;
@@ -151,7 +153,7 @@ function FolderForm({ onCreateIn, onDone, defaultFolder }: { onCreateIn: Props["
 /** Pinned first, then grouped by date, most recent first (the server's
  *  order); the search box filters titles at once and searches messages
  *  as typing pauses. Double-click or F2 renames. */
-export function ConversationList({ items, selected, onSelect, onCreate, onCreateIn, defaultFolder, pickFolder, onDelete, onRename, onExport, onImport, onSettings, onHelp, onPin, search, onOpenHit, onOpenBranch, theme, onTheme }: Props) {
+export function ConversationList({ items, selected, onSelect, onCreate, onCreateIn, defaultFolder, pickFolder, pickImport, onDelete, onRename, onExport, onImport, onSettings, onHelp, onPin, search, onOpenHit, onOpenBranch, theme, onTheme }: Props) {
   const [query, setQuery] = useState("");
   const [choosing, setChoosing] = useState(false);
   const [pickError, setPickError] = useState<string | null>(null);
@@ -242,7 +244,7 @@ export function ConversationList({ items, selected, onSelect, onCreate, onCreate
           <option value="light">Light</option>
           <option value="dark">Dark</option>
         </select>
-        <ImportButton onImport={onImport} />
+        <ImportButton onImport={onImport} pick={pickImport} />
         <Tip label="Keyboard shortcuts (Ctrl+/)" side="top">
           <button type="button" className="icon-button" aria-label="Keyboard shortcuts" onClick={onHelp}>?</button>
         </Tip>

@@ -32,10 +32,10 @@ export async function saveExport(backend: Backend, id: ContextId, format: Export
 /** Import: a Braid export, a Claude Code session or ChatGPT's export
  *  becomes new conversations; a file that is none of them is refused with
  *  the reason, and nothing changes. */
-export function ImportButton({ onImport }: { onImport: (text: string) => Promise<ContextSummary[]> }) {
+export function ImportButton({ onImport, pick }: { onImport: (text: string) => Promise<ContextSummary[]>; pick?: () => Promise<{ name: string; text: string } | null> }) {
   const input = useRef<HTMLInputElement>(null);
   const [error, setError] = useState<string | null>(null);
-  const chosen = async (file: File | undefined) => {
+  const chosen = async (file: { name: string; text: () => Promise<string> } | undefined) => {
     if (!file) return;
     setError(null);
     try {
@@ -47,10 +47,18 @@ export function ImportButton({ onImport }: { onImport: (text: string) => Promise
       if (input.current) input.current.value = "";
     }
   };
+  // The window opens its own dialog; a browser uses the file input.
+  const open = () => {
+    if (!pick) return input.current?.click();
+    pick().then(
+      (f) => f && void chosen({ name: f.name, text: () => Promise.resolve(f.text) }),
+      (e: Error) => setError(e.message),
+    );
+  };
   return (
     <>
       <Tip label="Import conversations: a Braid export, a Claude Code session (.jsonl) or ChatGPT's conversations.json" side="top">
-        <button type="button" className="icon-button" aria-label="Import a conversation" onClick={() => input.current?.click()}><ImportIcon /></button>
+        <button type="button" className="icon-button" aria-label="Import a conversation" onClick={open}><ImportIcon /></button>
       </Tip>
       <input ref={input} type="file" accept=".json,.jsonl,application/json" hidden aria-label="Conversation file to import" onChange={(e) => void chosen(e.target.files?.[0])} />
       {error ? <small className="field-error import-error" role="alert">{error}</small> : null}
