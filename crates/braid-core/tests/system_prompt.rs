@@ -49,7 +49,7 @@ fn every_part_in_its_order() {
     assert_eq!(parts[0].1, BASE_PROMPT, "Braid's base prompt when neither the settings nor the branch say otherwise");
     assert_eq!(parts[1].1, PLANNER_INSTRUCTIONS);
     let names: Vec<&str> = tools.iter().map(|t| t.name.as_str()).collect();
-    assert_eq!(parts[5].1, format!("Tools you can call: {}. Call one only when it helps.", names.join(", ")));
+    assert_eq!(parts[5].1, format!("Tools you can call when a task needs them: {}.", names.join(", ")));
 }
 
 #[test]

@@ -10,8 +10,8 @@ use braid_protocol::{AgentMode, AgentRole, Message, PromptPart, ToolSettings, To
 /// What Braid tells every model unless the settings or the branch say
 /// otherwise: short, so a small local model keeps its window.
 pub const BASE_PROMPT: &str = "You are the assistant in Braid, working with a developer on their project. \
-Answer accurately and concisely, with Markdown for code. Say when you are unsure rather than guess. When tools \
-are offered, read before you change anything, keep changes small, and say what you changed.";
+Answer accurately and concisely, with Markdown for code. Say when you are unsure rather than guess. Use a tool \
+only when the task needs one.";
 
 /// The Planner role: it plans, and the tools it is offered only read.
 pub const PLANNER_INSTRUCTIONS: &str = "Your role is Planner. Study the task and the code with the read-only \
@@ -81,7 +81,7 @@ fn instructions(facts: Option<&WorkspaceFacts>) -> Option<String> {
 /// tokens, where small windows count).
 fn tool_lines(tools: &[ToolSpec]) -> Option<String> {
     let names: Vec<&str> = tools.iter().map(|t| t.name.as_str()).collect();
-    (!names.is_empty()).then(|| format!("Tools you can call: {}. Call one only when it helps.", names.join(", ")))
+    (!names.is_empty()).then(|| format!("Tools you can call when a task needs them: {}.", names.join(", ")))
 }
 
 /// The tools' examples: models call tools more reliably when they have
