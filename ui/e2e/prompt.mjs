@@ -59,7 +59,7 @@ try {
   };
 
   // Before any request: the view says so.
-  await page.getByRole("button", { name: /^What the model sees/ }).click();
+  await page.getByRole("button", { name: /what the model sees/i }).click();
   const view = page.getByRole("dialog", { name: "What the model sees" });
   await view.getByText("Nothing was sent from this conversation").waitFor({ timeout: 5000 });
   check(true, "before any request the view says nothing was sent yet");

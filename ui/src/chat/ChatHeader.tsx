@@ -151,7 +151,7 @@ export function ChatHeader({ backend, noSandbox, snapshot, settings, busy, onMod
         </label>
       </GenerationControls>
       {m ? (
-        <button type="button" className={`meter meter-${m.level}`} aria-label={`What the model sees (${m.label})`} onClick={() => setSeeing(true)} title={`${m.parts.length ? `Last request: ${partsLabel(m.parts)}` : "Tokens of the last request"}. Click for what the model sees (Ctrl+Shift+I)`}>
+        <button type="button" className={`meter meter-${m.level}`} aria-label={`${m.label}: what the model sees`} onClick={() => setSeeing(true)} title={`${m.parts.length ? `Last request: ${partsLabel(m.parts)}` : "Tokens of the last request"}. Click for what the model sees (Ctrl+Shift+I)`}>
           <div className="bar">
             {m.parts.length ? (
               m.parts.map((p) => <div key={p.name} className={`part-${p.name}`} style={{ width: `${(p.tokens / m.window) * 100}%` }} />)
