@@ -125,7 +125,11 @@ try {
   await box.press("Enter");
   await page.getByText("I was given: Resource demo://resource/static/document/architecture.md from everything:").waitFor({ timeout: 15000 });
   check(true, "the resource, read from the server, reaches the model with the question");
-  const chip = await page.locator("summary", { hasText: "everything:demo://resource/static/document/architecture.md" }).count();
+  // The streamed answer can show before the refreshed transcript brings the
+  // resource's row, so the chip is waited for rather than counted at once.
+  const chips = page.locator("summary", { hasText: "everything:demo://resource/static/document/architecture.md" });
+  await chips.first().waitFor({ timeout: 5000 }).catch(() => {});
+  const chip = await chips.count();
   check(chip === 1, `the resource shows in the chat as a chip named by server and URI (${chip})`);
   await box.fill("@everything:demo://no/such/thing tell me");
   await box.press("Enter");
