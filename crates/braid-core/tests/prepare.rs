@@ -316,3 +316,56 @@ fn the_projects_instructions_go_after_the_prompt_and_the_folder_with_the_tools()
         Some("Answer in French.\n\nThe project's instructions, from AGENTS.md in that folder:\nRun cargo test first.\n[cut: the file is longer than Braid sends]")
     );
 }
+
+fn tools_sent(fx: &[Effect]) -> Option<Vec<String>> {
+    fx.iter().find_map(|e| match e {
+        Effect::SendLlmRequest { tools, .. } => Some(tools.iter().map(|t| t.name.clone()).collect()),
+        _ => None,
+    })
+}
+
+#[test]
+fn tools_that_leave_the_conversation_no_room_are_left_out_last_first() {
+    // Room for everything: every tool goes, no notice.
+    let mut roomy = Sim::new();
+    roomy.start("hello");
+    let fx = roomy.prepare(roomy.prepared(8_000));
+    let all = tools_sent(&fx).unwrap();
+    assert!(all.len() >= 3, "{all:?}");
+    assert!(!notices(&fx).contains(&"tools_left_out".to_owned()));
+    let u = roomy.state.book.last_sent.unwrap();
+    // One token short of that: the last tools go, the request still leaves.
+    let mut tight = Sim::new();
+    tight.start("hello");
+    let fx = tight.prepare(tight.prepared(u.system + u.tools + u.messages + u.reserved_output - 1));
+    let kept = tools_sent(&fx).expect("the request goes out with fewer tools");
+    assert!(!kept.is_empty() && kept.len() < all.len(), "{kept:?}");
+    assert_eq!(kept[..], all[..kept.len()], "the first registered are kept");
+    let told =
+        notice_texts(&fx).into_iter().find(|t| t.contains("left out of this request")).expect("the user is told");
+    assert!(told.ends_with(&all[kept.len()..].join(", ")), "{told}");
+    let (system, _) = sent(&fx).unwrap();
+    assert!(!system.unwrap().contains(all.last().unwrap().as_str()), "the prompt names no tool left out");
+    // A tool the user forced stays; others go in its place.
+    let mut forced = Sim::new();
+    let fx = forced.send(Event::UserMessage {
+        body: braid_protocol::MessageType::text(braid_protocol::Role::User, "hello"),
+        queue_if_busy: false,
+        force_tool: Some(all.last().unwrap().clone()),
+        images: Vec::new(),
+    });
+    forced.pipeline_ok(&fx);
+    let fx = forced.prepare(forced.prepared(u.system + u.tools + u.messages + u.reserved_output - 1));
+    let kept = tools_sent(&fx).expect("the forced request goes out");
+    assert!(kept.contains(all.last().unwrap()) && kept.len() < all.len(), "{kept:?}");
+    // A window no tool set helps still refuses the message, as before.
+    let mut tiny = Sim::new();
+    tiny.start(&"word ".repeat(400));
+    let fx = tiny.prepare(tiny.prepared(300));
+    assert!(tools_sent(&fx).is_none());
+    assert!(
+        matches!(tiny.state.status, S::Failed { error_code: braid_protocol::FailureCode::ContextTooLarge, .. }),
+        "{:?}",
+        tiny.state.status
+    );
+}

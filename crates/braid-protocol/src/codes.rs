@@ -85,6 +85,9 @@ pub enum NoticeCode {
     /// The conversation got its title after the first exchange (the
     /// conversation list shows it).
     Titled,
+    /// The tools did not fit the model's window beside the conversation:
+    /// the last registered were left out of this request.
+    ToolsLeftOut,
     // A request failed (retried, or the context failed): the
     // [`FailureCode`]s.
     Network,

@@ -32,29 +32,7 @@ impl Step {
             p.max_output = limit.min(p.model_max_output);
         }
         let forced = self.s.request.as_ref().and_then(|r| r.force_tool.clone());
-        let (tools, tool_choice) = self.tools_for(&p, forced);
-        let callable: &[ToolSpec] = if tool_choice == Some(ToolChoice::None) { &[] } else { &tools };
-        let facts = prompt::PromptFacts {
-            configured: p.configured_prompt.as_deref(),
-            branch: p.branch_prompt.as_deref(),
-            settings: &self.s.config.tools,
-            workspace: p.workspace.as_ref(),
-            callable,
-            changes: &untold,
-            messages: &p.messages,
-        };
-        let system: Vec<SentPart> = prompt::parts(&facts)
-            .into_iter()
-            .map(|(part, text)| SentPart { part, tokens: tokens::count(p.encoding, &text), text })
-            .collect();
-        let system_tokens = if system.is_empty() {
-            0
-        } else {
-            // The parts are sent as one text: count it whole.
-            let joined = join_parts(system.iter().map(|s| s.text.as_str())).unwrap_or_default();
-            tokens::count(p.encoding, &joined) + tokens::PER_MESSAGE
-        };
-        let tools_tokens = tools.iter().map(|t| tokens::tool_tokens(p.encoding, t)).sum();
+        let (mut tools, mut tool_choice) = self.tools_for(&p, forced.clone());
         let settings = FitSettings {
             strategy: self.s.config.context,
             summarize_at_percent: self.s.config.summarize_at_percent,
@@ -62,7 +40,39 @@ impl Step {
             estimate_ratio: self.s.book.estimate_ratio,
             may_summarize: self.s.book.summarized_for != Some(request_id),
         };
-        match fit::plan(&p, system_tokens, tools_tokens, settings) {
+        let mut left_out = Vec::new();
+        let (system, plan) = loop {
+            let (system, system_tokens, tools_tokens) = self.prompt_for(&p, &tools, tool_choice.as_ref(), &untold);
+            let plan = fit::plan(&p, system_tokens, tools_tokens, settings);
+            // Tools offered that leave the conversation no room (a small
+            // local model's window) go one at a time, the last registered
+            // first (an MCP server's, then the codebase tools), rather
+            // than the request failing. A tool the user forced stays.
+            let spare = tools.iter().rposition(|t| Some(&t.name) != forced.as_ref());
+            if let (Fit::TooLarge(_), Some(at), Some(ToolChoice::Auto | ToolChoice::Function(_))) =
+                (&plan, spare, &tool_choice)
+            {
+                left_out.push(tools.remove(at).name);
+                if tools.is_empty() {
+                    tool_choice = None;
+                }
+                continue;
+            }
+            break (system, plan);
+        };
+        if !left_out.is_empty() && !matches!(plan, Fit::TooLarge(_)) {
+            left_out.reverse();
+            self.notify(Notice::new(
+                NoticeCode::ToolsLeftOut,
+                format!(
+                    "{} tool{} left out of this request to fit the model's window: {}",
+                    left_out.len(),
+                    if left_out.len() == 1 { " was" } else { "s were" },
+                    left_out.join(", ")
+                ),
+            ));
+        }
+        match plan {
             Fit::Summarize(replaces) => {
                 self.s.book.summarized_for = Some(request_id);
                 self.set_status(ContextStatus::Summarizing);
@@ -92,6 +102,39 @@ impl Step {
                 });
             }
         }
+    }
+
+    /// The system prompt's parts for these tools, its tokens (sent as one
+    /// text, so counted whole), and the tools' tokens.
+    fn prompt_for(
+        &self,
+        p: &PreparedRequest,
+        tools: &[ToolSpec],
+        tool_choice: Option<&ToolChoice>,
+        untold: &[fit::FileChange],
+    ) -> (Vec<SentPart>, u32, u32) {
+        let callable: &[ToolSpec] = if tool_choice == Some(&ToolChoice::None) { &[] } else { tools };
+        let facts = prompt::PromptFacts {
+            configured: p.configured_prompt.as_deref(),
+            branch: p.branch_prompt.as_deref(),
+            settings: &self.s.config.tools,
+            workspace: p.workspace.as_ref(),
+            callable,
+            changes: untold,
+            messages: &p.messages,
+        };
+        let system: Vec<SentPart> = prompt::parts(&facts)
+            .into_iter()
+            .map(|(part, text)| SentPart { part, tokens: tokens::count(p.encoding, &text), text })
+            .collect();
+        let system_tokens = if system.is_empty() {
+            0
+        } else {
+            let joined = join_parts(system.iter().map(|s| s.text.as_str())).unwrap_or_default();
+            tokens::count(p.encoding, &joined) + tokens::PER_MESSAGE
+        };
+        let tools_tokens = tools.iter().map(|t| tokens::tool_tokens(p.encoding, t)).sum();
+        (system, system_tokens, tools_tokens)
     }
 
     /// The tools a request offers and how the model may use them. Auto:
