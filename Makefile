@@ -6,7 +6,7 @@ CARGO ?= cargo
 ARGS ?=
 TARGET_DIR := $(or $(CARGO_TARGET_DIR),$(CURDIR)/target)
 
-.PHONY: deps ui mcp-servers build run serve desktop chat test test-rust test-ui dist dist-check fmt lint generate bench bench-ui bench-ipc bench-ttft clean
+.PHONY: deps ui mcp-servers build run serve desktop chat test test-rust test-ui dist dist-check fmt lint generate bench bench-codebase bench-ui bench-ipc bench-ttft clean
 
 deps:
 	@./scripts/install-deps.sh
@@ -101,6 +101,13 @@ bench: mcp-servers
 	$(CARGO) bench -p braid-tools --bench mcp
 	$(CARGO) bench -p braid-tools --bench sandbox
 	$(CARGO) bench -p braid-vision --bench images
+
+## The codebase index on the crate sources cargo fetched (a copy of
+## ~38,000 files), beside ripgrep (from apt) on the same queries.
+bench-codebase:
+	command -v rg >/dev/null || (apt-get update && apt-get install -y ripgrep)
+	$(CARGO) fetch --locked
+	$(CARGO) bench -p braid-codebase --bench codebase
 
 ## The UI's scripted measurement (docs/PERFORMANCE.md): 10,000 messages,
 ## streaming at ~1,000 words/s, delta-to-screen latency, memory; the

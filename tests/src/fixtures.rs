@@ -55,3 +55,31 @@ pub fn text_png(dir: &Path) -> Vec<u8> {
         ],
     )
 }
+
+/// A copy of `tests/fixtures/codebase` (small projects in Rust, Python,
+/// TypeScript/TSX, JavaScript and Go) to change freely, with a
+/// `.gitignore` and files it leaves out, which must never be found:
+/// `build/generated.rs` and `debug.log` both mention `parse_config`.
+pub fn codebase() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let from = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/codebase");
+    copy_tree(&from, dir.path());
+    std::fs::write(dir.path().join(".gitignore"), "build/\n*.log\n").unwrap();
+    std::fs::create_dir_all(dir.path().join("build")).unwrap();
+    std::fs::write(dir.path().join("build/generated.rs"), "pub fn parse_config() {}\n").unwrap();
+    std::fs::write(dir.path().join("debug.log"), "called parse_config\n").unwrap();
+    dir
+}
+
+fn copy_tree(from: &Path, to: &Path) {
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            std::fs::create_dir_all(&target).unwrap();
+            copy_tree(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), target).unwrap();
+        }
+    }
+}

@@ -7,6 +7,7 @@
 //! machine live in `braid-core`, which uses these types as its vocabulary so
 //! that the UI and the core can never drift apart.
 
+pub mod codebase;
 pub mod codes;
 pub mod command;
 pub mod context;
@@ -29,6 +30,7 @@ pub mod tools;
 pub mod typescript;
 pub mod workflow;
 
+pub use codebase::{CodebaseIndex, FileExcerpt, IndexState};
 pub use codes::{FailureCode, NoticeCode};
 pub use command::{
     ApprovalDecision, BranchLabel, Command, ContextSnapshot, ContextSummary, ContextUsage, ImageAttachment, ImageData,
