@@ -21,6 +21,9 @@ use std::process::Command;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+#[path = "peer/codebase.rs"]
+mod codebase;
+
 const MODEL: &str = "smollm2-135m";
 
 /// `BRAID_LLM_PEER_SCRIPT`, else the project's own `tests/llm-peer.sh`:
@@ -281,6 +284,10 @@ async fn against_a_real_llama_cpp_server() {
     //     default is only on request): a plain question goes with the
     //     tools and "auto", and the turn ends with an answer or a call.
     auto_tools_flow(dir.path(), &url).await;
+
+    // 3b'. Made to call codebase_search on the codebase fixture, the
+    //      model gets the search's result in its next request.
+    codebase::codebase_flow(dir.path(), &url).await;
 
     // 3c. Text the estimate cannot know well is counted by the model's own
     //     tokenizer on its server, so it is fitted by the real figure.

@@ -235,6 +235,18 @@ pub enum Command {
     /// Answered by `Option<SentRequest>`: the conversation's last request
     /// exactly as it went to the model (none since the app started).
     GetSentRequest { context_id: ContextId },
+    /// Answered by `Option<CodebaseIndex>`: the codebase index of the
+    /// conversation's workspace (building, with progress, or ready); none
+    /// for a folder too broad to index (`/`, the home folder).
+    GetCodebaseIndex { context_id: ContextId },
+    /// Answered by `Option<CodebaseIndex>`: stops the build under way.
+    CancelCodebaseIndex { context_id: ContextId },
+    /// Answered by `Option<CodebaseIndex>`: builds the index again (only
+    /// files changed since the last build are read).
+    RebuildCodebaseIndex { context_id: ContextId },
+    /// Answered by [`crate::FileExcerpt`]: lines of a workspace file around
+    /// `line` (a codebase tool's result opened at the line).
+    ReadWorkspaceFile { context_id: ContextId, path: String, line: u32 },
     /// Answered by `Vec<String>`: files of the conversation's workspace
     /// (relative paths, `.gitignore` respected) that match `query` as a
     /// fuzzy subsequence, best first, at most `limit` (default 50).
@@ -412,6 +424,10 @@ pub fn responses() -> Vec<(&'static str, String)> {
         ("send_payload", ts::<crate::PayloadReceipt>()),
         ("list_workflows", ts::<crate::WorkflowList>()),
         ("get_sent_request", ts::<Option<crate::SentRequest>>()),
+        ("get_codebase_index", ts::<Option<crate::CodebaseIndex>>()),
+        ("cancel_codebase_index", ts::<Option<crate::CodebaseIndex>>()),
+        ("rebuild_codebase_index", ts::<Option<crate::CodebaseIndex>>()),
+        ("read_workspace_file", ts::<crate::FileExcerpt>()),
         ("list_workspace_files", ts::<Vec<String>>()),
         ("set_context_strategy", unit()),
         ("store_image", ts::<StoredImage>()),

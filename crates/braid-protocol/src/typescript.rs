@@ -135,6 +135,9 @@ pub fn generate() -> String {
     decl::<crate::SentMessage>(&cfg, &mut out);
     decl::<crate::SentTool>(&cfg, &mut out);
     decl::<crate::SentRequest>(&cfg, &mut out);
+    decl::<crate::CodebaseIndex>(&cfg, &mut out);
+    decl::<crate::IndexState>(&cfg, &mut out);
+    decl::<crate::FileExcerpt>(&cfg, &mut out);
     decl::<crate::McpState>(&cfg, &mut out);
     decl::<crate::McpServerStatus>(&cfg, &mut out);
     decl::<crate::McpSettings>(&cfg, &mut out);

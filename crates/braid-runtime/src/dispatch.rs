@@ -169,6 +169,16 @@ impl Runtime {
             Command::ListWorkflows { context_id } => to_json(&self.list_workflows(&context_id).await.map_err(wire)?),
             Command::SetRole { context_id, role } => to_json(&self.set_role(&context_id, role).await.map_err(wire)?),
             Command::GetSentRequest { context_id } => to_json(&self.sent_request(&context_id).await.map_err(wire)?),
+            Command::GetCodebaseIndex { context_id } => to_json(&self.codebase_index(&context_id).await.map_err(wire)?),
+            Command::CancelCodebaseIndex { context_id } => {
+                to_json(&self.cancel_codebase_index(&context_id).await.map_err(wire)?)
+            }
+            Command::RebuildCodebaseIndex { context_id } => {
+                to_json(&self.rebuild_codebase_index(&context_id).await.map_err(wire)?)
+            }
+            Command::ReadWorkspaceFile { context_id, path, line } => {
+                to_json(&self.read_workspace_file(&context_id, &path, line).await.map_err(wire)?)
+            }
         }
     }
 }

@@ -10,6 +10,7 @@ mod actor;
 mod branches;
 mod catalogue;
 mod clock;
+mod codebase;
 mod contexts;
 mod dispatch;
 mod error;
@@ -117,10 +118,12 @@ impl Runtime {
         let (events, _) = broadcast::channel(4096);
         let image_dir = data_dir.join("images");
         let images = images::Images::open(image_dir).map_err(|e| RuntimeError::InvalidInput(e.to_string()))?;
+        let (tools, codebases) = codebase::registry(&data_dir, config.broad_dirs.clone());
         let shared = Arc::new(Shared {
             store: Mutex::new(store),
             providers,
-            tools: RwLock::new(Arc::new(braid_tools::ToolRegistry::builtin())),
+            tools: RwLock::new(Arc::new(tools)),
+            codebases,
             contexts: contexts::Contexts::default(),
             config,
             events,
@@ -207,6 +210,7 @@ impl Runtime {
     /// The current state and recent messages, then every later event.
     pub async fn subscribe(&self, id: &ContextId) -> Result<(ContextSnapshot, Subscription), RuntimeError> {
         let (snapshot, rx) = self.ask(id, |answer| Input::Subscribe { tail: SUBSCRIBE_TAIL, answer }).await?;
+        self.open_codebase(&snapshot.summary.working_dir);
         Ok((snapshot, Subscription { context: id.clone(), rx }))
     }
 

@@ -56,6 +56,8 @@ pub(crate) struct Shared {
     /// Replaced whole on each registration: a running call keeps the
     /// registry it started with.
     pub(crate) tools: RwLock<Arc<braid_tools::ToolRegistry>>,
+    /// The workspaces' codebase indexes, which the codebase tools share.
+    pub(crate) codebases: Arc<braid_codebase::Codebases>,
     pub(crate) contexts: contexts::Contexts,
     pub(crate) config: RuntimeConfig,
     pub(crate) events: broadcast::Sender<BraidEvent>,

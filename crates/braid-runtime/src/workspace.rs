@@ -32,7 +32,9 @@ impl Runtime {
         let dir = self.folder(Some(dir))?;
         let broad = self.shared.config.is_broad(&dir);
         let change = MetaChange { working_dir: Some((dir, broad)), ..Default::default() };
-        self.ask(id, |answer| Input::UpdateMeta { change, answer }).await
+        let summary = self.ask(id, |answer| Input::UpdateMeta { change, answer }).await?;
+        self.open_codebase(&summary.working_dir);
+        Ok(summary)
     }
 
     /// `dir` (the default when empty) as an existing folder's real path.

@@ -49,10 +49,10 @@ fn words(n: usize, tag: &str) -> String {
 async fn older_messages_are_left_out_of_the_request_but_kept() {
     let dir = tempfile::tempdir().unwrap();
     let fake = Arc::new(FakeProvider::echo(Duration::ZERO));
-    // 1,200 tokens of window: 64 reserved, the six tools' definitions take
-    // about 360 and the system prompt about 200, leaving about 570 for
+    // 1,600 tokens of window: 64 reserved, the ten tools' definitions take
+    // about 700 and the system prompt about 250, leaving about 570 for
     // messages (a turn here costs ~125).
-    let rt = open(dir.path(), fake.clone(), 1_200);
+    let rt = open(dir.path(), fake.clone(), 1_600);
     let ctx = rt.create_context(None, None).await.unwrap();
     for turn in 0..6 {
         rt.send_message(&ctx.id, say(&words(30, &format!("t{turn}w"))), false).await.unwrap();
@@ -127,7 +127,7 @@ async fn the_providers_too_long_error_gets_one_tighter_retry() {
 async fn past_the_threshold_older_messages_are_summarised_by_the_model_and_kept() {
     let dir = tempfile::tempdir().unwrap();
     let fake = Arc::new(FakeProvider::echo(Duration::ZERO));
-    let rt = open(dir.path(), fake.clone(), 1_600);
+    let rt = open(dir.path(), fake.clone(), 2_000);
     let ctx = rt.create_context(None, None).await.unwrap();
     let (_, mut sub) = rt.subscribe(&ctx.id).await.unwrap();
     let mut turn = 0;

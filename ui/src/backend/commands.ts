@@ -1,6 +1,8 @@
 // Every Backend method but `subscribe` is one protocol command; the
 // transports only say how a command travels.
 import type {
+  CodebaseIndex,
+  FileExcerpt,
   AgentMode,
   AgentRole,
   SentRequest,
@@ -173,6 +175,18 @@ export abstract class CommandBackend implements Backend {
   }
   getSentRequest(id: ContextId): Promise<SentRequest | null> {
     return this.execute({ type: "get_sent_request", context_id: id });
+  }
+  getCodebaseIndex(id: ContextId): Promise<CodebaseIndex | null> {
+    return this.execute({ type: "get_codebase_index", context_id: id });
+  }
+  cancelCodebaseIndex(id: ContextId): Promise<CodebaseIndex | null> {
+    return this.execute({ type: "cancel_codebase_index", context_id: id });
+  }
+  rebuildCodebaseIndex(id: ContextId): Promise<CodebaseIndex | null> {
+    return this.execute({ type: "rebuild_codebase_index", context_id: id });
+  }
+  readWorkspaceFile(id: ContextId, path: string, line: number): Promise<FileExcerpt> {
+    return this.execute({ type: "read_workspace_file", context_id: id, path, line });
   }
   setSandbox(id: ContextId, sandbox: Sandbox): Promise<ToolSettings> {
     return this.execute({ type: "set_sandbox", context_id: id, sandbox });

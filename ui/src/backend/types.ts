@@ -2,6 +2,8 @@
 // an HTTP/SSE one (browser) both provide it; components never call a
 // transport directly.
 import type {
+  CodebaseIndex,
+  FileExcerpt,
   AgentMode,
   AgentRole,
   SentRequest,
@@ -108,6 +110,14 @@ export interface Backend {
   listWorkflows(id: ContextId): Promise<WorkflowList>;
   /** The last request exactly as it went to the model; null before any. */
   getSentRequest(id: ContextId): Promise<SentRequest | null>;
+  /** The codebase index of the conversation's folder (null: too broad to index). */
+  getCodebaseIndex(id: ContextId): Promise<CodebaseIndex | null>;
+  /** Stops the index's build under way. */
+  cancelCodebaseIndex(id: ContextId): Promise<CodebaseIndex | null>;
+  /** Builds the index again (only changed files are read). */
+  rebuildCodebaseIndex(id: ContextId): Promise<CodebaseIndex | null>;
+  /** Lines of a workspace file around `line` (a result opened at the line). */
+  readWorkspaceFile(id: ContextId, path: string, line: number): Promise<FileExcerpt>;
   /** A branch sharing every message up to `from`; answered by its id. */
   createBranch(id: ContextId, from: MessageId, name: string): Promise<BranchId>;
   switchBranch(id: ContextId, branch: BranchId): Promise<void>;

@@ -1,3 +1,4 @@
+import { IndexStatus } from "./IndexStatus";
 import { useEffect, useState } from "react";
 import type { Backend } from "../backend/types";
 import type { AgentMode, BranchId, ContextSnapshot, ContextStrategy, GenerationSettings, ModelChoice, SettingsView, ToolApprovalPolicy } from "../generated/protocol";
@@ -127,6 +128,7 @@ export function ChatHeader({ backend, noSandbox, snapshot, settings, busy, onMod
         onMerge={onMerge}
       />
       <ModeControls tools={snapshot.tools} busy={busy} onMode={onMode} />
+      <IndexStatus backend={backend} id={snapshot.summary.id} folder={snapshot.summary.working_dir} />
       <GenerationControls
         key={snapshot.summary.id}
         generation={snapshot.generation}

@@ -17,6 +17,7 @@ import { Composer } from "./Composer";
 import { isBusy } from "./describe";
 import { KeepMark } from "./KeepMark";
 import { MessageList, type Row } from "./MessageList";
+import { FileOpener } from "./FileOpener";
 import { applyEvent, applySnapshot, empty, type ChatModel } from "./model";
 import { StateLine } from "./StateLine";
 import { serialLoader, type SerialLoader } from "./serial";
@@ -382,7 +383,9 @@ export function ChatView({ backend, id, settings, onActivity, openMessage }: Pro
           {model.snapshot.context.left_out} earlier message{model.snapshot.context.left_out === 1 ? " was" : "s were"} left out of the last request to fit the model's window; they stay here.
         </p>
       ) : null}
-      <MessageList rows={rows} reveal={reveal.row} />
+      <FileOpener backend={backend} id={id}>
+        <MessageList rows={rows} reveal={reveal.row} />
+      </FileOpener>
       {model.snapshot ? (
         <BranchPanels
           backend={backend}

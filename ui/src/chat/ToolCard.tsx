@@ -1,5 +1,7 @@
 import type { ToolView } from "./transcript";
 import { argsSummary } from "./transcript";
+import { CODEBASE_TOOLS } from "./codeLinks";
+import { LinkedOutput } from "./LinkedOutput";
 
 const STATUS: Record<string, string> = { success: "done", error: "failed", cancelled: "cancelled" };
 
@@ -39,7 +41,12 @@ export function ToolCard({ tool }: { tool: ToolView }) {
         <span className="tool-state">{state}{result && result.duration_ms ? ` · ${result.duration_ms} ms` : ""}</span>
       </div>
       {result?.error ? <div className="tool-error">{result.error}</div> : null}
-      {result?.output ? (
+      {result?.output && CODEBASE_TOOLS.has(call.name) ? (
+        <details>
+          <summary>{result.output.split("\n", 1)[0]}</summary>
+          <LinkedOutput output={result.output} />
+        </details>
+      ) : result?.output ? (
         <details>
           <summary>Output ({result.output.split("\n").length} lines)</summary>
           <pre>{result.output}</pre>
