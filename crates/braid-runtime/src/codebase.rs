@@ -12,6 +12,8 @@ use std::sync::Arc;
 /// Lines shown around the line asked for.
 const EXCERPT_BEFORE: u32 = 20;
 const EXCERPT_AFTER: u32 = 60;
+/// Larger files are not opened (the whole file is read to find a line).
+const EXCERPT_MAX_BYTES: u64 = 16 * 1024 * 1024;
 
 /// The built-in tools with the codebase tools, and the indexes they share.
 pub(crate) fn registry(data_dir: &Path, broad: Vec<std::path::PathBuf>) -> (braid_tools::ToolRegistry, Arc<Codebases>) {
@@ -77,6 +79,10 @@ impl Runtime {
         let dir = self.peek(id).await?.summary.working_dir;
         let real = braid_workspace::paths::confine(Path::new(&dir), path)
             .map_err(|e| RuntimeError::InvalidInput(format!("{path}: {e}")))?;
+        let size = std::fs::metadata(&real).map_err(|e| RuntimeError::InvalidInput(format!("{path}: {e}")))?.len();
+        if size > EXCERPT_MAX_BYTES {
+            return Err(RuntimeError::InvalidInput(format!("{path} is {size} bytes, too large to open here")));
+        }
         let bytes = std::fs::read(&real).map_err(|e| RuntimeError::InvalidInput(format!("{path}: {e}")))?;
         if bytes[..bytes.len().min(8192)].contains(&0) {
             return Err(RuntimeError::InvalidInput(format!("{path} is a binary file")));
