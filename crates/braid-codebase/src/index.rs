@@ -115,23 +115,8 @@ impl Index {
         cancel: &AtomicBool,
         progress: &(dyn Fn(usize, usize) + Sync),
     ) -> Result<BuildStats, Cancelled> {
-        let mut seen: BTreeMap<String, (PathBuf, u64, u64)> = BTreeMap::new();
-        self.dirs.clear();
-        for entry in walker(&self.root).build().flatten() {
-            if cancel.load(Ordering::Relaxed) {
-                return Err(Cancelled);
-            }
-            if entry.file_type().is_some_and(|t| t.is_dir()) {
-                self.dirs.push(entry.into_path());
-                continue;
-            }
-            if !entry.file_type().is_some_and(|t| t.is_file()) {
-                continue;
-            }
-            let (Some(rel), Ok(meta)) = (relative(&self.root, entry.path()), entry.metadata()) else { continue };
-            let (mtime, size) = stamp(&meta);
-            seen.insert(rel, (entry.into_path(), mtime, size));
-        }
+        let (seen, dirs) = walk(&self.root, cancel)?;
+        self.dirs = dirs;
         self.files.retain(|rel, _| seen.contains_key(rel));
         let stale: Vec<(String, PathBuf)> = seen
             .into_iter()
@@ -149,13 +134,12 @@ impl Index {
     /// stopped the build): search works, without widening.
     pub fn listing(root: PathBuf) -> Index {
         let mut index = Index::empty(root);
-        for entry in walker(&index.root).build().flatten().filter(|e| e.file_type().is_some_and(|t| t.is_file())) {
-            let (Some(rel), Ok(meta)) = (relative(&index.root, entry.path()), entry.metadata()) else { continue };
-            let (mtime, size) = stamp(&meta);
+        let (files, _) = walk(&index.root, &AtomicBool::new(false)).unwrap_or_default();
+        for (rel, (path, mtime, size)) in files {
             // Binary files are told apart by the searcher as it reads.
             index.files.insert(
                 rel,
-                FileEntry { mtime, size, lang: Lang::of(entry.path()), lines: 1, symbols: FileSymbols::default() },
+                FileEntry { mtime, size, lang: Lang::of(&path), lines: 1, symbols: FileSymbols::default() },
             );
         }
         index
@@ -189,6 +173,30 @@ impl Index {
         std::fs::write(&tmp, serde_json::to_vec(self)?)?;
         std::fs::rename(tmp, file)
     }
+}
+
+type Walked = (BTreeMap<String, (PathBuf, u64, u64)>, Vec<PathBuf>);
+
+/// Every file the walker yields (by relative path: its path, time and
+/// size) and every folder it went through.
+fn walk(root: &Path, cancel: &AtomicBool) -> Result<Walked, Cancelled> {
+    let (mut files, mut dirs) = (BTreeMap::new(), Vec::new());
+    for entry in walker(root).build().flatten() {
+        if cancel.load(Ordering::Relaxed) {
+            return Err(Cancelled);
+        }
+        if entry.file_type().is_some_and(|t| t.is_dir()) {
+            dirs.push(entry.into_path());
+            continue;
+        }
+        if !entry.file_type().is_some_and(|t| t.is_file()) {
+            continue;
+        }
+        let (Some(rel), Ok(meta)) = (relative(root, entry.path()), entry.metadata()) else { continue };
+        let (mtime, size) = stamp(&meta);
+        files.insert(rel, (entry.into_path(), mtime, size));
+    }
+    Ok((files, dirs))
 }
 
 /// Parses files on every core, each worker with its own parser.

@@ -151,7 +151,8 @@ impl Tool for CodebaseSearch {
                 Ok(o) => o,
                 Err(e) => return e,
             };
-            let answer = |index: &Index| -> Result<String, String> {
+            // The text, and the files it stands on (to check again).
+            let answer = |index: &Index| -> Result<(String, Vec<String>), String> {
                 let mut found = search(index, &q)?;
                 let total = found.hits.len();
                 let end = (offset + PAGE).min(total);
@@ -172,16 +173,17 @@ impl Tool for CodebaseSearch {
                 if total == 0 {
                     out = format!("No match for {:?} in {} files searched.", q.pattern, found.files_searched);
                 }
-                Ok(out)
+                let mut files: Vec<String> = page.iter().map(|h| h.path.clone()).collect();
+                files.dedup();
+                Ok((out, files))
             };
             // A stopped build: search the files as they are, unwidened.
             if codebases.open(&root).is_ok_and(|l| l.status().state == IndexState::Cancelled) {
-                return answer(&Index::listing(root.clone())).map_or_else(failure, success);
+                return answer(&Index::listing(root.clone())).map_or_else(failure, |(text, _)| success(text));
             }
-            let result = answer_fresh(&codebases, &root, |index| {
-                let text = answer(index);
-                let files = text.as_deref().map(paths_in).unwrap_or_default().into_iter().map(str::to_owned).collect();
-                (text, Check::Files(files))
+            let result = answer_fresh(&codebases, &root, |index| match answer(index) {
+                Ok((text, files)) => (Ok(text), Check::Files(files)),
+                Err(e) => (Err(e), Check::Nothing),
             });
             match result {
                 Ok(text) => text.map_or_else(failure, success),
@@ -189,20 +191,6 @@ impl Tool for CodebaseSearch {
             }
         })
     }
-}
-
-/// The `path` of every `path:line` that starts a line of an answer.
-fn paths_in(text: &str) -> Vec<&str> {
-    let mut paths: Vec<&str> = text
-        .lines()
-        .filter_map(|l| {
-            l.split_once(':').filter(|(_, rest)| rest.starts_with(|c: char| c.is_ascii_digit())).map(|(p, _)| p)
-        })
-        .filter(|p| !p.contains(' '))
-        .collect();
-    paths.sort_unstable();
-    paths.dedup();
-    paths
 }
 
 /// Cursors carry the offset and a fingerprint of the query, so a cursor
