@@ -26,6 +26,7 @@ pub mod search;
 pub mod sent;
 pub mod settings;
 pub mod status;
+pub mod team;
 pub mod tools;
 pub mod typescript;
 pub mod workflow;
@@ -65,6 +66,10 @@ pub use settings::{
     ProviderView, SettingsView,
 };
 pub use status::{ContextStatus, StatusKind};
+pub use team::{
+    AgentType, MemberCheck, Team, TeamAction, TeamMember, TeamRoute, TeamView, DEFAULT_TEAM_BUDGET,
+    DEFAULT_TEAM_WINDOW, MAX_AGENT_TURNS, MAX_QUEUED_TURNS, TEAM_TASK_LIMIT,
+};
 pub use tools::{
     check_tool_name, AgentMode, AgentRole, BlockedCommand, ContextStrategy, Permission, Sandbox, SandboxLevel,
     ToolApprovalPolicy, ToolSandbox, ToolSettings, ToolSource, ToolSpec, MAX_TOOL_NAME,

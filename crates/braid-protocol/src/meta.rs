@@ -38,6 +38,11 @@ pub struct MessageMeta {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(skip)]
     pub written_hash: Option<u64>,
+    /// The team member that said it (`None`: the user, or the
+    /// conversation's one model).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub author: Option<String>,
     /// How fast an answer came (absent for answers stored before this was
     /// measured, and for those that streamed nothing).
     #[serde(default, skip_serializing_if = "Option::is_none")]
