@@ -83,3 +83,18 @@ fn copy_tree(from: &Path, to: &Path) {
         }
     }
 }
+
+/// A stand-in for a coding CLI (`claude`, `codex` or `gemini`), speaking
+/// its streamed JSON exactly: `tests/fixtures/agents/standin.mjs` says how
+/// its answers are chosen.
+pub fn standin(program: &str) -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/agents").join(program)
+}
+
+/// A workspace for a team with CLI members: Gemini's key in its
+/// `.gemini/.env` (where Gemini CLI reads it), and the stand-ins' log.
+pub fn team_workspace() -> tempfile::TempDir {
+    let dir = workspace(&[(".gemini/.env", "GEMINI_API_KEY=standin\n")]);
+    std::fs::write(dir.path().join("notes.md"), "REPLY: from the file\n").unwrap();
+    dir
+}

@@ -23,6 +23,8 @@ use std::time::{Duration, Instant};
 
 #[path = "peer/codebase.rs"]
 mod codebase;
+#[path = "peer/team.rs"]
+mod team;
 
 const MODEL: &str = "smollm2-135m";
 
@@ -288,6 +290,10 @@ async fn against_a_real_llama_cpp_server() {
     // 3b'. Made to call codebase_search on the codebase fixture, the
     //      model gets the search's result in its next request.
     codebase::codebase_flow(dir.path(), &url).await;
+
+    // 3b''. Three team members on the model, routed by markers, each
+    //       given the previous member's answer.
+    team::team_flow(dir.path(), &url).await;
 
     // 3c. Text the estimate cannot know well is counted by the model's own
     //     tokenizer on its server, so it is fitted by the real figure.

@@ -50,6 +50,8 @@ pub struct PreparedRequest {
     pub changed_files: Vec<FileChange>,
     /// The conversation's folder and the instructions kept at its root.
     pub workspace: Option<WorkspaceFacts>,
+    /// A team member's instruction file, read for its turn.
+    pub member_file: Option<String>,
 }
 
 /// The folder the tools work in, and the project's instructions file

@@ -18,6 +18,7 @@ mod request;
 mod results;
 mod settings;
 mod step;
+mod team;
 mod tools;
 mod workflow;
 
@@ -61,6 +62,9 @@ pub struct MachineConfig {
     /// ahead of older messages while they fit.
     #[serde(default)]
     pub kept: std::collections::BTreeSet<MessageId>,
+    /// A team conversation's members and task (DESIGN.md §8).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub team: Option<braid_protocol::Team>,
 }
 
 impl Default for MachineConfig {
@@ -75,6 +79,7 @@ impl Default for MachineConfig {
             context: ContextStrategy::default(),
             generation: GenerationSettings::default(),
             kept: std::collections::BTreeSet::new(),
+            team: None,
         }
     }
 }
@@ -214,6 +219,9 @@ pub struct ContextState {
     /// registered (`CatalogueChanged`).
     #[serde(default)]
     pub catalogue: Vec<ToolSpec>,
+    /// A team chain's turns: who answers, who follows.
+    #[serde(default)]
+    pub route: braid_protocol::TeamRoute,
 }
 
 /// What the machine remembers between requests to fit the next one and to
@@ -286,6 +294,7 @@ impl ContextState {
             config: MachineConfig::default(),
             book: Bookkeeping::default(),
             catalogue: Vec::new(),
+            route: braid_protocol::TeamRoute::default(),
         }
     }
 }

@@ -30,6 +30,8 @@ pub struct MergeApply {
     pub rewrite: Option<Vec<MessageId>>,
     /// What to copy after the card: the original's id and the body.
     pub copies: Vec<(MessageId, MessageType)>,
+    /// The team members who said the originals: their copies keep them.
+    pub authors: std::collections::BTreeMap<MessageId, String>,
     /// The target's own system prompt from now on.
     pub prompt: Option<Option<String>>,
     /// The target's own model from now on.
@@ -343,7 +345,8 @@ pub fn plan(c: &Conversation, options: &MergeOptions, encoding: TokenEncoding) -
         .filter(|(_, f)| **f == MergeItemFate::Replayed)
         .map(|(m, _)| m.body.clone())
         .collect();
-    let apply = MergeApply { record, rewrite, copies: copied, prompt, model, mode, replay };
+    let authors = source_new.iter().filter_map(|m| Some((m.id, m.meta.author.clone()?))).collect();
+    let apply = MergeApply { record, rewrite, copies: copied, authors, prompt, model, mode, replay };
     Ok(MergePlan { preview, apply: Some(apply) })
 }
 

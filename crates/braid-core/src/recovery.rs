@@ -105,6 +105,13 @@ pub fn recover(
             }
         }
     }
+    // A team chain stops: the user starts it again.
+    if !state.route.is_empty() {
+        let running = state.route.running.iter().map(|n| format!("{n} was answering"));
+        let queued = (!state.route.queue.is_empty()).then(|| format!("{} waited", state.route.queue.join(", ")));
+        let said: Vec<String> = running.chain(queued).collect();
+        detail.push(format!("The team's turns stopped ({}); send a message to start again.", said.join("; ")));
+    }
     let control =
         ControlKind::Recovery { interrupted_state: format!("{:?}", state.status.kind()), detail: detail.join("\n") };
     added.push(new(alloc(), MessageType::SystemControl { control }));
@@ -115,6 +122,7 @@ pub fn recover(
     next.round = None;
     next.rereading = None;
     next.queue.clear();
+    next.route = Default::default();
     next.auto_loop = Default::default();
     next.next_message_id = id;
     Some((next, added))

@@ -299,6 +299,7 @@ impl Sim {
             kept: self.state.config.kept.iter().copied().collect(),
             changed_files: Vec::new(),
             workspace: None,
+            member_file: None,
         }
     }
 

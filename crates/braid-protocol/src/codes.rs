@@ -39,6 +39,8 @@ pub enum FailureCode {
     StorageFailed,
     /// The stored state could not be read.
     Storage,
+    /// A team member's coding CLI could not run or failed.
+    AgentFailed,
     #[serde(other)]
     Other,
 }
@@ -88,6 +90,13 @@ pub enum NoticeCode {
     /// The tools did not fit the model's window beside the conversation:
     /// the last registered were left out of this request.
     ToolsLeftOut,
+    /// Team chat: the task was cut to its limit, a member's answer named
+    /// someone not in the team, or the chain paused or reached its limit.
+    TeamTaskCut,
+    AgentFailed,
+    TeamUnknownMember,
+    TeamPaused,
+    TeamLimit,
     // A request failed (retried, or the context failed): the
     // [`FailureCode`]s.
     Network,
@@ -147,6 +156,7 @@ impl From<FailureCode> for NoticeCode {
             FailureCode::ImageUnreadable => NoticeCode::ImageUnreadable,
             FailureCode::StorageFailed => NoticeCode::StorageFailed,
             FailureCode::Storage => NoticeCode::Storage,
+            FailureCode::AgentFailed => NoticeCode::AgentFailed,
             FailureCode::Other => NoticeCode::Other,
         }
     }

@@ -235,6 +235,21 @@ pub enum Command {
     /// Answered by `Option<SentRequest>`: the conversation's last request
     /// exactly as it went to the model (none since the app started).
     GetSentRequest { context_id: ContextId },
+    /// Answered by [`crate::TeamView`]: makes the conversation a team
+    /// conversation with these members (or an ordinary one again with
+    /// `None`), while idle. Refused, with what to do, when a CLI member's
+    /// program is not installed or not signed in.
+    SetTeam {
+        context_id: ContextId,
+        #[serde(default)]
+        team: Option<crate::Team>,
+    },
+    /// Answered by [`crate::TeamView`]: the team, its members' readiness
+    /// and the route of turns.
+    GetTeam { context_id: ContextId },
+    /// Answered by `()`: skip a queued member, stop the answering one,
+    /// stop the chain, or go on after a pause.
+    SteerTeam { context_id: ContextId, action: crate::TeamAction },
     /// Answered by `Option<CodebaseIndex>`: the codebase index of the
     /// conversation's workspace (building, with progress, or ready); none
     /// for a folder too broad to index (`/`, the home folder).
@@ -424,6 +439,9 @@ pub fn responses() -> Vec<(&'static str, String)> {
         ("send_payload", ts::<crate::PayloadReceipt>()),
         ("list_workflows", ts::<crate::WorkflowList>()),
         ("get_sent_request", ts::<Option<crate::SentRequest>>()),
+        ("set_team", ts::<crate::TeamView>()),
+        ("get_team", ts::<crate::TeamView>()),
+        ("steer_team", unit()),
         ("get_codebase_index", ts::<Option<crate::CodebaseIndex>>()),
         ("cancel_codebase_index", ts::<Option<crate::CodebaseIndex>>()),
         ("rebuild_codebase_index", ts::<Option<crate::CodebaseIndex>>()),

@@ -97,6 +97,14 @@ pub struct ContextSnapshot {
     /// References and images the user keeps in what is sent.
     #[serde(default)]
     pub kept: Vec<MessageId>,
+    /// A team conversation's members and task.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub team: Option<crate::Team>,
+    /// The route of a team chain running or paused.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub route: Option<crate::TeamRoute>,
 }
 
 /// The window as the last request used it (local counts, before sending).

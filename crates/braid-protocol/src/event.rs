@@ -67,6 +67,10 @@ pub struct UpdateMetadata {
     pub queue: Vec<QueuedPreview>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub notice: Option<Notice>,
+    /// A team conversation's route of turns, while a chain runs or waits.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub team: Option<Box<crate::TeamRoute>>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]

@@ -30,6 +30,8 @@ pub enum PromptPart {
     FileChanges,
     /// "Go on from where you stopped", after a cut or stopped answer.
     Continuation,
+    /// A team member's instructions and the team task.
+    Team,
 }
 
 /// One part of the system prompt as sent.

@@ -135,6 +135,13 @@ pub fn generate() -> String {
     decl::<crate::SentMessage>(&cfg, &mut out);
     decl::<crate::SentTool>(&cfg, &mut out);
     decl::<crate::SentRequest>(&cfg, &mut out);
+    decl::<crate::Team>(&cfg, &mut out);
+    decl::<crate::TeamMember>(&cfg, &mut out);
+    decl::<crate::AgentType>(&cfg, &mut out);
+    decl::<crate::TeamRoute>(&cfg, &mut out);
+    decl::<crate::TeamAction>(&cfg, &mut out);
+    decl::<crate::MemberCheck>(&cfg, &mut out);
+    decl::<crate::TeamView>(&cfg, &mut out);
     decl::<crate::CodebaseIndex>(&cfg, &mut out);
     decl::<crate::IndexState>(&cfg, &mut out);
     decl::<crate::FileExcerpt>(&cfg, &mut out);

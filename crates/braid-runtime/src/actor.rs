@@ -15,6 +15,7 @@ mod message;
 mod meta;
 mod request;
 mod sent;
+mod team;
 mod title;
 mod work;
 
@@ -356,7 +357,8 @@ impl ContextActor {
                 Effect::RunPipeline(message) => self.run_pipeline(message),
                 Effect::AbortPipeline(id) => self.abort_reading(id),
                 Effect::RereadImage(message) => self.reread_image(message),
-                Effect::StartLlmRequest { request_id, .. } => self.prepare_request(request_id),
+                Effect::StartLlmRequest { request_id, member, .. } => self.prepare_request(request_id, member),
+                e @ Effect::RunAgent { .. } => self.run_agent(e),
                 Effect::SendLlmRequest {
                     request_id,
                     system,

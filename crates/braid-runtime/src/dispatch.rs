@@ -169,6 +169,11 @@ impl Runtime {
             Command::ListWorkflows { context_id } => to_json(&self.list_workflows(&context_id).await.map_err(wire)?),
             Command::SetRole { context_id, role } => to_json(&self.set_role(&context_id, role).await.map_err(wire)?),
             Command::GetSentRequest { context_id } => to_json(&self.sent_request(&context_id).await.map_err(wire)?),
+            Command::SetTeam { context_id, team } => to_json(&self.set_team(&context_id, team).await.map_err(wire)?),
+            Command::GetTeam { context_id } => to_json(&self.team(&context_id).await.map_err(wire)?),
+            Command::SteerTeam { context_id, action } => {
+                self.steer_team(&context_id, action).await.map(|()| json!(null)).map_err(wire)
+            }
             Command::GetCodebaseIndex { context_id } => to_json(&self.codebase_index(&context_id).await.map_err(wire)?),
             Command::CancelCodebaseIndex { context_id } => {
                 to_json(&self.cancel_codebase_index(&context_id).await.map_err(wire)?)

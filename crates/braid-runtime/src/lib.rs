@@ -7,6 +7,7 @@
 //! here per request and hold no logic of their own.
 
 mod actor;
+mod agent_task;
 mod branches;
 mod catalogue;
 mod clock;
@@ -25,6 +26,7 @@ mod mcp;
 mod mcp_context;
 mod mcp_secrets;
 mod mcp_workspace;
+mod meta_edits;
 mod model_count;
 mod payload;
 pub mod providers;
@@ -35,6 +37,7 @@ mod shared;
 mod snapshot;
 mod subscription;
 mod summary_task;
+mod team;
 mod tool_settings;
 mod tool_task;
 mod transfer;
@@ -59,7 +62,7 @@ use braid_llm::secrets::Secrets;
 use braid_llm::LlmProvider;
 use braid_protocol::{
     AgentMode, ApprovalDecision, BraidEvent, CallId, ContextId, ContextSnapshot, ContextSummary, ErrorCode, ImageData,
-    ImageMode, MessageId, ModelChoice, StoredImage, WireError,
+    ImageMode, MessageId, StoredImage, WireError,
 };
 use braid_store::{ContextMeta, RecoveryReport, Store};
 use std::path::PathBuf;
@@ -331,38 +334,6 @@ impl Runtime {
         reason: Option<String>,
     ) -> Result<(), RuntimeError> {
         self.command(id, Event::ToolDecision { call_id, decision, reason }).await.map(drop)
-    }
-
-    pub async fn rename_context(&self, id: &ContextId, title: &str) -> Result<ContextSummary, RuntimeError> {
-        let title = title.trim();
-        if title.is_empty() {
-            return Err(RuntimeError::InvalidInput("a conversation needs a title".to_owned()));
-        }
-        if title.chars().count() > 200 {
-            return Err(RuntimeError::InvalidInput("a title is at most 200 characters".to_owned()));
-        }
-        let title = Some(title.to_owned());
-        let change = actor::MetaChange { title, ..Default::default() };
-        self.ask(id, |answer| Input::UpdateMeta { change, answer }).await
-    }
-
-    /// The conversation's own model from its next request on; `None`
-    /// follows the default again. The provider must exist.
-    pub async fn set_context_model(
-        &self,
-        id: &ContextId,
-        model: Option<ModelChoice>,
-    ) -> Result<ContextSummary, RuntimeError> {
-        if let Some(choice) = &model {
-            if !self.shared.providers.has(&choice.provider_id) {
-                return Err(RuntimeError::InvalidInput(format!("no provider with id {:?}", choice.provider_id)));
-            }
-            if choice.model.trim().is_empty() {
-                return Err(RuntimeError::InvalidInput("choose a model".to_owned()));
-            }
-        }
-        let change = actor::MetaChange { model: Some(model), ..Default::default() };
-        self.ask(id, |answer| Input::UpdateMeta { change, answer }).await
     }
 
     /// The model providers: settings, tests, model lists.

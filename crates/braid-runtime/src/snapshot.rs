@@ -66,6 +66,8 @@ pub fn build(
         summarize_at_percent: state.config.summarize_at_percent,
         context,
         kept: state.config.kept.iter().copied().collect(),
+        team: state.config.team.clone(),
+        route: state.route.visible(),
         files,
         overwrites: Vec::new(),
         previews: Vec::new(),

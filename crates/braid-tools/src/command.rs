@@ -23,9 +23,9 @@ const MAX_STREAM: usize = 30 * 1024;
 /// dropped), on timeout, and after a normal exit (children left running in
 /// the background would outlive the call otherwise).
 /// Its record in the ledger goes after the kill (the field drops last).
-struct GroupGuard {
-    pid: Option<rustix::process::Pid>,
-    _record: Option<crate::ledger::Recorded>,
+pub(crate) struct GroupGuard {
+    pub(crate) pid: Option<rustix::process::Pid>,
+    pub(crate) _record: Option<crate::ledger::Recorded>,
 }
 
 impl Drop for GroupGuard {

@@ -5,6 +5,7 @@
 //! conversation's workspace ([`paths`]). Whether a call may run is decided
 //! in `braid-core` (`approval`), never here.
 
+pub mod agents;
 mod command;
 mod files;
 pub mod input;

@@ -14,6 +14,7 @@ const PART_LABELS: Record<PromptPart, string> = {
   tool_examples: "Tool examples",
   file_changes: "Changed files",
   continuation: "Continuation",
+  team: "Team member's instructions and task",
 };
 
 const sum = (xs: { tokens: number }[]) => xs.reduce((n, x) => n + x.tokens, 0);

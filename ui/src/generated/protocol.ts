@@ -2,9 +2,9 @@
 
 export type CallId = string;
 
-export type FailureCode = "network" | "stream_cut" | "empty_response" | "rate_limited" | "server_error" | "auth" | "context_length_exceeded" | "context_too_large" | "bad_request" | "protocol" | "no_provider" | "image_unreadable" | "storage_failed" | "storage" | "other";
+export type FailureCode = "network" | "stream_cut" | "empty_response" | "rate_limited" | "server_error" | "auth" | "context_length_exceeded" | "context_too_large" | "bad_request" | "protocol" | "no_provider" | "image_unreadable" | "storage_failed" | "storage" | "agent_failed" | "other";
 
-export type NoticeCode = "agent_busy" | "invalid_input" | "not_found" | "storage" | "provider" | "invalid_state" | "internal" | "message_not_added" | "cancelled" | "interrupted" | "interrupting" | "empty_response" | "answer_cut" | "usage_unreported" | "file_changed" | "image_read" | "image_failed" | "ocr_used" | "loop_limit" | "loop_detected" | "summarized" | "summary_failed" | "context_trimmed" | "streaming_unavailable" | "titled" | "tools_left_out" | "network" | "stream_cut" | "rate_limited" | "server_error" | "auth" | "context_length_exceeded" | "context_too_large" | "bad_request" | "protocol" | "no_provider" | "image_unreadable" | "storage_failed" | "other";
+export type NoticeCode = "agent_busy" | "invalid_input" | "not_found" | "storage" | "provider" | "invalid_state" | "internal" | "message_not_added" | "cancelled" | "interrupted" | "interrupting" | "empty_response" | "answer_cut" | "usage_unreported" | "file_changed" | "image_read" | "image_failed" | "ocr_used" | "loop_limit" | "loop_detected" | "summarized" | "summary_failed" | "context_trimmed" | "streaming_unavailable" | "titled" | "tools_left_out" | "team_task_cut" | "agent_failed" | "team_unknown_member" | "team_paused" | "team_limit" | "network" | "stream_cut" | "rate_limited" | "server_error" | "auth" | "context_length_exceeded" | "context_too_large" | "bad_request" | "protocol" | "no_provider" | "image_unreadable" | "storage_failed" | "other";
 
 export type ContextId = string;
 
@@ -245,6 +245,11 @@ stopped?: boolean,
  */
 copied_from?: MessageId, 
 /**
+ * The team member that said it (`None`: the user, or the
+ * conversation's one model).
+ */
+author?: string, 
+/**
  * How fast an answer came (absent for answers stored before this was
  * measured, and for those that streamed nothing).
  */
@@ -320,7 +325,7 @@ reason: string,
  */
 output: string, };
 
-export type PromptPart = "base" | "branch_override" | "role" | "mode" | "workspace" | "instructions" | "tools" | "tool_examples" | "file_changes" | "continuation";
+export type PromptPart = "base" | "branch_override" | "role" | "mode" | "workspace" | "instructions" | "tools" | "tool_examples" | "file_changes" | "continuation" | "team";
 
 export type Payload = { "type": "text", text: string, } | { "type": "file_reference", path: string, range: LineRange | null, text: string | null, } | { "type": "image", source: ImageSource, mode: ImageMode | null, text: string | null, } | { "type": "workflow", name: string, arguments: { [key in string]: string }, } | { "type": "tool_result", call_id: CallId, output: string, is_error: boolean, } | { "type": "mcp_resource", server: string, uri: string, text: string | null, };
 
@@ -412,6 +417,76 @@ left_out: number,
  * request went again without tools (and without a tool choice).
  */
 tools_dropped: boolean, };
+
+export type Team = { members: Array<TeamMember>, 
+/**
+ * What the team works on; at most [`TEAM_TASK_LIMIT`] bytes.
+ */
+task: string, 
+/**
+ * Messages before the current one each member sees.
+ */
+window: number, 
+/**
+ * The most context, in bytes, a member is given.
+ */
+byte_budget: number, };
+
+export type TeamMember = { 
+/**
+ * How the others address it: `[NEXT:name]`.
+ */
+name: string, agent: AgentType, 
+/**
+ * A CSS colour for its name on its messages.
+ */
+colour: string, instruction: string, 
+/**
+ * A file in the workspace whose text follows the instruction.
+ */
+instruction_file?: string, 
+/**
+ * Its own window, in place of the team's (0: no context).
+ */
+window?: number, 
+/**
+ * A coding CLI's program, when it is not the usual name on PATH.
+ */
+program?: string, };
+
+export type AgentType = { "kind": "claude-code" } | { "kind": "openai-codex" } | { "kind": "google-gemini" } | { "kind": "api", model: ModelChoice | null, } | { "kind": "other", name: string, };
+
+export type TeamRoute = { running?: string, queue: Array<string>, 
+/**
+ * Agent turns since the user last spoke.
+ */
+agent_turns: number, 
+/**
+ * Turns this chain queued so far.
+ */
+queued_total: number, 
+/**
+ * Stopped after [`MAX_AGENT_TURNS`] in a row: Resume goes on.
+ */
+paused: boolean, };
+
+export type TeamAction = { "kind": "skip", position: number, } | { "kind": "skip_running" } | { "kind": "stop" } | { "kind": "resume" };
+
+export type MemberCheck = { name: string, ready: boolean, 
+/**
+ * What is wrong, and what to do about it.
+ */
+problem?: string, 
+/**
+ * The program found, for CLI members.
+ */
+program?: string, };
+
+export type TeamView = { team?: Team, checks: Array<MemberCheck>, route: TeamRoute, 
+/**
+ * The task was longer than [`TEAM_TASK_LIMIT`] and was cut.
+ */
+warning?: string, };
 
 export type CodebaseIndex = { 
 /**
@@ -696,7 +771,7 @@ working_dir: string | null, } | { "type": "set_working_dir", context_id: Context
 /**
  * With a denial: why, told to the model with it.
  */
-reason: string | null, } | { "type": "create_branch", context_id: ContextId, from_message: MessageId, name: string, system_prompt: string | null, } | { "type": "fork_before", context_id: ContextId, message: MessageId, name: string, } | { "type": "switch_branch", context_id: ContextId, branch_id: BranchId, } | { "type": "rename_branch", context_id: ContextId, branch_id: BranchId, name: string, } | { "type": "set_branch_prompt", context_id: ContextId, branch_id: BranchId, system_prompt: string | null, } | { "type": "set_branch_model", context_id: ContextId, branch_id: BranchId, model: ModelChoice | null, } | { "type": "delete_branch", context_id: ContextId, branch_id: BranchId, } | { "type": "preview_merge", context_id: ContextId, options: MergeOptions, } | { "type": "merge", context_id: ContextId, options: MergeOptions, } | { "type": "undo_merge", context_id: ContextId, merge: MessageId, } | { "type": "draft_merge_summary", context_id: ContextId, source: BranchId, } | { "type": "branch_graph", context_id: ContextId, } | { "type": "rename_context", context_id: ContextId, title: string, } | { "type": "export_context", context_id: ContextId, format: ExportFormat, } | { "type": "import_context", text: string, } | { "type": "keep_in_context", context_id: ContextId, message_id: MessageId, keep: boolean, } | { "type": "pin_context", context_id: ContextId, pinned: boolean, } | { "type": "search_conversations", query: string, limit: number | null, } | { "type": "set_context_model", context_id: ContextId, model: ModelChoice | null, } | { "type": "get_settings" } | { "type": "save_provider", provider: ProviderInput, } | { "type": "remove_provider", provider_id: string, } | { "type": "set_default_provider", provider_id: string, } | { "type": "test_provider", provider: ProviderInput, } | { "type": "list_models", provider_id: string, } | { "type": "detect_local_servers" } | { "type": "list_local_models" } | { "type": "import_local_model", path: string, } | { "type": "remove_local_model", name: string, } | { "type": "set_default_local_model", name: string, } | { "type": "set_local_model_settings", settings: LocalModelSettings, } | { "type": "list_tools" } | { "type": "set_tool_policy", context_id: ContextId, policy: ToolApprovalPolicy, always_ask: Array<string> | null, } | { "type": "set_sandbox", context_id: ContextId, sandbox: Sandbox, } | { "type": "set_generation", context_id: ContextId, settings: GenerationSettings, } | { "type": "set_mode", context_id: ContextId, mode: AgentMode, } | { "type": "set_role", context_id: ContextId, role: AgentRole, } | { "type": "get_sent_request", context_id: ContextId, } | { "type": "get_codebase_index", context_id: ContextId, } | { "type": "cancel_codebase_index", context_id: ContextId, } | { "type": "rebuild_codebase_index", context_id: ContextId, } | { "type": "read_workspace_file", context_id: ContextId, path: string, line: number, } | { "type": "list_workspace_files", context_id: ContextId, query: string, limit: number | null, } | { "type": "set_context_strategy", context_id: ContextId, strategy: ContextStrategy, summarize_at_percent: number | null, } | { "type": "store_image", data: string, name: string | null, } | { "type": "read_image", id: string, } | { "type": "retry_image", context_id: ContextId, message_id: MessageId, mode: ImageMode | null, };
+reason: string | null, } | { "type": "create_branch", context_id: ContextId, from_message: MessageId, name: string, system_prompt: string | null, } | { "type": "fork_before", context_id: ContextId, message: MessageId, name: string, } | { "type": "switch_branch", context_id: ContextId, branch_id: BranchId, } | { "type": "rename_branch", context_id: ContextId, branch_id: BranchId, name: string, } | { "type": "set_branch_prompt", context_id: ContextId, branch_id: BranchId, system_prompt: string | null, } | { "type": "set_branch_model", context_id: ContextId, branch_id: BranchId, model: ModelChoice | null, } | { "type": "delete_branch", context_id: ContextId, branch_id: BranchId, } | { "type": "preview_merge", context_id: ContextId, options: MergeOptions, } | { "type": "merge", context_id: ContextId, options: MergeOptions, } | { "type": "undo_merge", context_id: ContextId, merge: MessageId, } | { "type": "draft_merge_summary", context_id: ContextId, source: BranchId, } | { "type": "branch_graph", context_id: ContextId, } | { "type": "rename_context", context_id: ContextId, title: string, } | { "type": "export_context", context_id: ContextId, format: ExportFormat, } | { "type": "import_context", text: string, } | { "type": "keep_in_context", context_id: ContextId, message_id: MessageId, keep: boolean, } | { "type": "pin_context", context_id: ContextId, pinned: boolean, } | { "type": "search_conversations", query: string, limit: number | null, } | { "type": "set_context_model", context_id: ContextId, model: ModelChoice | null, } | { "type": "get_settings" } | { "type": "save_provider", provider: ProviderInput, } | { "type": "remove_provider", provider_id: string, } | { "type": "set_default_provider", provider_id: string, } | { "type": "test_provider", provider: ProviderInput, } | { "type": "list_models", provider_id: string, } | { "type": "detect_local_servers" } | { "type": "list_local_models" } | { "type": "import_local_model", path: string, } | { "type": "remove_local_model", name: string, } | { "type": "set_default_local_model", name: string, } | { "type": "set_local_model_settings", settings: LocalModelSettings, } | { "type": "list_tools" } | { "type": "set_tool_policy", context_id: ContextId, policy: ToolApprovalPolicy, always_ask: Array<string> | null, } | { "type": "set_sandbox", context_id: ContextId, sandbox: Sandbox, } | { "type": "set_generation", context_id: ContextId, settings: GenerationSettings, } | { "type": "set_mode", context_id: ContextId, mode: AgentMode, } | { "type": "set_role", context_id: ContextId, role: AgentRole, } | { "type": "get_sent_request", context_id: ContextId, } | { "type": "set_team", context_id: ContextId, team: Team | null, } | { "type": "get_team", context_id: ContextId, } | { "type": "steer_team", context_id: ContextId, action: TeamAction, } | { "type": "get_codebase_index", context_id: ContextId, } | { "type": "cancel_codebase_index", context_id: ContextId, } | { "type": "rebuild_codebase_index", context_id: ContextId, } | { "type": "read_workspace_file", context_id: ContextId, path: string, line: number, } | { "type": "list_workspace_files", context_id: ContextId, query: string, limit: number | null, } | { "type": "set_context_strategy", context_id: ContextId, strategy: ContextStrategy, summarize_at_percent: number | null, } | { "type": "store_image", data: string, name: string | null, } | { "type": "read_image", id: string, } | { "type": "retry_image", context_id: ContextId, message_id: MessageId, mode: ImageMode | null, };
 
 export type SendReceipt = { message_id: MessageId, 
 /**
@@ -860,7 +935,15 @@ context: ContextUsage | null,
 /**
  * References and images the user keeps in what is sent.
  */
-kept: Array<MessageId>, };
+kept: Array<MessageId>, 
+/**
+ * A team conversation's members and task.
+ */
+team?: Team, 
+/**
+ * The route of a team chain running or paused.
+ */
+route?: TeamRoute, };
 
 export type ExportFormat = { "kind": "json" } | { "kind": "markdown", all_branches: boolean, };
 
@@ -887,7 +970,11 @@ export type UpdateMetadata = {
  * Messages waiting to be sent when the context is Idle. Always present,
  * so a queue is never hidden.
  */
-queue: Array<QueuedPreview>, notice?: Notice | null, };
+queue: Array<QueuedPreview>, notice?: Notice | null, 
+/**
+ * A team conversation's route of turns, while a chain runs or waits.
+ */
+team?: TeamRoute, };
 
 export type ContextUpdate = { context_id: ContextId, current_state: ContextStatus, 
 /**
@@ -1001,6 +1088,9 @@ export type CommandResponses = {
   send_payload: PayloadReceipt,
   list_workflows: WorkflowList,
   get_sent_request: SentRequest | null,
+  set_team: TeamView,
+  get_team: TeamView,
+  steer_team: void,
   get_codebase_index: CodebaseIndex | null,
   cancel_codebase_index: CodebaseIndex | null,
   rebuild_codebase_index: CodebaseIndex | null,

@@ -112,6 +112,7 @@ impl Step {
         self.s.request = None;
         self.s.pending = None;
         self.s.round = None;
+        self.s.route = braid_protocol::TeamRoute::default();
         self.set_status(ContextStatus::Idle);
         self.notify(Notice::new(NoticeCode::Cancelled, "Cancelled."));
     }

@@ -213,6 +213,15 @@ pub enum Event {
     UndoMerge {
         undo: Box<MergeUndo>,
     },
+    /// Makes the conversation a team conversation (or not), while idle;
+    /// the runtime checked its CLI members can run.
+    SetTeam {
+        team: Option<Box<braid_protocol::Team>>,
+    },
+    /// The user steers a team chain.
+    SteerTeam {
+        action: braid_protocol::TeamAction,
+    },
 }
 
 impl Event {
@@ -260,6 +269,8 @@ impl Event {
             Event::SetBranchModel { .. } => "set_branch_model",
             Event::Merge { .. } => "merge",
             Event::UndoMerge { .. } => "undo_merge",
+            Event::SetTeam { .. } => "set_team",
+            Event::SteerTeam { .. } => "steer_team",
         }
     }
 }
@@ -321,6 +332,21 @@ pub enum Effect {
     StartLlmRequest {
         request_id: RequestId,
         response_id: MessageId,
+        /// The team member that answers: its model (API members), its
+        /// instruction file's text (`PreparedRequest::member_file`).
+        member: Option<Box<braid_protocol::TeamMember>>,
+    },
+    /// Run a team member's coding CLI in the workspace with this prompt
+    /// (and system text, for CLIs that take it apart); report it as an LLM
+    /// request: `LlmRequestStarted`, `LlmDelta`, `LlmCompleted` or
+    /// `LlmFailed`. `AbortLlmRequest` kills its process group.
+    RunAgent {
+        request_id: RequestId,
+        member: Box<braid_protocol::TeamMember>,
+        system: Option<String>,
+        prompt: String,
+        /// For the log: the agent type has no format of its own.
+        warning: Option<String>,
     },
     /// Send the request as the machine fitted it and stream the answer.
     SendLlmRequest {

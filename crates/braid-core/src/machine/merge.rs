@@ -14,7 +14,7 @@ impl Step {
         if self.refuse_if_busy("merging") {
             return;
         }
-        let MergeApply { mut record, rewrite, copies, prompt, model, mode, replay } = apply;
+        let MergeApply { mut record, rewrite, copies, authors, prompt, model, mode, replay } = apply;
         let target = record.target.clone();
         if let Some(ids) = rewrite {
             self.durable.push(Effect::SetBranchMessages { branch: target.clone(), ids });
@@ -32,6 +32,7 @@ impl Step {
         for (id, origin, body) in copies {
             let mut message = self.message(id, body);
             message.meta.copied_from = Some(origin);
+            message.meta.author = authors.get(&origin).cloned();
             self.append(message);
         }
         if let Some(model) = model {

@@ -20,6 +20,10 @@ use std::collections::HashSet;
 impl Step {
     pub(super) fn prepared(&mut self, request_id: RequestId, mut p: PreparedRequest) {
         self.s.book.encoding = p.encoding;
+        if let Some(member) = self.running_member() {
+            self.prepared_for_member(request_id, p, member);
+            return;
+        }
         // Each change is told once, in the request that goes out.
         let untold: Vec<_> = p
             .changed_files

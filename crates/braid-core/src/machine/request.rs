@@ -37,7 +37,8 @@ impl Step {
         if self.kind() != StatusKind::ToolAutoLoop {
             self.set_status(ContextStatus::EnhancingSystemPrompt);
         }
-        self.run(Effect::StartLlmRequest { request_id: id, response_id });
+        let member = self.running_member().map(Box::new);
+        self.run(Effect::StartLlmRequest { request_id: id, response_id, member });
     }
 
     /// The request is on its way: its answer's wait is timed from here.
@@ -54,7 +55,8 @@ impl Step {
         let Some(r) = self.s.request.as_ref() else { return };
         let (request_id, response_id) = (r.id, r.response_id);
         self.set_status(ContextStatus::EnhancingSystemPrompt);
-        self.run(Effect::StartLlmRequest { request_id, response_id });
+        let member = self.running_member().map(Box::new);
+        self.run(Effect::StartLlmRequest { request_id, response_id, member });
     }
 
     pub(super) fn delta(&mut self, request_id: RequestId, text: String) {
@@ -107,7 +109,8 @@ impl Step {
                 "The server reported no token usage for this answer.",
             ));
         }
-        if !interrupted && !response.tool_calls.is_empty() {
+        let member = self.s.route.running.clone();
+        if !interrupted && !response.tool_calls.is_empty() && member.is_none() {
             self.open_tool_round(request.response_id, response);
             return;
         }
@@ -119,7 +122,7 @@ impl Step {
                 self.notify(Notice::new(NoticeCode::EmptyResponse, "The model returned an empty answer."));
             }
         } else {
-            let body = MessageType::text(Role::Assistant, response.text);
+            let body = MessageType::text(Role::Assistant, response.text.clone());
             let mut message = self.counted(self.message(request.response_id, body));
             message.meta.usage = response.usage.map(Into::into);
             message.meta.speed = self.speed(&request, &message);
@@ -128,6 +131,7 @@ impl Step {
             message.meta.cut = response.stop_reason == StopReason::MaxTokens && !interrupted;
             // Stopped by the user: kept as far as it got, marked so.
             message.meta.stopped = interrupted;
+            message.meta.author = member.clone();
             let cut = message.meta.cut;
             self.append(message);
             self.lifecycle(request.response_id, MessageKind::Text, MessageChange::Completed);
@@ -143,6 +147,10 @@ impl Step {
                 NoticeCode::Interrupted,
                 "Stopped. The partial answer is kept; press Continue to let the model go on.",
             ));
+        }
+        if member.is_some() {
+            self.member_answered(Some(response.text.as_str()), interrupted);
+            return;
         }
         self.set_status(ContextStatus::Idle);
     }

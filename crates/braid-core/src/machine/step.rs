@@ -72,8 +72,8 @@ impl Step {
                         let attached = self.message(id, body);
                         self.append(attached);
                     }
-                    self.append(message);
-                    self.start_request(1);
+                    self.append(message.clone());
+                    self.answer_message(&message);
                 }
             }
             Event::PipelineFailed { message_id, error } => {
@@ -191,6 +191,8 @@ impl Step {
             }
             Event::Merge { apply } => self.merge(*apply),
             Event::UndoMerge { undo } => self.undo_merge(*undo),
+            Event::SetTeam { team } => self.set_team(team.map(|t| *t)),
+            Event::SteerTeam { action } => self.steer(action),
         }
     }
 
@@ -235,6 +237,7 @@ impl Step {
             metadata: UpdateMetadata {
                 queue: self.s.queue.iter().map(|q| QueuedPreview::of(q.id, &q.body)).collect(),
                 notice,
+                team: self.route_view(),
             },
         }))
     }
@@ -252,6 +255,10 @@ impl Step {
         }
         let effect = self.update(changed_kind.then_some(previous), None, None);
         self.other.push(effect);
+    }
+
+    pub(super) fn update_effect(&self) -> Effect {
+        self.update(None, None, None)
     }
 
     pub(super) fn notify(&mut self, notice: Notice) {
@@ -305,6 +312,10 @@ impl Step {
         }
         if let Err(e) = validate_user_message(&body) {
             self.reply(Err(WireError::new(ErrorCode::InvalidInput, e.to_string())));
+            return;
+        }
+        if let Err(e) = self.check_route(&body) {
+            self.reply(Err(e));
             return;
         }
         if let Some(name) = &force_tool {

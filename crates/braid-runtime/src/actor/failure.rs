@@ -38,6 +38,7 @@ impl ContextActor {
             metadata: UpdateMetadata {
                 queue: self.state.queue.iter().map(|q| QueuedPreview::of(q.id, &q.body)).collect(),
                 notice: Some(Notice::from_error(ErrorCode::Storage, message.clone())),
+                team: self.state.route.visible().map(Box::new),
             },
         };
         let _ = self.shared.events.send(BraidEvent::ContextUpdate(update));
@@ -54,6 +55,7 @@ impl ContextActor {
             metadata: UpdateMetadata {
                 queue: self.state.queue.iter().map(|q| QueuedPreview::of(q.id, &q.body)).collect(),
                 notice: Some(notice),
+                team: self.state.route.visible().map(Box::new),
             },
         };
         let _ = self.shared.events.send(BraidEvent::ContextUpdate(update));

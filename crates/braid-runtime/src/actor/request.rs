@@ -12,7 +12,8 @@ use braid_core::prompt;
 use braid_llm::{LlmProvider, LlmRequest, ProviderKind, ToolChoice, ToolDefinition};
 use braid_protocol::sent::join_parts;
 use braid_protocol::{
-    ControlKind, Message, MessageId, MessageType, RequestId, SentPart, Timestamp, TokenEncoding, ToolSpec,
+    AgentType, ControlKind, Message, MessageId, MessageType, RequestId, SentPart, TeamMember, Timestamp, TokenEncoding,
+    ToolSpec,
 };
 use std::collections::HashSet;
 use std::path::PathBuf;
@@ -41,11 +42,19 @@ pub(super) struct Outgoing {
 impl ContextActor {
     /// `StartLlmRequest`: resolve the model and assemble everything the
     /// machine needs to fit the request, then hand it over.
-    pub(super) fn prepare_request(&mut self, request_id: RequestId) {
+    pub(super) fn prepare_request(&mut self, request_id: RequestId, member: Option<Box<TeamMember>>) {
         if let Some(old) = self.llm.take() {
             old.handle.abort();
         }
-        let resolved = match self.shared.providers.resolve(self.model_choice()) {
+        // A team member answers with its own model, or runs its CLI.
+        if let Some(cli) = member.as_deref().filter(|m| !matches!(m.agent, AgentType::Api { .. })) {
+            return self.prepare_agent(request_id, cli);
+        }
+        let model = match member.as_deref().map(|m| &m.agent) {
+            Some(AgentType::Api { model: Some(model) }) => Some(model),
+            _ => self.model_choice(),
+        };
+        let resolved = match self.shared.providers.resolve(model) {
             Ok(r) => r,
             Err(message) => {
                 let failure = LlmFailure::fatal(braid_protocol::FailureCode::NoProvider, message);
@@ -71,6 +80,7 @@ impl ContextActor {
             kept: self.state.config.kept.iter().copied().collect(),
             changed_files: self.changed_files(),
             workspace: Some(crate::workspace::facts(&self.meta.working_dir)),
+            member_file: member.and_then(|m| self.member_file(&m)),
         };
         let counting = (enc == TokenEncoding::Estimate)
             .then(|| (resolved.provider.clone(), resolved.model.clone(), self.model_counts.clone()));

@@ -1,0 +1,108 @@
+//! One team member's turn as a coding CLI: the process runs in the
+//! workspace, its streamed JSON is read by the core's reader for its type,
+//! and the context hears it as it hears an LLM request (started, deltas,
+//! completed or failed). Aborting the task drops the process handle, which
+//! kills its whole process group; a stop signal kills it and keeps what
+//! was shown.
+
+use crate::actor::Input;
+use crate::llm_task::LlmTask;
+use braid_core::llm::{LlmFailure, LlmResponse, StopReason};
+use braid_core::machine::Event;
+use braid_core::team::streams::AgentStream;
+use braid_protocol::{FailureCode, RequestId, TeamMember};
+use braid_tools::agents;
+use std::path::PathBuf;
+use tokio::io::{AsyncBufReadExt, AsyncReadExt, BufReader};
+use tokio::sync::{mpsc, oneshot};
+
+/// Kept of a run's stderr, for the reason it failed.
+const STDERR_KEPT: u64 = 64 * 1024;
+
+/// A member's run, as the machine asked for it.
+pub struct AgentRun {
+    pub request_id: RequestId,
+    pub member: TeamMember,
+    pub system: Option<String>,
+    pub prompt: String,
+    pub workdir: PathBuf,
+}
+
+pub fn spawn(run: AgentRun, mailbox: mpsc::UnboundedSender<Input>) -> LlmTask {
+    let (stop_tx, stop_rx) = oneshot::channel();
+    let request_id = run.request_id;
+    let handle = tokio::spawn(drive(run, mailbox, stop_rx));
+    LlmTask { request_id, handle, stop: Some(stop_tx) }
+}
+
+async fn drive(run: AgentRun, mailbox: mpsc::UnboundedSender<Input>, mut stop: oneshot::Receiver<()>) {
+    let request_id = run.request_id;
+    let send = |event: Event| {
+        let _ = mailbox.send(Input::Event(event));
+    };
+    let fail = |why: String| {
+        let failure = LlmFailure::fatal(FailureCode::AgentFailed, why);
+        let _ = mailbox.send(Input::Event(Event::LlmFailed { request_id, failure }));
+    };
+    let who = format!("{} ({})", run.member.name, run.member.agent.label());
+    let (Some(mut stream), Ok(command)) =
+        (AgentStream::new(&run.member.agent), agents::command_for(&run.member, run.system.as_deref()))
+    else {
+        let why = agents::command_for(&run.member, None).err().unwrap_or_else(|| "it is not a CLI".to_owned());
+        fail(format!("{who} could not run: {why}"));
+        return;
+    };
+    send(Event::LlmRequestStarted { request_id });
+    let mut child = match agents::spawn(&command, &run.workdir, run.prompt) {
+        Ok(child) => child,
+        Err(e) => {
+            fail(format!("{who} could not start {}: {e}", command.program.display()));
+            return;
+        }
+    };
+    send(Event::LlmConnected { request_id });
+    let stderr = child.stderr.take();
+    let errors = tokio::spawn(async move {
+        let mut text = String::new();
+        if let Some(err) = stderr {
+            let _ = err.take(STDERR_KEPT).read_to_string(&mut text).await;
+        }
+        text
+    });
+    let Some(stdout) = child.stdout.take() else { return };
+    let mut lines = BufReader::new(stdout).lines();
+    loop {
+        let line = tokio::select! {
+            biased;
+            _ = &mut stop => {
+                drop(child);
+                let response = LlmResponse {
+                    text: stream.shown().to_owned(),
+                    stop_reason: StopReason::Interrupted,
+                    ..LlmResponse::default()
+                };
+                send(Event::LlmCompleted { request_id, response });
+                return;
+            }
+            line = lines.next_line() => line,
+        };
+        match line {
+            Ok(Some(line)) => {
+                if let Some(text) = stream.line(&line) {
+                    send(Event::LlmDelta { request_id, text });
+                }
+            }
+            Ok(None) | Err(_) => break,
+        }
+    }
+    let exit_ok = child.child.wait().await.is_ok_and(|s| s.success());
+    let stderr = errors.await.unwrap_or_default();
+    let usage = stream.usage();
+    match stream.finish(exit_ok, &stderr) {
+        Ok(text) => {
+            let response = LlmResponse { text, usage, stop_reason: StopReason::EndTurn, ..LlmResponse::default() };
+            send(Event::LlmCompleted { request_id, response });
+        }
+        Err(why) => fail(format!("{who} failed: {why}")),
+    }
+}
