@@ -2,6 +2,9 @@
 // transports only say how a command travels.
 import type {
   CodebaseIndex,
+  Team,
+  TeamAction,
+  TeamView,
   FileExcerpt,
   AgentMode,
   AgentRole,
@@ -175,6 +178,15 @@ export abstract class CommandBackend implements Backend {
   }
   getSentRequest(id: ContextId): Promise<SentRequest | null> {
     return this.execute({ type: "get_sent_request", context_id: id });
+  }
+  setTeam(id: ContextId, team: Team | null): Promise<TeamView> {
+    return this.execute({ type: "set_team", context_id: id, team });
+  }
+  getTeam(id: ContextId): Promise<TeamView> {
+    return this.execute({ type: "get_team", context_id: id });
+  }
+  steerTeam(id: ContextId, action: TeamAction): Promise<void> {
+    return this.execute({ type: "steer_team", context_id: id, action });
   }
   getCodebaseIndex(id: ContextId): Promise<CodebaseIndex | null> {
     return this.execute({ type: "get_codebase_index", context_id: id });

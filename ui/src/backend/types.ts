@@ -3,6 +3,9 @@
 // transport directly.
 import type {
   CodebaseIndex,
+  Team,
+  TeamAction,
+  TeamView,
   FileExcerpt,
   AgentMode,
   AgentRole,
@@ -110,6 +113,12 @@ export interface Backend {
   listWorkflows(id: ContextId): Promise<WorkflowList>;
   /** The last request exactly as it went to the model; null before any. */
   getSentRequest(id: ContextId): Promise<SentRequest | null>;
+  /** Makes the conversation a team conversation (null: an ordinary one again). */
+  setTeam(id: ContextId, team: Team | null): Promise<TeamView>;
+  /** The team, whether each member can answer, and the route of turns. */
+  getTeam(id: ContextId): Promise<TeamView>;
+  /** Skip a queued member, skip the one answering, stop, or resume. */
+  steerTeam(id: ContextId, action: TeamAction): Promise<void>;
   /** The codebase index of the conversation's folder (null: too broad to index). */
   getCodebaseIndex(id: ContextId): Promise<CodebaseIndex | null>;
   /** Stops the index's build under way. */

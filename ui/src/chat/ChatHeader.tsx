@@ -8,6 +8,7 @@ import { FolderControl } from "./FolderControl";
 import { GenerationControls } from "./GenerationControls";
 import { ModeControls, PolicySelect, RoleSelect, SandboxControls } from "./ToolControls";
 import { SentDialog } from "./SentDialog";
+import { TeamDialog } from "../team/TeamDialog";
 
 interface Props {
   backend: Backend;
@@ -39,6 +40,7 @@ const STRATEGIES: { id: string; label: string; strategy: ContextStrategy }[] = [
 export function ChatHeader({ backend, noSandbox, snapshot, settings, busy, onModelChanged, onMode, onPolicy, onStrategy, onGeneration, onSwitchBranch, onRenameBranch, onDeleteBranch, onGraph, onMerge, onError }: Props) {
   const [models, setModels] = useState<Record<string, string[]>>({});
   const [seeing, setSeeing] = useState(false);
+  const [teamOpen, setTeamOpen] = useState(false);
   // Ctrl+Shift+I: what the model saw in the last request.
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
@@ -128,6 +130,10 @@ export function ChatHeader({ backend, noSandbox, snapshot, settings, busy, onMod
         onMerge={onMerge}
       />
       <ModeControls tools={snapshot.tools} busy={busy} onMode={onMode} />
+      <button type="button" className="link team-button" disabled={busy} onClick={() => setTeamOpen(true)} title="Several agents in this conversation, answering in turn">
+        {snapshot.team ? `Team (${snapshot.team.members.length})` : "Team…"}
+      </button>
+      {teamOpen ? <TeamDialog backend={backend} id={snapshot.summary.id} settings={settings} onClose={() => setTeamOpen(false)} onSaved={onModelChanged} /> : null}
       <IndexStatus backend={backend} id={snapshot.summary.id} folder={snapshot.summary.working_dir} />
       <GenerationControls
         key={snapshot.summary.id}

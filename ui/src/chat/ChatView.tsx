@@ -26,6 +26,9 @@ import { useReveal, type OpenRequest } from "./reveal";
 import { McpAbove, useMentionSearch } from "./mcpComposer";
 import { useNoSandbox } from "./ToolControls";
 import { WorkflowPicker } from "./WorkflowPicker";
+import { Waiting } from "./Waiting";
+import { MemberColours, coloursOf } from "../team/colours";
+import { Speaker } from "../team/Speaker";
 
 /** `onActivity` is told whenever the stored conversation changed (so the
  *  list can show the new count and order). */
@@ -300,18 +303,20 @@ export function ChatView({ backend, id, settings, onActivity, openMessage }: Pro
       })),
     [model.snapshot, full, backend, rereading, reading, busy, onRetryImage, onFork, onContinue, onUndoMerge, onEdit, onAgain, keepOf],
   );
+  const running = model.route?.running;
+  const colours = useMemo(() => coloursOf(model.snapshot?.team), [model.snapshot?.team]);
   const rows: Row[] = useMemo(() => {
     const drafts: Row[] = Object.entries(model.drafts).map(([mid, t]) => ({
       key: `m${mid}`,
       render: () => (
         <div className="message assistant streaming">
-          <span className="who">assistant</span>
+          <Speaker role="assistant" author={running} />
           <StreamingMarkdown source={t} />
         </div>
       ),
     }));
     return drafts.length ? storedRows.concat(drafts) : storedRows;
-  }, [storedRows, model.drafts]);
+  }, [storedRows, model.drafts, running]);
   const hasSummary = useMemo(
     () => model.snapshot?.messages.some((m) => m.body.type === "system_control" && m.body.control.kind === "summary") ?? false,
     [model.snapshot],
@@ -324,6 +329,7 @@ export function ChatView({ backend, id, settings, onActivity, openMessage }: Pro
     model.status.state === "awaiting_tool_approval" ? pendingCalls(model.snapshot?.messages ?? [], model.status.pending_requests) : [];
 
   return (
+    <MemberColours.Provider value={colours}>
     <section
       className={`chat${dragging ? " dragging" : ""}`}
       onDragOver={(e) => {
@@ -424,24 +430,14 @@ export function ChatView({ backend, id, settings, onActivity, openMessage }: Pro
         </ul>
       ) : null}
       {viewing ? <ImageViewer url={viewing.url} name={viewing.name} onClose={() => setViewing(null)} /> : null}
-      {model.queue.length > 0 ? (
-        <ul className="queue" aria-label="Queued messages">
-          {model.queue.map((q) => (
-            <li key={q.message_id}>
-              Queued: {q.preview}{" "}
-              <button type="button" className="unqueue" onClick={() => void backend.unqueue(id, q.message_id).catch(report)}>
-                Remove
-              </button>
-            </li>
-          ))}
-        </ul>
-      ) : null}
+      <Waiting backend={backend} id={id} queue={model.queue} route={model.route} onError={report} />
       {error ? <div className="error" role="alert">{error}</div> : null}
       <ApprovalPanel calls={waiting} tools={model.snapshot?.tools ?? null} overwrites={model.snapshot?.overwrites ?? []} previews={model.snapshot?.previews ?? []} folder={model.snapshot?.summary.working_dir} blocked={model.snapshot?.blocked} noSandbox={noSandbox} onDecide={onDecide} />
       <StateLine status={model.status} notice={model.notice} onRetry={onRetry} onContinue={onContinue} />
       <FilesPanel files={model.snapshot?.files ?? []} />
-      <Composer busy={busy} onSend={onSend} onCancel={onCancel} onInterrupt={onInterrupt} phase={model.status.state === "executing_tool" ? "tool" : "answer"} findFiles={findFiles} restore={restore} attachments={attachments}
+      <Composer busy={busy} onSend={onSend} onCancel={onCancel} onInterrupt={onInterrupt} phase={model.status.state === "executing_tool" ? "tool" : "answer"} findFiles={findFiles} members={model.snapshot?.team?.members.map((m) => m.name)} restore={restore} attachments={attachments}
         above={(text, setText) => <><McpAbove backend={backend} text={text} onFill={setText} /><WorkflowPicker backend={backend} id={id} text={text} onRan={() => setText("")} /></>} />
     </section>
+    </MemberColours.Provider>
   );
 }

@@ -3,6 +3,7 @@ import type { ImageMode } from "../generated/protocol";
 import { ImageIcon } from "../icons";
 import { ACCEPTED, imageFiles, type Attachments } from "./attachments";
 import { insertMention, mentionAt, type Typing } from "./mention";
+import { insertNext, matching, nextAt, type NextTyping } from "../team/next";
 
 interface Props {
   busy: boolean;
@@ -21,6 +22,8 @@ interface Props {
   restore?: { text: string; nonce: number } | null;
   /** Images to send with the message (picked, pasted or dropped). */
   attachments?: Attachments;
+  /** A team's members, offered when `[NEXT:` is typed. */
+  members?: string[];
   /** Drawn above the box with what it holds (the MCP prompts' list). */
   above?: (text: string, setText: (text: string) => void) => ReactNode;
 }
@@ -30,8 +33,9 @@ interface Props {
  *  (drops the unfinished answer); Esc stops, and a second Esc discards.
  *  What is sent while busy is queued visibly. Typing `@` opens a picker
  *  of workspace files (↑/↓, Enter or Tab to insert, Esc to close);
- *  `:12-40` after a path references those lines. */
-export function Composer({ busy, onSend, onCancel, onInterrupt, phase = "answer", findFiles, restore, attachments, above }: Props) {
+ *  `:12-40` after a path references those lines. In a team, `[NEXT:`
+ *  offers the members the same way. */
+export function Composer({ busy, onSend, onCancel, onInterrupt, phase = "answer", findFiles, members, restore, attachments, above }: Props) {
   // Esc was pressed once in this busy spell: the next one discards.
   const stopped = useRef(false);
   useEffect(() => {
@@ -42,6 +46,7 @@ export function Composer({ busy, onSend, onCancel, onInterrupt, phase = "answer"
     if (restore) setText((t) => (t.trim() ? t : restore.text));
   }, [restore]);
   const [typing, setTyping] = useState<Typing | null>(null);
+  const [naming, setNaming] = useState<NextTyping | null>(null);
   const [files, setFiles] = useState<string[]>([]);
   const [active, setActive] = useState(0);
   const box = useRef<HTMLTextAreaElement>(null);
@@ -73,16 +78,26 @@ export function Composer({ busy, onSend, onCancel, onInterrupt, phase = "answer"
     onSend(text);
     setText("");
     setTyping(null);
+    setNaming(null);
   };
+  const named = naming && members ? matching(members, naming) : [];
+  const options = named.length ? named : files;
   const choose = (path: string) => {
     const caret = box.current?.selectionStart ?? text.length;
+    if (named.length && naming) {
+      const next = insertNext(text, caret, naming, path);
+      setText(next.text);
+      setNaming(null);
+      requestAnimationFrame(() => box.current?.setSelectionRange(next.caret, next.caret));
+      return;
+    }
     if (!typing) return;
     const next = insertMention(text, caret, typing, path);
     setText(next.text);
     setTyping(null);
     requestAnimationFrame(() => box.current?.setSelectionRange(next.caret, next.caret));
   };
-  const picking = typing !== null && files.length > 0;
+  const picking = named.length > 0 || (typing !== null && files.length > 0);
   const onPaste = (e: ClipboardEvent<HTMLTextAreaElement>) => {
     if (!attachments) return;
     const pasted = imageFiles(e.clipboardData?.files);
@@ -107,13 +122,14 @@ export function Composer({ busy, onSend, onCancel, onInterrupt, phase = "answer"
   const onKey = (e: KeyboardEvent<HTMLTextAreaElement>) => {
     if (picking && (e.key === "ArrowDown" || e.key === "ArrowUp")) {
       e.preventDefault();
-      setActive((a) => (a + (e.key === "ArrowDown" ? 1 : files.length - 1)) % files.length);
+      setActive((a) => (a + (e.key === "ArrowDown" ? 1 : options.length - 1)) % options.length);
     } else if (picking && (e.key === "Enter" || e.key === "Tab")) {
       e.preventDefault();
-      choose(files[active]);
+      choose(options[Math.min(active, options.length - 1)]);
     } else if (picking && e.key === "Escape") {
       e.preventDefault();
       setTyping(null);
+      setNaming(null);
     } else if (e.key === "Enter" && !e.shiftKey) {
       e.preventDefault();
       send();
@@ -172,13 +188,13 @@ export function Composer({ busy, onSend, onCancel, onInterrupt, phase = "answer"
         </ul>
       ) : null}
       {picking ? (
-        <ul className="file-picker" role="listbox" aria-label="Workspace files">
-          {files.map((f, i) => (
+        <ul className="file-picker" role="listbox" aria-label={named.length ? "Team members" : "Workspace files"}>
+          {options.map((f, i) => (
             <li key={f} role="option" aria-selected={i === active} onMouseDown={(e) => (e.preventDefault(), choose(f))}>
               {f}
             </li>
           ))}
-          <li className="hint" aria-disabled="true">Enter inserts · add :12-40 for lines</li>
+          <li className="hint" aria-disabled="true">{named.length ? "Enter hands the turn to this member" : "Enter inserts · add :12-40 for lines"}</li>
         </ul>
       ) : null}
       {above?.(text, (t) => {
@@ -192,7 +208,11 @@ export function Composer({ busy, onSend, onCancel, onInterrupt, phase = "answer"
         value={text}
         onChange={(e) => {
           setText(e.target.value);
-          setTyping(mentionAt(e.target.value, e.target.selectionStart ?? e.target.value.length));
+          const caret = e.target.selectionStart ?? e.target.value.length;
+          setTyping(mentionAt(e.target.value, caret));
+          const next = members?.length ? nextAt(e.target.value, caret) : null;
+          setNaming(next);
+          if (next) setActive(0);
         }}
         onKeyDown={onKey}
         onPaste={onPaste}

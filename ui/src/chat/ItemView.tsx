@@ -7,6 +7,7 @@ import { MessageActions } from "./MessageActions";
 import { ToolCard } from "./ToolCard";
 import { describeSpeed } from "./describe";
 import type { Item } from "./transcript";
+import { Speaker } from "../team/Speaker";
 
 interface Props {
   item: Item;
@@ -88,7 +89,7 @@ export function ItemView({ item, onFork, onContinue, onUndoMerge, onEdit, onAgai
             }
           }}
         >
-          <span className="who">{item.role}</span>
+          <Speaker role={item.role} author={item.author} />
           <MessageActions
             role={item.role}
             text={item.text}

@@ -10,7 +10,7 @@ export interface ToolView {
 }
 
 export type Item =
-  | { key: string; kind: "text"; role: "user" | "assistant" | "system"; text: string; cut?: boolean; stopped?: boolean; speed?: AnswerSpeed }
+  | { key: string; kind: "text"; role: "user" | "assistant" | "system"; text: string; cut?: boolean; stopped?: boolean; speed?: AnswerSpeed; author?: string }
   | { key: string; kind: "summary"; count: number; text: string }
   | { key: string; kind: "file"; label: string; content: string | null; error: string | null }
   | { key: string; kind: "tools"; text: string | null; tools: ToolView[] }
@@ -91,7 +91,7 @@ export function transcript(messages: Message[], full = true): Item[] {
     }
     switch (b.type) {
       case "text":
-        items.push({ key, kind: "text", role: b.role, text: b.parts.map((p) => p.text).join(""), cut: m.meta?.cut ?? false, stopped: m.meta?.stopped ?? false, speed: m.meta?.speed });
+        items.push({ key, kind: "text", role: b.role, text: b.parts.map((p) => p.text).join(""), cut: m.meta?.cut ?? false, stopped: m.meta?.stopped ?? false, speed: m.meta?.speed, author: m.meta?.author });
         break;
       case "tool_request":
         for (const c of b.calls) paired.add(c.id);
