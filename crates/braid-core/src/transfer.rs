@@ -220,10 +220,12 @@ fn position_after(branch: &Branch, fork: MessageId) -> usize {
 fn push_message(out: &mut String, m: &Message) {
     match &m.body {
         MessageType::Text { role, .. } => {
-            let who = match role {
-                Role::User => "User",
-                Role::Assistant => "Assistant",
-                Role::System => "System",
+            // A team member's answer says who gave it.
+            let who = match (role, m.meta.author.as_deref()) {
+                (_, Some(author)) => author,
+                (Role::User, None) => "User",
+                (Role::Assistant, None) => "Assistant",
+                (Role::System, None) => "System",
             };
             let _ = writeln!(out, "**{who}:**\n\n{}\n", m.body.plain_text().unwrap_or_default().trim());
         }

@@ -70,6 +70,9 @@ fn markers_are_read_in_order_and_stripped_once() {
     assert_eq!(strip_markers("[NEXT:max] [NEXT:sarah] Hi"), "Hi");
     assert_eq!(strip_markers("[FROM:max] Done.\nOver to you [NEXT:carol]"), "Done.\nOver to you");
     assert_eq!(strip_markers("plain text  with  spaces "), "plain text  with  spaces ", "untouched without markers");
+    let code = "Here: [NEXT:sarah]\n```rust\nfn main() {\n    run();\n}\n```";
+    assert_eq!(strip_markers(code), "Here:\n```rust\nfn main() {\n    run();\n}\n```", "indentation stays");
+    assert_eq!(strip_markers("[NEXT:a]\n    indented"), "    indented");
     // Once: what a removal leaves that looks like a marker stays.
     assert_eq!(strip_markers("[NEXT[NEXT:a]:b]"), "[NEXT:b]");
     let (context, current) =

@@ -142,6 +142,20 @@ fn markdown_shows_the_active_branch_or_every_branch_from_its_fork() {
     assert!(all[alt..].contains("Perhaps the grammar."));
 }
 
+#[test]
+fn a_team_members_answer_keeps_its_author_through_export() {
+    let mut c = Conversation::new(Timestamp(0));
+    c.append(m(1, MessageType::text(Role::User, "[NEXT:max] Hi"))).unwrap();
+    let mut answer = m(2, MessageType::text(Role::Assistant, "Max here."));
+    answer.meta.author = Some("max".into());
+    c.append(answer).unwrap();
+    let md = transfer::markdown("Team", &c, Branches::Active);
+    assert!(md.contains("**max:**\n\nMax here."), "{md}");
+    let json = serde_json::to_string(&transfer::export(header(), &c, Vec::new())).unwrap();
+    let (_, back, _) = transfer::read(&json).unwrap();
+    assert_eq!(back.message(MessageId(2)).unwrap().meta.author.as_deref(), Some("max"));
+}
+
 const CLAUDE_CODE: &str = include_str!("../../../tests/fixtures/import/claude-code-session.jsonl");
 const CHATGPT: &str = include_str!("../../../tests/fixtures/import/chatgpt-conversations.json");
 

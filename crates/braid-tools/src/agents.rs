@@ -206,6 +206,9 @@ pub fn spawn(command: &AgentCommand, workdir: &Path, prompt: String) -> std::io:
     let argv: Vec<String> =
         std::iter::once(command.program.display().to_string()).chain(command.args.iter().cloned()).collect();
     let mut child = leader(&argv)
+        // The CLI signs in with its own keys from the environment; the
+        // headless server's token is not for it.
+        .env_remove("BRAID_SERVER_TOKEN")
         .current_dir(workdir)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())

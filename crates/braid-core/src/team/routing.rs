@@ -10,21 +10,25 @@ pub fn next_markers(text: &str) -> Vec<String> {
 }
 
 /// The text with its `[NEXT:…]` and `[FROM:…]` markers taken out, once
-/// (a marker that only appears when another is removed stays), and the
-/// spaces a marker leaves at a line's start or end trimmed.
+/// (a marker that only appears when another is removed stays), with the
+/// spaces after each, the blank lines they leave at the start, and the
+/// spaces at line ends. Indentation stays (code keeps its shape).
 pub fn strip_markers(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut at = 0;
+    let mut any = false;
     for m in markers(text) {
         out.push_str(&text[at..m.start]);
-        at = m.end;
+        let rest = &text[m.end..];
+        at = m.end + (rest.len() - rest.trim_start_matches([' ', '\t']).len());
+        any = true;
     }
-    out.push_str(&text[at..]);
-    if at == 0 {
+    if !any {
         return text.to_owned();
     }
-    let lines: Vec<&str> = out.lines().map(str::trim).collect();
-    lines.join("\n").trim().to_owned()
+    out.push_str(&text[at..]);
+    let lines: Vec<&str> = out.lines().map(str::trim_end).skip_while(|l| l.is_empty()).collect();
+    lines.join("\n").trim_end().to_owned()
 }
 
 /// The members the names stand for (matched without regard to case), or
