@@ -110,6 +110,8 @@ impl Step {
             ));
         }
         let member = self.s.route.running.clone();
+        // A member's markers, read before its answer is stored.
+        let next = member.as_ref().map(|_| crate::team::next_markers(&response.text));
         if !interrupted && !response.tool_calls.is_empty() && member.is_none() {
             self.open_tool_round(request.response_id, response);
             return;
@@ -122,7 +124,7 @@ impl Step {
                 self.notify(Notice::new(NoticeCode::EmptyResponse, "The model returned an empty answer."));
             }
         } else {
-            let body = MessageType::text(Role::Assistant, response.text.clone());
+            let body = MessageType::text(Role::Assistant, response.text);
             let mut message = self.counted(self.message(request.response_id, body));
             message.meta.usage = response.usage.map(Into::into);
             message.meta.speed = self.speed(&request, &message);
@@ -148,8 +150,8 @@ impl Step {
                 "Stopped. The partial answer is kept; press Continue to let the model go on.",
             ));
         }
-        if member.is_some() {
-            self.member_answered(Some(response.text.as_str()), interrupted);
+        if let Some(next) = next {
+            self.member_answered(next, interrupted);
             return;
         }
         self.set_status(ContextStatus::Idle);

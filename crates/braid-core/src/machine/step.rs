@@ -72,8 +72,10 @@ impl Step {
                         let attached = self.message(id, body);
                         self.append(attached);
                     }
-                    self.append(message.clone());
-                    self.answer_message(&message);
+                    // Only a team reads the message again (its markers).
+                    let said = self.team().and_then(|_| message.body.plain_text());
+                    self.append(message);
+                    self.answer_message(said);
                 }
             }
             Event::PipelineFailed { message_id, error } => {

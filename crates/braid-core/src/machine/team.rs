@@ -34,14 +34,15 @@ impl Step {
             .map_err(|e| WireError::new(ErrorCode::InvalidInput, e))
     }
 
-    /// The user's message is stored: the model answers it, or in a team
-    /// conversation the members it names do, in order.
-    pub(super) fn answer_message(&mut self, message: &Message) {
+    /// The user's message (`said`: its text, in a team) is stored: the
+    /// model answers it, or in a team conversation the members it names
+    /// do, in order.
+    pub(super) fn answer_message(&mut self, said: Option<String>) {
         let Some(team) = self.team() else {
             self.start_request(1);
             return;
         };
-        let text = message.body.plain_text().unwrap_or_default();
+        let text = said.unwrap_or_default();
         let mut names = routing::resolve(team, &routing::next_markers(&text)).unwrap_or_default();
         if names.is_empty() {
             names = team.members.iter().take(1).map(|m| m.name.clone()).collect();
@@ -90,16 +91,15 @@ impl Step {
         self.start_request(1);
     }
 
-    /// A member's answer was stored (or it gave none): its markers queue
-    /// the next turns.
-    pub(super) fn member_answered(&mut self, answer: Option<&str>, interrupted: bool) {
+    /// A member's answer was stored (or it gave none): the names its
+    /// markers gave queue the next turns.
+    pub(super) fn member_answered(&mut self, names: Vec<String>, interrupted: bool) {
         self.s.route.agent_turns += 1;
         if interrupted {
             self.s.route = TeamRoute::default();
             self.set_status(ContextStatus::Idle);
             return;
         }
-        let names = answer.map(routing::next_markers).unwrap_or_default();
         let resolved = match self.team().map(|t| routing::resolve(t, &names)) {
             Some(Ok(resolved)) => resolved,
             Some(Err(e)) => {
