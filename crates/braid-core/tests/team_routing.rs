@@ -270,3 +270,24 @@ fn a_restart_stops_the_chain_and_says_so() {
     };
     assert!(said.contains("The team's turns stopped (max was answering; sarah waited)"), "{said}");
 }
+
+#[test]
+fn continue_and_retry_go_to_the_member_not_the_plain_model() {
+    let mut sim = team_sim(vec![api("max"), api("sarah")]);
+    sim.start("[NEXT:sarah] Write the plan");
+    sim.prepare(sim.prepared(100_000));
+    let request_id = sim.request_id();
+    sim.send(Event::LlmDelta { request_id, text: "Step one".into() });
+    sim.send(Event::Interrupt);
+    let request_id = sim.request_id();
+    sim.send(Event::LlmCompleted { request_id, response: LlmResponse::text("Step one") });
+    assert_eq!(sim.state.status, S::Idle);
+    assert_eq!(sim.messages().last().unwrap().meta.author.as_deref(), Some("sarah"));
+    // Continue: sarah goes on with her stopped answer.
+    sim.send(Event::Retry);
+    let ((system, prompt), _) = answer(&mut sim, "Step two.");
+    assert!(system.starts_with("You are sarah."), "{system}");
+    assert!(prompt.ends_with("Message:\nsarah: Step one"), "{prompt}");
+    assert_eq!(sim.messages().last().unwrap().meta.author.as_deref(), Some("sarah"));
+    assert_eq!(sim.state.status, S::Idle);
+}

@@ -20,7 +20,7 @@ use std::collections::HashSet;
 impl Step {
     pub(super) fn prepared(&mut self, request_id: RequestId, mut p: PreparedRequest) {
         self.s.book.encoding = p.encoding;
-        if let Some(member) = self.running_member() {
+        if let Some(member) = self.running_member().or_else(|| self.member_for_retry(&p)) {
             self.prepared_for_member(request_id, p, member);
             return;
         }

@@ -26,6 +26,24 @@ impl Step {
         self.team()?.members.iter().find(|m| &m.name == name).cloned()
     }
 
+    /// A request no chain started (Retry, Continue, Answer again) in a
+    /// team conversation: the member whose answer is continued, else the
+    /// first its question's markers name, else the first member. It then
+    /// answers as in a chain.
+    pub(super) fn member_for_retry(&mut self, p: &PreparedRequest) -> Option<TeamMember> {
+        let team = self.team()?;
+        let last = p.messages.iter().rev().find_map(Said::of)?;
+        let name = match last.speaker {
+            team::Speaker::Member(name) if team.members.iter().any(|m| m.name == name) => name,
+            _ => routing::resolve(team, &routing::next_markers(&last.text))
+                .ok()
+                .and_then(|names| names.into_iter().next())
+                .or_else(|| team.members.first().map(|m| m.name.clone()))?,
+        };
+        self.s.route = TeamRoute { running: Some(name), queued_total: 1, ..TeamRoute::default() };
+        self.running_member()
+    }
+
     /// Checks a user message's markers before anything is stored.
     pub(super) fn check_route(&self, body: &MessageType) -> Result<(), WireError> {
         let (Some(team), Some(text)) = (self.team(), body.plain_text()) else { return Ok(()) };
