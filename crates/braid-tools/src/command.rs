@@ -123,6 +123,9 @@ impl Tool for RunCommand {
             };
             let program = program(&command, ctx);
             let spawned = spawn_shell(&program)
+                // The headless server's token would let a command call
+                // Braid itself (approve its own calls): never passed on.
+                .env_remove("BRAID_SERVER_TOKEN")
                 .current_dir(&ctx.workspace)
                 .stdin(Stdio::null())
                 .stdout(Stdio::piped())
