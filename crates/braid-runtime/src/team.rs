@@ -12,7 +12,7 @@ impl Runtime {
     /// Refused, with what to do, while a member cannot answer.
     pub async fn set_team(&self, id: &ContextId, team: Option<Team>) -> Result<TeamView, RuntimeError> {
         let checks = match &team {
-            Some(team) => self.check_members(id, team).await,
+            Some(team) => self.check_members(team, &self.peek(id).await?.summary.working_dir).await,
             None => Vec::new(),
         };
         let problems: Vec<&str> = checks.iter().filter_map(|c| c.problem.as_deref()).collect();
@@ -30,7 +30,7 @@ impl Runtime {
     pub async fn team(&self, id: &ContextId) -> Result<TeamView, RuntimeError> {
         let snapshot = self.peek(id).await?;
         let checks = match &snapshot.team {
-            Some(team) => self.check_members(id, team).await,
+            Some(team) => self.check_members(team, &snapshot.summary.working_dir).await,
             None => Vec::new(),
         };
         Ok(TeamView { team: snapshot.team, checks, route: snapshot.route.unwrap_or_default(), warning: None })
@@ -41,13 +41,10 @@ impl Runtime {
     }
 
     /// Every member at once: CLIs asked whether they are signed in, API
-    /// members' providers looked up.
-    async fn check_members(&self, id: &ContextId, team: &Team) -> Vec<MemberCheck> {
-        let workspace = match self.peek(id).await {
-            Ok(snapshot) => std::path::PathBuf::from(snapshot.summary.working_dir),
-            Err(_) => std::path::PathBuf::new(),
-        };
-        let checks = team.members.iter().map(|m| braid_tools::agents::check(m, &workspace));
+    /// members' providers looked up, in the conversation's `workspace`.
+    async fn check_members(&self, team: &Team, workspace: &str) -> Vec<MemberCheck> {
+        let workspace = std::path::Path::new(workspace);
+        let checks = team.members.iter().map(|m| braid_tools::agents::check(m, workspace));
         let checks = futures::future::join_all(checks).await;
         checks
             .into_iter()

@@ -3,7 +3,7 @@
 //! a run in the workspace with the prompt on stdin (no argument-length
 //! limit) whose whole process group dies with it.
 
-use crate::command::{which_setpriv, GroupGuard};
+use crate::command::{spawn_shell, GroupGuard};
 use braid_protocol::{AgentType, MemberCheck, TeamMember};
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
@@ -172,25 +172,6 @@ async fn status(program: &Path, args: &[&str]) -> Result<(), String> {
     }
 }
 
-/// As `run_command`'s leader (the group killed if Braid dies), with
-/// stdin passed on: an asynchronous list's stdin is /dev/null before its
-/// own redirections, so the original stdin is kept on fd 3 first.
-fn leader(argv: &[String]) -> tokio::process::Command {
-    const LEADER: &str = r#"trap 'kill -KILL 0' TERM; exec 3<&0; "$@" <&3 3<&- & exec 3<&-; wait $!"#;
-    match which_setpriv() {
-        Some(setpriv) => {
-            let mut c = tokio::process::Command::new(setpriv);
-            c.args(["--pdeathsig", "TERM", "--", "sh", "-c", LEADER, "braid-agent"]).args(argv);
-            c
-        }
-        None => {
-            let mut c = tokio::process::Command::new(&argv[0]);
-            c.args(&argv[1..]);
-            c
-        }
-    }
-}
-
 /// A running member: its output, and its process group, killed when this
 /// is dropped (a cancel drops the task holding it).
 pub struct AgentChild {
@@ -205,7 +186,7 @@ pub fn spawn(command: &AgentCommand, workdir: &Path, prompt: String) -> std::io:
     use tokio::io::AsyncWriteExt;
     let argv: Vec<String> =
         std::iter::once(command.program.display().to_string()).chain(command.args.iter().cloned()).collect();
-    let mut child = leader(&argv)
+    let mut child = spawn_shell(&argv)
         // The CLI signs in with its own keys from the environment; the
         // headless server's token is not for it.
         .env_remove("BRAID_SERVER_TOKEN")

@@ -42,9 +42,11 @@ impl Drop for GroupGuard {
 /// PR_SET_PDEATHSIG, which needs no unsafe code this way), kills its whole
 /// process group. Where `setpriv` is missing, the program straight (cancel
 /// and timeouts still kill the group; a crash does not). `program` is
-/// `sh -c command`, inside the sandbox unless it has full access.
-fn spawn_shell(program: &[String]) -> tokio::process::Command {
-    const LEADER: &str = r#"trap 'kill -KILL 0' TERM; "$@" & wait $!"#;
+/// `sh -c command`, inside the sandbox unless it has full access, or a
+/// team member's CLI. Its stdin is passed on (kept on fd 3 first: an
+/// asynchronous list's stdin is /dev/null before its own redirections).
+pub(crate) fn spawn_shell(program: &[String]) -> tokio::process::Command {
+    const LEADER: &str = r#"trap 'kill -KILL 0' TERM; exec 3<&0; "$@" <&3 3<&- & exec 3<&-; wait $!"#;
     match which_setpriv() {
         Some(setpriv) => {
             let mut c = tokio::process::Command::new(setpriv);

@@ -135,13 +135,16 @@ impl Step {
     /// runtime gathered: an API model's request, or a CLI's run.
     pub(super) fn prepared_for_member(&mut self, request_id: RequestId, p: PreparedRequest, member: TeamMember) {
         let Some(team) = self.team().cloned() else { return };
-        let said: Vec<Said> = p.messages.iter().filter_map(Said::of).collect();
+        let window = member.window.unwrap_or(team.window) as usize;
+        // Only what the window can hold is read: the current message and
+        // the `window` before it.
+        let mut said: Vec<Said> = p.messages.iter().rev().filter_map(Said::of).take(window + 1).collect();
+        said.reverse();
         let Some((current, before)) = said.split_last() else {
             let failure = LlmFailure::fatal(FailureCode::AgentFailed, "there is no message for the team to answer");
             self.failed(failure);
             return;
         };
-        let window = member.window.unwrap_or(team.window) as usize;
         let budget = usize::try_from(team.byte_budget).unwrap_or(usize::MAX);
         let (context, current) = team::context_for(before, current, window, budget);
         let input = MemberInput {
