@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type ClipboardEvent, type DragEvent, type KeyboardEvent, type ReactNode } from "react";
+import { useEffect, useLayoutEffect, useRef, useState, type ClipboardEvent, type DragEvent, type KeyboardEvent, type ReactNode } from "react";
 import type { ImageMode } from "../generated/protocol";
 import { ImageIcon } from "../icons";
 import { ACCEPTED, imageFiles, type Attachments } from "./attachments";
@@ -50,6 +50,15 @@ export function Composer({ busy, onSend, onCancel, onInterrupt, phase = "answer"
   const [files, setFiles] = useState<string[]>([]);
   const [active, setActive] = useState(0);
   const box = useRef<HTMLTextAreaElement>(null);
+  // Where the caret goes once a completion's text is committed. Placed in a
+  // layout effect, not a later frame: keys typed right after the choice
+  // must land after the completion, not before it.
+  const caretAfter = useRef<number | null>(null);
+  useLayoutEffect(() => {
+    if (caretAfter.current === null) return;
+    box.current?.setSelectionRange(caretAfter.current, caretAfter.current);
+    caretAfter.current = null;
+  });
   // A conversation opened (a new one with Ctrl+Shift+O too): type at once.
   useEffect(() => box.current?.focus(), []);
 
@@ -88,14 +97,14 @@ export function Composer({ busy, onSend, onCancel, onInterrupt, phase = "answer"
       const next = insertNext(text, caret, naming, path);
       setText(next.text);
       setNaming(null);
-      requestAnimationFrame(() => box.current?.setSelectionRange(next.caret, next.caret));
+      caretAfter.current = next.caret;
       return;
     }
     if (!typing) return;
     const next = insertMention(text, caret, typing, path);
     setText(next.text);
     setTyping(null);
-    requestAnimationFrame(() => box.current?.setSelectionRange(next.caret, next.caret));
+    caretAfter.current = next.caret;
   };
   const picking = named.length > 0 || (typing !== null && files.length > 0);
   const onPaste = (e: ClipboardEvent<HTMLTextAreaElement>) => {
