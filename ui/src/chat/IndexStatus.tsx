@@ -35,7 +35,7 @@ export function IndexStatus({ backend, id, folder }: { backend: Backend; id: Con
       {index.state === "building" ? (
         <>
           Indexing code{index.total ? ` ${fmt(index.done)} of ${fmt(index.total)} files` : "…"}
-          <button type="button" className="link" onClick={() => void act(backend.cancelCodebaseIndex(id))}>
+          <button type="button" className="link" aria-label="Stop indexing" onClick={() => void act(backend.cancelCodebaseIndex(id))}>
             Stop
           </button>
         </>
