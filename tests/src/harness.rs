@@ -88,3 +88,16 @@ impl Watch {
         self.until("Idle or Failed", |s| !s.is_busy()).await
     }
 }
+
+/// Whether process `pid` is gone (a zombie counts), looked at for up to
+/// 2 s: a kill is sent as a task is dropped and the kernel reaps at once.
+pub fn process_gone(pid: i64) -> bool {
+    (0..200).any(|_| {
+        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+        let dead = stat.is_empty() || stat.split(") ").nth(1).is_some_and(|rest| rest.starts_with('Z'));
+        if !dead {
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        dead
+    })
+}

@@ -23,6 +23,8 @@ use std::time::{Duration, Instant};
 
 #[path = "peer/codebase.rs"]
 mod codebase;
+#[path = "peer/subagents.rs"]
+mod subagents;
 #[path = "peer/team.rs"]
 mod team;
 
@@ -294,6 +296,10 @@ async fn against_a_real_llama_cpp_server() {
     // 3b''. Three team members on the model, routed by markers, each
     //       given the previous member's answer.
     team::team_flow(dir.path(), &url).await;
+
+    // 3b'''. Made to call spawn_agents, the model's tasks run as children
+    //        that submit on their grace turn; the parent reads them all.
+    subagents::subagents_flow(dir.path(), &url).await;
 
     // 3c. Text the estimate cannot know well is counted by the model's own
     //     tokenizer on its server, so it is fitted by the real figure.

@@ -13,7 +13,7 @@ use braid_protocol::{
 };
 use braid_runtime::{Runtime, RuntimeConfig, RuntimeError};
 use braid_testkit::fixtures::{standin, team_workspace};
-use braid_testkit::harness::Watch;
+use braid_testkit::harness::{process_gone, Watch};
 use serde_json::Value;
 use std::path::Path;
 use std::sync::Arc;
@@ -202,17 +202,7 @@ async fn cancelling_kills_the_members_whole_process_group_and_drops_the_chain() 
     s.rt.steer_team(&s.ctx, TeamAction::Stop).await.unwrap();
     assert_eq!(watch.settled().await, ContextStatus::Idle);
     assert!(s.rt.team(&s.ctx).await.unwrap().route.queue.is_empty(), "the chain is dropped");
-    // The kill is sent as the task is dropped; the kernel reaps at once,
-    // a zombie is dead too. Bounded: 2 s.
-    let gone = (0..200).any(|_| {
-        let stat = std::fs::read_to_string(format!("/proc/{child}/stat")).unwrap_or_default();
-        let dead = stat.is_empty() || stat.split(") ").nth(1).is_some_and(|rest| rest.starts_with('Z'));
-        if !dead {
-            std::thread::sleep(Duration::from_millis(10));
-        }
-        dead
-    });
-    assert!(gone, "the member's grandchild {child} outlived the cancel");
+    assert!(process_gone(child), "the member's grandchild {child} outlived the cancel");
     s.rt.shutdown().await;
 }
 

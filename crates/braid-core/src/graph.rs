@@ -274,6 +274,12 @@ pub fn view(conversation: &Conversation) -> braid_protocol::GraphView {
                 created_at: m.created_at,
                 tips: tips.remove(&r.id).unwrap_or_default(),
                 merge: merged_tip(conversation, r.id).is_some(),
+                spawns: match &m.body {
+                    MessageType::ToolRequest { calls, .. } => {
+                        calls.iter().filter(|c| c.name == braid_protocol::SPAWN_AGENTS).map(|c| c.id.clone()).collect()
+                    }
+                    _ => Vec::new(),
+                },
             })
         })
         .collect();

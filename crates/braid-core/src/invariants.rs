@@ -25,10 +25,18 @@ pub fn check_state(s: &ContextState) -> Result<(), Violation> {
     if is_pipeline_phase(kind) != s.pending.is_some() {
         return fail(format!("{kind:?} with pending message {:?}", s.pending.as_ref().map(|p| p.id)));
     }
-    let wants_round =
-        matches!(kind, StatusKind::AwaitingToolApproval | StatusKind::ExecutingTool | StatusKind::Cancelling);
+    let wants_round = matches!(
+        kind,
+        StatusKind::AwaitingToolApproval
+            | StatusKind::ExecutingTool
+            | StatusKind::AwaitingSubAgents
+            | StatusKind::Cancelling
+    );
     if wants_round != s.round.is_some() {
         return fail(format!("{kind:?} with tool round {}", s.round.is_some()));
+    }
+    if (kind == StatusKind::AwaitingSubAgents) != s.agents.is_some() {
+        return fail(format!("{kind:?} with sub-agents {}", s.agents.is_some()));
     }
     if kind == StatusKind::Idle && !s.queue.is_empty() {
         return fail(format!("Idle with {} queued messages (they must have been started)", s.queue.len()));

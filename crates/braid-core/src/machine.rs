@@ -18,6 +18,7 @@ mod request;
 mod results;
 mod settings;
 mod step;
+mod subagents;
 mod team;
 mod tools;
 mod workflow;
@@ -65,6 +66,10 @@ pub struct MachineConfig {
     /// A team conversation's members and task (DESIGN.md §8).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub team: Option<braid_protocol::Team>,
+    /// A sub-agent's place: its parent and task. Its tools end with the
+    /// submit tools, and it cannot start sub-agents.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub child: Option<braid_protocol::ChildOf>,
 }
 
 impl Default for MachineConfig {
@@ -80,6 +85,7 @@ impl Default for MachineConfig {
             generation: GenerationSettings::default(),
             kept: std::collections::BTreeSet::new(),
             team: None,
+            child: None,
         }
     }
 }
@@ -222,6 +228,26 @@ pub struct ContextState {
     /// A team chain's turns: who answers, who follows.
     #[serde(default)]
     pub route: braid_protocol::TeamRoute,
+    /// The running `spawn_agents` call's children and their reports.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub agents: Option<braid_protocol::SubAgentsView>,
+    /// A sub-agent's progress towards its limits.
+    #[serde(default)]
+    pub child: ChildRun,
+}
+
+/// How far a sub-agent got: its model turns, whether it had its grace
+/// turn, whether it ended, and the tokens it used.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct ChildRun {
+    pub turns: u32,
+    pub grace: bool,
+    pub ended: bool,
+    pub tokens: u64,
+    /// How it ended, as it knows it (its parent may know more: a limit).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub outcome: Option<braid_protocol::ChildOutcome>,
 }
 
 /// What the machine remembers between requests to fit the next one and to
@@ -295,6 +321,8 @@ impl ContextState {
             book: Bookkeeping::default(),
             catalogue: Vec::new(),
             route: braid_protocol::TeamRoute::default(),
+            agents: None,
+            child: ChildRun::default(),
         }
     }
 }
@@ -386,6 +414,7 @@ pub fn is_tool_phase(kind: StatusKind) -> bool {
             | StatusKind::ExecutingTool
             | StatusKind::CollectingToolResults
             | StatusKind::ProcessingToolResults
+            | StatusKind::AwaitingSubAgents
             | StatusKind::Cancelling
     )
 }

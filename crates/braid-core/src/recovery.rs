@@ -44,6 +44,11 @@ pub fn recover(
                     added.push(new(alloc(), outcome.result_body(call.id.clone(), now)));
                     continue;
                 }
+                // Children still running stopped with Braid: each says so.
+                if let Some(agents) = state.agents.as_ref().filter(|a| a.call_id == call.id) {
+                    added.push(new(alloc(), children_interrupted(agents, &call.id, now)));
+                    continue;
+                }
                 added.push(new(
                     alloc(),
                     MessageType::ToolResult {
@@ -112,6 +117,10 @@ pub fn recover(
         let said: Vec<String> = running.chain(queued).collect();
         detail.push(format!("The team's turns stopped ({}); send a message to start again.", said.join("; ")));
     }
+    // A sub-agent that was working cannot go on: its parent is told.
+    if state.config.child.is_some() && !idle {
+        detail.push("This sub-agent was interrupted by the restart; its parent gets that as its result.".to_owned());
+    }
     let control =
         ControlKind::Recovery { interrupted_state: format!("{:?}", state.status.kind()), detail: detail.join("\n") };
     added.push(new(alloc(), MessageType::SystemControl { control }));
@@ -123,7 +132,35 @@ pub fn recover(
     next.rereading = None;
     next.queue.clear();
     next.route = Default::default();
+    next.agents = None;
+    if next.config.child.is_some() && !idle {
+        next.child.ended = true;
+    }
     next.auto_loop = Default::default();
     next.next_message_id = id;
     Some((next, added))
+}
+
+/// The result of a `spawn_agents` call whose children a restart stopped:
+/// what finished stays, the others were interrupted.
+fn children_interrupted(
+    agents: &braid_protocol::SubAgentsView,
+    call_id: &braid_protocol::CallId,
+    now: Timestamp,
+) -> MessageType {
+    let mut agents = agents.agents.clone();
+    for a in agents.iter_mut().filter(|a| a.report.is_none()) {
+        let outcome = braid_protocol::ChildOutcome::Failed { reason: "interrupted by restart".to_owned() };
+        a.report = Some(braid_protocol::ChildReport { outcome, duration_ms: 0, tokens: 0 });
+    }
+    let (status, output) = crate::subagents::aggregate(&agents);
+    MessageType::ToolResult {
+        request_id: call_id.clone(),
+        status,
+        output,
+        error: (status == ToolResultStatus::Error).then(|| "no sub-agent submitted a result".to_owned()),
+        recoverable: true,
+        duration_ms: 0,
+        finished_at: now,
+    }
 }

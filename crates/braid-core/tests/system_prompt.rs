@@ -38,6 +38,7 @@ fn every_part_in_its_order() {
         callable: &tools,
         changes: &changes,
         messages: std::slice::from_ref(&cut),
+        sub_agent: None,
     };
     let parts = prompt::parts(&facts);
     let mut want = vec![P::Base, P::Role, P::Mode, P::Workspace, P::Instructions, P::Tools];
@@ -63,6 +64,7 @@ fn the_branch_prompt_takes_the_base_prompts_place_and_the_settings_replace_braid
         callable: &[],
         changes: &[],
         messages: &[],
+        sub_agent: None,
     };
     assert_eq!(prompt::parts(&facts(Some("Be terse."), None)), vec![(P::Base, "Be terse.".to_owned())]);
     let own = prompt::parts(&facts(Some("Be terse."), Some("Answer in French.")));
@@ -83,6 +85,7 @@ fn without_callable_tools_neither_the_folder_nor_the_tools_are_told() {
         callable: &[],
         changes: &[],
         messages: &[],
+        sub_agent: None,
     };
     assert_eq!(names(&prompt::parts(&facts)), vec![P::Base, P::Instructions]);
 }

@@ -98,22 +98,34 @@ struct Inner {
     requests: Vec<LlmRequest>,
 }
 
+/// Decides a reply from the request itself (several conversations at
+/// once, where a queue's order would be a race); `None`: not this one.
+pub type Responder = dyn Fn(&LlmRequest) -> Option<Vec<FakeStep>> + Send + Sync;
+
 pub struct FakeProvider {
     inner: Arc<Mutex<Inner>>,
     manual: Option<mpsc::UnboundedSender<FakeRequest>>,
     echo_delay: Duration,
+    respond: Option<Arc<Responder>>,
 }
 
 impl FakeProvider {
     /// Echoes the last user message, one word per `delay`.
     pub fn echo(delay: Duration) -> FakeProvider {
-        FakeProvider { inner: Arc::default(), manual: None, echo_delay: delay }
+        FakeProvider { inner: Arc::default(), manual: None, echo_delay: delay, respond: None }
+    }
+
+    /// Answers each request as `respond` decides (the echo when it says
+    /// `None`), after any queued reply.
+    pub fn answering(respond: impl Fn(&LlmRequest) -> Option<Vec<FakeStep>> + Send + Sync + 'static) -> FakeProvider {
+        FakeProvider { respond: Some(Arc::new(respond)), ..FakeProvider::echo(Duration::ZERO) }
     }
 
     /// Hands every request without a scripted reply to the test.
     pub fn manual() -> (FakeProvider, FakeController) {
         let (tx, rx) = mpsc::unbounded_channel();
-        (FakeProvider { inner: Arc::default(), manual: Some(tx), echo_delay: Duration::ZERO }, FakeController { rx })
+        let fake = FakeProvider { manual: Some(tx), ..FakeProvider::echo(Duration::ZERO) };
+        (fake, FakeController { rx })
     }
 
     /// Queues the reply to the next request.
@@ -184,7 +196,7 @@ impl LlmProvider for FakeProvider {
             inner.requests.push(request.clone());
             inner.replies.pop_front()
         };
-        if let Some(steps) = scripted_reply {
+        if let Some(steps) = scripted_reply.or_else(|| self.respond.as_ref().and_then(|r| r(&request))) {
             return scripted(steps);
         }
         if let Some(manual) = &self.manual {

@@ -29,6 +29,13 @@ pub struct Settings {
     /// User entries for the model catalogue.
     #[serde(default)]
     pub models: Vec<ModelInfo>,
+    /// Time, turns and concurrency of sub-agents (read at start).
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub sub_agents: braid_protocol::SubAgentLimits,
+}
+
+fn is_default(limits: &braid_protocol::SubAgentLimits) -> bool {
+    *limits == braid_protocol::SubAgentLimits::default()
 }
 
 #[derive(Debug, thiserror::Error)]

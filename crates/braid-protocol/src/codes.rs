@@ -97,6 +97,9 @@ pub enum NoticeCode {
     TeamUnknownMember,
     TeamPaused,
     TeamLimit,
+    /// A sub-agent ended its turn without submitting, or reached its turn
+    /// limit: one more turn tells it to submit now.
+    SubAgentGrace,
     // A request failed (retried, or the context failed): the
     // [`FailureCode`]s.
     Network,

@@ -253,6 +253,9 @@ pub enum Command {
     /// Answered by `()`: skip a queued member, stop the answering one,
     /// stop the chain, or go on after a pause.
     SteerTeam { context_id: ContextId, action: crate::TeamAction },
+    /// Answered by `Vec<`[`crate::ChildSummary`]`>`: the conversation's
+    /// sub-agents, oldest first (the conversation list leaves them out).
+    ListChildren { context_id: ContextId },
     /// Answered by `Option<CodebaseIndex>`: the codebase index of the
     /// conversation's workspace (building, with progress, or ready); none
     /// for a folder too broad to index (`/`, the home folder).

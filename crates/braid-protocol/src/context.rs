@@ -105,6 +105,14 @@ pub struct ContextSnapshot {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub route: Option<crate::TeamRoute>,
+    /// The running `spawn_agents` call's children.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub sub_agents: Option<crate::SubAgentsView>,
+    /// A sub-agent's parent and task.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub child: Option<crate::ChildOf>,
 }
 
 /// The window as the last request used it (local counts, before sending).

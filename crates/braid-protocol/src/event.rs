@@ -71,6 +71,10 @@ pub struct UpdateMetadata {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub team: Option<Box<crate::TeamRoute>>,
+    /// The sub-agents of the running `spawn_agents` call.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub sub_agents: Option<Box<crate::SubAgentsView>>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]

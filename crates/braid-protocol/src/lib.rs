@@ -26,6 +26,7 @@ pub mod search;
 pub mod sent;
 pub mod settings;
 pub mod status;
+pub mod subagents;
 pub mod team;
 pub mod tools;
 pub mod typescript;
@@ -66,6 +67,10 @@ pub use settings::{
     ProviderView, SettingsView,
 };
 pub use status::{ContextStatus, StatusKind};
+pub use subagents::{
+    ChildOf, ChildOutcome, ChildReport, ChildSummary, SubAgentLimits, SubAgentView, SubAgentsView, SubTask,
+    MAX_SUB_TASKS, SPAWN_AGENTS, SUBMIT_ERROR, SUBMIT_RESULT,
+};
 pub use team::{
     AgentType, MemberCheck, Team, TeamAction, TeamMember, TeamRoute, TeamView, DEFAULT_TEAM_BUDGET,
     DEFAULT_TEAM_WINDOW, MAX_AGENT_TURNS, MAX_QUEUED_TURNS, TEAM_TASK_LIMIT,

@@ -284,6 +284,10 @@ pub struct GraphRow {
     pub tips: Vec<BranchId>,
     /// A merge card (undone or not).
     pub merge: bool,
+    /// A tool request that started sub-agents: its `spawn_agents` calls,
+    /// whose children the graph shows as side lanes.
+    #[serde(default)]
+    pub spawns: Vec<crate::CallId>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]

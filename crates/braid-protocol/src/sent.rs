@@ -32,6 +32,8 @@ pub enum PromptPart {
     Continuation,
     /// A team member's instructions and the team task.
     Team,
+    /// A sub-agent's task rules (and, on its grace turn, "submit now").
+    SubAgent,
 }
 
 /// One part of the system prompt as sent.

@@ -142,6 +142,14 @@ pub fn generate() -> String {
     decl::<crate::TeamAction>(&cfg, &mut out);
     decl::<crate::MemberCheck>(&cfg, &mut out);
     decl::<crate::TeamView>(&cfg, &mut out);
+    decl::<crate::SubTask>(&cfg, &mut out);
+    decl::<crate::ChildOf>(&cfg, &mut out);
+    decl::<crate::ChildOutcome>(&cfg, &mut out);
+    decl::<crate::ChildReport>(&cfg, &mut out);
+    decl::<crate::SubAgentView>(&cfg, &mut out);
+    decl::<crate::SubAgentsView>(&cfg, &mut out);
+    decl::<crate::ChildSummary>(&cfg, &mut out);
+    decl::<crate::SubAgentLimits>(&cfg, &mut out);
     decl::<crate::CodebaseIndex>(&cfg, &mut out);
     decl::<crate::IndexState>(&cfg, &mut out);
     decl::<crate::FileExcerpt>(&cfg, &mut out);

@@ -8,8 +8,10 @@
 //! stream chunks.
 
 mod approval;
+mod children;
 mod failure;
 mod files;
+mod mailbox;
 mod merge;
 mod message;
 mod meta;
@@ -19,6 +21,7 @@ mod team;
 mod title;
 mod work;
 
+pub use mailbox::Mailbox;
 pub use meta::MetaChange;
 
 use crate::tool_task::ToolTask;
@@ -106,31 +109,6 @@ pub enum Input {
     },
 }
 
-/// The context's task has ended.
-#[derive(Debug)]
-pub struct Closed;
-
-/// The way into a context's task. Cancel, Interrupt and Shutdown go to a
-/// mailbox of their own that the task reads first.
-#[derive(Clone)]
-pub struct Mailbox {
-    normal: mpsc::UnboundedSender<Input>,
-    urgent: mpsc::UnboundedSender<Input>,
-}
-
-impl Mailbox {
-    /// `Err` when the context's task has ended.
-    pub fn send(&self, input: Input) -> Result<(), Closed> {
-        let urgent = matches!(input, Input::Command(Event::Cancel | Event::Interrupt, _) | Input::Shutdown { .. });
-        let sent = if urgent { self.urgent.send(input) } else { self.normal.send(input) };
-        sent.map_err(|_| Closed)
-    }
-
-    pub fn is_closed(&self) -> bool {
-        self.normal.is_closed()
-    }
-}
-
 /// A change to a branch, other than forking and switching.
 pub enum BranchEdit {
     Rename(String),
@@ -170,6 +148,8 @@ pub struct ContextActor {
     model_counts: crate::model_count::Counts,
     /// A title was asked for already (once per task).
     titling: bool,
+    /// The children of a running `spawn_agents` call.
+    sub_agents: Option<crate::subagents::SubAgentsRun>,
 }
 
 impl ContextActor {
@@ -194,9 +174,10 @@ impl ContextActor {
             reading: None,
             model_counts: Arc::default(),
             titling: false,
+            sub_agents: None,
         };
         // The catalogue first: the stored one may be from an older run.
-        let tools = actor.shared.tools().specs();
+        let tools = actor.shared.catalogue();
         let _ = tx.send(Input::Event(Event::CatalogueChanged { tools }));
         actor.restore_files();
         tokio::spawn(actor.run(rx, urgent_rx));
@@ -299,6 +280,7 @@ impl ContextActor {
             h.abort();
         }
         self.outgoing = None;
+        self.sub_agents = None;
     }
 
     /// One transition, start to finish. Returns the reply, if the event was
@@ -377,6 +359,9 @@ impl ContextActor {
                 Effect::RunTool { call, .. } => self.run_tool(call),
                 Effect::KillTool { call_id } => self.kill_tool(&call_id),
                 Effect::Summarize { request_id, replaces } => self.start_summary(request_id, replaces),
+                e @ (Effect::SpawnAgents { .. } | Effect::StopSubAgents { .. } | Effect::ChildEnded { .. }) => {
+                    self.sub_agent_effect(e)
+                }
                 Effect::PersistState
                 | Effect::AppendMessage(_)
                 | Effect::UpdateMessage(_)

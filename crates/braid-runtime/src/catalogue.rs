@@ -6,9 +6,9 @@ use braid_tools::ToolRegistry;
 use std::sync::{Arc, PoisonError};
 
 impl Runtime {
-    /// The tool catalogue: every registered tool.
+    /// The tool catalogue: every registered tool, and the sub-agent tools.
     pub fn tools(&self) -> Vec<braid_protocol::ToolSpec> {
-        self.shared.tools().specs()
+        self.shared.catalogue()
     }
 
     /// Adds a tool (an MCP server's, an agent's) to the catalogue of every

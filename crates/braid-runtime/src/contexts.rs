@@ -57,7 +57,7 @@ impl Contexts {
 
     /// Tells every loaded context about the tools registered now.
     pub(crate) async fn catalogue_changed(&self, shared: &Shared) {
-        let tools = shared.tools().specs();
+        let tools = shared.catalogue();
         for tx in self.loaded.lock().await.values() {
             let _ = tx.send(Input::Event(Event::CatalogueChanged { tools: tools.clone() }));
         }

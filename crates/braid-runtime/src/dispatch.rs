@@ -171,6 +171,7 @@ impl Runtime {
             Command::GetSentRequest { context_id } => to_json(&self.sent_request(&context_id).await.map_err(wire)?),
             Command::SetTeam { context_id, team } => to_json(&self.set_team(&context_id, team).await.map_err(wire)?),
             Command::GetTeam { context_id } => to_json(&self.team(&context_id).await.map_err(wire)?),
+            Command::ListChildren { context_id } => to_json(&self.children(&context_id).await.map_err(wire)?),
             Command::SteerTeam { context_id, action } => {
                 self.steer_team(&context_id, action).await.map(|()| json!(null)).map_err(wire)
             }

@@ -35,6 +35,7 @@ mod seen;
 mod send;
 mod shared;
 mod snapshot;
+mod subagents;
 mod subscription;
 mod summary_task;
 mod team;
@@ -135,6 +136,7 @@ impl Runtime {
             ledger,
             mcp: Default::default(),
             sent: Default::default(),
+            children: Default::default(),
         });
         let sweep = shared.clone();
         std::thread::spawn(move || sweep_images(&sweep));
@@ -217,8 +219,17 @@ impl Runtime {
         Ok((snapshot, Subscription { context: id.clone(), rx }))
     }
 
-    /// Stops whatever runs in the context, then deletes it for good.
+    /// Stops whatever runs in the context, then deletes it for good, with
+    /// its sub-agents.
     pub async fn delete_context(&self, id: &ContextId) -> Result<(), RuntimeError> {
+        let children = self.shared.lock_store().children_of(id)?;
+        for child in children.iter().map(|c| &c.context_id).chain([id]) {
+            self.delete_one(child).await?;
+        }
+        Ok(())
+    }
+
+    async fn delete_one(&self, id: &ContextId) -> Result<(), RuntimeError> {
         self.shared.contexts.close(id).await;
         self.shared.sent.forget(id);
         // Its images go too, unless another conversation uses them.

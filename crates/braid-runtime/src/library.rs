@@ -11,6 +11,11 @@ use braid_protocol::{ContextId, MessageId, SearchHit, SnippetPart};
 const DEFAULT_HITS: u32 = 50;
 
 impl Runtime {
+    /// A conversation's sub-agents, oldest first (the list leaves them out).
+    pub async fn children(&self, id: &ContextId) -> Result<Vec<braid_protocol::ChildSummary>, RuntimeError> {
+        Ok(self.shared.lock_store().children_of(id)?)
+    }
+
     /// Keeps the conversation at the top of the list, or no longer.
     pub async fn pin_context(&self, id: &ContextId, pinned: bool) -> Result<(), RuntimeError> {
         let change = MetaChange { pinned: Some(pinned), ..Default::default() };

@@ -341,6 +341,17 @@ impl Providers {
         Ok(built)
     }
 
+    /// The sub-agents' limits in the settings file, kept sensible: a
+    /// turn, a second and one child at least.
+    pub fn sub_agent_limits(&self) -> braid_protocol::SubAgentLimits {
+        let l = self.read().settings.sub_agents;
+        braid_protocol::SubAgentLimits {
+            time_limit_ms: l.time_limit_ms.max(1_000),
+            turn_limit: l.turn_limit.max(1),
+            concurrency: l.concurrency.max(1),
+        }
+    }
+
     pub fn effective(&self, choice: Option<&ModelChoice>) -> Option<EffectiveModel> {
         self.resolve(choice).ok().map(|r| r.view)
     }

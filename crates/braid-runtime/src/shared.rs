@@ -31,6 +31,8 @@ pub struct RuntimeConfig {
     /// folder): the first read in a conversation working in one, or in a
     /// folder above one, is asked.
     pub broad_dirs: Vec<PathBuf>,
+    /// Time, turns and concurrency of sub-agents.
+    pub sub_agents: braid_protocol::SubAgentLimits,
 }
 
 impl RuntimeConfig {
@@ -46,6 +48,7 @@ impl RuntimeConfig {
             broad_dirs: std::iter::once(PathBuf::from("/"))
                 .chain(std::env::var_os("HOME").and_then(|h| std::fs::canonicalize(h).ok()))
                 .collect(),
+            sub_agents: braid_protocol::SubAgentLimits::default(),
         }
     }
 }
@@ -69,6 +72,8 @@ pub(crate) struct Shared {
     pub(crate) mcp: crate::mcp::Mcp,
     /// Each conversation's last request as sent ("What the model sees").
     pub(crate) sent: crate::seen::SentLog,
+    /// Sub-agents' ends, heard by their supervisors.
+    pub(crate) children: crate::subagents::Children,
 }
 
 impl Shared {
@@ -81,6 +86,14 @@ impl Shared {
     /// The tools registered now.
     pub(crate) fn tools(&self) -> Arc<braid_tools::ToolRegistry> {
         self.tools.read().unwrap_or_else(PoisonError::into_inner).clone()
+    }
+
+    /// What every context is offered: the registered tools, then the
+    /// sub-agent tools (run by the runtime itself, never dispatched).
+    pub(crate) fn catalogue(&self) -> Vec<braid_protocol::ToolSpec> {
+        let mut specs = self.tools().specs();
+        specs.extend(braid_core::subagents::tool_specs());
+        specs
     }
 }
 

@@ -68,6 +68,8 @@ pub fn build(
         kept: state.config.kept.iter().copied().collect(),
         team: state.config.team.clone(),
         route: state.route.visible(),
+        sub_agents: state.agents.clone(),
+        child: state.config.child.clone(),
         files,
         overwrites: Vec::new(),
         previews: Vec::new(),

@@ -52,7 +52,7 @@ async fn the_model_is_offered_the_tools_its_mode_allows() {
     let names = |i: usize| requests[i].tools.iter().map(|t| t.name.as_str()).collect::<Vec<_>>();
     let codebase = ["codebase_search", "find_definition", "find_references", "get_project_overview"];
     let builtin = ["read_file", "list_directory", "glob_files", "write_file", "edit_file", "run_command"];
-    assert_eq!(names(0), [&builtin[..], &codebase[..]].concat());
+    assert_eq!(names(0), [&builtin[..], &codebase[..], &["spawn_agents"]].concat(), "sub-agents last");
     assert_eq!(names(1), [&builtin[..3], &codebase[..]].concat(), "Plan mode: read tools only");
 
     let system = |i: usize| requests[i].system.clone().unwrap_or_default();

@@ -102,6 +102,7 @@ async fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
+    config.sub_agents = providers.sub_agent_limits();
     if args.echo {
         providers = providers.with_fallback(Fallback::builtin_echo(Duration::from_millis(args.echo_delay_ms)));
     } else if let Some(url) = &args.base_url {

@@ -16,7 +16,8 @@ impl Store {
             "SELECT c.id, c.title, c.working_dir, c.created_at, c.updated_at, c.status_json,
                     (SELECT COUNT(*) FROM messages m WHERE m.context_id = c.id), c.model_json, c.pinned,
                     c.active_branch
-             FROM contexts c ORDER BY c.updated_at DESC, c.id",
+             FROM contexts c WHERE NOT iif(json_valid(c.state_json), json_type(c.state_json, '$.config.child') IS NOT NULL, 0)
+             ORDER BY c.updated_at DESC, c.id",
         )?;
         let rows = stmt.query_map([], |r| {
             Ok((
@@ -45,6 +46,28 @@ impl Store {
             });
             let branches = branches.remove(&meta.id).unwrap_or_default();
             out.push(ContextListing { meta, status, message_count, branches, active_branch });
+        }
+        Ok(out)
+    }
+
+    /// A conversation's sub-agents, oldest first (the list leaves them
+    /// out); a child whose stored state cannot be read is skipped.
+    pub fn children_of(&self, parent: &ContextId) -> Result<Vec<braid_protocol::ChildSummary>, StoreError> {
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT id, json_extract(state_json, '$.config.child'), status_json, json_extract(state_json, '$.child.outcome') FROM contexts
+             WHERE iif(json_valid(state_json), json_extract(state_json, '$.config.child.parent') = ?1, 0)
+             ORDER BY created_at, id",
+        )?;
+        let rows = stmt.query_map([&parent.0], |r| {
+            Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?, r.get::<_, String>(2)?, r.get::<_, Option<String>>(3)?))
+        })?;
+        let mut out = Vec::new();
+        for row in rows {
+            let (id, child, status, outcome) = row?;
+            if let (Ok(child), Ok(status)) = (serde_json::from_str(&child), serde_json::from_str(&status)) {
+                let outcome = outcome.and_then(|o| serde_json::from_str(&o).ok());
+                out.push(braid_protocol::ChildSummary { context_id: ContextId(id), child, status, outcome });
+            }
         }
         Ok(out)
     }

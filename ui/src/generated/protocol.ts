@@ -4,7 +4,7 @@ export type CallId = string;
 
 export type FailureCode = "network" | "stream_cut" | "empty_response" | "rate_limited" | "server_error" | "auth" | "context_length_exceeded" | "context_too_large" | "bad_request" | "protocol" | "no_provider" | "image_unreadable" | "storage_failed" | "storage" | "agent_failed" | "other";
 
-export type NoticeCode = "agent_busy" | "invalid_input" | "not_found" | "storage" | "provider" | "invalid_state" | "internal" | "message_not_added" | "cancelled" | "interrupted" | "interrupting" | "empty_response" | "answer_cut" | "usage_unreported" | "file_changed" | "image_read" | "image_failed" | "ocr_used" | "loop_limit" | "loop_detected" | "summarized" | "summary_failed" | "context_trimmed" | "streaming_unavailable" | "titled" | "tools_left_out" | "team_task_cut" | "agent_failed" | "team_unknown_member" | "team_paused" | "team_limit" | "network" | "stream_cut" | "rate_limited" | "server_error" | "auth" | "context_length_exceeded" | "context_too_large" | "bad_request" | "protocol" | "no_provider" | "image_unreadable" | "storage_failed" | "other";
+export type NoticeCode = "agent_busy" | "invalid_input" | "not_found" | "storage" | "provider" | "invalid_state" | "internal" | "message_not_added" | "cancelled" | "interrupted" | "interrupting" | "empty_response" | "answer_cut" | "usage_unreported" | "file_changed" | "image_read" | "image_failed" | "ocr_used" | "loop_limit" | "loop_detected" | "summarized" | "summary_failed" | "context_trimmed" | "streaming_unavailable" | "titled" | "tools_left_out" | "team_task_cut" | "agent_failed" | "team_unknown_member" | "team_paused" | "team_limit" | "sub_agent_grace" | "network" | "stream_cut" | "rate_limited" | "server_error" | "auth" | "context_length_exceeded" | "context_too_large" | "bad_request" | "protocol" | "no_provider" | "image_unreadable" | "storage_failed" | "other";
 
 export type ContextId = string;
 
@@ -160,7 +160,12 @@ tips: Array<BranchId>,
 /**
  * A merge card (undone or not).
  */
-merge: boolean, };
+merge: boolean, 
+/**
+ * A tool request that started sub-agents: its `spawn_agents` calls,
+ * whose children the graph shows as side lanes.
+ */
+spawns: Array<CallId>, };
 
 export type GraphBranch = { id: BranchId, name: string, color: number, parent: BranchId | null, tip: MessageId | null, message_count: number, system_prompt: string | null, };
 
@@ -325,7 +330,7 @@ reason: string,
  */
 output: string, };
 
-export type PromptPart = "base" | "branch_override" | "role" | "mode" | "workspace" | "instructions" | "tools" | "tool_examples" | "file_changes" | "continuation" | "team";
+export type PromptPart = "base" | "branch_override" | "role" | "mode" | "workspace" | "instructions" | "tools" | "tool_examples" | "file_changes" | "continuation" | "team" | "sub_agent";
 
 export type Payload = { "type": "text", text: string, } | { "type": "file_reference", path: string, range: LineRange | null, text: string | null, } | { "type": "image", source: ImageSource, mode: ImageMode | null, text: string | null, } | { "type": "workflow", name: string, arguments: { [key in string]: string }, } | { "type": "tool_result", call_id: CallId, output: string, is_error: boolean, } | { "type": "mcp_resource", server: string, uri: string, text: string | null, };
 
@@ -487,6 +492,63 @@ export type TeamView = { team?: Team, checks: Array<MemberCheck>, route: TeamRou
  * The task was longer than [`TEAM_TASK_LIMIT`] and was cut.
  */
 warning?: string, };
+
+export type SubTask = { 
+/**
+ * How the child is called in the parent's card and dialogs.
+ */
+name: string, instructions: string, 
+/**
+ * A model of the parent's provider (or `provider/model`); `None`: the
+ * parent's model.
+ */
+model?: string, };
+
+export type ChildOf = { parent: ContextId, 
+/**
+ * The parent's `spawn_agents` call.
+ */
+call_id: CallId, 
+/**
+ * The task's place in that call, from 0.
+ */
+index: number, name: string, turn_limit: number, };
+
+export type ChildOutcome = { "kind": "submitted", result: string, } | { "kind": "failed", reason: string, };
+
+export type ChildReport = { outcome: ChildOutcome, duration_ms: number, 
+/**
+ * Tokens the child's model read and wrote, as its servers reported.
+ */
+tokens: number, };
+
+export type SubAgentView = { name: string, 
+/**
+ * Set once the child's conversation exists (it waits until then).
+ */
+context_id?: ContextId, report?: ChildReport, };
+
+export type SubAgentsView = { call_id: CallId, agents: Array<SubAgentView>, };
+
+export type ChildSummary = { context_id: ContextId, child: ChildOf, status: ContextStatus, 
+/**
+ * How it ended, once it has.
+ */
+outcome?: ChildOutcome, };
+
+export type SubAgentLimits = { 
+/**
+ * Wall time from the child's start; past it, the child is stopped.
+ */
+time_limit_ms: number, 
+/**
+ * Model turns; one more (the grace turn) tells it to submit now.
+ */
+turn_limit: number, 
+/**
+ * Children running at once; the others wait.
+ */
+concurrency: number, };
 
 export type CodebaseIndex = { 
 /**
@@ -771,7 +833,7 @@ working_dir: string | null, } | { "type": "set_working_dir", context_id: Context
 /**
  * With a denial: why, told to the model with it.
  */
-reason: string | null, } | { "type": "create_branch", context_id: ContextId, from_message: MessageId, name: string, system_prompt: string | null, } | { "type": "fork_before", context_id: ContextId, message: MessageId, name: string, } | { "type": "switch_branch", context_id: ContextId, branch_id: BranchId, } | { "type": "rename_branch", context_id: ContextId, branch_id: BranchId, name: string, } | { "type": "set_branch_prompt", context_id: ContextId, branch_id: BranchId, system_prompt: string | null, } | { "type": "set_branch_model", context_id: ContextId, branch_id: BranchId, model: ModelChoice | null, } | { "type": "delete_branch", context_id: ContextId, branch_id: BranchId, } | { "type": "preview_merge", context_id: ContextId, options: MergeOptions, } | { "type": "merge", context_id: ContextId, options: MergeOptions, } | { "type": "undo_merge", context_id: ContextId, merge: MessageId, } | { "type": "draft_merge_summary", context_id: ContextId, source: BranchId, } | { "type": "branch_graph", context_id: ContextId, } | { "type": "rename_context", context_id: ContextId, title: string, } | { "type": "export_context", context_id: ContextId, format: ExportFormat, } | { "type": "import_context", text: string, } | { "type": "keep_in_context", context_id: ContextId, message_id: MessageId, keep: boolean, } | { "type": "pin_context", context_id: ContextId, pinned: boolean, } | { "type": "search_conversations", query: string, limit: number | null, } | { "type": "set_context_model", context_id: ContextId, model: ModelChoice | null, } | { "type": "get_settings" } | { "type": "save_provider", provider: ProviderInput, } | { "type": "remove_provider", provider_id: string, } | { "type": "set_default_provider", provider_id: string, } | { "type": "test_provider", provider: ProviderInput, } | { "type": "list_models", provider_id: string, } | { "type": "detect_local_servers" } | { "type": "list_local_models" } | { "type": "import_local_model", path: string, } | { "type": "remove_local_model", name: string, } | { "type": "set_default_local_model", name: string, } | { "type": "set_local_model_settings", settings: LocalModelSettings, } | { "type": "list_tools" } | { "type": "set_tool_policy", context_id: ContextId, policy: ToolApprovalPolicy, always_ask: Array<string> | null, } | { "type": "set_sandbox", context_id: ContextId, sandbox: Sandbox, } | { "type": "set_generation", context_id: ContextId, settings: GenerationSettings, } | { "type": "set_mode", context_id: ContextId, mode: AgentMode, } | { "type": "set_role", context_id: ContextId, role: AgentRole, } | { "type": "get_sent_request", context_id: ContextId, } | { "type": "set_team", context_id: ContextId, team: Team | null, } | { "type": "get_team", context_id: ContextId, } | { "type": "steer_team", context_id: ContextId, action: TeamAction, } | { "type": "get_codebase_index", context_id: ContextId, } | { "type": "cancel_codebase_index", context_id: ContextId, } | { "type": "rebuild_codebase_index", context_id: ContextId, } | { "type": "read_workspace_file", context_id: ContextId, path: string, line: number, } | { "type": "list_workspace_files", context_id: ContextId, query: string, limit: number | null, } | { "type": "set_context_strategy", context_id: ContextId, strategy: ContextStrategy, summarize_at_percent: number | null, } | { "type": "store_image", data: string, name: string | null, } | { "type": "read_image", id: string, } | { "type": "retry_image", context_id: ContextId, message_id: MessageId, mode: ImageMode | null, };
+reason: string | null, } | { "type": "create_branch", context_id: ContextId, from_message: MessageId, name: string, system_prompt: string | null, } | { "type": "fork_before", context_id: ContextId, message: MessageId, name: string, } | { "type": "switch_branch", context_id: ContextId, branch_id: BranchId, } | { "type": "rename_branch", context_id: ContextId, branch_id: BranchId, name: string, } | { "type": "set_branch_prompt", context_id: ContextId, branch_id: BranchId, system_prompt: string | null, } | { "type": "set_branch_model", context_id: ContextId, branch_id: BranchId, model: ModelChoice | null, } | { "type": "delete_branch", context_id: ContextId, branch_id: BranchId, } | { "type": "preview_merge", context_id: ContextId, options: MergeOptions, } | { "type": "merge", context_id: ContextId, options: MergeOptions, } | { "type": "undo_merge", context_id: ContextId, merge: MessageId, } | { "type": "draft_merge_summary", context_id: ContextId, source: BranchId, } | { "type": "branch_graph", context_id: ContextId, } | { "type": "rename_context", context_id: ContextId, title: string, } | { "type": "export_context", context_id: ContextId, format: ExportFormat, } | { "type": "import_context", text: string, } | { "type": "keep_in_context", context_id: ContextId, message_id: MessageId, keep: boolean, } | { "type": "pin_context", context_id: ContextId, pinned: boolean, } | { "type": "search_conversations", query: string, limit: number | null, } | { "type": "set_context_model", context_id: ContextId, model: ModelChoice | null, } | { "type": "get_settings" } | { "type": "save_provider", provider: ProviderInput, } | { "type": "remove_provider", provider_id: string, } | { "type": "set_default_provider", provider_id: string, } | { "type": "test_provider", provider: ProviderInput, } | { "type": "list_models", provider_id: string, } | { "type": "detect_local_servers" } | { "type": "list_local_models" } | { "type": "import_local_model", path: string, } | { "type": "remove_local_model", name: string, } | { "type": "set_default_local_model", name: string, } | { "type": "set_local_model_settings", settings: LocalModelSettings, } | { "type": "list_tools" } | { "type": "set_tool_policy", context_id: ContextId, policy: ToolApprovalPolicy, always_ask: Array<string> | null, } | { "type": "set_sandbox", context_id: ContextId, sandbox: Sandbox, } | { "type": "set_generation", context_id: ContextId, settings: GenerationSettings, } | { "type": "set_mode", context_id: ContextId, mode: AgentMode, } | { "type": "set_role", context_id: ContextId, role: AgentRole, } | { "type": "get_sent_request", context_id: ContextId, } | { "type": "set_team", context_id: ContextId, team: Team | null, } | { "type": "get_team", context_id: ContextId, } | { "type": "steer_team", context_id: ContextId, action: TeamAction, } | { "type": "list_children", context_id: ContextId, } | { "type": "get_codebase_index", context_id: ContextId, } | { "type": "cancel_codebase_index", context_id: ContextId, } | { "type": "rebuild_codebase_index", context_id: ContextId, } | { "type": "read_workspace_file", context_id: ContextId, path: string, line: number, } | { "type": "list_workspace_files", context_id: ContextId, query: string, limit: number | null, } | { "type": "set_context_strategy", context_id: ContextId, strategy: ContextStrategy, summarize_at_percent: number | null, } | { "type": "store_image", data: string, name: string | null, } | { "type": "read_image", id: string, } | { "type": "retry_image", context_id: ContextId, message_id: MessageId, mode: ImageMode | null, };
 
 export type SendReceipt = { message_id: MessageId, 
 /**
@@ -943,7 +1005,15 @@ team?: Team,
 /**
  * The route of a team chain running or paused.
  */
-route?: TeamRoute, };
+route?: TeamRoute, 
+/**
+ * The running `spawn_agents` call's children.
+ */
+sub_agents?: SubAgentsView, 
+/**
+ * A sub-agent's parent and task.
+ */
+child?: ChildOf, };
 
 export type ExportFormat = { "kind": "json" } | { "kind": "markdown", all_branches: boolean, };
 
@@ -974,7 +1044,11 @@ queue: Array<QueuedPreview>, notice?: Notice | null,
 /**
  * A team conversation's route of turns, while a chain runs or waits.
  */
-team?: TeamRoute, };
+team?: TeamRoute, 
+/**
+ * The sub-agents of the running `spawn_agents` call.
+ */
+sub_agents?: SubAgentsView, };
 
 export type ContextUpdate = { context_id: ContextId, current_state: ContextStatus, 
 /**
@@ -1091,6 +1165,7 @@ export type CommandResponses = {
   set_team: TeamView,
   get_team: TeamView,
   steer_team: void,
+  list_children: Array<ChildSummary>,
   get_codebase_index: CodebaseIndex | null,
   cancel_codebase_index: CodebaseIndex | null,
   rebuild_codebase_index: CodebaseIndex | null,

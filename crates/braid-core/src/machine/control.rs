@@ -75,6 +75,7 @@ impl Step {
         self.reply(Ok(Reply::Done));
         if self.s.status.is_busy() {
             self.s.book.turn.cancelled = true;
+            self.child_failed("it was cancelled");
         }
         match self.kind() {
             StatusKind::Idle => return,
@@ -105,6 +106,10 @@ impl Step {
                     self.notify(Notice::new(NoticeCode::Cancelled, "Cancelled."));
                     return;
                 }
+            }
+            StatusKind::AwaitingSubAgents => {
+                self.stop_sub_agents("cancelled by the user");
+                self.close_round("cancelled by the user");
             }
             StatusKind::Cancelling => self.s.round = None,
             _ => self.close_round("cancelled by the user"),

@@ -222,6 +222,19 @@ pub enum Event {
     SteerTeam {
         action: braid_protocol::TeamAction,
     },
+    /// The runtime created the conversation of task `index` of the
+    /// running `spawn_agents` call (`SpawnAgents`).
+    SubAgentStarted {
+        call_id: CallId,
+        index: u32,
+        context_id: braid_protocol::ContextId,
+    },
+    /// Task `index` ended: submitted, failed, past a limit, or stopped.
+    SubAgentFinished {
+        call_id: CallId,
+        index: u32,
+        report: braid_protocol::ChildReport,
+    },
 }
 
 impl Event {
@@ -271,6 +284,8 @@ impl Event {
             Event::UndoMerge { .. } => "undo_merge",
             Event::SetTeam { .. } => "set_team",
             Event::SteerTeam { .. } => "steer_team",
+            Event::SubAgentStarted { .. } => "sub_agent_started",
+            Event::SubAgentFinished { .. } => "sub_agent_finished",
         }
     }
 }
@@ -383,6 +398,22 @@ pub enum Effect {
     /// Kill the tool and its whole process tree.
     KillTool {
         call_id: CallId,
+    },
+    /// Run these tasks as sub-agents (the parent's policy, mode and
+    /// workspace; at most the configured number at once), reporting
+    /// `SubAgentStarted` and `SubAgentFinished` for each.
+    SpawnAgents {
+        call_id: CallId,
+        tasks: Vec<braid_protocol::SubTask>,
+    },
+    /// Cancel every child of this call still running or waiting.
+    StopSubAgents {
+        call_id: CallId,
+    },
+    /// This sub-agent ended: tell the parent's supervisor.
+    ChildEnded {
+        outcome: braid_protocol::ChildOutcome,
+        tokens: u64,
     },
     /// Ask the model for a summary of these messages (request `request_id`
     /// waits for it; cancelling aborts it like the request).

@@ -11,6 +11,7 @@ use crate::approval::offered_tools;
 use crate::fit::{self, FileChangeKind, Fit, FitSettings, PreparedRequest};
 use crate::llm::{LlmFailure, ToolChoice, Usage};
 use crate::prompt;
+use crate::subagents;
 use crate::tokens;
 use braid_protocol::sent::join_parts;
 use braid_protocol::{ContextStatus, Message, MessageType, Notice, RequestId, TokenCount, ToolSpec, ToolUse};
@@ -118,6 +119,7 @@ impl Step {
         untold: &[fit::FileChange],
     ) -> (Vec<SentPart>, u32, u32) {
         let callable: &[ToolSpec] = if tool_choice == Some(&ToolChoice::None) { &[] } else { tools };
+        let sub_agent = self.child_prompt();
         let facts = prompt::PromptFacts {
             configured: p.configured_prompt.as_deref(),
             branch: p.branch_prompt.as_deref(),
@@ -126,6 +128,7 @@ impl Step {
             callable,
             changes: untold,
             messages: &p.messages,
+            sub_agent: sub_agent.as_deref(),
         };
         let system: Vec<SentPart> = prompt::parts(&facts)
             .into_iter()
@@ -148,7 +151,16 @@ impl Step {
     /// needs their definitions with some providers, so those are declared
     /// but not callable.
     fn tools_for(&self, p: &PreparedRequest, forced: Option<String>) -> (Vec<ToolSpec>, Option<ToolChoice>) {
-        let offered = offered_tools(&self.s.config.tools, &self.s.catalogue);
+        let child = self.is_child();
+        let offered = offered_tools(&self.s.config.tools, &self.s.catalogue)
+            .filter(move |t| subagents::offered_to(&t.name, child));
+        // A sub-agent's grace turn: it must submit what it has, so that is
+        // the one tool offered, and called.
+        if self.child_grace_turn() {
+            let submit: Vec<ToolSpec> = offered.filter(|t| t.name == braid_protocol::SUBMIT_RESULT).cloned().collect();
+            let choice = (!submit.is_empty()).then(|| ToolChoice::Function(braid_protocol::SUBMIT_RESULT.to_owned()));
+            return (submit, choice);
+        }
         if let Some(name) = forced {
             let tools = match tool_use(&self.s.config.generation, p.calls_tools) {
                 ToolUse::Auto => offered.cloned().collect(),

@@ -92,6 +92,7 @@ impl Step {
     pub(super) fn completed(&mut self, response: LlmResponse) {
         let Some(request) = self.s.request.take() else { return };
         self.learn_usage(response.usage);
+        self.child_answered(response.usage);
         self.set_status(ContextStatus::ProcessingLlmResponse);
         if request.sequence > 0 {
             self.run(Effect::Emit(BraidEvent::ContentFinal(ContentFinal {
@@ -145,6 +146,7 @@ impl Step {
             }
         }
         if interrupted {
+            self.child_failed("it was stopped by the user");
             self.notify(Notice::new(
                 NoticeCode::Interrupted,
                 "Stopped. The partial answer is kept; press Continue to let the model go on.",
@@ -152,6 +154,10 @@ impl Step {
         }
         if let Some(next) = next {
             self.member_answered(next, interrupted);
+            return;
+        }
+        // A sub-agent's turn ends only with a submission.
+        if !interrupted && !self.child_may_go_on(true) {
             return;
         }
         self.set_status(ContextStatus::Idle);

@@ -195,6 +195,8 @@ impl Step {
             Event::UndoMerge { undo } => self.undo_merge(*undo),
             Event::SetTeam { team } => self.set_team(team.map(|t| *t)),
             Event::SteerTeam { action } => self.steer(action),
+            Event::SubAgentStarted { call_id, index, context_id } => self.sub_agent_started(call_id, index, context_id),
+            Event::SubAgentFinished { call_id, index, report } => self.sub_agent_finished(call_id, index, report),
         }
     }
 
@@ -240,6 +242,7 @@ impl Step {
                 queue: self.s.queue.iter().map(|q| QueuedPreview::of(q.id, &q.body)).collect(),
                 notice,
                 team: self.route_view(),
+                sub_agents: self.s.agents.clone().map(Box::new),
             },
         }))
     }
@@ -249,6 +252,10 @@ impl Step {
     pub(super) fn set_status(&mut self, status: ContextStatus) {
         if status == self.s.status {
             return;
+        }
+        if let ContextStatus::Failed { message, .. } = &status {
+            let message = message.clone();
+            self.child_failed(&message);
         }
         let previous = std::mem::replace(&mut self.s.status, status);
         let changed_kind = previous.kind() != self.s.status.kind();

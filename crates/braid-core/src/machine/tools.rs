@@ -36,6 +36,8 @@ impl Step {
                 ToolCall { id: id.into(), name: c.name, arguments: c.arguments, approval }
             })
             .collect();
+        let mut calls = calls;
+        self.refuse_crowded_submit(&mut calls, &mut rejected);
         let text = (!response.text.is_empty()).then_some(response.text);
         let mut request = self.message(response_id, MessageType::ToolRequest { text, calls });
         request.meta.usage = response.usage.map(Into::into);
@@ -68,12 +70,23 @@ impl Step {
                 return (Approval::Denied, Some(why));
             }
         };
+        if !crate::subagents::offered_to(name, self.is_child()) {
+            let why = match self.is_child() {
+                true => format!("{name} is not available to a sub-agent: it cannot start sub-agents of its own"),
+                false => format!("{name} is only for sub-agents"),
+            };
+            return (Approval::Denied, Some(why));
+        }
         // Checked against the tool's schema before anyone is asked: the
         // model gets the reason and may call again.
         if let Some(spec) = self.s.catalogue.iter().find(|t| t.name == name) {
             if let Err(why) = crate::arguments::check(name, &spec.input_schema, &args) {
                 return (Approval::Denied, Some(format!("invalid arguments: {why}")));
             }
+        }
+        // A sub-agent's submission is its answer, never a question.
+        if super::subagents::is_submit(name) {
+            return (Approval::Approved, None);
         }
         // Normalised, so key order or spacing does not hide a repeat.
         let signature = format!("{name}({args})");
@@ -212,7 +225,7 @@ impl Step {
 
     /// Runs the next approved call; writes results for denied or invalid
     /// ones in order; closes the round when none are left.
-    fn run_next_tool(&mut self) {
+    pub(super) fn run_next_tool(&mut self) {
         loop {
             let Some(round) = self.s.round.as_mut() else { return };
             let total = round.calls().len();
@@ -250,6 +263,20 @@ impl Step {
                 let (_, outcome) = round.supplied.remove(i);
                 round.next += 1;
                 self.append_result(call.id, outcome);
+                continue;
+            }
+            if super::subagents::is_submit(&call.name) {
+                round.next += 1;
+                self.submit(&call);
+                continue;
+            }
+            if call.name == braid_protocol::SPAWN_AGENTS {
+                if self.spawn_agents(&call) {
+                    return;
+                }
+                if let Some(round) = self.s.round.as_mut() {
+                    round.next += 1;
+                }
                 continue;
             }
             // Run again outside the sandbox: the blocked result is replaced.
@@ -328,6 +355,7 @@ impl Step {
             return;
         }
         if interrupted {
+            self.child_failed("it was stopped by the user");
             self.set_status(ContextStatus::Idle);
             self.notify(Notice::new(
                 NoticeCode::Interrupted,
@@ -343,6 +371,9 @@ impl Step {
             self.stop_loop(NoticeCode::LoopLimit, text);
             return;
         }
+        if !self.child_may_go_on(false) {
+            return;
+        }
         let tools_executed = self.s.auto_loop.tools_executed;
         self.set_status(ContextStatus::ToolAutoLoop { depth, tools_executed });
         self.start_request(1);
@@ -350,6 +381,7 @@ impl Step {
 
     /// Ends the turn with a visible notice (kept in history).
     fn stop_loop(&mut self, code: NoticeCode, text: String) {
+        self.child_failed(&text);
         let id = self.alloc_message_id();
         let control = ControlKind::Notice { code, text: text.clone() };
         let message = self.message(id, MessageType::SystemControl { control });

@@ -32,6 +32,8 @@ pub struct PromptFacts<'a> {
     /// Changes not yet told to the model.
     pub changes: &'a [FileChange],
     pub messages: &'a [Message],
+    /// A sub-agent's rules (`crate::subagents::child_prompt`).
+    pub sub_agent: Option<&'a str>,
 }
 
 /// The parts in the order they are sent; empty ones are left out.
@@ -47,6 +49,7 @@ pub fn parts(f: &PromptFacts) -> Vec<(PromptPart, String)> {
     let with_tools = !f.callable.is_empty();
     [
         base,
+        (PromptPart::SubAgent, f.sub_agent.map(str::to_owned)),
         (PromptPart::Role, role),
         (PromptPart::Mode, mode),
         (PromptPart::Workspace, workspace_line(f.workspace, with_tools)),

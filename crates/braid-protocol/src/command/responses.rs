@@ -81,6 +81,7 @@ pub fn responses() -> Vec<(&'static str, String)> {
         ("set_team", ts::<crate::TeamView>()),
         ("get_team", ts::<crate::TeamView>()),
         ("steer_team", unit()),
+        ("list_children", ts::<Vec<crate::ChildSummary>>()),
         ("get_codebase_index", ts::<Option<crate::CodebaseIndex>>()),
         ("cancel_codebase_index", ts::<Option<crate::CodebaseIndex>>()),
         ("rebuild_codebase_index", ts::<Option<crate::CodebaseIndex>>()),

@@ -39,6 +39,7 @@ impl ContextActor {
                 queue: self.state.queue.iter().map(|q| QueuedPreview::of(q.id, &q.body)).collect(),
                 notice: Some(Notice::from_error(ErrorCode::Storage, message.clone())),
                 team: self.state.route.visible().map(Box::new),
+                sub_agents: self.state.agents.clone().map(Box::new),
             },
         };
         let _ = self.shared.events.send(BraidEvent::ContextUpdate(update));
@@ -56,6 +57,7 @@ impl ContextActor {
                 queue: self.state.queue.iter().map(|q| QueuedPreview::of(q.id, &q.body)).collect(),
                 notice: Some(notice),
                 team: self.state.route.visible().map(Box::new),
+                sub_agents: self.state.agents.clone().map(Box::new),
             },
         };
         let _ = self.shared.events.send(BraidEvent::ContextUpdate(update));

@@ -1,0 +1,32 @@
+//! A context's sub-agent effects: as a parent, its children started and
+//! stopped (`crate::subagents` runs them); as a child, its end told to the
+//! supervisor that waits for it.
+
+use super::ContextActor;
+use crate::subagents::{self, ParentFacts};
+use braid_core::machine::Effect;
+
+impl ContextActor {
+    pub(super) fn sub_agent_effect(&mut self, effect: Effect) {
+        match effect {
+            Effect::SpawnAgents { call_id, tasks } => {
+                let parent = ParentFacts {
+                    id: self.meta.id.clone(),
+                    title: self.meta.title.clone(),
+                    working_dir: self.meta.working_dir.clone(),
+                    model: self.model_choice().cloned(),
+                    tools: self.state.config.tools.clone(),
+                    generation: self.state.config.generation,
+                    mailbox: self.mailbox.clone(),
+                };
+                self.sub_agents = Some(subagents::spawn(self.shared.clone(), parent, call_id, tasks));
+            }
+            // Dropping the run cancels every child still going.
+            Effect::StopSubAgents { call_id } if self.sub_agents.as_ref().is_some_and(|r| r.call_id == call_id) => {
+                self.sub_agents = None;
+            }
+            Effect::ChildEnded { outcome, tokens } => self.shared.children.ended(&self.meta.id, outcome, tokens),
+            _ => {}
+        }
+    }
+}

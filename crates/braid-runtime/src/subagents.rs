@@ -1,0 +1,234 @@
+//! Sub-agents carried out. A parent's `SpawnAgents` becomes one task that
+//! runs each child as a conversation of its own — the parent's folder,
+//! policy, mode, sandbox and generation settings; its own model if the
+//! task names one — at most
+//! `concurrency` at once, each under its time limit. The core decides
+//! everything else (the child's rules, the aggregated result); this module
+//! creates the children, hands them their task, waits for their end, and
+//! reports back. Dropping the task cancels every child still running.
+
+use crate::actor::{ContextActor, Input, Mailbox};
+use crate::{clock, RuntimeError, Shared};
+use braid_core::machine::Event;
+use braid_core::{ContextState, Conversation};
+use braid_protocol::{
+    CallId, ChildOf, ChildOutcome, ChildReport, ContextId, MessageType, ModelChoice, Role, SubAgentLimits, SubTask,
+    ToolSettings,
+};
+use braid_store::ContextMeta;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::{Duration, Instant};
+use tokio::sync::{oneshot, Semaphore};
+
+/// What a child takes from its parent.
+#[derive(Clone)]
+pub(crate) struct ParentFacts {
+    pub id: ContextId,
+    pub title: String,
+    pub working_dir: String,
+    pub model: Option<ModelChoice>,
+    pub tools: ToolSettings,
+    /// Tool use, temperature and the longest answer.
+    pub generation: braid_protocol::GenerationSettings,
+    /// Where the children's reports go.
+    pub mailbox: tokio::sync::mpsc::UnboundedSender<Input>,
+}
+
+/// The running children of one `spawn_agents` call; dropping it (the
+/// parent cancelled, or closed) cancels them.
+pub(crate) struct SubAgentsRun {
+    pub call_id: CallId,
+    pub handle: tokio::task::JoinHandle<()>,
+}
+
+impl Drop for SubAgentsRun {
+    fn drop(&mut self) {
+        self.handle.abort();
+    }
+}
+
+/// Where a child's end is heard: the child's context tells it here
+/// (`ChildEnded`), its supervisor waits for it.
+#[derive(Default)]
+pub(crate) struct Children {
+    waiting: Mutex<HashMap<ContextId, oneshot::Sender<(ChildOutcome, u64)>>>,
+}
+
+impl Children {
+    fn expect(&self, id: &ContextId) -> oneshot::Receiver<(ChildOutcome, u64)> {
+        let (tx, rx) = oneshot::channel();
+        self.waiting.lock().unwrap_or_else(PoisonError::into_inner).insert(id.clone(), tx);
+        rx
+    }
+
+    fn forget(&self, id: &ContextId) {
+        self.waiting.lock().unwrap_or_else(PoisonError::into_inner).remove(id);
+    }
+
+    /// A child ended (its core said so); nobody waits after a restart.
+    pub(crate) fn ended(&self, id: &ContextId, outcome: ChildOutcome, tokens: u64) {
+        if let Some(tx) = self.waiting.lock().unwrap_or_else(PoisonError::into_inner).remove(id) {
+            let _ = tx.send((outcome, tokens));
+        }
+    }
+}
+
+/// Starts the children of `call_id`, reporting each start and end to the
+/// parent.
+pub(crate) fn spawn(shared: Arc<Shared>, parent: ParentFacts, call_id: CallId, tasks: Vec<SubTask>) -> SubAgentsRun {
+    let limits = shared.config.sub_agents;
+    let handle = tokio::spawn({
+        let call_id = call_id.clone();
+        async move {
+            let slots = Arc::new(Semaphore::new(limits.concurrency.max(1) as usize));
+            let mut children = tokio::task::JoinSet::new();
+            for (index, task) in tasks.into_iter().enumerate() {
+                let job = Job { shared: shared.clone(), parent: parent.clone(), call_id: call_id.clone(), index, task };
+                children.spawn(job.run(slots.clone(), limits));
+            }
+            while children.join_next().await.is_some() {}
+        }
+    });
+    SubAgentsRun { call_id, handle }
+}
+
+struct Job {
+    shared: Arc<Shared>,
+    parent: ParentFacts,
+    call_id: CallId,
+    index: usize,
+    task: SubTask,
+}
+
+impl Job {
+    async fn run(self, slots: Arc<Semaphore>, limits: SubAgentLimits) {
+        let Ok(_slot) = slots.acquire().await else { return };
+        let started = Instant::now();
+        let (outcome, tokens) = match self.start(limits).await {
+            Ok((id, mailbox)) => self.wait(id, mailbox, limits).await,
+            Err(e) => (ChildOutcome::Failed { reason: format!("it could not start: {e}") }, 0),
+        };
+        let report = ChildReport { outcome, duration_ms: started.elapsed().as_millis() as u64, tokens };
+        let event = Event::SubAgentFinished { call_id: self.call_id.clone(), index: self.index as u32, report };
+        let _ = self.parent.mailbox.send(Input::Event(event));
+    }
+
+    /// The child's conversation, created and given its task.
+    async fn start(&self, limits: SubAgentLimits) -> Result<(ContextId, Mailbox), RuntimeError> {
+        let (meta, state, conversation) = self.child(limits)?;
+        let id = meta.id.clone();
+        self.shared.lock_store().create_context(&meta, &state, &conversation)?;
+        let mailbox = ContextActor::spawn(self.shared.clone(), meta, state, conversation);
+        self.shared.contexts.insert(id.clone(), mailbox.clone()).await;
+        let started =
+            Event::SubAgentStarted { call_id: self.call_id.clone(), index: self.index as u32, context_id: id.clone() };
+        let _ = self.parent.mailbox.send(Input::Event(started));
+        Ok((id, mailbox))
+    }
+
+    fn child(&self, limits: SubAgentLimits) -> Result<(ContextMeta, ContextState, Conversation), RuntimeError> {
+        let now = clock::now();
+        let id = clock::new_context_id();
+        let model = match self.task.model.as_deref() {
+            Some(name) => Some(self.model(name)?),
+            None => self.parent.model.clone(),
+        };
+        let meta = ContextMeta {
+            id: id.clone(),
+            title: format!("{} · sub-agent of {}", self.task.name, self.parent.title),
+            working_dir: self.parent.working_dir.clone(),
+            created_at: now,
+            updated_at: now,
+            model,
+            pinned: false,
+        };
+        let mut state = ContextState::new(id);
+        state.config = self.shared.config.machine.clone();
+        state.config.tools = self.parent.tools.clone();
+        state.config.generation = self.parent.generation;
+        // The turn limit governs, not the loop's depth.
+        state.config.max_loop_depth = limits.turn_limit + 1;
+        state.config.child = Some(ChildOf {
+            parent: self.parent.id.clone(),
+            call_id: self.call_id.clone(),
+            index: self.index as u32,
+            name: self.task.name.clone(),
+            turn_limit: limits.turn_limit,
+        });
+        Ok((meta, state, Conversation::new(now)))
+    }
+
+    /// A task's own model: `provider/model`, or a model of the parent's
+    /// provider.
+    fn model(&self, name: &str) -> Result<ModelChoice, RuntimeError> {
+        let providers = &self.shared.providers;
+        if let Some((provider, model)) = name.split_once('/') {
+            if providers.effective(Some(&ModelChoice { provider_id: provider.into(), model: model.into() })).is_some() {
+                return Ok(ModelChoice { provider_id: provider.into(), model: model.into() });
+            }
+        }
+        let provider = providers.effective(self.parent.model.as_ref()).and_then(|m| m.provider_id);
+        match provider {
+            Some(provider_id) => Ok(ModelChoice { provider_id, model: name.to_owned() }),
+            None => Err(RuntimeError::InvalidInput(format!(
+                "model {name:?} was asked for, but the parent's model has no provider to take it from"
+            ))),
+        }
+    }
+
+    /// Sends the task and waits for the child's end, or its time limit.
+    async fn wait(&self, id: ContextId, mailbox: Mailbox, limits: SubAgentLimits) -> (ChildOutcome, u64) {
+        let ended = self.shared.children.expect(&id);
+        let mut guard = CancelOnDrop(Some(mailbox.clone()));
+        let (answer, sent) = oneshot::channel();
+        let task = Event::UserMessage {
+            body: MessageType::text(Role::User, self.task.instructions.clone()),
+            queue_if_busy: false,
+            force_tool: None,
+            images: Vec::new(),
+        };
+        if mailbox.send(Input::Command(task, answer)).is_err() {
+            self.shared.children.forget(&id);
+            return (ChildOutcome::Failed { reason: "its conversation closed".into() }, 0);
+        }
+        if let Ok(Err(e)) = sent.await {
+            self.shared.children.forget(&id);
+            return (ChildOutcome::Failed { reason: format!("its task was refused: {}", e.message) }, 0);
+        }
+        match tokio::time::timeout(Duration::from_millis(limits.time_limit_ms), ended).await {
+            Ok(Ok(end)) => {
+                guard.0 = None;
+                end
+            }
+            Ok(Err(_)) => (ChildOutcome::Failed { reason: "its conversation closed".into() }, 0),
+            Err(_) => {
+                self.shared.children.forget(&id);
+                let reason = format!("it passed its time limit of {}", duration(limits.time_limit_ms));
+                (ChildOutcome::Failed { reason }, 0)
+            }
+        }
+    }
+}
+
+/// Cancels a child whose supervisor stops waiting for it (the parent
+/// cancelled, or the child passed its time limit): its running tool's
+/// process group is killed as on any cancel.
+struct CancelOnDrop(Option<Mailbox>);
+
+impl Drop for CancelOnDrop {
+    fn drop(&mut self) {
+        if let Some(mailbox) = self.0.take() {
+            let (answer, _) = oneshot::channel();
+            let _ = mailbox.send(Input::Command(Event::Cancel, answer));
+        }
+    }
+}
+
+fn duration(ms: u64) -> String {
+    match ms {
+        ms if ms % 60_000 == 0 => format!("{} min", ms / 60_000),
+        ms if ms % 1_000 == 0 => format!("{} s", ms / 1_000),
+        ms => format!("{ms} ms"),
+    }
+}
