@@ -162,7 +162,7 @@ export function App() {
       {unconfigured ? (
         <FirstRun backend={backend} onConfigured={setSettings} onAddProvider={() => setPanel({ start: newForm() })} />
       ) : selected ? (
-        <ChatView key={selected} backend={backend} id={selected} settings={settings} onActivity={refresh} openMessage={opening?.context === selected ? opening : null} />
+        <ChatView key={selected} backend={backend} id={selected} settings={settings} onActivity={refresh} openMessage={opening?.context === selected ? opening : null} onOpenContext={setSelected} />
       ) : (
         <p className="empty">
           Start a new conversation (Ctrl+Shift+O) or pick one.

@@ -1,6 +1,7 @@
 // Every Backend method but `subscribe` is one protocol command; the
 // transports only say how a command travels.
 import type {
+  ChildSummary,
   CodebaseIndex,
   Team,
   TeamAction,
@@ -187,6 +188,9 @@ export abstract class CommandBackend implements Backend {
   }
   steerTeam(id: ContextId, action: TeamAction): Promise<void> {
     return this.execute({ type: "steer_team", context_id: id, action });
+  }
+  listChildren(id: ContextId): Promise<ChildSummary[]> {
+    return this.execute({ type: "list_children", context_id: id });
   }
   getCodebaseIndex(id: ContextId): Promise<CodebaseIndex | null> {
     return this.execute({ type: "get_codebase_index", context_id: id });

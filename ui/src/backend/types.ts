@@ -2,6 +2,7 @@
 // an HTTP/SSE one (browser) both provide it; components never call a
 // transport directly.
 import type {
+  ChildSummary,
   CodebaseIndex,
   Team,
   TeamAction,
@@ -119,6 +120,9 @@ export interface Backend {
   getTeam(id: ContextId): Promise<TeamView>;
   /** Skip a queued member, skip the one answering, stop, or resume. */
   steerTeam(id: ContextId, action: TeamAction): Promise<void>;
+  /** The conversation's sub-agents, oldest first; they are not in the
+   *  conversation list and open from their parent's tool card. */
+  listChildren(id: ContextId): Promise<ChildSummary[]>;
   /** The codebase index of the conversation's folder (null: too broad to index). */
   getCodebaseIndex(id: ContextId): Promise<CodebaseIndex | null>;
   /** Stops the index's build under way. */

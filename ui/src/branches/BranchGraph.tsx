@@ -4,6 +4,7 @@ import type { BranchId, ContextId, GraphBranch, GraphRow, GraphView } from "../g
 import { colour, indexRows, moveFor, step } from "./graphNav";
 import { GraphBranchEdit } from "./GraphBranchEdit";
 import { GraphOverview } from "./GraphOverview";
+import { SideLanes } from "../subagents/SideLanes";
 
 const ROW = 28;
 const LANE = 14;
@@ -232,6 +233,7 @@ function Row({ row, top, indent, selected, branch, tipNames, onSelect, onOpen }:
     >
       {tipNames.length ? <span className="graph-tip" style={{ borderColor: colour(row.color) }}>{tipNames.join(", ")}</span> : null}
       <span className="graph-who">{row.merge ? "merge" : (row.role ?? row.kind.replace("_", " "))}</span> {row.preview}
+      {row.spawns?.length ? <SideLanes calls={row.spawns} /> : null}
     </div>
   );
 }

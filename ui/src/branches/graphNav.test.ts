@@ -17,6 +17,7 @@ const row = (id: number, parents: number[], lane: number): GraphRow => ({
   created_at: id,
   tips: [],
   merge: parents.length > 1,
+  spawns: [],
 });
 
 // 1 - 2 - 3 - 6(merge of 5)      lane 0

@@ -17,6 +17,8 @@ interface Props {
   noSandbox?: string | null;
   /** `reason` goes with a denial, to the model. */
   onDecide: (call: ToolCall, decision: ApprovalDecision, reason?: string) => void;
+  /** The sub-agent asking, when the calls are a child's. */
+  from?: string;
 }
 
 /** Why approving `call` as is would have the tool refuse it, in words;
@@ -44,7 +46,7 @@ export function SandboxNote({ sandbox, missing }: { sandbox: Sandbox; missing?: 
   return <small className="sandbox-note" data-testid="sandbox-note">Runs in the sandbox: {where}; network {sandbox.network ? "allowed" : "off"}.</small>;
 }
 
-export function ApprovalPanel({ calls, tools, overwrites = [], previews = [], folder, blocked, noSandbox, onDecide }: Props) {
+export function ApprovalPanel({ calls, tools, overwrites = [], previews = [], folder, blocked, noSandbox, onDecide, from }: Props) {
   const first = useRef<HTMLButtonElement>(null);
   useEffect(() => first.current?.focus(), [calls.length]);
   // Why not, per call: told to the model with the denial.
@@ -55,7 +57,7 @@ export function ApprovalPanel({ calls, tools, overwrites = [], previews = [], fo
     <section
       className="approval"
       role="dialog"
-      aria-label="Approve tool calls"
+      aria-label={from ? `Approve ${from}'s tool calls` : "Approve tool calls"}
       onKeyDown={(e) => {
         if (e.key === "Escape") {
           e.preventDefault();
@@ -67,7 +69,7 @@ export function ApprovalPanel({ calls, tools, overwrites = [], previews = [], fo
       <header>
         {calls.every((c) => c.approval === "ask_unsandboxed")
           ? "A command asks to leave the sandbox"
-          : `The model wants to run ${calls.length === 1 ? "a tool" : `${calls.length} tools`}`}
+          : `${from ? `The sub-agent ${from}` : "The model"} wants to run ${calls.length === 1 ? "a tool" : `${calls.length} tools`}`}
         {calls.length > 1 ? (
           <button type="button" className="approve-all" onClick={() => onDecide(calls[0], "approve_all")}>Approve all {calls.length}</button>
         ) : null}

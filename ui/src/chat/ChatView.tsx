@@ -9,6 +9,9 @@ import { toAttachments, useAttachments, type Pending } from "./attachments";
 import { remember } from "./imageCache";
 import { ImageCard } from "./ImageCard";
 import { ImageViewer } from "./ImageViewer";
+import { SendingImages } from "./SendingImages";
+import { ChildBanner } from "../subagents/ChildBanner";
+import { SubAgents, useSubAgents } from "../subagents/SubAgents";
 import { ItemView } from "./ItemView";
 import { BranchPanels } from "../branches/BranchPanels";
 import { ChatHeader } from "./ChatHeader";
@@ -39,9 +42,11 @@ interface Props {
   onActivity?: () => void;
   /** A message to open once the conversation has loaded (a search result). */
   openMessage?: OpenRequest | null;
+  /** Opens another conversation (a sub-agent's, or its parent). */
+  onOpenContext?: (id: ContextId) => void;
 }
 
-export function ChatView({ backend, id, settings, onActivity, openMessage }: Props) {
+export function ChatView({ backend, id, settings, onActivity, openMessage, onOpenContext }: Props) {
   const [model, setModel] = useState<ChatModel>(empty);
   const [error, setError] = useState<string | null>(null);
   /** The last text sent, to give back if the message is refused. */
@@ -325,11 +330,13 @@ export function ChatView({ backend, id, settings, onActivity, openMessage }: Pro
     (s: ContextStrategy) => void backend.setContextStrategy(id, s).then(reload, report),
     [backend, id, reload, report],
   );
+  const children = useSubAgents(backend, id, model.subAgents, model.changes, onOpenContext ?? null, report, noSandbox);
   const waiting =
     model.status.state === "awaiting_tool_approval" ? pendingCalls(model.snapshot?.messages ?? [], model.status.pending_requests) : [];
 
   return (
     <MemberColours.Provider value={colours}>
+    <SubAgents.Provider value={children.value}>
     <section
       className={`chat${dragging ? " dragging" : ""}`}
       onDragOver={(e) => {
@@ -353,6 +360,7 @@ export function ChatView({ backend, id, settings, onActivity, openMessage }: Pro
       }}
     >
       {dragging ? <div className="drop-hint" aria-hidden="true">Drop images to attach them</div> : null}
+      {model.snapshot?.child ? <ChildBanner child={model.snapshot.child} onOpen={onOpenContext} /> : null}
       <ChatHeader
         backend={backend}
         noSandbox={noSandbox}
@@ -412,32 +420,18 @@ export function ChatView({ backend, id, settings, onActivity, openMessage }: Pro
           onError={setError}
         />
       ) : null}
-      {sending.length > 0 && reading ? (
-        <ul className="attachments sending" aria-label="Images being read" data-testid="reading-images">
-          {sending.map((p) => (
-            <li key={p.key}>
-              <img src={p.preview} alt={p.name} />
-              <span className="name">{p.name}</span>
-              <span className="hint">
-                {model.status.state === "reading_images" ? `Reading… ${model.status.done}/${model.status.total} done` : ""}
-              </span>
-              <progress max={model.status.state === "reading_images" ? model.status.total : 1} value={model.status.state === "reading_images" ? model.status.done : 0} />
-            </li>
-          ))}
-          <li>
-            <button type="button" className="cancel" onClick={onCancel}>Cancel</button>
-          </li>
-        </ul>
-      ) : null}
+      {sending.length > 0 && reading ? <SendingImages sending={sending} status={model.status} onCancel={onCancel} /> : null}
       {viewing ? <ImageViewer url={viewing.url} name={viewing.name} onClose={() => setViewing(null)} /> : null}
       <Waiting backend={backend} id={id} queue={model.queue} route={model.route} onError={report} />
       {error ? <div className="error" role="alert">{error}</div> : null}
       <ApprovalPanel calls={waiting} tools={model.snapshot?.tools ?? null} overwrites={model.snapshot?.overwrites ?? []} previews={model.snapshot?.previews ?? []} folder={model.snapshot?.summary.working_dir} blocked={model.snapshot?.blocked} noSandbox={noSandbox} onDecide={onDecide} />
+      {children.approvals}
       <StateLine status={model.status} notice={model.notice} onRetry={onRetry} onContinue={onContinue} />
       <FilesPanel files={model.snapshot?.files ?? []} />
       <Composer busy={busy} onSend={onSend} onCancel={onCancel} onInterrupt={onInterrupt} phase={model.status.state === "executing_tool" ? "tool" : "answer"} findFiles={findFiles} members={model.snapshot?.team?.members.map((m) => m.name)} restore={restore} attachments={attachments}
         above={(text, setText) => <><McpAbove backend={backend} text={text} onFill={setText} /><WorkflowPicker backend={backend} id={id} text={text} onRan={() => setText("")} /></>} />
     </section>
+    </SubAgents.Provider>
     </MemberColours.Provider>
   );
 }

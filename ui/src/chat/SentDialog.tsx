@@ -15,6 +15,7 @@ const PART_LABELS: Record<PromptPart, string> = {
   file_changes: "Changed files",
   continuation: "Continuation",
   team: "Team member's instructions and task",
+  sub_agent: "Sub-agent's task rules",
 };
 
 const sum = (xs: { tokens: number }[]) => xs.reduce((n, x) => n + x.tokens, 0);

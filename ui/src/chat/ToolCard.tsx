@@ -2,6 +2,7 @@ import type { ToolView } from "./transcript";
 import { argsSummary } from "./transcript";
 import { CODEBASE_TOOLS } from "./codeLinks";
 import { LinkedOutput } from "./LinkedOutput";
+import { ChildRows } from "../subagents/ChildRows";
 
 const STATUS: Record<string, string> = { success: "done", error: "failed", cancelled: "cancelled" };
 
@@ -40,6 +41,7 @@ export function ToolCard({ tool }: { tool: ToolView }) {
         {sandbox ? <span className={`badge sandbox-badge${sandbox.full ? " full-access" : ""}`} data-testid="sandbox-badge">{sandbox.text}</span> : null}
         <span className="tool-state">{state}{result && result.duration_ms ? ` · ${result.duration_ms} ms` : ""}</span>
       </div>
+      {call.name === "spawn_agents" ? <ChildRows callId={call.id} /> : null}
       {result?.error ? <div className="tool-error">{result.error}</div> : null}
       {result?.output && CODEBASE_TOOLS.has(call.name) ? (
         <details>

@@ -1,7 +1,7 @@
 // What the chat view shows, derived from a snapshot and the events after
 // it. Pure: the component holds it in state and loads the snapshot again
 // each time `changes` grows (a message entered the pool or changed).
-import type { BraidEvent, ContextSnapshot, ContextStatus, Notice, QueuedPreview, TeamRoute } from "../generated/protocol";
+import type { BraidEvent, ContextSnapshot, ContextStatus, Notice, QueuedPreview, SubAgentsView, TeamRoute } from "../generated/protocol";
 
 export interface ChatModel {
   snapshot: ContextSnapshot | null;
@@ -12,13 +12,15 @@ export interface ChatModel {
   notice: Notice | null;
   /** A team chain's route while it runs or waits. */
   route: TeamRoute | null;
+  /** The running `spawn_agents` call's children. */
+  subAgents: SubAgentsView | null;
   /** How many events so far changed the stored messages. Each one asks
    *  for a snapshot taken after it; a count, not a flag, so a change that
    *  lands while a load is in flight is not mistaken for that load. */
   changes: number;
 }
 
-export const empty: ChatModel = { snapshot: null, status: { state: "idle" }, drafts: {}, queue: [], notice: null, route: null, changes: 0 };
+export const empty: ChatModel = { snapshot: null, status: { state: "idle" }, drafts: {}, queue: [], notice: null, route: null, subAgents: null, changes: 0 };
 
 const storedIds = new WeakMap<ContextSnapshot, Set<number>>();
 /** The ids of a snapshot's messages, computed once per snapshot. */
@@ -35,7 +37,7 @@ export function applySnapshot(model: ChatModel, snapshot: ContextSnapshot): Chat
   const known = stored(snapshot);
   const drafts = Object.fromEntries(Object.entries(model.drafts).filter(([id]) => !known.has(Number(id))));
   const queue = snapshot.queued.map((m) => ({ message_id: m.id, preview: m.body.type === "text" ? m.body.parts.map((p) => p.text).join("") : `[${m.body.type}]` }));
-  return { ...model, snapshot, status: snapshot.summary.status, drafts, queue, route: snapshot.route ?? null };
+  return { ...model, snapshot, status: snapshot.summary.status, drafts, queue, route: snapshot.route ?? null, subAgents: snapshot.sub_agents ?? null };
 }
 
 export function applyEvent(model: ChatModel, event: BraidEvent): ChatModel {
@@ -69,6 +71,7 @@ export function applyEvent(model: ChatModel, event: BraidEvent): ChatModel {
         status: event.current_state,
         queue: event.metadata.queue,
         route: event.metadata.team ?? null,
+        subAgents: event.metadata.sub_agents ?? null,
         notice: event.metadata.notice ?? (newTurn ? null : model.notice),
         drafts,
         changes,

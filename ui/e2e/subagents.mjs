@@ -1,0 +1,100 @@
+// Sub-agents in a real browser against braid-server, with a scripted
+// model: the parent calls spawn_agents with two tasks (asked, approved);
+// each child asks to run a command — asked in the parent's approval area,
+// under the child's name — then submits what it read; the card lists the
+// children live and how each ended, opens a child's conversation (which
+// leads back), and the model's next request carries both results.
+// Screenshots: e2e/out/subagents-*.png.
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { accessibilityProblems, checker, launchBrowser, startScriptedModel, startServer, tempDir } from "./lib.mjs";
+
+const { check, finish } = checker();
+const dir = tempDir("subagents");
+const work = join(dir, "work");
+mkdirSync(work, { recursive: true });
+writeFileSync(join(work, "notes.txt"), "ship on friday\n");
+const asked = [];
+const model = await startScriptedModel((body) => {
+  const system = body.messages.find((m) => m.role === "system")?.content ?? "";
+  const last = body.messages.at(-1);
+  const child = /You are a sub-agent named (\w+)/.exec(system)?.[1];
+  if (child) {
+    if (last.role === "tool") return { tool: { name: "submit_result", args: { result: `${child} read: ${last.content.trim()}` } } };
+    return { tool: { name: "run_command", args: { command: "cat notes.txt" } } };
+  }
+  if (!body.tools?.length) return { text: "A title" };
+  asked.push(body);
+  if (last.role === "tool") return { text: "Both sub-agents reported." };
+  const tasks = [
+    { name: "reader", instructions: "Read notes.txt and say when we ship." },
+    { name: "checker", instructions: "Read notes.txt and check the day." },
+  ];
+  return { tool: { name: "spawn_agents", args: { tasks } } };
+});
+const { server, url: started } = startServer(join(dir, "braid.db"), ["--base-url", model.url, "--model", "gpt-4o"], work);
+const url = await started;
+const browser = await launchBrowser();
+const out = join(import.meta.dirname, "out");
+mkdirSync(out, { recursive: true });
+try {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  const consoleErrors = [];
+  page.on("console", (m) => m.type() === "error" && consoleErrors.push(m.text()));
+  await page.goto(url);
+  await page.getByRole("button", { name: "New conversation", exact: true }).click();
+  const box = page.getByLabel("Message");
+  await box.fill("Split the release check between two sub-agents.");
+  await box.press("Enter");
+
+  const parentAsks = page.getByRole("dialog", { name: "Approve tool calls" });
+  await parentAsks.getByText("spawn_agents", { exact: true }).waitFor({ timeout: 15000 });
+  check(true, "spawn_agents is asked like any tool");
+  await parentAsks.getByRole("button", { name: "Approve", exact: true }).click();
+
+  for (const name of ["reader", "checker"]) {
+    const childAsks = page.getByRole("dialog", { name: `Approve ${name}'s tool calls` });
+    await childAsks.waitFor({ timeout: 15000 });
+    const said = await childAsks.locator("header").innerText();
+    check(said.startsWith(`The sub-agent ${name} wants to run a tool`), `${name}'s command is asked in the parent, under its name (${said})`);
+    if (name === "reader") {
+      const rows = await page.getByTestId("sub-agents").locator("li").allInnerTexts();
+      check(rows.length === 2 && rows.some((r) => r.includes("Awaiting approval: run_command")), `the card shows each child live (${rows.join(" | ")})`);
+      await page.screenshot({ path: join(out, "subagents-asking.png") });
+      const problems = await accessibilityProblems(page);
+      check(problems.length === 0, `axe-core finds no serious problem while a child asks (${problems.join("; ")})`);
+    }
+    await childAsks.getByRole("button", { name: "Approve", exact: true }).click();
+  }
+
+  await page.getByText("Both sub-agents reported.").waitFor({ timeout: 15000 });
+  const rows = page.getByTestId("sub-agents").locator("li");
+  await page.waitForFunction(() => [...document.querySelectorAll("[data-testid=sub-agents] li")].every((l) => l.textContent.includes("submitted")), null, { timeout: 10000 });
+  check((await rows.count()) === 2, "after the call, the card still lists both children, each submitted");
+  const result = asked.at(-1).messages.find((m) => m.role === "tool")?.content ?? "";
+  check(result.includes("## reader (1 of 2)\nSubmitted") && result.includes("reader read:") && result.includes("ship on friday") && result.includes("## checker (2 of 2)"), `the model's next request carries both results (${JSON.stringify(result.slice(0, 90))}…)`);
+  await page.screenshot({ path: join(out, "subagents-done.png") });
+
+  await page.getByRole("button", { name: "Open reader's conversation" }).click();
+  const banner = page.getByTestId("child-banner");
+  await banner.waitFor({ timeout: 10000 });
+  check((await banner.innerText()).startsWith("Sub-agent reader"), "the card opens the child's conversation, which says whose task it does");
+  check(await page.locator(".tool-name", { hasText: "submit_result" }).first().isVisible(), "the child's conversation ends with its submission");
+  const listed = await page.locator(".conversation-groups section > ul > li").count();
+  check(listed === 1, `only the parent is in the conversation list (${listed})`);
+  const problems = await accessibilityProblems(page);
+  check(problems.length === 0, `axe-core finds no serious problem in the child's conversation (${problems.join("; ")})`);
+  await page.screenshot({ path: join(out, "subagents-child.png") });
+  await banner.getByRole("button", { name: "Back to the parent conversation" }).click();
+  await page.getByTestId("sub-agents").waitFor({ timeout: 10000 });
+  check(true, "the child leads back to its parent");
+  check(consoleErrors.length === 0, `no console errors (${consoleErrors.join(" | ")})`);
+} catch (e) {
+  check(false, `the run went through (${e.message})`);
+  await browser.contexts()[0]?.pages()[0]?.screenshot({ path: join(out, "subagents-failed.png") });
+} finally {
+  await browser.close();
+  server.kill();
+  model.close();
+}
+finish();

@@ -1,0 +1,33 @@
+// The children of one `spawn_agents` call on its tool card: each task's
+// name, what it is doing or how it ended, and a way into its conversation.
+import { useContext, useEffect, useState } from "react";
+import { childRows } from "./children";
+import { SubAgents } from "./SubAgents";
+
+export function ChildRows({ callId }: { callId: string }) {
+  const { live, states, stored, open } = useContext(SubAgents);
+  const [now, setNow] = useState(() => Date.now());
+  const running = live?.call_id === callId;
+  useEffect(() => {
+    if (!running) return;
+    const t = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(t);
+  }, [running]);
+  const rows = childRows(callId, live, states, stored, now);
+  if (rows.length === 0) return null;
+  return (
+    <ul className="child-rows" aria-label="Sub-agents" data-testid="sub-agents">
+      {rows.map((r) => (
+        <li key={r.name} className={r.ended ? `child-${r.ended}` : undefined}>
+          <span className="child-name">{r.name}</span>
+          <span className="child-state">{r.state}</span>
+          {r.id && open ? (
+            <button type="button" className="link" aria-label={`Open ${r.name}'s conversation`} onClick={() => open(r.id!)}>
+              Open
+            </button>
+          ) : null}
+        </li>
+      ))}
+    </ul>
+  );
+}
