@@ -370,6 +370,20 @@ pub struct ToolOutcome {
 }
 
 impl ToolOutcome {
+    /// A successful result with this output and nothing else.
+    pub fn success(output: String) -> ToolOutcome {
+        ToolOutcome {
+            status: ToolResultStatus::Success,
+            output,
+            error: None,
+            recoverable: false,
+            duration_ms: 0,
+            written: None,
+            blocked: None,
+            images: Vec::new(),
+        }
+    }
+
     /// The call's result as history keeps it (the images and the written
     /// hash travel separately).
     pub fn result_body(&self, call_id: CallId, finished_at: braid_protocol::Timestamp) -> MessageType {

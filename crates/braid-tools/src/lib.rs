@@ -129,16 +129,7 @@ pub trait Tool: Send + Sync {
 
 /// A successful result.
 pub fn success(output: String) -> ToolOutcome {
-    ToolOutcome {
-        status: ToolResultStatus::Success,
-        output,
-        error: None,
-        recoverable: false,
-        duration_ms: 0,
-        written: None,
-        blocked: None,
-        images: Vec::new(),
-    }
+    ToolOutcome::success(output)
 }
 
 /// A failed call; the message goes to the model, so it says what to do.

@@ -63,13 +63,7 @@ impl Step {
             return;
         }
         let outcome = self.agents_outcome();
-        if let Some(round) = self.s.round.as_mut() {
-            round.running = None;
-            round.next += 1;
-        }
-        self.append_result(call_id, outcome);
-        self.s.auto_loop.tools_executed += 1;
-        self.run_next_tool();
+        self.running_call_done(call_id, outcome);
     }
 
     /// Cancel while children run: they are stopped, and the call's result
@@ -129,17 +123,7 @@ impl Step {
             ChildOutcome::Submitted { .. } => "Submitted; the agent that gave the task has the result.",
             ChildOutcome::Failed { .. } => "Submitted; the agent that gave the task was told why.",
         };
-        let result = ToolOutcome {
-            status: ToolResultStatus::Success,
-            output: said.to_owned(),
-            error: None,
-            recoverable: false,
-            duration_ms: 0,
-            written: None,
-            blocked: None,
-            images: Vec::new(),
-        };
-        self.append_result(call.id.clone(), result);
+        self.append_result(call.id.clone(), ToolOutcome::success(said.to_owned()));
         self.end_child(outcome);
     }
 

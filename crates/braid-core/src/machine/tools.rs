@@ -225,7 +225,7 @@ impl Step {
 
     /// Runs the next approved call; writes results for denied or invalid
     /// ones in order; closes the round when none are left.
-    pub(super) fn run_next_tool(&mut self) {
+    fn run_next_tool(&mut self) {
         loop {
             let Some(round) = self.s.round.as_mut() else { return };
             let total = round.calls().len();
@@ -301,13 +301,7 @@ impl Step {
                     self.await_approvals_or_run();
                     return;
                 }
-                if let Some(round) = self.s.round.as_mut() {
-                    round.running = None;
-                    round.next += 1;
-                }
-                self.append_result(call_id, outcome);
-                self.s.auto_loop.tools_executed += 1;
-                self.run_next_tool();
+                self.running_call_done(call_id, outcome);
             }
             StatusKind::Cancelling if running => {
                 // Its cancelled result was written when the cancel came.
@@ -316,6 +310,18 @@ impl Step {
             }
             _ => {}
         }
+    }
+
+    /// The running call's result (a tool's, or the sub-agents' together):
+    /// written in its turn, and the round goes on.
+    pub(super) fn running_call_done(&mut self, call_id: CallId, outcome: ToolOutcome) {
+        if let Some(round) = self.s.round.as_mut() {
+            round.running = None;
+            round.next += 1;
+        }
+        self.append_result(call_id, outcome);
+        self.s.auto_loop.tools_executed += 1;
+        self.run_next_tool();
     }
 
     /// The sandbox stopped a call: it waits for the user to let it run
