@@ -6,6 +6,8 @@
 //!   conversation created and stored, its task sent), plus from the
 //!   child's end (Idle after `submit_result`) to the parent going on (its
 //!   end heard, the report aggregated into the call's result).
+//! - Cancel reaching the children: from the parent's cancel to its two
+//!   children Idle and their commands (`sleep 30`) gone.
 //! - Whole parent turns for scale: with a plain `read_file`, with one
 //!   child, with ten at once.
 //!
@@ -60,6 +62,54 @@ async fn overhead(rt: &Runtime) -> f64 {
     }
 }
 
+/// From the parent's cancel to its two children Idle and their commands'
+/// processes gone (each was running `sleep 30`), in ms.
+async fn cancel_reach(rt: &Runtime, dir: &std::path::Path, run: usize) -> f64 {
+    let parent = rt.create_context(None, None).await.unwrap().id;
+    let mut all = rt.subscribe_all();
+    let files = [format!("pid-{run}-1"), format!("pid-{run}-2")];
+    let tasks: Vec<_> = files
+        .iter()
+        .map(|f| json!({ "name": f, "instructions": format!("RUN echo $$ > {f}; exec sleep 30") }))
+        .collect();
+    let text = format!("SPAWN {}", json!({ "tasks": tasks }));
+    rt.send_message(&parent, NewMessage::user_text(&text), false).await.unwrap();
+    let mut running = std::collections::HashSet::new();
+    while running.len() < 2 {
+        let BraidEvent::ContextUpdate(u) = all.recv().await.unwrap() else { continue };
+        if u.context_id != parent && u.current_state.kind() == StatusKind::ExecutingTool {
+            running.insert(u.context_id);
+        }
+    }
+    // Each command writes its pid first thing.
+    let pids: Vec<String> = files
+        .iter()
+        .map(|f| loop {
+            match std::fs::read_to_string(dir.join(f)) {
+                Ok(text) if text.ends_with('\n') => break text.trim().to_owned(),
+                _ => std::thread::yield_now(),
+            }
+        })
+        .collect();
+    let start = Instant::now();
+    rt.cancel(&parent).await.unwrap();
+    let mut idle = std::collections::HashSet::new();
+    while idle.len() < 2 {
+        let BraidEvent::ContextUpdate(u) = all.recv().await.unwrap() else { continue };
+        if running.contains(&u.context_id) && u.current_state.kind() == StatusKind::Idle {
+            idle.insert(u.context_id);
+        }
+    }
+    let gone = |pid: &String| {
+        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+        stat.is_empty() || stat.split(") ").nth(1).is_some_and(|rest| rest.starts_with('Z'))
+    };
+    while !pids.iter().all(gone) {
+        std::thread::yield_now();
+    }
+    start.elapsed().as_secs_f64() * 1000.0
+}
+
 fn spawn(n: usize) -> String {
     let tasks: Vec<_> = (0..n).map(|i| json!({ "name": format!("c{i}"), "instructions": "SUBMIT ok" })).collect();
     format!("SPAWN {}", json!({ "tasks": tasks }))
@@ -80,15 +130,18 @@ fn main() {
     tokio.block_on(async {
         let rt = Runtime::open(config, Arc::new(FakeProvider::answering(respond))).unwrap().0;
         turn(&rt, "READ a.txt").await; // warm-up: the store, the tools
-        let (mut plain, mut one, mut ten, mut over) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
-        for _ in 0..RUNS {
+        let (mut plain, mut one, mut ten, mut over, mut cancel) =
+            (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        for run in 0..RUNS {
             over.push(overhead(&rt).await);
+            cancel.push(cancel_reach(&rt, dir.path(), run).await);
             plain.push(turn(&rt, "READ a.txt").await);
             one.push(turn(&rt, &spawn(1)).await);
             ten.push(turn(&rt, &spawn(10)).await);
         }
         let (plain, one, ten, over) = (median(plain), median(one), median(ten), median(over));
         println!("one child started and collected (its own turn excluded): {over:.2} ms");
+        println!("parent cancelled -> two children Idle, their commands gone: {:.2} ms", median(cancel));
         println!("parent turn with read_file:            {plain:.2} ms");
         println!("parent turn with 1 child:              {one:.2} ms  ({:.2} ms for the child)", one - plain);
         println!("parent turn with 10 children (10 at once): {ten:.2} ms  ({:.2} ms per child)", (ten - plain) / 10.0);
