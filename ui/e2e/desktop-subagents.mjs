@@ -61,7 +61,7 @@ try {
     await sleep(500); // the dialog goes once the child moves on
   }
   if (answered.length) check(true, `a child's call was asked in the parent, under its name, and approved there (${answered.join(", ")})`);
-  const ended = await s.until("every child's end", `const r = ${rows}; return r.every((t) => /submitted|failed/.test(t)) ? r : null`, 20000);
+  const ended = await s.until("every child's end", `const r = ${rows}; return r.length && r.every((t) => /submitted|failed/.test(t)) ? r : null`, 20000);
   check(ended.every((t) => t.includes("submitted")), `each child submitted a result (${ended.join(" | ")})`);
   await sleep(300);
   await s.shot("done");

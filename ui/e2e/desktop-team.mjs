@@ -41,9 +41,19 @@ try {
   await s.type(box, `[NEXT:member1] [NEXT:member3] [NEXT:member2] Hello team${ENTER}`);
   await s.until("three members' answers", "return document.querySelectorAll('[data-testid=speaker]').length >= 3", 240000);
   await s.state("Idle", 120000);
-  const speakers = await s.js("return [...document.querySelectorAll('[data-testid=speaker]')].map((e) => e.textContent)");
+  // The list renders only the rows near the view, and long answers push
+  // the first out: speakers are read at both ends, by message id.
+  const byId = new Map();
+  for (const where of ["0", "1e9"]) {
+    await s.js(`document.querySelector('.messages').scrollTop = ${where}; return true`);
+    await sleep(300);
+    const seen = await s.js("return [...document.querySelectorAll('.messages .row')].filter((r) => r.querySelector('[data-testid=speaker]')).map((r) => [Number(r.dataset.key.slice(1)), r.querySelector('[data-testid=speaker]').textContent, r.textContent])");
+    for (const [id, who, text] of seen) byId.set(id, [who, text]);
+  }
+  const rows = [...byId.entries()].sort((a, b) => a[0] - b[0]).map(([, row]) => row);
+  const speakers = rows.map(([who]) => who);
   check(speakers.slice(0, 3).join(",") === "member1,member3,member2", `each member answered in turn, under its name (${speakers})`);
-  const third = await s.js("return [...document.querySelectorAll('.message.assistant')][1]?.textContent ?? ''");
+  const third = rows.find(([who]) => who === "member3")?.[1] ?? "";
   check(third.includes("Reviewed, ship it."), `the CLI member's answer is in the window (${JSON.stringify(third.slice(0, 60))})`);
   const asks = proxy.bodies
     .filter((b) => b.path.endsWith("/chat/completions"))
