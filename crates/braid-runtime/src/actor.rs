@@ -154,6 +154,7 @@ pub struct ContextActor {
 
 impl ContextActor {
     pub fn spawn(shared: Arc<Shared>, meta: ContextMeta, state: ContextState, conversation: Conversation) -> Mailbox {
+        warm_token_tables();
         let (tx, rx) = mpsc::unbounded_channel();
         let (urgent_tx, urgent_rx) = mpsc::unbounded_channel();
         let mut actor = ContextActor {
@@ -376,4 +377,18 @@ impl ContextActor {
         }
         reply
     }
+}
+
+/// The token encoder deserialises its tables on first use: o200k's cost
+/// about 70 MB (35 MB of heap, 33 MB of the binary's pages) and 60 ms.
+/// They load when the first conversation opens, on a thread of their own,
+/// rather than at start: a window nobody has chatted in stays small, and
+/// the tables are ready well before the first message is counted. Only
+/// o200k (current models, and the estimate for the rest); cl100k loads
+/// when first used.
+fn warm_token_tables() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        std::thread::spawn(|| braid_core::tokens::warm_up(braid_core::tokens::TokenEncoding::O200k));
+    });
 }

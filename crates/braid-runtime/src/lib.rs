@@ -113,12 +113,6 @@ impl Runtime {
         let data_dir = config.db_path.parent().map(PathBuf::from).unwrap_or_default();
         let ledger = braid_tools::ledger::ProcessLedger::new(data_dir.join("processes"));
         report.stopped_process_groups = ledger.reap();
-        // The token encoders deserialise their tables on first use; do it
-        // now on a thread of its own (callers may have no tokio context
-        // yet, as in the desktop app's setup), off every request's path.
-        // Only o200k (current models, and the estimate for the rest): each
-        // table costs tens of megabytes, so cl100k loads when first used.
-        std::thread::spawn(|| braid_core::tokens::warm_up(braid_core::tokens::TokenEncoding::O200k));
         let (events, _) = broadcast::channel(4096);
         let image_dir = data_dir.join("images");
         let images = images::Images::open(image_dir).map_err(|e| RuntimeError::InvalidInput(e.to_string()))?;
