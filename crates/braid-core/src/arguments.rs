@@ -50,3 +50,37 @@ fn fits(schema: &Value, value: &Value) -> bool {
         _ => true,
     })
 }
+
+/// The arguments with raw control characters inside their strings escaped,
+/// when that alone makes them JSON; `None` when they already are JSON or
+/// are broken some other way. Small models write a line break inside a
+/// string as a line break (llama.cpp's grammar lets them): the call is
+/// what they meant, and every reader of it (approval, preview, the tool)
+/// should see it parsed, so it is repaired once, as it arrives.
+pub fn repaired(raw: &str) -> Option<String> {
+    if serde_json::from_str::<Value>(raw).is_ok() {
+        return None;
+    }
+    let mut out = String::with_capacity(raw.len() + 8);
+    let (mut in_string, mut escaped, mut changed) = (false, false, false);
+    for c in raw.chars() {
+        match c {
+            _ if escaped => escaped = false,
+            '\\' if in_string => escaped = true,
+            '"' => in_string = !in_string,
+            '\u{0}'..='\u{1f}' if in_string => {
+                changed = true;
+                match c {
+                    '\n' => out.push_str("\\n"),
+                    '\r' => out.push_str("\\r"),
+                    '\t' => out.push_str("\\t"),
+                    _ => out.push_str(&format!("\\u{:04x}", c as u32)),
+                }
+                continue;
+            }
+            _ => {}
+        }
+        out.push(c);
+    }
+    (changed && serde_json::from_str::<Value>(&out).is_ok()).then_some(out)
+}

@@ -20,6 +20,33 @@ fn invalid_tool_arguments_go_back_as_an_error_result() {
 }
 
 #[test]
+fn a_line_break_written_raw_inside_a_string_is_repaired_once() {
+    let mut sim = Sim::new();
+    sim.state.config.tools.policy = ToolApprovalPolicy::AutoAll;
+    sim.start("x");
+    let fx = sim.model_calls(&[("c1", "read_file", "{\"path\": \"a\n\tb.txt\"}")]);
+    let Some(Effect::RunTool { call, .. }) = fx.iter().find(|e| matches!(e, Effect::RunTool { .. })) else {
+        panic!("the repaired call runs: {fx:?}")
+    };
+    assert_eq!(call.arguments, r#"{"path": "a\n\tb.txt"}"#);
+    assert_eq!(serde_json::from_str::<serde_json::Value>(&call.arguments).unwrap()["path"], "a\n\tb.txt");
+}
+
+#[test]
+fn only_control_characters_inside_strings_are_repaired() {
+    use braid_core::arguments::repaired;
+    assert_eq!(repaired(r#"{"a": 1}"#), None, "JSON is kept as it came");
+    assert_eq!(repaired("{\n\"a\": \"x\"\n}"), None, "line breaks between tokens are JSON");
+    assert_eq!(
+        repaired("{\"a\": \"x\\\"\ny\"}").as_deref(),
+        Some(r#"{"a": "x\"\ny"}"#),
+        "an escaped quote does not end the string"
+    );
+    assert_eq!(repaired("{\"a\": \"x\u{1}\"}").as_deref(), Some(r#"{"a": "x\u0001"}"#));
+    assert_eq!(repaired("{\"a\": \"x\ny"), None, "still broken after the repair");
+}
+
+#[test]
 fn a_call_that_does_not_fit_its_schema_never_reaches_the_user() {
     let mut sim = Sim::new();
     sim.state.config.tools.policy = ToolApprovalPolicy::Manual;

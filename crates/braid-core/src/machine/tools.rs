@@ -30,10 +30,11 @@ impl Step {
             .map(|(i, c)| {
                 // Some servers omit ids; a stable one keeps results paired.
                 let id = if c.id.trim().is_empty() { format!("call_{}_{}", response_id.0, i + 1) } else { c.id };
-                let (approval, problem) = self.judge(&c.name, &c.arguments);
+                let arguments = crate::arguments::repaired(&c.arguments).unwrap_or(c.arguments);
+                let (approval, problem) = self.judge(&c.name, &arguments);
                 circular |= problem.as_deref().is_some_and(|p| p.starts_with("loop detected"));
                 rejected.push(problem);
-                ToolCall { id: id.into(), name: c.name, arguments: c.arguments, approval }
+                ToolCall { id: id.into(), name: c.name, arguments, approval }
             })
             .collect();
         let mut calls = calls;
