@@ -46,6 +46,9 @@ try {
   await page.screenshot({ path: "e2e/out/approval-diff.png" });
   await page.keyboard.press("Escape");
   await page.getByText("Understood.").waitFor({ timeout: 15000 });
+  // The card takes the denial from the call's result: wait for it rather
+  // than read it once (CI once read it the moment the answer came).
+  await page.getByTestId("tool-card").filter({ hasText: "the user denied this tool call" }).first().waitFor({ timeout: 10000 }).catch(() => undefined);
   const card = await page.getByTestId("tool-card").last().innerText();
   check(card.includes("the user denied this tool call"), `Esc denies, and the model hears so (${JSON.stringify(card.slice(0, 80))})`);
   check(readFileSync(join(work, "notes.md"), "utf8") === "the user's notes\nkept line\n", "the file is untouched");
