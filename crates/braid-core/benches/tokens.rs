@@ -1,7 +1,7 @@
 //! `cargo bench -p braid-core --bench tokens`: counting throughput of
 //! bpe-openai (what Braid uses) and tiktoken-rs on the same mixed corpus.
 
-#[path = "../tests/support/corpus.rs"]
+#[path = "../tests/it/support/corpus.rs"]
 mod corpus;
 
 use braid_core::optimize::select;

@@ -91,9 +91,9 @@ fn prose(r: &mut Rng, bytes: usize) -> String {
 }
 
 const CODE: &[&str] = &[
-    include_str!("../../src/machine/step.rs"),
-    include_str!("../../src/approval.rs"),
-    include_str!("../../src/tokens.rs"),
+    include_str!("../../../src/machine/step.rs"),
+    include_str!("../../../src/approval.rs"),
+    include_str!("../../../src/tokens.rs"),
     "def f(x):\n    return {'a': [1, 2, 3], \"b\": x ** 2}  # comment\n\nclass A(object):\n    pass\n",
     "function add(a, b) {\n\treturn a + b; // sum\n}\nconst o = { key: `tpl ${1 + 2}` };\n",
     "#include <stdio.h>\nint main(void) { printf(\"%d\\n\", 42); return 0; }\n",

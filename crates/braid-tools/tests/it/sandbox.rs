@@ -10,7 +10,7 @@ use braid_protocol::{Sandbox, SandboxLevel};
 use serde_json::json;
 use std::io::Write;
 
-mod support;
+use crate::support;
 use support::{err, ok, ws, Ws};
 
 fn with(sandbox: Sandbox) -> Ws {

@@ -13,7 +13,7 @@ use serde_json::json;
 use std::path::Path;
 use std::sync::Arc;
 
-mod support;
+use crate::support;
 use support::{err, ok, ws};
 
 #[test]
@@ -302,7 +302,8 @@ fn run_command_until_killed(dir: &str) {
 fn killable_braid() -> (tempfile::TempDir, std::process::Child, (u32, u32, u32)) {
     let dir = tempfile::tempdir().unwrap();
     let parent = std::process::Command::new(std::env::current_exe().unwrap())
-        .args(["--exact", "a_command_dies_with_braid_even_when_braid_is_killed", "--nocapture"])
+        // The test's full name in this binary (its module, then its name).
+        .args(["--exact", "tools::a_command_dies_with_braid_even_when_braid_is_killed", "--nocapture"])
         .env("BRAID_TEST_KILLED_PARENT", dir.path())
         .stdout(std::process::Stdio::null())
         .spawn()

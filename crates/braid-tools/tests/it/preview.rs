@@ -4,7 +4,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a panic is how a test reports
 
-mod support;
+use crate::support;
 use braid_protocol::{Approval, ToolCall};
 use braid_tools::preview::preview;
 use serde_json::json;

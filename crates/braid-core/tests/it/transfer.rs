@@ -156,8 +156,8 @@ fn a_team_members_answer_keeps_its_author_through_export() {
     assert_eq!(back.message(MessageId(2)).unwrap().meta.author.as_deref(), Some("max"));
 }
 
-const CLAUDE_CODE: &str = include_str!("../../../tests/fixtures/import/claude-code-session.jsonl");
-const CHATGPT: &str = include_str!("../../../tests/fixtures/import/chatgpt-conversations.json");
+const CLAUDE_CODE: &str = include_str!("../../../../tests/fixtures/import/claude-code-session.jsonl");
+const CHATGPT: &str = include_str!("../../../../tests/fixtures/import/chatgpt-conversations.json");
 
 /// The active branch as (kind, text) pairs, for comparing at a glance.
 fn outline(c: &Conversation, branch: &BranchId) -> Vec<(String, String)> {

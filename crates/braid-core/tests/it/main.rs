@@ -1,0 +1,34 @@
+//! braid-core's tests: the pure machine, messages, merges and budgets, with no runtime.
+//! One test binary, so a cold build links once instead of once per file.
+
+mod approval_properties;
+mod branches;
+mod call_checks;
+mod catalogue;
+mod flows;
+mod graph;
+mod kept;
+mod merge;
+mod merge_conflicts;
+mod merge_properties;
+mod messages;
+mod optimize;
+mod payload;
+mod pipeline;
+mod prepare;
+mod properties;
+mod sandbox_approval;
+mod speed;
+mod subagents;
+mod system_prompt;
+mod team_context;
+mod team_routing;
+mod team_streams;
+mod title;
+mod tokens;
+mod tool_approvals;
+mod tool_loop;
+mod transfer;
+mod vision;
+mod workflow;
+mod workspace;

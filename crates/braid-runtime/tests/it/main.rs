@@ -1,0 +1,21 @@
+//! braid-runtime's tests: the runtime on a real SQLite file and real tasks, with fake providers.
+//! One test binary, so a cold build links once instead of once per file.
+
+mod branches;
+mod codebase;
+mod context;
+mod freshness;
+mod guarantees;
+mod instructions;
+mod library;
+mod mcp;
+mod mcp_workspace;
+mod merge;
+mod payloads;
+mod references;
+mod runtime;
+mod sandbox;
+mod settings;
+mod titles;
+mod tools;
+mod workspace;

@@ -1,0 +1,11 @@
+//! The cross-crate end-to-end tests against mock servers and real parts (llm_peer and local_model, which load the CPU with a real model, are binaries of their own).
+//! One test binary, so a cold build links once instead of once per file.
+
+mod codebase;
+mod counting;
+mod images;
+mod mcp_protocols;
+mod providers;
+mod subagents;
+mod team;
+mod transfer;
