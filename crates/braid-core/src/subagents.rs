@@ -13,7 +13,26 @@ use serde_json::{json, Value};
 const MAX_NAME: usize = 40;
 
 /// The tools of the sub-agent machinery, in the order they are offered.
-pub fn tool_specs() -> Vec<ToolSpec> {
+/// `models` are the models a task may name (`provider/model`); the field
+/// is offered only when there is a choice, and then as an enum, so a model
+/// sampled under a grammar cannot ask for one that does not exist.
+pub fn tool_specs(models: &[String]) -> Vec<ToolSpec> {
+    let mut task = json!({
+        "name": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": MAX_NAME,
+            "description": "a short name for the sub-agent"
+        },
+        "instructions": {"type": "string", "minLength": 1, "description": "the whole task"}
+    });
+    if models.len() > 1 {
+        task["model"] = json!({
+            "type": "string",
+            "enum": models,
+            "description": "another model for this task (optional; left out: this conversation's model)"
+        });
+    }
     vec![
         ToolSpec {
             name: SPAWN_AGENTS.to_owned(),
@@ -30,20 +49,7 @@ pub fn tool_specs() -> Vec<ToolSpec> {
                         "type": "array",
                         "minItems": 1,
                         "maxItems": MAX_SUB_TASKS,
-                        "items": {
-                            "type": "object",
-                            "properties": {
-                                "name": {
-                                    "type": "string",
-                                    "minLength": 1,
-                                    "maxLength": MAX_NAME,
-                                    "description": "a short name for the sub-agent"
-                                },
-                                "instructions": {"type": "string", "minLength": 1, "description": "the whole task"},
-                                "model": {"type": "string", "description": "another model to use (optional)"}
-                            },
-                            "required": ["instructions"]
-                        }
+                        "items": {"type": "object", "properties": task, "required": ["instructions"]}
                     }
                 },
                 "required": ["tasks"]
@@ -155,8 +161,12 @@ pub fn aggregate(agents: &[SubAgentView]) -> (ToolResultStatus, String) {
     for (i, a) in agents.iter().enumerate() {
         let head = format!("## {} ({} of {})", a.name, i + 1, agents.len());
         let body = match &a.report {
-            Some(ChildReport { outcome, duration_ms, tokens }) => {
-                let took = format!("{:.1} s, {tokens} tokens", *duration_ms as f64 / 1000.0);
+            Some(ChildReport { outcome, duration_ms, tokens, note }) => {
+                let mut took = format!("{:.1} s, {tokens} tokens", *duration_ms as f64 / 1000.0);
+                if let Some(note) = note {
+                    took.push_str("; ");
+                    took.push_str(note);
+                }
                 match outcome {
                     ChildOutcome::Submitted { result } => {
                         any = true;

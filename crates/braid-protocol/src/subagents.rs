@@ -77,6 +77,11 @@ pub struct ChildReport {
     /// Tokens the child's model read and wrote, as its servers reported.
     #[ts(type = "number")]
     pub tokens: u64,
+    /// What the model should know about how the child ran (a model asked
+    /// for that is not available, so the parent's ran it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub note: Option<String>,
 }
 
 /// One task of the running `spawn_agents` call, for the parent's card.

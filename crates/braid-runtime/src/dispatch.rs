@@ -113,10 +113,21 @@ impl Runtime {
                 to_json(&self.set_context_model(&context_id, model).await.map_err(wire)?)
             }
             Command::GetSettings => to_json(&self.providers().view()),
-            Command::SaveProvider { provider } => to_json(&self.providers().save(provider).map_err(wire)?),
-            Command::RemoveProvider { provider_id } => to_json(&self.providers().remove(&provider_id).map_err(wire)?),
+            // The models a sub-agent's task may name change with these.
+            Command::SaveProvider { provider } => {
+                let view = self.providers().save(provider).map_err(wire)?;
+                self.shared.contexts.catalogue_changed(&self.shared).await;
+                to_json(&view)
+            }
+            Command::RemoveProvider { provider_id } => {
+                let view = self.providers().remove(&provider_id).map_err(wire)?;
+                self.shared.contexts.catalogue_changed(&self.shared).await;
+                to_json(&view)
+            }
             Command::SetDefaultProvider { provider_id } => {
-                to_json(&self.providers().set_default(&provider_id).map_err(wire)?)
+                let view = self.providers().set_default(&provider_id).map_err(wire)?;
+                self.shared.contexts.catalogue_changed(&self.shared).await;
+                to_json(&view)
             }
             Command::TestProvider { provider } => to_json(&self.providers().test(&provider).await.map_err(wire)?),
             Command::ListModels { provider_id } => {

@@ -352,6 +352,15 @@ impl Providers {
         }
     }
 
+    /// The models a sub-agent's task may name, as `provider/model`: each
+    /// provider's default model (no key is read, nothing is asked).
+    pub fn task_models(&self) -> Vec<String> {
+        let inner = self.read();
+        let named =
+            inner.settings.providers.iter().filter_map(|p| Some(format!("{}/{}", p.id, p.default_model.as_ref()?)));
+        named.collect()
+    }
+
     pub fn effective(&self, choice: Option<&ModelChoice>) -> Option<EffectiveModel> {
         self.resolve(choice).ok().map(|r| r.view)
     }

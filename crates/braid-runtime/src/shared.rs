@@ -89,10 +89,11 @@ impl Shared {
     }
 
     /// What every context is offered: the registered tools, then the
-    /// sub-agent tools (run by the runtime itself, never dispatched).
+    /// sub-agent tools (run by the runtime itself, never dispatched), whose
+    /// tasks may name the models the providers have now.
     pub(crate) fn catalogue(&self) -> Vec<braid_protocol::ToolSpec> {
         let mut specs = self.tools().specs();
-        specs.extend(braid_core::subagents::tool_specs());
+        specs.extend(braid_core::subagents::tool_specs(&self.providers.task_models()));
         specs
     }
 }

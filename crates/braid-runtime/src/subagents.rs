@@ -105,18 +105,23 @@ impl Job {
     async fn run(self, slots: Arc<Semaphore>, limits: SubAgentLimits) {
         let Ok(_slot) = slots.acquire().await else { return };
         let started = Instant::now();
-        let (outcome, tokens) = match self.start(limits).await {
+        let (model, note) = self.model();
+        let (outcome, tokens) = match self.start(limits, model).await {
             Ok((id, mailbox)) => self.wait(id, mailbox, limits).await,
             Err(e) => (ChildOutcome::Failed { reason: format!("it could not start: {e}") }, 0),
         };
-        let report = ChildReport { outcome, duration_ms: started.elapsed().as_millis() as u64, tokens };
+        let report = ChildReport { outcome, duration_ms: started.elapsed().as_millis() as u64, tokens, note };
         let event = Event::SubAgentFinished { call_id: self.call_id.clone(), index: self.index as u32, report };
         let _ = self.parent.mailbox.send(Input::Event(event));
     }
 
     /// The child's conversation, created and given its task.
-    async fn start(&self, limits: SubAgentLimits) -> Result<(ContextId, Mailbox), RuntimeError> {
-        let (meta, state, conversation) = self.child(limits)?;
+    async fn start(
+        &self,
+        limits: SubAgentLimits,
+        model: Option<ModelChoice>,
+    ) -> Result<(ContextId, Mailbox), RuntimeError> {
+        let (meta, state, conversation) = self.child(limits, model);
         let id = meta.id.clone();
         self.shared.lock_store().create_context(&meta, &state, &conversation)?;
         let mailbox = ContextActor::spawn(self.shared.clone(), meta, state, conversation);
@@ -127,13 +132,9 @@ impl Job {
         Ok((id, mailbox))
     }
 
-    fn child(&self, limits: SubAgentLimits) -> Result<(ContextMeta, ContextState, Conversation), RuntimeError> {
+    fn child(&self, limits: SubAgentLimits, model: Option<ModelChoice>) -> (ContextMeta, ContextState, Conversation) {
         let now = clock::now();
         let id = clock::new_context_id();
-        let model = match self.task.model.as_deref() {
-            Some(name) => Some(self.model(name)?),
-            None => self.parent.model.clone(),
-        };
         let meta = ContextMeta {
             id: id.clone(),
             title: format!("{} · sub-agent of {}", self.task.name, self.parent.title),
@@ -156,24 +157,25 @@ impl Job {
             name: self.task.name.clone(),
             turn_limit: limits.turn_limit,
         });
-        Ok((meta, state, Conversation::new(now)))
+        (meta, state, Conversation::new(now))
     }
 
-    /// A task's own model: `provider/model`, or a model of the parent's
-    /// provider.
-    fn model(&self, name: &str) -> Result<ModelChoice, RuntimeError> {
-        let providers = &self.shared.providers;
-        if let Some((provider, model)) = name.split_once('/') {
-            if providers.effective(Some(&ModelChoice { provider_id: provider.into(), model: model.into() })).is_some() {
-                return Ok(ModelChoice { provider_id: provider.into(), model: model.into() });
+    /// The child's model and, when the task named one that is not
+    /// available, the note that says so. The tool offers only available
+    /// models, but a model sampled without a grammar may still write any
+    /// name: that child runs on the parent's model rather than failing.
+    fn model(&self) -> (Option<ModelChoice>, Option<String>) {
+        let Some(name) = self.task.model.as_deref() else { return (self.parent.model.clone(), None) };
+        let available = self.shared.providers.task_models();
+        match available_model(&available, name) {
+            Some(choice) => (Some(choice), None),
+            None => {
+                let offered = if available.is_empty() { "none".to_owned() } else { available.join(", ") };
+                let note = format!(
+                    "model {name:?} is not available (available: {offered}), so it ran on this conversation's model"
+                );
+                (self.parent.model.clone(), Some(note))
             }
-        }
-        let provider = providers.effective(self.parent.model.as_ref()).and_then(|m| m.provider_id);
-        match provider {
-            Some(provider_id) => Ok(ModelChoice { provider_id, model: name.to_owned() }),
-            None => Err(RuntimeError::InvalidInput(format!(
-                "model {name:?} was asked for, but the parent's model has no provider to take it from"
-            ))),
         }
     }
 
@@ -222,6 +224,20 @@ impl Drop for CancelOnDrop {
             let (answer, _) = oneshot::channel();
             let _ = mailbox.send(Input::Command(Event::Cancel, answer));
         }
+    }
+}
+
+/// `name` among the available `provider/model`s: the whole of one, or
+/// the model part of exactly one.
+fn available_model(available: &[String], name: &str) -> Option<ModelChoice> {
+    let split = |m: &String| m.split_once('/').map(|(p, m)| ModelChoice { provider_id: p.into(), model: m.into() });
+    if let Some(exact) = available.iter().find(|m| *m == name) {
+        return split(exact);
+    }
+    let mut by_model = available.iter().filter_map(split).filter(|c| c.model == name);
+    match (by_model.next(), by_model.next()) {
+        (Some(only), None) => Some(only),
+        _ => None,
     }
 }
 

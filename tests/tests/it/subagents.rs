@@ -77,7 +77,9 @@ async fn children_run_within_the_limit_and_each_outcome_reaches_the_parent() {
     let rt = open(dir.path(), |c| c.sub_agents.concurrency = 2);
     let parent = rt.create_context(Some("release".into()), None).await.unwrap().id;
     let tasks = json!([
-        { "name": "fixer", "instructions": "SUBMIT fixed the bug" },
+        // A model that is not available (a model without a grammar may
+        // write any name): the child runs on the parent's, and says so.
+        { "name": "fixer", "instructions": "SUBMIT fixed the bug", "model": "Fruit" },
         { "name": "quitter", "instructions": "GIVEUP the file is missing" },
         { "name": "talker", "instructions": "CHAT" },
         { "name": "crowder", "instructions": "CROWD" },
@@ -106,7 +108,11 @@ async fn children_run_within_the_limit_and_each_outcome_reaches_the_parent() {
     let (status, output) = spawn_result(&snapshot);
     assert_eq!(status, ToolResultStatus::Success);
     assert!(
-        output.contains("## fixer (1 of 5)\nSubmitted") && output.contains("120 tokens):\nfixed the bug"),
+        output.contains("## fixer (1 of 5)\nSubmitted") && output.contains("120 tokens; model \"Fruit\""),
+        "{output}"
+    );
+    assert!(
+        output.contains("not available (available: none), so it ran on this conversation's model):\nfixed the bug"),
         "{output}"
     );
     assert!(
@@ -252,4 +258,33 @@ async fn a_childs_approval_is_answered_from_the_parent_view() {
     assert_eq!(watch.settled().await, ContextStatus::Idle);
     let (_, output) = spawn_result(&rt.load_context(&parent).await.unwrap());
     assert!(output.contains("after the tool:") && output.contains("ship friday"), "{output}");
+}
+
+/// The models a task may name are the providers' models now: none to
+/// choose from, no field; a second provider saved, both on offer.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_models_a_task_may_name_follow_the_providers() {
+    use braid_protocol::{Command, KeyChange, ProviderInput, ProviderKind, SPAWN_AGENTS};
+    let dir = tempfile::tempdir().unwrap();
+    let rt = open(dir.path(), |_| {});
+    let offered = |rt: &Runtime| {
+        let spawn = rt.tools().into_iter().find(|t| t.name == SPAWN_AGENTS).unwrap();
+        spawn.input_schema["properties"]["tasks"]["items"]["properties"].get("model").cloned()
+    };
+    assert_eq!(offered(&rt), None, "the parent's model only: nothing to choose");
+    for (name, model) in [("one", "m1"), ("two", "m2")] {
+        let provider = ProviderInput {
+            id: None,
+            kind: ProviderKind::OpenAiCompatible,
+            name: name.into(),
+            base_url: "http://127.0.0.1:9/v1".into(),
+            default_model: Some(model.into()),
+            key: KeyChange::Keep,
+        };
+        rt.execute(Command::SaveProvider { provider }).await.unwrap();
+    }
+    let choices = offered(&rt).expect("two models: a choice")["enum"].clone();
+    let choices: Vec<String> = serde_json::from_value(choices).unwrap();
+    assert_eq!(choices.len(), 2, "{choices:?}");
+    assert!(choices[0].ends_with("/m1") && choices[1].ends_with("/m2"), "{choices:?}");
 }

@@ -520,7 +520,12 @@ export type ChildReport = { outcome: ChildOutcome, duration_ms: number,
 /**
  * Tokens the child's model read and wrote, as its servers reported.
  */
-tokens: number, };
+tokens: number, 
+/**
+ * What the model should know about how the child ran (a model asked
+ * for that is not available, so the parent's ran it).
+ */
+note?: string, };
 
 export type SubAgentView = { name: string, 
 /**

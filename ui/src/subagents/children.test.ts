@@ -45,5 +45,9 @@ describe("sub-agent rows", () => {
     expect(reportText({ outcome: { kind: "failed", reason: "it passed its time limit of 10 min" }, duration_ms: 600000, tokens: 5 })).toBe(
       "failed: it passed its time limit of 10 min (600.0 s, 5 tokens)",
     );
+    const note = 'model "Fruit" is not available (available: none), so it ran on this conversation\'s model';
+    expect(reportText({ outcome: { kind: "submitted", result: "red" }, duration_ms: 1500, tokens: 9, note })).toBe(
+      `submitted (1.5 s, 9 tokens; ${note})`,
+    );
   });
 });

@@ -13,9 +13,11 @@ export interface ChildRow {
   ended: "submitted" | "failed" | null;
 }
 
-/** How a report reads: submitted, or failed with why, and what it took. */
+/** How a report reads: submitted, or failed with why, what it took, and
+ *  any note on how it ran (a model asked for was not available). */
 export function reportText(r: ChildReport): string {
-  const took = `${(r.duration_ms / 1000).toFixed(1)} s, ${r.tokens.toLocaleString("en")} tokens`;
+  const note = r.note ? `; ${r.note}` : "";
+  const took = `${(r.duration_ms / 1000).toFixed(1)} s, ${r.tokens.toLocaleString("en")} tokens${note}`;
   return r.outcome.kind === "submitted" ? `submitted (${took})` : `failed: ${r.outcome.reason} (${took})`;
 }
 

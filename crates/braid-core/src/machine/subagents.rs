@@ -73,7 +73,7 @@ impl Step {
         let call_id = agents.call_id.clone();
         for a in agents.agents.iter_mut().filter(|a| a.report.is_none()) {
             let outcome = ChildOutcome::Failed { reason: why.to_owned() };
-            a.report = Some(ChildReport { outcome, duration_ms: 0, tokens: 0 });
+            a.report = Some(ChildReport { outcome, duration_ms: 0, tokens: 0, note: None });
         }
         self.run(Effect::StopSubAgents { call_id: call_id.clone() });
         let outcome = self.agents_outcome();

@@ -19,7 +19,7 @@ use tool_calls::*;
 
 fn parent() -> Sim {
     let mut sim = Sim::new();
-    sim.state.catalogue.extend(braid_core::subagents::tool_specs());
+    sim.state.catalogue.extend(braid_core::subagents::tool_specs(&[]));
     sim.state.config.tools.policy = ToolApprovalPolicy::AutoAll;
     sim
 }
@@ -46,7 +46,7 @@ fn spawned(fx: &[Effect]) -> Option<Vec<braid_protocol::SubTask>> {
 }
 
 fn report(outcome: ChildOutcome) -> ChildReport {
-    ChildReport { outcome, duration_ms: 1_500, tokens: 42 }
+    ChildReport { outcome, duration_ms: 1_500, tokens: 42, note: None }
 }
 
 fn submitted(text: &str) -> ChildReport {
@@ -371,4 +371,19 @@ fn a_cancelled_child_says_so_and_a_restarted_one_is_interrupted() {
     assert!(state.child.ended);
     let said = added.iter().any(|m| matches!(&m.body, MessageType::SystemControl { control: braid_protocol::ControlKind::Recovery { detail, .. } } if detail.contains("interrupted by the restart")));
     assert!(said);
+}
+
+/// A task's model is offered only when there is a choice, and then only
+/// the models that exist: a grammar built from the schema cannot name
+/// another.
+#[test]
+fn a_tasks_model_is_offered_as_the_available_models_only() {
+    let task_properties = |models: &[String]| {
+        let spec = braid_core::subagents::tool_specs(models).remove(0);
+        spec.input_schema["properties"]["tasks"]["items"]["properties"].clone()
+    };
+    assert!(task_properties(&[]).get("model").is_none(), "no choice, no field");
+    assert!(task_properties(&["local/smollm2".into()]).get("model").is_none(), "one model is the parent's");
+    let two = ["openai/gpt-4o".to_owned(), "local/smollm2".to_owned()];
+    assert_eq!(task_properties(&two)["model"]["enum"], serde_json::json!(two), "exactly the available models");
 }
