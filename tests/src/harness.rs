@@ -8,8 +8,26 @@ use braid_runtime::{Runtime, RuntimeConfig, Subscription};
 use std::sync::Arc;
 use std::time::Duration;
 
-/// How long any wait may take before the test fails with what it saw.
+/// How long a wait on a scripted or mock model may take before the test
+/// fails with what it saw (see [`limit`]).
 pub const LIMIT: Duration = Duration::from_secs(30);
+
+/// How long a wait on a real model may take: a first answer of the 135M
+/// model on a 2-core machine busy with other work took over a minute, so
+/// the limit is far above it (a wait ends at the event, not the limit).
+pub const REAL_MODEL_LIMIT: Duration = Duration::from_secs(600);
+
+/// `base` times `BRAID_TEST_TIME_SCALE` (1 when unset): a slower or busier
+/// machine gives every wait more time without editing a test.
+pub fn scaled(base: Duration) -> Duration {
+    let scale = std::env::var("BRAID_TEST_TIME_SCALE").ok().and_then(|s| s.parse::<f64>().ok());
+    base.mul_f64(scale.filter(|s| s.is_finite() && *s > 0.0).unwrap_or(1.0))
+}
+
+/// [`LIMIT`], scaled.
+pub fn limit() -> Duration {
+    scaled(LIMIT)
+}
 
 pub struct Harness {
     pub rt: Runtime,
@@ -47,18 +65,27 @@ pub struct Watch {
     unseen: std::collections::VecDeque<ContextStatus>,
     /// Everything looked at, for the failure message.
     seen: Vec<StatusKind>,
+    /// How long one `until` may wait.
+    limit: Duration,
 }
 
 impl Watch {
     pub async fn new(rt: &Runtime, id: &ContextId) -> Watch {
         let (snapshot, sub) = rt.subscribe(id).await.unwrap();
-        Watch { sub, unseen: [snapshot.summary.status].into(), seen: Vec::new() }
+        Watch { sub, unseen: [snapshot.summary.status].into(), seen: Vec::new(), limit: limit() }
+    }
+
+    /// The same watch waiting as long as a real model needs
+    /// ([`REAL_MODEL_LIMIT`], scaled).
+    pub fn on_real_model(mut self) -> Watch {
+        self.limit = scaled(REAL_MODEL_LIMIT);
+        self
     }
 
     /// The next state (in order) that satisfies `wanted`; states before it
-    /// are passed over. Fails after [`LIMIT`] naming the states seen.
+    /// are passed over. Fails after the watch's limit naming the states seen.
     pub async fn until(&mut self, what: &str, wanted: impl Fn(&ContextStatus) -> bool) -> ContextStatus {
-        let deadline = tokio::time::Instant::now() + LIMIT;
+        let deadline = tokio::time::Instant::now() + self.limit;
         loop {
             while let Some(status) = self.unseen.pop_front() {
                 self.seen.push(status.kind());
@@ -68,7 +95,7 @@ impl Watch {
             }
             let event = tokio::time::timeout_at(deadline, self.sub.recv())
                 .await
-                .unwrap_or_else(|_| panic!("no {what} within {LIMIT:?}; states seen: {:?}", self.seen));
+                .unwrap_or_else(|_| panic!("no {what} within {:?}; states seen: {:?}", self.limit, self.seen));
             match event {
                 Some(Ok(BraidEvent::ContextUpdate(u))) => self.unseen.push_back(u.current_state),
                 Some(Ok(_)) => {}

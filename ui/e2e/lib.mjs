@@ -22,6 +22,18 @@ export function checker() {
   return { check, finish };
 }
 
+/** `BRAID_TEST_TIME_SCALE` (1 when unset): a slower or busier machine
+ *  gives every wait more time without editing a test. */
+const TIME_SCALE = Number(process.env.BRAID_TEST_TIME_SCALE) > 0 ? Number(process.env.BRAID_TEST_TIME_SCALE) : 1;
+
+/** A wait's limit in ms, scaled by `BRAID_TEST_TIME_SCALE`. */
+export const scaled = (ms) => Math.round(ms * TIME_SCALE);
+
+/** How long a wait on a real model may take: a first answer of the 135M
+ *  model on a 2-core machine busy with other work took over a minute, so
+ *  the limit is far above it (a wait ends at the event, not the limit). */
+export const REAL_MODEL_MS = 600000;
+
 export const tempDir = (name) => mkdtempSync(join(tmpdir(), `braid-${name}-`));
 
 /** braid-server on a free port (in `cwd`, its default folder, with `env`

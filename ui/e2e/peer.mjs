@@ -6,7 +6,7 @@
 // history survive a reload. Screenshots go to e2e/out/peer-*.png.
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { checker, launchBrowser, startPeer, startServer, tempDir } from "./lib.mjs";
+import { REAL_MODEL_MS, checker, launchBrowser, scaled, startPeer, startServer, tempDir } from "./lib.mjs";
 
 const { check, finish } = checker();
 const peer = startPeer();
@@ -15,7 +15,7 @@ const url = await started;
 const browser = await launchBrowser();
 mkdirSync("e2e/out", { recursive: true });
 const shot = (page, name) => page.screenshot({ path: `e2e/out/peer-${name}.png` });
-const state = (page, text, timeout = 120000) => page.getByTestId("state").filter({ hasText: text }).waitFor({ timeout });
+const state = (page, text, timeout = REAL_MODEL_MS) => page.getByTestId("state").filter({ hasText: text }).waitFor({ timeout: scaled(timeout) });
 
 try {
   const context = await browser.newContext({ viewport: { width: 1100, height: 700 } });
@@ -71,7 +71,7 @@ try {
   // turn goes on with the denial.
   for (let i = 0; i < 5 && !(await page.getByTestId("state").filter({ hasText: "Idle" }).isVisible()); i++) {
     const deny = page.getByRole("button", { name: "Deny" }).first();
-    await deny.click({ timeout: 60000 }).catch(() => {});
+    await deny.click({ timeout: scaled(60000) }).catch(() => {});
   }
   await state(page, "Idle");
   await shot(page, "answer");
@@ -97,7 +97,7 @@ try {
     for (let i = 0; i < 5 && !(await page.getByTestId("state").filter({ hasText: "Idle" }).isVisible()); i++) {
       await page.getByRole("button", { name: "Deny" }).first().click({ timeout: 30000 }).catch(() => {});
     }
-    await state(page, "Idle", 120000);
+    await state(page, "Idle");
   };
   let cancelledCleanly = false;
   let before = 0;
@@ -106,7 +106,7 @@ try {
     before = await page.locator(".message.assistant").count();
     await box.fill("Write a very long story about a dragon and a lighthouse.");
     await box.press("Enter");
-    const streaming = await second.locator(".message.streaming").waitFor({ timeout: 45000 }).then(() => true, () => false);
+    const streaming = await second.locator(".message.streaming").waitFor({ timeout: scaled(120000) }).then(() => true, () => false);
     if (!streaming) {
       console.log(`attempt ${attempt}: no streamed story (the model called a tool or answered whole); trying again`);
       await settle();
@@ -116,7 +116,7 @@ try {
     check(true, `the second tab sees the first tab's answer streaming (attempt ${attempt})`);
     // Polled on a timer: a page in the background gets no animation frames.
     const streamed = (p, n) =>
-      p.waitForFunction((min) => (document.querySelector(".message.streaming")?.textContent.length ?? 0) > min, n, { timeout: 60000, polling: 100 }).catch(() => {});
+      p.waitForFunction((min) => (document.querySelector(".message.streaming")?.textContent.length ?? 0) > min, n, { timeout: scaled(120000), polling: 100 }).catch(() => {});
     await streamed(second, 40);
     await streamed(page, 30);
     const [left, right] = await Promise.all([
@@ -125,7 +125,7 @@ try {
     ]);
     await shot(second, "two-tabs");
     const cancelled = await second.getByRole("button", { name: "Discard" }).click({ timeout: 2000 }).then(() => true, () => false);
-    await state(page, "Idle", 120000);
+    await state(page, "Idle");
     await state(second, "Idle", 5000);
     await page.waitForTimeout(300);
     after = await page.locator(".message.assistant").count();

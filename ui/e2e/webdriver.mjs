@@ -5,6 +5,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
+import { REAL_MODEL_MS, scaled } from "./lib.mjs";
 
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
@@ -61,12 +62,32 @@ return {
   last: [...document.querySelectorAll(".message")].slice(-4).map((m) => m.className.replace("message ", "") + ": " + t(m)),
 };`;
 
-/** The memory of the running app `app` (its oldest process) and of its
- *  children (WebKit's web and network processes), in MB: RSS counts the
- *  shared libraries once per process, PSS shares them out fairly. */
+/** Every process below `pid` now, deepest first (from /proc, via pgrep). */
+function descendants(pid) {
+  const kids = spawnSync("pgrep", ["-P", String(pid)]).stdout.toString().split("\n").filter(Boolean).map(Number);
+  return kids.flatMap((k) => [...descendants(k), k]);
+}
+
+/** The oldest process of `app` that this test started (through
+ *  tauri-driver and WebKitWebDriver), never another Braid on the machine. */
+function ownApp(app) {
+  const argv0 = (p) => {
+    try {
+      return readFileSync(`/proc/${p}/cmdline`, "utf8").split("\0")[0];
+    } catch {
+      return "";
+    }
+  };
+  return descendants(process.pid).filter((p) => argv0(p) === app).at(-1);
+}
+
+/** The memory of the running app `app` (its oldest process of ours) and
+ *  of its children (WebKit's web and network processes), in MB: RSS
+ *  counts the shared libraries once per process, PSS shares them out fairly. */
 export function appMemory(app) {
-  const pid = spawnSync("pgrep", ["-f", "-o", app]).stdout.toString().trim();
-  const children = spawnSync("pgrep", ["-P", pid]).stdout.toString().split("\n").filter(Boolean);
+  const pid = ownApp(app);
+  if (!pid) throw new Error(`${app} is not running under this test`);
+  const children = descendants(pid);
   const read = (p, field) => {
     try {
       const line = readFileSync(`/proc/${p}/smaps_rollup`, "utf8").split("\n").find((l) => l.startsWith(`${field}:`));
@@ -166,9 +187,10 @@ export function desktopApp(data, prefix) {
         (d) => JSON.stringify(d),
         (e) => `(could not be read: ${e.message})`,
       );
-    /** Polls a page-side condition; returns its value once truthy. */
+    /** Polls a page-side condition; returns its value once truthy. The
+     *  limit is scaled by `BRAID_TEST_TIME_SCALE`. */
     const until = async (what, script, timeout = 120000, ...args) => {
-      const end = Date.now() + timeout;
+      const end = Date.now() + scaled(timeout);
       for (;;) {
         const v = await js(script, ...args).catch(() => null);
         if (v) return v;
@@ -197,17 +219,27 @@ export function desktopApp(data, prefix) {
       state: (text, timeout) => until(`state "${text}"`, `return (document.querySelector('[data-testid=state]')?.textContent ?? '').startsWith(arguments[0])`, timeout, text),
       /** The n-th answer whole: n assistant messages and the state back
        *  to Idle (a fast model may finish before Streaming is seen). */
-      answered: (n, timeout = 120000) =>
+      answered: (n, timeout = REAL_MODEL_MS) =>
         until(`answer ${n}`, "return document.querySelectorAll('.message.assistant').length >= arguments[0] && (document.querySelector('[data-testid=state]')?.textContent ?? '').startsWith('Idle')", timeout, n),
       shot: async (name) => writeFileSync(`e2e/out/${prefix}-${name}.png`, Buffer.from(await wd("GET", `/session/${id}/screenshot`), "base64")),
       close: () => wd("DELETE", `/session/${id}`),
     };
   }
 
+  // Stops only what this test started, by pid: the driver and everything
+  // below it (WebKitWebDriver, the app, its web processes). A pattern
+  // kill would also end a user's own Braid or another run's.
   const stop = () => {
+    const started = driver ? descendants(driver.pid) : [];
     driver?.kill();
+    for (const pid of started) {
+      try {
+        process.kill(pid);
+      } catch {
+        // already gone with its parent
+      }
+    }
     xvfb.kill();
-    spawnSync("pkill", ["-f", app]);
   };
   return { app, display, openApp, session, stop };
 }

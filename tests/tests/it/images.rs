@@ -293,9 +293,9 @@ async fn cancel_while_reading_stops_at_once_and_keeps_nothing_half_done() {
     let refused = sending.await.unwrap().unwrap_err().to_wire();
     assert!(refused.message.contains("cancelled"), "the sender is told: {refused}");
     let messages = wait_idle(&rt, &ctx.id).await;
-    // The look would take 10 s: Idle within a second is the cancel, not the
-    // end of the request (a loaded 2-core CI machine gets the slack).
-    assert!(t0.elapsed() < Duration::from_secs(1), "cancel took {:?}", t0.elapsed());
+    // The look would take 10 s: Idle well before it is the cancel, not the
+    // end of the request (on a busy machine too).
+    assert!(t0.elapsed() < Duration::from_secs(5), "cancel took {:?}", t0.elapsed());
     assert!(messages.iter().all(|m| m.body.kind().tag() != "image"), "nothing half-read is stored");
 }
 

@@ -15,7 +15,7 @@ use braid_protocol::{
 };
 use braid_runtime::{Runtime, RuntimeConfig};
 use braid_testkit::children::respond;
-use braid_testkit::harness::{process_gone, Watch, LIMIT};
+use braid_testkit::harness::{limit, process_gone, Watch};
 use serde_json::json;
 use std::path::Path;
 use std::sync::Arc;
@@ -55,7 +55,7 @@ async fn agents_until(rt: &Runtime, parent: &ContextId, done: impl Fn(&SubAgents
     if let Some(view) = snapshot.sub_agents.filter(|v| done(v)) {
         return view;
     }
-    let deadline = tokio::time::Instant::now() + LIMIT;
+    let deadline = tokio::time::Instant::now() + limit();
     loop {
         let event = tokio::time::timeout_at(deadline, sub.recv()).await.expect("the sub-agents got there in time");
         if let Some(Ok(BraidEvent::ContextUpdate(u))) = event {

@@ -5,9 +5,9 @@
 use super::{provider, until, Recording, MODEL};
 use braid_protocol::{MessageType, NewMessage, Role, StatusKind, ToolApprovalPolicy};
 use braid_runtime::{Runtime, RuntimeConfig};
+use braid_testkit::harness::REAL_MODEL_LIMIT;
 use std::path::Path;
 use std::sync::Arc;
-use std::time::Duration;
 
 pub async fn codebase_flow(dir: &Path, url: &str) {
     let work = braid_testkit::fixtures::codebase();
@@ -27,7 +27,7 @@ pub async fn codebase_flow(dir: &Path, url: &str) {
         images: Vec::new(),
     };
     rt.send_message(&ctx.id, ask, false).await.unwrap();
-    until(&mut sub, &[StatusKind::Idle, StatusKind::Failed], Duration::from_secs(180)).await;
+    until(&mut sub, &[StatusKind::Idle, StatusKind::Failed], REAL_MODEL_LIMIT).await;
     let snap = rt.load_context(&ctx.id).await.unwrap();
     let call = snap.messages.iter().find_map(|m| match &m.body {
         MessageType::ToolRequest { calls, .. } => calls.first().cloned(),

@@ -1,15 +1,18 @@
-//! Sub-agents on the real model: made to call `spawn_agents`, its tasks'
-//! arguments come out valid (llama.cpp constrains them to the schema);
-//! each child answers, then on its grace turn is made to call
-//! `submit_result`; the parent's next request carries every child's
-//! result, and the loop goes on to an answer.
+//! Sub-agents on the real model. The call is forced (`force_tool`, so
+//! llama.cpp samples its arguments under a grammar built from the schema
+//! Braid sent); how many tasks, their names and their instructions are the
+//! model's and are not checked. What is checked is Braid's side: the
+//! schema offers only what can work (no `model` field when the parent's is
+//! the only model), the arguments are valid against it, every task gets a
+//! child and an outcome, a child's grace turn offers only `submit_result`,
+//! the parent's next request carries the one result, and the loop goes on.
 
 use super::{provider, until, Recording, MODEL};
 use braid_protocol::{MessageType, NewMessage, StatusKind, ToolApprovalPolicy, SPAWN_AGENTS, SUBMIT_RESULT};
 use braid_runtime::{Runtime, RuntimeConfig};
+use braid_testkit::harness::REAL_MODEL_LIMIT;
 use std::path::Path;
 use std::sync::Arc;
-use std::time::Duration;
 
 pub async fn subagents_flow(dir: &Path, url: &str) {
     let recording = Arc::new(Recording { inner: provider(url, None), sent: Default::default() });
@@ -25,7 +28,14 @@ pub async fn subagents_flow(dir: &Path, url: &str) {
         ..NewMessage::user_text("Hand out two tasks: one sub-agent names a colour, another names a fruit.")
     };
     rt.send_message(&parent, ask, false).await.unwrap();
-    until(&mut sub, &[StatusKind::Idle, StatusKind::Failed], Duration::from_secs(300)).await;
+    until(&mut sub, &[StatusKind::Idle, StatusKind::Failed], REAL_MODEL_LIMIT).await;
+
+    let sent = recording.sent.lock().unwrap().clone();
+    let forced = sent.first().expect("the parent's request");
+    assert_eq!(forced.tool_choice, Some(braid_llm::ToolChoice::Function(SPAWN_AGENTS.into())));
+    let offered = forced.tools.iter().find(|t| t.name == SPAWN_AGENTS).expect("spawn_agents was offered");
+    let task = &offered.input_schema["properties"]["tasks"]["items"]["properties"];
+    assert!(task.get("model").is_none(), "only the parent's model exists, so no model is offered: {task}");
 
     let snap = rt.load_context(&parent).await.unwrap();
     let (calls, result) = snap.messages.iter().fold((None, None), |(calls, result), m| match &m.body {
@@ -33,19 +43,28 @@ pub async fn subagents_flow(dir: &Path, url: &str) {
         MessageType::ToolResult { output, .. } => (calls, Some(output.clone())),
         _ => (calls, result),
     });
-    let calls = calls.expect("the model called a tool");
+    let calls = calls.expect("the forced call is stored");
     assert_eq!(calls[0].name, SPAWN_AGENTS, "{calls:?}");
-    let tasks = braid_core::subagents::tasks(&calls[0].arguments).expect("the forced call's tasks are valid");
+    let tasks = braid_core::subagents::tasks(&calls[0].arguments)
+        .unwrap_or_else(|e| panic!("the arguments are valid against the schema sent ({e}): {}", calls[0].arguments));
     let result = result.expect("the call has its result");
     println!("spawn_agents tasks: {tasks:?}\nresult:\n{result}");
     let children = rt.children(&parent).await.unwrap();
     assert_eq!(children.len(), tasks.len(), "one conversation per task");
-    assert_eq!(result.matches("\nSubmitted (").count(), tasks.len(), "every child submitted:\n{result}");
-    let sent = recording.sent.lock().unwrap().clone();
+    for (i, task) in tasks.iter().enumerate() {
+        let head = format!("## {} ({} of {})\n", task.name, i + 1, tasks.len());
+        let outcome = result.split(&head).nth(1).unwrap_or_else(|| panic!("task {i} reported:\n{result}"));
+        assert!(
+            outcome.starts_with("Submitted (") || outcome.starts_with("Failed ("),
+            "an outcome for {head}{outcome}"
+        );
+    }
     let grace: Vec<_> =
         sent.iter().filter(|r| r.tool_choice == Some(braid_llm::ToolChoice::Function(SUBMIT_RESULT.into()))).collect();
-    assert!(!grace.is_empty(), "a child that answered in words was made to submit");
-    assert!(grace.iter().all(|r| r.tools.len() == 1 && r.tools[0].name == SUBMIT_RESULT));
+    assert!(
+        grace.iter().all(|r| r.tools.len() == 1 && r.tools[0].name == SUBMIT_RESULT),
+        "a grace turn offers submit only"
+    );
     let after =
         sent.iter().rev().find(|r| r.tools.iter().all(|t| t.name != SUBMIT_RESULT)).expect("the parent's next request");
     let carried =

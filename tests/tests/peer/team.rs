@@ -6,9 +6,9 @@
 use super::{provider, until, Recording, MODEL};
 use braid_protocol::{AgentType, NewMessage, StatusKind, Team, TeamMember};
 use braid_runtime::{Runtime, RuntimeConfig};
+use braid_testkit::harness::REAL_MODEL_LIMIT;
 use std::path::Path;
 use std::sync::Arc;
-use std::time::Duration;
 
 fn member(name: &str) -> TeamMember {
     TeamMember {
@@ -34,7 +34,7 @@ pub async fn team_flow(dir: &Path, url: &str) {
     rt.set_team(&ctx.id, Some(team)).await.unwrap();
     let (_, mut sub) = rt.subscribe(&ctx.id).await.unwrap();
     rt.send_message(&ctx.id, NewMessage::user_text("[NEXT:max] [NEXT:sarah] [NEXT:carol] Hi"), false).await.unwrap();
-    until(&mut sub, &[StatusKind::Idle, StatusKind::Failed], Duration::from_secs(180)).await;
+    until(&mut sub, &[StatusKind::Idle, StatusKind::Failed], REAL_MODEL_LIMIT).await;
 
     let snap = rt.load_context(&ctx.id).await.unwrap();
     let answers: Vec<(String, String)> =

@@ -272,10 +272,11 @@ async fn dropping_a_running_command_kills_its_whole_process_tree() {
     };
     // `select!` dropped the running call above: that is the cancel.
     let t0 = std::time::Instant::now();
-    while (alive(bg) || alive(fg)) && t0.elapsed() < std::time::Duration::from_millis(100) {
+    // How fast is the sandbox bench's business; a busy machine may take longer.
+    while (alive(bg) || alive(fg)) && t0.elapsed() < std::time::Duration::from_secs(5) {
         std::thread::sleep(std::time::Duration::from_millis(5));
     }
-    assert!(!alive(bg) && !alive(fg), "processes survived the cancel ({bg} {fg})");
+    assert!(!alive(bg) && !alive(fg), "processes survived the cancel ({bg} {fg}) after {:?}", t0.elapsed());
 }
 
 /// In the child process of the test below: run a command that starts a
@@ -309,7 +310,7 @@ fn killable_braid() -> (tempfile::TempDir, std::process::Child, (u32, u32, u32))
         .spawn()
         .unwrap();
     let read = |f: &str| std::fs::read_to_string(dir.path().join(f)).ok().and_then(|s| s.trim().parse::<u32>().ok());
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
     let pids = loop {
         if let (Some(a), Some(b), Some(g)) = (read("bg.pid"), read("fg.pid"), read("pg.pid")) {
             break (a, b, g);
