@@ -22,10 +22,11 @@ export CARGO_TERM_COLOR=never
 dir=${SOAK_DIR:-$(mktemp -d /tmp/braid-soak.XXXXXX)}
 mkdir -p "$dir/logs"
 
-# name|folder (relative to the clone)|command
+# name|folder (relative to the clone)|command; $LLM_PEER_TEST and
+# $LOCAL_MODEL_TEST are the test binaries found after the build.
 all_suites=(
-  "llm_peer|.|cargo test -q --locked -p braid-testkit --test llm_peer"
-  "local_model|.|cargo test -q --locked -p braid-testkit --test local_model"
+  "llm_peer|tests|\"\$LLM_PEER_TEST\" --test-threads 1"
+  "local_model|tests|\"\$LOCAL_MODEL_TEST\""
   "peer.mjs|ui|node e2e/peer.mjs"
   "desktop.mjs|ui|node e2e/desktop.mjs"
   "desktop-local.mjs|ui|node e2e/desktop-local.mjs"
@@ -47,6 +48,20 @@ cd "$clone"
 echo "soak: building (logs in $dir/logs/build.log)" >&2
 { make ui mcp-servers && cargo test --workspace --locked --no-run; } >"$dir/logs/build.log" 2>&1 ||
   { tail -30 "$dir/logs/build.log" >&2; exit 1; }
+# The test binaries of that same build: `cargo test -p … --test …` would
+# resolve other features and rebuild llama.cpp and its kin (~12 min).
+test_binary() {
+  cargo test --workspace --locked --no-run --message-format=json 2>/dev/null |
+    python3 -c 'import json, sys
+for line in sys.stdin:
+    m = json.loads(line)
+    if m.get("reason") == "compiler-artifact" and m["target"]["name"] == sys.argv[1] and m.get("executable"):
+        print(m["executable"])' "$1"
+}
+LLM_PEER_TEST=$(test_binary llm_peer)
+LOCAL_MODEL_TEST=$(test_binary local_model)
+export LLM_PEER_TEST LOCAL_MODEL_TEST
+[ -x "$LLM_PEER_TEST" ] && [ -x "$LOCAL_MODEL_TEST" ] || { echo "soak: test binaries not found" >&2; exit 1; }
 export BRAID_SERVER_BIN=$CARGO_TARGET_DIR/debug/braid-server
 export BRAID_DESKTOP_BIN=$CARGO_TARGET_DIR/debug/braid-desktop
 export BRAID_SEED_BIN=$CARGO_TARGET_DIR/debug/examples/seed
