@@ -1,6 +1,15 @@
 //! braid-core's tests: the pure machine, messages, merges and budgets, with no runtime.
 //! One test binary, so a cold build links once instead of once per file.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)] // a panic is how a test reports
+
+// Shared by several test modules: declared once (a file loaded as two
+// modules is refused by clippy).
+#[path = "support/merging.rs"]
+mod merging;
+#[path = "support/tool_calls.rs"]
+mod tool_calls;
+
 mod approval_properties;
 mod branches;
 mod call_checks;

@@ -4,9 +4,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a panic is how a test reports
 
-#[path = "support/merging.rs"]
-mod merging;
-
+use crate::merging::*;
 use braid_core::llm::LlmResponse;
 use braid_core::machine::Event;
 use braid_core::merge::{plan, sequence};
@@ -16,7 +14,6 @@ use braid_protocol::{
     BranchId, ControlKind, ErrorCode, MergeItemFate, MergeStrategy, MessageId, MessageType, MissingDependencies, Role,
     StatusKind,
 };
-use merging::*;
 
 #[test]
 fn a_summary_merge_appends_the_edited_summary_and_undo_takes_it_back() {

@@ -4,15 +4,12 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a panic is how a test reports
 
-#[path = "support/merging.rs"]
-mod merging;
-
+use crate::merging::*;
 use braid_core::machine::Event;
 use braid_protocol::{
     BranchId, ConflictChoice, ConflictKind, ControlKind, MergeItemFate, MergeStrategy, Message, MessageId, MessageType,
     Resolution,
 };
-use merging::*;
 
 #[test]
 fn a_file_both_branches_wrote_must_be_resolved() {

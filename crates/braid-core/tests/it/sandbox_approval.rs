@@ -4,9 +4,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a panic is how a test reports
 
-#[path = "support/tool_calls.rs"]
-mod tool_calls;
-
+use crate::tool_calls::*;
 use braid_core::approval::{decide, Decision, LoopState};
 use braid_core::machine::{Effect, Event};
 use braid_core::recovery::recover;
@@ -15,7 +13,6 @@ use braid_protocol::{
     Approval, ApprovalDecision, ContextStatus as S, Permission, Sandbox, SandboxLevel, Timestamp, ToolApprovalPolicy,
     ToolResultStatus, ToolSandbox, ToolSettings, ToolSource,
 };
-use tool_calls::*;
 
 const OUTSIDE: &str = "the sandbox refused a write: it may write only inside the workspace (not its .git) and /tmp";
 

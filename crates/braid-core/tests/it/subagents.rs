@@ -5,9 +5,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a panic is how a test reports
 
-#[path = "support/tool_calls.rs"]
-mod tool_calls;
-
+use crate::tool_calls::*;
 use braid_core::llm::{LlmFailure, LlmResponse, StopReason, ToolChoice, Usage};
 use braid_core::machine::{Effect, Event};
 use braid_core::sim::Sim;
@@ -15,7 +13,6 @@ use braid_protocol::{
     ChildOf, ChildOutcome, ChildReport, ContextId, ContextStatus as S, FailureCode, MessageType, PromptPart,
     ToolApprovalPolicy, ToolResultStatus, SPAWN_AGENTS, SUBMIT_RESULT,
 };
-use tool_calls::*;
 
 fn parent() -> Sim {
     let mut sim = Sim::new();

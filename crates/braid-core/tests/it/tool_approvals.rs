@@ -4,9 +4,6 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a panic is how a test reports
 
-#[path = "support/tool_calls.rs"]
-mod tool_calls;
-
 use braid_core::machine::{Effect, Event, Reply};
 use braid_core::sim::{reply_of, Sim};
 use braid_protocol::{
@@ -14,7 +11,7 @@ use braid_protocol::{
     ToolApprovalPolicy, ToolResultStatus,
 };
 
-use tool_calls::*;
+use crate::tool_calls::*;
 
 #[test]
 fn whitelisted_tools_run_and_others_are_asked() {

@@ -5,15 +5,12 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a panic is how a test reports
 
-#[path = "support/tool_calls.rs"]
-mod tool_calls;
-
+use crate::tool_calls::*;
 use braid_core::machine::{Effect, Event, Reply, ToolOutcome};
 use braid_core::sim::{reply_of, Sim};
 use braid_protocol::{
     AgentMode, ContextStatus as S, ControlKind, MessageType, Role, StatusKind, ToolApprovalPolicy, ToolResultStatus,
 };
-use tool_calls::*;
 
 #[test]
 fn a_single_read_runs_by_itself_and_its_result_goes_back() {
