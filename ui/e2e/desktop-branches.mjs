@@ -189,13 +189,16 @@ try {
   await s.js(openBranches);
   await s.click("//button[.='History graph']");
   await s.until("the graph", "return document.querySelectorAll('.graph-row').length > 10", 10000);
-  // Only the rows in view are in the page: look at the top, then the end.
+  // Only the rows in view are in the page: step through the whole list
+  // (how tall it is depends on what the model did in each turn).
   const seen = new Set();
-  for (const where of ["0", "1e9"]) {
+  const [total, view] = await s.js("const g = document.querySelector('.graph-rows'); return [g.scrollHeight, g.clientHeight]");
+  for (let where = 0; ; where += Math.max(100, Math.floor(view / 2))) {
     await s.js(`document.querySelector('.graph-rows').scrollTop = ${where}; return true`);
     await sleep(300);
     const ids = await s.js("return [...document.querySelectorAll('.graph-row')].filter(r => r.textContent.includes('merged Branch')).map(r => r.id)");
     ids.forEach((id) => seen.add(id));
+    if (where >= total) break;
   }
   const merges = seen.size;
   check(merges === 5, `the graph shows the five merges (${merges})`);
