@@ -32,6 +32,10 @@ pub struct Settings {
     /// Time, turns and concurrency of sub-agents (read at start).
     #[serde(default, skip_serializing_if = "is_default")]
     pub sub_agents: braid_protocol::SubAgentLimits,
+    /// What sandboxed commands may see and inherit besides the defaults
+    /// (read at start).
+    #[serde(default, skip_serializing_if = "braid_protocol::SandboxPaths::is_empty")]
+    pub sandbox: braid_protocol::SandboxPaths,
 }
 
 fn is_default(limits: &braid_protocol::SubAgentLimits) -> bool {

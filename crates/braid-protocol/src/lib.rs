@@ -77,6 +77,6 @@ pub use team::{
 };
 pub use tools::{
     check_tool_name, AgentMode, AgentRole, BlockedCommand, ContextStrategy, Permission, Sandbox, SandboxLevel,
-    ToolApprovalPolicy, ToolSandbox, ToolSettings, ToolSource, ToolSpec, MAX_TOOL_NAME,
+    SandboxPaths, ToolApprovalPolicy, ToolSandbox, ToolSettings, ToolSource, ToolSpec, MAX_TOOL_NAME,
 };
 pub use workflow::{Workflow, WorkflowList, WorkflowOutcome, WorkflowParameter, WorkflowStatus};

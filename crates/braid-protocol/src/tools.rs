@@ -109,6 +109,29 @@ pub struct Sandbox {
     pub git_writable: bool,
 }
 
+/// The user's changes to what sandboxed commands may see and inherit
+/// (`sandbox` in settings.json, read at start). Paths are absolute or
+/// start with `~/`.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct SandboxPaths {
+    /// Hidden besides the built-in list (credentials, Braid's own data).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub hide: Vec<String>,
+    /// Readable although in a home folder; a bare name (`.env`,
+    /// `.mcp.json`) may be written in the workspace.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub allow: Vec<String>,
+    /// Environment variables commands keep although named like secrets.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub env: Vec<String>,
+}
+
+impl SandboxPaths {
+    pub fn is_empty(&self) -> bool {
+        self.hide.is_empty() && self.allow.is_empty() && self.env.is_empty()
+    }
+}
+
 /// Read tools run by themselves; writing and running commands are asked.
 pub const DEFAULT_AUTO_TOOLS: [&str; 3] = ["read_file", "list_directory", "glob_files"];
 

@@ -117,7 +117,13 @@ impl Runtime {
         let image_dir = data_dir.join("images");
         let images = images::Images::open(image_dir).map_err(|e| RuntimeError::InvalidInput(e.to_string()))?;
         let (tools, codebases) = codebase::registry(&data_dir, config.broad_dirs.clone());
+        // Braid's data folder (keys, database, logs) is hidden from
+        // sandboxed commands wherever it is.
+        let home = std::env::var_os("HOME").map(PathBuf::from);
+        let confine =
+            braid_tools::Confinement::new(home.as_deref(), std::slice::from_ref(&data_dir), &config.sandbox_paths);
         let shared = Arc::new(Shared {
+            confine: Arc::new(confine),
             store: Mutex::new(store),
             providers,
             tools: RwLock::new(Arc::new(tools)),

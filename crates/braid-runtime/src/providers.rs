@@ -343,6 +343,11 @@ impl Providers {
 
     /// The sub-agents' limits in the settings file, kept sensible: a
     /// turn, a second and one child at least.
+    /// The user's additions to what sandboxed commands may see (settings.json's `sandbox`).
+    pub fn sandbox_paths(&self) -> braid_protocol::SandboxPaths {
+        self.read().settings.sandbox.clone()
+    }
+
     pub fn sub_agent_limits(&self) -> braid_protocol::SubAgentLimits {
         let l = self.read().settings.sub_agents;
         braid_protocol::SubAgentLimits {

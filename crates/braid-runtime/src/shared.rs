@@ -33,6 +33,8 @@ pub struct RuntimeConfig {
     pub broad_dirs: Vec<PathBuf>,
     /// Time, turns and concurrency of sub-agents.
     pub sub_agents: braid_protocol::SubAgentLimits,
+    /// The user's additions to what sandboxed commands may see.
+    pub sandbox_paths: braid_protocol::SandboxPaths,
 }
 
 impl RuntimeConfig {
@@ -49,6 +51,7 @@ impl RuntimeConfig {
                 .chain(std::env::var_os("HOME").and_then(|h| std::fs::canonicalize(h).ok()))
                 .collect(),
             sub_agents: braid_protocol::SubAgentLimits::default(),
+            sandbox_paths: braid_protocol::SandboxPaths::default(),
         }
     }
 }
@@ -74,6 +77,8 @@ pub(crate) struct Shared {
     pub(crate) sent: crate::seen::SentLog,
     /// Sub-agents' ends, heard by their supervisors.
     pub(crate) children: crate::subagents::Children,
+    /// What sandboxed commands may see.
+    pub(crate) confine: Arc<braid_tools::Confinement>,
 }
 
 impl Shared {

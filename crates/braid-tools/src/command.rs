@@ -67,7 +67,7 @@ pub(crate) fn spawn_shell(program: &[String]) -> tokio::process::Command {
 /// call (never a silent full-access run).
 fn program(command: &str, ctx: &ToolContext) -> Vec<String> {
     let shell = ["sh", "-c", command];
-    match sandbox::wrap(&ctx.sandbox, &ctx.workspace, &shell) {
+    match sandbox::wrap(&ctx.sandbox, &ctx.confine, &ctx.workspace, &shell) {
         Some(args) if sandbox::unavailable().is_none() => {
             std::iter::once(sandbox::program().to_owned()).chain(args).collect()
         }
@@ -174,7 +174,11 @@ impl Tool for RunCommand {
             }
             let ok = code == Some(0);
             let sandboxed = sandbox::unavailable().is_none();
-            let blocked = if ok || !sandboxed { None } else { sandbox::blocked(&ctx.sandbox, &stderr) };
+            let blocked = if ok || !sandboxed {
+                None
+            } else {
+                sandbox::blocked(&ctx.sandbox, &ctx.confine, &ctx.workspace, &stderr)
+            };
             let error = match &blocked {
                 Some(why) => format!("the command exited with {exit}; blocked by the sandbox: {why}"),
                 None => format!("the command exited with {exit}"),

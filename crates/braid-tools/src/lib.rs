@@ -7,6 +7,7 @@
 
 pub mod agents;
 mod command;
+mod confine;
 mod files;
 pub mod input;
 pub mod ledger;
@@ -17,6 +18,7 @@ mod registry;
 pub mod sandbox;
 
 pub use braid_workspace::paths;
+pub use confine::Confinement;
 pub use registry::{RegisterError, ToolRegistry};
 
 use braid_core::machine::ToolOutcome;
@@ -43,11 +45,20 @@ pub struct ToolContext {
     pub ledger: Option<ledger::ProcessLedger>,
     /// What `run_command` may touch.
     pub sandbox: braid_protocol::Sandbox,
+    /// What a sandboxed command may see (the same for every conversation).
+    pub confine: Arc<Confinement>,
 }
 
 impl ToolContext {
     pub fn new(workspace: PathBuf) -> ToolContext {
-        ToolContext { workspace, freshness: None, allow_overwrite: false, ledger: None, sandbox: Default::default() }
+        ToolContext {
+            workspace,
+            freshness: None,
+            allow_overwrite: false,
+            ledger: None,
+            sandbox: Default::default(),
+            confine: Default::default(),
+        }
     }
 
     pub(crate) fn record_read(&self, path: &std::path::Path) {

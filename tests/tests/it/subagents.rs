@@ -173,7 +173,10 @@ async fn a_child_past_its_time_limit_is_stopped_and_reported() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn cancelling_the_parent_cancels_every_child_and_kills_their_commands() {
     let dir = tempfile::tempdir().unwrap();
-    let rt = open(dir.path(), |_| ());
+    // Host process ids: the sandbox gives commands a pid namespace of
+    // their own (braid-tools' escape suite checks that its processes die).
+    let full = braid_protocol::Sandbox { level: braid_protocol::SandboxLevel::FullAccess, ..Default::default() };
+    let rt = open(dir.path(), |c| c.machine.tools.sandbox = full);
     let parent = rt.create_context(None, None).await.unwrap().id;
     let run = |n: u32| json!({ "name": format!("sleeper {n}"), "instructions": format!("RUN echo $$ > pid{n}; exec sleep 30") });
     rt.send_message(&parent, spawn(json!([run(1), run(2)])), false).await.unwrap();

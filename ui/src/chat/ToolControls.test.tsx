@@ -22,7 +22,7 @@ describe("the command sandbox control", () => {
 
   it("explains the chosen level in plain words", () => {
     const html = renderToStaticMarkup(<SandboxControls tools={defaultTools} onSandbox={() => {}} />);
-    expect(html).toContain("Commands can read your files but change only this conversation&#x27;s folder (not its .git)");
+    expect(html).toContain("never your home&#x27;s other files, keys or Braid&#x27;s data; they change only this folder (not its .git, .mcp.json or .env)");
     expect(html).toContain("Network: off, not even 127.0.0.1.");
   });
 

@@ -76,8 +76,8 @@ export function PolicySelect({ tools, onPolicy }: { tools: ToolSettings; onPolic
 }
 
 const LEVELS: { id: SandboxLevel; label: string; title: string }[] = [
-  { id: "workspace_write", label: "Sandbox: workspace", title: "Commands can read your files but change only this conversation's folder (not its .git) and a private /tmp that is thrown away after each command." },
-  { id: "read_only", label: "Sandbox: read-only", title: "Commands can read your files but change nothing: they may write only a private /tmp that is thrown away after each command." },
+  { id: "workspace_write", label: "Sandbox: workspace", title: "Commands see the system, your tools and this conversation's folder, never your home's other files, keys or Braid's data; they change only this folder (not its .git, .mcp.json or .env) and a private /tmp that is thrown away after each command." },
+  { id: "read_only", label: "Sandbox: read-only", title: "Commands see the system, your tools and this conversation's folder (never your home's other files, keys or Braid's data) but change nothing: they may write only a private /tmp that is thrown away after each command." },
   { id: "full_access", label: "Full access", title: "No sandbox: commands run with your full rights, as if you typed them in a terminal. They can change or delete any of your files." },
 ];
 

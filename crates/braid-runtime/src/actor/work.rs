@@ -122,6 +122,7 @@ impl ContextActor {
                 Approval::ApprovedUnsandboxed => Sandbox { level: SandboxLevel::FullAccess, ..Sandbox::default() },
                 _ => self.state.config.tools.sandbox,
             },
+            confine: self.shared.confine.clone(),
         };
         let timeout = Duration::from_millis(self.state.config.tools.timeout_ms.max(1));
         self.tool = Some(tool_task::spawn(self.shared.tools(), call, ctx, timeout, self.reading_job()));

@@ -19,9 +19,9 @@ use std::time::Duration;
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_command_the_sandbox_stopped_waits_for_the_user_who_may_let_it_run_outside_once() {
     let dir = tempfile::tempdir().unwrap();
-    // Outside the workspace and outside /tmp (the sandbox's /tmp is private).
-    let home = std::env::var("HOME").unwrap();
-    let outside = std::path::Path::new(&home).join(format!(".cache/braid-runtime-sandbox-{}", std::process::id()));
+    // Outside the workspace and outside /tmp (the sandbox's /tmp is
+    // private) and the home (hidden): where a write meets a read-only disk.
+    let outside = std::path::Path::new("/var/tmp").join(format!("braid-runtime-sandbox-{}", std::process::id()));
     std::fs::create_dir_all(&outside).unwrap();
     let target = outside.join("note.txt");
     let write = json!({ "command": format!("echo hi > {}", target.display()) });

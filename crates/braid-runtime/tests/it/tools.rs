@@ -120,6 +120,10 @@ async fn cancel_kills_the_running_command_and_its_children_within_100_ms() {
     ]));
     let rt = open(dir.path(), fake.clone(), ToolApprovalPolicy::AutoAll, 60_000);
     let ctx = rt.create_context(None, None).await.unwrap();
+    // Host process ids: the sandbox gives commands a pid namespace of
+    // their own (the escape suite checks that its processes die too).
+    let full = braid_protocol::Sandbox { level: braid_protocol::SandboxLevel::FullAccess, ..Default::default() };
+    rt.set_sandbox(&ctx.id, full).await.unwrap();
     rt.send_message(&ctx.id, say("run it"), false).await.unwrap();
     let read = |f: &str| std::fs::read_to_string(dir.path().join(f)).ok().and_then(|s| s.trim().parse::<u32>().ok());
     let t0 = Instant::now();

@@ -4,6 +4,7 @@
 #[path = "../support/mod.rs"]
 mod support;
 
+mod escape;
 mod overwrite;
 mod preview;
 mod sandbox;

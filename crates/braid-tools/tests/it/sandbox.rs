@@ -20,19 +20,18 @@ fn with(sandbox: Sandbox) -> Ws {
     w
 }
 
-/// A folder outside the workspace and outside /tmp (the command's /tmp
-/// is a private one, where a write would succeed and vanish): in the home
-/// folder, removed when dropped.
-struct Outside(std::path::PathBuf);
+/// A folder outside the workspace, /tmp (the command's /tmp is a private
+/// one, where a write would succeed and vanish) and the home (hidden):
+/// in /var/tmp, removed when dropped.
+pub(crate) struct Outside(pub(crate) std::path::PathBuf);
 
 impl Outside {
-    fn new(tag: &str) -> Outside {
-        let home = std::env::var("HOME").unwrap();
-        let dir = std::path::Path::new(&home).join(format!(".cache/braid-sandbox-{tag}-{}", std::process::id()));
+    pub(crate) fn new(tag: &str) -> Outside {
+        let dir = std::path::Path::new("/var/tmp").join(format!("braid-sandbox-{tag}-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         Outside(dir)
     }
-    fn file(&self) -> std::path::PathBuf {
+    pub(crate) fn file(&self) -> std::path::PathBuf {
         self.0.join("outside.txt")
     }
 }

@@ -245,7 +245,10 @@ fn alive(pid: u32) -> bool {
 
 #[tokio::test]
 async fn dropping_a_running_command_kills_its_whole_process_tree() {
-    let w = ws();
+    let mut w = ws();
+    // Host process ids: the sandbox gives commands a pid namespace of
+    // their own (the escape suite checks that its processes die too).
+    w.ctx.sandbox = braid_protocol::Sandbox { level: braid_protocol::SandboxLevel::FullAccess, ..Default::default() };
     // The shell starts a background child and a foreground one, and writes
     // both pids where the test can read them.
     let cmd = "sleep 30 & echo $! > bg.pid; sh -c 'echo $$ > fg.pid; exec sleep 30'";
@@ -283,6 +286,9 @@ async fn dropping_a_running_command_kills_its_whole_process_tree() {
 /// background and a foreground process, then wait to be killed.
 fn run_command_until_killed(dir: &str) {
     let mut ctx = ToolContext::new(Path::new(dir).to_owned());
+    // Host process ids: the sandbox gives commands a pid namespace of
+    // their own (the escape suite checks that its processes die too).
+    ctx.sandbox = braid_protocol::Sandbox { level: braid_protocol::SandboxLevel::FullAccess, ..Default::default() };
     ctx.ledger = Some(braid_tools::ledger::ProcessLedger::new(Path::new(dir).join("processes")));
     // pg.pid: the group (field 5 of stat), written last.
     let cmd = "sleep 60 & echo $! > bg.pid; sh -c 'echo $$ > fg.pid; exec sleep 60' & \
