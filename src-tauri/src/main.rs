@@ -90,6 +90,7 @@ fn main() {
             let mut providers = Providers::from_settings(data.join("settings.json"), Secrets::new(&data))?;
             config.sub_agents = providers.sub_agent_limits();
             config.sandbox_paths = providers.sandbox_paths();
+            config.show_secrets_in = providers.show_secrets_in();
             // Demos and tests: an echo answers until a provider is added.
             if std::env::var_os("BRAID_ECHO").is_some() {
                 providers = providers.with_fallback(Fallback::builtin_echo(Duration::from_millis(30)));

@@ -25,6 +25,7 @@ pub mod pipeline;
 pub mod prompt;
 pub mod recovery;
 pub mod resources;
+pub mod secrets;
 pub mod sim;
 pub mod subagents;
 pub mod team;

@@ -36,6 +36,10 @@ pub struct Settings {
     /// (read at start).
     #[serde(default, skip_serializing_if = "braid_protocol::SandboxPaths::is_empty")]
     pub sandbox: braid_protocol::SandboxPaths,
+    /// Workspaces whose secrets go to the model as they are (the secret
+    /// filter is on everywhere else).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub show_secrets_in: Vec<String>,
 }
 
 fn is_default(limits: &braid_protocol::SubAgentLimits) -> bool {

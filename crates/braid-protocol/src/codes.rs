@@ -100,6 +100,8 @@ pub enum NoticeCode {
     /// A sub-agent ended its turn without submitting, or reached its turn
     /// limit: one more turn tells it to submit now.
     SubAgentGrace,
+    /// Secrets were hidden from the model (placeholders stand in).
+    SecretsHidden,
     // A request failed (retried, or the context failed): the
     // [`FailureCode`]s.
     Network,

@@ -16,6 +16,7 @@ mod merge;
 mod message;
 mod meta;
 mod request;
+mod secrets;
 mod sent;
 mod team;
 mod title;
@@ -148,6 +149,8 @@ pub struct ContextActor {
     model_counts: crate::model_count::Counts,
     /// A title was asked for already (once per task).
     titling: bool,
+    /// How many secrets the last notice counted.
+    secrets_noticed: usize,
     /// The children of a running `spawn_agents` call.
     sub_agents: Option<crate::subagents::SubAgentsRun>,
 }
@@ -175,6 +178,7 @@ impl ContextActor {
             reading: None,
             model_counts: Arc::default(),
             titling: false,
+            secrets_noticed: 0,
             sub_agents: None,
         };
         // The catalogue first: the stored one may be from an older run.

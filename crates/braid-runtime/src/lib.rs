@@ -31,6 +31,7 @@ mod model_count;
 mod payload;
 pub mod providers;
 mod references;
+mod secret_mask;
 mod seen;
 mod send;
 mod shared;
@@ -122,8 +123,10 @@ impl Runtime {
         let home = std::env::var_os("HOME").map(PathBuf::from);
         let confine =
             braid_tools::Confinement::new(home.as_deref(), std::slice::from_ref(&data_dir), &config.sandbox_paths);
+        let secrets = secret_mask::SecretMask::open(&data_dir, providers.stored_keys(), config.show_secrets_in.clone());
         let shared = Arc::new(Shared {
             confine: Arc::new(confine),
+            secrets,
             store: Mutex::new(store),
             providers,
             tools: RwLock::new(Arc::new(tools)),

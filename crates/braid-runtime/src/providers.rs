@@ -343,6 +343,22 @@ impl Providers {
 
     /// The sub-agents' limits in the settings file, kept sensible: a
     /// turn, a second and one child at least.
+    /// Every stored key, by provider: the secret filter hides them.
+    pub(crate) fn stored_keys(&self) -> Vec<(String, String)> {
+        let ids: Vec<String> = self.read().settings.providers.iter().map(|p| p.id.clone()).collect();
+        ids.into_iter()
+            .filter_map(|id| match self.secrets.get(&id) {
+                Ok(Some((key, _))) => Some((id, key.expose().to_owned())),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// Workspaces whose secrets go to the model as they are (settings.json's `show_secrets_in`).
+    pub fn show_secrets_in(&self) -> Vec<PathBuf> {
+        self.read().settings.show_secrets_in.iter().map(PathBuf::from).collect()
+    }
+
     /// The user's additions to what sandboxed commands may see (settings.json's `sandbox`).
     pub fn sandbox_paths(&self) -> braid_protocol::SandboxPaths {
         self.read().settings.sandbox.clone()

@@ -35,6 +35,9 @@ pub struct RuntimeConfig {
     pub sub_agents: braid_protocol::SubAgentLimits,
     /// The user's additions to what sandboxed commands may see.
     pub sandbox_paths: braid_protocol::SandboxPaths,
+    /// Workspaces whose secrets go to the model as they are (the filter
+    /// is on everywhere else).
+    pub show_secrets_in: Vec<PathBuf>,
 }
 
 impl RuntimeConfig {
@@ -52,6 +55,7 @@ impl RuntimeConfig {
                 .collect(),
             sub_agents: braid_protocol::SubAgentLimits::default(),
             sandbox_paths: braid_protocol::SandboxPaths::default(),
+            show_secrets_in: Vec::new(),
         }
     }
 }
@@ -79,6 +83,8 @@ pub(crate) struct Shared {
     pub(crate) children: crate::subagents::Children,
     /// What sandboxed commands may see.
     pub(crate) confine: Arc<braid_tools::Confinement>,
+    /// Secrets kept from the models, and the placeholders handed out.
+    pub(crate) secrets: crate::secret_mask::SecretMask,
 }
 
 impl Shared {

@@ -104,6 +104,7 @@ async fn main() -> ExitCode {
     };
     config.sub_agents = providers.sub_agent_limits();
     config.sandbox_paths = providers.sandbox_paths();
+    config.show_secrets_in = providers.show_secrets_in();
     if args.echo {
         providers = providers.with_fallback(Fallback::builtin_echo(Duration::from_millis(args.echo_delay_ms)));
     } else if let Some(url) = &args.base_url {

@@ -116,7 +116,7 @@ impl Confinement {
 
     /// Whether a command cannot see `path` (absolute) in `workspace`.
     pub fn hides(&self, workspace: &Path, path: &Path) -> bool {
-        if self.hidden.iter().any(|h| path.starts_with(h)) {
+        if self.hidden.iter().any(|h| path.starts_with(h) && !workspace.starts_with(h)) {
             return true;
         }
         let under_root = self.roots.iter().any(|r| path.starts_with(r));
@@ -154,7 +154,9 @@ impl Confinement {
                 || !self.roots.iter().any(|r| p.starts_with(r))
         };
         let mut emptied = Vec::new();
-        for hidden in self.hidden.iter().filter(|h| shown(h)) {
+        // A hidden folder the workspace is in stays: the user chose to
+        // work there (tests keep Braid's data beside their workspace).
+        for hidden in self.hidden.iter().filter(|h| shown(h) && !ws.starts_with(h)) {
             if hidden.is_dir() {
                 arg(&["--tmpfs"], hidden);
                 emptied.push(hidden);

@@ -27,6 +27,7 @@ mod pipeline;
 mod prepare;
 mod properties;
 mod sandbox_approval;
+mod secrets;
 mod speed;
 mod subagents;
 mod system_prompt;

@@ -55,7 +55,8 @@ impl ContextActor {
                     let text = "the source has nothing the branch in use lacks: there is nothing to summarise";
                     return Err(WireError::new(ErrorCode::InvalidInput, text));
                 }
-                let input = braid_core::prompt::summary_input(None, &messages);
+                let mut input = braid_core::prompt::summary_input(None, &messages);
+                self.hide_secrets(&mut input);
                 let resolved = self
                     .shared
                     .providers

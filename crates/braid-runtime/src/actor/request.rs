@@ -111,14 +111,16 @@ impl ContextActor {
 
     /// `SendLlmRequest`: the machine fitted the request; stream the answer.
     pub(super) fn send_request(&mut self, request_id: RequestId, fitted: Fitted) {
-        let Fitted { system, messages, tools, tool_choice, max_tokens, temperature } = fitted;
+        let Fitted { mut system, messages, tools, tool_choice, max_tokens, temperature } = fitted;
         let Some(out) = self.outgoing.take_if(|o| o.request_id == request_id) else {
             tracing::warn!(context = %self.meta.id, %request_id, "send without a prepared request");
             return;
         };
         // Models that see get the pixels (attached in the task: scaling
         // takes milliseconds); the others get what was read from them.
-        let messages = braid_core::vision::for_request(messages, out.sees_images);
+        let mut messages = braid_core::vision::for_request(messages, out.sees_images);
+        // Before it is recorded: "what the model sees" shows placeholders.
+        self.hide_secrets_in_request(&mut system, &mut messages);
         let seen = sent::record(sent::Sending {
             at: clock::now(),
             provider: out.provider.name(),
@@ -190,7 +192,8 @@ impl ContextActor {
             .filter(|m| wanted.contains(&m.id) && !matches!(m.body, MessageType::SystemControl { .. }))
             .collect();
         replaces.extend(messages.iter().map(|m| m.id));
-        let input = prompt::summary_input(prior_text.as_deref(), &messages);
+        let mut input = prompt::summary_input(prior_text.as_deref(), &messages);
+        self.hide_secrets(&mut input);
         let resolved = match self.shared.providers.resolve(self.model_choice()) {
             Ok(r) => r,
             Err(error) => {

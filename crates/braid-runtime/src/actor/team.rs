@@ -64,7 +64,11 @@ impl ContextActor {
     /// `RunAgent`: the member's CLI runs; the machine hears it as a
     /// request, and `AbortLlmRequest` stops it.
     pub(super) fn run_agent(&mut self, effect: Effect) {
-        let Effect::RunAgent { request_id, member, system, prompt, warning } = effect else { return };
+        let Effect::RunAgent { request_id, member, mut system, mut prompt, warning } = effect else { return };
+        if let Some(system) = system.as_mut() {
+            self.hide_secrets(system);
+        }
+        self.hide_secrets(&mut prompt);
         if let Some(warning) = warning {
             tracing::warn!(context = %self.meta.id, member = %member.name, "{warning}");
         }

@@ -14,7 +14,8 @@ impl ContextActor {
         if !self.shared.config.model_titles || self.titling || self.meta.title != title::DEFAULT_TITLE {
             return;
         }
-        let Some(input) = title::input(&self.conversation) else { return };
+        let Some(mut input) = title::input(&self.conversation) else { return };
+        self.hide_secrets(&mut input);
         self.titling = true;
         let fallback = title::from_question(&title::first_question(&self.conversation).unwrap_or_default());
         let mailbox = self.mailbox.clone();

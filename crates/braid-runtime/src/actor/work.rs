@@ -125,6 +125,7 @@ impl ContextActor {
             confine: self.shared.confine.clone(),
         };
         let timeout = Duration::from_millis(self.state.config.tools.timeout_ms.max(1));
+        let call = self.with_secrets(call);
         self.tool = Some(tool_task::spawn(self.shared.tools(), call, ctx, timeout, self.reading_job()));
     }
 

@@ -15,6 +15,7 @@ mod payloads;
 mod references;
 mod runtime;
 mod sandbox;
+mod secrets;
 mod settings;
 mod titles;
 mod tools;

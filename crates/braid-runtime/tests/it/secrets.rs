@@ -1,0 +1,99 @@
+//! Secrets kept from the model, end to end through the runtime: a
+//! `.env` token read by a tool reaches the provider only as a
+//! placeholder (the scripted provider records every request exactly as
+//! it would leave), a tool call that uses the placeholder runs with the
+//! real value, and the stored conversation keeps what the model wrote.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)] // a panic is how a test reports
+
+use braid_llm::fake::FakeProvider;
+use braid_protocol::{MessageType, NewMessage, StatusKind, ToolApprovalPolicy};
+use braid_runtime::{Runtime, RuntimeConfig};
+use braid_testkit::harness::Watch;
+use braid_testkit::script::{answer, calls};
+use serde_json::json;
+use std::sync::Arc;
+use std::time::Duration;
+
+const TOKEN: &str = "ghp_k3Xr9QmW2vLp8ZtY6nB4cD1fH7jS5aE0uI9o";
+
+/// One turn, to its end (the watch may first see the Idle before it).
+async fn turn(watch: &mut Watch) {
+    watch.until("busy", |s| s.is_busy()).await;
+    assert_eq!(watch.settled().await.kind(), StatusKind::Idle);
+}
+
+fn placeholder_in(text: &str) -> Option<String> {
+    let at = text.find("secret-github-token-")?;
+    Some(text[at..].chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '-').collect())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_token_reaches_the_model_as_a_placeholder_and_tools_as_itself() {
+    let dir = tempfile::tempdir().unwrap();
+    let ws = dir.path().join("ws");
+    std::fs::create_dir(&ws).unwrap();
+    std::fs::write(ws.join(".env"), format!("GITHUB_TOKEN={TOKEN}\nDEBUG=1\n")).unwrap();
+    let fake = Arc::new(FakeProvider::echo(Duration::ZERO));
+    fake.push_reply(calls(&[("read", "read_file", json!({"path": ".env"}))]));
+    fake.push_reply(answer("It holds a GitHub token."));
+    let mut config = RuntimeConfig::new(dir.path().join("braid.db"), ws.clone());
+    config.machine.tools.policy = ToolApprovalPolicy::AutoAll;
+    let (rt, _) = Runtime::open(config, fake.clone()).unwrap();
+    let ctx = rt.create_context(None, None).await.unwrap().id;
+    let mut watch = Watch::new(&rt, &ctx).await;
+
+    // The user's own message holds the token too.
+    rt.send_message(&ctx, NewMessage::user_text(&format!("What is in .env? Mine is {TOKEN}")), false).await.unwrap();
+    turn(&mut watch).await;
+    let sent = format!("{:?}", fake.requests());
+    assert!(!sent.contains(TOKEN), "the token left for the model:\n{sent}");
+    let placeholder = placeholder_in(&sent).expect("a placeholder stands in");
+    let after_read = format!("{:?}", fake.requests()[1].messages);
+    assert!(after_read.contains(&format!("GITHUB_TOKEN={placeholder}")), "{after_read}");
+    assert!(after_read.contains("DEBUG=1"), "what is not a secret is left: {after_read}");
+    // The conversation itself keeps what the tool read (it is the user's).
+    let stored = format!("{:?}", rt.load_context(&ctx).await.unwrap().messages);
+    assert!(stored.contains(TOKEN));
+
+    // The model uses the placeholder; the command gets the real token.
+    let check = format!("grep -qx 'GITHUB_TOKEN={placeholder}' .env && echo the real token arrived");
+    fake.push_reply(calls(&[("use", "run_command", json!({ "command": check }))]));
+    fake.push_reply(answer("Done."));
+    rt.send_message(&ctx, NewMessage::user_text("Use it."), false).await.unwrap();
+    turn(&mut watch).await;
+    let snapshot = rt.load_context(&ctx).await.unwrap();
+    let result = snapshot
+        .messages
+        .iter()
+        .rev()
+        .find_map(|m| match &m.body {
+            MessageType::ToolResult { output, .. } => Some(output.clone()),
+            _ => None,
+        })
+        .unwrap();
+    assert!(result.contains("the real token arrived"), "{result}");
+    let request = snapshot.messages.iter().rev().find_map(|m| match &m.body {
+        MessageType::ToolRequest { calls, .. } => Some(calls[0].arguments.clone()),
+        _ => None,
+    });
+    assert!(request.unwrap().contains(&placeholder), "the call is stored as the model wrote it");
+    assert!(!format!("{:?}", fake.requests()).contains(TOKEN), "nor in any later request");
+    rt.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_workspace_listed_in_show_secrets_in_is_sent_as_it_is() {
+    let dir = tempfile::tempdir().unwrap();
+    let fake = Arc::new(FakeProvider::echo(Duration::ZERO));
+    let mut config = RuntimeConfig::new(dir.path().join("braid.db"), dir.path().to_owned());
+    config.show_secrets_in = vec![dir.path().to_owned()];
+    let (rt, _) = Runtime::open(config, fake.clone()).unwrap();
+    let ctx = rt.create_context(None, None).await.unwrap().id;
+    let mut watch = Watch::new(&rt, &ctx).await;
+    rt.send_message(&ctx, NewMessage::user_text(&format!("token {TOKEN}")), false).await.unwrap();
+    turn(&mut watch).await;
+    let sent = format!("{:?}", fake.requests());
+    assert!(sent.contains(TOKEN), "the user turned the filter off here: {sent}");
+    rt.shutdown().await;
+}
