@@ -1,5 +1,5 @@
 //! One tool call at a time, on its own task, under the conversation's
-//! timeout. Aborting the task drops the tool's future, which kills any
+//! timeout (or the tool's own: an MCP server's `callTimeoutMs`). Aborting the task drops the tool's future, which kills any
 //! process it started with its whole group. Images a result brings are
 //! read (vision or OCR) before the core hears of it.
 
@@ -24,6 +24,12 @@ pub fn spawn(
     reading: Reading,
 ) -> ToolTask {
     let call_id = call.id.clone();
+    // A tool with a limit of its own says so itself when it passes it
+    // (the MCP client names the server); this one is the backstop.
+    let timeout = match tools.get(&call.name).and_then(|t| t.time_limit()) {
+        Some(own) => own + Duration::from_secs(1),
+        None => timeout,
+    };
     let handle = tokio::spawn(async move {
         let mut outcome = match tokio::time::timeout(timeout, tools.dispatch(&call, &ctx)).await {
             Ok(outcome) => outcome,

@@ -116,6 +116,11 @@ pub trait Tool: Send + Sync {
     fn source(&self) -> ToolSource {
         ToolSource::Builtin
     }
+    /// A time limit of the tool's own (an MCP server's `callTimeoutMs`),
+    /// which governs its calls instead of the conversation's.
+    fn time_limit(&self) -> Option<std::time::Duration> {
+        None
+    }
     /// Whether the tool's processes run in the command sandbox.
     fn sandbox(&self) -> ToolSandbox {
         ToolSandbox::NotUsed

@@ -279,3 +279,27 @@ async fn a_settings_file_that_cannot_be_used_is_kept_and_said_so() {
     rt.save_mcp_settings(r#"{"mcpServers": {}}"#.into()).await.unwrap();
     assert!(!offers_reading(&rt), "with none, nothing to read");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_servers_call_timeout_governs_its_calls_not_the_conversations() {
+    let dir = tempfile::tempdir().unwrap();
+    let fake = Arc::new(FakeProvider::echo(Duration::ZERO));
+    let mut config = RuntimeConfig::new(dir.path().join("braid.db"), dir.path().to_owned());
+    // The conversation's limit for built-in tools: far below the call.
+    config.machine.tools.timeout_ms = 500;
+    let rt = Runtime::open(config, fake.clone()).unwrap().0;
+    let everything =
+        |ms: u64| json!({"command": server_bin("mcp-server-everything"), "args": ["stdio"], "callTimeoutMs": ms});
+    let mcp = json!({"mcpServers": {"patient": everything(60_000), "hasty": everything(1_000)}});
+    std::fs::write(dir.path().join("mcp.json"), mcp.to_string()).unwrap();
+    rt.start_mcp(dir.path().join("mcp.json"));
+    until(&rt, "patient", START, |s| s.state == McpState::Ready).await;
+    until(&rt, "hasty", START, |s| s.state == McpState::Ready).await;
+    let long = json!({"duration": 3, "steps": 3});
+    let (status, out) = call(&rt, &fake, "p", "mcp__patient__trigger-long-running-operation", long.clone()).await;
+    assert_eq!(status, ToolResultStatus::Success, "3 s is within the server's 60 s: {out}");
+    let (status, error) = call(&rt, &fake, "h", "mcp__hasty__trigger-long-running-operation", long).await;
+    assert_eq!(status, ToolResultStatus::Error);
+    assert!(error.contains("the MCP server hasty did not answer within 1 s"), "its own limit, named: {error}");
+    rt.shutdown().await;
+}

@@ -85,6 +85,9 @@ impl Tool for McpTool {
     fn source(&self) -> ToolSource {
         ToolSource::Mcp { server: self.server.clone() }
     }
+    fn time_limit(&self) -> Option<Duration> {
+        Some(self.call_timeout)
+    }
     fn run<'a>(&'a self, args: Value, _ctx: &'a ToolContext) -> BoxFuture<'a, ToolOutcome> {
         Box::pin(async move {
             let Value::Object(args) = args else { return failure("the arguments must be a JSON object") };
