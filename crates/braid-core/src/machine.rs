@@ -35,6 +35,7 @@ pub use backoff::retry_delay_ms;
 pub use events::{Effect, Event, Reply};
 pub use settings::tool_use;
 pub use step::transition;
+pub use tools::tool_name;
 
 /// Limits of the machine. Stored with the context.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

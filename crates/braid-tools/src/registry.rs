@@ -25,6 +25,10 @@ pub enum RegisterError {
     /// A tool of another source has this name: names never silently
     /// change meaning.
     Taken { name: String, by: ToolSource },
+    /// The name differs from another tool's only by characters that look
+    /// alike (`read_fiIe` beside `read_file`): a model, or a user reading
+    /// an approval, could take one for the other.
+    LooksLike { name: String, other: String },
 }
 
 impl std::fmt::Display for RegisterError {
@@ -32,6 +36,9 @@ impl std::fmt::Display for RegisterError {
         match self {
             RegisterError::BadName(why) => f.write_str(why),
             RegisterError::Taken { name, by } => write!(f, "a tool named {name:?} is already registered ({by:?})"),
+            RegisterError::LooksLike { name, other } => {
+                write!(f, "the tool name {name:?} looks like the tool {other:?} and was refused")
+            }
         }
     }
 }
@@ -69,6 +76,10 @@ impl ToolRegistry {
                 return Err(RegisterError::Taken { name, by: old.source() });
             }
         } else {
+            let shape = look(&name);
+            if let Some(other) = self.order.iter().find(|o| look(o) == shape) {
+                return Err(RegisterError::LooksLike { name, other: other.clone() });
+            }
             self.order.push(name.clone());
         }
         self.by_name.insert(name, tool);
@@ -122,4 +133,18 @@ impl ToolRegistry {
         }
         Ok((tool, args))
     }
+}
+
+/// A name as it looks: case, `-` or `_`, and the letters digits pass for
+/// (`l`, `I`, `1`; `O`, `0`) made one.
+fn look(name: &str) -> String {
+    name.chars()
+        .map(|c| match c.to_ascii_lowercase() {
+            'i' | '1' | '|' => 'l',
+            '0' => 'o',
+            '-' => '_',
+            '5' => 's',
+            c => c,
+        })
+        .collect()
 }

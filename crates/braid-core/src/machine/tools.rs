@@ -31,10 +31,11 @@ impl Step {
                 // Some servers omit ids; a stable one keeps results paired.
                 let id = if c.id.trim().is_empty() { format!("call_{}_{}", response_id.0, i + 1) } else { c.id };
                 let arguments = crate::arguments::repaired(&c.arguments).unwrap_or(c.arguments);
-                let (approval, problem) = self.judge(&c.name, &arguments);
+                let name = tool_name(&c.name, |n| self.s.catalogue.iter().any(|t| t.name == n));
+                let (approval, problem) = self.judge(&name, &arguments);
                 circular |= problem.as_deref().is_some_and(|p| p.starts_with("loop detected"));
                 rejected.push(problem);
-                ToolCall { id: id.into(), name: c.name, arguments, approval }
+                ToolCall { id: id.into(), name, arguments, approval }
             })
             .collect();
         let mut calls = calls;
@@ -417,4 +418,28 @@ impl Step {
 /// Calls waiting for the user: to run, or to run again outside the sandbox.
 pub(super) fn asked(approval: Approval) -> bool {
     matches!(approval, Approval::Pending | Approval::AskUnsandboxed)
+}
+
+/// The tool a model's name for it means: `read_file:`, `"read_file"`,
+/// `functions.read_file` and `read_file()` all name read_file. A name that
+/// names no tool is kept only in a form the providers' rule
+/// (`^[a-zA-Z0-9_-]{1,64}$`) allows — it is stored and sent back, and a
+/// strict API rejects the whole request over a name it forbids — and the
+/// call is refused as unknown.
+pub fn tool_name(raw: &str, offered: impl Fn(&str) -> bool) -> String {
+    let trimmed = raw.trim().trim_matches(['"', '\'', '`']);
+    let trimmed = trimmed.strip_prefix("functions.").unwrap_or(trimmed);
+    let trimmed = trimmed.strip_suffix("()").unwrap_or(trimmed);
+    let trimmed = trimmed.trim_end_matches([':', '.', ',', ';', ' ']);
+    if offered(raw) || !offered(trimmed) && braid_protocol::check_tool_name(raw).is_ok() {
+        return raw.to_owned();
+    }
+    if offered(trimmed) {
+        return trimmed.to_owned();
+    }
+    trimmed
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() || c == '_' || c == '-' { c } else { '_' })
+        .take(braid_protocol::MAX_TOOL_NAME)
+        .collect()
 }

@@ -86,3 +86,24 @@ fn the_reason_for_a_denial_reaches_the_model() {
     let told = "the user denied this tool call: keep build/, it holds the release";
     assert_eq!(sim.tool_results(), [("x".into(), ToolResultStatus::Error, told.into())]);
 }
+
+#[test]
+fn a_tool_name_with_stray_characters_is_the_tool_it_names_or_a_name_providers_accept() {
+    let mut sim = Sim::new();
+    sim.state.config.tools.policy = ToolApprovalPolicy::AutoAll;
+    sim.start("x");
+    let fx = sim.model_calls(&[("c1", "read_file:", r#"{"path": "a.txt"}"#)]);
+    let Some(Effect::RunTool { call, .. }) = fx.iter().find(|e| matches!(e, Effect::RunTool { .. })) else {
+        panic!("read_file: is read_file, and runs: {fx:?}")
+    };
+    assert_eq!(call.name, "read_file");
+
+    let named = |raw: &str| braid_core::machine::tool_name(raw, |n| n == "read_file");
+    for raw in ["read_file", " read_file ", "\"read_file\"", "`read_file`", "functions.read_file", "read_file()"] {
+        assert_eq!(named(raw), "read_file", "{raw:?}");
+    }
+    // No tool: kept in a form a strict API accepts, and refused as unknown.
+    assert_eq!(named("open the door!"), "open_the_door_");
+    assert_eq!(named("x".repeat(100).as_str()).len(), braid_protocol::MAX_TOOL_NAME);
+    assert_eq!(named("mcp__srv__tool-1"), "mcp__srv__tool-1", "a valid name stays as it is");
+}

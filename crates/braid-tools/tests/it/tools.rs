@@ -90,6 +90,10 @@ fn registration_checks_names_and_never_lets_a_name_change_meaning() {
     r.register(Arc::new(Named("search-docs_2", ToolSource::Mcp { server: "docs".into() }))).unwrap();
     let taken = r.register(Arc::new(Named("read_file", ToolSource::Mcp { server: "fs".into() }))).unwrap_err();
     assert!(taken.to_string().contains("already registered"), "{taken}");
+    for alike in ["read_fiIe", "READ_FILE", "read-file", "read_fi1e"] {
+        let e = r.register(Arc::new(Named(alike, ToolSource::Mcp { server: "fs".into() }))).unwrap_err();
+        assert!(matches!(&e, RegisterError::LooksLike { other, .. } if other == "read_file"), "{alike}: {e}");
+    }
     // The same source may replace its own tool (a server restarted).
     r.register(Arc::new(Named("search-docs_2", ToolSource::Mcp { server: "docs".into() }))).unwrap();
     assert_eq!(r.specs().len(), 8);
