@@ -93,6 +93,13 @@ impl SecretMask {
         placeholders
     }
 
+    /// Hides the secrets in every string of a JSON value (an export).
+    pub(crate) fn hide_value(&self, value: &mut serde_json::Value) -> usize {
+        let mut placeholders = BTreeSet::new();
+        self.hide_strings(value, &mut placeholders);
+        placeholders.len()
+    }
+
     fn hide_strings(&self, value: &mut serde_json::Value, seen: &mut BTreeSet<String>) -> bool {
         match value {
             serde_json::Value::String(s) => {

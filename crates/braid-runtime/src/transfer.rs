@@ -15,10 +15,16 @@ impl Runtime {
         let loaded = self.shared.lock_store().load_context(id)?;
         let (meta, conversation) = (loaded.meta, loaded.conversation);
         let stem = file_stem(&meta.title);
+        // An export leaves the machine as easily as a request: secrets go
+        // as placeholders unless the workspace shows them.
+        let hide = self.shared.secrets.on_for(std::path::Path::new(&meta.working_dir));
         match format {
             ExportFormat::Markdown { all_branches } => {
                 let which = if all_branches { Branches::All } else { Branches::Active };
-                let text = transfer::markdown(&meta.title, &conversation, which);
+                let mut text = transfer::markdown(&meta.title, &conversation, which);
+                if hide {
+                    self.shared.secrets.hide(&mut text);
+                }
                 Ok(ExportedFile { file_name: format!("{stem}.md"), media_type: "text/markdown".to_owned(), text })
             }
             ExportFormat::Json => {
@@ -37,6 +43,11 @@ impl Runtime {
                     model: meta.model,
                 };
                 let doc = transfer::export(header, &conversation, images);
+                let mut doc = serde_json::to_value(&doc)
+                    .map_err(|e| RuntimeError::InvalidInput(format!("the conversation could not be written: {e}")))?;
+                if hide {
+                    self.shared.secrets.hide_value(&mut doc);
+                }
                 let text = serde_json::to_string_pretty(&doc)
                     .map_err(|e| RuntimeError::InvalidInput(format!("the conversation could not be written: {e}")))?;
                 let file_name = format!("{stem}.braid.json");

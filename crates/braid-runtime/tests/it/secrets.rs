@@ -97,3 +97,20 @@ async fn a_workspace_listed_in_show_secrets_in_is_sent_as_it_is() {
     assert!(sent.contains(TOKEN), "the user turned the filter off here: {sent}");
     rt.shutdown().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_export_holds_placeholders() {
+    let dir = tempfile::tempdir().unwrap();
+    let fake = Arc::new(FakeProvider::echo(Duration::ZERO));
+    let (rt, _) = Runtime::open(RuntimeConfig::new(dir.path().join("braid.db"), dir.path().to_owned()), fake).unwrap();
+    let ctx = rt.create_context(None, None).await.unwrap().id;
+    let mut watch = Watch::new(&rt, &ctx).await;
+    rt.send_message(&ctx, NewMessage::user_text(&format!("my token is {TOKEN}")), false).await.unwrap();
+    turn(&mut watch).await;
+    for format in [braid_protocol::ExportFormat::Json, braid_protocol::ExportFormat::Markdown { all_branches: true }] {
+        let file = rt.export_context(&ctx, format).await.unwrap();
+        assert!(!file.text.contains(TOKEN), "{}", file.text);
+        assert!(file.text.contains("my token is secret-github-"), "{}", file.text);
+    }
+    rt.shutdown().await;
+}
