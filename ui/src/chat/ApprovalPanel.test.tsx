@@ -58,6 +58,8 @@ describe("a command the sandbox stopped", () => {
 
   it("says why and offers to run it once outside, staying as the default", () => {
     const html = renderToStaticMarkup(<ApprovalPanel calls={[blockedCall]} tools={defaultTools} blocked={blocked} onDecide={() => undefined} />);
+    expect(html).toContain("Running it outside starts the whole command again, so those steps run a second time.");
+    expect(html).toContain("<details open=\"\"><summary>What it printed</summary>");
     expect(html).toContain("A command asks to leave the sandbox");
     expect(html).toContain("the sandbox refused a write: it may write only inside the workspace");
     expect(html).toContain("touch: Read-only file system");

@@ -149,8 +149,14 @@ function LeaveSandbox({ call, blocked, folder, focus, reason, onReason, onDecide
         <strong>The sandbox stopped {call.name}</strong>
         <CallDetails call={call} folder={folder} />
         <div className="tool-error" data-testid="blocked-reason">{blocked?.reason ?? "the sandbox refused it"}</div>
+        {/* Running outside starts the command over: say so before the
+            choice, with what the first run printed already open. */}
+        <p className="sandbox-note" data-testid="ran-once">
+          It already ran in the sandbox until it was stopped: whatever it did inside this folder before that has
+          happened. Running it outside starts the whole command again, so those steps run a second time.
+        </p>
         {blocked?.output ? (
-          <details>
+          <details open>
             <summary>What it printed</summary>
             <pre>{blocked.output}</pre>
           </details>
