@@ -41,6 +41,8 @@ pub enum Command {
     SaveMcpSettings { text: String },
     /// Answered by `()`: the server starts again from the beginning.
     RestartMcpServer { name: String },
+    /// Accepts a held tool's new definition: it joins the catalogue.
+    AcceptToolDefinition { server: String, tool: String },
     /// Answered by `Vec<McpResourceInfo>`: every ready server's resources.
     ListMcpResources,
     /// Answered by `Vec<McpPromptInfo>`: every ready server's prompts.

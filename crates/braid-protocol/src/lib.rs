@@ -48,7 +48,7 @@ pub use files::{FileInPlay, FileState, OverwriteReason, OverwriteRisk, WritePrev
 pub use generation::{GenerationSettings, ToolUse, MAX_TEMPERATURE};
 pub use ids::{BranchId, CallId, ContextId, MessageId, RequestId, Timestamp};
 pub use local::{LocalModel, LocalModelSettings, LocalModelsView};
-pub use mcp::{McpServerStatus, McpSettings, McpState};
+pub use mcp::{HeldTool, McpServerStatus, McpSettings, McpState};
 pub use merge::{
     ConflictChoice, ConflictKind, GraphBranch, GraphRow, GraphView, MergeConflict, MergeDependency, MergeItem,
     MergeItemFate, MergeOptions, MergePreview, MergeRecord, MergeStrategy, MessageStamp, MissingDependencies,

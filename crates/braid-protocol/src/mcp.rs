@@ -50,6 +50,22 @@ pub struct McpServerStatus {
     /// Its limits, in milliseconds: to start, and for one call.
     pub startup_timeout_ms: u64,
     pub call_timeout_ms: u64,
+    /// Tools whose definition changed since it was first seen: left out
+    /// of the catalogue until the user accepts the new one.
+    #[serde(default)]
+    pub held: Vec<HeldTool>,
+}
+
+/// A tool held back because its server now describes it differently.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct HeldTool {
+    /// Its catalogue name.
+    pub name: String,
+    pub description_before: String,
+    pub description_now: String,
+    /// The input schemas, as pretty JSON.
+    pub schema_before: String,
+    pub schema_now: String,
 }
 
 /// The `mcpServers` settings file and what became of it.

@@ -155,6 +155,7 @@ pub fn generate() -> String {
     decl::<crate::FileExcerpt>(&cfg, &mut out);
     decl::<crate::McpState>(&cfg, &mut out);
     decl::<crate::McpServerStatus>(&cfg, &mut out);
+    decl::<crate::HeldTool>(&cfg, &mut out);
     decl::<crate::McpSettings>(&cfg, &mut out);
     decl::<crate::mcp::McpResourceInfo>(&cfg, &mut out);
     decl::<crate::mcp::McpPromptInfo>(&cfg, &mut out);

@@ -28,6 +28,9 @@ impl Runtime {
             Command::RestartMcpServer { name } => {
                 self.restart_mcp_server(&name).await.map(|()| json!(null)).map_err(wire)
             }
+            Command::AcceptToolDefinition { server, tool } => {
+                to_json(&self.accept_tool_definition(&server, &tool).await.map_err(wire)?)
+            }
             Command::ListMcpResources => to_json(&self.list_mcp_resources().await),
             Command::ListMcpPrompts => to_json(&self.list_mcp_prompts().await),
             Command::ListMcpTemplates => to_json(&self.list_mcp_templates().await),

@@ -24,6 +24,7 @@ mod local_models;
 mod local_servers;
 mod mcp;
 mod mcp_context;
+mod mcp_pins;
 mod mcp_secrets;
 mod mcp_workspace;
 mod meta_edits;
@@ -127,6 +128,7 @@ impl Runtime {
         let shared = Arc::new(Shared {
             confine: Arc::new(confine),
             secrets,
+            pins: mcp_pins::Pins::open(data_dir.join("tool-pins.json")),
             store: Mutex::new(store),
             providers,
             tools: RwLock::new(Arc::new(tools)),

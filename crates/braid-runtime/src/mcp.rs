@@ -161,6 +161,24 @@ impl Runtime {
         Ok(())
     }
 
+    /// The user saw a held tool's new definition and accepts it: it is
+    /// pinned, and the server starts again so the tool joins the catalogue.
+    pub async fn accept_tool_definition(&self, server: &str, tool: &str) -> Result<McpSettings, RuntimeError> {
+        let held = {
+            let s = self.shared.mcp.lock();
+            let r = s
+                .running
+                .get(server)
+                .ok_or_else(|| RuntimeError::InvalidInput(format!("there is no MCP server named {server:?}")))?;
+            r.status.held.iter().find(|h| h.name == tool).cloned().ok_or_else(|| {
+                RuntimeError::InvalidInput(format!("the MCP server {server} holds no changed tool named {tool:?}"))
+            })?
+        };
+        self.shared.pins.accept(server, &held).map_err(RuntimeError::InvalidInput)?;
+        self.restart_mcp_server(server).await?;
+        Ok(self.mcp_settings())
+    }
+
     /// Restarts the servers whose settings name the secret `name`.
     pub(crate) fn restart_servers_using(&self, name: &str) {
         let mut s = self.shared.mcp.lock();
@@ -233,6 +251,7 @@ impl Runtime {
             protocol: None,
             startup_timeout_ms: config.startup_timeout.as_millis() as u64,
             call_timeout_ms: config.call_timeout.as_millis() as u64,
+            held: Vec::new(),
         };
         let mut task = None;
         s.generations += 1;
@@ -321,6 +340,9 @@ async fn apply_updates(shared: Weak<Shared>, mut rx: mpsc::UnboundedReceiver<Upd
             st.stderr = u.stderr;
             match u.tools {
                 Some(tools) => {
+                    // A changed definition is held until the user accepts it.
+                    let (tools, held) = rt.shared.pins.check(&u.server, tools);
+                    st.held = held;
                     let old = std::mem::replace(&mut st.tools, tools.iter().map(|t| t.name().to_owned()).collect());
                     (old, Some(tools))
                 }

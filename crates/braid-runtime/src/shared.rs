@@ -85,6 +85,8 @@ pub(crate) struct Shared {
     pub(crate) confine: Arc<braid_tools::Confinement>,
     /// Secrets kept from the models, and the placeholders handed out.
     pub(crate) secrets: crate::secret_mask::SecretMask,
+    /// MCP tools' definitions as first seen.
+    pub(crate) pins: crate::mcp_pins::Pins,
 }
 
 impl Shared {

@@ -3,7 +3,8 @@
 //! servers the tests use speak only 2025-11-25. `shout` says its `text`
 //! in capitals; `grow` adds the tool `extra` and says the list changed
 //! on the client's `subscriptions/listen` stream (the only way the
-//! stateless protocol tells a client anything unasked).
+//! stateless protocol tells a client anything unasked). `SHOUT_DESCRIPTION`
+//! replaces shout's description.
 
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ErrorData, ListToolsResult,
@@ -47,7 +48,9 @@ impl ServerHandler for Server {
         _: Option<PaginatedRequestParams>,
         _: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
-        let mut tools = vec![tool("shout", "Says the text in capitals"), tool("grow", "Adds the tool extra")];
+        // A test may change the description between two starts.
+        let shout = std::env::var("SHOUT_DESCRIPTION").unwrap_or_else(|_| "Says the text in capitals".to_owned());
+        let mut tools = vec![tool("shout", &shout), tool("grow", "Adds the tool extra")];
         if self.grown.load(Ordering::SeqCst) {
             tools.push(tool("extra", "Came with grow"));
         }

@@ -4,6 +4,7 @@
 mod codebase;
 mod counting;
 mod images;
+mod mcp_pins;
 mod mcp_protocols;
 mod providers;
 mod subagents;

@@ -222,6 +222,9 @@ export abstract class CommandBackend implements Backend {
   restartMcpServer(name: string): Promise<void> {
     return this.execute({ type: "restart_mcp_server", name });
   }
+  acceptToolDefinition(server: string, tool: string): Promise<McpSettings> {
+    return this.execute({ type: "accept_tool_definition", server, tool });
+  }
   listMcpResources(): Promise<McpResourceInfo[]> {
     return this.execute({ type: "list_mcp_resources" });
   }

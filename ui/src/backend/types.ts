@@ -183,6 +183,8 @@ export interface Backend {
   /** Checks and saves the file, then starts, stops or restarts what changed. */
   saveMcpSettings(text: string): Promise<McpSettings>;
   restartMcpServer(name: string): Promise<void>;
+  /** Accepts a held tool's changed definition; the server starts again and offers it. */
+  acceptToolDefinition(server: string, tool: string): Promise<McpSettings>;
   /** Every ready MCP server's resources (`@server:uri` adds one to a message). */
   listMcpResources(): Promise<McpResourceInfo[]>;
   listMcpPrompts(): Promise<McpPromptInfo[]>;

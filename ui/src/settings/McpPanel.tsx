@@ -3,6 +3,7 @@ import type { Backend } from "../backend/types";
 import type { McpSettings, McpWorkspace } from "../generated/protocol";
 import { McpSecrets } from "./McpSecrets";
 import { McpServerItem, NO_OFFERS, offersOf, type Offers } from "./McpServerItem";
+import { HeldTools } from "./HeldTools";
 import { withDisabled, without, withExample, withLimits } from "./mcpText";
 
 /** While a server is starting, its state is asked for again this often. */
@@ -91,6 +92,10 @@ export function McpPanel({ backend }: { backend: Backend }) {
       </p>
       {view.error ? <div className="field-error" role="alert">The saved file is not used: {view.error}</div> : null}
       {view.servers.length === 0 && draft === null ? <p className="hint">No MCP server yet.</p> : null}
+      {view.servers.map((s) => (
+        <HeldTools key={`held-${s.name}`} server={s.name} held={s.held}
+          onAccept={(tool) => void apply(backend.acceptToolDefinition(s.name, tool))} />
+      ))}
       {view.workspace ? <WorkspaceTrust workspace={view.workspace} onTrust={(t) => void apply(backend.trustWorkspaceMcp(t))} /> : null}
       <ul className="mcp-servers">
         {view.servers.map((s) => (

@@ -52,6 +52,7 @@ pub fn responses() -> Vec<(&'static str, String)> {
         ("get_mcp_settings", ts::<crate::McpSettings>()),
         ("save_mcp_settings", ts::<crate::McpSettings>()),
         ("restart_mcp_server", unit()),
+        ("accept_tool_definition", ts::<crate::McpSettings>()),
         ("list_mcp_resources", ts::<Vec<crate::mcp::McpResourceInfo>>()),
         ("list_mcp_prompts", ts::<Vec<crate::mcp::McpPromptInfo>>()),
         ("list_mcp_templates", ts::<Vec<crate::mcp::McpResourceTemplate>>()),

@@ -1,0 +1,69 @@
+import type { HeldTool } from "../generated/protocol";
+
+/** A word-level difference: each word of `before` and `now`, kept, removed
+ *  or added (the longest common subsequence; tool texts are short). */
+export function wordDiff(before: string, now: string): { text: string; kind: "same" | "removed" | "added" }[] {
+  const a = before.split(/(\s+)/);
+  const b = now.split(/(\s+)/);
+  const lcs: number[][] = Array.from({ length: a.length + 1 }, () => new Array<number>(b.length + 1).fill(0));
+  for (let i = a.length - 1; i >= 0; i--) {
+    for (let j = b.length - 1; j >= 0; j--) {
+      lcs[i][j] = a[i] === b[j] ? lcs[i + 1][j + 1] + 1 : Math.max(lcs[i + 1][j], lcs[i][j + 1]);
+    }
+  }
+  const out: { text: string; kind: "same" | "removed" | "added" }[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length || j < b.length) {
+    if (i < a.length && j < b.length && a[i] === b[j]) {
+      out.push({ text: a[i++], kind: "same" });
+      j++;
+    } else if (j < b.length && (i >= a.length || lcs[i][j + 1] >= lcs[i + 1][j])) {
+      out.push({ text: b[j++], kind: "added" });
+    } else {
+      out.push({ text: a[i++], kind: "removed" });
+    }
+  }
+  return out;
+}
+
+function Diff({ before, now }: { before: string; now: string }) {
+  return (
+    <pre className="held-diff">
+      {wordDiff(before, now).map((w, k) =>
+        w.kind === "same" ? <span key={k}>{w.text}</span> : w.kind === "added" ? <ins key={k}>{w.text}</ins> : <del key={k}>{w.text}</del>,
+      )}
+    </pre>
+  );
+}
+
+/** A server's tools whose definition changed since Braid first saw them:
+ *  held out of every conversation until the user reads what changed and
+ *  accepts it (a changed description can carry instructions to the model). */
+export function HeldTools({ server, held, onAccept }: { server: string; held: HeldTool[]; onAccept: (tool: string) => void }) {
+  if (held.length === 0) return null;
+  return (
+    <div className="held-tools" role="alert" data-testid="held-tools">
+      <strong>{server} changed {held.length === 1 ? "a tool" : `${held.length} tools`}: held until you accept</strong>
+      <p className="hint">
+        A tool&apos;s description goes to the model as instructions. Read what changed; until you accept, the model is not
+        offered the tool and no approval given to the old text applies.
+      </p>
+      {held.map((h) => (
+        <div key={h.name} className="held-tool" data-testid="held-tool">
+          <code>{h.name}</code>
+          <Diff before={h.description_before} now={h.description_now} />
+          {h.schema_before !== h.schema_now ? (
+            <details>
+              <summary>Its arguments changed too</summary>
+              <Diff before={h.schema_before} now={h.schema_now} />
+            </details>
+          ) : null}
+          <button type="button" className="danger" onClick={() => onAccept(h.name)}>
+            Accept the new definition
+          </button>
+        </div>
+      ))}
+    </div>
+  );
+}
