@@ -27,13 +27,17 @@ export function wordDiff(before: string, now: string): { text: string; kind: "sa
   return out;
 }
 
+/** Before and now, each on its own line: the words the new text dropped
+ *  struck out in the first, the words it added marked in the second. */
 function Diff({ before, now }: { before: string; now: string }) {
+  const words = wordDiff(before, now);
   return (
-    <pre className="held-diff">
-      {wordDiff(before, now).map((w, k) =>
-        w.kind === "same" ? <span key={k}>{w.text}</span> : w.kind === "added" ? <ins key={k}>{w.text}</ins> : <del key={k}>{w.text}</del>,
-      )}
-    </pre>
+    <dl className="held-diff">
+      <dt>Before</dt>
+      <dd>{words.map((w, k) => (w.kind === "same" ? <span key={k}>{w.text}</span> : w.kind === "removed" ? <del key={k}>{w.text}</del> : null))}</dd>
+      <dt>Now</dt>
+      <dd>{words.map((w, k) => (w.kind === "same" ? <span key={k}>{w.text}</span> : w.kind === "added" ? <ins key={k}>{w.text}</ins> : null))}</dd>
+    </dl>
   );
 }
 
