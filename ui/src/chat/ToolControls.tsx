@@ -7,7 +7,7 @@ const POLICIES: { id: string; label: string; policy: ToolApprovalPolicy }[] = [
   { id: "manual", label: "Ask for every tool", policy: { kind: "manual" } },
   { id: "limited_auto", label: "Run up to 10 rounds / 25 tools, then ask", policy: { kind: "limited_auto", max_depth: 10, max_tools: 25 } },
   { id: "sandboxed", label: "Run sandboxed commands and edits; ask to leave the sandbox", policy: { kind: "sandboxed" } },
-  { id: "auto_all", label: "Run every tool without asking", policy: { kind: "auto_all" } },
+  { id: "auto_all", label: "Full auto: run every tool without asking", policy: { kind: "auto_all" } },
 ];
 
 /** Why this machine has no sandbox for commands (from the tool

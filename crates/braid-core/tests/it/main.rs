@@ -16,6 +16,7 @@ mod call_checks;
 mod catalogue;
 mod flows;
 mod graph;
+mod injection;
 mod kept;
 mod merge;
 mod merge_conflicts;
