@@ -2,7 +2,10 @@
 //! 1 MB request made of this project's own source (goal: under 2 ms),
 //! and, printed first, how often it hides something in that source that
 //! is not a secret (goal: under 1 per 100 files; the fixtures that hold
-//! made-up keys on purpose are counted apart).
+//! made-up keys on purpose are counted apart), and the same for 1,000
+//! files of other people's code: the crates cargo fetched for this build
+//! (`$CARGO_HOME/registry/src`, or `SECRETS_CORPUS`), the first 1,000 by
+//! path.
 
 use braid_core::secrets::SecretFilter;
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
@@ -49,6 +52,29 @@ fn bench(c: &mut Criterion) {
         "false positives: {hits} in {} files ({:.2} per 100 files); {fixture_hits} in the filter's own fixtures",
         files.len(),
         hits as f64 * 100.0 / files.len().max(1) as f64
+    );
+    let home =
+        std::env::var("CARGO_HOME").unwrap_or_else(|_| format!("{}/.cargo", std::env::var("HOME").unwrap_or_default()));
+    let corpus = std::env::var("SECRETS_CORPUS").unwrap_or_else(|_| format!("{home}/registry/src"));
+    let mut outside = Vec::new();
+    sources(Path::new(&corpus), &mut outside);
+    outside.sort();
+    outside.truncate(1000);
+    let mut outside_hits = Vec::new();
+    for f in &outside {
+        let Ok(text) = std::fs::read_to_string(f) else { continue };
+        for value in filter.hide(&text).found.into_values() {
+            outside_hits.push(format!("{}: {value:?}", f.display()));
+        }
+    }
+    for hit in outside_hits.iter().take(30) {
+        println!("hidden in the corpus: {hit}");
+    }
+    println!(
+        "corpus: {} hidden in {} files of {corpus} ({:.2} per 100 files)",
+        outside_hits.len(),
+        outside.len(),
+        outside_hits.len() as f64 * 100.0 / outside.len().max(1) as f64
     );
     let mut request = String::new();
     for t in texts.iter().cycle() {

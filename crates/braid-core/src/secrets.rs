@@ -53,31 +53,44 @@ pub fn dotenv_entries(text: &str) -> Vec<(String, String)> {
 }
 
 /// The shapes of secrets, each with the kind its placeholder names. The
-/// value is group 1 where only a part is secret (a URL's password, an
-/// assignment's value).
-static PATTERNS: LazyLock<Vec<(&'static str, Regex)>> = LazyLock::new(|| {
-    let pattern = |kind, re: &str| (kind, Regex::new(re).unwrap_or_else(|e| panic!("pattern {kind}: {e}")));
-    vec![
-        pattern("private-key", r"-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?-----END [A-Z ]*PRIVATE KEY-----"),
-        pattern("api-key", r"(?-u:\b)sk-(?:ant-|proj-)?[A-Za-z0-9_-]{20,}"),
-        pattern("github", r"(?-u:\b)(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{22,})"),
-        pattern("aws", r"(?-u:\b)(?:AKIA|ASIA)[0-9A-Z]{16}(?-u:\b)"),
-        pattern("slack", r"(?-u:\b)xox[abposr]-[A-Za-z0-9-]{10,}"),
-        pattern("jwt", r"(?-u:\b)eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}"),
-        pattern("url-password", r"(?-u:\b)[a-zA-Z][a-zA-Z0-9+.-]*://[^\s/:@]+:([^\s/@]{3,})@"),
-        pattern(
-            "assigned",
-            r#"(?i)(?:KEY|SECRET|TOKEN|PASSWORD|PASSWD|CREDENTIALS?|PASSPHRASE)[A-Z0-9_]*["']?\s*[:=]\s*["']?([A-Za-z0-9_\-./+=~!@$%^&*]{8,})"#,
-        ),
-    ]
+/// value is the group `v` where only a part is secret (a URL's password,
+/// an assignment's value).
+const SHAPES: [(&str, &str); 8] = [
+    ("private-key", r"-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?-----END [A-Z ]*PRIVATE KEY-----"),
+    ("api-key", r"(?-u:\b)sk-(?:ant-|proj-)?[A-Za-z0-9_-]{20,}"),
+    ("github", r"(?-u:\b)(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{22,})"),
+    ("aws", r"(?-u:\b)(?:AKIA|ASIA)[0-9A-Z]{16}(?-u:\b)"),
+    ("slack", r"(?-u:\b)xox[abposr]-[A-Za-z0-9-]{10,}"),
+    ("jwt", r"(?-u:\b)eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}"),
+    ("url-password", r"(?-u:\b)[a-zA-Z][a-zA-Z0-9+.-]*://[^\s/:@]+:(?P<v>[^\s/@]{3,})@"),
+    (
+        "assigned",
+        r#"(?i:(?:KEY|SECRET|TOKEN|PASSWORD|PASSWD|CREDENTIALS?|PASSPHRASE)[A-Z0-9_]*["']?\s*[:=]\s*["']?(?P<v>[A-Za-z0-9_\-./+=~!@$%^&*]{8,}))"#,
+    ),
+];
+
+/// Every shape in one regex, so the text is read once: group `k{i}` is
+/// shape i's whole match, `v{i}` its value where it has one.
+static SHAPE: LazyLock<Regex> = LazyLock::new(|| {
+    let alternatives: Vec<String> = SHAPES
+        .iter()
+        .enumerate()
+        .map(|(i, (_, re))| format!("(?P<k{i}>{})", re.replace("(?P<v>", &format!("(?P<v{i}>"))))
+        .collect();
+    Regex::new(&alternatives.join("|")).unwrap_or_else(|e| panic!("the secret shapes: {e}"))
 });
 
 /// Whether an assigned value looks like a secret rather than code or a
-/// number: letters and digits both, and not a placeholder already.
+/// number: letters and digits both, and none of the marks of code — a
+/// reference (`&Keys2`), a path (`a::b`, `..`), a snake_case name
+/// (`proc_macro2`), an encoded space — nor a placeholder already.
 fn looks_secret(value: &str) -> bool {
     let letters = value.chars().any(|c| c.is_ascii_alphabetic());
     let digits = value.chars().any(|c| c.is_ascii_digit());
-    letters && digits && !value.starts_with("secret-") && !value.contains("..")
+    let snake = value.contains('_')
+        && value.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_' || c == '.');
+    let code = value.starts_with(['&', '*']) || value.contains("::") || value.contains("..") || value.contains("%20");
+    letters && digits && !snake && !code && !value.starts_with("secret-")
 }
 
 /// What [`SecretFilter::hide`] replaced: each placeholder and its value.
@@ -141,14 +154,14 @@ impl SecretFilter {
         }
         // Cheap test first: most text holds none of the shapes.
         if might_hold_a_shape(text) {
-            for (kind, re) in PATTERNS.iter() {
-                for caps in re.captures_iter(text) {
-                    let Some(m) = caps.get(1).or_else(|| caps.get(0)) else { continue };
-                    if *kind == "assigned" && !looks_secret(m.as_str()) {
-                        continue;
-                    }
-                    spans.push((m.start(), m.end(), (*kind).to_owned()));
+            for caps in SHAPE.captures_iter(text) {
+                let Some(i) = (0..SHAPES.len()).find(|i| caps.name(&format!("k{i}")).is_some()) else { continue };
+                let kind = SHAPES[i].0;
+                let Some(m) = caps.name(&format!("v{i}")).or_else(|| caps.name(&format!("k{i}"))) else { continue };
+                if kind == "assigned" && !looks_secret(m.as_str()) {
+                    continue;
                 }
+                spans.push((m.start(), m.end(), kind.to_owned()));
             }
         }
         if spans.is_empty() {
