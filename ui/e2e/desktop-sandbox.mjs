@@ -45,7 +45,7 @@ try {
   await s.click("//select[@aria-label='Tool approval']/option[@value='sandboxed']");
   await s.until("the sandboxed policy", "return document.querySelector('select[aria-label=\"Tool approval\"]').value === 'sandboxed'", 5000);
   const explained = await s.js("return document.querySelector('[data-testid=sandbox-explain]')?.textContent ?? ''");
-  check(explained.includes("change only this conversation's folder") && explained.includes("Network: off"), `the options explain the sandbox level (${JSON.stringify(explained.slice(0, 80))})`);
+  check(explained.includes("never your home's other files, keys or Braid's data") && explained.includes("change only this folder") && explained.includes("Network: off"), `the options explain the sandbox level (${JSON.stringify(explained.slice(0, 80))})`);
   await sleep(300); // the window paints a moment after the page changes
   await s.shot("options");
   await s.click("//button[.='Options']");
