@@ -213,12 +213,18 @@ try {
   await openMerge("idea 2", "Append");
   const legend = await s.until("the conflict", "return document.querySelector('dialog .conflict legend')?.textContent ?? ''", 10000);
   check(legend === "Both branches wrote notes.txt", `the merge preview shows the file conflict (${legend})`);
-  await s.click("//dialog//fieldset[contains(@class,'conflict')]//label[contains(., \"Keep the source's\")]/input");
+  // Chosen the way the strategies are (a script click until it holds): a
+  // WebDriver click can land while the preview re-renders the fieldset.
+  const keepSource = "const i = [...document.querySelectorAll('dialog fieldset.conflict label')].find((l) => l.textContent.startsWith(\"Keep the source's\"))?.querySelector('input'); if (i && !i.checked) i.click(); return !!i?.checked";
+  await s.until("the source's account chosen", keepSource, 10000);
+  // The preview follows the choice; the choice must still stand after it.
+  await sleep(500);
+  await s.until("the choice to stand", keepSource, 10000);
   await s.shot("conflict");
   await confirmMerge();
   // The chat reloads after the dialog closes: wait for the write.
   const writes = await s
-    .until("idea's write", "const t = [...document.querySelectorAll('[data-testid=tool-card]')].map(c => c.textContent).join(' | '); return t.includes('idea wrote this') ? t : null", 10000)
+    .until("idea's write", "const t = [...document.querySelectorAll('[data-testid=tool-card]')].map(c => c.textContent).join(' | '); return t.includes('idea wrote this') ? t : null", 30000)
     .catch(() => s.js("return [...document.querySelectorAll('[data-testid=tool-card]')].map(c => c.textContent).join(' | ')"));
   check(writes.includes("idea wrote this") && !writes.includes("main wrote this"), `keeping the source's account leaves main with idea's write only (${writes.slice(0, 120)})`);
 
