@@ -124,9 +124,14 @@ impl Tool for RunCommand {
                 Err(e) => return e,
             };
             let program = program(&command, ctx);
-            let spawned = spawn_shell(&program)
-                // The headless server's token would let a command call
-                // Braid itself (approve its own calls): never passed on.
+            let mut shell = spawn_shell(&program);
+            // Keys in Braid's environment stay with Braid, and the
+            // headless server's token would let a command call Braid
+            // itself (approve its own calls): never passed on.
+            for name in ctx.confine.withheld_env() {
+                shell.env_remove(name);
+            }
+            let spawned = shell
                 .env_remove("BRAID_SERVER_TOKEN")
                 .current_dir(&ctx.workspace)
                 .stdin(Stdio::null())

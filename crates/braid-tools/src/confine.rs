@@ -75,6 +75,8 @@ pub struct Confinement {
     allowed: Vec<PathBuf>,
     hidden: Vec<PathBuf>,
     protected: Vec<String>,
+    /// Variables kept although named like secrets (`sandbox.env`).
+    kept_env: Vec<String>,
 }
 
 impl Default for Confinement {
@@ -111,7 +113,21 @@ impl Confinement {
             allowed: existing(allowed.collect()),
             hidden: existing(hidden.collect()),
             protected: PROTECTED.iter().map(|p| (*p).to_owned()).filter(|p| !lifted.contains(&p)).collect(),
+            kept_env: paths.env.clone(),
         }
+    }
+
+    /// The variables of Braid's own environment a command must not
+    /// inherit: those named like secrets (`GITHUB_TOKEN`, `AWS_SECRET_…`)
+    /// that the user did not keep. A command needing one gets it from the
+    /// model's placeholder, revealed at execution, or from the settings.
+    pub fn withheld_env(&self) -> Vec<std::ffi::OsString> {
+        std::env::vars_os()
+            .map(|(name, _)| name)
+            .filter(|n| {
+                n.to_str().is_none_or(|n| braid_core::secrets::secret_name(n) && !self.kept_env.iter().any(|k| k == n))
+            })
+            .collect()
     }
 
     /// Whether a command cannot see `path` (absolute) in `workspace`.

@@ -213,3 +213,42 @@ fn a_fork_bomb_stops_at_the_process_limit() {
     assert!(!stdout.contains("all 3000 started"), "the bomb was not stopped (root: {root})");
     assert!(!out.status.success(), "the shell could not fork past the limit: {out:?}");
 }
+
+/// Braid's own environment, as a child of this test binary sees it: set
+/// there (not here, where other tests' threads read the environment).
+const SECRET_ENV: [(&str, &str); 4] = [
+    ("GITHUB_TOKEN", "ghp_ESCAPETOKENESCAPETOKENESCAPETOKEN12"),
+    ("DEMO_API_KEY", "sk-ESCAPEKEYESCAPEKEY"),
+    ("KEPT_TOKEN", "kept-by-the-user"),
+    ("PLAIN_SETTING", "plain"),
+];
+
+#[tokio::test]
+#[ignore = "run by commands_inherit_no_variable_named_like_a_secret, in a child with the variables set"]
+async fn secret_variables_child() {
+    let mut w = sandboxed();
+    let paths = SandboxPaths { env: vec!["KEPT_TOKEN".into()], ..SandboxPaths::default() };
+    w.ctx.confine = Arc::new(Confinement::new(None, &[], &paths));
+    for (name, value) in SECRET_ENV {
+        assert_eq!(std::env::var(name).as_deref(), Ok(value), "the parent set {name}");
+    }
+    let o = w
+        .call(
+            "run_command",
+            json!({ "command": "printenv GITHUB_TOKEN; printenv DEMO_API_KEY; printenv KEPT_TOKEN PLAIN_SETTING" }),
+        )
+        .await;
+    assert!(!o.output.contains("ESCAPE"), "a secret-named variable reached the command\n{}", o.output);
+    assert!(o.output.contains("kept-by-the-user") && o.output.contains("plain"), "{}", o.output);
+}
+
+#[test]
+fn commands_inherit_no_variable_named_like_a_secret() {
+    let out = std::process::Command::new(std::env::current_exe().unwrap())
+        .args(["--ignored", "--exact", "escape::secret_variables_child"])
+        .envs(SECRET_ENV)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success() && text.contains("1 passed"), "{text}\n{}", String::from_utf8_lossy(&out.stderr));
+}
