@@ -14,8 +14,10 @@ pub async fn save_export(
     runtime: State<'_, Runtime>,
     context_id: ContextId,
     format: ExportFormat,
+    with_secrets: Option<bool>,
 ) -> Result<Option<String>, WireError> {
-    let file = runtime.export_context(&context_id, format).await.map_err(|e| e.to_wire())?;
+    let with_secrets = with_secrets.unwrap_or(false);
+    let file = runtime.export_context(&context_id, format, with_secrets).await.map_err(|e| e.to_wire())?;
     let name = file.file_name.clone();
     // The blocking dialog must not run on the main thread, nor hold a
     // runtime worker while the user looks for a folder.

@@ -3,8 +3,8 @@ import { connect } from "./backend";
 import { ChatView } from "./chat/ChatView";
 import { serialLoader, type SerialLoader } from "./chat/serial";
 import { ConversationList } from "./conversations/ConversationList";
-import type { BranchId, ContextId, ContextSummary, ExportFormat, SearchHit, SettingsView } from "./generated/protocol";
-import { saveExport } from "./conversations/transfer";
+import type { BranchId, ContextId, ContextSummary, SearchHit, SettingsView } from "./generated/protocol";
+import { saveExport, type ExportChoice } from "./conversations/transfer";
 import type { OpenRequest } from "./chat/reveal";
 import { FirstRun } from "./settings/FirstRun";
 import { newForm, type ProviderForm } from "./settings/form";
@@ -75,8 +75,8 @@ export function App() {
     }, (e) => setError(e.message));
   };
   const rename = (c: ContextSummary, title: string) => backend.renameContext(c.id, title).then(refresh);
-  const exportTo = (c: ContextSummary, format: ExportFormat) =>
-    void saveExport(backend, c.id, format).then((done) => done && setNote(done), (e: Error) => setError(e.message));
+  const exportTo = (c: ContextSummary, choice: ExportChoice) =>
+    void saveExport(backend, c.id, choice).then((done) => done && setNote(done), (e: Error) => setError(e.message));
   const importFile = (text: string) =>
     backend.importContext(text).then((all) => {
       if (all.length > 0) setSelected(all[0].id);

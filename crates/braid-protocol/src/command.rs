@@ -156,8 +156,14 @@ pub enum Command {
     /// Answered by the [`ContextSummary`] with the new title.
     RenameContext { context_id: ContextId, title: String },
     /// Answered by an [`crate::ExportedFile`]: the conversation as Braid's
-    /// JSON (every branch, merge record and image) or as Markdown.
-    ExportContext { context_id: ContextId, format: crate::ExportFormat },
+    /// JSON (every branch, merge record and image) or as Markdown. Secrets
+    /// go as their placeholders unless `with_secrets` asks for them.
+    ExportContext {
+        context_id: ContextId,
+        format: crate::ExportFormat,
+        #[serde(default)]
+        with_secrets: bool,
+    },
     /// Answered by the new conversations' [`ContextSummary`]s: a Braid JSON
     /// export, a Claude Code session (`.jsonl`) or ChatGPT's
     /// `conversations.json` (one conversation each, all read before any is

@@ -96,8 +96,8 @@ impl Runtime {
                 to_json(&self.draft_merge_summary(&context_id, source).await.map_err(wire)?)
             }
             Command::BranchGraph { context_id } => to_json(&self.branch_graph(&context_id).await.map_err(wire)?),
-            Command::ExportContext { context_id, format } => {
-                to_json(&self.export_context(&context_id, format).await.map_err(wire)?)
+            Command::ExportContext { context_id, format, with_secrets } => {
+                to_json(&self.export_context(&context_id, format, with_secrets).await.map_err(wire)?)
             }
             Command::ImportContext { text } => to_json(&self.import_contexts(&text).await.map_err(wire)?),
             Command::RenameContext { context_id, title } => {

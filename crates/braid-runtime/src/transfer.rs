@@ -10,14 +10,20 @@ use braid_protocol::{ContextId, ContextSummary, ExportFormat, ExportedFile};
 use braid_store::ContextMeta;
 
 impl Runtime {
-    pub async fn export_context(&self, id: &ContextId, format: ExportFormat) -> Result<ExportedFile, RuntimeError> {
+    /// `with_secrets`: the user asked for the real values in the file.
+    pub async fn export_context(
+        &self,
+        id: &ContextId,
+        format: ExportFormat,
+        with_secrets: bool,
+    ) -> Result<ExportedFile, RuntimeError> {
         // The store is written before any effect of a step: it is current.
         let loaded = self.shared.lock_store().load_context(id)?;
         let (meta, conversation) = (loaded.meta, loaded.conversation);
         let stem = file_stem(&meta.title);
         // An export leaves the machine as easily as a request: secrets go
-        // as placeholders unless the workspace shows them.
-        let hide = self.shared.secrets.on_for(std::path::Path::new(&meta.working_dir));
+        // as placeholders unless the workspace shows them or the user asked.
+        let hide = !with_secrets && self.shared.secrets.on_for(std::path::Path::new(&meta.working_dir));
         match format {
             ExportFormat::Markdown { all_branches } => {
                 let which = if all_branches { Branches::All } else { Branches::Active };

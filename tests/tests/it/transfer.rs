@@ -35,7 +35,7 @@ async fn send(rt: &Runtime, id: &ContextId, message: NewMessage) {
 }
 
 async fn export(rt: &Runtime, id: &ContextId, format: ExportFormat) -> ExportedFile {
-    let v = rt.execute(Command::ExportContext { context_id: id.clone(), format }).await.unwrap();
+    let v = rt.execute(Command::ExportContext { context_id: id.clone(), format, with_secrets: false }).await.unwrap();
     serde_json::from_value(v).unwrap()
 }
 

@@ -159,8 +159,8 @@ export abstract class CommandBackend implements Backend {
   setGeneration(id: ContextId, settings: GenerationSettings): Promise<GenerationSettings> {
     return this.execute({ type: "set_generation", context_id: id, settings });
   }
-  exportContext(id: ContextId, format: ExportFormat): Promise<ExportedFile> {
-    return this.execute({ type: "export_context", context_id: id, format });
+  exportContext(id: ContextId, format: ExportFormat, withSecrets = false): Promise<ExportedFile> {
+    return this.execute({ type: "export_context", context_id: id, format, with_secrets: withSecrets });
   }
   importContext(text: string): Promise<ContextSummary[]> {
     return this.execute({ type: "import_context", text });

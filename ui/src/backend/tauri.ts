@@ -29,8 +29,8 @@ export class TauriBackend extends CommandBackend {
   }
 
   /** GTK's save dialog, opened by Braid: the page never names a path. */
-  saveExport(id: ContextId, format: ExportFormat): Promise<string | null> {
-    return invoke<string | null>("save_export", { contextId: id, format }).catch((e) => {
+  saveExport(id: ContextId, format: ExportFormat, withSecrets = false): Promise<string | null> {
+    return invoke<string | null>("save_export", { contextId: id, format, withSecrets }).catch((e) => {
       throw new BackendError(e as WireError);
     });
   }

@@ -93,13 +93,14 @@ export interface Backend {
   setContextStrategy(id: ContextId, strategy: ContextStrategy): Promise<void>;
   setToolPolicy(id: ContextId, policy: ToolApprovalPolicy): Promise<ToolSettings>;
   /** The conversation as a file: Braid's JSON, or Markdown. */
-  exportContext(id: ContextId, format: ExportFormat): Promise<ExportedFile>;
+  /** Secrets go as placeholders unless `withSecrets`. */
+  exportContext(id: ContextId, format: ExportFormat, withSecrets?: boolean): Promise<ExportedFile>;
   /** New conversations from a Braid export, a Claude Code session or
    *  ChatGPT's conversations.json (nothing existing changes). */
   importContext(text: string): Promise<ContextSummary[]>;
   /** The desktop window: exports straight to a file the user picks in
    *  the system's save dialog; answered by its path, null if cancelled. */
-  saveExport?(id: ContextId, format: ExportFormat): Promise<string | null>;
+  saveExport?(id: ContextId, format: ExportFormat, withSecrets?: boolean): Promise<string | null>;
   /** The window's own open dialog for an import: the file's name and text. */
   openImport?(): Promise<{ name: string; text: string } | null>;
   /** The tools Braid has (built-in and from MCP servers), as the model sees them. */

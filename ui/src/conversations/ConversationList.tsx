@@ -2,11 +2,11 @@ import * as Menu from "@radix-ui/react-dropdown-menu";
 import { useEffect, useMemo, useState, type KeyboardEvent } from "react";
 import { Tip } from "../Tip";
 import { FolderIcon, ForkIcon, PinIcon } from "../icons";
-import type { BranchId, ContextId, ContextSummary, ExportFormat, SearchHit } from "../generated/protocol";
+import type { BranchId, ContextId, ContextSummary, SearchHit } from "../generated/protocol";
 import type { Theme } from "../theme";
 import { groupByDate } from "./groups";
 import { SearchResults } from "./SearchResults";
-import { EXPORTS, ImportButton } from "./transfer";
+import { EXPORTS, ImportButton, type ExportChoice } from "./transfer";
 
 interface Props {
   items: ContextSummary[];
@@ -23,7 +23,7 @@ interface Props {
   pickImport?: () => Promise<{ name: string; text: string } | null>;
   onDelete: (c: ContextSummary) => void;
   onRename: (c: ContextSummary, title: string) => Promise<unknown>;
-  onExport: (c: ContextSummary, format: ExportFormat) => void;
+  onExport: (c: ContextSummary, choice: ExportChoice) => void;
   /** New conversations from a file (Braid, Claude Code, ChatGPT). */
   onImport: (text: string) => Promise<ContextSummary[]>;
   onSettings: () => void;
@@ -88,7 +88,7 @@ function RenameField({ c, onDone, onRename }: { c: ContextSummary; onDone: () =>
 
 /** A conversation's less frequent actions, in a menu (arrow keys, Esc,
  *  typeahead); not modal, so no style is injected past the CSP. */
-function RowMenu({ c, onRename, onDelete, onExport }: { c: ContextSummary; onRename: () => void; onDelete: () => void; onExport: (format: ExportFormat) => void }) {
+function RowMenu({ c, onRename, onDelete, onExport }: { c: ContextSummary; onRename: () => void; onDelete: () => void; onExport: (choice: ExportChoice) => void }) {
   return (
     <Menu.Root modal={false}>
       <Tip label="Rename, export or delete">
@@ -100,7 +100,7 @@ function RowMenu({ c, onRename, onDelete, onExport }: { c: ContextSummary; onRen
             Rename <kbd>F2</kbd>
           </Menu.Item>
           {EXPORTS.map((e) => (
-            <Menu.Item key={e.label} className="menu-item" onSelect={() => onExport(e.format)}>{e.label}</Menu.Item>
+            <Menu.Item key={e.label} className="menu-item" onSelect={() => onExport(e)}>{e.label}</Menu.Item>
           ))}
           <Menu.Item className="menu-item danger" onSelect={onDelete}>Delete…</Menu.Item>
         </Menu.Content>

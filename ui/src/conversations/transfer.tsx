@@ -4,21 +4,25 @@ import type { ContextId, ContextSummary, ExportFormat } from "../generated/proto
 import { ImportIcon } from "../icons";
 import { Tip } from "../Tip";
 
-/** What the row menu offers, in its words. */
-export const EXPORTS: { label: string; format: ExportFormat }[] = [
-  { label: "Export as Braid JSON", format: { kind: "json" } },
-  { label: "Export as Markdown", format: { kind: "markdown", all_branches: false } },
-  { label: "Export all branches as Markdown", format: { kind: "markdown", all_branches: true } },
+export type ExportChoice = { format: ExportFormat; withSecrets: boolean };
+
+/** What the row menu offers, in its words. An export leaves secrets as
+ *  placeholders; the last entry, for a backup of one's own, keeps them. */
+export const EXPORTS: ({ label: string } & ExportChoice)[] = [
+  { label: "Export as Braid JSON", format: { kind: "json" }, withSecrets: false },
+  { label: "Export as Markdown", format: { kind: "markdown", all_branches: false }, withSecrets: false },
+  { label: "Export all branches as Markdown", format: { kind: "markdown", all_branches: true }, withSecrets: false },
+  { label: "Export as Braid JSON, secrets included", format: { kind: "json" }, withSecrets: true },
 ];
 
 /** Saves an export: the desktop's own save dialog, or a download in a
  *  browser. Answered by where it went, in words; null when cancelled. */
-export async function saveExport(backend: Backend, id: ContextId, format: ExportFormat): Promise<string | null> {
+export async function saveExport(backend: Backend, id: ContextId, { format, withSecrets }: ExportChoice): Promise<string | null> {
   if (backend.saveExport) {
-    const path = await backend.saveExport(id, format);
+    const path = await backend.saveExport(id, format, withSecrets);
     return path ? `Exported to ${path}` : null;
   }
-  const file = await backend.exportContext(id, format);
+  const file = await backend.exportContext(id, format, withSecrets);
   const url = URL.createObjectURL(new Blob([file.text], { type: file.media_type }));
   const a = Object.assign(document.createElement("a"), { href: url, download: file.file_name });
   document.body.append(a);

@@ -108,9 +108,12 @@ async fn an_export_holds_placeholders() {
     rt.send_message(&ctx, NewMessage::user_text(&format!("my token is {TOKEN}")), false).await.unwrap();
     turn(&mut watch).await;
     for format in [braid_protocol::ExportFormat::Json, braid_protocol::ExportFormat::Markdown { all_branches: true }] {
-        let file = rt.export_context(&ctx, format).await.unwrap();
+        let file = rt.export_context(&ctx, format, false).await.unwrap();
         assert!(!file.text.contains(TOKEN), "{}", file.text);
         assert!(file.text.contains("my token is secret-github-"), "{}", file.text);
+        // Asked for, the real value.
+        let file = rt.export_context(&ctx, format, true).await.unwrap();
+        assert!(file.text.contains(&format!("my token is {TOKEN}")), "{}", file.text);
     }
     rt.shutdown().await;
 }
