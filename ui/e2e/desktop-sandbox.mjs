@@ -5,13 +5,18 @@
 // that call scripted at the proxy as the small model will not write it on
 // cue); bubblewrap stops it, the dialog and the card say why, "Run outside
 // the sandbox" runs it once with full rights, the write lands, and the
-// result reaches the real model, which answers. Then the conversation is
+// result reaches the real model, which answers. Secrets: the workspace's
+// .env and Braid's environment hold tokens; a question naming one reaches
+// the model (through a logging proxy) as a placeholder, a command the
+// model writes with that placeholder runs with the real value, a variable
+// the user did not keep never reaches a command, and no request holds a
+// real value. Then the conversation is
 // exported as Markdown and as Braid JSON through the system's save dialog,
 // and the JSON comes back in through Braid's open dialog as a new
-// conversation.
+// conversation; the Markdown holds the placeholder, never the token.
 // Screenshots: e2e/out/sandbox-desktop-*.png.
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { checker, lastUserText, startLoggingProxy, startPeer, tempDir } from "./lib.mjs";
 import { desktopApp, newConversation, sleep, useLocalServer } from "./webdriver.mjs";
@@ -22,10 +27,27 @@ const data = tempDir("desktop-sandbox");
 // sandbox's /tmp is its own).
 const outside = mkdtempSync("/var/tmp/braid-sandbox-e2e-");
 const note = join(outside, "note.txt");
+// The workspace is the app's home (`data`): its .env holds a token, and
+// Braid runs with that token (kept for commands by settings.json's
+// sandbox.env) and another secret-named variable (not kept).
+const TOKEN = "ghp_E2ETOKENe2etokenE2ETOKENe2etoken1234";
+const OTHER = "e2e-other-secret-value-42";
+writeFileSync(join(data, ".env"), `GITHUB_TOKEN=${TOKEN}\n`);
+const appData = join(data, "share", "dev.braid.app");
+mkdirSync(appData, { recursive: true });
+writeFileSync(join(appData, "settings.json"), JSON.stringify({ sandbox: { env: ["GITHUB_TOKEN"] } }));
+process.env.GITHUB_TOKEN = TOKEN;
+process.env.DEMO_SECRET_KEY = OTHER;
+const PLACEHOLDER = /secret-[a-z-]+-[0-9a-f]{8}/;
 const peer = startPeer();
-const proxy = await startLoggingProxy(8080, new URL(peer.url).origin, (body) =>
-  lastUserText(body).includes("Save the note outside") ? { tool: { name: "run_command", args: { command: `echo saved > ${note}` } } } : null,
-);
+const proxy = await startLoggingProxy(8080, new URL(peer.url).origin, (body) => {
+  const asked = lastUserText(body);
+  if (asked.includes("Save the note outside")) return { tool: { name: "run_command", args: { command: `echo saved > ${note}` } } };
+  // What the model saw of the token is all it can write back.
+  const seen = asked.includes("Check the token") ? asked.match(PLACEHOLDER)?.[0] : null;
+  if (seen) return { tool: { name: "run_command", args: { command: `test "$GITHUB_TOKEN" = "${seen}" && echo token-matches; echo "other=[$DEMO_SECRET_KEY]"; printenv GITHUB_TOKEN` } } };
+  return null;
+});
 const { display, openApp, stop, session } = desktopApp(data, "sandbox-desktop");
 const ENTER = "\uE007";
 const box = "//textarea[@aria-label='Message']";
@@ -75,6 +97,26 @@ try {
   check(answer.trim().length > 0, `the model answers after the result (${JSON.stringify(answer.slice(0, 60))})`);
   await s.shot("outside");
 
+  // 4. Secrets. The question names the token; the model gets a placeholder
+  //    and calls run_command with it (scripted at the proxy); the command
+  //    sees the real value, the variable not kept is empty, and the token
+  //    the command prints goes back to the model as the placeholder.
+  const sentBefore = proxy.bodies.length;
+  await s.type(box, `/tool run_command Check the token ${TOKEN} in the command.${ENTER}`);
+  const secretCard = await s.until("the token command's result", `const t = ${lastCard}; return /token-matches|other=/.test(t) ? t : ''`, 180000);
+  check(secretCard.includes("token-matches"), `a command written with the placeholder runs with the real token (${JSON.stringify(secretCard.slice(0, 100))})`);
+  check(secretCard.includes("other=[]"), "a secret-named variable the user did not keep never reaches the command");
+  const hiddenNote = await s.until("the notice", "const t = document.querySelector('.notice')?.textContent ?? ''; return t.includes('hidden from the model') ? t : ''", 60000).catch(() => "");
+  await s.state("Idle", 180000);
+  const bodies = proxy.bodies.map((b) => b.body);
+  const leaked = bodies.filter((b) => b.includes(TOKEN) || b.includes(OTHER)).length;
+  const later = bodies.slice(sentBefore);
+  const placeholder = later.map((b) => b.match(PLACEHOLDER)?.[0]).find(Boolean) ?? "";
+  check(leaked === 0 && placeholder !== "", `no request to the model holds a real secret (${bodies.length} requests; the model saw ${placeholder})`);
+  check(later.some((b) => b.includes('"role":"tool"') && b.includes(placeholder)), "the token the command printed reached the model as its placeholder");
+  check(hiddenNote.includes("hidden from the model"), `a notice says what was hidden (${JSON.stringify(hiddenNote.slice(0, 80))})`);
+  await s.shot("secrets");
+
   // Export in the window: GTK's own save dialog, opened by Braid (the
   // page never names a path), a path typed as a person would.
   await s.click("(//button[starts-with(@aria-label, 'Actions for')])[1]");
@@ -91,6 +133,7 @@ try {
   const exported = await s.until("the export's note", "return document.querySelector('[data-testid=app-note]')?.textContent ?? ''", 10000).catch(() => "");
   const md = existsSync(saved) ? readFileSync(saved, "utf8") : "";
   check(exported.includes(`Exported to ${saved}`) && md.includes("**User:**") && md.includes("run_command"), `Export as Markdown saves through the system's dialog (${saving ? "dialog shown" : "no dialog"}; ${md.length} characters)`);
+  check(!md.includes(TOKEN) && PLACEHOLDER.test(md), "the export holds the placeholder, never the token");
 
   // Export as Braid JSON the same way, then import that file through the
   // open dialog (GTK's, from the import button): a new conversation with

@@ -37,6 +37,12 @@ fn keys_by_their_shape_are_hidden_and_nothing_else() {
     assert_eq!(hidden.found.len(), 9, "{:?}", hidden.found);
     assert_eq!(reveal(&hidden.text, &hidden.found), text, "every placeholder gives its value back");
 
+    // A key cut short (`head -3 id_rsa`) is hidden as far as its
+    // characters go; the prose after it stays.
+    let cut = f.hide("-----BEGIN RSA PRIVATE KEY-----\nMIIEpAIBAAKCAQEA0Z3\nqX9+vT/2k=\n(3 of 27 lines)");
+    assert!(cut.text.starts_with("secret-private-key-") && cut.text.ends_with("(3 of 27 lines)"), "{}", cut.text);
+    assert!(!cut.text.contains("MIIEpAIBAAKCAQEA0Z3") && !cut.text.contains("qX9"), "{}", cut.text);
+
     // Code and prose that only mention keys stay as they are.
     for plain in [
         "let api_key: Option<String> = None;",
@@ -46,6 +52,8 @@ fn keys_by_their_shape_are_hidden_and_nothing_else() {
         "password = self.password.clone()",
         "fn token_count(text: &str) -> usize",
         "https://example.com/path?x=1",
+        "CREATE VIRTUAL TABLE t USING fts5(body, tokenize=unicode61)",
+        "keyword=match2",
     ] {
         assert_eq!(f.hide(plain).text, plain);
     }
