@@ -15,8 +15,15 @@ use std::sync::{Arc, Mutex, PoisonError};
 pub type Counts = Arc<Mutex<HashMap<MessageId, (usize, u32)>>>;
 
 /// Fills the messages' counts from the cache and the server; true when
-/// every message has the model's count.
-pub async fn apply(provider: &dyn LlmProvider, model: &str, cache: &Counts, messages: &mut [Message]) -> bool {
+/// every message has the model's count. `hide` makes each text what the
+/// model will read (its secrets as placeholders) before it is sent.
+pub async fn apply(
+    provider: &dyn LlmProvider,
+    model: &str,
+    cache: &Counts,
+    messages: &mut [Message],
+    hide: impl Fn(&mut String),
+) -> bool {
     let mut missing: Vec<(usize, usize, u32)> = Vec::new(); // (index, text length, fixed cost)
     let mut texts: Vec<String> = Vec::new();
     let mut spans: Vec<std::ops::Range<usize>> = Vec::new();
@@ -29,7 +36,11 @@ pub async fn apply(provider: &dyn LlmProvider, model: &str, cache: &Counts, mess
                 Some(&(l, n)) if l == len => set(m, n),
                 _ => {
                     let start = texts.len();
-                    texts.extend(pieces.iter().map(|p| (*p).to_owned()));
+                    texts.extend(pieces.iter().map(|p| {
+                        let mut text = (*p).to_owned();
+                        hide(&mut text);
+                        text
+                    }));
                     spans.push(start..texts.len());
                     missing.push((i, len, fixed));
                 }

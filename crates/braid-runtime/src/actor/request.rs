@@ -84,6 +84,9 @@ impl ContextActor {
         };
         let counting = (enc == TokenEncoding::Estimate)
             .then(|| (resolved.provider.clone(), resolved.model.clone(), self.model_counts.clone()));
+        // The server counts what the model will read: placeholders, never
+        // the secrets (its tokenizer is as far from here as its model).
+        let shared = self.secrets_on().then(|| self.shared.clone());
         self.outgoing = Some(Outgoing {
             request_id,
             provider: resolved.provider,
@@ -102,8 +105,13 @@ impl ContextActor {
         // ignored by the machine if the request was cancelled meanwhile).
         tokio::spawn(async move {
             let mut prepared = prepared;
+            let hide = |text: &mut String| {
+                if let Some(shared) = &shared {
+                    shared.secrets.hide(text);
+                }
+            };
             prepared.counted_by_model =
-                model_count::apply(provider.as_ref(), &model, &counts, &mut prepared.messages).await;
+                model_count::apply(provider.as_ref(), &model, &counts, &mut prepared.messages, hide).await;
             let event = Event::RequestPrepared { request_id, prepared: Box::new(prepared) };
             let _ = mailbox.send(Input::Event(event));
         });

@@ -7,7 +7,7 @@ use braid_protocol::{Message, Notice, NoticeCode, ToolCall};
 use std::path::Path;
 
 impl ContextActor {
-    fn secrets_on(&self) -> bool {
+    pub(super) fn secrets_on(&self) -> bool {
         self.shared.secrets.on_for(Path::new(&self.meta.working_dir))
     }
 
