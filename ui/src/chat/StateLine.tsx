@@ -1,5 +1,5 @@
 import { useEffect, useState } from "react";
-import { CONTINUABLE_NOTICES, type ContextStatus, type Notice, type NoticeCode } from "../generated/protocol";
+import { CONTINUABLE_NOTICES, type ContextStatus, type Notice } from "../generated/protocol";
 import { describe } from "./describe";
 
 /** Always says what is happening, in words, with numbers. */
@@ -13,7 +13,6 @@ interface Props {
 
 /** Notices shown elsewhere (the conversation list shows a new title) or
  *  not worth a word. */
-const QUIET: NoticeCode[] = ["usage_unreported", "titled"];
 
 /** A notice that only says again what the failure says. */
 function repeats(status: ContextStatus, notice: Notice): boolean {
@@ -31,7 +30,7 @@ export function StateLine({ status, notice, onRetry, onContinue }: Props) {
   return (
     <div className={`state-line state-${status.state}`} role="status" aria-live="polite">
       <span data-testid="state" title={status.state === "failed" ? status.message : undefined}>{describe(status, now)}</span>
-      {notice && !QUIET.includes(notice.code) && !repeats(status, notice) ? <span className="notice"> · {notice.message}</span> : null}
+      {notice && !repeats(status, notice) ? <span className="notice"> · {notice.message}</span> : null}
       {status.state === "failed" ? (
         <button type="button" className="retry" onClick={onRetry}>Retry</button>
       ) : null}

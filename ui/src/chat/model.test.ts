@@ -1,5 +1,5 @@
 import { describe as suite, expect, it } from "vitest";
-import type { BraidEvent, ContextSnapshot } from "../generated/protocol";
+import type { BraidEvent, ContextSnapshot, ContextStatus } from "../generated/protocol";
 import { snapshotOf, textMessage } from "../testing/fixtures";
 import { applyEvent, applySnapshot, empty } from "./model";
 import { describe, isBusy } from "./describe";
@@ -51,6 +51,14 @@ suite("chat model", () => {
       message: null, timestamp: 1, metadata: { queue: [] },
     }));
     expect(m.notice).toBeNull();
+  });
+
+  it("keeps a notice the user should see when a quiet one follows", () => {
+    const noticed = (notice: { code: "secrets_hidden" | "usage_unreported"; message: string }, previous: ContextStatus | null): BraidEvent =>
+      update({ event: "context_update", context_id: "c", current_state: { state: "streaming_llm_response", chunks: 1, chars: 1 }, previous_state: previous, message: null, timestamp: 0, metadata: { queue: [], notice } });
+    let m = applyEvent(empty, noticed({ code: "secrets_hidden", message: "1 secret was hidden from the model" }, null));
+    m = applyEvent(m, noticed({ code: "usage_unreported", message: "no usage" }, { state: "awaiting_llm_first_chunk" }));
+    expect(m.notice?.code).toBe("secrets_hidden");
   });
 
   it("reloads when a stored message changed (an image read again)", () => {

@@ -1,7 +1,12 @@
 // What the chat view shows, derived from a snapshot and the events after
 // it. Pure: the component holds it in state and loads the snapshot again
 // each time `changes` grows (a message entered the pool or changed).
-import type { BraidEvent, ContextSnapshot, ContextStatus, Notice, QueuedPreview, SubAgentsView, TeamRoute } from "../generated/protocol";
+import type { BraidEvent, ContextSnapshot, ContextStatus, Notice, NoticeCode, QueuedPreview, SubAgentsView, TeamRoute } from "../generated/protocol";
+
+/** Notices for the app, not the user (an unreported usage, a new title):
+ *  never shown, and never in place of one that is (a server that reports
+ *  no usage would hide every notice of its turns). */
+const QUIET: NoticeCode[] = ["usage_unreported", "titled"];
 
 export interface ChatModel {
   snapshot: ContextSnapshot | null;
@@ -72,7 +77,7 @@ export function applyEvent(model: ChatModel, event: BraidEvent): ChatModel {
         queue: event.metadata.queue,
         route: event.metadata.team ?? null,
         subAgents: event.metadata.sub_agents ?? null,
-        notice: event.metadata.notice ?? (newTurn ? null : model.notice),
+        notice: (event.metadata.notice && !QUIET.includes(event.metadata.notice.code) ? event.metadata.notice : null) ?? (newTurn ? null : model.notice),
         drafts,
         changes,
       };
