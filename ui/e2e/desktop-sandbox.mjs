@@ -102,17 +102,24 @@ try {
   //    sees the real value, the variable not kept is empty, and the token
   //    the command prints goes back to the model as the placeholder.
   const sentBefore = proxy.bodies.length;
+  // The notice lasts until the next one: every notice shown is kept.
+  await s.js("window.__notices = []; new MutationObserver(() => { const t = document.querySelector('.notice')?.textContent; if (t && !window.__notices.includes(t)) window.__notices.push(t); }).observe(document.body, { subtree: true, childList: true, characterData: true }); return true");
   await s.type(box, `/tool run_command Check the token ${TOKEN} in the command.${ENTER}`);
   const secretCard = await s.until("the token command's result", `const t = ${lastCard}; return /token-matches|other=/.test(t) ? t : ''`, 180000);
   check(secretCard.includes("token-matches"), `a command written with the placeholder runs with the real token (${JSON.stringify(secretCard.slice(0, 100))})`);
   check(secretCard.includes("other=[]"), "a secret-named variable the user did not keep never reaches the command");
-  const hiddenNote = await s.until("the notice", "const t = document.querySelector('.notice')?.textContent ?? ''; return t.includes('hidden from the model') ? t : ''", 60000).catch(() => "");
   await s.state("Idle", 180000);
+  const notices = await s.js("return window.__notices");
+  const hiddenNote = notices.find((t) => t.includes("hidden from the model")) ?? notices.join(" | ");
   const bodies = proxy.bodies.map((b) => b.body);
-  const leaked = bodies.filter((b) => b.includes(TOKEN) || b.includes(OTHER)).length;
+  // Where a real value went, in a few words around it.
+  const leaks = proxy.bodies.flatMap(({ path, body }) =>
+    [TOKEN, OTHER].filter((v) => body.includes(v)).map((v) => `${path}: …${body.slice(Math.max(0, body.indexOf(v) - 80), body.indexOf(v))}`),
+  );
+  const leaked = leaks.length;
   const later = bodies.slice(sentBefore);
   const placeholder = later.map((b) => b.match(PLACEHOLDER)?.[0]).find(Boolean) ?? "";
-  check(leaked === 0 && placeholder !== "", `no request to the model holds a real secret (${bodies.length} requests; the model saw ${placeholder})`);
+  check(leaked === 0 && placeholder !== "", `no request to the model holds a real secret (${bodies.length} requests; the model saw ${placeholder})${leaks.length ? `: ${leaks.join(" | ")}` : ""}`);
   check(later.some((b) => b.includes('"role":"tool"') && b.includes(placeholder)), "the token the command printed reached the model as its placeholder");
   check(hiddenNote.includes("hidden from the model"), `a notice says what was hidden (${JSON.stringify(hiddenNote.slice(0, 80))})`);
   await s.shot("secrets");
