@@ -324,6 +324,19 @@ async fn apply_updates(shared: Weak<Shared>, mut rx: mpsc::UnboundedReceiver<Upd
                 rt.shared.mcp.changed.send_modify(|n| *n += 1);
                 continue;
             }
+            // A changed definition is held until the user accepts it.
+            let checked = u.tools.map(|tools| rt.shared.pins.check(&u.server, tools));
+            let old = checked.as_ref().map(|_| r.status.tools.clone()).unwrap_or_default();
+            (old, checked)
+        };
+        // The catalogue first, then the status: whoever sees the server
+        // ready finds its tools offered (a test calling one at once did not).
+        if let Some((tools, _)) = &new {
+            rt.replace_tools(&old, tools.clone()).await;
+        }
+        {
+            let mut s = rt.shared.mcp.lock();
+            let Some(r) = s.running.get_mut(&u.server).filter(|r| r.generation == u.generation) else { continue };
             r.peer = u.peer;
             let st = &mut r.status;
             (st.state, st.reason, st.retrying) = match &u.phase {
@@ -338,19 +351,10 @@ async fn apply_updates(shared: Weak<Shared>, mut rx: mpsc::UnboundedReceiver<Upd
                 Phase::Failed { reason, retrying } => (McpState::Failed, Some(reason.clone()), *retrying),
             };
             st.stderr = u.stderr;
-            match u.tools {
-                Some(tools) => {
-                    // A changed definition is held until the user accepts it.
-                    let (tools, held) = rt.shared.pins.check(&u.server, tools);
-                    st.held = held;
-                    let old = std::mem::replace(&mut st.tools, tools.iter().map(|t| t.name().to_owned()).collect());
-                    (old, Some(tools))
-                }
-                None => (Vec::new(), None),
+            if let Some((tools, held)) = new {
+                st.held = held;
+                st.tools = tools.iter().map(|t| t.name().to_owned()).collect();
             }
-        };
-        if let Some(tools) = new {
-            rt.replace_tools(&old, tools).await;
         }
         rt.shared.mcp.changed.send_modify(|n| *n += 1);
     }
