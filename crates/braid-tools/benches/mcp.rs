@@ -30,7 +30,7 @@ fn bench(c: &mut Criterion) {
 
     // The direct connection.
     let (tx, _notices) = tokio::sync::mpsc::unbounded_channel();
-    let (conn, _) =
+    let (conn, _, _) =
         rt.block_on(client::connect("everything", &config, dir.path(), &StderrTail::default(), tx)).unwrap();
     let peer = conn.peer().clone();
 

@@ -303,3 +303,30 @@ async fn a_servers_call_timeout_governs_its_calls_not_the_conversations() {
     assert!(error.contains("the MCP server hasty did not answer within 1 s"), "its own limit, named: {error}");
     rt.shutdown().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_answer_over_the_message_limit_is_said_with_its_size_not_as_a_timeout() {
+    let dir = tempfile::tempdir().unwrap();
+    let fake = Arc::new(FakeProvider::echo(Duration::ZERO));
+    // A limit of 1 MB (maxResultMb) and a call limit far beyond the test.
+    // get-env answers with the server's environment: 12 variables of
+    // 100 KB (one may hold 128 KB) make an answer of 1.2 MB.
+    let env: serde_json::Map<String, serde_json::Value> =
+        (0..12).map(|i| (format!("BIG_{i}"), json!("x".repeat(100 * 1024)))).collect();
+    let everything = json!({"command": server_bin("mcp-server-everything"), "args": ["stdio"], "env": env,
+        "maxResultMb": 1, "callTimeoutMs": 600_000});
+    let rt = open(dir.path(), fake.clone(), json!({"mcpServers": {"big": everything}}));
+    until(&rt, "big", START, |s| s.state == McpState::Ready).await;
+    let (status, error) = call(&rt, &fake, "e", "mcp__big__get-env", json!({})).await;
+    assert_eq!(status, ToolResultStatus::Error);
+    assert!(
+        error.contains("the MCP server big answered with 1.2 MB, over the 1.0 MB a message may have (maxResultMb"),
+        "the size and the limit, named: {}",
+        &error[..error.len().min(300)]
+    );
+    // The connection goes on: the next answer within the limit arrives.
+    let (status, out) = call(&rt, &fake, "f", "mcp__big__echo", json!({ "message": "small" })).await;
+    assert_eq!(status, ToolResultStatus::Success, "{out}");
+    assert!(out.contains("small"), "{out}");
+    rt.shutdown().await;
+}

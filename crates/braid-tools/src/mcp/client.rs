@@ -4,10 +4,15 @@
 //! worded for the model.
 
 use super::config::{ServerConfig, Transport};
-use rmcp::model::{CallToolRequestParams, ClientConfig, ProtocolVersion, ServerNotification, SubscriptionFilter};
+use super::stdio::{self, Oversize};
+use rmcp::model::{
+    CallToolRequest, CallToolRequestParams, ClientConfig, ClientRequest, ProtocolVersion, ServerNotification,
+    ServerResult, SubscriptionFilter,
+};
+use rmcp::service::PeerRequestOptions;
 use rmcp::service::{ClientLifecycleMode, ClientServiceExt, NotificationContext, Peer, RunningService};
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
-use rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess};
+use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::{ClientHandler, RoleClient};
 use std::collections::{HashMap, VecDeque};
 use std::path::{Path, PathBuf};
@@ -94,7 +99,7 @@ pub async fn connect(
     workspace: &Path,
     stderr: &StderrTail,
     notices: mpsc::UnboundedSender<Notice>,
-) -> Result<(Connection, Option<u32>), String> {
+) -> Result<(Connection, Option<u32>, Oversize), String> {
     let handler = Handler { notices };
     let lifecycle = ClientLifecycleMode::Auto {
         preferred_versions: vec![ProtocolVersion::V_2026_07_28],
@@ -118,9 +123,7 @@ pub async fn connect(
                 // settings: Braid's environment (tokens, keys) stays Braid's.
                 cmd.env_clear().envs(INHERITED.iter().filter_map(|k| std::env::var_os(k).map(|v| (*k, v))));
                 cmd.args(args).envs(env).current_dir(cwd.as_deref().map_or(workspace.to_owned(), PathBuf::from));
-                let (transport, err) = TokioChildProcess::builder(cmd)
-                    .stderr(std::process::Stdio::piped())
-                    .spawn()
+                let (transport, err, oversize) = stdio::spawn(cmd, config.max_message_bytes)
                     .map_err(|e| format!("{name}: could not start {command}: {e}"))?;
                 let pid = transport.id();
                 if let Some(err) = err {
@@ -136,7 +139,7 @@ pub async fn connect(
                     .serve_with_lifecycle(transport, lifecycle)
                     .await
                     .map_err(|e| format!("{name} did not complete the MCP handshake: {e}"))?;
-                Ok((service, pid))
+                Ok((service, pid, oversize))
             }
             Transport::Http { url, headers } => {
                 let mut custom = HashMap::new();
@@ -151,7 +154,8 @@ pub async fn connect(
                     .serve_with_lifecycle(transport, lifecycle)
                     .await
                     .map_err(|e| format!("{name} at {url} did not complete the MCP handshake: {e}"))?;
-                Ok((service, None))
+                // Over HTTP, rmcp itself fails a response over its limit.
+                Ok((service, None, Oversize::default()))
             }
         }
     };
@@ -206,9 +210,11 @@ fn find_program(command: &str) -> Result<PathBuf, String> {
 }
 
 /// Calls a tool with the call's time limit; an error says what happened
-/// in words the model can act on.
+/// in words the model can act on. An answer over the message limit,
+/// which the transport drops, fails the call at once with its size.
 pub async fn call(
     peer: &Peer<RoleClient>,
+    oversize: &Oversize,
     server: &str,
     tool: &str,
     args: serde_json::Map<String, serde_json::Value>,
@@ -216,10 +222,52 @@ pub async fn call(
 ) -> Result<rmcp::model::CallToolResult, String> {
     let mut params = CallToolRequestParams::new(tool.to_owned());
     params.arguments = Some(args);
-    match tokio::time::timeout(limit, peer.call_tool(params)).await {
+    let mut dropped = oversize.subscribe();
+    let request = ClientRequest::CallToolRequest(CallToolRequest::new(params));
+    let handle = peer.send_cancellable_request(request, PeerRequestOptions::no_options()).await;
+    let handle = handle.map_err(|e| describe(server, &e))?;
+    let id = handle.id.to_string();
+    // Cancelled, timed out or too large: the server is told to stop.
+    let mut abandoned = Abandoned(peer.clone(), Some(handle.id.clone()));
+    // An oversized message that names no id may be this call's answer.
+    let mine = async {
+        loop {
+            match dropped.recv().await {
+                Ok(o) if o.id.as_ref().is_none_or(|i| *i == id) => return o,
+                Ok(_) | Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {}
+                Err(tokio::sync::broadcast::error::RecvError::Closed) => std::future::pending::<()>().await,
+            }
+        }
+    };
+    let answered = async {
+        tokio::select! {
+            r = handle.await_response() => {
+                abandoned.1 = None; // answered: nothing to cancel
+                match r {
+                    Ok(ServerResult::CallToolResult(r)) => Ok(r),
+                    Ok(_) => Err(format!("the MCP server {server} answered the call with something else than a result")),
+                    Err(e) => Err(describe(server, &e)),
+                }
+            }
+            o = mine => Err(o.describe(server)),
+        }
+    };
+    match tokio::time::timeout(limit, answered).await {
         Err(_) => Err(format!("the MCP server {server} did not answer within {} s", limit.as_secs())),
-        Ok(Ok(r)) => Ok(r),
-        Ok(Err(e)) => Err(describe(server, &e)),
+        Ok(r) => r,
+    }
+}
+
+/// Tells the server a call's answer is no longer wanted, unless it came.
+struct Abandoned(Peer<RoleClient>, Option<rmcp::model::RequestId>);
+
+impl Drop for Abandoned {
+    fn drop(&mut self) {
+        let Some(id) = self.1.take() else { return };
+        let peer = self.0.clone();
+        let params =
+            rmcp::model::CancelledNotificationParam::new(Some(id), Some("request abandoned by the caller".into()));
+        tokio::spawn(async move { peer.notify_cancelled(params).await });
     }
 }
 

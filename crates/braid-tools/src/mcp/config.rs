@@ -12,6 +12,10 @@ use std::time::Duration;
 pub const STARTUP_TIMEOUT: Duration = Duration::from_secs(30);
 /// How long one tool call may take.
 pub const CALL_TIMEOUT: Duration = Duration::from_secs(300);
+/// The largest message a stdio server may send (`maxResultMb`): rmcp's
+/// own default, which keeps a server that never ends a line from
+/// filling memory.
+pub const MAX_MESSAGE_MB: u64 = 16;
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct McpConfig {
@@ -25,6 +29,8 @@ pub struct ServerConfig {
     pub disabled: bool,
     pub startup_timeout: Duration,
     pub call_timeout: Duration,
+    /// The largest message, in bytes, a stdio server may send.
+    pub max_message_bytes: usize,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -124,6 +130,7 @@ struct Entry {
     disabled: bool,
     startup_timeout_ms: Option<u64>,
     call_timeout_ms: Option<u64>,
+    max_result_mb: Option<u64>,
 }
 
 impl McpConfig {
@@ -169,6 +176,10 @@ impl McpConfig {
                 }
             };
             let ms = |v: Option<u64>, default: Duration| v.map_or(default, Duration::from_millis);
+            let mb = match e.max_result_mb.unwrap_or(MAX_MESSAGE_MB) {
+                0 => return Err(format!("MCP server {name:?}: maxResultMb must be at least 1")),
+                mb => usize::try_from(mb.saturating_mul(1024 * 1024)).unwrap_or(usize::MAX),
+            };
             servers.insert(
                 name,
                 ServerConfig {
@@ -176,6 +187,7 @@ impl McpConfig {
                     disabled: e.disabled,
                     startup_timeout: ms(e.startup_timeout_ms, STARTUP_TIMEOUT),
                     call_timeout: ms(e.call_timeout_ms, CALL_TIMEOUT),
+                    max_message_bytes: mb,
                 },
             );
         }

@@ -9,6 +9,7 @@ pub mod context;
 pub mod names;
 pub mod results;
 pub mod server;
+pub mod stdio;
 pub mod tool;
 
 pub use config::{McpConfig, ServerConfig, Transport};

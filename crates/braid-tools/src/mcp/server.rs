@@ -87,12 +87,12 @@ impl Supervisor {
             let (tx, mut notices) = mpsc::unbounded_channel();
             let reason = match client::connect(&self.name, &config, &self.workspace, &stderr, tx.clone()).await {
                 Err(e) => e,
-                Ok((conn, pid)) => {
+                Ok((conn, pid, oversize)) => {
                     let peer = conn.peer().clone();
                     // Ends with the connection (aborted below).
                     let listening = tokio::spawn(client::listen(peer.clone(), tx)).abort_handle();
                     let _stop_listening = AbortOnDrop(listening);
-                    match self.tools(&peer).await {
+                    match self.tools(&peer, &oversize).await {
                         Err(e) => e,
                         Ok(tools) => {
                             failures = 0;
@@ -105,7 +105,7 @@ impl Supervisor {
                                     _ = &mut waiting => break,
                                     n = notices.recv() => match n {
                                         Some(Notice::ToolsChanged) => {
-                                            if let Ok(tools) = self.tools(&peer).await {
+                                            if let Ok(tools) = self.tools(&peer, &oversize).await {
                                                 self.tell_ready(&stderr, tools, pid, &peer);
                                             }
                                         }
@@ -145,7 +145,11 @@ impl Supervisor {
         Ok(ServerConfig { transport: filled, ..self.config.clone() })
     }
 
-    async fn tools(&self, peer: &rmcp::service::Peer<rmcp::RoleClient>) -> Result<Vec<Arc<dyn Tool>>, String> {
+    async fn tools(
+        &self,
+        peer: &rmcp::service::Peer<rmcp::RoleClient>,
+        oversize: &super::stdio::Oversize,
+    ) -> Result<Vec<Arc<dyn Tool>>, String> {
         let listed = tokio::time::timeout(self.config.startup_timeout, peer.list_all_tools())
             .await
             .map_err(|_| format!("{} did not list its tools in time", self.name))?
@@ -156,8 +160,8 @@ impl Supervisor {
             .map(|t| {
                 let name = names::tool_name(&self.name, &t.name, |n| (self.taken)(n) || mine.iter().any(|m| m == n));
                 mine.push(name.clone());
-                let tool =
-                    McpTool::new(name, &self.name, t, peer.clone(), self.config.call_timeout, self.results.clone());
+                let link = (peer.clone(), oversize.clone());
+                let tool = McpTool::new(name, &self.name, t, link, self.config.call_timeout, self.results.clone());
                 Arc::new(tool) as Arc<dyn Tool>
             })
             .collect())

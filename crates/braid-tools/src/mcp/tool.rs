@@ -4,6 +4,7 @@
 
 use super::client;
 use super::results::ResultStore;
+use super::stdio::Oversize;
 use crate::{failure, success, Tool, ToolContext};
 use braid_core::machine::ToolOutcome;
 use braid_protocol::{ImageMode, ImageSource, MessageType, Permission, ToolSource};
@@ -24,6 +25,8 @@ pub struct McpTool {
     pub schema: Value,
     pub permission: Permission,
     pub peer: Peer<RoleClient>,
+    /// Where the connection says an answer was too large.
+    pub oversize: Oversize,
     pub call_timeout: Duration,
     pub results: ResultStore,
 }
@@ -33,7 +36,7 @@ impl McpTool {
         name: String,
         server: &str,
         t: &rmcp::model::Tool,
-        peer: Peer<RoleClient>,
+        (peer, oversize): (Peer<RoleClient>, Oversize),
         call_timeout: Duration,
         results: ResultStore,
     ) -> McpTool {
@@ -46,6 +49,7 @@ impl McpTool {
             schema: Value::Object((*t.input_schema).clone()),
             permission: permission_of(t.annotations.as_ref()),
             peer,
+            oversize,
             call_timeout,
             results,
         }
@@ -91,7 +95,7 @@ impl Tool for McpTool {
     fn run<'a>(&'a self, args: Value, _ctx: &'a ToolContext) -> BoxFuture<'a, ToolOutcome> {
         Box::pin(async move {
             let Value::Object(args) = args else { return failure("the arguments must be a JSON object") };
-            match client::call(&self.peer, &self.server, &self.remote, args, self.call_timeout).await {
+            match client::call(&self.peer, &self.oversize, &self.server, &self.remote, args, self.call_timeout).await {
                 Ok(result) => outcome(&result, &self.results),
                 Err(e) => failure(e),
             }
