@@ -5,7 +5,7 @@
 // with a preview first. Screenshots: e2e/out/graph.png, e2e/out/merge.png.
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { checker, echoChat, launchBrowser, startServer, tempDir } from "./lib.mjs";
+import { checker, clickOnHover, echoChat, launchBrowser, startServer, tempDir } from "./lib.mjs";
 
 const { check, finish } = checker();
 const { server, url: started } = startServer(join(tempDir("branches"), "b.db"), ["--echo"]);
@@ -34,8 +34,7 @@ try {
   // Two forks from the first answer, each explored on its own.
   const answer = page.locator(".message.assistant").first();
   for (const [name, text] of [["Branch 2", "try redis"], ["Branch 3", "try memcached"]]) {
-    await answer.hover();
-    await answer.getByRole("button", { name: "Fork from here" }).click();
+    await clickOnHover(answer, "Fork from here");
     await page.locator("details.branches summary").filter({ hasText: name }).waitFor();
     await say(text);
     await switchTo("main");
@@ -150,8 +149,7 @@ try {
 
   // Editing a question sends it again on a new branch; main keeps it.
   const asked = page.locator(".message.user").filter({ hasText: "meanwhile on main" });
-  await asked.hover();
-  await asked.getByRole("button", { name: "Edit and send again" }).click();
+  await clickOnHover(asked, "Edit and send again");
   await page.getByLabel("Edited message").fill("meanwhile, on main, edited");
   await page.getByLabel("Edited message").press("Enter");
   await page.getByText("You said: meanwhile, on main, edited").waitFor({ timeout: 10000 });

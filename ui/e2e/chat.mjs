@@ -4,7 +4,7 @@
 // stored. Writes a screenshot to e2e/out/chat.png.
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { checker, launchBrowser, startServer, tempDir } from "./lib.mjs";
+import { checker, clickOnHover, launchBrowser, startServer, tempDir } from "./lib.mjs";
 
 const { check, finish } = checker();
 const { server, url: started } = startServer(join(tempDir("e2e"), "e2e.db"), ["--echo"]);
@@ -155,15 +155,18 @@ try {
   // The composer took the focus, which closed the popover.
   await page.getByRole("button", { name: "Options" }).click();
   await page.getByLabel("Tool use").selectOption("");
-  await page.keyboard.press("Escape");
+  // Closed before the messages are used: an open popover would take the
+  // clicks meant for them (CI once timed out on "Fork from here" so).
+  for (let tries = 0; tries < 5 && (await page.getByLabel("Tool use").isVisible()); tries++) {
+    await page.keyboard.press("Escape");
+    await page.getByLabel("Tool use").waitFor({ state: "hidden", timeout: 2000 }).catch(() => undefined);
+  }
 
   // Branches: fork from the last question (its answer was cancelled, so
   // the fork shares all of main), go on there, come back to main and
   // delete the fork.
   const question = page.locator(".message.user").last();
-  await question.scrollIntoViewIfNeeded();
-  await question.hover();
-  await question.getByRole("button", { name: "Fork from here" }).click();
+  await clickOnHover(question, "Fork from here");
   await page.getByText("Branch: Branch 2").waitFor({ timeout: 5000 });
   const openBranches = async () => {
     if (!(await page.locator("details.branches").evaluate((d) => d.open))) await page.locator("details.branches > summary").click();

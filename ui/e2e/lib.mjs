@@ -215,3 +215,16 @@ export function echoChat(page) {
   };
   return { box, idle, say };
 }
+
+/** Clicks the button `name` that shows when `item` is hovered, hovering
+ *  again until the click lands: a page that changes beside it (a header
+ *  growing as the code index fills) can move the item from under the
+ *  pointer, and the button hides (CI once timed out so). */
+export async function clickOnHover(item, name) {
+  for (let tries = 0; ; tries++) {
+    await item.scrollIntoViewIfNeeded();
+    await item.hover();
+    const clicked = await item.getByRole("button", { name }).click({ timeout: 3000 }).then(() => true, (e) => (tries < 5 ? false : Promise.reject(e)));
+    if (clicked) return;
+  }
+}
