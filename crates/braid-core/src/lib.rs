@@ -32,6 +32,7 @@ pub mod team;
 pub mod title;
 pub mod tokens;
 pub mod transfer;
+pub mod untrusted;
 pub mod validate;
 pub mod vision;
 pub mod workflow;

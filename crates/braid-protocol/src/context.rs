@@ -88,6 +88,9 @@ pub struct ContextSnapshot {
     /// What each pending write would change.
     #[serde(default)]
     pub previews: Vec<WritePreview>,
+    /// Pending calls that text from a tool, a file or a server asked for.
+    #[serde(default)]
+    pub prompted: Vec<crate::tools::PromptedCall>,
     /// The command the sandbox just stopped, while the user decides.
     #[serde(default)]
     pub blocked: Option<crate::tools::BlockedCommand>,

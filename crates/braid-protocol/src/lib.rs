@@ -76,7 +76,7 @@ pub use team::{
     DEFAULT_TEAM_WINDOW, MAX_AGENT_TURNS, MAX_QUEUED_TURNS, TEAM_TASK_LIMIT,
 };
 pub use tools::{
-    check_tool_name, AgentMode, AgentRole, BlockedCommand, ContextStrategy, Permission, Sandbox, SandboxLevel,
-    SandboxPaths, ToolApprovalPolicy, ToolSandbox, ToolSettings, ToolSource, ToolSpec, MAX_TOOL_NAME,
+    check_tool_name, AgentMode, AgentRole, BlockedCommand, ContextStrategy, Permission, PromptedCall, Sandbox,
+    SandboxLevel, SandboxPaths, ToolApprovalPolicy, ToolSandbox, ToolSettings, ToolSource, ToolSpec, MAX_TOOL_NAME,
 };
 pub use workflow::{Workflow, WorkflowList, WorkflowOutcome, WorkflowParameter, WorkflowStatus};

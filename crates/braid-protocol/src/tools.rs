@@ -253,3 +253,15 @@ impl Default for ContextStrategy {
         ContextStrategy::Intelligent { keep_last: 10 }
     }
 }
+
+/// A pending call proposed right after text from outside the
+/// conversation's people (a tool's result, a file, an MCP resource) that
+/// asked for it: the approval dialog says so, with the words.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct PromptedCall {
+    pub call_id: crate::ids::CallId,
+    /// Where the text came from: "a tool result", "the file notes.md".
+    pub source: String,
+    /// The words that asked, cut short.
+    pub excerpt: String,
+}

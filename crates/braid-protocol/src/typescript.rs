@@ -196,6 +196,7 @@ pub fn generate() -> String {
     decl::<FileInPlay>(&cfg, &mut out);
     decl::<OverwriteReason>(&cfg, &mut out);
     decl::<OverwriteRisk>(&cfg, &mut out);
+    decl::<crate::tools::PromptedCall>(&cfg, &mut out);
     decl::<WritePreview>(&cfg, &mut out);
     decl::<ContextUsage>(&cfg, &mut out);
     decl::<ContextSnapshot>(&cfg, &mut out);

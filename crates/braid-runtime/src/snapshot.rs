@@ -72,6 +72,7 @@ pub fn build(
         child: state.config.child.clone(),
         files,
         overwrites: Vec::new(),
+        prompted: Vec::new(),
         previews: Vec::new(),
         blocked: state.round.as_ref().and_then(|r| {
             let held = r.blocked.as_ref()?;

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState, type Ref } from "react";
-import type { ApprovalDecision, BlockedCommand, OverwriteRisk, Sandbox, ToolCall, ToolSettings, WritePreview } from "../generated/protocol";
+import type { ApprovalDecision, BlockedCommand, OverwriteRisk, PromptedCall, Sandbox, ToolCall, ToolSettings, WritePreview } from "../generated/protocol";
 import { CallDetails } from "./CallDetails";
 
 interface Props {
@@ -9,6 +9,8 @@ interface Props {
   overwrites?: OverwriteRisk[];
   /** What each pending write would change. */
   previews?: WritePreview[];
+  /** Pending calls that text from a tool, a file or a server asked for. */
+  prompted?: PromptedCall[];
   /** Where commands run (the conversation's workspace). */
   folder?: string;
   /** The command the sandbox just stopped, if one waits. */
@@ -46,7 +48,18 @@ export function SandboxNote({ sandbox, missing }: { sandbox: Sandbox; missing?: 
   return <small className="sandbox-note" data-testid="sandbox-note">Runs in the sandbox: {where}; network {sandbox.network ? "allowed" : "off"}.</small>;
 }
 
-export function ApprovalPanel({ calls, tools, overwrites = [], previews = [], folder, blocked, noSandbox, onDecide, from }: Props) {
+/** Why to read a call twice: the text that asked for it did not come
+ *  from the user. */
+export function PromptedNote({ prompted }: { prompted: PromptedCall }) {
+  return (
+    <p className="tool-error prompted-note" data-testid="prompted-warning">
+      Proposed right after {prompted.source}, which asked for it: “{prompted.excerpt}”. That text is not yours; approve only
+      if you want this.
+    </p>
+  );
+}
+
+export function ApprovalPanel({ calls, tools, overwrites = [], previews = [], prompted = [], folder, blocked, noSandbox, onDecide, from }: Props) {
   const first = useRef<HTMLButtonElement>(null);
   useEffect(() => first.current?.focus(), [calls.length]);
   // Why not, per call: told to the model with the denial.
@@ -85,6 +98,7 @@ export function ApprovalPanel({ calls, tools, overwrites = [], previews = [], fo
           return <LeaveSandbox key={c.id} call={c} blocked={blocked?.call_id === c.id ? blocked : null} folder={folder} focus={i === 0 ? first : undefined} reason={reasons[c.id] ?? ""} onReason={(r) => setReasons((x) => ({ ...x, [c.id]: r }))} onDecide={onDecide} />;
         }
         const warning = overwriteWarning(c, overwrites);
+        const asked = prompted.find((p) => p.call_id === c.id);
         return (
         <div key={c.id} className="approval-call">
           <div>
@@ -92,6 +106,7 @@ export function ApprovalPanel({ calls, tools, overwrites = [], previews = [], fo
             {mcpServerOf(c.name) ? <small className="approval-source"> from the MCP server {mcpServerOf(c.name)}</small> : null}
             <CallDetails call={c} folder={folder} preview={previews.find((p) => p.call_id === c.id)} />
             {warning ? <div className="tool-error" data-testid="overwrite-warning">{warning}</div> : null}
+            {asked ? <PromptedNote prompted={asked} /> : null}
             {c.name === "run_command" && tools ? <SandboxNote sandbox={tools.sandbox} missing={noSandbox} /> : null}
           </div>
           <div className="actions">

@@ -939,6 +939,16 @@ export type OverwriteRisk = { call_id: CallId,
  */
 path: string, reason: OverwriteReason, };
 
+export type PromptedCall = { call_id: CallId, 
+/**
+ * Where the text came from: "a tool result", "the file notes.md".
+ */
+source: string, 
+/**
+ * The words that asked, cut short.
+ */
+excerpt: string, };
+
 export type WritePreview = { call_id: CallId, 
 /**
  * Relative to the workspace.
@@ -1005,6 +1015,10 @@ overwrites: Array<OverwriteRisk>,
  * What each pending write would change.
  */
 previews: Array<WritePreview>, 
+/**
+ * Pending calls that text from a tool, a file or a server asked for.
+ */
+prompted: Array<PromptedCall>, 
 /**
  * The command the sandbox just stopped, while the user decides.
  */

@@ -40,6 +40,7 @@ export function snapshotOf(messages: Message[], extra: Partial<ContextSnapshot> 
     files: [],
     overwrites: [],
     previews: [],
+    prompted: [],
     blocked: null,
     ...extra,
   };

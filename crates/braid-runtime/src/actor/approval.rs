@@ -37,6 +37,20 @@ impl ContextActor {
             .collect()
     }
 
+    /// Pending calls that text from a tool, a file or a server asked for.
+    pub(super) fn prompted(&self) -> Vec<braid_protocol::PromptedCall> {
+        let calls = self.state.round.as_ref().map(|r| r.calls()).unwrap_or_default();
+        let waiting: Vec<ToolCall> = calls
+            .iter()
+            .filter(|c| matches!(c.approval, Approval::Pending | Approval::AskUnsandboxed))
+            .cloned()
+            .collect();
+        if waiting.is_empty() {
+            return Vec::new();
+        }
+        braid_core::untrusted::prompted(self.conversation.active_messages(), &waiting)
+    }
+
     /// What each pending write would change.
     pub(super) fn previews(&self) -> Vec<WritePreview> {
         let root = PathBuf::from(&self.meta.working_dir);

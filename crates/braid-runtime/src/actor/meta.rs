@@ -33,6 +33,7 @@ impl ContextActor {
         );
         snapshot.overwrites = self.overwrites();
         snapshot.previews = self.previews();
+        snapshot.prompted = self.prompted();
         snapshot
     }
 
