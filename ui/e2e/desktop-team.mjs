@@ -63,7 +63,7 @@ try {
   const system = last.find((m) => m.role === "system")?.content ?? "";
   const prompt = last.at(-1)?.content ?? "";
   check(system.startsWith("You are member2.") && system.includes("Team task:\nPlan the release"), `member2's instruction and the task are its system prompt (${JSON.stringify(system.slice(0, 60))})`);
-  check(prompt.endsWith("Message:\nmember3: Reviewed, ship it.") && !prompt.includes("[NEXT:"), `member2 was given member3's answer without markers (${JSON.stringify(prompt.slice(-80))})`);
+  check(prompt.endsWith('Message:\nmember3: <untrusted source="team member member3">\nReviewed, ship it.\n</untrusted>') && !prompt.includes("[NEXT:"), `member2 was given member3's answer without markers (${JSON.stringify(prompt.slice(-80))})`);
   await sleep(300); // the window paints a moment after the page changes
   await s.shot("chat");
 } catch (e) {

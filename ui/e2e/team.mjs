@@ -83,7 +83,7 @@ try {
   check(colour === "rgb(29, 78, 216)", `a member's name shows in its colour (${colour})`);
   const last = asked.at(-1);
   check(last.system.startsWith("You are sarah.") && last.system.includes("Team task:\nShip the release"), "sarah's own instruction and the task are its system prompt");
-  check(last.prompt.endsWith("Message:\ncc: Claude reviewed it.") && !last.prompt.includes("[NEXT:"), `sarah was given cc's answer, without markers (${JSON.stringify(last.prompt)})`);
+  check(last.prompt.endsWith('Message:\ncc: <untrusted source="team member cc">\nClaude reviewed it.\n</untrusted>') && !last.prompt.includes("[NEXT:"), `sarah was given cc's answer, without markers (${JSON.stringify(last.prompt)})`);
 
   await box.fill("[NEXT:slowpoke] [NEXT:max] again");
   await box.press("Enter");

@@ -111,14 +111,15 @@ async fn three_clis_answer_in_turn_each_given_the_previous_answer() {
     assert_eq!(args(1)[4..], ["--append-system-prompt", "You review.\nREPLY: Claude checked it. [NEXT:gm]"]);
     assert_eq!(
         prompt(1),
-        "[TEAM_TASK]\nShip the release\n\n[CONTEXT]\nuser: Hi team\n\n[MESSAGE]\ncx: Codex wrote it."
+        "[TEAM_TASK]\nShip the release\n\n[CONTEXT]\nuser: Hi team\n\n[MESSAGE]\ncx: <untrusted source=\"team member cx\">\nCodex wrote it.\n</untrusted>"
     );
     // Gemini: plain headings, its instruction file read, Claude's marker gone.
     assert_eq!(args(2), ["--skip-trust", "--output-format", "stream-json", "-p", ""]);
     assert_eq!(
         prompt(2),
         "Instructions:\nREPLY: from the file\n\nTeam task:\nShip the release\n\n\
-         Conversation so far:\nuser: Hi team\n\ncx: Codex wrote it.\n\nUser message:\ncc: Claude checked it."
+         Conversation so far:\nuser: Hi team\n\ncx: <untrusted source=\"team member cx\">\nCodex wrote it.\n</untrusted>\n\n\
+         User message:\ncc: <untrusted source=\"team member cc\">\nClaude checked it.\n</untrusted>"
     );
     // Stored: after a restart the team and who said what are as they were.
     s.rt.shutdown().await;

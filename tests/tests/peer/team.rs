@@ -56,7 +56,8 @@ pub async fn team_flow(dir: &Path, url: &str) {
     for i in 1..3 {
         let (previous, said) = &answers[i - 1];
         let stripped = braid_core::team::strip_markers(said);
-        let message = format!("Message:\n{previous}: {stripped}");
+        let block = braid_core::untrusted::block(&format!("team member {previous}"), stripped.trim());
+        let message = format!("Message:\n{previous}: {block}");
         assert!(prompt(i).ends_with(&message), "request {i} carries {previous}'s answer:\n{}", prompt(i));
     }
     rt.shutdown().await;

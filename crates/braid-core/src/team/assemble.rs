@@ -3,7 +3,8 @@
 //! the message it answers. Empty sections are never written; text of
 //! whitespace only counts as empty.
 
-use super::context::Said;
+use super::context::{Said, Speaker};
+use crate::untrusted;
 use braid_protocol::AgentType;
 
 /// What a member is given.
@@ -84,12 +85,14 @@ fn context_text(context: &[Said]) -> String {
     lines.join("\n\n")
 }
 
+/// The user's words as they are; another agent's inside a block that
+/// marks them as data to this one, as a tool's result is.
 fn said_text(said: &Said) -> String {
     let text = said.text.trim();
-    if text.is_empty() {
-        String::new()
-    } else {
-        format!("{}: {text}", said.speaker.label())
+    match &said.speaker {
+        _ if text.is_empty() => String::new(),
+        Speaker::User => format!("user: {text}"),
+        Speaker::Member(name) => format!("{name}: {}", untrusted::block(&format!("team member {name}"), text)),
     }
 }
 

@@ -122,7 +122,7 @@ fn claude_gets_its_system_text_apart_and_bracketed_sections() {
     let message = said(2, "max", "Hello");
     let a = assemble(&AgentType::ClaudeCode, &input(&context, &message, "  Be brief. ", "Ship v2"));
     assert_eq!(a.system.as_deref(), Some("Be brief.\n\nFrom the file."));
-    assert_eq!(a.prompt, "[TEAM_TASK]\nShip v2\n\n[CONTEXT]\nuser: Hi\n\n[MESSAGE]\nmax: Hello");
+    assert_eq!(a.prompt, "[TEAM_TASK]\nShip v2\n\n[CONTEXT]\nuser: Hi\n\n[MESSAGE]\nmax: <untrusted source=\"team member max\">\nHello\n</untrusted>");
     assert_eq!(a.warning, None);
 }
 
@@ -134,7 +134,7 @@ fn codex_gets_everything_in_one_prompt() {
     assert_eq!(a.system, None);
     assert_eq!(
         a.prompt,
-        "[SYSTEM]\nBe brief.\n\nFrom the file.\n\n[TEAM_TASK]\nShip v2\n\n[CONTEXT]\nuser: Hi\n\n[MESSAGE]\nmax: Hello"
+        "[SYSTEM]\nBe brief.\n\nFrom the file.\n\n[TEAM_TASK]\nShip v2\n\n[CONTEXT]\nuser: Hi\n\n[MESSAGE]\nmax: <untrusted source=\"team member max\">\nHello\n</untrusted>"
     );
 }
 
@@ -145,7 +145,7 @@ fn gemini_gets_plain_headings_without_brackets() {
     let a = assemble(&AgentType::GoogleGemini, &input(&context, &message, "Be brief.", "Ship v2"));
     assert_eq!(
         a.prompt,
-        "Instructions:\nBe brief.\n\nFrom the file.\n\nTeam task:\nShip v2\n\nConversation so far:\nuser: Hi\n\nUser message:\nmax: Hello"
+        "Instructions:\nBe brief.\n\nFrom the file.\n\nTeam task:\nShip v2\n\nConversation so far:\nuser: Hi\n\nUser message:\nmax: <untrusted source=\"team member max\">\nHello\n</untrusted>"
     );
     assert!(!a.prompt.contains('['));
 }
@@ -178,7 +178,10 @@ fn an_api_member_gets_a_system_prompt_and_the_talk() {
     let api = AgentType::Api { model: Some(ModelChoice { provider_id: "p".into(), model: "m".into() }) };
     let a = assemble(&api, &input(&context, &message, "Be brief.", "Ship v2"));
     assert_eq!(a.system.as_deref(), Some("Be brief.\n\nFrom the file.\n\nTeam task:\nShip v2"));
-    assert_eq!(a.prompt, "Conversation so far:\nuser: Hi\n\nMessage:\nmax: Hello");
+    assert_eq!(
+        a.prompt,
+        "Conversation so far:\nuser: Hi\n\nMessage:\nmax: <untrusted source=\"team member max\">\nHello\n</untrusted>"
+    );
 }
 
 #[test]
@@ -187,6 +190,6 @@ fn an_unknown_agent_type_falls_back_to_plain_text_with_a_warning() {
     let message = said(2, "max", "Hello");
     let other = AgentType::Other { name: "aider".into() };
     let a = assemble(&other, &input(&context, &message, "Be brief.", "Ship v2"));
-    assert_eq!(a.prompt, "Be brief.\n\nFrom the file.\n\nShip v2\n\nuser: Hi\n\nmax: Hello");
+    assert_eq!(a.prompt, "Be brief.\n\nFrom the file.\n\nShip v2\n\nuser: Hi\n\nmax: <untrusted source=\"team member max\">\nHello\n</untrusted>");
     assert!(a.warning.unwrap().contains("aider"));
 }

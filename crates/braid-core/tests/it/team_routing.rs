@@ -99,13 +99,16 @@ fn markers_queue_members_in_order_and_each_gets_the_previous_answer() {
     assert_eq!(route(&fx).unwrap().queue, ["carol", "sarah"], "max's own marker queued after");
 
     let ((_, prompt), fx) = answer(&mut sim, "Sarah here.");
-    assert_eq!(prompt, "Conversation so far:\nuser: Hi\n\nMessage:\nmax: Max here.");
+    assert_eq!(prompt, "Conversation so far:\nuser: Hi\n\nMessage:\nmax: <untrusted source=\"team member max\">\nMax here.\n</untrusted>");
     assert_eq!(member_of(&fx).as_deref(), Some("carol"));
 
     let ((_, prompt), _) = answer(&mut sim, "Carol here.");
-    assert_eq!(prompt, "Conversation so far:\nuser: Hi\n\nmax: Max here.\n\nMessage:\nsarah: Sarah here.");
+    assert_eq!(prompt, "Conversation so far:\nuser: Hi\n\nmax: <untrusted source=\"team member max\">\nMax here.\n</untrusted>\n\nMessage:\nsarah: <untrusted source=\"team member sarah\">\nSarah here.\n</untrusted>");
     let ((_, prompt), fx) = answer(&mut sim, "Sarah again.");
-    assert!(prompt.ends_with("Message:\ncarol: Carol here."), "{prompt}");
+    assert!(
+        prompt.ends_with("Message:\ncarol: <untrusted source=\"team member carol\">\nCarol here.\n</untrusted>"),
+        "{prompt}"
+    );
     assert_eq!(sim.state.status, S::Idle, "no marker: the turn returns to the user");
     assert_eq!(route(&fx), None);
 
@@ -287,7 +290,10 @@ fn continue_and_retry_go_to_the_member_not_the_plain_model() {
     sim.send(Event::Retry);
     let ((system, prompt), _) = answer(&mut sim, "Step two.");
     assert!(system.starts_with("You are sarah."), "{system}");
-    assert!(prompt.ends_with("Message:\nsarah: Step one"), "{prompt}");
+    assert!(
+        prompt.ends_with("Message:\nsarah: <untrusted source=\"team member sarah\">\nStep one\n</untrusted>"),
+        "{prompt}"
+    );
     assert_eq!(sim.messages().last().unwrap().meta.author.as_deref(), Some("sarah"));
     assert_eq!(sim.state.status, S::Idle);
 }
