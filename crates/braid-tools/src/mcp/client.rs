@@ -148,13 +148,18 @@ pub async fn connect(
                     let value = v.parse().map_err(|_| format!("{name}: the value of header {k} is not valid"))?;
                     custom.insert(key, value);
                 }
-                let cfg = StreamableHttpClientTransportConfig::with_uri(url.as_str()).custom_headers(custom);
+                let cfg = StreamableHttpClientTransportConfig::with_uri(url.as_str())
+                    .custom_headers(custom)
+                    .max_json_response_size(config.max_message_bytes)
+                    .max_sse_event_size(config.max_message_bytes);
                 let transport = StreamableHttpClientTransport::from_config(cfg);
                 let service = handler
                     .serve_with_lifecycle(transport, lifecycle)
                     .await
                     .map_err(|e| format!("{name} at {url} did not complete the MCP handshake: {e}"))?;
-                // Over HTTP, rmcp itself fails a response over its limit.
+                // Over HTTP, rmcp itself refuses a response over the limit;
+                // it then closes the session and only logs why, so such a
+                // call reads as the server having stopped.
                 Ok((service, None, Oversize::default()))
             }
         }
