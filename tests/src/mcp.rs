@@ -99,10 +99,16 @@ pub fn kill_marked(mark: &str) -> usize {
 /// server-everything over streamable HTTP on a free loopback port: the
 /// child (killed when dropped) and the URL of its endpoint, once it listens.
 pub async fn http_everything() -> (tokio::process::Child, String) {
+    http_everything_with(&[]).await
+}
+
+/// [`http_everything`] with `env` added to the server's environment.
+pub async fn http_everything_with(env: &[(String, String)]) -> (tokio::process::Child, String) {
     let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
     let mut child = tokio::process::Command::new(server_bin("mcp-server-everything"))
         .arg("streamableHttp")
         .env("PORT", port.to_string())
+        .envs(env.iter().map(|(k, v)| (k, v)))
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::piped())
         .kill_on_drop(true)

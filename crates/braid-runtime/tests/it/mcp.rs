@@ -330,3 +330,22 @@ async fn an_answer_over_the_message_limit_is_said_with_its_size_not_as_a_timeout
     assert!(out.contains("small"), "{out}");
     rt.shutdown().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn over_http_too_an_answer_over_the_limit_fails_its_call_and_says_so() {
+    let env: Vec<(String, String)> = (0..12).map(|i| (format!("BIG_{i}"), "x".repeat(100 * 1024))).collect();
+    let (_server, url) = braid_testkit::mcp::http_everything_with(&env).await;
+    let dir = tempfile::tempdir().unwrap();
+    let fake = Arc::new(FakeProvider::echo(Duration::ZERO));
+    let web = json!({"type": "http", "url": url, "maxResultMb": 1, "callTimeoutMs": 600_000});
+    let rt = open(dir.path(), fake.clone(), json!({"mcpServers": {"web": web}}));
+    until(&rt, "web", START, |s| s.state == McpState::Ready).await;
+    let (status, error) = call(&rt, &fake, "e", "mcp__web__get-env", json!({})).await;
+    assert_eq!(status, ToolResultStatus::Error);
+    assert!(
+        error.contains("the MCP server web answered with more than 1.0 MB, over the 1.0 MB a message may have"),
+        "the limit, named: {}",
+        &error[..error.len().min(300)]
+    );
+    rt.shutdown().await;
+}

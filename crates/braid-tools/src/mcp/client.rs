@@ -152,15 +152,16 @@ pub async fn connect(
                     .custom_headers(custom)
                     .max_json_response_size(config.max_message_bytes)
                     .max_sse_event_size(config.max_message_bytes);
-                let transport = StreamableHttpClientTransport::from_config(cfg);
+                // rmcp refuses a response over the limit; the watched
+                // client says so, for the call it answered.
+                let oversize = Oversize::default();
+                let client = super::http::Watched { inner: reqwest::Client::new(), said: oversize.clone() };
+                let transport = StreamableHttpClientTransport::with_client(client, cfg);
                 let service = handler
                     .serve_with_lifecycle(transport, lifecycle)
                     .await
                     .map_err(|e| format!("{name} at {url} did not complete the MCP handshake: {e}"))?;
-                // Over HTTP, rmcp itself refuses a response over the limit;
-                // it then closes the session and only logs why, so such a
-                // call reads as the server having stopped.
-                Ok((service, None, Oversize::default()))
+                Ok((service, None, oversize))
             }
         }
     };
@@ -245,16 +246,25 @@ pub async fn call(
         }
     };
     let answered = async {
+        tokio::pin!(mine);
         tokio::select! {
             r = handle.await_response() => {
                 abandoned.1 = None; // answered: nothing to cancel
                 match r {
                     Ok(ServerResult::CallToolResult(r)) => Ok(r),
                     Ok(_) => Err(format!("the MCP server {server} answered the call with something else than a result")),
+                    // Over HTTP a refused answer closes the session: the
+                    // call ends first, and why comes just after.
+                    Err(e @ (rmcp::ServiceError::TransportClosed | rmcp::ServiceError::TransportSend(_))) => {
+                        match tokio::time::timeout(std::time::Duration::from_millis(500), &mut mine).await {
+                            Ok(o) => Err(o.describe(server)),
+                            Err(_) => Err(describe(server, &e)),
+                        }
+                    }
                     Err(e) => Err(describe(server, &e)),
                 }
             }
-            o = mine => Err(o.describe(server)),
+            o = &mut mine => Err(o.describe(server)),
         }
     };
     match tokio::time::timeout(limit, answered).await {

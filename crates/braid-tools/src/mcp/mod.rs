@@ -6,6 +6,7 @@
 pub mod client;
 pub mod config;
 pub mod context;
+pub mod http;
 pub mod names;
 pub mod results;
 pub mod server;

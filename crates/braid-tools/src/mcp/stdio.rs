@@ -22,17 +22,18 @@ use tokio::sync::broadcast;
 pub struct Oversized {
     /// The JSON-RPC id it answered, when its first bytes name one.
     pub id: Option<String>,
-    pub bytes: usize,
+    /// Its size, where it was read to its end (HTTP stops at the limit).
+    pub bytes: Option<usize>,
     pub limit: usize,
 }
 
 impl Oversized {
     /// In words for the user and the model.
     pub fn describe(&self, server: &str) -> String {
+        let size = self.bytes.map_or_else(|| format!("more than {}", mb(self.limit)), mb);
         format!(
-            "the MCP server {server} answered with {}, over the {} a message may have (maxResultMb in its settings); \
-             ask for less at once (a page, a range, a filter)",
-            mb(self.bytes),
+            "the MCP server {server} answered with {size}, over the {} a message may have (maxResultMb in its \
+             settings); ask for less at once (a page, a range, a filter)",
             mb(self.limit)
         )
     }
@@ -56,6 +57,10 @@ impl Default for Oversize {
 impl Oversize {
     pub fn subscribe(&self) -> broadcast::Receiver<Oversized> {
         self.0.subscribe()
+    }
+
+    pub fn say(&self, o: Oversized) {
+        let _ = self.0.send(o);
     }
 }
 
@@ -95,7 +100,7 @@ impl<R> LineWatch<R> {
             self.head.extend_from_slice(&part[..room]);
             let Some(end) = end else { break };
             if self.line > self.limit {
-                let _ = self.said.0.send(Oversized { id: id_in(&self.head), bytes: self.line, limit: self.limit });
+                self.said.say(Oversized { id: id_in(&self.head), bytes: Some(self.line), limit: self.limit });
             }
             (self.line, rest) = (0, &rest[end + 1..]);
             self.head.clear();
@@ -192,7 +197,7 @@ mod tests {
         w.watch(&[b'x'; 50]);
         w.watch(b"}\n");
         let said = rx.try_recv().unwrap();
-        assert_eq!(said, Oversized { id: Some("12".into()), bytes: start.len() + 50 + 1, limit: 40 });
+        assert_eq!(said, Oversized { id: Some("12".into()), bytes: Some(start.len() + 50 + 1), limit: 40 });
         assert!(said.describe("big").contains("maxResultMb"));
         assert_eq!(id_in(br#"{"id": "req-3", "result""#), Some("req-3".into()));
         assert_eq!(id_in(br#"{"result": {"content": ["#), None);
