@@ -20,7 +20,7 @@ try {
   const consoleErrors = [];
   page.on("console", (m) => m.type() === "error" && consoleErrors.push(m.text()));
   await page.goto(url);
-  const { say } = echoChat(page);
+  const { box, idle, say } = echoChat(page);
   const list = page.locator("nav.conversations");
   await page.getByRole("button", { name: "New conversation", exact: true }).click();
   await say("how do I rotate the logs");
@@ -30,10 +30,12 @@ try {
   const title = await row.locator(".open").evaluate((b) => b.firstChild.textContent.trim());
 
   // Export: each format through the row's menu, as a download.
+  let downloads = 0;
   const download = async (item) => {
     await row.getByRole("button", { name: /^Actions for / }).click();
-    const [file] = await Promise.all([page.waitForEvent("download"), page.getByRole("menuitem", { name: item }).click()]);
-    const path = join(dir, file.suggestedFilename());
+    const [file] = await Promise.all([page.waitForEvent("download"), page.getByRole("menuitem", { name: item, exact: true }).click()]);
+    // Each its own file: the same name twice would replace the first.
+    const path = join(dir, `${++downloads}-${file.suggestedFilename()}`);
     await file.saveAs(path);
     return { name: file.suggestedFilename(), text: readFileSync(path, "utf8"), path };
   };
@@ -43,6 +45,18 @@ try {
   check(doc.messages.length === 4 && doc.branches.length === 1, `with every message and branch (${doc.messages.length} messages)`);
   const md = await download("Export as Markdown");
   check(md.name.endsWith(".md") && md.text.includes("**User:**\n\nhow do I rotate the logs") && md.text.includes("You said: and keep a week of them"), `Markdown downloads, readable (${md.name})`);
+
+  // Secrets: an export holds the placeholder the model saw; the menu's
+  // last entry, for a backup of one's own, keeps the real value.
+  const TOKEN = "ghp_E2eTransferToken0123456789abcdefgh";
+  await box.fill(`my token is ${TOKEN}`);
+  await box.press("Enter");
+  // The echo says back what it was sent: the placeholder.
+  await page.getByText(/You said: my token is secret-github-[0-9a-f]{8}/).waitFor({ timeout: 15000 });
+  await idle();
+  const hidden = await download("Export as Braid JSON");
+  const kept = await download("Export as Braid JSON, secrets included");
+  check(!hidden.text.includes(TOKEN) && /secret-github-[0-9a-f]{8}/.test(hidden.text) && kept.text.includes(TOKEN), "an export holds the placeholder; “secrets included” holds the token");
 
   // Import: a new conversation beside the original, opened, whole.
   await page.getByLabel("Conversation file to import").setInputFiles(json.path);
