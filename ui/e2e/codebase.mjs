@@ -5,7 +5,7 @@
 // Screenshot: e2e/out/codebase-open.png.
 import { cpSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { accessibilityProblems, checker, launchBrowser, startScriptedModel, startServer, tempDir } from "./lib.mjs";
+import { accessibilityProblems, checker, launchBrowser, startScriptedModel, startServer, tempDir, unwrapped } from "./lib.mjs";
 
 const { check, finish } = checker();
 const dir = tempDir("codebase");
@@ -19,7 +19,7 @@ const text = (m) => (typeof m.content === "string" ? m.content : JSON.stringify(
 const model = await startScriptedModel((body) => {
   const last = body.messages.at(-1);
   if (last.role === "tool") {
-    told.push(text(last));
+    told.push(unwrapped(text(last)));
     return { text: `Found: ${told.at(-1).split("\n")[2]}` };
   }
   return { tool: { name: "codebase_search", args: { query: "parse_config" } } };

@@ -228,3 +228,10 @@ export async function clickOnHover(item, name) {
     if (clicked) return;
   }
 }
+
+/** What a tool result says, without the block Braid sends it in to mark
+ *  it as data (`<untrusted source="…">` … `</untrusted>`). */
+export function unwrapped(text) {
+  const m = /^<untrusted source="[^"]*">\n([\s\S]*)\n<\/untrusted>$/.exec(text);
+  return m ? m[1] : text;
+}

@@ -13,7 +13,7 @@
 // mcp-workspace.png, mcp-template.png.
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { checker, launchBrowser, startScriptedModel, startServer, tempDir } from "./lib.mjs";
+import { checker, launchBrowser, startScriptedModel, startServer, tempDir, unwrapped } from "./lib.mjs";
 
 const { check, finish } = checker();
 const dir = tempDir("mcp");
@@ -27,7 +27,7 @@ const text = (m) => (typeof m.content === "string" ? m.content : JSON.stringify(
 const model = await startScriptedModel((body) => {
   const last = body.messages.at(-1);
   if (last.role === "tool") {
-    told.push(text(last));
+    told.push(unwrapped(text(last)));
     return { text: `The server said: ${told.at(-1)}` };
   }
   if (text(last).includes("echo server")) return { tool: { name: "mcp__everything__echo", args: { message: "hello from the browser" } } };
