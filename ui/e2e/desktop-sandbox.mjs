@@ -105,9 +105,12 @@ try {
   // The notice lasts until the next one: every notice shown is kept.
   await s.js("window.__notices = []; new MutationObserver(() => { const t = document.querySelector('.notice')?.textContent; if (t && !window.__notices.includes(t)) window.__notices.push(t); }).observe(document.body, { subtree: true, childList: true, characterData: true }); return true");
   await s.type(box, `/tool run_command Check the token ${TOKEN} in the command.${ENTER}`);
-  const secretCard = await s.until("the token command's result", `const t = ${lastCard}; return /token-matches|other=/.test(t) ? t : ''`, 180000);
-  check(secretCard.includes("token-matches"), `a command written with the placeholder runs with the real token (${JSON.stringify(secretCard.slice(0, 100))})`);
-  check(secretCard.includes("other=[]"), "a secret-named variable the user did not keep never reaches the command");
+  // The card names the command at once (its text holds these words too):
+  // the output is what comes after "Output", once the call is done.
+  const secretCard = await s.until("the token command's result", `const t = ${lastCard}; return /token-matches/.test(t) && /done/.test(t) && /Output/.test(t) ? t : ''`, 180000);
+  const printed = secretCard.slice(secretCard.indexOf("Output"));
+  check(printed.includes("token-matches"), `a command written with the placeholder runs with the real token (${JSON.stringify(printed.slice(0, 100))})`);
+  check(printed.includes("other=[]"), "a secret-named variable the user did not keep never reaches the command");
   await s.state("Idle", 180000);
   const notices = await s.js("return window.__notices");
   const hiddenNote = notices.find((t) => t.includes("hidden from the model")) ?? notices.join(" | ");
