@@ -6,7 +6,14 @@ CARGO ?= cargo
 ARGS ?=
 TARGET_DIR := $(or $(CARGO_TARGET_DIR),$(CURDIR)/target)
 
-.PHONY: deps ui mcp-servers build run serve desktop chat test test-rust test-ui dist dist-check fmt lint generate bench bench-codebase bench-ui bench-ipc bench-ttft clean
+## The build that tests and runs use: our crates compiled by clippy-driver,
+## as `cargo clippy` does it (cargo's RUSTC_WORKSPACE_WRAPPER, which leaves
+## dependencies to rustc), with warnings denied. Linting then costs no
+## second, check-only build of every dependency and of llama.cpp. A plain
+## `cargo test` by hand rebuilds only our crates.
+LINTED_CARGO := RUSTC_WORKSPACE_WRAPPER=clippy-driver CLIPPY_ARGS=-D__CLIPPY_HACKERY__warnings__CLIPPY_HACKERY__ $(CARGO)
+
+.PHONY: deps ui mcp-servers build build-json run serve desktop chat test test-rust test-ui dist dist-check fmt lint generate bench bench-codebase bench-ui bench-ipc bench-ttft clean
 
 deps:
 	@./scripts/install-deps.sh
@@ -25,7 +32,12 @@ mcp-servers: deps
 ## both commands and neither rebuilds after the other), with cargo's
 ## progress shown.
 build: ui
-	$(CARGO) test --workspace --locked --no-run
+	$(LINTED_CARGO) test --workspace --locked --no-run
+
+## The build's artifacts as cargo's JSON messages (scripts/soak.sh finds
+## the test binaries in them; the build is fresh after `make build`).
+build-json:
+	@$(LINTED_CARGO) test --workspace --locked --no-run --message-format=json 2>/dev/null
 
 ## Where the apps keep their data (the starter model goes in its models/).
 DATA_HOME ?= $(or $(XDG_DATA_HOME),$(HOME)/.local/share)
@@ -63,12 +75,14 @@ chat: build
 ## window driven over WebDriver against the peer.
 test: deps ui test-rust test-ui
 
-# The desktop crate embeds ui/dist, so the UI is built first.
+# The desktop crate embeds ui/dist, so the UI is built first. Linting is
+# part of the build (LINTED_CARGO above); the benches are built
+# in test mode only so that they are linted too.
 test-rust: ui mcp-servers
 	$(CARGO) fmt --all -- --check
 	./scripts/check-core-deps.sh
-	$(CARGO) clippy --workspace --all-targets --locked -- -D warnings
-	$(CARGO) test --workspace --locked
+	$(LINTED_CARGO) test --workspace --locked --benches --no-run
+	$(LINTED_CARGO) test --workspace --locked
 
 # `cargo test --no-run` builds the server binary with the same features as
 # the Rust tests; `cargo build -p braid-server` would rebuild ~100 crates.

@@ -46,12 +46,12 @@ echo "soak: cloning $(git -C "$root" rev-parse --short HEAD) into $clone" >&2
 git clone --quiet --no-hardlinks "$root" "$clone"
 cd "$clone"
 echo "soak: building (logs in $dir/logs/build.log)" >&2
-{ make ui mcp-servers && cargo test --workspace --locked --no-run; } >"$dir/logs/build.log" 2>&1 ||
+make build mcp-servers >"$dir/logs/build.log" 2>&1 ||
   { tail -30 "$dir/logs/build.log" >&2; exit 1; }
 # The test binaries of that same build: `cargo test -p … --test …` would
 # resolve other features and rebuild llama.cpp and its kin (~12 min).
 test_binary() {
-  cargo test --workspace --locked --no-run --message-format=json 2>/dev/null |
+  make -s build-json |
     python3 -c 'import json, sys
 for line in sys.stdin:
     m = json.loads(line)
