@@ -20,21 +20,42 @@ use std::convert::Infallible;
 
 pub(crate) struct ApiError(WireError);
 
-/// A body the server would not read (too large, unreadable): the same
-/// `{code, message}` JSON as every other error, with the HTTP status.
-struct BodyError(axum::extract::rejection::BytesRejection);
+/// A request body that is not what the route takes: one the server would
+/// not read (too large, unreadable) or JSON that does not parse as the
+/// route's type. Either is the same `{code, message}` JSON as every other
+/// error, with the HTTP status.
+enum BadBody {
+    Unread(axum::extract::rejection::BytesRejection),
+    Invalid(String),
+}
 
-impl IntoResponse for BodyError {
+impl IntoResponse for BadBody {
     fn into_response(self) -> Response {
-        let status = self.0.status();
-        let message = if status == StatusCode::PAYLOAD_TOO_LARGE {
-            "the request body is too large".to_owned()
-        } else {
-            self.0.body_text()
-        };
-        (status, Json(WireError::new(ErrorCode::InvalidInput, message))).into_response()
+        match self {
+            BadBody::Unread(r) => {
+                let status = r.status();
+                let message = if status == StatusCode::PAYLOAD_TOO_LARGE {
+                    "the request body is too large".to_owned()
+                } else {
+                    r.body_text()
+                };
+                (status, Json(WireError::new(ErrorCode::InvalidInput, message))).into_response()
+            }
+            BadBody::Invalid(message) => ApiError(WireError::new(ErrorCode::InvalidInput, message)).into_response(),
+        }
     }
 }
+
+/// A request body as JSON of type `T`: every route reads its body through
+/// this, so malformed JSON or a field of the wrong type is the same 400
+/// everywhere (the content type is not required). `what` names the
+/// expected body in the message.
+fn json_body<T: serde::de::DeserializeOwned>(bytes: Body, what: &str) -> Result<T, BadBody> {
+    let bytes = bytes.map_err(BadBody::Unread)?;
+    serde_json::from_slice(&bytes).map_err(|e| BadBody::Invalid(format!("not a valid {what}: {e}")))
+}
+
+type Body = Result<axum::body::Bytes, axum::extract::rejection::BytesRejection>;
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
@@ -82,14 +103,8 @@ async fn require_token(State(state): State<AppState>, request: Request, next: Ne
 
 /// Any protocol command, as JSON; the answer is the command's documented
 /// answer as JSON.
-async fn command(
-    State(s): State<AppState>,
-    bytes: Result<axum::body::Bytes, axum::extract::rejection::BytesRejection>,
-) -> Result<Json<serde_json::Value>, Response> {
-    let bytes = bytes.map_err(|r| BodyError(r).into_response())?;
-    let command: Command = serde_json::from_slice(&bytes).map_err(|e| {
-        ApiError(WireError::new(ErrorCode::InvalidInput, format!("not a valid command: {e}"))).into_response()
-    })?;
+async fn command(State(s): State<AppState>, bytes: Body) -> Result<Json<serde_json::Value>, Response> {
+    let command: Command = json_body(bytes, "command").map_err(IntoResponse::into_response)?;
     Ok(Json(s.runtime.execute(command).await.map_err(|e| ApiError(e).into_response())?))
 }
 
@@ -98,12 +113,10 @@ async fn command(
 /// wrong (an unknown `type` lists the known ones); nothing is stored then.
 async fn send_payload(
     State(s): State<AppState>,
-    bytes: Result<axum::body::Bytes, axum::extract::rejection::BytesRejection>,
+    bytes: Body,
 ) -> Result<Json<braid_protocol::PayloadReceipt>, Response> {
-    let bytes = bytes.map_err(|r| BodyError(r).into_response())?;
-    let request: braid_protocol::SendMessageRequest = serde_json::from_slice(&bytes).map_err(|e| {
-        ApiError(WireError::new(ErrorCode::InvalidInput, format!("not a valid message request: {e}"))).into_response()
-    })?;
+    let request: braid_protocol::SendMessageRequest =
+        json_body(bytes, "message request").map_err(IntoResponse::into_response)?;
     Ok(Json(s.runtime.send_payload(request).await.map_err(|e| ApiError::from(e).into_response())?))
 }
 
@@ -119,9 +132,15 @@ struct CreateBody {
     working_dir: Option<String>,
 }
 
-async fn create(State(s): State<AppState>, body: Option<Json<CreateBody>>) -> ApiResult<impl IntoResponse> {
-    let Json(body) = body.unwrap_or_default();
-    Ok((StatusCode::CREATED, Json(s.runtime.create_context(body.title, body.working_dir).await?)))
+/// An empty body creates an untitled context in the default folder.
+async fn create(State(s): State<AppState>, bytes: Body) -> Result<impl IntoResponse, Response> {
+    let body: CreateBody = match &bytes {
+        Ok(b) if b.iter().all(u8::is_ascii_whitespace) => CreateBody::default(),
+        _ => json_body(bytes, "new conversation (title, working_dir)").map_err(IntoResponse::into_response)?,
+    };
+    let created =
+        s.runtime.create_context(body.title, body.working_dir).await.map_err(|e| ApiError::from(e).into_response())?;
+    Ok((StatusCode::CREATED, Json(created)))
 }
 
 async fn load(State(s): State<AppState>, Path(id): Path<String>) -> ApiResult<impl IntoResponse> {
@@ -167,12 +186,9 @@ fn events(sub: Subscription) -> impl Stream<Item = Result<BraidEvent, u64>> {
 async fn send(
     State(s): State<AppState>,
     Path(id): Path<String>,
-    bytes: Result<axum::body::Bytes, axum::extract::rejection::BytesRejection>,
+    bytes: Body,
 ) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, Response> {
-    let bytes = bytes.map_err(|r| BodyError(r).into_response())?;
-    let body: SendBody = serde_json::from_slice(&bytes).map_err(|e| {
-        ApiError(WireError::new(ErrorCode::InvalidInput, format!("not a valid message: {e}"))).into_response()
-    })?;
+    let body: SendBody = json_body(bytes, "message").map_err(IntoResponse::into_response)?;
     let id = ContextId(id);
     // Subscribe first so no event of this message can be missed.
     let (_, sub) = s.runtime.subscribe(&id).await.map_err(|e| ApiError::from(e).into_response())?;

@@ -99,6 +99,40 @@ async fn contexts_are_created_listed_loaded_and_deleted() {
     assert_eq!(r.status(), 400);
 }
 
+/// Malformed JSON, a field of the wrong type and a body without a content
+/// type are answered like every other error: a 400 with `{code, message}`.
+#[tokio::test]
+async fn every_bad_body_is_a_400_with_a_code_and_a_message() {
+    let s = start(Arc::new(FakeProvider::echo(Duration::ZERO)), None).await;
+    let c = s.create().await;
+    let json = ("content-type", "application/json");
+    let cases = [
+        ("/api/contexts".to_owned(), Some(json), "{not json"),
+        ("/api/contexts".to_owned(), Some(json), r#"{"title": 7}"#),
+        (format!("/api/contexts/{}/messages", c.id), Some(json), r#"{"message": 1}"#),
+        ("/api/command".to_owned(), Some(json), r#"{"type": "no_such_command"}"#),
+        ("/api/messages".to_owned(), None, "[]"),
+    ];
+    for (path, header, body) in cases {
+        let mut r = s.post(&path).body(body);
+        if let Some((k, v)) = header {
+            r = r.header(k, v);
+        }
+        let r = r.send().await.unwrap();
+        assert_eq!(r.status(), 400, "{path} {body}");
+        let e: Value = r.json().await.unwrap_or_else(|e| panic!("{path} {body}: not JSON: {e}"));
+        assert_eq!(e["code"], "invalid_input", "{path} {body}");
+        assert!(e["message"].as_str().is_some_and(|m| m.starts_with("not a valid ")), "{path} {body}: {e}");
+    }
+    // No body and no content type still creates an untitled conversation;
+    // so does a title sent without a content type.
+    let r = s.post("/api/contexts").send().await.unwrap();
+    assert_eq!(r.status(), 201);
+    let r = s.post("/api/contexts").body(r#"{"title": "plain"}"#).send().await.unwrap();
+    assert_eq!(r.status(), 201);
+    assert_eq!(r.json::<Value>().await.unwrap()["title"], "plain");
+}
+
 #[tokio::test]
 async fn a_typed_payload_is_sent_and_a_bad_one_is_a_400_that_says_why() {
     let s = start(Arc::new(FakeProvider::echo(Duration::ZERO)), None).await;
