@@ -12,8 +12,10 @@ import { SettingsPanel } from "./settings/SettingsPanel";
 import { HelpSheet } from "./HelpSheet";
 import { applyTheme, savedTheme, type Theme } from "./theme";
 import { Tip } from "./Tip";
+import { useConfirm } from "./confirm";
 
 export function App() {
+  const confirm = useConfirm();
   const backend = useMemo(connect, []);
   const [items, setItems] = useState<ContextSummary[]>([]);
   const [selected, setSelected] = useState<ContextId | null>(null);
@@ -67,8 +69,8 @@ export function App() {
       setSelected(c.id);
       return refresh();
     });
-  const remove = (c: ContextSummary) => {
-    if (!window.confirm(`Delete "${c.title}" and all its messages?`)) return;
+  const remove = async (c: ContextSummary) => {
+    if (!(await confirm({ title: "Delete the conversation?", message: `Delete "${c.title}" and all its messages?`, confirm: "Delete", danger: true }))) return;
     backend.deleteContext(c.id).then(() => {
       if (selected === c.id) setSelected(null);
       return refresh();

@@ -1,6 +1,7 @@
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { App } from "./App";
+import { ConfirmProvider } from "./confirm";
 import "./styles.css";
 import { applyTheme, savedTheme } from "./theme";
 
@@ -11,7 +12,9 @@ const root = document.getElementById("root");
 if (root) {
   createRoot(root).render(
     <StrictMode>
-      <App />
+      <ConfirmProvider>
+        <App />
+      </ConfirmProvider>
     </StrictMode>,
   );
 }

@@ -1,5 +1,6 @@
 import { useState } from "react";
 import type { GraphBranch } from "../generated/protocol";
+import { useConfirm } from "../confirm";
 
 interface Props {
   branch: GraphBranch;
@@ -13,6 +14,7 @@ interface Props {
  *  graph, as the branch panel does: a name edited in place (Enter keeps,
  *  Esc leaves it), a delete asked to be confirmed. */
 export function GraphBranchEdit({ branch, active, onRename, onDelete }: Props) {
+  const confirm = useConfirm();
   const [name, setName] = useState<string | null>(null);
   if (name !== null) {
     const save = () => {
@@ -45,7 +47,7 @@ export function GraphBranchEdit({ branch, active, onRename, onDelete }: Props) {
         className="danger"
         disabled={undeletable !== null}
         title={undeletable ?? `Delete ${branch.name}; messages other branches share stay`}
-        onClick={() => window.confirm(`Delete the branch "${branch.name}"? Messages other branches share stay.`) && onDelete()}
+        onClick={() => void confirm({ title: "Delete the branch?", message: `Delete the branch "${branch.name}"? Messages other branches share stay.`, confirm: "Delete", danger: true }).then((yes) => yes && onDelete())}
       >
         Delete {branch.name}…
       </button>

@@ -1,6 +1,7 @@
 import { Fragment, useState } from "react";
 import { BranchPrompt } from "../branches/BranchPrompt";
 import type { BranchId, BranchSummary } from "../generated/protocol";
+import { useConfirm } from "../confirm";
 
 interface Props {
   branches: BranchSummary[];
@@ -18,6 +19,7 @@ interface Props {
  *  prompt, delete (not main, not the one in use). Forking is on each
  *  message. */
 export function BranchControls({ branches, active, busy, onSwitch, onRename, onPrompt, onDelete, onGraph, onMerge }: Props) {
+  const confirm = useConfirm();
   const [renaming, setRenaming] = useState<BranchId | null>(null);
   const [prompting, setPrompting] = useState<BranchId | null>(null);
   const [name, setName] = useState("");
@@ -74,7 +76,7 @@ export function BranchControls({ branches, active, busy, onSwitch, onRename, onP
               aria-label={`Delete ${b.name}`}
               disabled={b.id === "main" || b.id === active}
               title={b.id === "main" ? "main cannot be deleted" : b.id === active ? "Switch to another branch to delete this one" : `Delete ${b.name}`}
-              onClick={() => window.confirm(`Delete the branch "${b.name}"? Messages other branches share stay.`) && onDelete(b.id)}
+              onClick={() => void confirm({ title: "Delete the branch?", message: `Delete the branch "${b.name}"? Messages other branches share stay.`, confirm: "Delete", danger: true }).then((yes) => yes && onDelete(b.id))}
             >
               ×
             </button>

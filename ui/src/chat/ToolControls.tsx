@@ -1,6 +1,7 @@
 import { useEffect, useState } from "react";
 import type { Backend } from "../backend/types";
 import type { AgentMode, AgentRole, Sandbox, SandboxLevel, ToolApprovalPolicy, ToolSettings } from "../generated/protocol";
+import { useConfirm } from "../confirm";
 
 const POLICIES: { id: string; label: string; policy: ToolApprovalPolicy }[] = [
   { id: "white_list", label: "Ask before writing or running", policy: { kind: "white_list", tools: ["read_file", "list_directory", "glob_files"] } },
@@ -86,8 +87,10 @@ const LEVELS: { id: SandboxLevel; label: string; title: string }[] = [
 export function SandboxControls({ tools, noSandbox = null, onSandbox }: { tools: ToolSettings; noSandbox?: string | null; onSandbox: (sandbox: Sandbox) => void }) {
   const s = tools.sandbox;
   const level = LEVELS.find((l) => l.id === s.level)!;
-  const choose = (id: SandboxLevel) => {
-    if (id === "full_access" && !window.confirm("Run this conversation's commands with your full rights? They could change or delete any of your files and use the network.")) return;
+  const confirm = useConfirm();
+  const choose = async (id: SandboxLevel) => {
+    const full = "Run this conversation's commands with your full rights? They could change or delete any of your files and use the network.";
+    if (id === "full_access" && !(await confirm({ title: "Leave the sandbox?", message: full, confirm: "Give full access", danger: true }))) return;
     onSandbox({ ...s, level: id });
   };
   return (

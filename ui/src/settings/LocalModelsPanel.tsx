@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useState } from "react";
 import type { Backend } from "../backend/types";
 import type { LocalModelSettings, LocalModelsView } from "../generated/protocol";
+import { useConfirm } from "../confirm";
 
 /** "105 MB", "4.1 GB". */
 export function formatSize(bytes: number): string {
@@ -85,6 +86,7 @@ export function LocalShelf({ view, busy, onDefault, onRemove, onSettings }: Shel
  *  provider is set up. Import (the system's file picker in the window, a
  *  path in the browser), choose the default, remove, tune. */
 export function LocalModelsPanel({ backend, onChanged }: { backend: Backend; onChanged: () => void }) {
+  const confirm = useConfirm();
   const [view, setView] = useState<LocalModelsView | null>(null);
   const [unavailable, setUnavailable] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -134,7 +136,7 @@ export function LocalModelsPanel({ backend, onChanged }: { backend: Backend; onC
         view={view}
         busy={busy !== null}
         onDefault={(name) => void run("Switching…", backend.setDefaultLocalModel(name))}
-        onRemove={(name, label) => window.confirm(`Delete ${label} (${name}) from the models folder?`) && void run("Removing…", backend.removeLocalModel(name))}
+        onRemove={(name, label) => void confirm({ title: "Delete the model?", message: `Delete ${label} (${name}) from the models folder?`, confirm: "Delete", danger: true }).then((yes) => yes && run("Removing…", backend.removeLocalModel(name)))}
         onSettings={(s) => void run("Saving…", backend.setLocalModelSettings(s))}
       />
       <form className="local-import" onSubmit={(e) => (e.preventDefault(), path.trim() && importFrom(path.trim()))}>

@@ -5,6 +5,7 @@ import { McpSecrets } from "./McpSecrets";
 import { McpServerItem, NO_OFFERS, offersOf, type Offers } from "./McpServerItem";
 import { HeldTools } from "./HeldTools";
 import { withDisabled, without, withExample, withLimits } from "./mcpText";
+import { useConfirm } from "../confirm";
 
 /** While a server is starting, its state is asked for again this often. */
 const STARTING_POLL_MS = 700;
@@ -35,6 +36,7 @@ function WorkspaceTrust({ workspace, onTrust }: { workspace: McpWorkspace; onTru
  *  secrets the settings name; the settings file itself edited in place (a
  *  file that cannot be used is refused with the reason and the text kept). */
 export function McpPanel({ backend }: { backend: Backend }) {
+  const confirm = useConfirm();
   const [view, setView] = useState<McpSettings | null>(null);
   const [draft, setDraft] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -102,7 +104,7 @@ export function McpPanel({ backend }: { backend: Backend }) {
           <McpServerItem key={s.name} server={s} offers={s.state === "ready" ? offersOf(offers, s.name) : NO_OFFERS}
             onRestart={() => backend.restartMcpServer(s.name).then(load, (e: Error) => setError(e.message))}
             onToggle={() => edit((t) => withDisabled(t, s.name, s.state !== "disabled"))}
-            onRemove={() => window.confirm(`Remove the MCP server ${s.name}?`) && edit((t) => without(t, s.name))}
+            onRemove={() => void confirm({ title: "Remove the MCP server?", message: `Remove the MCP server ${s.name}? Its tools leave every conversation.`, confirm: "Remove", danger: true }).then((yes) => yes && edit((t) => without(t, s.name)))}
             onLimits={(startup, call) => edit((t) => withLimits(t, s.name, startup, call))} />
         ))}
       </ul>

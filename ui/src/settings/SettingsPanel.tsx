@@ -5,6 +5,7 @@ import { formFromView, keyLabel, newForm, type ProviderForm } from "./form";
 import { LocalModelsPanel } from "./LocalModelsPanel";
 import { McpPanel } from "./McpPanel";
 import { ProviderEditor } from "./ProviderEditor";
+import { useConfirm } from "../confirm";
 
 interface Props {
   backend: Backend;
@@ -18,6 +19,7 @@ interface Props {
 /** Providers (add, edit, remove, choose the default), the built-in model
  *  and MCP servers. Esc closes. */
 export function SettingsPanel({ backend, settings, onChange, onClose, start }: Props) {
+  const confirm = useConfirm();
   const [editing, setEditing] = useState<ProviderForm | null>(start ?? null);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
@@ -53,7 +55,7 @@ export function SettingsPanel({ backend, settings, onChange, onClose, start }: P
                 <button
                   type="button"
                   className="danger"
-                  onClick={() => window.confirm(`Remove ${p.name} and its stored key?`) && act(backend.removeProvider(p.id))}
+                  onClick={() => void confirm({ title: "Remove the provider?", message: `Remove ${p.name} and its stored key?`, confirm: "Remove", danger: true }).then((yes) => { if (yes) void act(backend.removeProvider(p.id)); })}
                 >
                   Remove
                 </button>
