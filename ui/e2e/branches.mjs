@@ -178,8 +178,8 @@ try {
   await page.locator(".graph-row").filter({ hasText: "meanwhile, on main, edited" }).first().click();
   const del = actions.getByRole("button", { name: /^Delete Edit/ });
   const doomed = (await del.innerText()).replace(/^Delete |…$/g, "");
-  page.once("dialog", (d) => d.accept());
   await del.click();
+  await page.getByRole("alertdialog", { name: "Delete the branch?" }).getByRole("button", { name: "Delete", exact: true }).click();
   await listed.getByRole("button", { name: doomed }).waitFor({ state: "detached" });
   const names = (await listed.getByRole("button").allInnerTexts()).map((t) => t.replace(/\s+in use$/, "").trim());
   check(names.join(",") === "main,Branch 2,memcached idea", `a branch deleted from the graph leaves the list, the others stay under their conversation (${names.join(", ")})`);

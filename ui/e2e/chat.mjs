@@ -4,7 +4,7 @@
 // stored. Writes a screenshot to e2e/out/chat.png.
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { checker, clickOnHover, launchBrowser, startServer, tempDir } from "./lib.mjs";
+import { accessibilityProblems, checker, clickOnHover, launchBrowser, startServer, tempDir } from "./lib.mjs";
 
 const { check, finish } = checker();
 const { server, url: started } = startServer(join(tempDir("e2e"), "e2e.db"), ["--echo"]);
@@ -183,10 +183,23 @@ try {
   await page.getByText("Branch: main").waitFor({ timeout: 5000 });
   check(!(await page.getByText("You said: on the fork").isVisible()), "switching back to main shows main's messages");
   await openBranches();
-  page.once("dialog", (d) => d.accept());
+  // The question is the app's own dialog: focus on Cancel (the action
+  // cannot be undone), Esc answers no, and the branch stays.
   await page.getByRole("button", { name: "Delete Branch 2" }).click();
+  const ask = page.getByRole("alertdialog", { name: "Delete the branch?" });
+  await ask.waitFor();
+  check(await ask.getByText('Delete the branch "Branch 2"? Messages other branches share stay.').isVisible(), "deleting a branch asks in the app's own dialog, saying what stays");
+  check(await page.evaluate(() => document.activeElement?.textContent) === "Cancel", "the question opens with the focus on Cancel");
+  await page.screenshot({ path: "e2e/out/chat-confirm.png" });
+  const problems = await accessibilityProblems(page);
+  check(problems.length === 0, `axe-core finds no serious problem with the question open (${problems.join("; ")})`);
+  await page.keyboard.press("Escape");
+  await ask.waitFor({ state: "detached" });
+  check(await page.getByRole("button", { name: "Delete Branch 2" }).isVisible(), "Esc answers no: the branch stays");
+  await page.getByRole("button", { name: "Delete Branch 2" }).click();
+  await ask.getByRole("button", { name: "Delete", exact: true }).click();
   await page.waitForFunction(() => !document.querySelector(".branches"), null, { timeout: 5000 });
-  check(true, "deleting the fork (after a confirmation) removes it and the branch panel goes");
+  check(true, "deleting the fork (after the confirmation) removes it and the branch panel goes");
   // In a new conversation, a message's actions by keyboard: focused, it
   // shows its buttons; r shows the raw Markdown and back, c copies it.
   await page.getByRole("button", { name: "New conversation", exact: true }).click();

@@ -8,8 +8,8 @@
 // the default (the header follows), tunes the window and removes it.
 // Screenshots: e2e/out/local-desktop-*.png.
 import { execFileSync } from "node:child_process";
-import { linkSync, mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, linkSync, mkdirSync, statSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
 import { REAL_MODEL_MS, checker, tempDir } from "./lib.mjs";
 import { desktopApp, newConversation, sleep } from "./webdriver.mjs";
 
@@ -74,8 +74,12 @@ try {
   check(parsed !== null && typeof parsed === "object" && typeof parsed.path === "string", `its arguments are valid JSON for the tool (${args})`);
   await s.shot("tool-call");
   await s.click("//section[@aria-label='Approve tool calls']//button[.='Approve']");
-  const card = await s.until("the tool's result", "const c = [...document.querySelectorAll('[data-testid=tool-card]')].find(c => /done|failed/.test(c.querySelector('.tool-state')?.textContent ?? '')); return c ? c.textContent : ''", 60000);
-  check(/done|failed/.test(card), `the call ran (${JSON.stringify(card.slice(0, 80))})`);
+  const ran = await s.until("the tool's result", "const c = [...document.querySelectorAll('[data-testid=tool-card]')].find(c => /done|failed/.test(c.querySelector('.tool-state')?.textContent ?? '')); return c ? c.querySelector('.tool-state').textContent : ''", 60000);
+  // The path is the model's choice; the outcome must follow from it: a
+  // file that exists in the folder is read, any other path fails.
+  const target = typeof parsed?.path === "string" ? resolve(data, parsed.path) : "";
+  const readable = target.startsWith(`${data}/`) && existsSync(target) && statSync(target).isFile();
+  check(readable ? /done/.test(ran) : /failed/.test(ran), `the approved call ran, ${readable ? "reading the file" : "failing on a path that is no file of the folder"} (${parsed?.path}: ${ran})`);
   await s.type(box, ESC);
   await s.state("Idle", 10000);
 
@@ -94,7 +98,9 @@ try {
   // Saved: Apply has nothing left to apply, and the fitted values are on offer again.
   await s.until("the saved window", "const b = [...document.querySelectorAll('form[aria-label=\"How the built-in model runs\"] button')]; return b[0]?.disabled && !b[1]?.disabled", 10000);
   await s.shot("shelf");
-  await s.js("window.confirm = () => true; [...document.querySelectorAll('section[aria-label=\"Built-in model\"] li')].find(l => l.textContent.includes('Pocket-Chat')).querySelector('button.danger').click()");
+  await s.js("[...document.querySelectorAll('section[aria-label=\"Built-in model\"] li')].find(l => l.textContent.includes('Pocket-Chat')).querySelector('button.danger').click()");
+  // The app's own question, in the window (not "JavaScript – tauri://localhost").
+  await s.click("//dialog[@role='alertdialog']//button[.='Delete']");
   await s.until("the model removed", "return !document.querySelector('section[aria-label=\"Built-in model\"] .providers')?.textContent.includes('Pocket-Chat')", 10000);
   const back = await s.js("return document.querySelector('.settings .hint')?.textContent ?? ''");
   check(back.includes("SmolLM2"), `removing it goes back to the starter (${JSON.stringify(back)})`);

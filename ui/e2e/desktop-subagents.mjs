@@ -70,7 +70,9 @@ try {
     answered.push(v.asked);
     await sleep(500); // the dialog goes once the child moves on
   }
-  if (answered.length) check(true, `a child's call was asked in the parent, under its name, and approved there (${answered.join(", ")})`);
+  // Whether a child calls a tool at all is the model's choice: this is
+  // reported, not checked (e2e/subagents.mjs checks it with a scripted model).
+  console.log(`children's calls asked in the parent and approved there: ${answered.length ? answered.join(", ") : "none this run"}`);
   const ended = await s.until("every child's end", `const r = ${rows}; return r.length && r.every((t) => /submitted|failed/.test(t)) ? r : null`, 20000);
   check(ended.length === tasks.length, `the card shows how each child ended (${ended.join(" | ")})`);
   await sleep(300);
