@@ -13,7 +13,7 @@ TARGET_DIR := $(or $(CARGO_TARGET_DIR),$(CURDIR)/target)
 ## `cargo test` by hand rebuilds only our crates.
 LINTED_CARGO := RUSTC_WORKSPACE_WRAPPER=clippy-driver CLIPPY_ARGS=-D__CLIPPY_HACKERY__warnings__CLIPPY_HACKERY__ $(CARGO)
 
-.PHONY: deps ui mcp-servers build build-json run serve desktop chat test test-rust test-ui dist dist-check fmt lint generate bench bench-codebase bench-ui bench-ipc bench-ttft clean
+.PHONY: deps ui mcp-servers peer-setup build build-json run serve desktop chat test test-rust test-ui dist dist-check fmt lint generate bench bench-codebase bench-ui bench-ipc bench-ttft clean
 
 deps:
 	@./scripts/install-deps.sh
@@ -78,11 +78,19 @@ test: deps ui test-rust test-ui
 # The desktop crate embeds ui/dist, so the UI is built first. Linting is
 # part of the build (LINTED_CARGO above); the benches are built
 # in test mode only so that they are linted too.
-test-rust: ui mcp-servers
+test-rust: ui mcp-servers peer-setup
 	$(CARGO) fmt --all -- --check
 	./scripts/check-core-deps.sh
 	$(LINTED_CARGO) test --workspace --locked --benches --no-run
 	$(LINTED_CARGO) test --workspace --locked
+
+## The real llama.cpp peer's one-time build (~15 CPU-minutes) runs in the
+## background beside the cargo build; the first test that starts the peer
+## waits for it (tests/llm-peer.sh takes a lock). Its log:
+## $(TARGET_DIR)/llm-peer-setup.log.
+peer-setup: deps
+	@mkdir -p $(TARGET_DIR)
+	@nohup ./tests/llm-peer.sh setup >$(TARGET_DIR)/llm-peer-setup.log 2>&1 </dev/null &
 
 # `cargo test --no-run` builds the server binary with the same features as
 # the Rust tests; `cargo build -p braid-server` would rebuild ~100 crates.

