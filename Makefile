@@ -81,6 +81,7 @@ test: deps ui test-rust test-ui
 test-rust: ui mcp-servers peer-setup
 	$(CARGO) fmt --all -- --check
 	./scripts/check-core-deps.sh
+	./scripts/check-executors.sh
 	$(LINTED_CARGO) test --workspace --locked --benches --no-run
 	$(LINTED_CARGO) test --workspace --locked
 

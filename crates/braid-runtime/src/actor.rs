@@ -155,7 +155,25 @@ pub struct ContextActor {
     sub_agents: Option<crate::subagents::SubAgentsRun>,
 }
 
+/// The executors' way back into this mailbox, as the only thing they see.
+fn reports_to(mailbox: mpsc::UnboundedSender<Input>) -> crate::report::Reports {
+    use crate::report::Report;
+    crate::report::Reports::new(move |report| {
+        let input = match report {
+            Report::Event(event) => Input::Event(event),
+            Report::Notice(notice) => Input::Notice(notice),
+            Report::CheckFile(path) => Input::CheckFile(path),
+        };
+        mailbox.send(input).is_ok()
+    })
+}
+
 impl ContextActor {
+    /// Where an executor this context starts reports back.
+    fn reports(&self) -> crate::report::Reports {
+        reports_to(self.mailbox.clone())
+    }
+
     pub fn spawn(shared: Arc<Shared>, meta: ContextMeta, state: ContextState, conversation: Conversation) -> Mailbox {
         warm_token_tables();
         let (tx, rx) = mpsc::unbounded_channel();

@@ -5,8 +5,8 @@
 //! kills its whole process group; a stop signal kills it and keeps what
 //! was shown.
 
-use crate::actor::Input;
 use crate::llm_task::LlmTask;
+use crate::report::Reports;
 use braid_core::llm::{LlmFailure, LlmResponse, StopReason};
 use braid_core::machine::Event;
 use braid_core::team::streams::AgentStream;
@@ -14,7 +14,7 @@ use braid_protocol::{FailureCode, RequestId, TeamMember};
 use braid_tools::agents;
 use std::path::PathBuf;
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, BufReader};
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::oneshot;
 
 /// Kept of a run's stderr, for the reason it failed.
 const STDERR_KEPT: u64 = 64 * 1024;
@@ -28,21 +28,21 @@ pub struct AgentRun {
     pub workdir: PathBuf,
 }
 
-pub fn spawn(run: AgentRun, mailbox: mpsc::UnboundedSender<Input>) -> LlmTask {
+pub fn spawn(run: AgentRun, reports: Reports) -> LlmTask {
     let (stop_tx, stop_rx) = oneshot::channel();
     let request_id = run.request_id;
-    let handle = tokio::spawn(drive(run, mailbox, stop_rx));
+    let handle = tokio::spawn(drive(run, reports, stop_rx));
     LlmTask { request_id, handle, stop: Some(stop_tx) }
 }
 
-async fn drive(run: AgentRun, mailbox: mpsc::UnboundedSender<Input>, mut stop: oneshot::Receiver<()>) {
+async fn drive(run: AgentRun, reports: Reports, mut stop: oneshot::Receiver<()>) {
     let request_id = run.request_id;
     let send = |event: Event| {
-        let _ = mailbox.send(Input::Event(event));
+        reports.event(event);
     };
     let fail = |why: String| {
         let failure = LlmFailure::fatal(FailureCode::AgentFailed, why);
-        let _ = mailbox.send(Input::Event(Event::LlmFailed { request_id, failure }));
+        reports.event(Event::LlmFailed { request_id, failure });
     };
     let who = format!("{} ({})", run.member.name, run.member.agent.label());
     let (Some(mut stream), Ok(command)) =

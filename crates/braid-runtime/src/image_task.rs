@@ -4,21 +4,20 @@
 //! aborting the task is the cancel (a Tesseract page already started
 //! finishes on its thread, unheard).
 
-use crate::actor::Input;
 use crate::images::Images;
 use crate::providers::Resolved;
+use crate::report::Reports;
 use braid_core::machine::{Event, PipelineStage};
 use braid_protocol::{ImageAttachment, ImageMode, ImageSource, Message, MessageType, Notice};
 use std::path::PathBuf;
 use std::sync::Arc;
-use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 
 pub struct Reading {
     pub images: Arc<Images>,
     pub model: Option<Resolved>,
     pub workspace: PathBuf,
-    pub mailbox: mpsc::UnboundedSender<Input>,
+    pub reports: Reports,
 }
 
 /// An attachment as a message body, not yet read.
@@ -51,7 +50,7 @@ pub async fn read_images(
         let total = (bodies.len() + usize::from(itself)) as u32;
         let stage = |done: u32| {
             let stage = PipelineStage::ReadingImages { done, total };
-            let _ = r.mailbox.send(Input::Event(Event::PipelineStage { message_id: message.id, stage }));
+            r.reports.event(Event::PipelineStage { message_id: message.id, stage });
         };
         let mut done = 0;
         for body in &mut bodies {
@@ -67,7 +66,7 @@ pub async fn read_images(
         let read: Vec<&MessageType> = bodies.iter().chain(itself.then_some(&message.body)).collect();
         tell(&r, &read);
         bodies.extend(attachments);
-        let _ = r.mailbox.send(Input::Event(Event::PipelineSucceeded { message, attachments: bodies }));
+        r.reports.event(Event::PipelineSucceeded { message, attachments: bodies });
     }
 }
 
@@ -114,11 +113,9 @@ pub fn spawn_reread(r: Reading, mut message: Message) -> JoinHandle<()> {
         tell(&r, &[&message.body]);
         if matches!(&message.body, MessageType::Image { error: None, .. }) {
             // Replaces an earlier "could not be read" in the state line.
-            let _ = r
-                .mailbox
-                .send(Input::Notice(Notice::new(braid_protocol::NoticeCode::ImageRead, "The image was read again.")));
+            r.reports.notice(Notice::new(braid_protocol::NoticeCode::ImageRead, "The image was read again."));
         }
-        let _ = r.mailbox.send(Input::Event(Event::ImageReread { message }));
+        r.reports.event(Event::ImageReread { message });
     })
 }
 
@@ -136,15 +133,13 @@ fn tell(r: &Reading, read: &[&MessageType]) {
         }
     }
     if let Some(why) = fallback {
-        let _ = r
-            .mailbox
-            .send(Input::Notice(Notice::new(braid_protocol::NoticeCode::OcrUsed, format!("Read with OCR: {why}."))));
+        r.reports.notice(Notice::new(braid_protocol::NoticeCode::OcrUsed, format!("Read with OCR: {why}.")));
     }
     if failed > 0 {
         let text = format!(
             "{failed} image{} could not be read; see the card for why, and Retry there.",
             if failed == 1 { "" } else { "s" }
         );
-        let _ = r.mailbox.send(Input::Notice(Notice::new(braid_protocol::NoticeCode::ImageFailed, text)));
+        r.reports.notice(Notice::new(braid_protocol::NoticeCode::ImageFailed, text));
     }
 }

@@ -32,6 +32,7 @@ mod model_count;
 mod payload;
 pub mod providers;
 mod references;
+mod report;
 mod secret_mask;
 mod seen;
 mod send;

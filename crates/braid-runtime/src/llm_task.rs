@@ -1,9 +1,9 @@
-//! One LLM request: streams from the provider and feeds the context's
-//! mailbox with core events. Aborting the task drops the stream, which
+//! One LLM request: streams from the provider and reports core events to
+//! its context. Aborting the task drops the stream, which
 //! closes the connection; a stop signal instead reports what arrived.
 
-use crate::actor::Input;
 use crate::images::Images;
+use crate::report::Reports;
 use braid_core::llm::LlmFailure;
 use braid_core::machine::Event;
 use braid_core::vision::ImageLimits;
@@ -12,7 +12,7 @@ use braid_protocol::{Notice, NoticeCode, RequestId};
 use futures::StreamExt;
 use std::path::PathBuf;
 use std::sync::Arc;
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::oneshot;
 
 /// One request whose answer nobody watches arrive (a summary, an image's
 /// description): its whole text, trimmed, or why there is none.
@@ -48,7 +48,7 @@ pub fn spawn(
     provider: Arc<dyn LlmProvider>,
     mut request: LlmRequest,
     request_id: RequestId,
-    mailbox: mpsc::UnboundedSender<Input>,
+    reports: Reports,
     pixels: Option<Pixels>,
     seen: crate::seen::SentEntry,
 ) -> LlmTask {
@@ -60,11 +60,11 @@ pub fn spawn(
                     braid_protocol::FailureCode::ImageUnreadable,
                     format!("An image could not be prepared: {e}"),
                 );
-                let _ = mailbox.send(Input::Event(Event::LlmFailed { request_id, failure }));
+                reports.event(Event::LlmFailed { request_id, failure });
                 return;
             }
         }
-        drive(provider, request, request_id, mailbox, stop_rx, seen).await
+        drive(provider, request, request_id, reports, stop_rx, seen).await
     });
     LlmTask { request_id, handle, stop: Some(stop_tx) }
 }
@@ -73,13 +73,13 @@ async fn drive(
     provider: Arc<dyn LlmProvider>,
     request: LlmRequest,
     request_id: RequestId,
-    mailbox: mpsc::UnboundedSender<Input>,
+    reports: Reports,
     mut stop: oneshot::Receiver<()>,
     seen: crate::seen::SentEntry,
 ) {
     let send = |event: Event| {
         // The context may be gone (deleted, shut down): nothing to tell.
-        let _ = mailbox.send(Input::Event(event));
+        reports.event(event);
     };
     send(Event::LlmRequestStarted { request_id });
     let mut stream = provider.stream(request);
@@ -102,7 +102,7 @@ async fn drive(
             }
             Some(Ok(ProviderEvent::SentAgainWithoutTools)) => seen.tools_dropped(),
             Some(Ok(ProviderEvent::Note(text))) => {
-                let _ = mailbox.send(Input::Notice(Notice::new(NoticeCode::StreamingUnavailable, text)));
+                reports.notice(Notice::new(NoticeCode::StreamingUnavailable, text));
             }
             Some(Ok(event)) => {
                 assembler.push(&event);

@@ -1,12 +1,11 @@
 //! Summarising older messages with the conversation's own model: one
 //! request, not streamed to anyone; its text comes back as a core event.
 
-use crate::actor::Input;
+use crate::report::Reports;
 use braid_core::machine::Event;
 use braid_llm::{LlmProvider, LlmRequest};
 use braid_protocol::{Message, MessageId, RequestId};
 use std::sync::Arc;
-use tokio::sync::mpsc;
 
 pub struct SummaryJob {
     pub provider: Arc<dyn LlmProvider>,
@@ -45,7 +44,7 @@ pub async fn complete(
     }
 }
 
-pub fn spawn(job: SummaryJob, mailbox: mpsc::UnboundedSender<Input>) -> tokio::task::JoinHandle<()> {
+pub fn spawn(job: SummaryJob, reports: Reports) -> tokio::task::JoinHandle<()> {
     tokio::spawn(async move {
         let instructions = braid_core::prompt::SUMMARY_INSTRUCTIONS;
         let done = complete(job.provider, job.model, instructions, job.input, job.max_tokens).await;
@@ -53,6 +52,6 @@ pub fn spawn(job: SummaryJob, mailbox: mpsc::UnboundedSender<Input>) -> tokio::t
             Err(error) => Event::SummaryFailed { request_id: job.request_id, error },
             Ok(text) => Event::SummaryReady { request_id: job.request_id, text, replaces: job.replaces },
         };
-        let _ = mailbox.send(Input::Event(event));
+        reports.event(event);
     })
 }

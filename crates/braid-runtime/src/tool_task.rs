@@ -3,7 +3,6 @@
 //! process it started with its whole group. Images a result brings are
 //! read (vision or OCR) before the core hears of it.
 
-use crate::actor::Input;
 use crate::image_task::{read_result_images, Reading};
 use braid_core::machine::{Event, ToolOutcome};
 use braid_protocol::{CallId, ToolCall, ToolResultStatus};
@@ -38,7 +37,7 @@ pub fn spawn(
         if !outcome.images.is_empty() {
             outcome.images = read_result_images(&reading, std::mem::take(&mut outcome.images)).await;
         }
-        let _ = reading.mailbox.send(Input::Event(Event::ToolFinished { call_id: call.id, outcome }));
+        reading.reports.event(Event::ToolFinished { call_id: call.id, outcome });
     });
     ToolTask { call_id, handle }
 }

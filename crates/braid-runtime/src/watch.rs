@@ -4,12 +4,11 @@
 //! later, after the agent's own write has been recorded, and only a real
 //! change of content is reported.
 
-use crate::actor::Input;
+use crate::report::Reports;
 use notify::{RecursiveMode, Watcher};
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
-use tokio::sync::mpsc;
 
 /// How long an event waits before the file is checked.
 const SETTLE: Duration = Duration::from_millis(300);
@@ -20,7 +19,7 @@ pub struct FileWatch {
 }
 
 impl FileWatch {
-    pub fn new(mailbox: mpsc::UnboundedSender<Input>) -> FileWatch {
+    pub fn new(reports: Reports) -> FileWatch {
         let handle = tokio::runtime::Handle::try_current().ok();
         let watcher = notify::recommended_watcher(move |event: notify::Result<notify::Event>| {
             let Ok(event) = event else { return };
@@ -28,11 +27,11 @@ impl FileWatch {
                 return;
             }
             for path in event.paths {
-                let mailbox = mailbox.clone();
+                let reports = reports.clone();
                 if let Some(rt) = &handle {
                     rt.spawn(async move {
                         tokio::time::sleep(SETTLE).await;
-                        let _ = mailbox.send(Input::CheckFile(path));
+                        reports.check_file(path);
                     });
                 }
             }

@@ -55,9 +55,13 @@ impl ContextActor {
 
     /// Watches the folders of every file in play (after reads and writes).
     pub(super) fn cover_files(&mut self) {
+        if self.watch.is_none() {
+            self.watch = Some(crate::watch::FileWatch::new(self.reports()));
+        }
         let freshness = self.freshness.lock().unwrap_or_else(PoisonError::into_inner);
-        let watch = self.watch.get_or_insert_with(|| crate::watch::FileWatch::new(self.mailbox.clone()));
-        watch.cover(freshness.tracked());
+        if let Some(watch) = &mut self.watch {
+            watch.cover(freshness.tracked());
+        }
     }
 
     /// A watched file's event: tell the machine how the file stands now.

@@ -166,7 +166,7 @@ impl ContextActor {
             out.provider,
             request,
             request_id,
-            self.mailbox.clone(),
+            self.reports(),
             pixels,
             self.shared.sent.entry(&self.meta.id),
         ));
@@ -217,7 +217,7 @@ impl ContextActor {
             input,
             max_tokens: SUMMARY_OUTPUT.min(resolved.max_output_tokens),
         };
-        if let Some((_, old)) = self.summary.replace((request_id, summary_task::spawn(job, self.mailbox.clone()))) {
+        if let Some((_, old)) = self.summary.replace((request_id, summary_task::spawn(job, self.reports()))) {
             old.abort();
         }
     }

@@ -77,6 +77,6 @@ impl ContextActor {
         }
         let run =
             AgentRun { request_id, member: *member, system, prompt, workdir: PathBuf::from(&self.meta.working_dir) };
-        self.llm = Some(agent_task::spawn(run, self.mailbox.clone()));
+        self.llm = Some(agent_task::spawn(run, self.reports()));
     }
 }

@@ -103,7 +103,7 @@ impl ContextActor {
             images: self.shared.images.clone(),
             model: self.shared.providers.resolve(self.model_choice()).ok(),
             workspace: PathBuf::from(&self.meta.working_dir),
-            mailbox: self.mailbox.clone(),
+            reports: self.reports(),
         }
     }
 
