@@ -137,6 +137,15 @@ pub fn cost(message: &Message, encoding: TokenEncoding, sees_images: bool) -> u3
     }
 }
 
+/// Whether a request for a model Braid has no tokenizer for waits for the
+/// model's server to count its messages: only when they may take half the
+/// room left beside the answer or more. Below that Braid's estimate (on the
+/// high side, and corrected by what the provider reports) fits the request
+/// safely, so a short conversation's answer never waits for a count.
+pub fn needs_model_counts(estimated_messages: u64, window: u32, max_output: u32) -> bool {
+    estimated_messages.saturating_mul(2) >= u64::from(window.saturating_sub(max_output))
+}
+
 /// What the user may keep in what is sent, and what is marked when it is
 /// left out: what a message brought in (a file's lines, an image, a
 /// resource), which the model cannot ask for again by itself.

@@ -2,9 +2,10 @@
 //! model's server is asked (once per message: the counts are kept) for the
 //! messages of a prepared request, which then carries them; fitting uses
 //! them instead of Braid's estimate. A server that cannot count leaves the
-//! estimate in place.
+//! estimate in place. The server is asked only when the core says the
+//! request is large enough for it to matter (`fit::needs_model_counts`).
 
-use braid_core::tokens::message_pieces;
+use braid_core::tokens::{count, message_pieces};
 use braid_llm::LlmProvider;
 use braid_protocol::{Message, MessageId, TokenCount, TokenEncoding};
 use std::collections::HashMap;
@@ -13,6 +14,30 @@ use std::sync::{Arc, Mutex, PoisonError};
 /// Per message: the length of the text counted (a message read again,
 /// like an image's text, is counted again) and the model's count.
 pub type Counts = Arc<Mutex<HashMap<MessageId, (usize, u32)>>>;
+
+/// Fills the counts the cache holds and estimates the others: whether every
+/// message has the model's count, and the messages' tokens (counted where
+/// known, estimated otherwise).
+pub fn from_cache(cache: &Counts, messages: &mut [Message]) -> (bool, u64) {
+    let known = cache.lock().unwrap_or_else(PoisonError::into_inner);
+    let (mut all, mut total) = (true, 0u64);
+    for m in messages.iter_mut() {
+        let Some((pieces, fixed)) = message_pieces(&m.body) else { continue };
+        let len: usize = pieces.iter().map(|p| p.len()).sum();
+        let n = match known.get(&m.id) {
+            Some(&(l, n)) if l == len => {
+                set(m, n);
+                n
+            }
+            _ => {
+                all = false;
+                pieces.iter().map(|p| count(TokenEncoding::Estimate, p)).sum::<u32>() + fixed
+            }
+        };
+        total += u64::from(n);
+    }
+    (all, total)
+}
 
 /// Fills the messages' counts from the cache and the server; true when
 /// every message has the model's count. `hide` makes each text what the

@@ -109,3 +109,17 @@ fn the_estimate_never_runs_short_of_a_small_models_own_count() {
         assert!(f64::from(ours) <= f64::from(model) * 1.8, "{ours} is far over {model} for {line:?}");
     }
 }
+
+/// A model without a tokenizer in Braid: its server is asked to count only
+/// when the messages may take half the room beside the answer.
+#[test]
+fn the_model_counts_only_when_the_messages_fill_half_the_room() {
+    use braid_core::fit::needs_model_counts;
+    // "What is the capital of France?" in a 4,096-token window.
+    assert!(!needs_model_counts(20, 4_096, 512));
+    assert!(!needs_model_counts(1_791, 4_096, 512));
+    assert!(needs_model_counts(1_792, 4_096, 512));
+    assert!(needs_model_counts(9_000, 4_096, 512));
+    // An answer as large as the window leaves no room: always counted.
+    assert!(needs_model_counts(0, 4_096, 8_192));
+}

@@ -96,11 +96,21 @@ impl ContextActor {
             encoding: enc,
         });
         let mailbox = self.mailbox.clone();
+        let mut prepared = prepared;
         let Some((provider, model, counts)) = counting else {
             let event = Event::RequestPrepared { request_id, prepared: Box::new(prepared) };
             let _ = mailbox.send(Input::Event(event));
             return;
         };
+        // A round trip to the server only when the counts can matter: a
+        // short conversation's answer does not wait for it.
+        let (all, tokens) = model_count::from_cache(&counts, &mut prepared.messages);
+        if all || !braid_core::fit::needs_model_counts(tokens, prepared.window, prepared.max_output) {
+            prepared.counted_by_model = all;
+            let event = Event::RequestPrepared { request_id, prepared: Box::new(prepared) };
+            let _ = mailbox.send(Input::Event(event));
+            return;
+        }
         // The model's server counts what Braid cannot (a stale answer is
         // ignored by the machine if the request was cancelled meanwhile).
         tokio::spawn(async move {

@@ -142,7 +142,15 @@ impl braid_llm::LlmProvider for Counting {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_servers_tokenizer_counts_placeholders_never_the_secret() {
     let dir = tempfile::tempdir().unwrap();
-    let counting = Arc::new(Counting { inner: FakeProvider::echo(Duration::ZERO), counted: Default::default() });
+    // A short answer: the long question's echo would overflow the events
+    // the test reads afterwards.
+    let short = FakeProvider::answering(|_| {
+        Some(vec![
+            braid_llm::fake::FakeStep::Text("Counted.".into()),
+            braid_llm::fake::FakeStep::Finish(braid_core::llm::StopReason::EndTurn),
+        ])
+    });
+    let counting = Arc::new(Counting { inner: short, counted: Default::default() });
     // A model Braid has no tokenizer for: its server is asked to count.
     let fallback = braid_runtime::Fallback {
         provider: counting.clone(),
@@ -161,7 +169,10 @@ async fn the_servers_tokenizer_counts_placeholders_never_the_secret() {
     let ctx = rt.create_context(None, None).await.unwrap().id;
     let mut watch = Watch::new(&rt, &ctx).await;
     let (_, mut events) = rt.subscribe(&ctx).await.unwrap();
-    rt.send_message(&ctx, NewMessage::user_text(&format!("count this: {TOKEN}")), false).await.unwrap();
+    // Long enough for its count to matter (half the window's room or
+    // more): only then is the server asked.
+    let long = format!("count this: {TOKEN} {}", "word ".repeat(4_000));
+    rt.send_message(&ctx, NewMessage::user_text(&long), false).await.unwrap();
     turn(&mut watch).await;
     // And the user is told, once, as the request leaves.
     let mut notices = Vec::new();
