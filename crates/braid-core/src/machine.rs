@@ -223,9 +223,10 @@ pub struct ContextState {
     pub book: Bookkeeping,
     /// The tools this context may offer; every call is judged against it.
     /// The runtime sends it when the context loads and whenever a tool is
-    /// registered (`CatalogueChanged`).
-    #[serde(default)]
-    pub catalogue: Vec<ToolSpec>,
+    /// registered (`CatalogueChanged`). Shared: a transition (every streamed
+    /// chunk) copies the state, never the catalogue.
+    #[serde(default, with = "shared_tools")]
+    pub catalogue: std::sync::Arc<[ToolSpec]>,
     /// A team chain's turns: who answers, who follows.
     #[serde(default)]
     pub route: braid_protocol::TeamRoute,
@@ -320,7 +321,7 @@ impl ContextState {
             next_branch_id: 1,
             config: MachineConfig::default(),
             book: Bookkeeping::default(),
-            catalogue: Vec::new(),
+            catalogue: std::sync::Arc::default(),
             route: braid_protocol::TeamRoute::default(),
             agents: None,
             child: ChildRun::default(),
@@ -432,4 +433,19 @@ pub fn is_tool_phase(kind: StatusKind) -> bool {
             | StatusKind::AwaitingSubAgents
             | StatusKind::Cancelling
     )
+}
+
+/// The catalogue is stored as the list it is.
+mod shared_tools {
+    use braid_protocol::ToolSpec;
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+    use std::sync::Arc;
+
+    pub fn serialize<S: Serializer>(tools: &Arc<[ToolSpec]>, s: S) -> Result<S::Ok, S::Error> {
+        tools.as_ref().serialize(s)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Arc<[ToolSpec]>, D::Error> {
+        Vec::<ToolSpec>::deserialize(d).map(Arc::from)
+    }
 }

@@ -67,7 +67,7 @@ impl Sim {
     pub fn new() -> Sim {
         let now = Timestamp(1_700_000_000_000);
         Sim {
-            state: ContextState { catalogue: catalogue(), ..ContextState::new(ContextId("ctx-sim".to_owned())) },
+            state: ContextState { catalogue: catalogue().into(), ..ContextState::new(ContextId("ctx-sim".to_owned())) },
             conversation: Conversation::new(now),
             now,
             log: TransitionLog::new(10_000),

@@ -323,14 +323,14 @@ impl ContextActor {
             }
         }
         let files = self.unsaved_files();
-        let saved = self.shared.lock_store().persist_with_files(
-            &self.meta.id,
-            &next,
-            &self.conversation,
-            &effects,
-            &files,
-            now,
-        );
+        // Most transitions (every streamed chunk) store nothing: they do
+        // not take the store's lock, which every context shares.
+        let stores = !files.is_empty() || effects.iter().any(Effect::is_persistence);
+        let saved = if stores {
+            self.shared.lock_store().persist_with_files(&self.meta.id, &next, &self.conversation, &effects, &files, now)
+        } else {
+            Ok(())
+        };
         if let Err(e) = saved {
             self.unsaved_again(files);
             // Nothing of this transition happens: memory goes back to what

@@ -98,7 +98,7 @@ impl Step {
                     self.file_checked(c.path, Some(c.kind), true);
                 }
             }
-            Event::CatalogueChanged { tools } => self.s.catalogue = tools,
+            Event::CatalogueChanged { tools } => self.s.catalogue = tools.into(),
             Event::LlmRequestStarted { request_id } => {
                 if self.request_is(request_id)
                     && matches!(self.kind(), StatusKind::PreparingLlmRequest | StatusKind::ToolAutoLoop)

@@ -55,9 +55,11 @@ fn a_call_that_does_not_fit_its_schema_never_reaches_the_user() {
         "required": ["path", "content"],
         "properties": {"path": {"type": "string"}, "content": {"type": "string"}}
     });
-    for t in sim.state.catalogue.iter_mut().filter(|t| t.name == "write_file") {
+    let mut tools = sim.state.catalogue.to_vec();
+    for t in tools.iter_mut().filter(|t| t.name == "write_file") {
         t.input_schema = schema.clone();
     }
+    sim.state.catalogue = tools.into();
     sim.start("write it");
     let fx = sim.model_calls(&[
         ("w1", "write_file", r#"{"path":"","content":"x"}"#),

@@ -34,7 +34,7 @@ fn sim(policy: ToolApprovalPolicy, mode: AgentMode) -> Sim {
     mcp.source = ToolSource::Mcp { server: "deploy".into() };
     // As the catalogue holds an MCP tool: its server runs outside Braid's sandbox.
     mcp.sandbox = braid_protocol::ToolSandbox::NotUsed;
-    sim.state.catalogue.push(mcp);
+    sim.state.catalogue = sim.state.catalogue.iter().cloned().chain([mcp]).collect();
     sim
 }
 

@@ -16,7 +16,7 @@ use braid_protocol::{
 
 fn parent() -> Sim {
     let mut sim = Sim::new();
-    sim.state.catalogue.extend(braid_core::subagents::tool_specs(&[]));
+    sim.state.catalogue = sim.state.catalogue.iter().cloned().chain(braid_core::subagents::tool_specs(&[])).collect();
     sim.state.config.tools.policy = ToolApprovalPolicy::AutoAll;
     sim
 }
