@@ -177,7 +177,10 @@ try {
   spawnSync("import", ["-window", "root", "e2e/out/sandbox-desktop-import.png"], { env: { ...process.env, DISPLAY: display } });
   x("key", "Return");
   const imported = await s.until("the import's note", "const t = document.querySelector('[data-testid=app-note]')?.textContent ?? ''; return t.startsWith('Imported') ? t : ''", 15000).catch(() => "");
-  const after = await s.js("return document.querySelectorAll('.conversations li[class]').length");
+  // The note comes with the import's answer; the list follows on its refresh.
+  const after = await s
+    .until("the imported conversation in the list", `const n = document.querySelectorAll('.conversations li[class]').length; return n > ${listed} ? n : null`, 10000)
+    .catch(() => s.js("return document.querySelectorAll('.conversations li[class]').length"));
   check(imported.startsWith("Imported “") && after === listed + 1, `a Braid JSON export comes back in through the open dialog as a new conversation (${opening ? "dialog shown" : "no dialog"}; ${imported}; ${listed} → ${after} in the list)`);
   await s.shot("imported");
 } catch (e) {
