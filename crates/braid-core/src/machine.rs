@@ -436,16 +436,4 @@ pub fn is_tool_phase(kind: StatusKind) -> bool {
 }
 
 /// The catalogue is stored as the list it is.
-mod shared_tools {
-    use braid_protocol::ToolSpec;
-    use serde::{Deserialize, Deserializer, Serialize, Serializer};
-    use std::sync::Arc;
-
-    pub fn serialize<S: Serializer>(tools: &Arc<[ToolSpec]>, s: S) -> Result<S::Ok, S::Error> {
-        tools.as_ref().serialize(s)
-    }
-
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Arc<[ToolSpec]>, D::Error> {
-        Vec::<ToolSpec>::deserialize(d).map(Arc::from)
-    }
-}
+mod shared_tools;
