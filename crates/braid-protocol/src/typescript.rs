@@ -48,14 +48,7 @@ fn tables(out: &mut String) {
     out.push_str("/** Notices after which Continue lets the model go on (`NoticeCode::CONTINUABLE`). */\n");
     let continuable: Vec<String> = crate::NoticeCode::CONTINUABLE.iter().map(wire).collect();
     out.push_str(&format!("export const CONTINUABLE_NOTICES: NoticeCode[] = [{}];\n\n", continuable.join(", ")));
-    out.push_str("/** What each command is answered with (`command::responses`). */\n");
-    out.push_str("export type CommandResponses = {\n");
-    for (tag, ty) in crate::command::responses() {
-        out.push_str(&format!("  {tag}: {ty},\n"));
-    }
-    out.push_str("};\n\n");
-    out.push_str("/** The answer to `C`. */\n");
-    out.push_str("export type ResponseTo<C extends Command> = CommandResponses[C[\"type\"]];\n\n");
+    crate::command::surface::typescript(out);
 }
 
 /// The whole generated file.

@@ -16,6 +16,7 @@ mod contexts;
 mod dispatch;
 mod error;
 mod fallback;
+mod handlers;
 mod image_task;
 mod images;
 mod library;
@@ -51,6 +52,7 @@ mod workspace;
 
 pub use actor::BranchEdit;
 pub use braid_vision::limit_ocr_threads;
+pub use dispatch::Handlers;
 pub use error::RuntimeError;
 pub use providers::{detect_local_servers, Fallback, Providers};
 pub use shared::RuntimeConfig;

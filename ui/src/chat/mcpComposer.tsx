@@ -22,7 +22,7 @@ export function useMentionSearch(backend: Backend, id: ContextId): (query: strin
         const both = Promise.all([backend.listMcpResources().catch(() => []), backend.listMcpTemplates().catch(() => [])]);
         lists.current = { at: Date.now(), both };
       }
-      return Promise.all([backend.listWorkspaceFiles(id, q), lists.current.both]).then(([files, [res, tpl]]) => [...resourceMatches(res, q, tpl), ...files]);
+      return Promise.all([backend.listWorkspaceFiles(id, q, 8), lists.current.both]).then(([files, [res, tpl]]) => [...resourceMatches(res, q, tpl), ...files]);
     },
     [backend, id],
   );

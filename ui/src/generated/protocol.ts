@@ -845,15 +845,7 @@ force_tool?: string,
  */
 images: Array<ImageAttachment>, };
 
-export type Command = { "type": "create_context", title: string | null, 
-/**
- * The runtime's default when absent; changed with `SetWorkingDir`.
- */
-working_dir: string | null, } | { "type": "set_working_dir", context_id: ContextId, working_dir: string, } | { "type": "default_working_dir" } | { "type": "get_mcp_settings" } | { "type": "save_mcp_settings", text: string, } | { "type": "restart_mcp_server", name: string, } | { "type": "accept_tool_definition", server: string, tool: string, } | { "type": "list_mcp_resources" } | { "type": "list_mcp_prompts" } | { "type": "list_mcp_templates" } | { "type": "trust_workspace_mcp", trusted: boolean, } | { "type": "set_mcp_secret", name: string, value: string | null, } | { "type": "get_mcp_prompt", server: string, name: string, arguments: { [key in string]: string }, } | { "type": "list_contexts" } | { "type": "load_context", context_id: ContextId, } | { "type": "delete_context", context_id: ContextId, } | { "type": "send_message", context_id: ContextId, message: NewMessage, queue_if_busy: boolean, } | { "type": "send_payload", request: SendMessageRequest, } | { "type": "list_workflows", context_id: ContextId, } | { "type": "unqueue", context_id: ContextId, message_id: MessageId, } | { "type": "cancel", context_id: ContextId, } | { "type": "interrupt", context_id: ContextId, } | { "type": "retry", context_id: ContextId, } | { "type": "continue", context_id: ContextId, } | { "type": "decide_tool_call", context_id: ContextId, call_id: CallId, decision: ApprovalDecision, 
-/**
- * With a denial: why, told to the model with it.
- */
-reason: string | null, } | { "type": "create_branch", context_id: ContextId, from_message: MessageId, name: string, system_prompt: string | null, } | { "type": "fork_before", context_id: ContextId, message: MessageId, name: string, } | { "type": "switch_branch", context_id: ContextId, branch_id: BranchId, } | { "type": "rename_branch", context_id: ContextId, branch_id: BranchId, name: string, } | { "type": "set_branch_prompt", context_id: ContextId, branch_id: BranchId, system_prompt: string | null, } | { "type": "set_branch_model", context_id: ContextId, branch_id: BranchId, model: ModelChoice | null, } | { "type": "delete_branch", context_id: ContextId, branch_id: BranchId, } | { "type": "preview_merge", context_id: ContextId, options: MergeOptions, } | { "type": "merge", context_id: ContextId, options: MergeOptions, } | { "type": "undo_merge", context_id: ContextId, merge: MessageId, } | { "type": "draft_merge_summary", context_id: ContextId, source: BranchId, } | { "type": "branch_graph", context_id: ContextId, } | { "type": "rename_context", context_id: ContextId, title: string, } | { "type": "export_context", context_id: ContextId, format: ExportFormat, with_secrets: boolean, } | { "type": "import_context", text: string, } | { "type": "keep_in_context", context_id: ContextId, message_id: MessageId, keep: boolean, } | { "type": "pin_context", context_id: ContextId, pinned: boolean, } | { "type": "search_conversations", query: string, limit: number | null, } | { "type": "set_context_model", context_id: ContextId, model: ModelChoice | null, } | { "type": "get_settings" } | { "type": "save_provider", provider: ProviderInput, } | { "type": "remove_provider", provider_id: string, } | { "type": "set_default_provider", provider_id: string, } | { "type": "test_provider", provider: ProviderInput, } | { "type": "list_models", provider_id: string, } | { "type": "detect_local_servers" } | { "type": "list_local_models" } | { "type": "import_local_model", path: string, } | { "type": "remove_local_model", name: string, } | { "type": "set_default_local_model", name: string, } | { "type": "set_local_model_settings", settings: LocalModelSettings, } | { "type": "list_tools" } | { "type": "set_tool_policy", context_id: ContextId, policy: ToolApprovalPolicy, always_ask: Array<string> | null, } | { "type": "set_sandbox", context_id: ContextId, sandbox: Sandbox, } | { "type": "set_generation", context_id: ContextId, settings: GenerationSettings, } | { "type": "set_mode", context_id: ContextId, mode: AgentMode, } | { "type": "set_role", context_id: ContextId, role: AgentRole, } | { "type": "get_sent_request", context_id: ContextId, } | { "type": "set_team", context_id: ContextId, team: Team | null, } | { "type": "get_team", context_id: ContextId, } | { "type": "steer_team", context_id: ContextId, action: TeamAction, } | { "type": "list_children", context_id: ContextId, } | { "type": "get_codebase_index", context_id: ContextId, } | { "type": "cancel_codebase_index", context_id: ContextId, } | { "type": "rebuild_codebase_index", context_id: ContextId, } | { "type": "read_workspace_file", context_id: ContextId, path: string, line: number, } | { "type": "list_workspace_files", context_id: ContextId, query: string, limit: number | null, } | { "type": "set_context_strategy", context_id: ContextId, strategy: ContextStrategy, summarize_at_percent: number | null, } | { "type": "store_image", data: string, name: string | null, } | { "type": "read_image", id: string, } | { "type": "retry_image", context_id: ContextId, message_id: MessageId, mode: ImageMode | null, };
+export type Command = { "type": "create_context", title: string | null, working_dir: string | null, } | { "type": "set_working_dir", context_id: ContextId, working_dir: string, } | { "type": "default_working_dir" } | { "type": "get_mcp_settings" } | { "type": "save_mcp_settings", text: string, } | { "type": "restart_mcp_server", name: string, } | { "type": "accept_tool_definition", server: string, tool: string, } | { "type": "list_mcp_resources" } | { "type": "list_mcp_prompts" } | { "type": "list_mcp_templates" } | { "type": "trust_workspace_mcp", trusted: boolean, } | { "type": "set_mcp_secret", name: string, value: string | null, } | { "type": "get_mcp_prompt", server: string, name: string, arguments: { [key in string]: string }, } | { "type": "list_contexts" } | { "type": "load_context", context_id: ContextId, } | { "type": "delete_context", context_id: ContextId, } | { "type": "send_message", context_id: ContextId, message: NewMessage, queue_if_busy: boolean, } | { "type": "send_payload", request: SendMessageRequest, } | { "type": "list_workflows", context_id: ContextId, } | { "type": "unqueue", context_id: ContextId, message_id: MessageId, } | { "type": "cancel", context_id: ContextId, } | { "type": "interrupt", context_id: ContextId, } | { "type": "retry", context_id: ContextId, } | { "type": "continue", context_id: ContextId, } | { "type": "decide_tool_call", context_id: ContextId, call_id: CallId, decision: ApprovalDecision, reason: string | null, } | { "type": "create_branch", context_id: ContextId, from_message: MessageId, name: string, system_prompt: string | null, } | { "type": "fork_before", context_id: ContextId, message: MessageId, name: string, } | { "type": "switch_branch", context_id: ContextId, branch_id: BranchId, } | { "type": "rename_branch", context_id: ContextId, branch_id: BranchId, name: string, } | { "type": "set_branch_prompt", context_id: ContextId, branch_id: BranchId, system_prompt: string | null, } | { "type": "set_branch_model", context_id: ContextId, branch_id: BranchId, model: ModelChoice | null, } | { "type": "delete_branch", context_id: ContextId, branch_id: BranchId, } | { "type": "preview_merge", context_id: ContextId, options: MergeOptions, } | { "type": "merge", context_id: ContextId, options: MergeOptions, } | { "type": "undo_merge", context_id: ContextId, merge: MessageId, } | { "type": "draft_merge_summary", context_id: ContextId, source: BranchId, } | { "type": "branch_graph", context_id: ContextId, } | { "type": "rename_context", context_id: ContextId, title: string, } | { "type": "export_context", context_id: ContextId, format: ExportFormat, with_secrets: boolean, } | { "type": "import_context", text: string, } | { "type": "keep_in_context", context_id: ContextId, message_id: MessageId, keep: boolean, } | { "type": "pin_context", context_id: ContextId, pinned: boolean, } | { "type": "search_conversations", query: string, limit: number | null, } | { "type": "set_context_model", context_id: ContextId, model: ModelChoice | null, } | { "type": "get_settings" } | { "type": "save_provider", provider: ProviderInput, } | { "type": "remove_provider", provider_id: string, } | { "type": "set_default_provider", provider_id: string, } | { "type": "test_provider", provider: ProviderInput, } | { "type": "list_models", provider_id: string, } | { "type": "detect_local_servers" } | { "type": "list_local_models" } | { "type": "import_local_model", path: string, } | { "type": "remove_local_model", name: string, } | { "type": "set_default_local_model", name: string, } | { "type": "set_local_model_settings", settings: LocalModelSettings, } | { "type": "list_tools" } | { "type": "set_tool_policy", context_id: ContextId, policy: ToolApprovalPolicy, always_ask: Array<string> | null, } | { "type": "set_sandbox", context_id: ContextId, sandbox: Sandbox, } | { "type": "set_generation", context_id: ContextId, settings: GenerationSettings, } | { "type": "set_mode", context_id: ContextId, mode: AgentMode, } | { "type": "set_role", context_id: ContextId, role: AgentRole, } | { "type": "get_sent_request", context_id: ContextId, } | { "type": "set_team", context_id: ContextId, team: Team | null, } | { "type": "get_team", context_id: ContextId, } | { "type": "steer_team", context_id: ContextId, action: TeamAction, } | { "type": "list_children", context_id: ContextId, } | { "type": "get_codebase_index", context_id: ContextId, } | { "type": "cancel_codebase_index", context_id: ContextId, } | { "type": "rebuild_codebase_index", context_id: ContextId, } | { "type": "read_workspace_file", context_id: ContextId, path: string, line: number, } | { "type": "list_workspace_files", context_id: ContextId, query: string, limit: number | null, } | { "type": "set_context_strategy", context_id: ContextId, strategy: ContextStrategy, summarize_at_percent: number | null, } | { "type": "store_image", data: string, name: string | null, } | { "type": "read_image", id: string, } | { "type": "retry_image", context_id: ContextId, message_id: MessageId, mode: ImageMode | null, };
 
 export type SendReceipt = { message_id: MessageId, 
 /**
@@ -1132,15 +1124,27 @@ export const STATUS_WORDING: Record<StatusKind, string> = {
 /** Notices after which Continue lets the model go on (`NoticeCode::CONTINUABLE`). */
 export const CONTINUABLE_NOTICES: NoticeCode[] = ["loop_limit", "loop_detected", "interrupted", "answer_cut"];
 
-/** What each command is answered with (`command::responses`). */
+/** What each command is answered with (`command/list.rs`). */
 export type CommandResponses = {
   create_context: ContextSummary,
   set_working_dir: ContextSummary,
   default_working_dir: string,
+  get_mcp_settings: McpSettings,
+  save_mcp_settings: McpSettings,
+  restart_mcp_server: void,
+  accept_tool_definition: McpSettings,
+  list_mcp_resources: Array<McpResourceInfo>,
+  list_mcp_prompts: Array<McpPromptInfo>,
+  list_mcp_templates: Array<McpResourceTemplate>,
+  trust_workspace_mcp: McpSettings,
+  set_mcp_secret: McpSettings,
+  get_mcp_prompt: string,
   list_contexts: Array<ContextSummary>,
   load_context: ContextSnapshot,
   delete_context: void,
   send_message: SendReceipt,
+  send_payload: PayloadReceipt,
+  list_workflows: WorkflowList,
   unqueue: void,
   cancel: void,
   interrupt: void,
@@ -1162,21 +1166,11 @@ export type CommandResponses = {
   rename_context: ContextSummary,
   export_context: ExportedFile,
   import_context: Array<ContextSummary>,
-  pin_context: void,
   keep_in_context: void,
+  pin_context: void,
   search_conversations: Array<SearchHit>,
   set_context_model: ContextSummary,
   get_settings: SettingsView,
-  get_mcp_settings: McpSettings,
-  save_mcp_settings: McpSettings,
-  restart_mcp_server: void,
-  accept_tool_definition: McpSettings,
-  list_mcp_resources: Array<McpResourceInfo>,
-  list_mcp_prompts: Array<McpPromptInfo>,
-  list_mcp_templates: Array<McpResourceTemplate>,
-  trust_workspace_mcp: McpSettings,
-  set_mcp_secret: McpSettings,
-  get_mcp_prompt: string,
   save_provider: SettingsView,
   remove_provider: SettingsView,
   set_default_provider: SettingsView,
@@ -1194,8 +1188,6 @@ export type CommandResponses = {
   set_generation: GenerationSettings,
   set_mode: void,
   set_role: ToolSettings,
-  send_payload: PayloadReceipt,
-  list_workflows: WorkflowList,
   get_sent_request: SentRequest | null,
   set_team: TeamView,
   get_team: TeamView,
@@ -1214,3 +1206,602 @@ export type CommandResponses = {
 
 /** The answer to `C`. */
 export type ResponseTo<C extends Command> = CommandResponses[C["type"]];
+
+/** Every command as a method, as `command/list.rs` defines it. */
+export interface Commands {
+  /**
+   * The new conversation; `working_dir` is the runtime's default
+   * when absent (changed with `SetWorkingDir`).
+   */
+  createContext(title?: string | null, workingDir?: string | null): Promise<ContextSummary>;
+  /**
+   * Only while idle: the tools work in this folder from the next
+   * call; it must exist.
+   */
+  setWorkingDir(contextId: ContextId, workingDir: string): Promise<ContextSummary>;
+  /**
+   * The folder a conversation created without one works in.
+   */
+  defaultWorkingDir(): Promise<string>;
+  /**
+   * The MCP settings file and every server's state.
+   */
+  getMcpSettings(): Promise<McpSettings>;
+  /**
+   * Checks and saves the file, then starts, stops or restarts the
+   * servers that changed; a file that cannot be used is refused and
+   * nothing changes.
+   */
+  saveMcpSettings(text: string): Promise<McpSettings>;
+  /**
+   * The server starts again from the beginning.
+   */
+  restartMcpServer(name: string): Promise<void>;
+  /**
+   * Accepts a held tool's new definition: it joins the catalogue.
+   */
+  acceptToolDefinition(server: string, tool: string): Promise<McpSettings>;
+  /**
+   * Every ready MCP server's resources (`@server:uri` adds one to a
+   * message).
+   */
+  listMcpResources(): Promise<Array<McpResourceInfo>>;
+  /**
+   * Every ready MCP server's prompts.
+   */
+  listMcpPrompts(): Promise<Array<McpPromptInfo>>;
+  /**
+   * Every ready MCP server's resource templates (URIs with
+   * variables).
+   */
+  listMcpTemplates(): Promise<Array<McpResourceTemplate>>;
+  /**
+   * Trusts (or no longer trusts) the workspace's `.mcp.json` as it
+   * is now, and starts (or stops) its servers.
+   */
+  trustWorkspaceMcp(trusted: boolean): Promise<McpSettings>;
+  /**
+   * Sets a secret the MCP settings name as `${secret:NAME}` (kept
+   * in the keychain, or the private key file), or removes it when
+   * `value` is null; servers using it restart. Its value is never
+   * sent back.
+   */
+  setMcpSecret(name: string, value?: string | null): Promise<McpSettings>;
+  /**
+   * The prompt's text, filled in with its arguments, for the
+   * composer.
+   */
+  getMcpPrompt(server: string, name: string, args: { [key in string]: string }): Promise<string>;
+  /**
+   * Every conversation, most recently updated first.
+   */
+  listContexts(): Promise<Array<ContextSummary>>;
+  loadContext(contextId: ContextId): Promise<ContextSnapshot>;
+  /**
+   * The conversation and all its messages are gone.
+   */
+  deleteContext(contextId: ContextId): Promise<void>;
+  /**
+   * Refused with `agent_busy` when the conversation is busy and
+   * `queue_if_busy` is false. Progress comes as events.
+   */
+  sendMessage(contextId: ContextId, message: NewMessage, queueIfBusy: boolean): Promise<SendReceipt>;
+  /**
+   * One typed payload (text, a file reference, an image, a
+   * workflow, a tool result, an MCP resource); see
+   * `docs/send-message.schema.json`.
+   */
+  sendPayload(request: SendMessageRequest): Promise<PayloadReceipt>;
+  /**
+   * The workflows the conversation can run (its folder's, then the
+   * app's), and files that are not ones.
+   */
+  listWorkflows(contextId: ContextId): Promise<WorkflowList>;
+  /**
+   * Takes a queued message back before it is sent.
+   */
+  unqueue(contextId: ContextId, messageId: MessageId): Promise<void>;
+  /**
+   * Stops whatever runs, at once; no partial answer is kept.
+   */
+  cancel(contextId: ContextId): Promise<void>;
+  /**
+   * The running step (stream or tool) finishes, nothing further
+   * starts; what was done is kept and Continue goes on.
+   */
+  interrupt(contextId: ContextId): Promise<void>;
+  /**
+   * From Failed: sends the last request again.
+   */
+  retry(contextId: ContextId): Promise<void>;
+  /**
+   * After the tool loop stopped (its limit, a repeat, an
+   * interrupt): lets the model go on from where it was.
+   */
+  continueLoop(contextId: ContextId): Promise<void>;
+  /**
+   * With a denial, `reason` is told to the model.
+   */
+  decideToolCall(contextId: ContextId, callId: CallId, decision: ApprovalDecision, reason?: string | null): Promise<void>;
+  /**
+   * A branch sharing every message up to `from_message`; answered
+   * by its id.
+   */
+  createBranch(contextId: ContextId, fromMessage: MessageId, name: string, systemPrompt?: string | null): Promise<BranchId>;
+  /**
+   * A branch holding everything before `message` (a tool round
+   * goes whole), to send an edited question again or have an
+   * answer written again; answered by its id. Not switched to.
+   */
+  forkBefore(contextId: ContextId, message: MessageId, name: string): Promise<BranchId>;
+  /**
+   * Records a BranchSwitch message on the new branch.
+   */
+  switchBranch(contextId: ContextId, branchId: BranchId): Promise<void>;
+  /**
+   * 1 to 80 characters.
+   */
+  renameBranch(contextId: ContextId, branchId: BranchId, name: string): Promise<void>;
+  /**
+   * The branch's own system prompt, from the next request on;
+   * none or empty goes back to the conversation's.
+   */
+  setBranchPrompt(contextId: ContextId, branchId: BranchId, systemPrompt?: string | null): Promise<void>;
+  /**
+   * Answers on the branch come from this model from the next
+   * request on; none follows the conversation's again. The
+   * provider must exist.
+   */
+  setBranchModel(contextId: ContextId, branchId: BranchId, model?: ModelChoice | null): Promise<void>;
+  /**
+   * The branch and the messages only it holds are gone; its forks
+   * hang from its parent. Not main, not the branch in use.
+   */
+  deleteBranch(contextId: ContextId, branchId: BranchId): Promise<void>;
+  /**
+   * What merging the source into the branch in use would do.
+   * Changes nothing.
+   */
+  previewMerge(contextId: ContextId, options: MergeOptions): Promise<MergePreview>;
+  /**
+   * Merges into the branch in use; answered by the merge card's
+   * id, or refused with the preview's reason when it cannot be
+   * applied as asked.
+   */
+  merge(contextId: ContextId, options: MergeOptions): Promise<MessageId>;
+  /**
+   * The merge whose card is `merge` is taken back.
+   */
+  undoMerge(contextId: ContextId, merge: MessageId): Promise<void>;
+  /**
+   * The text the conversation's model wrote: a summary of what
+   * `source` found since it parted from the branch in use.
+   */
+  draftMergeSummary(contextId: ContextId, source: BranchId): Promise<string>;
+  /**
+   * The whole conversation as a graph of branches.
+   */
+  branchGraph(contextId: ContextId): Promise<GraphView>;
+  /**
+   * Answered with the new title.
+   */
+  renameContext(contextId: ContextId, title: string): Promise<ContextSummary>;
+  /**
+   * The conversation as Braid's JSON (every branch, merge record
+   * and image) or as Markdown. Secrets go as their placeholders
+   * unless `with_secrets` asks for them.
+   */
+  exportContext(contextId: ContextId, format: ExportFormat, withSecrets: boolean): Promise<ExportedFile>;
+  /**
+   * New conversations from a Braid JSON export, a Claude Code
+   * session (`.jsonl`) or ChatGPT's `conversations.json` (one
+   * conversation each, all read before any is stored); it never
+   * changes an existing conversation.
+   */
+  importContext(text: string): Promise<Array<ContextSummary>>;
+  /**
+   * A file reference, image or resource is kept in what is sent,
+   * ahead of older messages, while it fits (or no longer).
+   */
+  keepInContext(contextId: ContextId, messageId: MessageId, keep: boolean): Promise<void>;
+  /**
+   * The conversation is kept at the top of the list (or no
+   * longer); when it last changed stays as it was.
+   */
+  pinContext(contextId: ContextId, pinned: boolean): Promise<void>;
+  /**
+   * Titles containing the words, then messages holding all of them
+   * (the last may be the start of a word), best first; at most
+   * `limit` (50 by default, 200 at most).
+   */
+  searchConversations(query: string, limit?: number | null): Promise<Array<SearchHit>>;
+  /**
+   * None follows the default model again. Takes effect from the
+   * next request.
+   */
+  setContextModel(contextId: ContextId, model?: ModelChoice | null): Promise<ContextSummary>;
+  getSettings(): Promise<SettingsView>;
+  /**
+   * Adds or replaces a provider.
+   */
+  saveProvider(provider: ProviderInput): Promise<SettingsView>;
+  /**
+   * Removes a provider and its stored key.
+   */
+  removeProvider(providerId: string): Promise<SettingsView>;
+  setDefaultProvider(providerId: string): Promise<SettingsView>;
+  /**
+   * Connects with the form's values (the stored key when the key
+   * is unchanged) without saving; answered by the models it
+   * offers, or an error saying what failed.
+   */
+  testProvider(provider: ProviderInput): Promise<Array<ModelSummary>>;
+  /**
+   * The models a saved provider offers.
+   */
+  listModels(providerId: string): Promise<Array<ModelSummary>>;
+  /**
+   * OpenAI-compatible servers on 127.0.0.1 (llama.cpp, Ollama,
+   * LM Studio ports).
+   */
+  detectLocalServers(): Promise<Array<LocalServer>>;
+  /**
+   * The built-in model's shelf: its GGUF files, the default, the
+   * settings (an error where this build runs no built-in model).
+   */
+  listLocalModels(): Promise<LocalModelsView>;
+  /**
+   * Copies a GGUF file from this machine onto the shelf (the first
+   * one there becomes the default).
+   */
+  importLocalModel(path: string): Promise<LocalModelsView>;
+  /**
+   * Deletes an imported model's file.
+   */
+  removeLocalModel(name: string): Promise<LocalModelsView>;
+  /**
+   * The model that answers from the next request on.
+   */
+  setDefaultLocalModel(name: string): Promise<LocalModelsView>;
+  /**
+   * The window and threads, from the next request on.
+   */
+  setLocalModelSettings(settings: LocalModelSettings): Promise<LocalModelsView>;
+  /**
+   * The tools Braid has (built-in and from MCP servers), as the
+   * model sees them.
+   */
+  listTools(): Promise<Array<ToolSpec>>;
+  /**
+   * Takes effect for the next call decided.
+   */
+  setToolPolicy(contextId: ContextId, policy: ToolApprovalPolicy, alwaysAsk?: Array<string> | null): Promise<ToolSettings>;
+  /**
+   * Where `run_command` may write and whether it may use the
+   * network, from the next command.
+   */
+  setSandbox(contextId: ContextId, sandbox: Sandbox): Promise<ToolSettings>;
+  /**
+   * Answered by the settings as stored. Takes effect from the next
+   * request; a temperature outside 0 to 2 or a zero token limit
+   * is refused.
+   */
+  setGeneration(contextId: ContextId, settings: GenerationSettings): Promise<GenerationSettings>;
+  /**
+   * Records a ModeChange message. Only while idle.
+   */
+  setMode(contextId: ContextId, mode: AgentMode): Promise<void>;
+  /**
+   * Assistant, or Planner (plans with read tools only and changes
+   * nothing); told to the model from the next request.
+   */
+  setRole(contextId: ContextId, role: AgentRole): Promise<ToolSettings>;
+  /**
+   * The conversation's last request exactly as it went to the
+   * model (none since the app started).
+   */
+  getSentRequest(contextId: ContextId): Promise<SentRequest | null>;
+  /**
+   * Makes the conversation a team conversation with these members
+   * (or an ordinary one again with none), while idle. Refused,
+   * with what to do, when a CLI member's program is not installed
+   * or not signed in.
+   */
+  setTeam(contextId: ContextId, team?: Team | null): Promise<TeamView>;
+  /**
+   * The team, its members' readiness and the route of turns.
+   */
+  getTeam(contextId: ContextId): Promise<TeamView>;
+  /**
+   * Skip a queued member, stop the answering one, stop the chain,
+   * or go on after a pause.
+   */
+  steerTeam(contextId: ContextId, action: TeamAction): Promise<void>;
+  /**
+   * The conversation's sub-agents, oldest first (the conversation
+   * list leaves them out; they open from their parent's card).
+   */
+  listChildren(contextId: ContextId): Promise<Array<ChildSummary>>;
+  /**
+   * The codebase index of the conversation's workspace (building,
+   * with progress, or ready); none for a folder too broad to index
+   * (`/`, the home folder).
+   */
+  getCodebaseIndex(contextId: ContextId): Promise<CodebaseIndex | null>;
+  /**
+   * Stops the index's build under way.
+   */
+  cancelCodebaseIndex(contextId: ContextId): Promise<CodebaseIndex | null>;
+  /**
+   * Builds the index again (only files changed since the last
+   * build are read).
+   */
+  rebuildCodebaseIndex(contextId: ContextId): Promise<CodebaseIndex | null>;
+  /**
+   * Lines of a workspace file around `line` (a codebase tool's
+   * result opened at the line).
+   */
+  readWorkspaceFile(contextId: ContextId, path: string, line: number): Promise<FileExcerpt>;
+  /**
+   * Files of the conversation's workspace (relative paths,
+   * `.gitignore` respected) that match `query` as a fuzzy
+   * subsequence, best first, at most `limit` (default 50): the
+   * `@` picker.
+   */
+  listWorkspaceFiles(contextId: ContextId, query: string, limit?: number | null): Promise<Array<string>>;
+  /**
+   * How the conversation is fitted into the model's window from
+   * the next request on (storage is never trimmed).
+   */
+  setContextStrategy(contextId: ContextId, strategy: ContextStrategy, summarizeAtPercent?: number | null): Promise<void>;
+  /**
+   * Checks an image (PNG, JPEG, WebP, GIF; `data` is Base64) and
+   * keeps it once in the image store; messages then refer to it.
+   * Corrupt or unsupported data is refused with the reason.
+   */
+  storeImage(data: string, name?: string | null): Promise<StoredImage>;
+  /**
+   * A stored image's bytes, Base64, for thumbnails and the viewer.
+   */
+  readImage(id: string): Promise<ImageData>;
+  /**
+   * Reads an image message again (vision or OCR, as its mode — or
+   * `mode`, which then becomes its mode — and the current model
+   * say), while idle.
+   */
+  retryImage(contextId: ContextId, messageId: MessageId, mode?: ImageMode | null): Promise<void>;
+}
+
+/** The commands over a transport's `execute` (HTTP, or the desktop window's IPC). */
+export abstract class CommandClient implements Commands {
+  protected abstract execute<C extends Command>(command: C): Promise<ResponseTo<C>>;
+
+  createContext(title?: string | null, workingDir?: string | null): Promise<ContextSummary> {
+    return this.execute({ type: "create_context", title: title ?? null, working_dir: workingDir ?? null });
+  }
+  setWorkingDir(contextId: ContextId, workingDir: string): Promise<ContextSummary> {
+    return this.execute({ type: "set_working_dir", context_id: contextId, working_dir: workingDir });
+  }
+  defaultWorkingDir(): Promise<string> {
+    return this.execute({ type: "default_working_dir" });
+  }
+  getMcpSettings(): Promise<McpSettings> {
+    return this.execute({ type: "get_mcp_settings" });
+  }
+  saveMcpSettings(text: string): Promise<McpSettings> {
+    return this.execute({ type: "save_mcp_settings", text });
+  }
+  restartMcpServer(name: string): Promise<void> {
+    return this.execute({ type: "restart_mcp_server", name });
+  }
+  acceptToolDefinition(server: string, tool: string): Promise<McpSettings> {
+    return this.execute({ type: "accept_tool_definition", server, tool });
+  }
+  listMcpResources(): Promise<Array<McpResourceInfo>> {
+    return this.execute({ type: "list_mcp_resources" });
+  }
+  listMcpPrompts(): Promise<Array<McpPromptInfo>> {
+    return this.execute({ type: "list_mcp_prompts" });
+  }
+  listMcpTemplates(): Promise<Array<McpResourceTemplate>> {
+    return this.execute({ type: "list_mcp_templates" });
+  }
+  trustWorkspaceMcp(trusted: boolean): Promise<McpSettings> {
+    return this.execute({ type: "trust_workspace_mcp", trusted });
+  }
+  setMcpSecret(name: string, value?: string | null): Promise<McpSettings> {
+    return this.execute({ type: "set_mcp_secret", name, value: value ?? null });
+  }
+  getMcpPrompt(server: string, name: string, args: { [key in string]: string }): Promise<string> {
+    return this.execute({ type: "get_mcp_prompt", server, name, arguments: args });
+  }
+  listContexts(): Promise<Array<ContextSummary>> {
+    return this.execute({ type: "list_contexts" });
+  }
+  loadContext(contextId: ContextId): Promise<ContextSnapshot> {
+    return this.execute({ type: "load_context", context_id: contextId });
+  }
+  deleteContext(contextId: ContextId): Promise<void> {
+    return this.execute({ type: "delete_context", context_id: contextId });
+  }
+  sendMessage(contextId: ContextId, message: NewMessage, queueIfBusy: boolean): Promise<SendReceipt> {
+    return this.execute({ type: "send_message", context_id: contextId, message, queue_if_busy: queueIfBusy });
+  }
+  sendPayload(request: SendMessageRequest): Promise<PayloadReceipt> {
+    return this.execute({ type: "send_payload", request });
+  }
+  listWorkflows(contextId: ContextId): Promise<WorkflowList> {
+    return this.execute({ type: "list_workflows", context_id: contextId });
+  }
+  unqueue(contextId: ContextId, messageId: MessageId): Promise<void> {
+    return this.execute({ type: "unqueue", context_id: contextId, message_id: messageId });
+  }
+  cancel(contextId: ContextId): Promise<void> {
+    return this.execute({ type: "cancel", context_id: contextId });
+  }
+  interrupt(contextId: ContextId): Promise<void> {
+    return this.execute({ type: "interrupt", context_id: contextId });
+  }
+  retry(contextId: ContextId): Promise<void> {
+    return this.execute({ type: "retry", context_id: contextId });
+  }
+  continueLoop(contextId: ContextId): Promise<void> {
+    return this.execute({ type: "continue", context_id: contextId });
+  }
+  decideToolCall(contextId: ContextId, callId: CallId, decision: ApprovalDecision, reason?: string | null): Promise<void> {
+    return this.execute({ type: "decide_tool_call", context_id: contextId, call_id: callId, decision, reason: reason ?? null });
+  }
+  createBranch(contextId: ContextId, fromMessage: MessageId, name: string, systemPrompt?: string | null): Promise<BranchId> {
+    return this.execute({ type: "create_branch", context_id: contextId, from_message: fromMessage, name, system_prompt: systemPrompt ?? null });
+  }
+  forkBefore(contextId: ContextId, message: MessageId, name: string): Promise<BranchId> {
+    return this.execute({ type: "fork_before", context_id: contextId, message, name });
+  }
+  switchBranch(contextId: ContextId, branchId: BranchId): Promise<void> {
+    return this.execute({ type: "switch_branch", context_id: contextId, branch_id: branchId });
+  }
+  renameBranch(contextId: ContextId, branchId: BranchId, name: string): Promise<void> {
+    return this.execute({ type: "rename_branch", context_id: contextId, branch_id: branchId, name });
+  }
+  setBranchPrompt(contextId: ContextId, branchId: BranchId, systemPrompt?: string | null): Promise<void> {
+    return this.execute({ type: "set_branch_prompt", context_id: contextId, branch_id: branchId, system_prompt: systemPrompt ?? null });
+  }
+  setBranchModel(contextId: ContextId, branchId: BranchId, model?: ModelChoice | null): Promise<void> {
+    return this.execute({ type: "set_branch_model", context_id: contextId, branch_id: branchId, model: model ?? null });
+  }
+  deleteBranch(contextId: ContextId, branchId: BranchId): Promise<void> {
+    return this.execute({ type: "delete_branch", context_id: contextId, branch_id: branchId });
+  }
+  previewMerge(contextId: ContextId, options: MergeOptions): Promise<MergePreview> {
+    return this.execute({ type: "preview_merge", context_id: contextId, options });
+  }
+  merge(contextId: ContextId, options: MergeOptions): Promise<MessageId> {
+    return this.execute({ type: "merge", context_id: contextId, options });
+  }
+  undoMerge(contextId: ContextId, merge: MessageId): Promise<void> {
+    return this.execute({ type: "undo_merge", context_id: contextId, merge });
+  }
+  draftMergeSummary(contextId: ContextId, source: BranchId): Promise<string> {
+    return this.execute({ type: "draft_merge_summary", context_id: contextId, source });
+  }
+  branchGraph(contextId: ContextId): Promise<GraphView> {
+    return this.execute({ type: "branch_graph", context_id: contextId });
+  }
+  renameContext(contextId: ContextId, title: string): Promise<ContextSummary> {
+    return this.execute({ type: "rename_context", context_id: contextId, title });
+  }
+  exportContext(contextId: ContextId, format: ExportFormat, withSecrets: boolean): Promise<ExportedFile> {
+    return this.execute({ type: "export_context", context_id: contextId, format, with_secrets: withSecrets });
+  }
+  importContext(text: string): Promise<Array<ContextSummary>> {
+    return this.execute({ type: "import_context", text });
+  }
+  keepInContext(contextId: ContextId, messageId: MessageId, keep: boolean): Promise<void> {
+    return this.execute({ type: "keep_in_context", context_id: contextId, message_id: messageId, keep });
+  }
+  pinContext(contextId: ContextId, pinned: boolean): Promise<void> {
+    return this.execute({ type: "pin_context", context_id: contextId, pinned });
+  }
+  searchConversations(query: string, limit?: number | null): Promise<Array<SearchHit>> {
+    return this.execute({ type: "search_conversations", query, limit: limit ?? null });
+  }
+  setContextModel(contextId: ContextId, model?: ModelChoice | null): Promise<ContextSummary> {
+    return this.execute({ type: "set_context_model", context_id: contextId, model: model ?? null });
+  }
+  getSettings(): Promise<SettingsView> {
+    return this.execute({ type: "get_settings" });
+  }
+  saveProvider(provider: ProviderInput): Promise<SettingsView> {
+    return this.execute({ type: "save_provider", provider });
+  }
+  removeProvider(providerId: string): Promise<SettingsView> {
+    return this.execute({ type: "remove_provider", provider_id: providerId });
+  }
+  setDefaultProvider(providerId: string): Promise<SettingsView> {
+    return this.execute({ type: "set_default_provider", provider_id: providerId });
+  }
+  testProvider(provider: ProviderInput): Promise<Array<ModelSummary>> {
+    return this.execute({ type: "test_provider", provider });
+  }
+  listModels(providerId: string): Promise<Array<ModelSummary>> {
+    return this.execute({ type: "list_models", provider_id: providerId });
+  }
+  detectLocalServers(): Promise<Array<LocalServer>> {
+    return this.execute({ type: "detect_local_servers" });
+  }
+  listLocalModels(): Promise<LocalModelsView> {
+    return this.execute({ type: "list_local_models" });
+  }
+  importLocalModel(path: string): Promise<LocalModelsView> {
+    return this.execute({ type: "import_local_model", path });
+  }
+  removeLocalModel(name: string): Promise<LocalModelsView> {
+    return this.execute({ type: "remove_local_model", name });
+  }
+  setDefaultLocalModel(name: string): Promise<LocalModelsView> {
+    return this.execute({ type: "set_default_local_model", name });
+  }
+  setLocalModelSettings(settings: LocalModelSettings): Promise<LocalModelsView> {
+    return this.execute({ type: "set_local_model_settings", settings });
+  }
+  listTools(): Promise<Array<ToolSpec>> {
+    return this.execute({ type: "list_tools" });
+  }
+  setToolPolicy(contextId: ContextId, policy: ToolApprovalPolicy, alwaysAsk?: Array<string> | null): Promise<ToolSettings> {
+    return this.execute({ type: "set_tool_policy", context_id: contextId, policy, always_ask: alwaysAsk ?? null });
+  }
+  setSandbox(contextId: ContextId, sandbox: Sandbox): Promise<ToolSettings> {
+    return this.execute({ type: "set_sandbox", context_id: contextId, sandbox });
+  }
+  setGeneration(contextId: ContextId, settings: GenerationSettings): Promise<GenerationSettings> {
+    return this.execute({ type: "set_generation", context_id: contextId, settings });
+  }
+  setMode(contextId: ContextId, mode: AgentMode): Promise<void> {
+    return this.execute({ type: "set_mode", context_id: contextId, mode });
+  }
+  setRole(contextId: ContextId, role: AgentRole): Promise<ToolSettings> {
+    return this.execute({ type: "set_role", context_id: contextId, role });
+  }
+  getSentRequest(contextId: ContextId): Promise<SentRequest | null> {
+    return this.execute({ type: "get_sent_request", context_id: contextId });
+  }
+  setTeam(contextId: ContextId, team?: Team | null): Promise<TeamView> {
+    return this.execute({ type: "set_team", context_id: contextId, team: team ?? null });
+  }
+  getTeam(contextId: ContextId): Promise<TeamView> {
+    return this.execute({ type: "get_team", context_id: contextId });
+  }
+  steerTeam(contextId: ContextId, action: TeamAction): Promise<void> {
+    return this.execute({ type: "steer_team", context_id: contextId, action });
+  }
+  listChildren(contextId: ContextId): Promise<Array<ChildSummary>> {
+    return this.execute({ type: "list_children", context_id: contextId });
+  }
+  getCodebaseIndex(contextId: ContextId): Promise<CodebaseIndex | null> {
+    return this.execute({ type: "get_codebase_index", context_id: contextId });
+  }
+  cancelCodebaseIndex(contextId: ContextId): Promise<CodebaseIndex | null> {
+    return this.execute({ type: "cancel_codebase_index", context_id: contextId });
+  }
+  rebuildCodebaseIndex(contextId: ContextId): Promise<CodebaseIndex | null> {
+    return this.execute({ type: "rebuild_codebase_index", context_id: contextId });
+  }
+  readWorkspaceFile(contextId: ContextId, path: string, line: number): Promise<FileExcerpt> {
+    return this.execute({ type: "read_workspace_file", context_id: contextId, path, line });
+  }
+  listWorkspaceFiles(contextId: ContextId, query: string, limit?: number | null): Promise<Array<string>> {
+    return this.execute({ type: "list_workspace_files", context_id: contextId, query, limit: limit ?? null });
+  }
+  setContextStrategy(contextId: ContextId, strategy: ContextStrategy, summarizeAtPercent?: number | null): Promise<void> {
+    return this.execute({ type: "set_context_strategy", context_id: contextId, strategy, summarize_at_percent: summarizeAtPercent ?? null });
+  }
+  storeImage(data: string, name?: string | null): Promise<StoredImage> {
+    return this.execute({ type: "store_image", data, name: name ?? null });
+  }
+  readImage(id: string): Promise<ImageData> {
+    return this.execute({ type: "read_image", id });
+  }
+  retryImage(contextId: ContextId, messageId: MessageId, mode?: ImageMode | null): Promise<void> {
+    return this.execute({ type: "retry_image", context_id: contextId, message_id: messageId, mode: mode ?? null });
+  }
+}
