@@ -29,6 +29,19 @@ pub fn limit() -> Duration {
     scaled(LIMIT)
 }
 
+/// A runtime whose database, images and default workspace are in `dir`
+/// (opened again on the same `dir`, it is the app after a restart),
+/// answering with `provider`; `configure` adjusts the configuration first.
+pub fn open_in(
+    dir: &std::path::Path,
+    provider: Arc<dyn LlmProvider>,
+    configure: impl FnOnce(&mut RuntimeConfig),
+) -> Runtime {
+    let mut config = RuntimeConfig::new(dir.join("braid.db"), dir.to_owned());
+    configure(&mut config);
+    Runtime::open(config, provider).unwrap().0
+}
+
 pub struct Harness {
     pub rt: Runtime,
     /// Holds the database, the images and the default workspace.
@@ -41,9 +54,7 @@ impl Harness {
     /// configuration first (policy, limits, model).
     pub fn open(provider: Arc<dyn LlmProvider>, configure: impl FnOnce(&mut RuntimeConfig)) -> Harness {
         let dir = tempfile::tempdir().unwrap();
-        let mut config = RuntimeConfig::new(dir.path().join("braid.db"), dir.path().to_owned());
-        configure(&mut config);
-        let rt = Runtime::open(config, provider).unwrap().0;
+        let rt = open_in(dir.path(), provider, configure);
         Harness { rt, dir }
     }
 

@@ -8,7 +8,7 @@
 
 use braid_llm::fake::FakeProvider;
 use braid_protocol::{McpState, ToolResultStatus};
-use braid_runtime::{Runtime, RuntimeConfig};
+use braid_testkit::harness::open_in;
 use braid_testkit::mcp::{call, server_bin, until};
 use serde_json::json;
 use std::sync::Arc;
@@ -20,8 +20,7 @@ const START: Duration = Duration::from_secs(60);
 async fn the_stateless_protocol_and_the_fallback_both_work() {
     let dir = tempfile::tempdir().unwrap();
     let fake = Arc::new(FakeProvider::echo(Duration::ZERO));
-    let rt =
-        Runtime::open(RuntimeConfig::new(dir.path().join("braid.db"), dir.path().to_owned()), fake.clone()).unwrap().0;
+    let rt = open_in(dir.path(), fake.clone(), |_| {});
     let settings = json!({"mcpServers": {
         "stateless": {"command": env!("CARGO_BIN_EXE_mcp-stateless-server")},
         "everything": {"command": server_bin("mcp-server-everything"), "args": ["stdio"]}

@@ -13,6 +13,7 @@ use braid_protocol::{
 };
 use braid_runtime::{Runtime, RuntimeConfig, RuntimeError};
 use braid_testkit::fixtures::{standin, team_workspace};
+use braid_testkit::harness::open_in;
 use braid_testkit::harness::{process_gone, Watch};
 use serde_json::Value;
 use std::path::Path;
@@ -45,8 +46,7 @@ struct Setup {
 async fn setup() -> Setup {
     let work = team_workspace();
     let data = tempfile::tempdir().unwrap();
-    let config = RuntimeConfig::new(data.path().join("braid.db"), data.path().to_owned());
-    let rt = Runtime::open(config, Arc::new(FakeProvider::echo(Duration::ZERO))).unwrap().0;
+    let rt = open_in(data.path(), Arc::new(FakeProvider::echo(Duration::ZERO)), |_| {});
     let ctx = rt.create_context(None, Some(work.path().display().to_string())).await.unwrap().id;
     Setup { rt, ctx, work, data }
 }

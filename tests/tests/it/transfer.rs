@@ -12,8 +12,9 @@ use braid_protocol::{
     Command, ContextId, ContextSummary, ExportFormat, ExportedFile, ImageAttachment, ImageMode, ImageSource,
     MessageType, NewMessage, Role, StoredImage,
 };
-use braid_runtime::{Runtime, RuntimeConfig};
+use braid_runtime::Runtime;
 use braid_testkit::fixtures::{magick, text_png};
+use braid_testkit::harness::open_in;
 use braid_testkit::harness::Watch;
 use serde_json::Value;
 use std::path::Path;
@@ -24,7 +25,7 @@ const B64: base64::engine::GeneralPurpose = base64::engine::general_purpose::STA
 
 fn open(dir: &Path) -> Runtime {
     let fake = Arc::new(FakeProvider::echo(Duration::ZERO));
-    Runtime::open(RuntimeConfig::new(dir.join("braid.db"), dir.to_owned()), fake).unwrap().0
+    open_in(dir, fake, |_| {})
 }
 
 async fn send(rt: &Runtime, id: &ContextId, message: NewMessage) {

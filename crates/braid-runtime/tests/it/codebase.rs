@@ -8,7 +8,8 @@
 
 use braid_llm::fake::FakeProvider;
 use braid_protocol::{IndexState, MessageType, NewMessage, StatusKind, ToolApprovalPolicy};
-use braid_runtime::{Runtime, RuntimeConfig, RuntimeError};
+use braid_runtime::RuntimeError;
+use braid_testkit::harness::open_in;
 use braid_testkit::harness::Watch;
 use braid_testkit::script::{answer, calls};
 use serde_json::json;
@@ -23,9 +24,7 @@ async fn a_model_finds_a_definition_and_the_file_opens_at_its_line() {
     let fake = Arc::new(FakeProvider::echo(Duration::ZERO));
     fake.push_reply(calls(&[("d", "find_definition", json!({"symbol": "Settings::apply"}))]));
     fake.push_reply(answer("It is in rust/src/lib.rs."));
-    let mut config = RuntimeConfig::new(data.path().join("braid.db"), data.path().to_owned());
-    config.machine.tools.policy = ToolApprovalPolicy::AutoAll;
-    let rt = Runtime::open(config, fake.clone()).unwrap().0;
+    let rt = open_in(data.path(), fake.clone(), |c| c.machine.tools.policy = ToolApprovalPolicy::AutoAll);
     let ctx = rt.create_context(None, Some(work.path().display().to_string())).await.unwrap().id;
     let mut watch = Watch::new(&rt, &ctx).await;
     rt.send_message(&ctx, NewMessage::user_text("where is apply?"), false).await.unwrap();
@@ -64,7 +63,7 @@ async fn a_model_finds_a_definition_and_the_file_opens_at_its_line() {
 async fn the_root_folder_is_never_indexed() {
     let data = tempfile::tempdir().unwrap();
     let fake = Arc::new(FakeProvider::echo(Duration::ZERO));
-    let rt = Runtime::open(RuntimeConfig::new(data.path().join("braid.db"), data.path().to_owned()), fake).unwrap().0;
+    let rt = open_in(data.path(), fake, |_| {});
     let ctx = rt.create_context(None, Some("/".into())).await.unwrap().id;
     assert_eq!(rt.codebase_index(&ctx).await.unwrap(), None);
     rt.shutdown().await;

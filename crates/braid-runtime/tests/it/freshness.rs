@@ -11,7 +11,8 @@ use braid_llm::fake::FakeProvider;
 use braid_protocol::{
     ApprovalDecision, FileState, NewMessage, OverwriteReason, StatusKind, ToolApprovalPolicy, ToolResultStatus,
 };
-use braid_runtime::{Runtime, RuntimeConfig};
+use braid_runtime::Runtime;
+use braid_testkit::harness::open_in;
 use braid_testkit::harness::Watch;
 use braid_testkit::script::{answer, calls, results};
 use serde_json::json;
@@ -20,9 +21,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 fn open(dir: &Path, fake: Arc<FakeProvider>, policy: ToolApprovalPolicy) -> Runtime {
-    let mut c = RuntimeConfig::new(dir.join("braid.db"), dir.to_owned());
-    c.machine.tools.policy = policy;
-    Runtime::open(c, fake).unwrap().0
+    open_in(dir, fake, |c| c.machine.tools.policy = policy)
 }
 
 async fn settled(rt: &Runtime, id: &braid_protocol::ContextId) {

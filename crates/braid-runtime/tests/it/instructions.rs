@@ -7,7 +7,8 @@
 
 use braid_llm::fake::FakeProvider;
 use braid_protocol::{ContextId, NewMessage};
-use braid_runtime::{Runtime, RuntimeConfig};
+use braid_runtime::Runtime;
+use braid_testkit::harness::open_in;
 use braid_testkit::harness::Watch;
 use std::sync::Arc;
 use std::time::Duration;
@@ -25,8 +26,7 @@ async fn the_instructions_file_at_the_folders_root_is_read_for_every_request() {
     let project = dir.path().join("project");
     std::fs::create_dir(&project).unwrap();
     let fake = Arc::new(FakeProvider::echo(Duration::ZERO));
-    let config = RuntimeConfig::new(dir.path().join("braid.db"), dir.path().to_owned());
-    let rt = Runtime::open(config, fake.clone()).unwrap().0;
+    let rt = open_in(dir.path(), fake.clone(), |_| {});
     let id = rt.create_context(None, Some(project.display().to_string())).await.unwrap().id;
     let system = |i: usize| fake.requests()[i].system.clone().unwrap_or_default();
 

@@ -6,7 +6,8 @@
 
 use braid_llm::fake::FakeProvider;
 use braid_protocol::{Command, ContextId, NewMessage, SearchHit};
-use braid_runtime::{Runtime, RuntimeConfig};
+use braid_runtime::Runtime;
+use braid_testkit::harness::open_in;
 use braid_testkit::harness::Watch;
 use std::path::Path;
 use std::sync::Arc;
@@ -14,7 +15,7 @@ use std::time::Duration;
 
 fn open(dir: &Path) -> Runtime {
     let fake = Arc::new(FakeProvider::echo(Duration::ZERO));
-    Runtime::open(RuntimeConfig::new(dir.join("braid.db"), dir.to_owned()), fake).unwrap().0
+    open_in(dir, fake, |_| {})
 }
 
 async fn say(rt: &Runtime, id: &ContextId, text: &str) {

@@ -11,7 +11,8 @@ use braid_llm::fake::FakeProvider;
 use braid_protocol::{
     ApprovalDecision, McpState, MessageType, NewMessage, Permission, StatusKind, ToolResultStatus, ToolSource,
 };
-use braid_runtime::{Runtime, RuntimeConfig};
+use braid_runtime::Runtime;
+use braid_testkit::harness::open_in;
 use braid_testkit::harness::Watch;
 use braid_testkit::mcp::{call, outputs, server_bin, until};
 use braid_testkit::script::{answer, calls};
@@ -23,7 +24,7 @@ use std::time::Duration;
 const START: Duration = Duration::from_secs(60);
 
 fn open(dir: &Path, fake: Arc<FakeProvider>, mcp: serde_json::Value) -> Runtime {
-    let rt = Runtime::open(RuntimeConfig::new(dir.join("braid.db"), dir.to_owned()), fake).unwrap().0;
+    let rt = open_in(dir, fake, |_| {});
     std::fs::write(dir.join("mcp.json"), mcp.to_string()).unwrap();
     rt.start_mcp(dir.join("mcp.json"));
     rt
@@ -258,7 +259,7 @@ async fn resources_join_a_conversation_and_prompts_fill_the_composer() {
 async fn a_settings_file_that_cannot_be_used_is_kept_and_said_so() {
     let dir = tempfile::tempdir().unwrap();
     let fake = Arc::new(FakeProvider::echo(Duration::ZERO));
-    let rt = Runtime::open(RuntimeConfig::new(dir.path().join("braid.db"), dir.path().to_owned()), fake).unwrap().0;
+    let rt = open_in(dir.path(), fake, |_| {});
     let broken = r#"{"mcpServers": {"a": {"command": "x", "url": "http://h"}}}"#;
     std::fs::write(dir.path().join("mcp.json"), broken).unwrap();
     rt.start_mcp(dir.path().join("mcp.json"));
@@ -284,10 +285,8 @@ async fn a_settings_file_that_cannot_be_used_is_kept_and_said_so() {
 async fn a_servers_call_timeout_governs_its_calls_not_the_conversations() {
     let dir = tempfile::tempdir().unwrap();
     let fake = Arc::new(FakeProvider::echo(Duration::ZERO));
-    let mut config = RuntimeConfig::new(dir.path().join("braid.db"), dir.path().to_owned());
     // The conversation's limit for built-in tools: far below the call.
-    config.machine.tools.timeout_ms = 500;
-    let rt = Runtime::open(config, fake.clone()).unwrap().0;
+    let rt = open_in(dir.path(), fake.clone(), |c| c.machine.tools.timeout_ms = 500);
     let everything =
         |ms: u64| json!({"command": server_bin("mcp-server-everything"), "args": ["stdio"], "callTimeoutMs": ms});
     let mcp = json!({"mcpServers": {"patient": everything(60_000), "hasty": everything(1_000)}});

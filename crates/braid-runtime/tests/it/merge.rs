@@ -10,14 +10,15 @@ use braid_protocol::{
     BranchId, Command, ContextId, ErrorCode, GraphView, MergeOptions, MergePreview, MergeStrategy, MessageId,
     NewMessage,
 };
-use braid_runtime::{Runtime, RuntimeConfig};
+use braid_runtime::Runtime;
+use braid_testkit::harness::open_in;
 use braid_testkit::harness::Watch;
 use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
 fn open(dir: &Path, fake: Arc<FakeProvider>) -> Runtime {
-    Runtime::open(RuntimeConfig::new(dir.join("braid.db"), dir.to_owned()), fake).unwrap().0
+    open_in(dir, fake, |_| {})
 }
 
 async fn say(rt: &Runtime, id: &ContextId, text: &str) {

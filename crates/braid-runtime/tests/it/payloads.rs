@@ -10,7 +10,8 @@ use braid_llm::fake::{FakeProvider, FakeStep};
 use braid_protocol::{
     ContextId, ControlKind, LineRange, MessageType, Payload, PromptPart, SendMessageRequest, StatusKind, WorkflowStatus,
 };
-use braid_runtime::{Runtime, RuntimeConfig};
+use braid_runtime::Runtime;
+use braid_testkit::harness::open_in;
 use braid_testkit::harness::Watch;
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -38,8 +39,7 @@ fn setup() -> (tempfile::TempDir, Arc<FakeProvider>, Runtime, std::path::PathBuf
     std::fs::create_dir_all(project.join(".braid/workflows")).unwrap();
     std::fs::write(project.join("notes.txt"), "one\ntwo\nthree\n").unwrap();
     let fake = Arc::new(FakeProvider::echo(Duration::ZERO));
-    let config = RuntimeConfig::new(dir.path().join("braid.db"), dir.path().to_owned());
-    let rt = Runtime::open(config, fake.clone()).unwrap().0;
+    let rt = open_in(dir.path(), fake.clone(), |_| {});
     (dir, fake, rt, project)
 }
 

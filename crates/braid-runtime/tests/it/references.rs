@@ -8,14 +8,13 @@
 use braid_core::llm::StopReason;
 use braid_llm::fake::{FakeProvider, FakeStep};
 use braid_protocol::{BraidEvent, FileRefStatus, LineRange, MessageType, NewMessage, StatusKind, ToolApprovalPolicy};
-use braid_runtime::{Runtime, RuntimeConfig};
+use braid_runtime::Runtime;
+use braid_testkit::harness::open_in;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 fn open(dir: &std::path::Path, fake: Arc<FakeProvider>) -> Runtime {
-    let mut c = RuntimeConfig::new(dir.join("braid.db"), dir.to_owned());
-    c.machine.tools.policy = ToolApprovalPolicy::AutoAll;
-    Runtime::open(c, fake).unwrap().0
+    open_in(dir, fake, |c| c.machine.tools.policy = ToolApprovalPolicy::AutoAll)
 }
 
 async fn idle(rt: &Runtime, id: &braid_protocol::ContextId) {

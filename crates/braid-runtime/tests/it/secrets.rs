@@ -9,6 +9,7 @@
 use braid_llm::fake::FakeProvider;
 use braid_protocol::{MessageType, NewMessage, StatusKind, ToolApprovalPolicy};
 use braid_runtime::{Runtime, RuntimeConfig};
+use braid_testkit::harness::open_in;
 use braid_testkit::harness::Watch;
 use braid_testkit::script::{answer, calls};
 use serde_json::json;
@@ -86,9 +87,7 @@ async fn a_token_reaches_the_model_as_a_placeholder_and_tools_as_itself() {
 async fn a_workspace_listed_in_show_secrets_in_is_sent_as_it_is() {
     let dir = tempfile::tempdir().unwrap();
     let fake = Arc::new(FakeProvider::echo(Duration::ZERO));
-    let mut config = RuntimeConfig::new(dir.path().join("braid.db"), dir.path().to_owned());
-    config.show_secrets_in = vec![dir.path().to_owned()];
-    let (rt, _) = Runtime::open(config, fake.clone()).unwrap();
+    let rt = open_in(dir.path(), fake.clone(), |c| c.show_secrets_in = vec![dir.path().to_owned()]);
     let ctx = rt.create_context(None, None).await.unwrap().id;
     let mut watch = Watch::new(&rt, &ctx).await;
     rt.send_message(&ctx, NewMessage::user_text(&format!("token {TOKEN}")), false).await.unwrap();

@@ -7,7 +7,8 @@
 
 use braid_llm::fake::FakeProvider;
 use braid_protocol::{BraidEvent, ContextId, NewMessage, NoticeCode};
-use braid_runtime::{Runtime, RuntimeConfig};
+use braid_runtime::Runtime;
+use braid_testkit::harness::open_in;
 use braid_testkit::harness::Watch;
 use braid_testkit::script::answer;
 use std::path::Path;
@@ -15,9 +16,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 fn open(dir: &Path, fake: Arc<FakeProvider>) -> Runtime {
-    let mut config = RuntimeConfig::new(dir.join("braid.db"), dir.to_owned());
-    config.model_titles = true;
-    Runtime::open(config, fake).unwrap().0
+    open_in(dir, fake, |c| c.model_titles = true)
 }
 
 /// Sends `text` and waits for the conversation's title notice.

@@ -12,6 +12,7 @@ use braid_protocol::{
     StatusKind, ToolApprovalPolicy, ToolResultStatus, ToolUse,
 };
 use braid_runtime::{Runtime, RuntimeConfig};
+use braid_testkit::harness::open_in;
 use braid_testkit::harness::{limit, scaled, Watch};
 use braid_testkit::script::{answer, calls, results};
 use serde_json::json;
@@ -20,10 +21,10 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 fn open(dir: &Path, fake: Arc<FakeProvider>, policy: ToolApprovalPolicy, timeout_ms: u64) -> Runtime {
-    let mut c = RuntimeConfig::new(dir.join("braid.db"), dir.to_owned());
-    c.machine.tools.policy = policy;
-    c.machine.tools.timeout_ms = timeout_ms;
-    Runtime::open(c, fake).unwrap().0
+    open_in(dir, fake, |c| {
+        c.machine.tools.policy = policy;
+        c.machine.tools.timeout_ms = timeout_ms;
+    })
 }
 
 fn say(t: &str) -> NewMessage {
