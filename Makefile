@@ -140,10 +140,12 @@ bench-ui: build
 	cd ui && BRAID_SERVER_BIN=$(TARGET_DIR)/debug/braid-server BRAID_SEED_BIN=$(TARGET_DIR)/debug/examples/seed node e2e/graph-perf.mjs
 
 ## Channel per subscription vs window events in the real window. Builds
-## braid-desktop with the ipc-bench feature (and back without it).
+## the page and braid-desktop with the measurement in (and back without).
 bench-ipc: ui
+	cd ui && BRAID_IPC_BENCH=1 npm run build
 	$(CARGO) build --workspace --locked --features braid-desktop/ipc-bench
 	cd ui && BRAID_DESKTOP_BIN=$(TARGET_DIR)/debug/braid-desktop node e2e/ipc-bench.mjs
+	cd ui && npm run build
 	$(CARGO) build --workspace --locked
 
 ## Time to first token through Braid's server against straight to the

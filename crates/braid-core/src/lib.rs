@@ -26,6 +26,7 @@ pub mod prompt;
 pub mod recovery;
 pub mod resources;
 pub mod secrets;
+#[cfg(any(test, feature = "sim"))]
 pub mod sim;
 pub mod subagents;
 pub mod team;

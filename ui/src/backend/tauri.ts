@@ -4,8 +4,10 @@ import { Channel, invoke } from "@tauri-apps/api/core";
 import { open } from "@tauri-apps/plugin-dialog";
 import type { BraidEvent, Command, ContextId, ContextSnapshot, ExportFormat, ResponseTo, WireError } from "../generated/protocol";
 import { CommandBackend } from "./commands";
-import "./ipcBench";
 import { BackendError } from "./types";
+
+// Only in the measurement's build (see vite.config.ts).
+if (__IPC_BENCH__) void import("./ipcBench");
 
 type Push = { kind: "snapshot"; snapshot: ContextSnapshot } | { kind: "event"; event: BraidEvent } | { kind: "lagged"; missed: number };
 
