@@ -46,7 +46,8 @@ try {
   check(await page.getByRole("button", { name: "Stop", exact: true }).isVisible(), "while busy a Stop button sits beside Discard");
   await page.getByRole("button", { name: "Discard" }).click();
   await page.getByTestId("state").filter({ hasText: "Idle" }).waitFor({ timeout: 5000 });
-  await page.waitForTimeout(300);
+  // The notice comes after the cancel is stored: the list is final then.
+  await page.locator(".notice", { hasText: "Cancelled" }).waitFor({ timeout: 5000 });
   const answers = await page.locator(".message.assistant").count();
   check(answers === 1, `Discard stops mid-stream and keeps no partial answer (${answers} answers shown)`);
 
@@ -107,16 +108,29 @@ try {
   await box.fill(Array.from({ length: 400 }, (_, i) => `long${i}`).join(" "));
   await box.press("Enter");
   await page.getByTestId("state").filter({ hasText: "Streaming" }).waitFor({ timeout: 15000 });
-  await page.waitForTimeout(1500);
+  // Waits are for the stream itself: the answer outgrowing the view, then
+  // growing further while the reader is elsewhere.
+  const streamedLength = () => page.locator(".message.streaming").evaluate((el) => el.textContent.length).catch(() => 0);
+  const grows = async () => {
+    const from = await streamedLength();
+    await page.waitForFunction((n) => (document.querySelector(".message.streaming")?.textContent.length ?? 0) > n + 200, from, { timeout: 15000 });
+  };
+  await list.evaluate((el) => new Promise((done) => {
+    const tall = () => (el.scrollHeight > el.clientHeight * 1.5 ? done() : requestAnimationFrame(tall));
+    tall();
+  }));
+  await grows();
   const following = await below();
   check(following <= 2, `a streaming answer is followed at the bottom (${following}px below)`);
   await list.hover();
   await page.mouse.wheel(0, -300);
-  await page.waitForTimeout(1000);
+  await jump.waitFor({ timeout: 5000 });
+  await grows();
   const away = await below();
   check(away > 200 && (await jump.isVisible()), `scrolled up while it streams, the reader stays put (${Math.round(away)}px above the bottom) and Jump to latest shows`);
   await jump.click();
-  await page.waitForTimeout(1000);
+  await jump.waitFor({ state: "hidden", timeout: 5000 });
+  await grows();
   const back = await below();
   check(back <= 2 && !(await jump.isVisible()), `Jump to latest returns to the bottom and follows the stream again (${back}px below)`);
   await page.getByRole("button", { name: "Discard" }).click();

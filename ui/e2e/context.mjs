@@ -26,25 +26,27 @@ try {
     const text = Array.from({ length: 300 }, (_, i) => `note${turns}x${i}`).join(" ");
     await box.fill(text);
     await box.press("Enter");
-    await page.waitForTimeout(100);
-    await state.filter({ hasText: "Idle" }).waitFor({ timeout: 30000 });
     // Each answer shows up, however fast the turns follow each other (a
     // reload that raced the next turn once left the chat a few turns behind).
-    await page.locator(".message.assistant", { hasText: `You said: note${turns}x0 note${turns}x1 ` }).waitFor({ timeout: 10000 });
+    await page.locator(".message.assistant", { hasText: `You said: note${turns}x0 note${turns}x1 ` }).waitFor({ timeout: 30000 });
+    await state.filter({ hasText: "Idle" }).waitFor({ timeout: 30000 });
     if (await page.getByRole("button", { name: "Show the full history" }).count()) break;
   }
   // At rest the list stays still: rows taller than the view once made it
   // jump between two windows every frame (~70 scroll events a second).
+  // Counted over 60 frames: the jumping it guards against was per frame.
   const scrolls = await page.locator(".messages").evaluate(
     (el) =>
       new Promise((done) => {
         let n = 0;
+        let frames = 0;
         el.addEventListener("scroll", () => n++);
-        setTimeout(() => done(n), 1000);
+        const frame = () => (++frames >= 60 ? done(n) : requestAnimationFrame(frame));
+        requestAnimationFrame(frame);
       }),
   );
-  // (A snapshot landing in that second may move it once or twice.)
-  check(scrolls < 5, `at rest, with answers taller than the view, the list does not scroll by itself (${scrolls} scroll events in 1 s)`);
+  // (A snapshot landing in those frames may move it once or twice.)
+  check(scrolls < 5, `at rest, with answers taller than the view, the list does not scroll by itself (${scrolls} scroll events in 60 frames)`);
   // The marker stands where the summarised messages were: at the top.
   await page.locator(".messages").evaluate((el) => (el.scrollTop = 0));
   const marker = page.getByTestId("summary");
@@ -58,7 +60,7 @@ try {
   await page.getByRole("button", { name: "Show the full history" }).click();
   await page.getByRole("button", { name: "Show the summarised view" }).waitFor();
   await page.locator(".messages").evaluate((el) => (el.scrollTop = 0));
-  await page.waitForTimeout(200);
+  await page.locator(".message.user", { hasText: "note0x0 note0x1" }).first().waitFor({ timeout: 5000 }).catch(() => {});
   const shownAfter = await page.locator(".message.user", { hasText: "note0x0 note0x1" }).count();
   check(shownAfter === 1, "the full history shows the summarised messages again");
   const meter = await page.getByTestId("meter").innerText();
