@@ -16,6 +16,17 @@ pub enum Tokenizer {
     Estimate,
 }
 
+impl From<Tokenizer> for braid_protocol::TokenEncoding {
+    /// How a message's tokens are counted for a model with this tokenizer.
+    fn from(tokenizer: Tokenizer) -> braid_protocol::TokenEncoding {
+        match tokenizer {
+            Tokenizer::O200k => braid_protocol::TokenEncoding::O200k,
+            Tokenizer::Cl100k => braid_protocol::TokenEncoding::Cl100k,
+            Tokenizer::Estimate => braid_protocol::TokenEncoding::Estimate,
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ModelInfo {
     pub id: String,

@@ -11,19 +11,18 @@ mod approval;
 mod children;
 mod failure;
 mod files;
-mod mailbox;
 mod merge;
 mod message;
 mod meta;
 mod request;
 mod secrets;
 mod sent;
+mod subagents;
 mod team;
 mod title;
 mod work;
 
-pub use mailbox::Mailbox;
-pub use meta::MetaChange;
+use crate::mailbox::{BranchEdit, Input, Mailbox, MetaChange};
 
 use crate::tool_task::ToolTask;
 use crate::watch::FileWatch;
@@ -32,93 +31,11 @@ use crate::{clock, llm_task::LlmTask};
 use braid_core::history::{TransitionLog, TransitionRecord};
 use braid_core::machine::{Effect, Event, Reply};
 use braid_core::{ContextState, Conversation};
-use braid_protocol::{
-    BraidEvent, BranchId, ContextSnapshot, ContextSummary, ErrorCode, MessageId, Notice, RequestId, WireError,
-};
+use braid_protocol::{ErrorCode, MessageId, RequestId, WireError};
 use braid_store::ContextMeta;
 use braid_workspace::freshness::FileFreshness;
-use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
-use tokio::sync::{broadcast, mpsc, oneshot};
-
-pub use merge::{MergeAnswer, MergeOp};
-pub use message::MessageOp;
-
-pub type Answer<T> = oneshot::Sender<Result<T, WireError>>;
-
-pub enum Input {
-    /// From the context's own tasks (stream, timers, pipeline).
-    Event(Event),
-    /// From a caller, answered with the transition's reply.
-    Command(Event, Answer<Reply>),
-    Snapshot {
-        tail: usize,
-        answer: Answer<ContextSnapshot>,
-    },
-    Subscribe {
-        tail: usize,
-        answer: Answer<(ContextSnapshot, broadcast::Receiver<BraidEvent>)>,
-    },
-    CreateBranch {
-        from: MessageId,
-        /// Everything before `from` rather than up to it.
-        before: bool,
-        name: String,
-        system_prompt: Option<String>,
-        answer: Answer<BranchId>,
-    },
-    /// Checked here, where the branches are, then fed to the machine.
-    EditBranch {
-        branch: BranchId,
-        edit: BranchEdit,
-        answer: Answer<Reply>,
-    },
-    /// Checked here, where the branches are, then fed to the machine.
-    SwitchBranch {
-        to: BranchId,
-        answer: Answer<Reply>,
-    },
-    History {
-        answer: Answer<Vec<TransitionRecord>>,
-    },
-    /// Merges, their previews and undos, and the history graph.
-    Merge {
-        op: MergeOp,
-        answer: Answer<MergeAnswer>,
-    },
-    /// A new title, model choice or pin.
-    UpdateMeta {
-        change: MetaChange,
-        answer: Answer<ContextSummary>,
-    },
-    /// A title for a conversation still called "New conversation".
-    AutoTitle(String),
-    /// A watched file may have changed: check it now.
-    CheckFile(PathBuf),
-    /// Tell the context's clients (from its tasks).
-    Notice(Notice),
-    /// Something done to one stored message (looked up here, then fed to
-    /// the machine).
-    Message {
-        message_id: MessageId,
-        op: MessageOp,
-        answer: Answer<Reply>,
-    },
-    /// Stop everything in flight and end the task.
-    Shutdown {
-        answer: oneshot::Sender<()>,
-    },
-}
-
-/// A change to a branch, other than forking and switching.
-pub enum BranchEdit {
-    Rename(String),
-    /// `None`: the conversation's prompt applies again.
-    Prompt(Option<String>),
-    /// `None`: the conversation's model answers again.
-    Model(Option<braid_protocol::ModelChoice>),
-    Delete,
-}
+use tokio::sync::mpsc;
 
 pub struct ContextActor {
     shared: Arc<Shared>,
@@ -152,7 +69,7 @@ pub struct ContextActor {
     /// How many secrets the last notice counted.
     secrets_noticed: usize,
     /// The children of a running `spawn_agents` call.
-    sub_agents: Option<crate::subagents::SubAgentsRun>,
+    sub_agents: Option<subagents::SubAgentsRun>,
 }
 
 /// The executors' way back into this mailbox, as the only thing they see.

@@ -2,7 +2,7 @@
 //! preview first, undoing a merge, and the history graph. Each is decided
 //! by the core in the context's task; here they are only asked for.
 
-use crate::actor::{Input, MergeAnswer, MergeOp};
+use crate::mailbox::{Input, MergeAnswer, MergeOp};
 use crate::{BranchEdit, Runtime, RuntimeError};
 use braid_protocol::{BranchId, ContextId, ErrorCode, GraphView, MergeOptions, MergePreview, MessageId, WireError};
 

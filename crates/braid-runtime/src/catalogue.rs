@@ -16,7 +16,7 @@ impl Runtime {
     /// any other's, by its permission.
     pub async fn register_tool(&self, tool: Arc<dyn braid_tools::Tool>) -> Result<(), RuntimeError> {
         self.swap_catalogue(|next| next.register(tool)).map_err(|e| RuntimeError::InvalidInput(e.to_string()))?;
-        self.shared.contexts.catalogue_changed(&self.shared).await;
+        self.shared.contexts.catalogue_changed(self.shared.catalogue()).await;
         Ok(())
     }
 
@@ -24,7 +24,7 @@ impl Runtime {
     pub async fn unregister_tool(&self, name: &str) -> bool {
         let removed = self.swap_catalogue(|next| next.unregister(name));
         if removed {
-            self.shared.contexts.catalogue_changed(&self.shared).await;
+            self.shared.contexts.catalogue_changed(self.shared.catalogue()).await;
         }
         removed
     }
@@ -43,7 +43,7 @@ impl Runtime {
                 }
             }
         });
-        self.shared.contexts.catalogue_changed(&self.shared).await;
+        self.shared.contexts.catalogue_changed(self.shared.catalogue()).await;
     }
 
     /// Changes the catalogue at once (what comes after must see the
@@ -51,7 +51,7 @@ impl Runtime {
     pub(crate) fn edit_catalogue(&self, edit: impl FnOnce(&mut ToolRegistry)) {
         self.swap_catalogue(edit);
         let rt = self.clone();
-        tokio::spawn(async move { rt.shared.contexts.catalogue_changed(&rt.shared).await });
+        tokio::spawn(async move { rt.shared.contexts.catalogue_changed(rt.shared.catalogue()).await });
     }
 
     /// The one place the catalogue changes: a copy is edited and replaces

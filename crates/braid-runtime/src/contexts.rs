@@ -3,12 +3,11 @@
 //! contexts through it (a sub-agent's parent, a team's members), and a
 //! change to the tool catalogue reaches every loaded context from here.
 
-use crate::actor::{ContextActor, Input, Mailbox};
-use crate::{RuntimeError, Shared};
+use crate::mailbox::{Input, Mailbox};
+use crate::RuntimeError;
 use braid_core::machine::Event;
-use braid_protocol::ContextId;
+use braid_protocol::{ContextId, ToolSpec};
 use std::collections::HashMap;
-use std::sync::Arc;
 use tokio::sync::{oneshot, Mutex};
 
 #[derive(Default)]
@@ -17,19 +16,20 @@ pub(crate) struct Contexts {
 }
 
 impl Contexts {
-    /// The context's mailbox, loading the context from the store on first
-    /// use (and again if its task ended).
-    pub(crate) async fn get(&self, shared: &Arc<Shared>, id: &ContextId) -> Result<Mailbox, RuntimeError> {
+    /// The context's mailbox; on first use (and again if its task ended)
+    /// `load` starts its task, once however many ask at the same time.
+    /// The registry does not know how a context is loaded: the runtime
+    /// says (so this stays below the actor).
+    pub(crate) async fn get_or_load(
+        &self,
+        id: &ContextId,
+        load: impl FnOnce() -> Result<Mailbox, RuntimeError>,
+    ) -> Result<Mailbox, RuntimeError> {
         let mut loaded = self.loaded.lock().await;
         if let Some(tx) = loaded.get(id).filter(|tx| !tx.is_closed()) {
             return Ok(tx.clone());
         }
-        let stored = match shared.lock_store().load_context(id) {
-            Ok(l) => l,
-            Err(braid_store::StoreError::NotFound(_)) => return Err(RuntimeError::NotFound(id.clone())),
-            Err(e) => return Err(e.into()),
-        };
-        let tx = ContextActor::spawn(shared.clone(), stored.meta, stored.state, stored.conversation);
+        let tx = load()?;
         loaded.insert(id.clone(), tx.clone());
         Ok(tx)
     }
@@ -56,8 +56,7 @@ impl Contexts {
     }
 
     /// Tells every loaded context about the tools registered now.
-    pub(crate) async fn catalogue_changed(&self, shared: &Shared) {
-        let tools = shared.catalogue();
+    pub(crate) async fn catalogue_changed(&self, tools: Vec<ToolSpec>) {
         for tx in self.loaded.lock().await.values() {
             let _ = tx.send(Input::Event(Event::CatalogueChanged { tools: tools.clone() }));
         }

@@ -2,7 +2,6 @@
 //! GGUF run in-process), the built-in echo (demos, the browser tests), a
 //! server given on the command line, or a test's scripted provider.
 
-use crate::providers::encoding_of;
 use braid_llm::local::OpenedModel;
 use braid_llm::LlmProvider;
 use braid_protocol::TokenEncoding;
@@ -44,7 +43,7 @@ impl Fallback {
             max_output_tokens: info.max_output_tokens,
             vision: info.vision,
             tools: info.tools,
-            encoding: encoding_of(info.tokenizer),
+            encoding: info.tokenizer.into(),
         }
     }
 

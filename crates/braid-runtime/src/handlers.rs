@@ -235,17 +235,17 @@ impl Handlers for Runtime {
     }
     async fn save_provider(&self, provider: ProviderInput) -> Answer<SettingsView> {
         let view = self.providers().save(provider)?;
-        self.shared.contexts.catalogue_changed(&self.shared).await;
+        self.shared.contexts.catalogue_changed(self.shared.catalogue()).await;
         Ok(view)
     }
     async fn remove_provider(&self, provider_id: String) -> Answer<SettingsView> {
         let view = self.providers().remove(&provider_id)?;
-        self.shared.contexts.catalogue_changed(&self.shared).await;
+        self.shared.contexts.catalogue_changed(self.shared.catalogue()).await;
         Ok(view)
     }
     async fn set_default_provider(&self, provider_id: String) -> Answer<SettingsView> {
         let view = self.providers().set_default(&provider_id)?;
-        self.shared.contexts.catalogue_changed(&self.shared).await;
+        self.shared.contexts.catalogue_changed(self.shared.catalogue()).await;
         Ok(view)
     }
     async fn test_provider(&self, provider: ProviderInput) -> Answer<Vec<ModelSummary>> {

@@ -10,8 +10,10 @@ mod actor;
 mod agent_task;
 mod branches;
 mod catalogue;
+mod children;
 mod clock;
 mod codebase;
+mod complete;
 mod contexts;
 mod dispatch;
 mod error;
@@ -23,10 +25,12 @@ mod library;
 mod llm_task;
 mod local_models;
 mod local_servers;
+mod mailbox;
 mod mcp;
 mod mcp_context;
 mod mcp_pins;
 mod mcp_secrets;
+mod mcp_servers;
 mod mcp_workspace;
 mod meta_edits;
 mod model_count;
@@ -39,7 +43,6 @@ mod seen;
 mod send;
 mod shared;
 mod snapshot;
-mod subagents;
 mod subscription;
 mod summary_task;
 mod team;
@@ -50,16 +53,16 @@ mod watch;
 mod workflows;
 mod workspace;
 
-pub use actor::BranchEdit;
 pub use braid_vision::limit_ocr_threads;
 pub use dispatch::Handlers;
 pub use error::RuntimeError;
+pub use mailbox::BranchEdit;
 pub use providers::{detect_local_servers, Fallback, Providers};
 pub use shared::RuntimeConfig;
 use shared::{sweep_images, Shared};
 pub use subscription::Subscription;
 
-use actor::{ContextActor, Input};
+use actor::ContextActor;
 use braid_core::history::TransitionRecord;
 use braid_core::machine::{Event, Reply};
 use braid_core::pipeline::Pipeline;
@@ -71,6 +74,7 @@ use braid_protocol::{
     ImageMode, MessageId, StoredImage, WireError,
 };
 use braid_store::{ContextMeta, RecoveryReport, Store};
+use mailbox::Input;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, RwLock};
 use tokio::sync::{broadcast, oneshot};
@@ -103,7 +107,7 @@ impl Runtime {
             max_output_tokens: config.max_tokens,
             vision: false,
             tools: known.as_ref().is_none_or(|m| m.tools),
-            encoding: known.map_or(braid_protocol::TokenEncoding::O200k, |m| providers::encoding_of(m.tokenizer)),
+            encoding: known.map_or(braid_protocol::TokenEncoding::O200k, |m| m.tokenizer.into()),
             provider,
         };
         let providers = Providers::in_memory(Secrets::file_only(&dir)).with_fallback(fallback);
@@ -283,7 +287,9 @@ impl Runtime {
         message_id: MessageId,
         mode: Option<ImageMode>,
     ) -> Result<(), RuntimeError> {
-        self.ask(id, |answer| Input::Message { message_id, op: actor::MessageOp::Reread(mode), answer }).await.map(drop)
+        self.ask(id, |answer| Input::Message { message_id, op: mailbox::MessageOp::Reread(mode), answer })
+            .await
+            .map(drop)
     }
 
     /// After the tool loop stopped (limit, repeat, interrupt): go on.
@@ -371,6 +377,20 @@ impl Runtime {
         self.shared.contexts.close_all().await;
     }
 
+    /// The context's mailbox, its task started from the store on first use.
+    pub(crate) async fn mailbox(&self, id: &ContextId) -> Result<mailbox::Mailbox, RuntimeError> {
+        let shared = &self.shared;
+        let load = || {
+            let stored = match shared.lock_store().load_context(id) {
+                Ok(l) => l,
+                Err(braid_store::StoreError::NotFound(_)) => return Err(RuntimeError::NotFound(id.clone())),
+                Err(e) => return Err(e.into()),
+            };
+            Ok(ContextActor::spawn(shared.clone(), stored.meta, stored.state, stored.conversation))
+        };
+        shared.contexts.get_or_load(id, load).await
+    }
+
     pub(crate) async fn command(&self, id: &ContextId, event: Event) -> Result<Reply, RuntimeError> {
         self.ask(id, |answer| Input::Command(event, answer)).await
     }
@@ -378,9 +398,9 @@ impl Runtime {
     pub(crate) async fn ask<T>(
         &self,
         id: &ContextId,
-        make: impl FnOnce(actor::Answer<T>) -> Input,
+        make: impl FnOnce(mailbox::Answer<T>) -> Input,
     ) -> Result<T, RuntimeError> {
-        let tx = self.shared.contexts.get(&self.shared, id).await?;
+        let tx = self.mailbox(id).await?;
         let (answer, reply) = oneshot::channel();
         tx.send(make(answer)).map_err(|_| RuntimeError::Closed(id.clone()))?;
         match reply.await {

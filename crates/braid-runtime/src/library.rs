@@ -3,7 +3,7 @@
 //! the store directly (every conversation, loaded or not); a pin goes
 //! through the conversation's task so its own picture stays right.
 
-use crate::actor::{Input, MessageOp, MetaChange};
+use crate::mailbox::{Input, MessageOp, MetaChange};
 use crate::{Runtime, RuntimeError};
 use braid_protocol::{ContextId, MessageId, SearchHit, SnippetPart};
 

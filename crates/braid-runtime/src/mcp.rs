@@ -3,90 +3,18 @@
 //! each tells applied here: its tools join or leave the catalogue (every
 //! loaded context is told), its state is kept for the settings.
 
-use crate::mcp_workspace::{wanted, Wanted, WorkspaceFile};
+use crate::mcp_servers::{Running, Servers};
+use crate::mcp_workspace::{wanted, Wanted};
 use crate::shared::Shared;
 use crate::{Runtime, RuntimeError};
-use braid_core::resources::ResourceKey;
-use braid_protocol::{McpServerStatus, McpSettings, McpState, Timestamp, ToolSource};
-use braid_tools::mcp::{McpConfig, McpPeer, Phase, ReadMcpResult, ResultStore, Supervisor, Update};
-use std::collections::BTreeMap;
+use braid_protocol::{McpServerStatus, McpSettings, McpState, ToolSource};
+use braid_tools::mcp::{McpConfig, Phase, ReadMcpResult, ResultStore, Supervisor, Update};
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex, MutexGuard, PoisonError, Weak};
+use std::sync::{Arc, Weak};
 use tokio::sync::{mpsc, watch};
-
-pub(crate) struct Mcp {
-    servers: Mutex<Servers>,
-    /// Counts the changes applied, for whoever waits on one.
-    changed: watch::Sender<u64>,
-}
-
-impl Default for Mcp {
-    fn default() -> Mcp {
-        Mcp { servers: Mutex::default(), changed: watch::Sender::new(0) }
-    }
-}
 
 /// The catalogue name of [`ReadMcpResult`].
 const READ_RESULT: &str = "read_mcp_result";
-
-#[derive(Default)]
-struct Servers {
-    path: Option<PathBuf>,
-    text: String,
-    error: Option<String>,
-    running: BTreeMap<String, Running>,
-    /// The workspace's `.mcp.json`, and why it cannot be used (all or in
-    /// part), if so.
-    workspace: Option<(WorkspaceFile, Option<String>)>,
-    updates: Option<mpsc::UnboundedSender<Update>>,
-    /// Numbers each supervisor started, so a replaced one's last words
-    /// are told apart.
-    generations: u64,
-    /// When each server last said one of its resources changed.
-    updated: BTreeMap<ResourceKey, Timestamp>,
-}
-
-struct Running {
-    generation: u64,
-    wanted: Wanted,
-    status: McpServerStatus,
-    task: Option<tokio::task::AbortHandle>,
-    /// The connection while the server is ready.
-    peer: Option<McpPeer>,
-}
-
-impl Mcp {
-    fn lock(&self) -> MutexGuard<'_, Servers> {
-        self.servers.lock().unwrap_or_else(PoisonError::into_inner)
-    }
-
-    /// The ready servers' connections, with each one's call limit.
-    pub(crate) fn peers(&self) -> Vec<(String, McpPeer, std::time::Duration)> {
-        let s = self.lock();
-        s.running
-            .iter()
-            .filter_map(|(name, r)| r.peer.clone().map(|p| (name.clone(), p, r.wanted.config.call_timeout)))
-            .collect()
-    }
-
-    /// When each resource was last said to have changed.
-    pub(crate) fn updated(&self) -> BTreeMap<ResourceKey, Timestamp> {
-        self.lock().updated.clone()
-    }
-
-    pub(crate) fn settings_text(&self) -> String {
-        self.lock().text.clone()
-    }
-
-    /// Stops every server (their processes go with their tasks).
-    pub(crate) fn stop_all(&self) {
-        for r in self.lock().running.values_mut() {
-            if let Some(t) = r.task.take() {
-                t.abort();
-            }
-        }
-    }
-}
 
 impl Runtime {
     /// Reads the MCP settings at `path` (none there: no servers) and starts

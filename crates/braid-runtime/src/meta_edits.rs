@@ -1,7 +1,7 @@
 //! A conversation's title and its own model: edits to what is kept about
 //! it beside its messages (checked here, applied in its task).
 
-use crate::actor::{self, Input};
+use crate::mailbox::{self, Input};
 use crate::{Runtime, RuntimeError};
 use braid_protocol::{ContextId, ContextSummary, ModelChoice};
 
@@ -15,7 +15,7 @@ impl Runtime {
             return Err(RuntimeError::InvalidInput("a title is at most 200 characters".to_owned()));
         }
         let title = Some(title.to_owned());
-        let change = actor::MetaChange { title, ..Default::default() };
+        let change = mailbox::MetaChange { title, ..Default::default() };
         self.ask(id, |answer| Input::UpdateMeta { change, answer }).await
     }
 
@@ -34,7 +34,7 @@ impl Runtime {
                 return Err(RuntimeError::InvalidInput("choose a model".to_owned()));
             }
         }
-        let change = actor::MetaChange { model: Some(model), ..Default::default() };
+        let change = mailbox::MetaChange { model: Some(model), ..Default::default() };
         self.ask(id, |answer| Input::UpdateMeta { change, answer }).await
     }
 }

@@ -6,7 +6,7 @@
 pub use crate::fallback::Fallback;
 pub use crate::local_servers::detect_local_servers;
 use crate::RuntimeError;
-use braid_llm::catalogue::{list_models, Catalogue, Tokenizer};
+use braid_llm::catalogue::{list_models, Catalogue};
 use braid_llm::local::LocalModels;
 use braid_llm::secrets::{KeySource, Secrets};
 use braid_llm::settings::{build_provider, ProviderSettings, Settings, SettingsError};
@@ -294,7 +294,7 @@ impl Providers {
             provider,
             model: model.clone(),
             max_output_tokens: info.max_output_tokens,
-            encoding: encoding_of(info.tokenizer),
+            encoding: info.tokenizer.into(),
             view: EffectiveModel {
                 provider_id: Some(provider_settings.id),
                 provider_name: provider_settings.name,
@@ -384,14 +384,6 @@ impl Providers {
 
     pub fn effective(&self, choice: Option<&ModelChoice>) -> Option<EffectiveModel> {
         self.resolve(choice).ok().map(|r| r.view)
-    }
-}
-
-pub(crate) fn encoding_of(tokenizer: Tokenizer) -> TokenEncoding {
-    match tokenizer {
-        Tokenizer::O200k => TokenEncoding::O200k,
-        Tokenizer::Cl100k => TokenEncoding::Cl100k,
-        Tokenizer::Estimate => TokenEncoding::Estimate,
     }
 }
 

@@ -76,11 +76,11 @@ pub(crate) struct Shared {
     /// The process groups of running commands, on disk.
     pub(crate) ledger: braid_tools::ledger::ProcessLedger,
     /// The MCP servers and their state.
-    pub(crate) mcp: crate::mcp::Mcp,
+    pub(crate) mcp: crate::mcp_servers::Mcp,
     /// Each conversation's last request as sent ("What the model sees").
     pub(crate) sent: crate::seen::SentLog,
     /// Sub-agents' ends, heard by their supervisors.
-    pub(crate) children: crate::subagents::Children,
+    pub(crate) children: crate::children::Children,
     /// What sandboxed commands may see.
     pub(crate) confine: Arc<braid_tools::Confinement>,
     /// Secrets kept from the models, and the placeholders handed out.

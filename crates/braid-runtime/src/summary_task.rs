@@ -38,7 +38,7 @@ pub async fn complete(
         max_tokens: Some(max_tokens),
         temperature: None,
     };
-    match crate::llm_task::complete_text(provider.as_ref(), request).await?.as_str() {
+    match crate::complete::complete_text(provider.as_ref(), request).await?.as_str() {
         "" => Err("the model returned an empty summary".to_owned()),
         text => Ok(text.to_owned()),
     }

@@ -3,7 +3,7 @@
 //! broad folder (the home folder, `/`) the core asks before the first
 //! read (`ToolSettings::confirm_reads`).
 
-use crate::actor::{Input, MetaChange};
+use crate::mailbox::{Input, MetaChange};
 use crate::shared::RuntimeConfig;
 use crate::{Runtime, RuntimeError};
 use braid_protocol::{ContextId, ContextSummary};

@@ -1,9 +1,9 @@
 //! A context's sub-agent effects: as a parent, its children started and
-//! stopped (`crate::subagents` runs them); as a child, its end told to the
+//! stopped (`subagents.rs` beside this runs them); as a child, its end told to the
 //! supervisor that waits for it.
 
+use super::subagents::{self, ParentFacts};
 use super::ContextActor;
-use crate::subagents::{self, ParentFacts};
 use braid_core::machine::Effect;
 
 impl ContextActor {

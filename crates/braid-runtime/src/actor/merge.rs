@@ -5,28 +5,10 @@
 //! on it.
 
 use super::ContextActor;
+use crate::mailbox::{MergeAnswer, MergeOp};
 use braid_core::fit::SUMMARY_OUTPUT;
 use braid_core::machine::Reply;
-use braid_llm::LlmProvider;
-use braid_protocol::{BranchId, ErrorCode, GraphView, MergeOptions, MergePreview, MessageId, WireError};
-use std::sync::Arc;
-
-pub enum MergeOp {
-    Preview(MergeOptions),
-    Apply(MergeOptions),
-    Undo(MessageId),
-    Graph,
-    /// What the model needs to summarise the source for a merge card.
-    SummaryJob(BranchId),
-}
-
-pub enum MergeAnswer {
-    Preview(Box<MergePreview>),
-    Card(MessageId),
-    Done,
-    Graph(Box<GraphView>),
-    Summarise { provider: Arc<dyn LlmProvider>, model: String, input: String, max_tokens: u32 },
-}
+use braid_protocol::{ErrorCode, WireError};
 
 impl ContextActor {
     pub(super) fn merge_op(&mut self, op: MergeOp) -> Result<MergeAnswer, WireError> {

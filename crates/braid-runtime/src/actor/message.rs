@@ -2,16 +2,9 @@
 //! conversation is, checked, then fed to the machine.
 
 use super::ContextActor;
+use crate::mailbox::MessageOp;
 use braid_core::machine::{Event, Reply};
-use braid_protocol::{ErrorCode, ImageMode, MessageId, MessageType, WireError};
-
-pub enum MessageOp {
-    /// Read this Image message again, this way from now on if given.
-    Reread(Option<ImageMode>),
-    /// Keep this reference or image in what is sent, ahead of older
-    /// messages, while it fits (or no longer).
-    Keep(bool),
-}
+use braid_protocol::{ErrorCode, MessageId, MessageType, WireError};
 
 impl ContextActor {
     pub(super) fn message_op(&mut self, message_id: MessageId, op: MessageOp) -> Result<Reply, WireError> {

@@ -4,20 +4,10 @@
 //! it all.
 
 use super::ContextActor;
+use crate::mailbox::MetaChange;
 use crate::{clock, snapshot};
 use braid_core::machine::{Event, Reply};
-use braid_protocol::{BranchId, ContextSnapshot, ContextSummary, ErrorCode, MessageId, ModelChoice, WireError};
-
-/// What changes in a conversation's descriptive fields (`None`: as it is).
-#[derive(Debug, Default)]
-pub struct MetaChange {
-    pub title: Option<String>,
-    /// `Some(None)`: back to the default model.
-    pub model: Option<Option<ModelChoice>>,
-    pub pinned: Option<bool>,
-    /// The folder (checked to exist) and whether it is a broad one.
-    pub working_dir: Option<(std::path::PathBuf, bool)>,
-}
+use braid_protocol::{BranchId, ContextSnapshot, ContextSummary, ErrorCode, MessageId, WireError};
 
 impl ContextActor {
     pub(super) fn snapshot(&self, tail: usize) -> ContextSnapshot {

@@ -7,7 +7,8 @@
 //! creates the children, hands them their task, waits for their end, and
 //! reports back. Dropping the task cancels every child still running.
 
-use crate::actor::{ContextActor, Input, Mailbox};
+use super::ContextActor;
+use crate::mailbox::{Input, Mailbox};
 use crate::{clock, RuntimeError, Shared};
 use braid_core::machine::Event;
 use braid_core::{ContextState, Conversation};
@@ -16,8 +17,7 @@ use braid_protocol::{
     ToolSettings,
 };
 use braid_store::ContextMeta;
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tokio::sync::{oneshot, Semaphore};
 
@@ -45,32 +45,6 @@ pub(crate) struct SubAgentsRun {
 impl Drop for SubAgentsRun {
     fn drop(&mut self) {
         self.handle.abort();
-    }
-}
-
-/// Where a child's end is heard: the child's context tells it here
-/// (`ChildEnded`), its supervisor waits for it.
-#[derive(Default)]
-pub(crate) struct Children {
-    waiting: Mutex<HashMap<ContextId, oneshot::Sender<(ChildOutcome, u64)>>>,
-}
-
-impl Children {
-    fn expect(&self, id: &ContextId) -> oneshot::Receiver<(ChildOutcome, u64)> {
-        let (tx, rx) = oneshot::channel();
-        self.waiting.lock().unwrap_or_else(PoisonError::into_inner).insert(id.clone(), tx);
-        rx
-    }
-
-    fn forget(&self, id: &ContextId) {
-        self.waiting.lock().unwrap_or_else(PoisonError::into_inner).remove(id);
-    }
-
-    /// A child ended (its core said so); nobody waits after a restart.
-    pub(crate) fn ended(&self, id: &ContextId, outcome: ChildOutcome, tokens: u64) {
-        if let Some(tx) = self.waiting.lock().unwrap_or_else(PoisonError::into_inner).remove(id) {
-            let _ = tx.send((outcome, tokens));
-        }
     }
 }
 

@@ -1,0 +1,156 @@
+//! The way into a context's task and everything that travels through it:
+//! the actor's vocabulary. Kept below the actor (and below the services
+//! every part shares), so that the registry of contexts, the runtime's
+//! entry points and the sub-agents' supervisor can talk to a context
+//! without importing the actor, and no import circle forms
+//! (`scripts/check-imports.py`). Cancel, Interrupt and Shutdown have a
+//! lane of their own that the task reads first, so they never wait behind
+//! stream chunks.
+
+use braid_core::history::TransitionRecord;
+use braid_core::machine::{Event, Reply};
+use braid_llm::LlmProvider;
+use braid_protocol::{
+    BraidEvent, BranchId, ContextSnapshot, ContextSummary, GraphView, ImageMode, MergeOptions, MergePreview, MessageId,
+    ModelChoice, Notice, WireError,
+};
+use std::path::PathBuf;
+use std::sync::Arc;
+use tokio::sync::{broadcast, mpsc, oneshot};
+
+pub type Answer<T> = oneshot::Sender<Result<T, WireError>>;
+
+pub enum Input {
+    /// From the context's own tasks (stream, timers, pipeline).
+    Event(Event),
+    /// From a caller, answered with the transition's reply.
+    Command(Event, Answer<Reply>),
+    Snapshot {
+        tail: usize,
+        answer: Answer<ContextSnapshot>,
+    },
+    Subscribe {
+        tail: usize,
+        answer: Answer<(ContextSnapshot, broadcast::Receiver<BraidEvent>)>,
+    },
+    CreateBranch {
+        from: MessageId,
+        /// Everything before `from` rather than up to it.
+        before: bool,
+        name: String,
+        system_prompt: Option<String>,
+        answer: Answer<BranchId>,
+    },
+    /// Checked here, where the branches are, then fed to the machine.
+    EditBranch {
+        branch: BranchId,
+        edit: BranchEdit,
+        answer: Answer<Reply>,
+    },
+    /// Checked here, where the branches are, then fed to the machine.
+    SwitchBranch {
+        to: BranchId,
+        answer: Answer<Reply>,
+    },
+    History {
+        answer: Answer<Vec<TransitionRecord>>,
+    },
+    /// Merges, their previews and undos, and the history graph.
+    Merge {
+        op: MergeOp,
+        answer: Answer<MergeAnswer>,
+    },
+    /// A new title, model choice or pin.
+    UpdateMeta {
+        change: MetaChange,
+        answer: Answer<ContextSummary>,
+    },
+    /// A title for a conversation still called "New conversation".
+    AutoTitle(String),
+    /// A watched file may have changed: check it now.
+    CheckFile(PathBuf),
+    /// Tell the context's clients (from its tasks).
+    Notice(Notice),
+    /// Something done to one stored message (looked up here, then fed to
+    /// the machine).
+    Message {
+        message_id: MessageId,
+        op: MessageOp,
+        answer: Answer<Reply>,
+    },
+    /// Stop everything in flight and end the task.
+    Shutdown {
+        answer: oneshot::Sender<()>,
+    },
+}
+
+/// A change to a branch, other than forking and switching.
+pub enum BranchEdit {
+    Rename(String),
+    /// `None`: the conversation's prompt applies again.
+    Prompt(Option<String>),
+    /// `None`: the conversation's model answers again.
+    Model(Option<braid_protocol::ModelChoice>),
+    Delete,
+}
+
+/// What changes in a conversation's descriptive fields (`None`: as it is).
+#[derive(Debug, Default)]
+pub struct MetaChange {
+    pub title: Option<String>,
+    /// `Some(None)`: back to the default model.
+    pub model: Option<Option<ModelChoice>>,
+    pub pinned: Option<bool>,
+    /// The folder (checked to exist) and whether it is a broad one.
+    pub working_dir: Option<(std::path::PathBuf, bool)>,
+}
+
+pub enum MergeOp {
+    Preview(MergeOptions),
+    Apply(MergeOptions),
+    Undo(MessageId),
+    Graph,
+    /// What the model needs to summarise the source for a merge card.
+    SummaryJob(BranchId),
+}
+
+pub enum MergeAnswer {
+    Preview(Box<MergePreview>),
+    Card(MessageId),
+    Done,
+    Graph(Box<GraphView>),
+    Summarise { provider: Arc<dyn LlmProvider>, model: String, input: String, max_tokens: u32 },
+}
+
+pub enum MessageOp {
+    /// Read this Image message again, this way from now on if given.
+    Reread(Option<ImageMode>),
+    /// Keep this reference or image in what is sent, ahead of older
+    /// messages, while it fits (or no longer).
+    Keep(bool),
+}
+
+/// The context's task has ended.
+#[derive(Debug)]
+pub struct Closed;
+
+/// The way into a context's task. Cancel, Interrupt and Shutdown go to a
+/// mailbox of their own that the task reads first.
+#[derive(Clone)]
+pub struct Mailbox {
+    pub(crate) normal: mpsc::UnboundedSender<Input>,
+    pub(crate) urgent: mpsc::UnboundedSender<Input>,
+}
+
+impl Mailbox {
+    /// `Err` when the context's task has ended.
+    pub fn send(&self, input: Input) -> Result<(), Closed> {
+        let urgent = matches!(input, Input::Command(Event::Cancel | Event::Interrupt, _) | Input::Shutdown { .. });
+        let sent = if urgent { self.urgent.send(input) } else { self.normal.send(input) };
+        sent.map_err(|_| Closed)
+    }
+
+    pub fn is_closed(&self) -> bool {
+        self.normal.is_closed()
+    }
+}
