@@ -32,6 +32,7 @@ try {
   check(true, "after the first exchange the conversation gets a title in the list");
 
 
+
   // Shift+Enter makes a new line instead of sending.
   await box.fill("line one");
   await box.press("Shift+Enter");
@@ -245,6 +246,28 @@ try {
   check(keys.includes("copy it as Markdown") && keys.includes("Ctrl+Shift+H"), "Ctrl+/ shows the keyboard shortcuts and Esc closes them");
   await focused.hover();
   await page.screenshot({ path: "e2e/out/chat-actions.png" });
+  // Messages come in place with their events: a whole turn loads the
+  // conversation once, at its end (for the counts), not after each change.
+  const loads = { asked: 0, answered: 0 };
+  const isLoad = (r) => r.url().endsWith("/api/command") && (r.postData() ?? "").includes('"type":"load_context"');
+  page.on("request", (r) => isLoad(r) && loads.asked++);
+  page.on("requestfinished", (r) => isLoad(r) && loads.answered++);
+  // In a conversation of its own, after its first turn (which also names it).
+  await page.getByRole("button", { name: "New conversation", exact: true }).click();
+  await page.locator(".conversations li.selected .open", { hasText: "New conversation" }).waitFor({ timeout: 10000 });
+  await box.fill("a first question");
+  await box.press("Enter");
+  await page.locator(".conversations li.selected .open", { hasText: "a first question" }).waitFor({ timeout: 15000 });
+  await page.getByTestId("state").filter({ hasText: "Idle" }).waitFor({ timeout: 15000 });
+  await page.locator(".message.assistant", { hasText: "You said: a first question" }).getByTestId("speed").waitFor({ timeout: 15000 });
+  for (let i = 0; i < 100 && loads.answered < loads.asked; i++) await page.waitForTimeout(50);
+  loads.asked = loads.answered = 0;
+  await box.fill("a second question");
+  await box.press("Enter");
+  await page.locator(".message.assistant", { hasText: "You said: a second question" }).getByTestId("speed").waitFor({ timeout: 15000 });
+  await page.getByTestId("state").filter({ hasText: "Idle" }).waitFor({ timeout: 15000 });
+  for (let i = 0; i < 100 && loads.answered < 1; i++) await page.waitForTimeout(50);
+  check(loads.asked === 1 && loads.answered === 1, `a turn loads the conversation once, at its end (${loads.asked} loads)`);
   consoleErrors.splice(0, consoleErrors.length, ...consoleErrors.filter((e) => !e.includes("status of 400")));
   check(consoleErrors.length === 0, `no console errors (${consoleErrors.join(" | ")})`);
 } catch (e) {

@@ -12,6 +12,7 @@ pub mod approval;
 pub mod arguments;
 pub mod codec;
 pub mod conversation;
+pub mod events;
 pub mod fit;
 pub mod graph;
 pub mod history;

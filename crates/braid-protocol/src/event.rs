@@ -44,6 +44,18 @@ pub struct MessageLifecycle {
     pub message_id: MessageId,
     pub kind: MessageKind,
     pub change: MessageChange,
+    /// The message as stored after the change, when it is on the branch in
+    /// use and small (`braid_core::events`): a client puts it in place
+    /// instead of loading the branch again.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub message: Option<Box<crate::message::Message>>,
+    /// Stored and on the branch in use, but too large to travel here (this
+    /// event stays small): a client that shows it loads it. Neither this
+    /// nor `message`: not stored yet (a streamed answer starting) or on
+    /// another branch.
+    #[serde(default)]
+    pub withheld: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]

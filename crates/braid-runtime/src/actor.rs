@@ -31,7 +31,7 @@ use crate::{clock, llm_task::LlmTask};
 use braid_core::history::{TransitionLog, TransitionRecord};
 use braid_core::machine::{Effect, Event, Reply};
 use braid_core::{ContextState, Conversation};
-use braid_protocol::{ErrorCode, MessageId, RequestId, WireError};
+use braid_protocol::{BraidEvent, ErrorCode, MessageId, RequestId, WireError};
 use braid_store::ContextMeta;
 use braid_workspace::freshness::FileFreshness;
 use std::sync::{Arc, Mutex};
@@ -273,7 +273,10 @@ impl ContextActor {
             self.after_append(&effect);
             match effect {
                 Effect::Reply(r) => reply = Some(r),
-                Effect::Emit(e) => {
+                Effect::Emit(mut e) => {
+                    if let BraidEvent::ContextUpdate(update) = &mut e {
+                        braid_core::events::attach_message(update, &self.conversation);
+                    }
                     let _ = self.shared.events.send(e);
                 }
                 Effect::RunPipeline(message) => self.run_pipeline(message),

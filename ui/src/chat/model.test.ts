@@ -20,7 +20,7 @@ suite("chat model", () => {
     expect(m.drafts[2]).toBe("Hello");
     m = applyEvent(m, update({
       event: "context_update", context_id: "c", current_state: { state: "idle" }, previous_state: { state: "processing_llm_response" },
-      message: { message_id: 2, kind: "text", change: { change: "completed" } }, timestamp: 0, metadata: { queue: [] },
+      message: { message_id: 2, kind: "text", change: { change: "completed" }, withheld: false }, timestamp: 0, metadata: { queue: [] },
     }));
     expect(m.changes).toBe(1);
     m = applySnapshot(m, snapshot([1, 2]));
@@ -40,7 +40,7 @@ suite("chat model", () => {
     let m = applyEvent(empty, delta(5, 1, "partial"));
     m = applyEvent(m, update({
       event: "context_update", context_id: "c", current_state: { state: "idle" }, previous_state: null,
-      message: { message_id: 5, kind: "text", change: { change: "status_changed", status: "discarded" } }, timestamp: 0,
+      message: { message_id: 5, kind: "text", change: { change: "status_changed", status: "discarded" }, withheld: false }, timestamp: 0,
       metadata: { queue: [{ message_id: 6, preview: "next" }], notice: { code: "cancelled", message: "Cancelled." } },
     }));
     expect(m.drafts[5]).toBeUndefined();
@@ -61,10 +61,54 @@ suite("chat model", () => {
     expect(m.notice?.code).toBe("secrets_hidden");
   });
 
+  it("puts a message that travels with its event in place, without a load", () => {
+    let m = applySnapshot(empty, snapshot([1]));
+    m = applyEvent(m, delta(2, 1, "Hello"));
+    const streaming: ContextStatus = { state: "streaming_llm_response", chunks: 1, chars: 5 };
+    m = applyEvent(m, update({
+      event: "context_update", context_id: "c", current_state: { state: "processing_llm_response" }, previous_state: streaming,
+      message: { message_id: 2, kind: "text", change: { change: "completed" }, withheld: false, message: textMessage(2, "assistant", "Hello") }, timestamp: 0, metadata: { queue: [] },
+    }));
+    expect(m.snapshot?.messages.map((x) => x.id)).toEqual([1, 2]);
+    expect(m.drafts).toEqual({});
+    expect(m.changes).toBe(0);
+    // Changed later (an approval, an image read again): replaced where it is.
+    m = applyEvent(m, update({
+      event: "context_update", context_id: "c", current_state: { state: "processing_llm_response" }, previous_state: null,
+      message: { message_id: 1, kind: "text", change: { change: "status_changed", status: "read" }, withheld: false, message: textMessage(1, "user", "m1, read") }, timestamp: 0, metadata: { queue: [] },
+    }));
+    expect(m.snapshot?.messages.map((x) => (x.body.type === "text" ? x.body.parts[0].text : ""))).toEqual(["m1, read", "Hello"]);
+    expect(m.changes).toBe(0);
+    // The turn's end loads the snapshot once, for what it counts.
+    m = applyEvent(m, update({
+      event: "context_update", context_id: "c", current_state: { state: "idle" }, previous_state: { state: "processing_llm_response" },
+      message: null, timestamp: 0, metadata: { queue: [] },
+    }));
+    expect(m.changes).toBe(1);
+  });
+
+  it("loads the snapshot when a call waits for approval (its preview is there)", () => {
+    const m = applyEvent(applySnapshot(empty, snapshot([1])), update({
+      event: "context_update", context_id: "c", current_state: { state: "awaiting_tool_approval", pending_requests: ["c1"], tool_names: ["write_file"] },
+      previous_state: { state: "processing_llm_response" }, message: null, timestamp: 0, metadata: { queue: [] },
+    }));
+    expect(m.changes).toBe(1);
+  });
+
+  it("loads a message that did not travel with its event (a large one)", () => {
+    let m = applySnapshot(empty, snapshot([1]));
+    m = applyEvent(m, update({
+      event: "context_update", context_id: "c", current_state: { state: "processing_user_message" }, previous_state: null,
+      message: { message_id: 2, kind: "text", change: { change: "created" }, withheld: true }, timestamp: 0, metadata: { queue: [] },
+    }));
+    expect(m.changes).toBe(1);
+    expect(m.snapshot?.messages.map((x) => x.id)).toEqual([1]);
+  });
+
   it("reloads when a stored message changed (an image read again)", () => {
     const m = applyEvent(empty, update({
       event: "context_update", context_id: "c", current_state: { state: "idle" }, previous_state: { state: "reading_images", done: 0, total: 1 },
-      message: { message_id: 7, kind: "image", change: { change: "status_changed", status: "read" } }, timestamp: 0,
+      message: { message_id: 7, kind: "image", change: { change: "status_changed", status: "read" }, withheld: false }, timestamp: 0,
       metadata: { queue: [] },
     }));
     expect(m.changes).toBe(1);

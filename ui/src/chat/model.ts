@@ -1,7 +1,10 @@
 // What the chat view shows, derived from a snapshot and the events after
 // it. Pure: the component holds it in state and loads the snapshot again
-// each time `changes` grows (a message entered the pool or changed).
-import type { BraidEvent, ContextSnapshot, ContextStatus, Notice, NoticeCode, QueuedPreview, SubAgentsView, TeamRoute } from "../generated/protocol";
+// each time `changes` grows. A message that travels with its event is put
+// in place; one withheld from it (a large one), the end of a turn and a
+// call waiting for approval ask for a load. An event with neither is about
+// a message not stored yet (an answer starting to stream) or not shown.
+import type { BraidEvent, ContextSnapshot, ContextStatus, Message, Notice, NoticeCode, QueuedPreview, SubAgentsView, TeamRoute } from "../generated/protocol";
 
 /** Notices for the app, not the user (an unreported usage, a new title):
  *  never shown, and never in place of one that is (a server that reports
@@ -23,9 +26,12 @@ export interface ChatModel {
    *  for a snapshot taken after it; a count, not a flag, so a change that
    *  lands while a load is in flight is not mistaken for that load. */
   changes: number;
+  /** How many events so far changed a stored message, put in place or
+   *  not: for what is listed again with every change (the sub-agents). */
+  edits: number;
 }
 
-export const empty: ChatModel = { snapshot: null, status: { state: "idle" }, drafts: {}, queue: [], notice: null, route: null, subAgents: null, changes: 0 };
+export const empty: ChatModel = { snapshot: null, status: { state: "idle" }, drafts: {}, queue: [], notice: null, route: null, subAgents: null, changes: 0, edits: 0 };
 
 const storedIds = new WeakMap<ContextSnapshot, Set<number>>();
 /** The ids of a snapshot's messages, computed once per snapshot. */
@@ -45,6 +51,15 @@ export function applySnapshot(model: ChatModel, snapshot: ContextSnapshot): Chat
   return { ...model, snapshot, status: snapshot.summary.status, drafts, queue, route: snapshot.route ?? null, subAgents: snapshot.sub_agents ?? null };
 }
 
+/** `message` in its place in the branch shown, or after the last. */
+function placed(snapshot: ContextSnapshot, message: Message): ContextSnapshot {
+  const at = snapshot.messages.findIndex((m) => m.id === message.id);
+  const messages = at >= 0 ? snapshot.messages.map((m, i) => (i === at ? message : m)) : [...snapshot.messages, message];
+  return { ...snapshot, messages };
+}
+
+const settled = (s: ContextStatus) => s.state === "idle" || s.state === "failed";
+
 export function applyEvent(model: ChatModel, event: BraidEvent): ChatModel {
   switch (event.event) {
     case "content_delta": {
@@ -58,17 +73,29 @@ export function applyEvent(model: ChatModel, event: BraidEvent): ChatModel {
     case "content_final":
       return model;
     case "context_update": {
-      let { drafts, changes } = model;
-      const change = event.message?.change;
-      if (change && change.change === "status_changed" && change.status === "discarded" && event.message) {
-        const { [event.message.message_id]: _dropped, ...rest } = drafts;
+      let { drafts, changes, snapshot } = model;
+      const life = event.message;
+      const change = life?.change;
+      if (life && change?.change === "status_changed" && change.status === "discarded") {
+        const { [life.message_id]: _dropped, ...rest } = drafts;
         drafts = rest;
-      } else if (change && (change.change === "completed" || (change.change === "created" && !(event.message!.message_id in drafts)))) {
-        changes += 1;
-      } else if (change && change.change === "status_changed") {
-        // A stored message changed (an approval, an image read again).
+      } else if (life?.message && snapshot) {
+        // Stored as it is now (created, completed, an approval, an image
+        // read again): in place, its draft gone.
+        snapshot = placed(snapshot, life.message);
+        const { [life.message_id]: _draft, ...rest } = drafts;
+        drafts = rest;
+      } else if (life?.withheld) {
+        // Stored, shown, too large to travel with the event.
         changes += 1;
       }
+      // The snapshot once where it holds more than the messages: at a
+      // turn's end (usage, files, branches) and when a call waits for the
+      // user (its write preview, a file changed under it).
+      const entered = event.previous_state !== null && event.previous_state.state !== event.current_state.state;
+      const turnEnded = entered && !settled(event.previous_state!) && settled(event.current_state);
+      const asking = entered && event.current_state.state === "awaiting_tool_approval";
+      if ((turnEnded || asking) && changes === model.changes) changes += 1;
       // A notice belongs to its turn: a new turn starts without the old one.
       const newTurn = event.previous_state !== null && event.current_state.state === "processing_user_message";
       return {
@@ -78,8 +105,10 @@ export function applyEvent(model: ChatModel, event: BraidEvent): ChatModel {
         route: event.metadata.team ?? null,
         subAgents: event.metadata.sub_agents ?? null,
         notice: (event.metadata.notice && !QUIET.includes(event.metadata.notice.code) ? event.metadata.notice : null) ?? (newTurn ? null : model.notice),
+        snapshot,
         drafts,
         changes,
+        edits: life ? model.edits + 1 : model.edits,
       };
     }
   }

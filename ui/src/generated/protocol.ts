@@ -1051,7 +1051,20 @@ file_name: string, media_type: string, text: string, };
 
 export type MessageChange = { "change": "created" } | { "change": "status_changed", status: string, } | { "change": "completed" };
 
-export type MessageLifecycle = { message_id: MessageId, kind: MessageKind, change: MessageChange, };
+export type MessageLifecycle = { message_id: MessageId, kind: MessageKind, change: MessageChange, 
+/**
+ * The message as stored after the change, when it is on the branch in
+ * use and small (`braid_core::events`): a client puts it in place
+ * instead of loading the branch again.
+ */
+message?: Message, 
+/**
+ * Stored and on the branch in use, but too large to travel here (this
+ * event stays small): a client that shows it loads it. Neither this
+ * nor `message`: not stored yet (a streamed answer starting) or on
+ * another branch.
+ */
+withheld: boolean, };
 
 export type QueuedPreview = { message_id: MessageId, 
 /**

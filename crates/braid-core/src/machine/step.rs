@@ -276,7 +276,11 @@ impl Step {
     }
 
     pub(super) fn lifecycle(&mut self, message_id: MessageId, kind: MessageKind, change: MessageChange) {
-        let effect = self.update(None, Some(MessageLifecycle { message_id, kind, change }), None);
+        let effect = self.update(
+            None,
+            Some(MessageLifecycle { message_id, kind, change, message: None, withheld: false }),
+            None,
+        );
         self.other.push(effect);
     }
 
