@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { Backend } from "../backend/types";
 import { BackendError } from "../backend/types";
-import type { AgentMode, ApprovalDecision, BraidEvent, BranchId, ContextId, ContextStrategy, GenerationSettings, ImageMode, SettingsView, ToolApprovalPolicy, ToolCall } from "../generated/protocol";
+import type { AgentMode, ApprovalDecision, BranchId, ContextId, ContextStrategy, GenerationSettings, ImageMode, SettingsView, ToolApprovalPolicy, ToolCall } from "../generated/protocol";
 import { StreamingMarkdown } from "../markdown/Markdown";
 import { ApprovalPanel } from "./ApprovalPanel";
 import { FilesPanel } from "./FilesPanel";
@@ -21,9 +21,10 @@ import { isBusy } from "./describe";
 import { KeepMark } from "./KeepMark";
 import { MessageList, type Row } from "./MessageList";
 import { FileOpener } from "./FileOpener";
-import { applyEvent, applySnapshot, empty, type ChatModel } from "./model";
+import { useBranchActions } from "./useBranchActions";
+import { useDropImages } from "./useDropImages";
+import { useChatModel } from "./useChatModel";
 import { StateLine } from "./StateLine";
-import { serialLoader, type SerialLoader } from "./serial";
 import { pendingCalls, transcript } from "./transcript";
 import { useReveal, type OpenRequest } from "./reveal";
 import { McpAbove, useMentionSearch } from "./mcpComposer";
@@ -47,83 +48,21 @@ interface Props {
 }
 
 export function ChatView({ backend, id, settings, onActivity, openMessage, onOpenContext }: Props) {
-  const [model, setModel] = useState<ChatModel>(empty);
   const [error, setError] = useState<string | null>(null);
+  const { model, reload } = useChatModel(backend, id, onActivity, setError);
   /** The last text sent, to give back if the message is refused. */
   const lastSent = useRef("");
   const [restore, setRestore] = useState<{ text: string; nonce: number } | null>(null);
   /** Every stored message, or the summarised view (the default). */
   const [full, setFull] = useState(false);
   const attachments = useAttachments(backend);
+  const drop = useDropImages(attachments.add);
   const noSandbox = useNoSandbox(backend);
   /** Images just sent, shown with the reading progress until stored. */
   const [sending, setSending] = useState<Pending[]>([]);
   const [rereading, setRereading] = useState<number | null>(null);
   const [viewing, setViewing] = useState<{ url: string; name: string } | null>(null);
-  /** Files are dragged over the chat: say where they will go. */
-  const [dragging, setDragging] = useState(false);
 
-  const activity = useRef(onActivity);
-  activity.current = onActivity;
-  const loader = useRef<SerialLoader | null>(null);
-  useEffect(() => {
-    const l = serialLoader(
-      () => backend.loadContext(id),
-      (s) => {
-        setModel((m) => applySnapshot(m, s));
-        activity.current?.();
-      },
-      (e) => setError(String(e)),
-    );
-    loader.current = l;
-    return () => l.close();
-  }, [backend, id]);
-  const reload = useCallback(() => loader.current?.request(), []);
-  // Events are applied in one batch per animation frame: a fast stream
-  // re-renders at most once a frame, however many deltas arrive. A hidden
-  // page gets no frames, so a timer applies them too (browsers slow it to
-  // about once a second there): the state stays current and the batch small.
-  useEffect(() => {
-    setModel(empty);
-    let pending: BraidEvent[] = [];
-    let frame: number | null = null;
-    let timer: ReturnType<typeof setTimeout> | null = null;
-    const flush = () => {
-      if (frame !== null) cancelAnimationFrame(frame);
-      if (timer !== null) clearTimeout(timer);
-      frame = timer = null;
-      const batch = pending;
-      pending = [];
-      if (batch.length) setModel((m) => batch.reduce(applyEvent, m));
-    };
-    const unsubscribe = backend.subscribe(
-      id,
-      (s) => setModel((m) => applySnapshot(m, s)),
-      (e) => {
-        pending.push(e);
-        // A new title shows in the header and the list at once.
-        if (e.event === "context_update" && e.metadata.notice?.code === "titled") loader.current?.request();
-        frame ??= requestAnimationFrame(flush);
-        timer ??= setTimeout(flush, 250);
-      },
-      // Events were missed: a snapshot from the loader, in order with the rest.
-      () => loader.current?.request(),
-    );
-    return () => {
-      unsubscribe();
-      if (frame !== null) cancelAnimationFrame(frame);
-      if (timer !== null) clearTimeout(timer);
-    };
-  }, [backend, id]);
-
-  // Every change to the stored messages asks for a snapshot taken after it.
-  const asked = useRef(0);
-  useEffect(() => {
-    if (model.changes !== asked.current) {
-      asked.current = model.changes;
-      reload();
-    }
-  }, [model.changes, reload]);
   // A message the pipeline refused (a bad @reference, …): its text goes
   // back into the composer so it can be fixed rather than retyped.
   useEffect(() => {
@@ -205,44 +144,8 @@ export function ChatView({ backend, id, settings, onActivity, openMessage, onOpe
     (settings: GenerationSettings) => void backend.setGeneration(id, settings).then(reload, report),
     [backend, id, reload, report],
   );
-  const onSwitchBranch = useCallback((b: BranchId) => void backend.switchBranch(id, b).then(reload, report), [backend, id, reload, report]);
-  const onRenameBranch = useCallback(
-    (b: BranchId, name: string) => void backend.renameBranch(id, b, name).then(reload, report),
-    [backend, id, reload, report],
-  );
-  const onDeleteBranch = useCallback((b: BranchId) => void backend.deleteBranch(id, b).then(reload, report), [backend, id, reload, report]);
   const branchCount = model.snapshot?.branches.length ?? 1;
-  // A fork shares everything up to the message and becomes the branch in
-  // use, so the next message goes on from there.
-  const onFork = useCallback(
-    (from: number) =>
-      void backend
-        .createBranch(id, from, `Branch ${branchCount + 1}`)
-        .then((b) => backend.switchBranch(id, b))
-        .then(reload, report),
-    [backend, id, branchCount, reload, report],
-  );
-  // Editing a question or answering again never overwrites: the new turn
-  // goes to a branch holding everything before the message.
-  const onEdit = useCallback(
-    (message: number, text: string) =>
-      void backend
-        .forkBefore(id, message, `Edit ${branchCount + 1}`)
-        .then((b) => backend.switchBranch(id, b))
-        .then(() => backend.sendMessage(id, { body: { type: "text", role: "user", parts: [{ kind: "text", text }] }, images: [] }, false))
-        .then(reload, report),
-    [backend, id, branchCount, reload, report],
-  );
-  const onAgain = useCallback(
-    (message: number) =>
-      void backend
-        .forkBefore(id, message, `Again ${branchCount + 1}`)
-        .then((b) => backend.switchBranch(id, b))
-        .then(() => backend.retry(id))
-        .then(reload, report),
-    [backend, id, branchCount, reload, report],
-  );
-  const onUndoMerge = useCallback((card: number) => void backend.undoMerge(id, card).then(reload, report), [backend, id, reload, report]);
+  const { onSwitchBranch, onRenameBranch, onDeleteBranch, onFork, onEdit, onAgain, onUndoMerge } = useBranchActions(backend, id, branchCount, reload, report);
   // A reference or image: left out of the last request? kept by the user?
   const keepOf = useCallback(
     (message: number) => ({
@@ -330,7 +233,7 @@ export function ChatView({ backend, id, settings, onActivity, openMessage, onOpe
     (s: ContextStrategy) => void backend.setContextStrategy(id, s).then(reload, report),
     [backend, id, reload, report],
   );
-  const children = useSubAgents(backend, id, model.subAgents, model.changes, onOpenContext ?? null, report, noSandbox);
+  const children = useSubAgents(backend, id, model.subAgents, model.edits, onOpenContext ?? null, report, noSandbox);
   const waiting =
     model.status.state === "awaiting_tool_approval" ? pendingCalls(model.snapshot?.messages ?? [], model.status.pending_requests) : [];
 
@@ -338,28 +241,10 @@ export function ChatView({ backend, id, settings, onActivity, openMessage, onOpe
     <MemberColours.Provider value={colours}>
     <SubAgents.Provider value={children.value}>
     <section
-      className={`chat${dragging ? " dragging" : ""}`}
-      onDragOver={(e) => {
-        if (Array.from(e.dataTransfer?.types ?? []).includes("Files")) {
-          e.preventDefault();
-          setDragging(true);
-        }
-      }}
-      onDragLeave={(e) => {
-        // Leaving for a child is not leaving the chat.
-        if (!e.currentTarget.contains(e.relatedTarget as Node | null)) setDragging(false);
-      }}
-      // Capture: the composer handles its own drops and stops them there.
-      onDropCapture={() => setDragging(false)}
-      onDrop={(e) => {
-        const files = Array.from(e.dataTransfer?.files ?? []);
-        if (files.length) {
-          e.preventDefault();
-          attachments.add(files);
-        }
-      }}
+      className={`chat${drop.dragging ? " dragging" : ""}`}
+      {...drop.handlers}
     >
-      {dragging ? <div className="drop-hint" aria-hidden="true">Drop images to attach them</div> : null}
+      {drop.dragging ? <div className="drop-hint" aria-hidden="true">Drop images to attach them</div> : null}
       {model.snapshot?.child ? <ChildBanner child={model.snapshot.child} onOpen={onOpenContext} /> : null}
       <ChatHeader
         backend={backend}
