@@ -122,6 +122,7 @@ bench: mcp-servers
 	$(CARGO) bench -p braid-llm --bench sse
 	$(CARGO) bench -p braid-tools --bench dispatch
 	$(CARGO) bench -p braid-testkit --bench local_model
+	$(CARGO) bench -p braid-testkit --bench chunks
 	$(CARGO) bench -p braid-tools --bench mcp
 	$(CARGO) bench -p braid-tools --bench sandbox
 	$(CARGO) bench -p braid-vision --bench images

@@ -1,0 +1,105 @@
+//! What a streamed chunk costs through the runtime (issue #39): from the
+//! provider handing over a text delta to the `content_delta` a client
+//! receives — the context's mailbox, the core's transition, the store
+//! (nothing is written for a chunk, and its lock is not taken) and the
+//! broadcast. The fake provider hands over ready events, so nothing here is
+//! the provider's decoding (see `cargo bench -p braid-llm --bench sse`).
+//! - One context: 5,000 chunks queued at once, then the end, until the
+//!   answer's `content_final` arrives (one write, for the stored answer,
+//!   shared by all), per chunk.
+//! - Four contexts streaming at the same time, 5,000 chunks each: per
+//!   chunk over all of them (with a lock every context shared, this would
+//!   be four times one context's cost or worse).
+//!
+//! Real SQLite in a temporary folder, two worker threads, medians of 15.
+//!
+//!   cargo bench -p braid-testkit --bench chunks
+
+#![allow(clippy::unwrap_used, clippy::expect_used)] // a panic is how a benchmark reports
+
+use braid_llm::fake::{FakeController, FakeProvider};
+use braid_protocol::{BraidEvent, ContextId, NewMessage};
+use braid_runtime::Runtime;
+use braid_testkit::harness::open_in;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+const CHUNKS: u64 = 5_000;
+const RUNS: usize = 15;
+
+/// Streams `CHUNKS` deltas into each of `contexts` conversations at once;
+/// the time from the first handed over to the last received, per chunk.
+async fn stream(rt: &Runtime, fake: &mut FakeController, contexts: usize) -> Duration {
+    let mut ids: Vec<ContextId> = Vec::new();
+    let mut subs = Vec::new();
+    let mut requests = Vec::new();
+    for _ in 0..contexts {
+        let id = rt.create_context(None, None).await.unwrap().id;
+        let (_, sub) = rt.subscribe(&id).await.unwrap();
+        rt.send_message(&id, NewMessage::user_text("a long story"), false).await.unwrap();
+        let request = fake.next_request().await.unwrap();
+        request.connect();
+        ids.push(id);
+        subs.push(sub);
+        requests.push(request);
+    }
+    let start = Instant::now();
+    for i in 0..CHUNKS {
+        for request in &requests {
+            request.text(&format!("w{i} "));
+        }
+    }
+    for request in &requests {
+        request.finish(braid_core::llm::StopReason::EndTurn);
+    }
+    // The answer's end follows its last delta. All contexts' events share
+    // one channel: the readers run at once, and one that fell behind (and
+    // may have lost the end) asks the context whether it is done.
+    let ends = subs.into_iter().zip(&ids).map(|(mut sub, id)| async move {
+        loop {
+            match sub.recv().await {
+                Some(Ok(BraidEvent::ContentFinal(_))) => break,
+                Some(Ok(_)) => {}
+                Some(Err(_)) if !rt.peek(id).await.unwrap().summary.status.is_busy() => break,
+                Some(Err(_)) => {}
+                None => panic!("the events ended before the answer did"),
+            }
+        }
+    });
+    futures::future::join_all(ends).await;
+    let took = start.elapsed();
+    took / (CHUNKS as u32 * contexts as u32)
+}
+
+fn median(mut xs: Vec<Duration>) -> Duration {
+    xs.sort();
+    xs[xs.len() / 2]
+}
+
+fn main() {
+    let tokio = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
+    tokio.block_on(async {
+        let dir = tempfile::tempdir().unwrap();
+        let (provider, mut fake) = FakeProvider::manual();
+        let rt = open_in(dir.path(), Arc::new(provider), |_| {});
+        // Warm up: the first context pays for the store and the catalogue.
+        stream(&rt, &mut fake, 1).await;
+        let mut one = Vec::new();
+        let mut four = Vec::new();
+        for _ in 0..RUNS {
+            one.push(stream(&rt, &mut fake, 1).await);
+            four.push(stream(&rt, &mut fake, 4).await);
+        }
+        let (one, four) = (median(one), median(four));
+        println!(
+            "chunks: one context  {:>7.2} µs per chunk (median of {RUNS}, {CHUNKS} chunks)",
+            one.as_secs_f64() * 1e6
+        );
+        println!(
+            "chunks: four at once {:>7.2} µs per chunk over all ({:.2}× one context's)",
+            four.as_secs_f64() * 1e6,
+            four.as_secs_f64() / one.as_secs_f64()
+        );
+        rt.shutdown().await;
+    });
+}
