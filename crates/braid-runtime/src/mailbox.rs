@@ -41,13 +41,15 @@ pub enum Input {
         system_prompt: Option<String>,
         answer: Answer<BranchId>,
     },
-    /// Checked here, where the branches are, then fed to the machine.
+    /// Checked by the context's task, where the branches are, then fed
+    /// to the machine.
     EditBranch {
         branch: BranchId,
         edit: BranchEdit,
         answer: Answer<Reply>,
     },
-    /// Checked here, where the branches are, then fed to the machine.
+    /// Checked by the context's task, where the branches are, then fed
+    /// to the machine.
     SwitchBranch {
         to: BranchId,
         answer: Answer<Reply>,
@@ -71,8 +73,8 @@ pub enum Input {
     CheckFile(PathBuf),
     /// Tell the context's clients (from its tasks).
     Notice(Notice),
-    /// Something done to one stored message (looked up here, then fed to
-    /// the machine).
+    /// Something done to one stored message (looked up by the context's
+    /// task, then fed to the machine).
     Message {
         message_id: MessageId,
         op: MessageOp,
