@@ -218,12 +218,17 @@ pub fn plan(c: &Conversation, options: &MergeOptions, encoding: TokenEncoding) -
     };
 
     let names = deps::call_names(source_new.iter().copied());
+    // A copy names the original, not the copy it was made from: a copy in
+    // between may leave the store with its branch, and the copy would then
+    // no longer be known as one (a later merge would bring the original
+    // again, and its tool call would stand on the branch twice).
+    let original = |m: &Message| lineage(c, m).last().unwrap_or(m.id);
     let copied: Vec<(MessageId, MessageType)> = source_new
         .iter()
         .zip(&fate)
         .filter_map(|(m, f)| match f {
-            MergeItemFate::Brought | MergeItemFate::Dependency if copies => Some((m.id, m.body.clone())),
-            MergeItemFate::AsText => Some((m.id, deps::as_text(&m.body, &names))),
+            MergeItemFate::Brought | MergeItemFate::Dependency if copies => Some((original(m), m.body.clone())),
+            MergeItemFate::AsText => Some((original(m), deps::as_text(&m.body, &names))),
             _ => None,
         })
         .collect();
@@ -345,7 +350,7 @@ pub fn plan(c: &Conversation, options: &MergeOptions, encoding: TokenEncoding) -
         .filter(|(_, f)| **f == MergeItemFate::Replayed)
         .map(|(m, _)| m.body.clone())
         .collect();
-    let authors = source_new.iter().filter_map(|m| Some((m.id, m.meta.author.clone()?))).collect();
+    let authors = source_new.iter().filter_map(|m| Some((original(m), m.meta.author.clone()?))).collect();
     let apply = MergeApply { record, rewrite, copies: copied, authors, prompt, model, mode, replay };
     Ok(MergePlan { preview, apply: Some(apply) })
 }

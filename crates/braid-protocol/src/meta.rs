@@ -28,7 +28,9 @@ pub struct MessageMeta {
     /// it got, and Continue lets the model go on from there.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub stopped: bool,
-    /// A merge's copy of this message of another branch.
+    /// A merge's copy of this message of another branch: the original,
+    /// also when the copy was made from a copy (older stores may name the
+    /// copy in between; `braid_core::merge` follows the chain).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub copied_from: Option<MessageId>,

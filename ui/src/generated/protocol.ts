@@ -246,7 +246,9 @@ cut?: boolean,
  */
 stopped?: boolean, 
 /**
- * A merge's copy of this message of another branch.
+ * A merge's copy of this message of another branch: the original,
+ * also when the copy was made from a copy (older stores may name the
+ * copy in between; `braid_core::merge` follows the chain).
  */
 copied_from?: MessageId, 
 /**

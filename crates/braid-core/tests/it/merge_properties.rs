@@ -244,3 +244,27 @@ fn a_merge_stays_undoable_after_a_branch_is_deleted() {
     let card = merge_cards(&sim)[0];
     sim.undo_merge(card).expect("the merge is undone");
 }
+
+/// Found by the property test: an append undone, the same append again,
+/// a fork, a delete, then a cherry-pick from a branch holding the same
+/// tool round — the round must not land on the branch twice.
+#[test]
+fn a_cherry_pick_never_puts_a_tool_call_on_the_branch_twice() {
+    use Action::*;
+    let m = |source, strategy, picks| Merge { source, strategy, picks, without: false, again: false, resolution: 0 };
+    let actions = [
+        Chat { write: None },
+        Chat { write: None },
+        Chat { write: Some(0) },
+        Fork { at: 4, switch: false },
+        Switch(20),
+        m(55, 2, 0),
+        Fork { at: 217, switch: false },
+        Undo(0),
+        m(136, 2, 0),
+        Fork { at: 0, switch: false },
+        Delete(41),
+        m(53, 3, 2979290898812420897),
+    ];
+    replay(&actions);
+}
