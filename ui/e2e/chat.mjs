@@ -4,7 +4,7 @@
 // stored. Writes a screenshot to e2e/out/chat.png.
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { accessibilityProblems, checker, clickOnHover, launchBrowser, startServer, tempDir } from "./lib.mjs";
+import { accessibilityProblems, checker, clickOnHover, launchBrowser, scaled, startServer, tempDir } from "./lib.mjs";
 
 const { check, finish } = checker();
 const { server, url: started } = startServer(join(tempDir("e2e"), "e2e.db"), ["--echo"]);
@@ -260,13 +260,17 @@ try {
   await page.locator(".conversations li.selected .open", { hasText: "a first question" }).waitFor({ timeout: 15000 });
   await page.getByTestId("state").filter({ hasText: "Idle" }).waitFor({ timeout: 15000 });
   await page.locator(".message.assistant", { hasText: "You said: a first question" }).getByTestId("speed").waitFor({ timeout: 15000 });
-  for (let i = 0; i < 100 && loads.answered < loads.asked; i++) await page.waitForTimeout(50);
+  const settled = async (done) => {
+    const until = Date.now() + scaled(15000);
+    while (!done() && Date.now() < until) await page.waitForTimeout(50);
+  };
+  await settled(() => loads.answered >= loads.asked);
   loads.asked = loads.answered = 0;
   await box.fill("a second question");
   await box.press("Enter");
   await page.locator(".message.assistant", { hasText: "You said: a second question" }).getByTestId("speed").waitFor({ timeout: 15000 });
   await page.getByTestId("state").filter({ hasText: "Idle" }).waitFor({ timeout: 15000 });
-  for (let i = 0; i < 100 && loads.answered < 1; i++) await page.waitForTimeout(50);
+  await settled(() => loads.answered >= 1);
   check(loads.asked === 1 && loads.answered === 1, `a turn loads the conversation once, at its end (${loads.asked} loads)`);
   consoleErrors.splice(0, consoleErrors.length, ...consoleErrors.filter((e) => !e.includes("status of 400")));
   check(consoleErrors.length === 0, `no console errors (${consoleErrors.join(" | ")})`);
