@@ -29,6 +29,11 @@ export function useChatModel(backend: Backend, id: ContextId, onActivity: (() =>
     return () => l.close();
   }, [backend, id]);
   const reload = useCallback(() => loader.current?.request(), []);
+  // A message put in place changed the conversation too: the list shows
+  // its count and order (the list is asked, not the conversation).
+  useEffect(() => {
+    if (model.edits > 0) activity.current?.();
+  }, [model.edits]);
   // Events are applied in one batch per animation frame: a fast stream
   // re-renders at most once a frame, however many deltas arrive. A hidden
   // page gets no frames, so a timer applies them too (browsers slow it to
