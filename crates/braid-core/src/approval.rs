@@ -108,3 +108,23 @@ pub fn decide(settings: &ToolSettings, name: &str, spec: Option<&ToolSpec>, prog
 pub const PLAN_INSTRUCTIONS: &str = "You are in Plan mode. Read and explore with the read-only tools, then \
 propose a step-by-step plan. Do not change files or run commands: the user switches to Act mode to carry \
 the plan out.";
+
+/// The calls waiting for the user that would write a file, with the path
+/// each names: a built-in tool the catalogue marks as writing, whose
+/// arguments name a `path`. The approval dialog checks these against the
+/// disk (a file the model never read, or one changed outside).
+pub fn pending_file_writes(state: &crate::ContextState) -> Vec<(&braid_protocol::ToolCall, String)> {
+    let calls = state.round.as_ref().map(|r| r.calls()).unwrap_or_default();
+    calls
+        .iter()
+        .filter(|c| c.approval == braid_protocol::Approval::Pending)
+        .filter(|c| {
+            spec_in(&state.catalogue, &c.name)
+                .is_some_and(|t| t.permission == Permission::Write && t.source == ToolSource::Builtin)
+        })
+        .filter_map(|c| {
+            let args: serde_json::Value = serde_json::from_str(&c.arguments).ok()?;
+            Some((c, args.get("path")?.as_str()?.to_owned()))
+        })
+        .collect()
+}

@@ -11,6 +11,7 @@
 pub mod approval;
 pub mod arguments;
 pub mod codec;
+pub mod context;
 pub mod conversation;
 pub mod events;
 pub mod fit;
@@ -39,5 +40,6 @@ pub mod validate;
 pub mod vision;
 pub mod workflow;
 
+pub use context::{Context, ContextMeta, Step};
 pub use conversation::{Branch, BranchDeletion, Conversation, ConversationError, PipelineConfig};
 pub use machine::{transition, ContextState, Effect, Event, MachineConfig, Reply};

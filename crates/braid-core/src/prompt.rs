@@ -145,6 +145,42 @@ and paths in play, and facts that later steps depend on. Write plain sentences a
 /// For the merge card: what a branch found, for the branch it merges into.
 pub const MERGE_SUMMARY_INSTRUCTIONS: &str = "The conversation below is a branch of a larger conversation, explored on its own since it parted from the main line. Summarise what it found, so the main line can use it: the decisions made and why, the results (what worked, what did not, figures), and the files touched and how. Write plain sentences and short lists, at most 200 words. Do not answer the conversation; only summarise it.";
 
+/// What a summary of `batch` (ids as sent) replaces and the text the
+/// model is asked to summarise. The latest summary stands for the messages
+/// it replaced: when it is in the batch, its text is folded in and its
+/// messages are replaced again, so one summary always covers all before it.
+pub fn summary_job(conversation: &Conversation, batch: &[MessageId]) -> (Vec<MessageId>, String) {
+    let previous = latest_summary_message(conversation);
+    let mut replaces: Vec<MessageId> = Vec::new();
+    let mut prior_text = None;
+    if let Some((id, text, earlier)) = previous {
+        if batch.contains(&id) {
+            replaces.extend(earlier);
+            prior_text = Some(text);
+        }
+    }
+    let wanted: HashSet<MessageId> = batch.iter().copied().collect();
+    let messages: Vec<&Message> = conversation
+        .active_messages()
+        .filter(|m| wanted.contains(&m.id) && !matches!(m.body, MessageType::SystemControl { .. }))
+        .collect();
+    replaces.extend(messages.iter().map(|m| m.id));
+    (replaces, summary_input(prior_text.as_deref(), &messages))
+}
+
+/// The last summary on the active branch: its id, text and what it replaced.
+fn latest_summary_message(conversation: &Conversation) -> Option<(MessageId, String, Vec<MessageId>)> {
+    conversation
+        .active_messages()
+        .filter_map(|m| match &m.body {
+            MessageType::SystemControl { control: ControlKind::Summary { text, replaces } } => {
+                Some((m.id, text.clone(), replaces.clone()))
+            }
+            _ => None,
+        })
+        .last()
+}
+
 /// The batch of messages as one transcript for the summariser (tool calls
 /// and results as text, so no pairing rules apply), after the previous
 /// summary if there is one.

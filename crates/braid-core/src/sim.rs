@@ -4,11 +4,12 @@
 //! runtime, no I/O. Used by the core's tests and benchmarks, and by the
 //! property tests of other crates.
 
+use crate::context::{Context, ContextMeta, Step};
 use crate::conversation::Conversation;
 use crate::fit::PreparedRequest;
 use crate::history::{TransitionLog, TransitionRecord};
 use crate::invariants::{check_conversation, check_state, check_tool_pairing, Violation};
-use crate::machine::{is_tool_phase, transition, ContextState, Effect, Event, Reply};
+use crate::machine::{is_tool_phase, ContextState, Effect, Event, Reply};
 use braid_protocol::{
     BraidEvent, BranchId, ContextId, ContextStatus, Message, Permission, RequestId, Timestamp, ToolSandbox, ToolSource,
     ToolSpec, WireError,
@@ -46,15 +47,30 @@ pub fn spec(name: &str, permission: Permission) -> ToolSpec {
     }
 }
 
+/// The simulated context is the core's own [`Context`], driven as the
+/// runtime's actor drives it; `sim.state` and `sim.conversation` reach
+/// into it.
 pub struct Sim {
-    pub state: ContextState,
-    pub conversation: Conversation,
+    pub ctx: Context,
     pub now: Timestamp,
     pub log: TransitionLog,
     /// Every effect, in order.
     pub effects: Vec<Effect>,
     /// Every state the context was in, in order (counters included).
     pub states: Vec<ContextStatus>,
+}
+
+impl std::ops::Deref for Sim {
+    type Target = Context;
+    fn deref(&self) -> &Context {
+        &self.ctx
+    }
+}
+
+impl std::ops::DerefMut for Sim {
+    fn deref_mut(&mut self) -> &mut Context {
+        &mut self.ctx
+    }
 }
 
 impl Default for Sim {
@@ -66,9 +82,19 @@ impl Default for Sim {
 impl Sim {
     pub fn new() -> Sim {
         let now = Timestamp(1_700_000_000_000);
+        let id = ContextId("ctx-sim".to_owned());
+        let meta = ContextMeta {
+            id: id.clone(),
+            title: crate::title::DEFAULT_TITLE.to_owned(),
+            working_dir: "/sim".to_owned(),
+            created_at: now,
+            updated_at: now,
+            model: None,
+            pinned: false,
+        };
+        let state = ContextState { catalogue: catalogue().into(), ..ContextState::new(id) };
         Sim {
-            state: ContextState { catalogue: catalogue().into(), ..ContextState::new(ContextId("ctx-sim".to_owned())) },
-            conversation: Conversation::new(now),
+            ctx: Context::new(meta, state, Conversation::new(now)),
             now,
             log: TransitionLog::new(10_000),
             effects: Vec::new(),
@@ -80,39 +106,53 @@ impl Sim {
         self.now = self.now.plus_ms(ms);
     }
 
-    /// Feeds one event, applies persistence effects, records everything,
-    /// and checks every invariant. Returns the effects of this step.
+    /// Feeds one event to the context, records everything, and checks
+    /// every invariant. Returns the effects of this step.
     pub fn step(&mut self, event: Event) -> Result<Vec<Effect>, Violation> {
-        let name = event.name();
-        let from = self.state.status.kind();
-        let (next, effects) = transition(&self.state, event, self.now);
-        check_effect_order(&effects)?;
-        for e in &effects {
-            self.conversation.apply(e).map_err(|err| Violation(format!("{name}: {err}")))?;
+        let step = self.ctx.handle(event, self.now);
+        self.record(step)
+    }
+
+    /// Records a step the context took (any of its operations), and
+    /// checks every invariant after it.
+    pub fn record(&mut self, step: Step) -> Result<Vec<Effect>, Violation> {
+        let name = step.event;
+        check_effect_order(&step.effects)?;
+        if let Some(problem) = step.unapplied.first() {
+            return Err(Violation(problem.clone()));
+        }
+        for e in &step.effects {
             if let Effect::Emit(BraidEvent::ContextUpdate(u)) = e {
                 if u.current_state != *self.states.last().unwrap_or(&ContextStatus::Idle) {
                     self.states.push(u.current_state.clone());
                 }
             }
-            if let Effect::StartLlmRequest { .. } = e {
-                check_tool_pairing(&self.conversation, self.conversation.active_branch())?;
-            }
         }
-        self.state = next;
+        if step.effects.iter().any(|e| matches!(e, Effect::StartLlmRequest { .. })) {
+            check_tool_pairing(&self.ctx.conversation, self.ctx.conversation.active_branch())?;
+        }
         self.log.push(TransitionRecord {
             at: self.now,
             event: name.to_owned(),
-            from,
-            to: self.state.status.kind(),
-            effects: effects.len(),
+            from: step.from,
+            to: self.ctx.state.status.kind(),
+            effects: step.effects.len(),
         });
-        check_state(&self.state)?;
-        check_conversation(&self.conversation)?;
-        if !is_tool_phase(self.state.status.kind()) {
-            check_tool_pairing(&self.conversation, self.conversation.active_branch())?;
+        check_state(&self.ctx.state)?;
+        check_conversation(&self.ctx.conversation)?;
+        if !is_tool_phase(self.ctx.state.status.kind()) {
+            check_tool_pairing(&self.ctx.conversation, self.ctx.conversation.active_branch())?;
         }
-        self.effects.extend(effects.iter().cloned());
-        Ok(effects)
+        self.effects.extend(step.effects.iter().cloned());
+        Ok(step.effects)
+    }
+
+    /// Like [`Sim::record`], panicking on a broken invariant (for tests).
+    pub fn took(&mut self, step: Step) -> Vec<Effect> {
+        match self.record(step) {
+            Ok(e) => e,
+            Err(v) => panic!("{v}"),
+        }
     }
 
     /// Like [`Sim::step`], panicking on a broken invariant (for tests).
@@ -252,8 +292,8 @@ impl Sim {
     /// Merges into the active branch through the machine, as the runtime
     /// does; `Ok` is the merge card's id, `Err` the refusal.
     pub fn merge(&mut self, options: &braid_protocol::MergeOptions) -> Result<braid_protocol::MessageId, WireError> {
-        let event = crate::merge::merge_event(&self.conversation, options, crate::tokens::TokenEncoding::O200k)?;
-        let fx = self.send(event);
+        let step = self.ctx.merge(options, self.now);
+        let fx = self.took(step);
         match reply_of(&fx) {
             Some(Ok(Reply::Message(id))) => Ok(*id),
             Some(Err(e)) => Err(e.clone()),
@@ -263,8 +303,8 @@ impl Sim {
 
     /// Undoes the merge whose card is `card`, through the machine.
     pub fn undo_merge(&mut self, card: braid_protocol::MessageId) -> Result<(), WireError> {
-        let event = crate::merge::undo_event(&self.conversation, card)?;
-        let fx = self.send(event);
+        let step = self.ctx.undo_merge(card, self.now);
+        let fx = self.took(step);
         match reply_of(&fx) {
             Some(r) => r.clone().map(drop),
             None => panic!("no reply to an undo"),

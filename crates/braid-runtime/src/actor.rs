@@ -12,7 +12,6 @@ mod children;
 mod failure;
 mod files;
 mod merge;
-mod message;
 mod meta;
 mod request;
 mod secrets;
@@ -22,7 +21,7 @@ mod team;
 mod title;
 mod work;
 
-use crate::mailbox::{BranchEdit, Input, Mailbox, MetaChange};
+use crate::mailbox::{Input, Mailbox};
 
 use crate::tool_task::ToolTask;
 use crate::watch::FileWatch;
@@ -30,18 +29,16 @@ use crate::Shared;
 use crate::{clock, llm_task::LlmTask};
 use braid_core::history::{TransitionLog, TransitionRecord};
 use braid_core::machine::{Effect, Event, Reply};
-use braid_core::{ContextState, Conversation};
+use braid_core::{Context, ContextMeta, ContextState, Conversation, Step};
 use braid_protocol::{BraidEvent, ErrorCode, MessageId, RequestId, WireError};
-use braid_store::ContextMeta;
 use braid_workspace::freshness::FileFreshness;
 use std::sync::{Arc, Mutex};
 use tokio::sync::mpsc;
 
 pub struct ContextActor {
     shared: Arc<Shared>,
-    meta: ContextMeta,
-    state: ContextState,
-    conversation: Conversation,
+    /// The conversation as the core owns it: every decision is made there.
+    ctx: Context,
     log: TransitionLog,
     /// For the context's own tasks (streams, timers, the pipeline, tools).
     mailbox: mpsc::UnboundedSender<Input>,
@@ -97,9 +94,7 @@ impl ContextActor {
         let (urgent_tx, urgent_rx) = mpsc::unbounded_channel();
         let mut actor = ContextActor {
             shared,
-            meta,
-            state,
-            conversation,
+            ctx: Context::new(meta, state, conversation),
             log: TransitionLog::new(1_000),
             mailbox: tx.clone(),
             llm: None,
@@ -161,22 +156,20 @@ impl ContextActor {
                 let _ = answer.send(Ok((self.snapshot(tail), rx)));
             }
             Input::CreateBranch { from, before, name, system_prompt, answer } => {
-                let _ = answer.send(self.create_branch(from, before, &name, system_prompt));
+                let step = self.ctx.create_branch(from, before, &name, system_prompt, clock::now());
+                let created = match self.carry_out(step) {
+                    Some(Ok(Reply::Branch(id))) => Ok(id),
+                    Some(Err(e)) => Err(e),
+                    _ => Err(WireError::new(ErrorCode::Internal, "the branch was not created")),
+                };
+                let _ = answer.send(created);
             }
             Input::EditBranch { branch, edit, answer } => {
                 let _ = answer.send(self.edit_branch(branch, edit));
             }
             Input::SwitchBranch { to, answer } => {
-                let reply = if self.conversation.branch(&to).is_some() {
-                    let from = self.conversation.active_branch().clone();
-                    self.apply(Event::SwitchBranch { from, to }).unwrap_or(Ok(Reply::Done))
-                } else {
-                    Err(WireError::new(
-                        ErrorCode::InvalidInput,
-                        format!("branch {to} does not exist in context {}", self.meta.id),
-                    ))
-                };
-                let _ = answer.send(reply);
+                let step = self.ctx.switch_branch(to, clock::now());
+                let _ = answer.send(self.carry_out(step).unwrap_or(Ok(Reply::Done)));
             }
             Input::Merge { op, answer } => {
                 let _ = answer.send(self.merge_op(op));
@@ -191,7 +184,8 @@ impl ContextActor {
             Input::CheckFile(path) => self.check_file(&path),
             Input::Notice(notice) => self.emit_notice(notice, clock::now()),
             Input::Message { message_id, op, answer } => {
-                let _ = answer.send(self.message_op(message_id, op));
+                let step = self.ctx.message_op(message_id, op, clock::now());
+                let _ = answer.send(self.carry_out(step).unwrap_or(Ok(Reply::Done)));
             }
             Input::Shutdown { answer } => {
                 self.apply(Event::Cancel);
@@ -223,59 +217,55 @@ impl ContextActor {
         self.sub_agents = None;
     }
 
-    /// One transition, start to finish. Returns the reply, if the event was
-    /// a command.
+    /// One event, start to finish. Returns the reply, if the event was a
+    /// command.
     fn apply(&mut self, event: Event) -> Option<Result<Reply, WireError>> {
+        let step = self.ctx.handle(event, clock::now());
+        self.carry_out(step)
+    }
+
+    /// A step the core took: stored in one transaction (with the files the
+    /// tools read or wrote), taken back if that fails, then carried out.
+    fn carry_out(&mut self, step: Step) -> Option<Result<Reply, WireError>> {
         let now = clock::now();
-        let name = event.name();
-        let from = self.state.status.kind();
-        let (next, effects) = braid_core::transition(&self.state, event, now);
-        let mut undo = Vec::new();
-        for effect in effects.iter().filter(|e| e.is_persistence()) {
-            match self.conversation.apply_undoable(effect) {
-                Ok(u) => undo.extend(u),
-                Err(e) => {
-                    tracing::error!(context = %self.meta.id, error = %e, "effect did not apply to the conversation")
-                }
-            }
+        for problem in &step.unapplied {
+            tracing::error!(context = %self.ctx.meta.id, error = %problem, "effect did not apply to the conversation");
         }
         let files = self.unsaved_files();
-        // Most transitions (every streamed chunk) store nothing: they do
-        // not take the store's lock, which every context shares.
-        let stores = !files.is_empty() || effects.iter().any(Effect::is_persistence);
-        let saved = if stores {
-            self.shared.lock_store().persist_with_files(&self.meta.id, &next, &self.conversation, &effects, &files, now)
+        // Most steps (every streamed chunk) store nothing: they do not
+        // take the store's lock, which every context shares.
+        let saved = if !files.is_empty() || step.stores() {
+            let ctx = &self.ctx;
+            let mut store = self.shared.lock_store();
+            store.persist_with_files(&ctx.meta.id, &ctx.state, &ctx.conversation, &step.effects, &files, now)
         } else {
             Ok(())
         };
         if let Err(e) = saved {
             self.unsaved_again(files);
-            // Nothing of this transition happens: memory goes back to what
-            // is stored, and the user is told why the context stopped.
-            for u in undo.into_iter().rev() {
-                self.conversation.undo(u);
-            }
+            // Nothing of this step happens: memory goes back to what is
+            // stored, and the user is told why the context stopped.
+            self.ctx.undo(step);
             return Some(Err(self.storage_failed(&e, now)));
         }
-        self.state = next;
         self.log.push(TransitionRecord {
             at: now,
-            event: name.to_owned(),
-            from,
-            to: self.state.status.kind(),
-            effects: effects.len(),
+            event: step.event.to_owned(),
+            from: step.from,
+            to: self.ctx.state.status.kind(),
+            effects: step.effects.len(),
         });
-        if from != braid_protocol::StatusKind::Idle && self.state.status.kind() == braid_protocol::StatusKind::Idle {
+        if self.ctx.rested(&step) {
             self.maybe_title();
         }
         let mut reply = None;
-        for effect in effects {
+        for effect in step.effects {
             self.after_append(&effect);
             match effect {
                 Effect::Reply(r) => reply = Some(r),
                 Effect::Emit(mut e) => {
                     if let BraidEvent::ContextUpdate(update) = &mut e {
-                        braid_core::events::attach_message(update, &self.conversation);
+                        braid_core::events::attach_message(update, &self.ctx.conversation);
                     }
                     let _ = self.shared.events.send(e);
                 }
@@ -314,7 +304,8 @@ impl ContextActor {
                 | Effect::SetBranchPrompt { .. }
                 | Effect::DeleteBranch(_)
                 | Effect::SetBranchMessages { .. }
-                | Effect::SetBranchModel { .. } => {}
+                | Effect::SetBranchModel { .. }
+                | Effect::SaveMeta(_) => {}
             }
         }
         reply

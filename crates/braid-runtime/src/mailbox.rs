@@ -7,12 +7,13 @@
 //! lane of their own that the task reads first, so they never wait behind
 //! stream chunks.
 
+pub use braid_core::context::{BranchEdit, MessageOp, MetaChange};
 use braid_core::history::TransitionRecord;
 use braid_core::machine::{Event, Reply};
 use braid_llm::LlmProvider;
 use braid_protocol::{
-    BraidEvent, BranchId, ContextSnapshot, ContextSummary, GraphView, ImageMode, MergeOptions, MergePreview, MessageId,
-    ModelChoice, Notice, WireError,
+    BraidEvent, BranchId, ContextSnapshot, ContextSummary, GraphView, MergeOptions, MergePreview, MessageId, Notice,
+    WireError,
 };
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -86,27 +87,6 @@ pub enum Input {
     },
 }
 
-/// A change to a branch, other than forking and switching.
-pub enum BranchEdit {
-    Rename(String),
-    /// `None`: the conversation's prompt applies again.
-    Prompt(Option<String>),
-    /// `None`: the conversation's model answers again.
-    Model(Option<braid_protocol::ModelChoice>),
-    Delete,
-}
-
-/// What changes in a conversation's descriptive fields (`None`: as it is).
-#[derive(Debug, Default)]
-pub struct MetaChange {
-    pub title: Option<String>,
-    /// `Some(None)`: back to the default model.
-    pub model: Option<Option<ModelChoice>>,
-    pub pinned: Option<bool>,
-    /// The folder (checked to exist) and whether it is a broad one.
-    pub working_dir: Option<(std::path::PathBuf, bool)>,
-}
-
 pub enum MergeOp {
     Preview(MergeOptions),
     Apply(MergeOptions),
@@ -122,14 +102,6 @@ pub enum MergeAnswer {
     Done,
     Graph(Box<GraphView>),
     Summarise { provider: Arc<dyn LlmProvider>, model: String, input: String, max_tokens: u32 },
-}
-
-pub enum MessageOp {
-    /// Read this Image message again, this way from now on if given.
-    Reread(Option<ImageMode>),
-    /// Keep this reference or image in what is sent, ahead of older
-    /// messages, while it fits (or no longer).
-    Keep(bool),
 }
 
 /// The context's task has ended.

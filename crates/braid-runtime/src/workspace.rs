@@ -31,7 +31,7 @@ impl Runtime {
         }
         let dir = self.folder(Some(dir))?;
         let broad = self.shared.config.is_broad(&dir);
-        let change = MetaChange { working_dir: Some((dir, broad)), ..Default::default() };
+        let change = MetaChange { working_dir: Some((dir.display().to_string(), broad)), ..Default::default() };
         let summary = self.ask(id, |answer| Input::UpdateMeta { change, answer }).await?;
         self.open_codebase(&summary.working_dir);
         Ok(summary)

@@ -21,24 +21,12 @@ pub use library::{SearchRow, HIT_END, HIT_START};
 pub use recover::{RecoveredContext, RecoveryReport};
 
 use braid_core::{ContextState, Conversation};
-use braid_protocol::{BranchId, BranchLabel, ContextId, ContextStatus, Timestamp};
+use braid_protocol::{BranchId, BranchLabel, ContextStatus};
 use rusqlite::Connection;
 use std::path::{Path, PathBuf};
 
-/// A context's descriptive fields.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ContextMeta {
-    pub id: ContextId,
-    pub title: String,
-    /// Fixed for the context's life.
-    pub working_dir: String,
-    pub created_at: Timestamp,
-    pub updated_at: Timestamp,
-    /// The conversation's own model; `None` follows the default provider.
-    pub model: Option<braid_protocol::ModelChoice>,
-    /// Kept at the top of the conversation list.
-    pub pinned: bool,
-}
+/// A context's descriptive fields (the core's).
+pub use braid_core::ContextMeta;
 
 /// A context as stored.
 #[derive(Debug, Clone)]

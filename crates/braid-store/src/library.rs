@@ -24,16 +24,6 @@ pub struct SearchRow {
 }
 
 impl Store {
-    /// Pins a conversation to the top of the list, or unpins it; the time
-    /// it was last changed stays as it was.
-    pub fn set_pinned(&mut self, context: &ContextId, pinned: bool) -> Result<(), StoreError> {
-        let n = self.conn.execute("UPDATE contexts SET pinned = ?2 WHERE id = ?1", params![context.0, pinned])?;
-        if n == 0 {
-            return Err(StoreError::NotFound(context.clone()));
-        }
-        Ok(())
-    }
-
     /// Titles that contain `query`, then the messages that hold all its
     /// words (the last may be the start of a word), best first; at most
     /// `limit` in all.

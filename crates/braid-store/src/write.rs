@@ -54,6 +54,15 @@ fn write_state(
     Ok(())
 }
 
+fn write_meta(tx: &Transaction<'_>, meta: &crate::ContextMeta) -> Result<(), StoreError> {
+    let model = meta.model.as_ref().map(json).transpose()?;
+    tx.prepare_cached(
+        "UPDATE contexts SET title = ?2, working_dir = ?3, model_json = ?4, pinned = ?5, updated_at = ?6 WHERE id = ?1",
+    )?
+    .execute(params![meta.id.0, meta.title, meta.working_dir, model, meta.pinned, meta.updated_at.0])?;
+    Ok(())
+}
+
 fn write_branch(tx: &Transaction<'_>, context: &ContextId, b: &Branch) -> Result<(), StoreError> {
     let pipeline = b.pipeline.as_ref().map(json).transpose()?;
     tx.prepare_cached(
@@ -245,49 +254,14 @@ impl Store {
             }
         }
         write_state(&tx, context, state, now)?;
+        // After the state: its write moves the change time, and the
+        // fields' own (kept by a pin) is the one that stays.
+        for effect in effects {
+            if let Effect::SaveMeta(meta) = effect {
+                write_meta(&tx, meta)?;
+            }
+        }
         tx.commit()?;
-        Ok(())
-    }
-
-    /// `None` returns the context to the default model.
-    pub fn set_context_model(
-        &mut self,
-        context: &ContextId,
-        model: Option<&braid_protocol::ModelChoice>,
-        now: Timestamp,
-    ) -> Result<(), StoreError> {
-        let json =
-            model.map(serde_json::to_string).transpose().map_err(|e| StoreError::corrupt(context, e.to_string()))?;
-        let n = self.conn.execute(
-            "UPDATE contexts SET model_json = ?2, updated_at = ?3 WHERE id = ?1",
-            params![context.0, json, now.0],
-        )?;
-        if n == 0 {
-            return Err(StoreError::NotFound(context.clone()));
-        }
-        Ok(())
-    }
-
-    pub fn rename_context(&mut self, context: &ContextId, title: &str, now: Timestamp) -> Result<(), StoreError> {
-        let n = self.conn.execute(
-            "UPDATE contexts SET title = ?2, updated_at = ?3 WHERE id = ?1",
-            params![context.0, title, now.0],
-        )?;
-        if n == 0 {
-            return Err(StoreError::NotFound(context.clone()));
-        }
-        Ok(())
-    }
-
-    /// The folder the context's tools work in.
-    pub fn set_working_dir(&mut self, context: &ContextId, dir: &str, now: Timestamp) -> Result<(), StoreError> {
-        let n = self.conn.execute(
-            "UPDATE contexts SET working_dir = ?2, updated_at = ?3 WHERE id = ?1",
-            params![context.0, dir, now.0],
-        )?;
-        if n == 0 {
-            return Err(StoreError::NotFound(context.clone()));
-        }
         Ok(())
     }
 

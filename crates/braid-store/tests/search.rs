@@ -5,7 +5,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a panic is how a test reports
 
 mod support;
-use braid_protocol::ContextId;
+use braid_protocol::{ContextId, Timestamp};
 use braid_store::{Store, HIT_END, HIT_START};
 use support::Persisted;
 
@@ -66,7 +66,11 @@ fn titles_match_first_and_a_deleted_conversation_leaves_the_index() {
 fn a_pin_lasts_and_leaves_the_time_alone() {
     let (dir, mut store) = library();
     let before = store.list_contexts().unwrap();
-    store.set_pinned(&ContextId("a".into()), true).unwrap();
+    let mut pinned = store.load_context(&ContextId("a".into())).unwrap();
+    pinned.meta.pinned = true;
+    let (meta, state, conversation) = (&pinned.meta, &pinned.state, &pinned.conversation);
+    let pin = [braid_core::Effect::SaveMeta(Box::new(meta.clone()))];
+    store.persist(&meta.id, state, conversation, &pin, Timestamp(meta.updated_at.0 + 60_000)).unwrap();
     drop(store);
     let store = Store::open(&dir.path().join("braid.db")).unwrap();
     let after = store.list_contexts().unwrap();
@@ -75,7 +79,10 @@ fn a_pin_lasts_and_leaves_the_time_alone() {
     assert_eq!(a.meta.updated_at, before.iter().find(|l| l.meta.id.0 == "a").unwrap().meta.updated_at);
     assert!(store.load_context(&ContextId("a".into())).unwrap().meta.pinned);
     let mut store = store;
-    assert!(store.set_pinned(&ContextId("nope".into()), true).is_err());
+    pinned.meta.id = ContextId("nope".into());
+    let (meta, state, conversation) = (&pinned.meta, &pinned.state, &pinned.conversation);
+    let pin = [braid_core::Effect::SaveMeta(Box::new(meta.clone()))];
+    assert!(store.persist(&meta.id, state, conversation, &pin, Timestamp(1)).is_err());
 }
 
 #[test]

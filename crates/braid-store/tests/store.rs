@@ -177,7 +177,10 @@ fn a_version_1_database_is_migrated_and_keeps_its_contexts() {
     let loaded = store.load_context(&m.id).unwrap();
     assert_eq!((loaded.meta.title.as_str(), loaded.meta.model.as_ref()), ("title old", None));
     let choice = braid_protocol::ModelChoice { provider_id: "p".into(), model: "m".into() };
-    store.set_context_model(&m.id, Some(&choice), Timestamp(2)).unwrap();
+    let mut c = store.load_context(&m.id).unwrap();
+    c.meta.model = Some(choice.clone());
+    let save = [braid_core::Effect::SaveMeta(Box::new(c.meta.clone()))];
+    store.persist(&m.id, &c.state, &c.conversation, &save, Timestamp(2)).unwrap();
     assert_eq!(store.list_contexts().unwrap()[0].meta.model, Some(choice));
 }
 

@@ -334,6 +334,9 @@ pub enum Effect {
         branch: BranchId,
         ids: Vec<MessageId>,
     },
+    /// Save the conversation's descriptive fields as they are now
+    /// (written after the state, so a pin keeps the change time).
+    SaveMeta(Box<crate::context::ContextMeta>),
     /// Answer the command.
     Reply(Result<Reply, WireError>),
     RunPipeline(Message),
@@ -439,6 +442,7 @@ impl Effect {
                 | Effect::DeleteBranch(_)
                 | Effect::SetBranchMessages { .. }
                 | Effect::SetBranchModel { .. }
+                | Effect::SaveMeta(_)
         )
     }
 }

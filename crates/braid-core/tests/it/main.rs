@@ -14,6 +14,7 @@ mod approval_properties;
 mod branches;
 mod call_checks;
 mod catalogue;
+mod context_flows;
 mod events;
 mod flows;
 mod graph;

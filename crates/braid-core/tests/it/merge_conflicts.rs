@@ -129,7 +129,8 @@ fn a_summary_covering_target_messages_is_a_conflict() {
         MessageType::SystemControl { control: ControlKind::Summary { text: "earlier".into(), replaces: covered } };
     let id = MessageId(sim.state.next_message_id);
     sim.state.next_message_id += 1;
-    sim.conversation.append(Message::new(id, sim.now, summary)).unwrap();
+    let now = sim.now;
+    sim.conversation.append(Message::new(id, now, summary)).unwrap();
     let _ = rid;
     answered(&mut sim, "q2", "a2");
     switch(&mut sim, &BranchId::main());

@@ -56,7 +56,7 @@ fn a_request_that_fits_is_sent_whole_and_the_window_use_is_recorded() {
     assert!(system.starts_with(braid_core::prompt::BASE_PROMPT), "Braid's base prompt first: {system}");
     assert!(!system.contains("changed outside Braid") && !system.contains("Continue exactly"), "{system}");
     assert_eq!(texts, vec!["hello"]);
-    let usage = sim.state.book.last_sent.expect("the window's use is kept for the meter");
+    let usage = sim.state.book.last_sent.clone().expect("the window's use is kept for the meter");
     assert_eq!((usage.window, usage.reserved_output, usage.sent_messages, usage.left_out), (8_000, 100, 1, 0));
     assert_eq!(sim.state.status, S::PreparingLlmRequest, "still preparing until the runtime starts sending");
 }
@@ -75,7 +75,7 @@ fn older_messages_are_left_out_when_the_window_is_small_and_the_newest_is_kept()
     let fx = sim.prepare(sim.prepared(350));
     let (_, texts) = sent(&fx).expect("sent without the old turn");
     assert_eq!(texts, vec!["short question"]);
-    assert!(sim.state.book.last_sent.unwrap().left_out >= 1);
+    assert!(sim.state.book.last_sent.clone().unwrap().left_out >= 1);
 }
 
 #[test]
@@ -333,7 +333,7 @@ fn tools_that_leave_the_conversation_no_room_are_left_out_last_first() {
     let all = tools_sent(&fx).unwrap();
     assert!(all.len() >= 3, "{all:?}");
     assert!(!notices(&fx).contains(&"tools_left_out".to_owned()));
-    let u = roomy.state.book.last_sent.unwrap();
+    let u = roomy.state.book.last_sent.clone().unwrap();
     // One token short of that: the last tools go, the request still leaves.
     let mut tight = Sim::new();
     tight.start("hello");

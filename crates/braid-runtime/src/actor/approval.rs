@@ -1,7 +1,8 @@
 //! What the approval dialog shows beside a pending call, gathered from the
 //! disk: whether a write would replace what the model has not seen, and
-//! what it would change (a diff). Facts for the user; the decision stays
-//! the machine's and the user's.
+//! what it would change (a diff). Which calls write which file is the
+//! core's (`approval::pending_file_writes`); the decision stays the
+//! machine's and the user's.
 
 use super::ContextActor;
 use braid_protocol::{Approval, OverwriteReason, OverwriteRisk, ToolCall, WritePreview};
@@ -10,21 +11,14 @@ use std::path::PathBuf;
 use std::sync::PoisonError;
 
 impl ContextActor {
-    fn pending_writes(&self) -> impl Iterator<Item = &ToolCall> {
-        let calls = self.state.round.as_ref().map(|r| r.calls()).unwrap_or_default();
-        calls
-            .iter()
-            .filter(|c| c.approval == Approval::Pending && matches!(c.name.as_str(), "write_file" | "edit_file"))
-    }
-
     /// Pending writes over a file the model has not seen as it is now.
     pub(super) fn overwrites(&self) -> Vec<OverwriteRisk> {
-        let root = PathBuf::from(&self.meta.working_dir);
+        let root = PathBuf::from(&self.ctx.meta.working_dir);
         let freshness = self.freshness.lock().unwrap_or_else(PoisonError::into_inner);
-        self.pending_writes()
-            .filter_map(|c| {
-                let args: serde_json::Value = serde_json::from_str(&c.arguments).ok()?;
-                let path = braid_workspace::paths::confine(&root, args.get("path")?.as_str()?).ok()?;
+        braid_core::approval::pending_file_writes(&self.ctx.state)
+            .into_iter()
+            .filter_map(|(c, path)| {
+                let path = braid_workspace::paths::confine(&root, &path).ok()?;
                 let reason = if !freshness.seen(&path) {
                     path.is_file().then_some(OverwriteReason::NotRead)?
                 } else if matches!(freshness.check(&path), Freshness::ModifiedExternally { .. }) {
@@ -39,7 +33,7 @@ impl ContextActor {
 
     /// Pending calls that text from a tool, a file or a server asked for.
     pub(super) fn prompted(&self) -> Vec<braid_protocol::PromptedCall> {
-        let calls = self.state.round.as_ref().map(|r| r.calls()).unwrap_or_default();
+        let calls = self.ctx.state.round.as_ref().map(|r| r.calls()).unwrap_or_default();
         let waiting: Vec<ToolCall> = calls
             .iter()
             .filter(|c| matches!(c.approval, Approval::Pending | Approval::AskUnsandboxed))
@@ -48,12 +42,13 @@ impl ContextActor {
         if waiting.is_empty() {
             return Vec::new();
         }
-        braid_core::untrusted::prompted(self.conversation.active_messages(), &waiting)
+        braid_core::untrusted::prompted(self.ctx.conversation.active_messages(), &waiting)
     }
 
     /// What each pending write would change.
     pub(super) fn previews(&self) -> Vec<WritePreview> {
-        let root = PathBuf::from(&self.meta.working_dir);
-        self.pending_writes().filter_map(|c| braid_tools::preview::preview(c, &root)).collect()
+        let root = PathBuf::from(&self.ctx.meta.working_dir);
+        let writes = braid_core::approval::pending_file_writes(&self.ctx.state);
+        writes.into_iter().filter_map(|(c, _)| braid_tools::preview::preview(c, &root)).collect()
     }
 }

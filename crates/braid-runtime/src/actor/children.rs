@@ -11,12 +11,12 @@ impl ContextActor {
         match effect {
             Effect::SpawnAgents { call_id, tasks } => {
                 let parent = ParentFacts {
-                    id: self.meta.id.clone(),
-                    title: self.meta.title.clone(),
-                    working_dir: self.meta.working_dir.clone(),
+                    id: self.ctx.meta.id.clone(),
+                    title: self.ctx.meta.title.clone(),
+                    working_dir: self.ctx.meta.working_dir.clone(),
                     model: self.model_choice().cloned(),
-                    tools: self.state.config.tools.clone(),
-                    generation: self.state.config.generation,
+                    tools: self.ctx.state.config.tools.clone(),
+                    generation: self.ctx.state.config.generation,
                     mailbox: self.mailbox.clone(),
                 };
                 self.sub_agents = Some(subagents::spawn(self.shared.clone(), parent, call_id, tasks));
@@ -25,7 +25,7 @@ impl ContextActor {
             Effect::StopSubAgents { call_id } if self.sub_agents.as_ref().is_some_and(|r| r.call_id == call_id) => {
                 self.sub_agents = None;
             }
-            Effect::ChildEnded { outcome, tokens } => self.shared.children.ended(&self.meta.id, outcome, tokens),
+            Effect::ChildEnded { outcome, tokens } => self.shared.children.ended(&self.ctx.meta.id, outcome, tokens),
             _ => {}
         }
     }

@@ -2,9 +2,7 @@
 //! nothing stored is lost), and notices from the context's tasks.
 
 use super::ContextActor;
-use braid_protocol::{
-    BraidEvent, ContextStatus, ContextUpdate, ErrorCode, FailureCode, Notice, QueuedPreview, UpdateMetadata, WireError,
-};
+use braid_protocol::{BraidEvent, ErrorCode, Notice, WireError};
 
 impl ContextActor {
     /// A write failed (disk full, database locked or read-only): no effect
@@ -16,50 +14,16 @@ impl ContextActor {
         error: &braid_store::StoreError,
         now: braid_protocol::Timestamp,
     ) -> WireError {
-        tracing::error!(context = %self.meta.id, %error, "could not save the context");
+        tracing::error!(context = %self.ctx.meta.id, %error, "could not save the context");
         self.stop_tasks();
         let message = format!("Could not save the conversation ({error}). Nothing stored was lost; free disk space or close what locks the database, then retry.");
-        let previous = self.state.status.clone();
-        self.state.request = None;
-        self.state.pending = None;
-        self.state.round = None;
-        self.state.rereading = None;
-        self.state.status = ContextStatus::Failed {
-            error_code: FailureCode::StorageFailed,
-            message: message.clone(),
-            recoverable: true,
-        };
-        let update = ContextUpdate {
-            context_id: self.meta.id.clone(),
-            current_state: self.state.status.clone(),
-            previous_state: (previous.kind() != self.state.status.kind()).then_some(previous),
-            message: None,
-            timestamp: now,
-            metadata: UpdateMetadata {
-                queue: self.state.queue.iter().map(|q| QueuedPreview::of(q.id, &q.body)).collect(),
-                notice: Some(Notice::from_error(ErrorCode::Storage, message.clone())),
-                team: self.state.route.visible().map(Box::new),
-                sub_agents: self.state.agents.clone().map(Box::new),
-            },
-        };
-        let _ = self.shared.events.send(BraidEvent::ContextUpdate(update));
+        let event = self.ctx.stop_for_storage(message.clone(), now);
+        let _ = self.shared.events.send(event);
         WireError::new(ErrorCode::Storage, message)
     }
 
     pub(super) fn emit_notice(&self, notice: Notice, now: braid_protocol::Timestamp) {
-        let update = ContextUpdate {
-            context_id: self.meta.id.clone(),
-            current_state: self.state.status.clone(),
-            previous_state: None,
-            message: None,
-            timestamp: now,
-            metadata: UpdateMetadata {
-                queue: self.state.queue.iter().map(|q| QueuedPreview::of(q.id, &q.body)).collect(),
-                notice: Some(notice),
-                team: self.state.route.visible().map(Box::new),
-                sub_agents: self.state.agents.clone().map(Box::new),
-            },
-        };
+        let update = self.ctx.update(None, Some(notice), now);
         let _ = self.shared.events.send(BraidEvent::ContextUpdate(update));
     }
 }

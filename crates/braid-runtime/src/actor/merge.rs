@@ -1,6 +1,6 @@
-//! Merges as the context's task carries them out: each is computed from
-//! the conversation here (`braid_core::merge`), where the branches are,
-//! and applied by the machine. The summary a merge card carries is written
+//! Merges as the context's task carries them out: each is planned and
+//! made by the core (`braid_core::context`), then stored and carried out
+//! here. The summary a merge card carries is written
 //! by the conversation's model outside the task, so the task never waits
 //! on it.
 
@@ -12,27 +12,24 @@ use braid_protocol::{ErrorCode, WireError};
 
 impl ContextActor {
     pub(super) fn merge_op(&mut self, op: MergeOp) -> Result<MergeAnswer, WireError> {
-        let encoding = self.state.book.encoding;
+        let now = crate::clock::now();
         match op {
-            MergeOp::Preview(options) => {
-                let plan = braid_core::merge::plan(&self.conversation, &options, encoding)?;
-                Ok(MergeAnswer::Preview(Box::new(plan.preview)))
-            }
+            MergeOp::Preview(options) => Ok(MergeAnswer::Preview(Box::new(self.ctx.merge_preview(&options)?))),
             MergeOp::Apply(options) => {
-                let event = braid_core::merge::merge_event(&self.conversation, &options, encoding)?;
-                match self.apply(event) {
+                let step = self.ctx.merge(&options, now);
+                match self.carry_out(step) {
                     Some(Ok(Reply::Message(card))) => Ok(MergeAnswer::Card(card)),
                     Some(Err(e)) => Err(e),
                     _ => Err(WireError::new(ErrorCode::Internal, "the merge was not applied")),
                 }
             }
             MergeOp::Undo(card) => {
-                let event = braid_core::merge::undo_event(&self.conversation, card)?;
-                self.apply(event).unwrap_or(Ok(Reply::Done)).map(|_| MergeAnswer::Done)
+                let step = self.ctx.undo_merge(card, now);
+                self.carry_out(step).unwrap_or(Ok(Reply::Done)).map(|_| MergeAnswer::Done)
             }
-            MergeOp::Graph => Ok(MergeAnswer::Graph(Box::new(braid_core::graph::view(&self.conversation)))),
+            MergeOp::Graph => Ok(MergeAnswer::Graph(Box::new(braid_core::graph::view(&self.ctx.conversation)))),
             MergeOp::SummaryJob(source) => {
-                let messages = braid_core::merge::parted(&self.conversation, &source)?;
+                let messages = braid_core::merge::parted(&self.ctx.conversation, &source)?;
                 if messages.is_empty() {
                     let text = "the source has nothing the branch in use lacks: there is nothing to summarise";
                     return Err(WireError::new(ErrorCode::InvalidInput, text));

@@ -12,10 +12,8 @@ use braid_core::prompt;
 use braid_llm::{LlmProvider, LlmRequest, ProviderKind, ToolChoice, ToolDefinition};
 use braid_protocol::sent::join_parts;
 use braid_protocol::{
-    AgentType, ControlKind, Message, MessageId, MessageType, RequestId, SentPart, TeamMember, Timestamp, TokenEncoding,
-    ToolSpec,
+    AgentType, Message, MessageId, MessageType, RequestId, SentPart, TeamMember, Timestamp, TokenEncoding, ToolSpec,
 };
-use std::collections::HashSet;
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -74,12 +72,16 @@ impl ContextActor {
             calls_tools: resolved.view.tools,
             counted_by_model: false,
             configured_prompt: config.system_prompt.clone(),
-            branch_prompt: self.conversation.system_prompt(self.conversation.active_branch(), None).map(str::to_owned),
-            messages: prompt::request_messages(&self.conversation),
-            pinned_summary: prompt::latest_summary(&self.conversation),
-            kept: self.state.config.kept.iter().copied().collect(),
+            branch_prompt: self
+                .ctx
+                .conversation
+                .system_prompt(self.ctx.conversation.active_branch(), None)
+                .map(str::to_owned),
+            messages: prompt::request_messages(&self.ctx.conversation),
+            pinned_summary: prompt::latest_summary(&self.ctx.conversation),
+            kept: self.ctx.state.config.kept.iter().copied().collect(),
             changed_files: self.changed_files(),
-            workspace: Some(crate::workspace::facts(&self.meta.working_dir)),
+            workspace: Some(crate::workspace::facts(&self.ctx.meta.working_dir)),
             member_file: member.and_then(|m| self.member_file(&m)),
         };
         let counting = (enc == TokenEncoding::Estimate)
@@ -131,7 +133,7 @@ impl ContextActor {
     pub(super) fn send_request(&mut self, request_id: RequestId, fitted: Fitted) {
         let Fitted { mut system, messages, tools, tool_choice, max_tokens, temperature } = fitted;
         let Some(out) = self.outgoing.take_if(|o| o.request_id == request_id) else {
-            tracing::warn!(context = %self.meta.id, %request_id, "send without a prepared request");
+            tracing::warn!(context = %self.ctx.meta.id, %request_id, "send without a prepared request");
             return;
         };
         // Models that see get the pixels (attached in the task: scaling
@@ -150,14 +152,14 @@ impl ContextActor {
             tool_choice: tool_choice.as_ref(),
             max_tokens,
             temperature,
-            left_out: self.state.book.last_sent.as_ref().map_or(0, |u| u.left_out),
+            left_out: self.ctx.state.book.last_sent.as_ref().map_or(0, |u| u.left_out),
             system: system.clone(),
         });
         let system = join_parts(system.iter().map(|p| p.text.as_str()));
-        self.shared.sent.record(&self.meta.id, seen);
+        self.shared.sent.record(&self.ctx.meta.id, seen);
         let pixels = messages.iter().any(|m| matches!(m.body, MessageType::Image { .. })).then(|| llm_task::Pixels {
             images: self.shared.images.clone(),
-            workspace: PathBuf::from(&self.meta.working_dir),
+            workspace: PathBuf::from(&self.ctx.meta.working_dir),
             limits: braid_core::vision::limits_for(out.kind),
         });
         let request = LlmRequest {
@@ -178,39 +180,14 @@ impl ContextActor {
             request_id,
             self.reports(),
             pixels,
-            self.shared.sent.entry(&self.meta.id),
+            self.shared.sent.entry(&self.ctx.meta.id),
         ));
     }
 
-    /// Asks the model for a summary of `batch` (ids as sent: the previous
-    /// summary stands for the messages it replaced, which are folded in).
+    /// Asks the model for a summary of `batch` (ids as sent; what it
+    /// covers is the core's `prompt::summary_job`).
     pub(super) fn start_summary(&mut self, request_id: RequestId, batch: Vec<MessageId>) {
-        let previous = self
-            .conversation
-            .active_messages()
-            .filter_map(|m| match &m.body {
-                MessageType::SystemControl { control: ControlKind::Summary { text, replaces } } => {
-                    Some((m.id, text.clone(), replaces.clone()))
-                }
-                _ => None,
-            })
-            .last();
-        let mut replaces: Vec<MessageId> = Vec::new();
-        let mut prior_text = None;
-        if let Some((id, text, earlier)) = &previous {
-            if batch.contains(id) {
-                replaces.extend(earlier);
-                prior_text = Some(text.clone());
-            }
-        }
-        let wanted: HashSet<MessageId> = batch.iter().copied().collect();
-        let messages: Vec<&Message> = self
-            .conversation
-            .active_messages()
-            .filter(|m| wanted.contains(&m.id) && !matches!(m.body, MessageType::SystemControl { .. }))
-            .collect();
-        replaces.extend(messages.iter().map(|m| m.id));
-        let mut input = prompt::summary_input(prior_text.as_deref(), &messages);
+        let (replaces, mut input) = prompt::summary_job(&self.ctx.conversation, &batch);
         self.hide_secrets(&mut input);
         let resolved = match self.shared.providers.resolve(self.model_choice()) {
             Ok(r) => r,

@@ -27,7 +27,7 @@ impl ContextActor {
             counted_by_model: false,
             configured_prompt: None,
             branch_prompt: None,
-            messages: prompt::request_messages(&self.conversation),
+            messages: prompt::request_messages(&self.ctx.conversation),
             pinned_summary: None,
             kept: Vec::new(),
             changed_files: Vec::new(),
@@ -44,7 +44,7 @@ impl ContextActor {
     pub(super) fn member_file(&self, member: &TeamMember) -> Option<String> {
         use std::io::Read;
         let name = member.instruction_file.as_deref().filter(|f| !f.trim().is_empty())?;
-        let read = braid_workspace::paths::confine(Path::new(&self.meta.working_dir), name)
+        let read = braid_workspace::paths::confine(Path::new(&self.ctx.meta.working_dir), name)
             .map_err(|e| e.to_string())
             .and_then(|path| std::fs::File::open(path).map_err(|e| e.to_string()))
             .and_then(|file| {
@@ -54,7 +54,7 @@ impl ContextActor {
         match read {
             Ok(text) => Some(text),
             Err(error) => {
-                tracing::warn!(context = %self.meta.id, member = %member.name, file = name, %error,
+                tracing::warn!(context = %self.ctx.meta.id, member = %member.name, file = name, %error,
                     "instruction file left out");
                 None
             }
@@ -70,13 +70,18 @@ impl ContextActor {
         }
         self.hide_secrets(&mut prompt);
         if let Some(warning) = warning {
-            tracing::warn!(context = %self.meta.id, member = %member.name, "{warning}");
+            tracing::warn!(context = %self.ctx.meta.id, member = %member.name, "{warning}");
         }
         if let Some(old) = self.llm.take() {
             old.handle.abort();
         }
-        let run =
-            AgentRun { request_id, member: *member, system, prompt, workdir: PathBuf::from(&self.meta.working_dir) };
+        let run = AgentRun {
+            request_id,
+            member: *member,
+            system,
+            prompt,
+            workdir: PathBuf::from(&self.ctx.meta.working_dir),
+        };
         self.llm = Some(agent_task::spawn(run, self.reports()));
     }
 }

@@ -1,7 +1,7 @@
-//! Naming a conversation after its first exchange. The core says when
-//! there is enough to name it and reads the model's reply
-//! (`braid_core::title`); here the request is made, off the task, and the
-//! title is taken only if the user has not named the conversation since.
+//! Naming a conversation after its first exchange. The core says when it
+//! should be named, reads the model's reply (`braid_core::title`) and
+//! takes the title only if the user has not named it since; here the
+//! request is made, off the task.
 
 use super::{ContextActor, Input};
 use crate::clock;
@@ -11,13 +11,13 @@ use braid_protocol::{Notice, NoticeCode};
 impl ContextActor {
     /// Called when the machine comes to rest.
     pub(super) fn maybe_title(&mut self) {
-        if !self.shared.config.model_titles || self.titling || self.meta.title != title::DEFAULT_TITLE {
+        if !self.shared.config.model_titles || self.titling {
             return;
         }
-        let Some(mut input) = title::input(&self.conversation) else { return };
+        let Some(mut input) = self.ctx.title_input() else { return };
         self.hide_secrets(&mut input);
         self.titling = true;
-        let fallback = title::from_question(&title::first_question(&self.conversation).unwrap_or_default());
+        let fallback = title::from_question(&title::first_question(&self.ctx.conversation).unwrap_or_default());
         let mailbox = self.mailbox.clone();
         let Ok(model) = self.shared.providers.resolve(self.model_choice()) else {
             let _ = mailbox.send(Input::AutoTitle(fallback));
@@ -33,16 +33,18 @@ impl ContextActor {
         });
     }
 
-    /// Takes `name` unless the conversation was named meanwhile.
+    /// The core takes `name` unless the conversation was named meanwhile.
     pub(super) fn auto_title(&mut self, name: String) {
-        if self.meta.title != title::DEFAULT_TITLE {
-            return;
-        }
-        match self.update_meta(super::MetaChange { title: Some(name.clone()), ..Default::default() }) {
-            Ok(_) => {
-                self.emit_notice(Notice { code: NoticeCode::Titled, message: format!("Named “{name}”") }, clock::now())
+        let now = clock::now();
+        let Some(step) = self.ctx.auto_title(name, now) else { return };
+        match self.carry_out(step) {
+            Some(Err(e)) => {
+                tracing::warn!(context = %self.ctx.meta.id, error = %e, "the conversation could not be named")
             }
-            Err(e) => tracing::warn!(context = %self.meta.id, error = %e, "the conversation could not be named"),
+            _ => {
+                let message = format!("Named “{}”", self.ctx.meta.title);
+                self.emit_notice(Notice { code: NoticeCode::Titled, message }, now)
+            }
         }
     }
 }

@@ -20,8 +20,9 @@ impl ContextActor {
     pub(super) fn run_pipeline(&mut self, message: Message) {
         let id = message.id;
         let disabled = self
+            .ctx
             .conversation
-            .branch(self.conversation.active_branch())
+            .branch(self.ctx.conversation.active_branch())
             .and_then(|b| b.pipeline.as_ref())
             .map(|p| p.disabled_processors.clone())
             .unwrap_or_default();
@@ -30,20 +31,20 @@ impl ContextActor {
             let _ = mailbox.send(Input::Event(Event::PipelineStage { message_id: id, stage }));
         };
         let outcome =
-            self.shared.pipeline.run(message, &self.conversation, &disabled, &mut clock::micros, &mut on_stage);
+            self.shared.pipeline.run(message, &self.ctx.conversation, &disabled, &mut clock::micros, &mut on_stage);
         // Images sent with the message, then those its text mentions.
-        let mut images = self.state.pending.as_ref().map(|p| p.images.clone()).unwrap_or_default();
+        let mut images = self.ctx.state.pending.as_ref().map(|p| p.images.clone()).unwrap_or_default();
         let event = match outcome {
             Ok((message, report)) => {
-                tracing::debug!(context = %self.meta.id, micros = report.total_micros, "pipeline done");
+                tracing::debug!(context = %self.ctx.meta.id, micros = report.total_micros, "pipeline done");
                 if references::wanted(&message)
-                    && !approval::offered(&self.state.config.tools, braid_protocol::Permission::Read)
+                    && !approval::offered(&self.ctx.state.config.tools, braid_protocol::Permission::Read)
                 {
                     let error = "the agent's role may not read files, so file references cannot be resolved".to_owned();
                     Event::PipelineFailed { message_id: id, error }
                 } else if references::wanted(&message) {
                     on_stage(braid_core::machine::PipelineStage::ResolvingFileReferences);
-                    let workspace = PathBuf::from(&self.meta.working_dir);
+                    let workspace = PathBuf::from(&self.ctx.meta.working_dir);
                     let mut freshness = self.freshness.lock().unwrap_or_else(PoisonError::into_inner);
                     match references::resolve_message(message, Some(&workspace), &mut freshness) {
                         Ok((message, attachments, mentioned)) => {
@@ -64,7 +65,7 @@ impl ContextActor {
         let reader = crate::mcp_context::ResourceReader::new(&self.shared);
         let reads = match &event {
             Event::PipelineSucceeded { message, .. } => message.body.plain_text().map(|t| {
-                let held = self.conversation.active_messages();
+                let held = self.ctx.conversation.active_messages();
                 reader.plan(&t, held, clock::now())
             }),
             _ => None,
@@ -102,7 +103,7 @@ impl ContextActor {
         image_task::Reading {
             images: self.shared.images.clone(),
             model: self.shared.providers.resolve(self.model_choice()).ok(),
-            workspace: PathBuf::from(&self.meta.working_dir),
+            workspace: PathBuf::from(&self.ctx.meta.working_dir),
             reports: self.reports(),
         }
     }
@@ -113,18 +114,18 @@ impl ContextActor {
             old.handle.abort();
         }
         let ctx = ToolContext {
-            workspace: PathBuf::from(&self.meta.working_dir),
+            workspace: PathBuf::from(&self.ctx.meta.working_dir),
             freshness: Some(self.freshness.clone()),
             allow_overwrite: call.approval == Approval::ApprovedOverwrite,
             ledger: Some(self.shared.ledger.clone()),
             sandbox: match call.approval {
                 // The user let this one call leave the sandbox.
                 Approval::ApprovedUnsandboxed => Sandbox { level: SandboxLevel::FullAccess, ..Sandbox::default() },
-                _ => self.state.config.tools.sandbox,
+                _ => self.ctx.state.config.tools.sandbox,
             },
             confine: self.shared.confine.clone(),
         };
-        let timeout = Duration::from_millis(self.state.config.tools.timeout_ms.max(1));
+        let timeout = Duration::from_millis(self.ctx.state.config.tools.timeout_ms.max(1));
         let call = self.with_secrets(call);
         self.tool = Some(tool_task::spawn(self.shared.tools(), call, ctx, timeout, self.reading_job()));
     }

@@ -1,0 +1,143 @@
+//! What is done to the conversation's shape: forks, switches, branch
+//! edits, merges and their undo, and one stored message read again or
+//! kept. Each is checked against the conversation here, drafted by the
+//! core's rules, and made by the machine.
+
+use super::{meta::check_model, Context, Step};
+use crate::machine::Event;
+use crate::merge;
+use braid_protocol::{BranchId, ErrorCode, ImageMode, MergeOptions, MessageId, MessageType, Timestamp, WireError};
+
+/// A change to a branch, other than forking and switching.
+#[derive(Debug, Clone, PartialEq)]
+pub enum BranchEdit {
+    Rename(String),
+    /// `None`: the conversation's prompt applies again.
+    Prompt(Option<String>),
+    /// `None`: the conversation's model answers again. The runtime has
+    /// checked that the provider exists.
+    Model(Option<braid_protocol::ModelChoice>),
+    Delete,
+}
+
+/// Something done to one stored message.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum MessageOp {
+    /// Read this Image message again, this way from now on if given.
+    Reread(Option<ImageMode>),
+    /// Keep this reference or image in what is sent, ahead of older
+    /// messages, while it fits (or no longer).
+    Keep(bool),
+}
+
+fn err(code: ErrorCode, text: impl Into<String>) -> WireError {
+    WireError::new(code, text)
+}
+
+impl Context {
+    /// `Ok` with the event the machine takes, or the step that refuses.
+    fn checked(&self, name: &'static str, event: Result<Event, WireError>) -> Result<Event, Step> {
+        event.map_err(|e| Step::refused(name, self.state.status.kind(), e))
+    }
+
+    fn no_branch(&self, branch: &BranchId) -> WireError {
+        err(ErrorCode::NotFound, format!("branch {branch} does not exist in context {}", self.meta.id))
+    }
+
+    /// Forks the branch holding `from` at that message (`before`: just
+    /// ahead of it, to ask it again). The reply names the new branch.
+    pub fn create_branch(
+        &mut self,
+        from: MessageId,
+        before: bool,
+        name: &str,
+        system_prompt: Option<String>,
+        now: Timestamp,
+    ) -> Step {
+        let c = &self.conversation;
+        let invalid = |e: crate::ConversationError| err(ErrorCode::InvalidInput, e.to_string());
+        let draft = match c.branch_of(from) {
+            None => Err(err(ErrorCode::NotFound, format!("message {from} is not in this conversation"))),
+            Some(source) if before => c.fork_before(source, from, name, now).map_err(invalid),
+            Some(source) => c.fork(source, from, name, system_prompt, now).map_err(invalid),
+        };
+        self.run("create_branch", draft.map(|d| Event::CreateBranch { draft: Box::new(d), switch: false }), now)
+    }
+
+    pub fn switch_branch(&mut self, to: BranchId, now: Timestamp) -> Step {
+        let event = match self.conversation.branch(&to) {
+            Some(_) => Ok(Event::SwitchBranch { from: self.conversation.active_branch().clone(), to }),
+            // Asked for by name: a wrong one is bad input, as the API
+            // has always answered.
+            None => Err(err(ErrorCode::InvalidInput, self.no_branch(&to).message)),
+        };
+        self.run("switch_branch", event, now)
+    }
+
+    pub fn edit_branch(&mut self, branch: BranchId, edit: BranchEdit, now: Timestamp) -> Step {
+        let event = if self.conversation.branch(&branch).is_none() {
+            Err(self.no_branch(&branch))
+        } else {
+            match edit {
+                BranchEdit::Rename(name) => Ok(Event::RenameBranch { branch, name }),
+                BranchEdit::Prompt(system_prompt) => Ok(Event::SetBranchPrompt { branch, system_prompt }),
+                BranchEdit::Model(model) => match model.as_ref().map(check_model).transpose() {
+                    Ok(_) => Ok(Event::SetBranchModel { branch, model }),
+                    Err(e) => Err(e),
+                },
+                BranchEdit::Delete => self
+                    .conversation
+                    .deletion(&branch)
+                    .map(|d| Event::DeleteBranch { deletion: Box::new(d) })
+                    .map_err(|e| err(ErrorCode::InvalidInput, e.to_string())),
+            }
+        };
+        self.run("edit_branch", event, now)
+    }
+
+    /// Merges `options.source` into the active branch; the reply is the
+    /// merge card's id.
+    pub fn merge(&mut self, options: &MergeOptions, now: Timestamp) -> Step {
+        let event = merge::merge_event(&self.conversation, options, self.state.book.encoding);
+        self.run("merge", event, now)
+    }
+
+    /// Takes back the merge whose card is `card`.
+    pub fn undo_merge(&mut self, card: MessageId, now: Timestamp) -> Step {
+        let event = merge::undo_event(&self.conversation, card);
+        self.run("undo_merge", event, now)
+    }
+
+    /// What merging `options` would do, changing nothing.
+    pub fn merge_preview(&self, options: &MergeOptions) -> Result<braid_protocol::MergePreview, WireError> {
+        Ok(merge::plan(&self.conversation, options, self.state.book.encoding)?.preview)
+    }
+
+    pub fn message_op(&mut self, id: MessageId, op: MessageOp, now: Timestamp) -> Step {
+        let event = match (self.conversation.message(id).cloned(), op) {
+            (None, _) => Err(err(ErrorCode::NotFound, format!("there is no message {id}"))),
+            (Some(mut message), MessageOp::Reread(mode)) => {
+                if let (MessageType::Image { mode: current, .. }, Some(m)) = (&mut message.body, mode) {
+                    *current = m;
+                }
+                Ok(Event::RereadImage { message })
+            }
+            (Some(message), MessageOp::Keep(keep)) => {
+                if keep && !crate::fit::keepable(&message.body) {
+                    let text = "only a file reference, an image or a resource can be kept in what is sent";
+                    Err(err(ErrorCode::InvalidInput, text))
+                } else {
+                    Ok(Event::KeepInContext { message: id, keep })
+                }
+            }
+        };
+        self.run("message_op", event, now)
+    }
+
+    fn run(&mut self, name: &'static str, event: Result<Event, WireError>, now: Timestamp) -> Step {
+        match self.checked(name, event) {
+            Ok(event) => self.handle(event, now),
+            Err(refused) => refused,
+        }
+    }
+}
