@@ -61,7 +61,9 @@ export function PromptedNote({ prompted }: { prompted: PromptedCall }) {
 
 export function ApprovalPanel({ calls, tools, overwrites = [], previews = [], prompted = [], folder, blocked, noSandbox, onDecide, from }: Props) {
   const first = useRef<HTMLButtonElement>(null);
-  useEffect(() => first.current?.focus(), [calls.length]);
+  useEffect(() => {
+    first.current?.focus();
+  }, [calls.length]);
   // Why not, per call: told to the model with the denial.
   const [reasons, setReasons] = useState<Record<string, string>>({});
   const deny = (c: ToolCall) => onDecide(c, "deny", reasons[c.id]?.trim() || undefined);

@@ -60,7 +60,9 @@ export function Composer({ busy, onSend, onCancel, onInterrupt, phase = "answer"
     caretAfter.current = null;
   });
   // A conversation opened (a new one with Ctrl+Shift+O too): type at once.
-  useEffect(() => box.current?.focus(), []);
+  useEffect(() => {
+    box.current?.focus();
+  }, []);
 
   useEffect(() => {
     if (!typing || !findFiles) {

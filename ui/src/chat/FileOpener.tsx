@@ -35,7 +35,11 @@ function FileDialog({ backend, id, path, line, onClose }: { backend: Backend; id
       live = false;
     };
   }, [backend, id, path, line]);
-  useEffect(() => mark.current?.scrollIntoView({ block: "center" }), [excerpt]);
+  // A block body: Chromium's scrollIntoView now returns a promise, which
+  // React would take for the effect's cleanup and call on unmount.
+  useEffect(() => {
+    mark.current?.scrollIntoView({ block: "center" });
+  }, [excerpt]);
   return (
     <dialog ref={dialog} className="file-dialog" aria-labelledby="file-title" onClose={onClose}>
       <h2 id="file-title">
