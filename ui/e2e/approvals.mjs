@@ -7,7 +7,7 @@
 // Screenshot: e2e/out/approval-diff.png.
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { checker, launchBrowser, startScriptedModel, startServer, tempDir } from "./lib.mjs";
+import { browserSuite, checker, startScriptedModel, tempDir } from "./lib.mjs";
 
 const { check, finish } = checker();
 const dir = tempDir("approvals");
@@ -25,12 +25,8 @@ const model = await startScriptedModel((body) => {
   const path = said.includes("empty") ? "" : "notes.md";
   return { tool: { name: "write_file", args: { path, content: "agent's notes\nkept line\n" } } };
 });
-const { server, url: started } = startServer(join(dir, "braid.db"), ["--base-url", model.url, "--model", "gpt-4o"], work);
-const url = await started;
-const browser = await launchBrowser();
 mkdirSync("e2e/out", { recursive: true });
-try {
-  const page = await browser.newPage({ viewport: { width: 1200, height: 800 } });
+await browserSuite("approvals", { check, finish }, { db: join(dir, "braid.db"), args: ["--base-url", model.url, "--model", "gpt-4o"], cwd: work, cleanup: () => model.close() }, async ({ page, url }) => {
   await page.goto(url);
   await page.getByRole("button", { name: "New conversation", exact: true }).click();
   const box = page.getByLabel("Message");
@@ -68,12 +64,4 @@ try {
   await dialog.getByLabel("Why deny write_file").press("Enter");
   await page.getByText("Understood.").nth(2).waitFor({ timeout: 15000 });
   check(told.at(-1)?.includes("the user denied this tool call: keep my notes as they are"), `a denial's reason reaches the model (${JSON.stringify(told.at(-1))})`);
-} catch (e) {
-  check(false, `approvals flow: ${e.message}`);
-  await browser.contexts()[0]?.pages()[0]?.screenshot({ path: "e2e/out/approvals-failure.png" }).catch(() => undefined);
-} finally {
-  await browser.close();
-  server.kill();
-  model.close();
-}
-finish();
+});

@@ -5,18 +5,12 @@
 // with a preview first. Screenshots: e2e/out/graph.png, e2e/out/merge.png.
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { checker, clickOnHover, echoChat, launchBrowser, startServer, tempDir } from "./lib.mjs";
+import { browserSuite, checker, clickOnHover, echoChat, tempDir } from "./lib.mjs";
 
 const { check, finish } = checker();
-const { server, url: started } = startServer(join(tempDir("branches"), "b.db"), ["--echo"]);
-const url = await started;
-const browser = await launchBrowser();
 const out = join(import.meta.dirname, "out");
 mkdirSync(out, { recursive: true });
-try {
-  const page = await browser.newPage({ viewport: { width: 1200, height: 760 } });
-  const consoleErrors = [];
-  page.on("console", (m) => m.type() === "error" && consoleErrors.push(m.text()));
+await browserSuite("branches", { check, finish }, { db: join(tempDir("branches"), "b.db"), args: ["--echo"], page: { viewport: { width: 1200, height: 760 } } }, async ({ page, url, consoleErrors }) => {
   await page.goto(url);
   await page.getByRole("button", { name: "New conversation", exact: true }).click();
   const { say } = echoChat(page);
@@ -195,10 +189,4 @@ try {
   check(await listed.getByRole("button", { name: /memcached idea/ }).innerText().then((t) => t.includes("in use")), "a branch picked in the list is switched to and marked in use");
   await page.screenshot({ path: join(out, "list-branches.png") });
   check(consoleErrors.length === 0, `no console errors (${consoleErrors.join("; ")})`);
-} catch (e) {
-  check(false, String(e));
-} finally {
-  await browser.close();
-  server.kill();
-}
-finish();
+});

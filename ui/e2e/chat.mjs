@@ -4,16 +4,10 @@
 // stored. Writes a screenshot to e2e/out/chat.png.
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { accessibilityProblems, checker, clickOnHover, launchBrowser, scaled, startServer, tempDir } from "./lib.mjs";
+import { accessibilityProblems, browserSuite, checker, clickOnHover, scaled, tempDir } from "./lib.mjs";
 
 const { check, finish } = checker();
-const { server, url: started } = startServer(join(tempDir("e2e"), "e2e.db"), ["--echo"]);
-const url = await started;
-const browser = await launchBrowser();
-try {
-  const page = await browser.newPage({ viewport: { width: 1100, height: 700 }, permissions: ["clipboard-read", "clipboard-write"] });
-  const consoleErrors = [];
-  page.on("console", (m) => m.type() === "error" && consoleErrors.push(m.text()));
+await browserSuite("chat", { check, finish }, { db: join(tempDir("e2e"), "e2e.db"), args: ["--echo"], page: { viewport: { width: 1100, height: 700 }, permissions: ["clipboard-read", "clipboard-write"] } }, async ({ page, url, consoleErrors }) => {
   await page.goto(url);
   await page.getByRole("button", { name: "New conversation", exact: true }).waitFor();
   check(!page.url().includes("token="), "the token leaves the address bar");
@@ -274,10 +268,4 @@ try {
   check(loads.asked === 1 && loads.answered === 1, `a turn loads the conversation once, at its end (${loads.asked} loads)`);
   consoleErrors.splice(0, consoleErrors.length, ...consoleErrors.filter((e) => !e.includes("status of 400")));
   check(consoleErrors.length === 0, `no console errors (${consoleErrors.join(" | ")})`);
-} catch (e) {
-  check(false, `browser flow: ${e.message}`);
-} finally {
-  await browser.close();
-  server.kill();
-}
-finish();
+});

@@ -5,7 +5,7 @@
 // Screenshot: e2e/out/codebase-open.png.
 import { cpSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { accessibilityProblems, checker, launchBrowser, startScriptedModel, startServer, tempDir, unwrapped } from "./lib.mjs";
+import { accessibilityProblems, browserSuite, checker, startScriptedModel, tempDir, unwrapped } from "./lib.mjs";
 
 const { check, finish } = checker();
 const dir = tempDir("codebase");
@@ -24,15 +24,9 @@ const model = await startScriptedModel((body) => {
   }
   return { tool: { name: "codebase_search", args: { query: "parse_config" } } };
 });
-const { server, url: started } = startServer(join(dir, "braid.db"), ["--base-url", model.url, "--model", "gpt-4o"], work);
-const url = await started;
-const browser = await launchBrowser();
 const out = join(import.meta.dirname, "out");
 mkdirSync(out, { recursive: true });
-try {
-  const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
-  const consoleErrors = [];
-  page.on("console", (m) => m.type() === "error" && consoleErrors.push(m.text()));
+await browserSuite("codebase", { check, finish }, { db: join(dir, "braid.db"), args: ["--base-url", model.url, "--model", "gpt-4o"], cwd: work, page: { viewport: { width: 1200, height: 900 } }, cleanup: () => model.close() }, async ({ page, url, consoleErrors }) => {
   await page.goto(url);
   await page.getByRole("button", { name: "New conversation", exact: true }).click();
   const status = page.getByTestId("index-status");
@@ -68,12 +62,4 @@ try {
   await dialog.waitFor({ state: "hidden" });
   check(true, "Esc closes the file");
   check(consoleErrors.length === 0, `no console errors (${consoleErrors.join(" | ")})`);
-} catch (e) {
-  check(false, `the run went through (${e.message})`);
-  await browser.contexts()[0]?.pages()[0]?.screenshot({ path: join(out, "codebase-failed.png") });
-} finally {
-  await browser.close();
-  server.kill();
-  model.close();
-}
-finish();
+});

@@ -6,15 +6,11 @@
 // Screenshot: e2e/out/context.png.
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { checker, launchBrowser, startServer, tempDir } from "./lib.mjs";
+import { browserSuite, checker, tempDir } from "./lib.mjs";
 
 const { check, finish } = checker();
-const { server, url: started } = startServer(join(tempDir("context"), "braid.db"), ["--echo", "--echo-delay-ms", "0"]);
-const url = await started;
-const browser = await launchBrowser();
 mkdirSync("e2e/out", { recursive: true });
-try {
-  const page = await browser.newPage({ viewport: { width: 1200, height: 800 } });
+await browserSuite("context", { check, finish }, { db: join(tempDir("context"), "braid.db"), args: ["--echo", "--echo-delay-ms", "0"] }, async ({ page, url }) => {
   const errors = [];
   page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
   await page.goto(url);
@@ -68,10 +64,4 @@ try {
   check(/\/ 8,192 tokens/.test(meter) && /System \d+ · Tools [\d,]+ · Messages [\d,]+ · Reserved for the answer [\d,]+/.test(title ?? ""), `the meter shows the window and its parts (${meter}; ${title})`);
   await page.screenshot({ path: "e2e/out/context.png" });
   check(errors.length === 0, `no console errors (${errors.join(" | ")})`);
-} catch (e) {
-  check(false, `context flow: ${e.message}`);
-} finally {
-  await browser.close();
-  server.kill();
-}
-finish();
+});

@@ -5,7 +5,7 @@
 // changed on disk the files in play say so. Screenshot: e2e/out/files.png.
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { checker, launchBrowser, startServer, tempDir } from "./lib.mjs";
+import { browserSuite, checker, tempDir } from "./lib.mjs";
 
 const { check, finish } = checker();
 const work = tempDir("files");
@@ -14,12 +14,8 @@ writeFileSync(join(work, "docs", "notes.md"), "hello notes\nsecond line\nthird l
 writeFileSync(join(work, "main.rs"), "fn main() {}\n");
 const other = tempDir("files-other");
 writeFileSync(join(other, "elsewhere.txt"), "in another folder\n");
-const { server, url: started } = startServer(join(tempDir("files-db"), "braid.db"), ["--echo", "--echo-delay-ms", "0"], work);
-const url = await started;
-const browser = await launchBrowser();
 mkdirSync("e2e/out", { recursive: true });
-try {
-  const page = await browser.newPage({ viewport: { width: 1100, height: 700 } });
+await browserSuite("files", { check, finish }, { db: join(tempDir("files-db"), "braid.db"), args: ["--echo", "--echo-delay-ms", "0"], cwd: work, page: { viewport: { width: 1100, height: 700 } } }, async ({ page, url }) => {
   const errors = [];
   // A refused message is a 400 by design (the browser logs every 4xx).
   page.on("console", (m) => m.type() === "error" && !m.text().includes("status of 400") && errors.push(m.text()));
@@ -81,10 +77,4 @@ try {
   await picker.waitFor({ timeout: 5000 });
   const offered = await picker.getByRole("option").first().innerText();
   check(offered === "elsewhere.txt", `the new conversation works in the chosen folder (picker offers ${offered})`);
-} catch (e) {
-  check(false, `files flow: ${e.message}`);
-} finally {
-  await browser.close();
-  server.kill();
-}
-finish();
+});

@@ -7,23 +7,19 @@
 // Screenshots: e2e/out/images-*.png.
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { checker, DELIVER_FILE, launchBrowser, startServer, tempDir, textPng } from "./lib.mjs";
+import { browserSuite, checker, DELIVER_FILE, tempDir, textPng } from "./lib.mjs";
 
 const { check, finish } = checker();
 const work = tempDir("images");
 const light = await textPng(work, "build-error.png", "1000x170", ["Build failed: missing semicolon", "at src/parser.rs line 42"]);
 const dark = await textPng(work, "dark.png", "900x120", ["Terminal says hello from dark mode"], "#1e1e1e", "#d4d4d4");
 
-const { server, url: started } = startServer(join(tempDir("images-db"), "braid.db"), ["--echo", "--echo-delay-ms", "0"], work);
-const url = await started;
-const browser = await launchBrowser();
 mkdirSync("e2e/out", { recursive: true });
 
 const deliver = (page, how, selector, b64, name, type = "image/png") =>
   page.evaluate(({ script, args }) => new Function(script)(...args), { script: DELIVER_FILE, args: [how, selector, b64, name, type] });
 
-try {
-  const page = await browser.newPage({ viewport: { width: 1100, height: 760 } });
+await browserSuite("images", { check, finish }, { db: join(tempDir("images-db"), "braid.db"), args: ["--echo", "--echo-delay-ms", "0"], cwd: work, page: { viewport: { width: 1100, height: 760 } } }, async ({ page, url }) => {
   const errors = [];
   page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
   await page.goto(url);
@@ -118,10 +114,4 @@ try {
   check(label.includes("dark.png") && label.includes("OCR ·"), `an image mentioned with @ is attached and read (${JSON.stringify(label.slice(0, 60))})`);
 
   check(errors.filter((e) => !e.includes("400")).length === 0, `no console errors (${errors.join(" | ")})`);
-} catch (e) {
-  check(false, `images e2e: ${e.stack ?? e}`);
-} finally {
-  await browser.close();
-  server.kill();
-}
-finish();
+});

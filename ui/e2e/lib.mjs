@@ -1,7 +1,8 @@
 // What the end-to-end scripts share: checks that count, the server, the
-// browser, and the real LLM peer from tests/llm-peer.sh.
+// browser, a browser suite's whole set-up (`browserSuite`), and the real
+// LLM peer from tests/llm-peer.sh.
 import { execFileSync, spawn } from "node:child_process";
-import { mkdtempSync } from "node:fs";
+import { mkdirSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -58,6 +59,48 @@ export function startServer(db, extra = [], cwd = undefined, env = {}) {
   });
   return { server, url };
 }
+
+/** The set-up every browser suite shares, as a Playwright Test fixture
+ *  gives it: braid-server on `db` (a fresh folder's unless given; with
+ *  `args`, in `cwd`, with `env`), a headless browser, and a page (`page`:
+ *  its options, 1200×800 unless given) whose console errors and uncaught
+ *  errors are kept. `body({ page, url, browser, server, consoleErrors })`
+ *  makes the suite's checks. Whatever happens: a throw is a failed check
+ *  with a screenshot (`e2e/out/<name>-failed.png`), an uncaught error in
+ *  the page is a failed check, the browser closes, the server stops,
+ *  `cleanup` runs, and the tally is printed (the exit code says whether
+ *  every check passed). */
+export async function browserSuite(name, { check, finish }, options, body) {
+  const { db = join(tempDir(name), "braid.db"), args = [], cwd, env = {}, page: pageOptions = {}, cleanup } = options;
+  const { server, url: started } = startServer(db, args, cwd, env);
+  let browser;
+  let page;
+  try {
+    const url = await started;
+    browser = await launchBrowser();
+    page = await browser.newPage({ viewport: { width: 1200, height: 800 }, ...pageOptions });
+    const consoleErrors = [];
+    const pageErrors = [];
+    page.on("console", (m) => m.type() === "error" && consoleErrors.push(m.text()));
+    page.on("pageerror", (e) => pageErrors.push(String(e.stack ?? e)));
+    await body({ page, url, browser, server, consoleErrors });
+    check(pageErrors.length === 0, `no uncaught error in the page (${pageErrors.join(" | ")})`);
+  } catch (e) {
+    check(false, String(e?.stack ?? e));
+    if (page) {
+      mkdirSync(OUT, { recursive: true });
+      await page.screenshot({ path: join(OUT, `${name}-failed.png`) }).catch(() => undefined);
+    }
+  } finally {
+    await browser?.close();
+    server.kill();
+    await cleanup?.();
+  }
+  finish();
+}
+
+/** Where the suites leave their screenshots. */
+export const OUT = fileURLToPath(new URL("./out", import.meta.url));
 
 export function launchBrowser() {
   return chromium.launch({

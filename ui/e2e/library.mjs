@@ -9,17 +9,11 @@
 // Screenshot: e2e/out/library.png.
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { accessibilityProblems, checker, echoChat, launchBrowser, startServer, tempDir } from "./lib.mjs";
+import { accessibilityProblems, browserSuite, checker, echoChat, tempDir } from "./lib.mjs";
 
 const { check, finish } = checker();
-const { server, url: started } = startServer(join(tempDir("library"), "l.db"), ["--echo"]);
-const url = await started;
-const browser = await launchBrowser();
 mkdirSync("e2e/out", { recursive: true });
-try {
-  const page = await browser.newPage({ viewport: { width: 1200, height: 760 } });
-  const consoleErrors = [];
-  page.on("console", (m) => m.type() === "error" && consoleErrors.push(m.text()));
+await browserSuite("library", { check, finish }, { db: join(tempDir("library"), "l.db"), args: ["--echo"], page: { viewport: { width: 1200, height: 760 } } }, async ({ page, url, consoleErrors }) => {
   await page.goto(url);
   const { say } = echoChat(page);
   const list = page.locator("nav.conversations");
@@ -100,10 +94,4 @@ try {
   const autoLight = await page.evaluate(() => globalThis.getComputedStyle(globalThis.document.documentElement).colorScheme);
   check(auto === "dark" && autoLight === "light", `Auto follows the system (${auto}, then ${autoLight})`);
   check(consoleErrors.length === 0, `no console errors (${consoleErrors.join(" | ")})`);
-} catch (e) {
-  check(false, `library flow: ${e.message}`);
-} finally {
-  await browser.close();
-  server.kill();
-}
-finish();
+});

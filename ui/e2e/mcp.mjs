@@ -13,7 +13,7 @@
 // mcp-workspace.png, mcp-template.png.
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { checker, launchBrowser, startScriptedModel, startServer, tempDir, unwrapped } from "./lib.mjs";
+import { browserSuite, checker, startScriptedModel, tempDir, unwrapped } from "./lib.mjs";
 
 const { check, finish } = checker();
 const dir = tempDir("mcp");
@@ -35,15 +35,9 @@ const model = await startScriptedModel((body) => {
   const read = body.messages.map(text).filter((t) => t.startsWith("Resource ")).map((t) => t.split("\n")[0]);
   return { text: `I was given: ${read.join("; ") || "nothing"}` };
 });
-const { server, url: started } = startServer(join(dir, "braid.db"), ["--base-url", model.url, "--model", "gpt-4o"], work);
-const url = await started;
-const browser = await launchBrowser();
 const out = join(import.meta.dirname, "out");
 mkdirSync(out, { recursive: true });
-try {
-  const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
-  const consoleErrors = [];
-  page.on("console", (m) => m.type() === "error" && consoleErrors.push(m.text()));
+await browserSuite("mcp", { check, finish }, { db: join(dir, "braid.db"), args: ["--base-url", model.url, "--model", "gpt-4o"], cwd: work, page: { viewport: { width: 1200, height: 900 } }, cleanup: () => model.close() }, async ({ page, url, consoleErrors }) => {
   await page.goto(url);
   await page.getByRole("button", { name: "Settings" }).click();
   const panel = page.getByRole("region", { name: "MCP servers" });
@@ -169,11 +163,4 @@ try {
   // The refused save answers 400, which the browser logs; nothing else may.
   const unexpected = consoleErrors.filter((e) => !e.includes("status of 400"));
   check(unexpected.length === 0, `no console errors but the refused save's 400 (${unexpected.join("; ")})`);
-} catch (e) {
-  check(false, String(e));
-} finally {
-  await browser.close();
-  server.kill();
-  model.close();
-}
-finish();
+});

@@ -11,7 +11,7 @@
 // e2e/out/prompt-*.png.
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { accessibilityProblems, checker, launchBrowser, startLoggingProxy, startPeer, startServer, tempDir } from "./lib.mjs";
+import { accessibilityProblems, browserSuite, checker, startLoggingProxy, startPeer, tempDir } from "./lib.mjs";
 
 const { check, finish } = checker();
 const dir = tempDir("prompt");
@@ -22,9 +22,6 @@ mkdirSync(join(project, ".braid", "workflows"), { recursive: true });
 writeFileSync(join(project, ".braid", "workflows", "greet.md"), "---\ndescription: Greet someone\nparameters:\n  - name: who\n    description: Whom to greet\n  - name: tone\n    default: warmly\n---\nGreet {{who}} {{tone}}, in one sentence.\n");
 const peer = startPeer();
 const proxy = await startLoggingProxy(0, new URL(peer.url).origin);
-const { server, url: started } = startServer(join(dir, "braid.db"), ["--base-url", proxy.url, "--model", "smollm2-135m"], project, { HOME: dir });
-const url = await started;
-const browser = await launchBrowser();
 mkdirSync("e2e/out", { recursive: true });
 
 /** The last chat request the model's server received for the conversation
@@ -36,10 +33,7 @@ const lastChat = () =>
     .at(-1);
 const text = (c) => (typeof c === "string" ? c : (c ?? []).map((p) => p.text ?? "").join(""));
 
-try {
-  const page = await browser.newPage({ viewport: { width: 1200, height: 860 } });
-  const consoleErrors = [];
-  page.on("console", (m) => m.type() === "error" && consoleErrors.push(m.text()));
+await browserSuite("prompt", { check, finish }, { db: join(dir, "braid.db"), args: ["--base-url", proxy.url, "--model", "smollm2-135m"], cwd: project, env: { HOME: dir }, page: { viewport: { width: 1200, height: 860 } }, cleanup: () => { proxy.close(); peer.stop(); } }, async ({ page, url, consoleErrors }) => {
   await page.goto(url);
   await page.getByRole("button", { name: "New conversation", exact: true }).click();
   const box = page.getByLabel("Message", { exact: true });
@@ -148,12 +142,4 @@ try {
   check(cardText.startsWith("Workflow /greet (tone=warmly, who=Ada): completed") && (await box.inputValue()) === "", `the run is recorded with its outcome (${cardText}) and the message box is empty again`);
   await page.screenshot({ path: "e2e/out/prompt-workflow.png" });
   check(consoleErrors.length === 0, `no console errors (${consoleErrors.join("; ") || "none"})`);
-} catch (e) {
-  check(false, `prompt flow: ${e.message}`);
-} finally {
-  await browser.close();
-  server.kill();
-  proxy.close();
-  peer.stop();
-}
-finish();
+});

@@ -7,7 +7,7 @@
 // Screenshots: e2e/out/subagents-*.png.
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { accessibilityProblems, checker, launchBrowser, startScriptedModel, startServer, tempDir } from "./lib.mjs";
+import { accessibilityProblems, browserSuite, checker, startScriptedModel, tempDir } from "./lib.mjs";
 
 const { check, finish } = checker();
 const dir = tempDir("subagents");
@@ -32,15 +32,9 @@ const model = await startScriptedModel((body) => {
   ];
   return { tool: { name: "spawn_agents", args: { tasks } } };
 });
-const { server, url: started } = startServer(join(dir, "braid.db"), ["--base-url", model.url, "--model", "gpt-4o"], work);
-const url = await started;
-const browser = await launchBrowser();
 const out = join(import.meta.dirname, "out");
 mkdirSync(out, { recursive: true });
-try {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-  const consoleErrors = [];
-  page.on("console", (m) => m.type() === "error" && consoleErrors.push(m.text()));
+await browserSuite("subagents", { check, finish }, { db: join(dir, "braid.db"), args: ["--base-url", model.url, "--model", "gpt-4o"], cwd: work, page: { viewport: { width: 1280, height: 900 } }, cleanup: () => model.close() }, async ({ page, url, consoleErrors }) => {
   await page.goto(url);
   await page.getByRole("button", { name: "New conversation", exact: true }).click();
   const box = page.getByLabel("Message");
@@ -89,12 +83,4 @@ try {
   await page.getByTestId("sub-agents").waitFor({ timeout: 10000 });
   check(true, "the child leads back to its parent");
   check(consoleErrors.length === 0, `no console errors (${consoleErrors.join(" | ")})`);
-} catch (e) {
-  check(false, `the run went through (${e.message})`);
-  await browser.contexts()[0]?.pages()[0]?.screenshot({ path: join(out, "subagents-failed.png") });
-} finally {
-  await browser.close();
-  server.kill();
-  model.close();
-}
-finish();
+});

@@ -8,7 +8,7 @@
 // Screenshots: e2e/out/team-panel.png, e2e/out/team-chat.png.
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { accessibilityProblems, checker, launchBrowser, startScriptedModel, startServer, tempDir } from "./lib.mjs";
+import { accessibilityProblems, browserSuite, checker, startScriptedModel, tempDir } from "./lib.mjs";
 
 const { check, finish } = checker();
 const dir = tempDir("team");
@@ -24,15 +24,9 @@ const model = await startScriptedModel((body) => {
   const who = /You are (\w+)\./.exec(system)?.[1] ?? "nobody";
   return { text: `${who[0].toUpperCase()}${who.slice(1)} here.` };
 });
-const { server, url: started } = startServer(join(dir, "braid.db"), ["--base-url", model.url, "--model", "gpt-4o"], work);
-const url = await started;
-const browser = await launchBrowser();
 const out = join(import.meta.dirname, "out");
 mkdirSync(out, { recursive: true });
-try {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-  const consoleErrors = [];
-  page.on("console", (m) => m.type() === "error" && consoleErrors.push(m.text()));
+await browserSuite("team", { check, finish }, { db: join(dir, "braid.db"), args: ["--base-url", model.url, "--model", "gpt-4o"], cwd: work, page: { viewport: { width: 1280, height: 900 } }, cleanup: () => model.close() }, async ({ page, url, consoleErrors }) => {
   await page.goto(url);
   await page.getByRole("button", { name: "New conversation", exact: true }).click();
 
@@ -104,12 +98,4 @@ try {
   // The refused save is the one 400 the browser logs.
   const unexpected = consoleErrors.filter((e) => !e.includes("status of 400"));
   check(unexpected.length === 0 && consoleErrors.length === 1, `no console errors but the refused save (${consoleErrors.join(" | ")})`);
-} catch (e) {
-  check(false, `the run went through (${e.message})`);
-  await browser.contexts()[0]?.pages()[0]?.screenshot({ path: join(out, "team-failed.png") });
-} finally {
-  await browser.close();
-  server.kill();
-  model.close();
-}
-finish();
+});

@@ -7,18 +7,12 @@
 // Screenshots: e2e/out/transfer.png, transfer-claude-code.png, transfer-refused.png.
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { checker, echoChat, launchBrowser, startServer, tempDir } from "./lib.mjs";
+import { browserSuite, checker, echoChat, tempDir } from "./lib.mjs";
 
 const { check, finish } = checker();
 const dir = tempDir("transfer");
-const { server, url: started } = startServer(join(dir, "t.db"), ["--echo"]);
-const url = await started;
-const browser = await launchBrowser();
 mkdirSync("e2e/out", { recursive: true });
-try {
-  const page = await browser.newPage({ viewport: { width: 1200, height: 760 }, acceptDownloads: true });
-  const consoleErrors = [];
-  page.on("console", (m) => m.type() === "error" && consoleErrors.push(m.text()));
+await browserSuite("transfer", { check, finish }, { db: join(dir, "t.db"), args: ["--echo"], page: { viewport: { width: 1200, height: 760 }, acceptDownloads: true } }, async ({ page, url, consoleErrors }) => {
   await page.goto(url);
   const { box, idle, say } = echoChat(page);
   const list = page.locator("nav.conversations");
@@ -94,10 +88,4 @@ try {
   check((await list.locator(".open").count()) === before, "and nothing was added");
   await page.screenshot({ path: "e2e/out/transfer-refused.png" });
   check(consoleErrors.filter((e) => !e.includes("400")).length === 0, `no console errors (${consoleErrors.join(" | ")})`);
-} catch (e) {
-  check(false, `transfer flow: ${e.message}`);
-} finally {
-  await browser.close();
-  server.kill();
-}
-finish();
+});

@@ -11,7 +11,7 @@
 // Screenshots: e2e/out/workspace-*.png.
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { accessibilityProblems, checker, launchBrowser, startScriptedModel, startServer, tempDir } from "./lib.mjs";
+import { accessibilityProblems, browserSuite, checker, startScriptedModel, tempDir } from "./lib.mjs";
 
 const { check, finish } = checker();
 const dir = tempDir("workspace");
@@ -32,14 +32,8 @@ const model = await startScriptedModel((body) => {
   }
   return said.includes("read the notes") ? { tool: { name: "read_file", args: { path: "notes.txt" } } } : { text: "ok" };
 });
-const { server, url: started } = startServer(join(dir, "braid.db"), ["--base-url", model.url, "--model", "gpt-4o"], home, { HOME: home });
-const url = await started;
-const browser = await launchBrowser();
 mkdirSync("e2e/out", { recursive: true });
-try {
-  const page = await browser.newPage({ viewport: { width: 1200, height: 800 } });
-  const consoleErrors = [];
-  page.on("console", (m) => m.type() === "error" && consoleErrors.push(m.text()));
+await browserSuite("workspace", { check, finish }, { db: join(dir, "braid.db"), args: ["--base-url", model.url, "--model", "gpt-4o"], cwd: home, env: { HOME: home }, cleanup: () => model.close() }, async ({ page, url, consoleErrors }) => {
   await page.goto(url);
   await page.getByRole("button", { name: "New conversation", exact: true }).click();
   const box = page.getByLabel("Message");
@@ -148,11 +142,4 @@ try {
   // The browser logs the refused move (a 400 answer) itself; nothing else.
   const unexpected = consoleErrors.filter((e) => !e.includes("status of 400"));
   check(unexpected.length === 0, `no console errors but the refused move's (${unexpected.join(" | ")})`);
-} catch (e) {
-  check(false, `workspace flow: ${e.message.split("\n")[0]}`);
-} finally {
-  await browser.close();
-  server.kill();
-  model.close();
-}
-finish();
+});
