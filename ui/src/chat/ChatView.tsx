@@ -234,8 +234,16 @@ export function ChatView({ backend, id, settings, onActivity, openMessage, onOpe
     [backend, id, reload, report],
   );
   const children = useSubAgents(backend, id, model.subAgents, model.edits, onOpenContext ?? null, report, noSandbox);
+  // The dialog waits for the snapshot of this very question: what a write
+  // would overwrite and why the sandbox stopped a command come with it, so
+  // the dialog never opens on a default it must then correct.
+  const loaded = model.snapshot?.summary.status;
   const waiting =
-    model.status.state === "awaiting_tool_approval" ? pendingCalls(model.snapshot?.messages ?? [], model.status.pending_requests) : [];
+    model.status.state === "awaiting_tool_approval" &&
+    loaded?.state === "awaiting_tool_approval" &&
+    model.status.pending_requests.every((call) => loaded.pending_requests.includes(call))
+      ? pendingCalls(model.snapshot?.messages ?? [], model.status.pending_requests)
+      : [];
 
   return (
     <MemberColours.Provider value={colours}>

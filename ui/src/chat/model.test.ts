@@ -95,6 +95,19 @@ suite("chat model", () => {
     expect(m.changes).toBe(1);
   });
 
+  it("loads it again for a new question in the same wait, not for one decided", () => {
+    const asking = (calls: string[]) => update({
+      event: "context_update", context_id: "c", current_state: { state: "awaiting_tool_approval", pending_requests: calls, tool_names: calls.map(() => "run_command") },
+      previous_state: null, message: null, timestamp: 0, metadata: { queue: [] },
+    });
+    let m = applyEvent(applySnapshot(empty, snapshot([1])), asking(["c1", "c2"]));
+    expect(m.changes).toBe(1);
+    m = applyEvent(m, asking(["c2"]));
+    expect(m.changes).toBe(1);
+    m = applyEvent(m, asking(["c2", "c3"]));
+    expect(m.changes).toBe(2);
+  });
+
   it("loads a message that did not travel with its event (a large one)", () => {
     let m = applySnapshot(empty, snapshot([1]));
     m = applyEvent(m, update({

@@ -94,7 +94,12 @@ export function applyEvent(model: ChatModel, event: BraidEvent): ChatModel {
       // user (its write preview, a file changed under it).
       const entered = event.previous_state !== null && event.previous_state.state !== event.current_state.state;
       const turnEnded = entered && !settled(event.previous_state!) && settled(event.current_state);
-      const asking = entered && event.current_state.state === "awaiting_tool_approval";
+      // A new question (not one of those already loaded) is asked too.
+      const now = event.current_state;
+      const before = model.status;
+      const asking =
+        now.state === "awaiting_tool_approval" &&
+        (before.state !== "awaiting_tool_approval" || now.pending_requests.some((call) => !before.pending_requests.includes(call)));
       if ((turnEnded || asking) && changes === model.changes) changes += 1;
       // A notice belongs to its turn: a new turn starts without the old one.
       const newTurn = event.previous_state !== null && event.current_state.state === "processing_user_message";
