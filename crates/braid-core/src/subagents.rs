@@ -1,7 +1,12 @@
 //! Sub-agents, pure: the three tools' definitions, reading a
 //! `spawn_agents` call's tasks, what a child is told, and the one result
-//! the parent's model reads back. The machine (`machine/subagents.rs`)
-//! applies these rules; the runtime runs the children.
+//! the parent's model reads back, and what a child inherits (`Parent`).
+//! The machine (`machine/subagents.rs`) applies these rules; the runtime
+//! runs the children.
+
+mod child;
+
+pub use child::Parent;
 
 use braid_protocol::{
     ChildOf, ChildOutcome, ChildReport, Permission, SubAgentView, SubTask, ToolResultStatus, ToolSource, ToolSpec,

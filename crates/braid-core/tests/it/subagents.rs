@@ -384,3 +384,44 @@ fn a_tasks_model_is_offered_as_the_available_models_only() {
     let two = ["openai/gpt-4o".to_owned(), "local/smollm2".to_owned()];
     assert_eq!(task_properties(&two)["model"]["enum"], serde_json::json!(two), "exactly the available models");
 }
+
+#[test]
+fn a_child_inherits_the_parent_s_folder_policy_and_model_unless_its_task_names_one() {
+    use braid_protocol::{CallId, ModelChoice, SubAgentLimits, SubTask};
+    let choice = |p: &str, m: &str| ModelChoice { provider_id: p.into(), model: m.into() };
+    let mut sim = parent();
+    sim.ctx.meta.model = Some(choice("p", "big"));
+    let parent = braid_core::subagents::Parent::of(&sim.ctx);
+    let available = ["p/big".to_owned(), "q/small".to_owned()];
+    let task = SubTask { name: "scan".into(), instructions: "look".into(), model: None };
+    assert_eq!(parent.model_for(&task, &available), (Some(choice("p", "big")), None), "the parent's by default");
+    let named = SubTask { model: Some("small".into()), ..task.clone() };
+    assert_eq!(parent.model_for(&named, &available), (Some(choice("q", "small")), None), "named by its model part");
+    let unknown = SubTask { model: Some("huge".into()), ..task.clone() };
+    let (model, note) = parent.model_for(&unknown, &available);
+    assert_eq!(model, Some(choice("p", "big")), "an unknown name runs on the parent's model");
+    assert!(note.unwrap().contains("\"huge\" is not available (available: p/big, q/small)"));
+
+    let limits = SubAgentLimits { turn_limit: 5, ..SubAgentLimits::default() };
+    let defaults = braid_core::MachineConfig::default();
+    let call = CallId("spawn".into());
+    let kid = parent.child(
+        &named,
+        (&call, 2),
+        limits,
+        Some(choice("q", "small")),
+        &defaults,
+        ContextId("kid".into()),
+        sim.now,
+    );
+    assert_eq!(kid.meta.title, "scan · sub-agent of New conversation");
+    assert_eq!((kid.meta.working_dir.as_str(), kid.meta.model.clone()), ("/sim", Some(choice("q", "small"))));
+    assert_eq!(kid.state.config.tools.policy, ToolApprovalPolicy::AutoAll, "the parent's policy, not the default");
+    assert_eq!(kid.state.config.max_loop_depth, 6, "the turn limit governs, with its grace turn");
+    let seat = kid.state.config.child.unwrap();
+    assert_eq!(
+        (seat.parent.0.as_str(), seat.call_id.0.as_str(), seat.index, seat.turn_limit),
+        ("ctx-sim", "spawn", 2, 5)
+    );
+    assert!(kid.conversation.active_messages().next().is_none(), "it starts empty");
+}

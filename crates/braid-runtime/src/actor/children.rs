@@ -11,12 +11,7 @@ impl ContextActor {
         match effect {
             Effect::SpawnAgents { call_id, tasks } => {
                 let parent = ParentFacts {
-                    id: self.ctx.meta.id.clone(),
-                    title: self.ctx.meta.title.clone(),
-                    working_dir: self.ctx.meta.working_dir.clone(),
-                    model: self.model_choice().cloned(),
-                    tools: self.ctx.state.config.tools.clone(),
-                    generation: self.ctx.state.config.generation,
+                    inherited: braid_core::subagents::Parent::of(&self.ctx),
                     mailbox: self.mailbox.clone(),
                 };
                 self.sub_agents = Some(subagents::spawn(self.shared.clone(), parent, call_id, tasks));

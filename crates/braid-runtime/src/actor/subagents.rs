@@ -1,9 +1,8 @@
 //! Sub-agents carried out. A parent's `SpawnAgents` becomes one task that
-//! runs each child as a conversation of its own — the parent's folder,
-//! policy, mode, sandbox and generation settings; its own model if the
-//! task names one — at most
-//! `concurrency` at once, each under its time limit. The core decides
-//! everything else (the child's rules, the aggregated result); this module
+//! runs each child as a conversation of its own — what it inherits is the
+//! core's (`braid_core::subagents::Parent`) — at most `concurrency` at
+//! once, each under its time limit. The core decides everything else (the
+//! child's rules, the aggregated result); this module
 //! creates the children, hands them their task, waits for their end, and
 //! reports back. Dropping the task cancels every child still running.
 
@@ -11,27 +10,18 @@ use super::ContextActor;
 use crate::mailbox::{Input, Mailbox};
 use crate::{clock, RuntimeError, Shared};
 use braid_core::machine::Event;
-use braid_core::{ContextState, Conversation};
 use braid_protocol::{
-    CallId, ChildOf, ChildOutcome, ChildReport, ContextId, MessageType, ModelChoice, Role, SubAgentLimits, SubTask,
-    ToolSettings,
+    CallId, ChildOutcome, ChildReport, ContextId, MessageType, ModelChoice, Role, SubAgentLimits, SubTask,
 };
-use braid_store::ContextMeta;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tokio::sync::{oneshot, Semaphore};
 
-/// What a child takes from its parent.
+/// What a child takes from its parent (the core's rules), and where its
+/// reports go.
 #[derive(Clone)]
 pub(crate) struct ParentFacts {
-    pub id: ContextId,
-    pub title: String,
-    pub working_dir: String,
-    pub model: Option<ModelChoice>,
-    pub tools: ToolSettings,
-    /// Tool use, temperature and the longest answer.
-    pub generation: braid_protocol::GenerationSettings,
-    /// Where the children's reports go.
+    pub inherited: braid_core::subagents::Parent,
     pub mailbox: tokio::sync::mpsc::UnboundedSender<Input>,
 }
 
@@ -79,7 +69,7 @@ impl Job {
     async fn run(self, slots: Arc<Semaphore>, limits: SubAgentLimits) {
         let Ok(_slot) = slots.acquire().await else { return };
         let started = Instant::now();
-        let (model, note) = self.model();
+        let (model, note) = self.parent.inherited.model_for(&self.task, &self.shared.providers.task_models());
         let (outcome, tokens) = match self.start(limits, model).await {
             Ok((id, mailbox)) => self.wait(id, mailbox, limits).await,
             Err(e) => (ChildOutcome::Failed { reason: format!("it could not start: {e}") }, 0),
@@ -95,7 +85,17 @@ impl Job {
         limits: SubAgentLimits,
         model: Option<ModelChoice>,
     ) -> Result<(ContextId, Mailbox), RuntimeError> {
-        let (meta, state, conversation) = self.child(limits, model);
+        let defaults = &self.shared.config.machine;
+        let seat = (&self.call_id, self.index as u32);
+        let braid_core::Context { meta, state, conversation } = self.parent.inherited.child(
+            &self.task,
+            seat,
+            limits,
+            model,
+            defaults,
+            clock::new_context_id(),
+            clock::now(),
+        );
         let id = meta.id.clone();
         self.shared.lock_store().create_context(&meta, &state, &conversation)?;
         let mailbox = ContextActor::spawn(self.shared.clone(), meta, state, conversation);
@@ -104,53 +104,6 @@ impl Job {
             Event::SubAgentStarted { call_id: self.call_id.clone(), index: self.index as u32, context_id: id.clone() };
         let _ = self.parent.mailbox.send(Input::Event(started));
         Ok((id, mailbox))
-    }
-
-    fn child(&self, limits: SubAgentLimits, model: Option<ModelChoice>) -> (ContextMeta, ContextState, Conversation) {
-        let now = clock::now();
-        let id = clock::new_context_id();
-        let meta = ContextMeta {
-            id: id.clone(),
-            title: format!("{} · sub-agent of {}", self.task.name, self.parent.title),
-            working_dir: self.parent.working_dir.clone(),
-            created_at: now,
-            updated_at: now,
-            model,
-            pinned: false,
-        };
-        let mut state = ContextState::new(id);
-        state.config = self.shared.config.machine.clone();
-        state.config.tools = self.parent.tools.clone();
-        state.config.generation = self.parent.generation;
-        // The turn limit governs, not the loop's depth.
-        state.config.max_loop_depth = limits.turn_limit + 1;
-        state.config.child = Some(ChildOf {
-            parent: self.parent.id.clone(),
-            call_id: self.call_id.clone(),
-            index: self.index as u32,
-            name: self.task.name.clone(),
-            turn_limit: limits.turn_limit,
-        });
-        (meta, state, Conversation::new(now))
-    }
-
-    /// The child's model and, when the task named one that is not
-    /// available, the note that says so. The tool offers only available
-    /// models, but a model sampled without a grammar may still write any
-    /// name: that child runs on the parent's model rather than failing.
-    fn model(&self) -> (Option<ModelChoice>, Option<String>) {
-        let Some(name) = self.task.model.as_deref() else { return (self.parent.model.clone(), None) };
-        let available = self.shared.providers.task_models();
-        match available_model(&available, name) {
-            Some(choice) => (Some(choice), None),
-            None => {
-                let offered = if available.is_empty() { "none".to_owned() } else { available.join(", ") };
-                let note = format!(
-                    "model {name:?} is not available (available: {offered}), so it ran on this conversation's model"
-                );
-                (self.parent.model.clone(), Some(note))
-            }
-        }
     }
 
     /// Sends the task and waits for the child's end, or its time limit.
@@ -198,20 +151,6 @@ impl Drop for CancelOnDrop {
             let (answer, _) = oneshot::channel();
             let _ = mailbox.send(Input::Command(Event::Cancel, answer));
         }
-    }
-}
-
-/// `name` among the available `provider/model`s: the whole of one, or
-/// the model part of exactly one.
-fn available_model(available: &[String], name: &str) -> Option<ModelChoice> {
-    let split = |m: &String| m.split_once('/').map(|(p, m)| ModelChoice { provider_id: p.into(), model: m.into() });
-    if let Some(exact) = available.iter().find(|m| *m == name) {
-        return split(exact);
-    }
-    let mut by_model = available.iter().filter_map(split).filter(|c| c.model == name);
-    match (by_model.next(), by_model.next()) {
-        (Some(only), None) => Some(only),
-        _ => None,
     }
 }
 
