@@ -12,14 +12,13 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { checker, startLoggingProxy, startPeer, tempDir } from "./lib.mjs";
-import { desktopApp, newConversation, sleep, useLocalServer } from "./webdriver.mjs";
+import { desktopSuite, newConversation, sleep, useLocalServer } from "./webdriver.mjs";
 
 const { check, finish } = checker();
 const data = tempDir("desktop-branches");
 const peer = startPeer();
 // On 127.0.0.1:8080, where first run looks for local servers.
 const proxy = await startLoggingProxy(8080, new URL(peer.url).origin);
-const { display, openApp, stop, session } = desktopApp(data, "branches");
 // A conversation whose main and "idea 2" both wrote notes.txt, differently
 // (the model does not write the same file twice on cue): its conflict is
 // resolved in the window.
@@ -34,10 +33,8 @@ execFileSync(seed, [join(dbDir, "braid.db"), "23", "Notes far back", "1", "lefto
 
 const ENTER = "\uE007";
 const box = "//textarea[@aria-label='Message']";
-let s = null;
-try {
-  await sleep(500);
-  s = session(await openApp());
+await desktopSuite("branches", { check, finish }, { data, cleanup: () => { proxy.close(); peer.stop(); } }, async ({ open, display }) => {
+  let s = await open();
   await useLocalServer(s);
   await newConversation(s);
 
@@ -287,12 +284,4 @@ try {
   await s.shot("left-out");
   check(meter.includes("1 reference left out") && leftOut.startsWith("Left out of the last request"), `a reference left out of the request is marked on its chip and in the meter (${meter}; ${leftOut.slice(0, 50)})`);
   await s.close();
-} catch (e) {
-  check(false, `desktop branches flow: ${e.message}`);
-  await s?.shot("failure").catch(() => undefined);
-} finally {
-  stop();
-  proxy.close();
-  peer.stop();
-}
-finish();
+});

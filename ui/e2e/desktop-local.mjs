@@ -11,7 +11,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync, linkSync, mkdirSync, statSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { REAL_MODEL_MS, checker, tempDir } from "./lib.mjs";
-import { desktopApp, newConversation, sleep } from "./webdriver.mjs";
+import { desktopSuite, newConversation, sleep } from "./webdriver.mjs";
 
 const { check, finish } = checker();
 const data = tempDir("desktop-local");
@@ -24,15 +24,12 @@ mkdirSync(downloads, { recursive: true });
 const other = join(downloads, "Pocket-Chat.Q4_1.gguf");
 linkSync(starter, other);
 writeFileSync(join(data, "notes.txt"), "The spare key is under the blue flowerpot.\n");
-const { openApp, stop, session } = desktopApp(data, "local-desktop");
 const ENTER = "\uE007";
 const ESC = "\uE00C";
 const box = "//textarea[@aria-label='Message']";
 const lastAnswer = "const a = document.querySelectorAll('.message.assistant .markdown'); return a.length ? a[a.length - 1].textContent : ''";
-let s = null;
-try {
-  await sleep(500);
-  s = session(await openApp());
+await desktopSuite("local-desktop", { check, finish }, { data }, async ({ open }) => {
+  let s = await open();
 
   // 1. No welcome screen: the built-in model is named, and answers.
   const hint = await s.until("the built-in model's hint", "return document.querySelector('.hint.built-in')?.textContent ?? ''", 30000);
@@ -110,11 +107,4 @@ try {
   await s.answered(before2 + 1);
   const last = await s.js(lastAnswer);
   check(last.trim().length > 0, `with the 2,048-token window it still answers (${JSON.stringify(last.slice(0, 40))})`);
-} catch (e) {
-  if (s) await s.shot("failure").catch(() => undefined);
-  check(false, `built-in model in the window: ${e.message}`);
-} finally {
-  if (s) await s.close().catch(() => undefined);
-  stop();
-}
-finish();
+});

@@ -10,7 +10,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { checker, lastUserText, startLoggingProxy, startPeer, tempDir } from "./lib.mjs";
-import { desktopApp, newConversation, sleep, useLocalServer } from "./webdriver.mjs";
+import { desktopSuite, newConversation, useLocalServer } from "./webdriver.mjs";
 
 const { check, finish } = checker();
 const data = tempDir("desktop-mcp");
@@ -25,13 +25,10 @@ const peer = startPeer();
 const proxy = await startLoggingProxy(8080, new URL(peer.url).origin, (body) =>
   lastUserText(body).includes("through the echo tool") ? { tool: { name: "mcp__everything__echo", args: { message: "hello from the window" } } } : null,
 );
-const { openApp, stop, session } = desktopApp(data, "mcp-desktop");
 const ENTER = "\uE007";
 const box = "//textarea[@aria-label='Message']";
-let s = null;
-try {
-  await sleep(500);
-  s = session(await openApp());
+await desktopSuite("mcp-desktop", { check, finish }, { data, cleanup: () => { proxy.close(); peer.stop(); } }, async ({ open }) => {
+  let s = await open();
   await useLocalServer(s, proxy.url);
 
   await s.click("//button[.='Settings']");
@@ -55,13 +52,4 @@ try {
   const answer = await s.js("const a = document.querySelectorAll('.message.assistant .markdown'); return a.length ? a[a.length - 1].textContent : ''");
   check(answer.trim().length > 0, `the model's answer after the result shows (${JSON.stringify(answer.slice(0, 60))})`);
   await s.shot("answer");
-} catch (e) {
-  if (s) await s.shot("failure").catch(() => undefined);
-  check(false, `desktop MCP flow: ${e.message}`);
-} finally {
-  if (s) await s.close().catch(() => undefined);
-  stop();
-  proxy.close();
-  peer.stop();
-}
-finish();
+});

@@ -19,7 +19,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { checker, lastUserText, startLoggingProxy, startPeer, tempDir } from "./lib.mjs";
-import { desktopApp, newConversation, sleep, useLocalServer } from "./webdriver.mjs";
+import { desktopSuite, newConversation, sleep, useLocalServer } from "./webdriver.mjs";
 
 const { check, finish } = checker();
 const data = tempDir("desktop-sandbox");
@@ -48,15 +48,12 @@ const proxy = await startLoggingProxy(8080, new URL(peer.url).origin, (body) => 
   if (seen) return { tool: { name: "run_command", args: { command: `test "$GITHUB_TOKEN" = "${seen}" && echo token-matches; echo "other=[$DEMO_SECRET_KEY]"; printenv GITHUB_TOKEN` } } };
   return null;
 });
-const { display, openApp, stop, session } = desktopApp(data, "sandbox-desktop");
 const ENTER = "\uE007";
 const box = "//textarea[@aria-label='Message']";
 const dialog = "(document.querySelector('[aria-label=\"Approve tool calls\"]')?.textContent ?? '')";
 const lastCard = "([...document.querySelectorAll('[data-testid=tool-card]')].at(-1)?.textContent ?? '')";
-let s = null;
-try {
-  await sleep(500);
-  s = session(await openApp());
+await desktopSuite("sandbox-desktop", { check, finish }, { data, cleanup: () => { proxy.close(); peer.stop(); rmSync(outside, { recursive: true, force: true }); } }, async ({ open, display }) => {
+  let s = await open();
   await useLocalServer(s, proxy.url);
   await newConversation(s);
 
@@ -183,14 +180,4 @@ try {
     .catch(() => s.js("return document.querySelectorAll('.conversations li[class]').length"));
   check(imported.startsWith("Imported “") && after === listed + 1, `a Braid JSON export comes back in through the open dialog as a new conversation (${opening ? "dialog shown" : "no dialog"}; ${imported}; ${listed} → ${after} in the list)`);
   await s.shot("imported");
-} catch (e) {
-  if (s) await s.shot("failure").catch(() => undefined);
-  check(false, `desktop sandbox flow: ${e.message}`);
-} finally {
-  if (s) await s.close().catch(() => undefined);
-  stop();
-  proxy.close();
-  peer.stop();
-  rmSync(outside, { recursive: true, force: true });
-}
-finish();
+});

@@ -9,7 +9,7 @@
 // children as side lanes. What the children write is not checked.
 // Screenshots: e2e/out/subagents-desktop-*.png.
 import { REAL_MODEL_MS, checker, startLoggingProxy, startPeer, tempDir } from "./lib.mjs";
-import { desktopApp, newConversation, sleep, useLocalServer } from "./webdriver.mjs";
+import { desktopSuite, newConversation, sleep, useLocalServer } from "./webdriver.mjs";
 
 const { check, finish } = checker();
 const data = tempDir("desktop-subagents");
@@ -21,14 +21,11 @@ const tasks = [
 const proxy = await startLoggingProxy(8080, new URL(peer.url).origin, (body) =>
   body.tool_choice?.function?.name === "spawn_agents" ? { tool: { name: "spawn_agents", args: { tasks } } } : null,
 );
-const { openApp, stop, session } = desktopApp(data, "subagents-desktop");
 const ENTER = "\uE007";
 const box = "//textarea[@aria-label='Message']";
 const rows = "[...document.querySelectorAll('[data-testid=sub-agents] li')].map((l) => l.textContent)";
-let s = null;
-try {
-  await sleep(500);
-  s = session(await openApp());
+await desktopSuite("subagents-desktop", { check, finish }, { data, cleanup: () => { proxy.close(); peer.stop(); } }, async ({ open }) => {
+  let s = await open();
   await useLocalServer(s, proxy.url);
   await newConversation(s);
 
@@ -98,13 +95,4 @@ try {
   check(lanes.length === ended.length, `the history graph shows each child as a side lane (${lanes.join(", ")})`);
   await sleep(300);
   await s.shot("graph");
-} catch (e) {
-  check(false, `the run went through (${e.message})`);
-  if (s) await s.shot("failed").catch(() => undefined);
-} finally {
-  if (s) await s.close().catch(() => undefined);
-  stop();
-  proxy.close();
-  peer.stop();
-}
-finish();
+});

@@ -8,20 +8,17 @@
 // Screenshot: e2e/out/team-desktop-chat.png.
 import { join, resolve } from "node:path";
 import { checker, startLoggingProxy, startPeer, tempDir } from "./lib.mjs";
-import { desktopApp, newConversation, sleep, useLocalServer } from "./webdriver.mjs";
+import { desktopSuite, newConversation, sleep, useLocalServer } from "./webdriver.mjs";
 
 const { check, finish } = checker();
 const data = tempDir("desktop-team");
 const peer = startPeer();
 const proxy = await startLoggingProxy(8080, new URL(peer.url).origin);
-const { openApp, stop, session } = desktopApp(data, "team-desktop");
 const standin = resolve(join(import.meta.dirname, "../../tests/fixtures/agents/claude"));
 const ENTER = "\uE007";
 const box = "//textarea[@aria-label='Message']";
-let s = null;
-try {
-  await sleep(500);
-  s = session(await openApp());
+await desktopSuite("team-desktop", { check, finish }, { data, cleanup: () => { proxy.close(); peer.stop(); } }, async ({ open }) => {
+  let s = await open();
   await useLocalServer(s, proxy.url);
   await newConversation(s);
 
@@ -66,13 +63,4 @@ try {
   check(prompt.endsWith('Message:\nmember3: <untrusted source="team member member3">\nReviewed, ship it.\n</untrusted>') && !prompt.includes("[NEXT:"), `member2 was given member3's answer without markers (${JSON.stringify(prompt.slice(-80))})`);
   await sleep(300); // the window paints a moment after the page changes
   await s.shot("chat");
-} catch (e) {
-  check(false, `the run went through (${e.message})`);
-  if (s) await s.shot("failed").catch(() => undefined);
-} finally {
-  if (s) await s.close().catch(() => undefined);
-  stop();
-  proxy.close();
-  peer.stop();
-}
-finish();
+});

@@ -14,7 +14,7 @@ import { spawn, spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { checker, lastUserText, DELIVER_FILE, startLoggingProxy, startPeer, tempDir, textPng } from "./lib.mjs";
-import { appMemory, desktopApp, newConversation, sleep, useLocalServer } from "./webdriver.mjs";
+import { appMemory, desktopSuite, newConversation, sleep, useLocalServer } from "./webdriver.mjs";
 
 const { check, finish } = checker();
 const data = tempDir("desktop");
@@ -24,15 +24,12 @@ const peer = startPeer();
 const proxy = await startLoggingProxy(8080, new URL(peer.url).origin, (body) =>
   lastUserText(body).includes("Write the release notes") ? { tool: { name: "write_file", args: { path: "notes.txt", content: "Release 1.0\n" } } } : null,
 );
-const { app, display, openApp, stop, session } = desktopApp(data, "desktop");
 
 const ENTER = "\uE007";
 const ESC = "\uE00C";
 const box = "//textarea[@aria-label='Message']";
-let s = null;
-try {
-  await sleep(500);
-  s = session(await openApp());
+await desktopSuite("desktop", { check, finish }, { data, cleanup: () => { proxy.close(); peer.stop(); } }, async ({ open, app, display }) => {
+  let s = await open();
 
   await useLocalServer(s, proxy.url, () => s.shot("first-run"));
   check(true, "first run in the window offers the local llama.cpp server and adds it");
@@ -92,7 +89,7 @@ try {
   await sleep(500);
   writeFileSync(join(data, "notes.txt"), "The secret word is mango.\n");
   const restart = Date.now();
-  s = session(await openApp());
+  s = await open();
   const shown = await s.until("the restored conversation", `const m = document.querySelectorAll('.message'); return m.length >= ${before} ? m.length : 0`, 30000);
   const firstPaint = Date.now() - restart;
   // The list is virtualised and opens at the end: the last question.
@@ -275,12 +272,4 @@ try {
   const mb = (x) => x.toFixed(0);
   console.log(`memory at idle: app ${mb(m.app.rss)} MB + ${m.children} WebKit processes ${mb(m.rss - m.app.rss)} MB = ${mb(m.rss)} MB RSS (${mb(m.pss)} MB PSS)`);
   await s.close();
-} catch (e) {
-  check(false, `desktop flow: ${e.message}`);
-  await s?.shot("failure").catch(() => undefined);
-} finally {
-  stop();
-  proxy.close();
-  peer.stop();
-}
-finish();
+});

@@ -243,3 +243,32 @@ export function desktopApp(data, prefix) {
   };
   return { app, display, openApp, session, stop };
 }
+
+/** The set-up every desktop suite shares, as a Playwright Test fixture
+ *  gives it: the app (`desktopApp`, its data in `data`, screenshots named
+ *  `<prefix>-…`), and `open()` for a session on a freshly started window
+ *  (call it again after closing one: a restart). `body({ open, display,
+ *  app, … })` makes the suite's checks. Whatever happens: a throw is a
+ *  failed check with a screenshot (`<prefix>-failed.png`), the last
+ *  session closes, the app and its driver stop, `cleanup` runs, and the
+ *  tally is printed. */
+export async function desktopSuite(prefix, { check, finish }, { data, cleanup }, body) {
+  const handle = desktopApp(data, prefix);
+  let current = null;
+  const open = async () => {
+    current = handle.session(await handle.openApp());
+    return current;
+  };
+  try {
+    await sleep(500);
+    await body({ ...handle, open });
+  } catch (e) {
+    check(false, `${prefix}: ${e.message}`);
+    await current?.shot("failed").catch(() => undefined);
+  } finally {
+    await current?.close().catch(() => undefined);
+    handle.stop();
+    await cleanup?.();
+  }
+  finish();
+}
