@@ -17,11 +17,7 @@ pub const REATTACH_TOKENS: u32 = 1_000;
 /// The latest summary on the active branch: it stands for the messages it
 /// replaced, and fitting keeps it before any older message.
 pub fn latest_summary(conversation: &Conversation) -> Option<MessageId> {
-    conversation
-        .active_messages()
-        .filter(|m| matches!(m.body, MessageType::SystemControl { control: ControlKind::Summary { .. } }))
-        .last()
-        .map(|m| m.id)
+    latest_summary_message(conversation).map(|(id, ..)| id)
 }
 
 /// The messages of the active branch that go to the model, in order.
@@ -150,12 +146,11 @@ pub const MERGE_SUMMARY_INSTRUCTIONS: &str = "The conversation below is a branch
 /// it replaced: when it is in the batch, its text is folded in and its
 /// messages are replaced again, so one summary always covers all before it.
 pub fn summary_job(conversation: &Conversation, batch: &[MessageId]) -> (Vec<MessageId>, String) {
-    let previous = latest_summary_message(conversation);
     let mut replaces: Vec<MessageId> = Vec::new();
     let mut prior_text = None;
-    if let Some((id, text, earlier)) = previous {
+    if let Some((id, text, earlier)) = latest_summary_message(conversation) {
         if batch.contains(&id) {
-            replaces.extend(earlier);
+            replaces.extend_from_slice(earlier);
             prior_text = Some(text);
         }
     }
@@ -165,16 +160,16 @@ pub fn summary_job(conversation: &Conversation, batch: &[MessageId]) -> (Vec<Mes
         .filter(|m| wanted.contains(&m.id) && !matches!(m.body, MessageType::SystemControl { .. }))
         .collect();
     replaces.extend(messages.iter().map(|m| m.id));
-    (replaces, summary_input(prior_text.as_deref(), &messages))
+    (replaces, summary_input(prior_text, &messages))
 }
 
 /// The last summary on the active branch: its id, text and what it replaced.
-fn latest_summary_message(conversation: &Conversation) -> Option<(MessageId, String, Vec<MessageId>)> {
+fn latest_summary_message(conversation: &Conversation) -> Option<(MessageId, &str, &[MessageId])> {
     conversation
         .active_messages()
         .filter_map(|m| match &m.body {
             MessageType::SystemControl { control: ControlKind::Summary { text, replaces } } => {
-                Some((m.id, text.clone(), replaces.clone()))
+                Some((m.id, text.as_str(), replaces.as_slice()))
             }
             _ => None,
         })

@@ -35,11 +35,6 @@ fn err(code: ErrorCode, text: impl Into<String>) -> WireError {
 }
 
 impl Context {
-    /// `Ok` with the event the machine takes, or the step that refuses.
-    fn checked(&self, name: &'static str, event: Result<Event, WireError>) -> Result<Event, Step> {
-        event.map_err(|e| Step::refused(name, self.state.status.kind(), e))
-    }
-
     fn no_branch(&self, branch: &BranchId) -> WireError {
         err(ErrorCode::NotFound, format!("branch {branch} does not exist in context {}", self.meta.id))
     }
@@ -81,10 +76,9 @@ impl Context {
             match edit {
                 BranchEdit::Rename(name) => Ok(Event::RenameBranch { branch, name }),
                 BranchEdit::Prompt(system_prompt) => Ok(Event::SetBranchPrompt { branch, system_prompt }),
-                BranchEdit::Model(model) => match model.as_ref().map(check_model).transpose() {
-                    Ok(_) => Ok(Event::SetBranchModel { branch, model }),
-                    Err(e) => Err(e),
-                },
+                BranchEdit::Model(model) => {
+                    model.as_ref().map(check_model).transpose().map(|_| Event::SetBranchModel { branch, model })
+                }
                 BranchEdit::Delete => self
                     .conversation
                     .deletion(&branch)
@@ -134,10 +128,11 @@ impl Context {
         self.run("message_op", event, now)
     }
 
+    /// The checked event through the machine, or the step that refuses it.
     fn run(&mut self, name: &'static str, event: Result<Event, WireError>, now: Timestamp) -> Step {
-        match self.checked(name, event) {
+        match event {
             Ok(event) => self.handle(event, now),
-            Err(refused) => refused,
+            Err(e) => Step::refused(name, self.state.status.kind(), e),
         }
     }
 }

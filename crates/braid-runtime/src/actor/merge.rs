@@ -39,7 +39,7 @@ impl ContextActor {
                 let resolved = self
                     .shared
                     .providers
-                    .resolve(self.model_choice())
+                    .resolve(self.ctx.model_choice())
                     .map_err(|e| WireError::new(ErrorCode::InvalidInput, e))?;
                 Ok(MergeAnswer::Summarise {
                     provider: resolved.provider,

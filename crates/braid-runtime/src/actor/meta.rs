@@ -10,7 +10,7 @@ use braid_protocol::{BranchId, ContextSnapshot, ContextSummary, ErrorCode, WireE
 
 impl ContextActor {
     pub(super) fn snapshot(&self, tail: usize) -> ContextSnapshot {
-        let effective = self.shared.providers.effective(self.model_choice());
+        let effective = self.shared.providers.effective(self.ctx.model_choice());
         let mut snapshot = snapshot::build(
             &self.ctx.meta,
             &self.ctx.state,
@@ -34,10 +34,6 @@ impl ContextActor {
             return Err(e);
         }
         Ok(snapshot::summary(&self.ctx.meta, &self.ctx.state, &self.ctx.conversation))
-    }
-
-    pub(super) fn model_choice(&self) -> Option<&braid_protocol::ModelChoice> {
-        self.ctx.model_choice()
     }
 
     /// Whether a model's provider exists is a fact of this machine,

@@ -50,7 +50,7 @@ impl ContextActor {
         }
         let model = match member.as_deref().map(|m| &m.agent) {
             Some(AgentType::Api { model: Some(model) }) => Some(model),
-            _ => self.model_choice(),
+            _ => self.ctx.model_choice(),
         };
         let resolved = match self.shared.providers.resolve(model) {
             Ok(r) => r,
@@ -189,7 +189,7 @@ impl ContextActor {
     pub(super) fn start_summary(&mut self, request_id: RequestId, batch: Vec<MessageId>) {
         let (replaces, mut input) = prompt::summary_job(&self.ctx.conversation, &batch);
         self.hide_secrets(&mut input);
-        let resolved = match self.shared.providers.resolve(self.model_choice()) {
+        let resolved = match self.shared.providers.resolve(self.ctx.model_choice()) {
             Ok(r) => r,
             Err(error) => {
                 let _ = self.mailbox.send(Input::Event(Event::SummaryFailed { request_id, error }));

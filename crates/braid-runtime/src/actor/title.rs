@@ -19,7 +19,7 @@ impl ContextActor {
         self.titling = true;
         let fallback = title::from_question(&title::first_question(&self.ctx.conversation).unwrap_or_default());
         let mailbox = self.mailbox.clone();
-        let Ok(model) = self.shared.providers.resolve(self.model_choice()) else {
+        let Ok(model) = self.shared.providers.resolve(self.ctx.model_choice()) else {
             let _ = mailbox.send(Input::AutoTitle(fallback));
             return;
         };

@@ -102,7 +102,7 @@ impl ContextActor {
     pub(super) fn reading_job(&self) -> image_task::Reading {
         image_task::Reading {
             images: self.shared.images.clone(),
-            model: self.shared.providers.resolve(self.model_choice()).ok(),
+            model: self.shared.providers.resolve(self.ctx.model_choice()).ok(),
             workspace: PathBuf::from(&self.ctx.meta.working_dir),
             reports: self.reports(),
         }
