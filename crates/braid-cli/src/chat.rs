@@ -45,6 +45,8 @@ async fn open(runtime: &Runtime, args: &Args) -> Result<ContextId, RuntimeError>
 #[derive(Default)]
 struct Printer {
     last: Option<ContextStatus>,
+    /// Characters of the answer streaming now.
+    streamed_chars: u64,
 }
 
 impl Printer {
@@ -55,6 +57,21 @@ impl Printer {
             BraidEvent::ContentDelta(d) => {
                 let _ = write!(out, "{}", d.delta);
                 let _ = out.flush();
+                if d.sequence == 1 {
+                    self.streamed_chars = 0;
+                }
+                self.streamed_chars += d.delta.chars().count() as u64;
+                // While streaming, the text is the progress: a state line
+                // every ten chunks is enough (counted here: the runtime
+                // sends the counts only a few times a second).
+                if d.sequence % 10 == 0 {
+                    let state = ContextStatus::StreamingLlmResponse {
+                        chunks: u32::try_from(d.sequence).unwrap_or(u32::MAX),
+                        chars: self.streamed_chars,
+                    };
+                    eprintln!("[state] {}", state.describe(now()));
+                    self.last = Some(state);
+                }
                 None
             }
             BraidEvent::ContentFinal(_) => {
@@ -70,15 +87,11 @@ impl Printer {
                 if let Some(n) = &u.metadata.notice {
                     eprintln!("[{}] {}", n.code, n.message);
                 }
-                // While streaming, the text is the progress: a state line
-                // every ten chunks is enough.
-                let quiet = match (&self.last, &u.current_state) {
-                    (
-                        Some(ContextStatus::StreamingLlmResponse { .. }),
-                        ContextStatus::StreamingLlmResponse { chunks, .. },
-                    ) => chunks % 10 != 0,
-                    _ => false,
-                };
+                // The deltas tell the stream's progress.
+                let quiet = matches!(
+                    (&self.last, &u.current_state),
+                    (Some(ContextStatus::StreamingLlmResponse { .. }), ContextStatus::StreamingLlmResponse { .. })
+                );
                 if !quiet && self.last.as_ref() != Some(&u.current_state) {
                     eprintln!("[state] {}", u.current_state.describe(now()));
                     self.last = Some(u.current_state.clone());

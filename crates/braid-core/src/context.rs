@@ -14,7 +14,7 @@ mod branches;
 mod meta;
 
 use crate::conversation::{self, Conversation};
-use crate::machine::{transition, ContextState, Effect, Event, Reply};
+use crate::machine::{transition_in_place, ContextState, Effect, Event, InFlight, Reply};
 use braid_protocol::{
     BraidEvent, ContextId, ContextStatus, ContextUpdate, FailureCode, Notice, QueuedPreview, StatusKind, Timestamp,
     UpdateMetadata, WireError,
@@ -50,10 +50,33 @@ pub struct Step {
 /// What puts the context back as it was before a step.
 #[derive(Debug, Default)]
 struct Undo {
-    // Boxed: a step is moved around by value on every streamed chunk.
-    state: Option<Box<ContextState>>,
+    state: StateUndo,
     meta: Option<Box<ContextMeta>>,
     conversation: Vec<conversation::Undo>,
+}
+
+/// The machine's state before a step: all of it, or for a streamed chunk
+/// only the two fields a chunk moves (the status's counters and the
+/// request's sequence), so that a chunk copies nothing else.
+#[derive(Debug, Default)]
+enum StateUndo {
+    #[default]
+    Unchanged,
+    // Boxed: the state is about 2 KB and a step is moved around by value.
+    Whole(Box<ContextState>),
+    Stream {
+        status: ContextStatus,
+        request: Option<Box<InFlight>>,
+    },
+}
+
+impl StateUndo {
+    fn or(self, later: StateUndo) -> StateUndo {
+        match self {
+            StateUndo::Unchanged => later,
+            earlier => earlier,
+        }
+    }
 }
 
 impl Step {
@@ -85,7 +108,7 @@ impl Step {
         self.unapplied.extend(later.unapplied);
         self.undo.conversation.extend(later.undo.conversation);
         // The earliest copy is the one that restores the start.
-        self.undo.state = self.undo.state.or(later.undo.state);
+        self.undo.state = std::mem::take(&mut self.undo.state).or(later.undo.state);
         self.undo.meta = self.undo.meta.or(later.undo.meta);
         self
     }
@@ -106,8 +129,14 @@ impl Context {
     pub fn handle(&mut self, event: Event, now: Timestamp) -> Step {
         let name = event.name();
         let from = self.state.status.kind();
-        let (next, effects) = transition(&self.state, event, now);
-        let mut undo = Undo { state: Some(Box::new(std::mem::replace(&mut self.state, next))), ..Undo::default() };
+        let (effects, state) = if matches!(event, Event::LlmDelta { .. }) {
+            self.stream(event, now)
+        } else {
+            let before = self.state.clone();
+            let effects = transition_in_place(&mut self.state, event, now, |next| *next != before);
+            (effects, StateUndo::Whole(Box::new(before)))
+        };
+        let mut undo = Undo { state, ..Undo::default() };
         let mut unapplied = Vec::new();
         for effect in effects.iter().filter(|e| e.is_persistence()) {
             match self.conversation.apply_undoable(effect) {
@@ -125,14 +154,41 @@ impl Context {
         step
     }
 
+    /// A streamed chunk, the event every answer sends most of: it moves
+    /// the status's counters and the request's sequence and nothing else,
+    /// so only those are kept to take it back (the rest of the state is
+    /// not copied, and not compared to tell whether it changed).
+    fn stream(&mut self, event: Event, now: Timestamp) -> (Vec<Effect>, StateUndo) {
+        let status = self.state.status.clone();
+        let request = self.state.request.clone().map(Box::new);
+        #[cfg(debug_assertions)]
+        let whole = self.state.clone();
+        let effects = transition_in_place(&mut self.state, event, now, |next| {
+            next.status != status || next.request.as_ref() != request.as_deref()
+        });
+        #[cfg(debug_assertions)]
+        {
+            let mut put_back = self.state.clone();
+            put_back.status = status.clone();
+            put_back.request = request.as_deref().cloned();
+            debug_assert!(put_back == whole, "a streamed chunk changed more than its counters");
+        }
+        (effects, StateUndo::Stream { status, request })
+    }
+
     /// Takes a step back (its write failed): memory is as the store has it.
     pub fn undo(&mut self, step: Step) {
         let Undo { state, meta, conversation } = step.undo;
         for u in conversation.into_iter().rev() {
             self.conversation.undo(u);
         }
-        if let Some(state) = state {
-            self.state = *state;
+        match state {
+            StateUndo::Unchanged => {}
+            StateUndo::Whole(state) => self.state = *state,
+            StateUndo::Stream { status, request } => {
+                self.state.status = status;
+                self.state.request = request.map(|r| *r);
+            }
         }
         if let Some(meta) = meta {
             self.meta = *meta;

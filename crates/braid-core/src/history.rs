@@ -8,7 +8,9 @@ use std::collections::VecDeque;
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TransitionRecord {
     pub at: Timestamp,
-    pub event: String,
+    // Borrowed when made here (a name the core gives, one per streamed
+    // chunk): only a record read back from JSON owns its name.
+    pub event: std::borrow::Cow<'static, str>,
     pub from: StatusKind,
     pub to: StatusKind,
     pub effects: usize,

@@ -35,6 +35,7 @@ pub use backoff::retry_delay_ms;
 pub use events::{Effect, Event, Reply};
 pub use settings::tool_use;
 pub use step::transition;
+pub(crate) use step::transition_in_place;
 pub use tools::tool_name;
 
 /// Limits of the machine. Stored with the context.
@@ -140,6 +141,10 @@ pub struct InFlight {
     pub sent_at: Option<braid_protocol::Timestamp>,
     #[serde(default)]
     pub first_token_at: Option<braid_protocol::Timestamp>,
+    /// When the clients were last told the stream's counts (see
+    /// `PROGRESS_EVERY_MS`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub progress_at: Option<braid_protocol::Timestamp>,
 }
 
 /// The tool calls of one model turn, run one at a time in order.

@@ -133,7 +133,7 @@ impl Sim {
         }
         self.log.push(TransitionRecord {
             at: self.now,
-            event: name.to_owned(),
+            event: name.into(),
             from: step.from,
             to: self.ctx.state.status.kind(),
             effects: step.effects.len(),

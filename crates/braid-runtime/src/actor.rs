@@ -250,7 +250,7 @@ impl ContextActor {
         }
         self.log.push(TransitionRecord {
             at: now,
-            event: step.event.to_owned(),
+            event: step.event.into(),
             from: step.from,
             to: self.ctx.state.status.kind(),
             effects: step.effects.len(),

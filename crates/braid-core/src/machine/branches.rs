@@ -10,7 +10,7 @@ use braid_protocol::{BranchId, ErrorCode, WireError};
 /// Longer names do not fit a branch's label.
 pub const MAX_BRANCH_NAME: usize = 80;
 
-impl Step {
+impl Step<'_> {
     pub(super) fn rename_branch(&mut self, branch: BranchId, name: String) {
         let name = name.trim().to_owned();
         if name.is_empty() || name.chars().count() > MAX_BRANCH_NAME {

@@ -6,7 +6,7 @@ use super::step::Step;
 use super::{is_pipeline_phase, is_request_phase, ContextStatus, Effect, LoopProgress, Reply};
 use braid_protocol::{BranchId, ControlKind, ErrorCode, MessageType, Notice, NoticeCode, StatusKind, WireError};
 
-impl Step {
+impl Step<'_> {
     pub(super) fn retry(&mut self) {
         match self.kind() {
             StatusKind::Failed | StatusKind::Idle => {

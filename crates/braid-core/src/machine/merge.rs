@@ -9,7 +9,7 @@ use super::{Effect, QueuedMessage, Reply};
 use crate::merge::{MergeApply, MergeUndo};
 use braid_protocol::{ControlKind, MessageType};
 
-impl Step {
+impl Step<'_> {
     pub(super) fn merge(&mut self, apply: MergeApply) {
         if self.refuse_if_busy("merging") {
             return;

@@ -18,7 +18,7 @@ use braid_protocol::{ContextStatus, Message, MessageType, Notice, RequestId, Tok
 use braid_protocol::{FailureCode, NoticeCode, SentPart};
 use std::collections::HashSet;
 
-impl Step {
+impl Step<'_> {
     pub(super) fn prepared(&mut self, request_id: RequestId, mut p: PreparedRequest) {
         self.s.book.encoding = p.encoding;
         if let Some(member) = self.running_member().or_else(|| self.member_for_retry(&p)) {

@@ -14,7 +14,10 @@ use braid_protocol::{
 /// that gets no answer at all is taken as too long.
 const NEAR_THE_WINDOW_PERCENT: u64 = 85;
 
-impl Step {
+/// How often, at most, a stream's running counts are sent to the clients.
+const PROGRESS_EVERY_MS: u64 = 100;
+
+impl Step<'_> {
     /// Opens request attempt `attempt`; during the tool loop the state stays
     /// ToolAutoLoop until the request is on its way.
     pub(super) fn start_request(&mut self, attempt: u32) {
@@ -32,6 +35,7 @@ impl Step {
             trimmed: false,
             sent_at: None,
             first_token_at: None,
+            progress_at: None,
         });
         // The runtime assembles the system prompt and the request's facts.
         if self.kind() != StatusKind::ToolAutoLoop {
@@ -75,11 +79,25 @@ impl Step {
         let Some(request) = self.s.request.as_mut() else { return };
         request.sequence += 1;
         request.first_token_at.get_or_insert(now);
+        // The counts go to the clients at most every PROGRESS_EVERY_MS (the
+        // delta itself goes every time, with its sequence): a person sees no
+        // more, and a second event per chunk was half of what a chunk cost.
+        // The last counts always arrive, as the previous state of the
+        // update that ends the stream.
+        let tell = request.progress_at.is_none_or(|at| now.0 >= at.0 + PROGRESS_EVERY_MS);
+        if tell {
+            request.progress_at = Some(now);
+        }
         let (message_id, sequence) = (request.response_id, request.sequence);
         if chunks == 1 {
             self.lifecycle(message_id, MessageKind::Text, MessageChange::Created);
         }
-        self.set_status(ContextStatus::StreamingLlmResponse { chunks, chars: total });
+        let status = ContextStatus::StreamingLlmResponse { chunks, chars: total };
+        if tell {
+            self.set_status(status);
+        } else {
+            self.s.status = status;
+        }
         self.run(Effect::Emit(BraidEvent::ContentDelta(ContentDelta {
             context_id: self.s.context_id.clone(),
             message_id,
@@ -221,7 +239,7 @@ impl Step {
             let at = self.now.plus_ms(delay);
             let attempt = request.attempt;
             let request_id = request.id;
-            self.s.request = Some(InFlight { sequence: 0, first_token_at: None, ..request });
+            self.s.request = Some(InFlight { sequence: 0, first_token_at: None, progress_at: None, ..request });
             self.set_status(ContextStatus::RetryingLlmRequest { attempt, max, retry_at: at });
             self.notify(Notice::new(failure.code, failure.message));
             self.run(Effect::ScheduleRetry { request_id, at });

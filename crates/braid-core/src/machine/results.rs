@@ -7,7 +7,7 @@ use super::tools::asked;
 use super::{Effect, ToolOutcome, ToolRound};
 use braid_protocol::{Approval, CallId, ContextStatus, MessageType, ToolResultStatus};
 
-impl Step {
+impl Step<'_> {
     /// A call's result, in history, with the images it came with held for
     /// the end of the round.
     pub(super) fn append_result(&mut self, call_id: CallId, outcome: ToolOutcome) {

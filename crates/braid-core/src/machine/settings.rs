@@ -15,7 +15,7 @@ pub fn tool_use(settings: &GenerationSettings, model_calls_tools: bool) -> ToolU
     settings.tool_use.unwrap_or(if model_calls_tools { ToolUse::Auto } else { ToolUse::OnRequest })
 }
 
-impl Step {
+impl Step<'_> {
     pub(super) fn set_context_strategy(&mut self, strategy: ContextStrategy, summarize_at_percent: Option<u8>) {
         let bad_n = match strategy {
             ContextStrategy::RecentN { n } => n == 0,

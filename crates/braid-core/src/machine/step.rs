@@ -17,19 +17,35 @@ use braid_protocol::{NoticeCode, ToolUse};
 /// Events that do not apply to the current state (a late chunk from an
 /// aborted request, a timer for a cancelled retry) change nothing.
 pub fn transition(state: &ContextState, event: Event, now: Timestamp) -> (ContextState, Vec<Effect>) {
-    let mut step = Step { s: state.clone(), now, durable: Vec::new(), other: Vec::new(), progress_only: false };
+    let mut next = state.clone();
+    let effects = transition_in_place(&mut next, event, now, |next| next != state);
+    (next, effects)
+}
+
+/// The same transition on the state in place, for the one who keeps what
+/// it needs to tell a change (`changed`: whether the state now differs
+/// from before the event; not asked when only the streaming counters
+/// moved). `Context::handle` uses it so that a streamed chunk copies only
+/// the counters it moves.
+pub(crate) fn transition_in_place(
+    state: &mut ContextState,
+    event: Event,
+    now: Timestamp,
+    changed: impl FnOnce(&ContextState) -> bool,
+) -> Vec<Effect> {
+    let mut step = Step { s: state, now, durable: Vec::new(), other: Vec::new(), progress_only: false };
     step.handle(event);
     step.start_queued_if_idle();
     let Step { s, mut durable, other, progress_only, .. } = step;
-    if !progress_only && s != *state {
+    if !progress_only && changed(s) {
         durable.insert(0, Effect::PersistState);
     }
     durable.extend(other);
-    (s, durable)
+    durable
 }
 
-pub(super) struct Step {
-    pub(super) s: ContextState,
+pub(super) struct Step<'a> {
+    pub(super) s: &'a mut ContextState,
     pub(super) now: Timestamp,
     pub(super) durable: Vec<Effect>,
     other: Vec<Effect>,
@@ -38,7 +54,7 @@ pub(super) struct Step {
     pub(super) progress_only: bool,
 }
 
-impl Step {
+impl Step<'_> {
     fn handle(&mut self, event: Event) {
         match event {
             Event::Cancel => self.cancel(),

@@ -13,7 +13,7 @@ use braid_protocol::{
     StatusKind, SubAgentView, SubAgentsView, ToolCall, ToolResultStatus, SUBMIT_ERROR, SUBMIT_RESULT,
 };
 
-impl Step {
+impl Step<'_> {
     pub(super) fn is_child(&self) -> bool {
         self.s.config.child.is_some()
     }

@@ -15,7 +15,7 @@ use braid_protocol::{
     Role, SentPart, Team, TeamAction, TeamMember, TeamRoute, WireError, MAX_AGENT_TURNS, MAX_QUEUED_TURNS,
 };
 
-impl Step {
+impl Step<'_> {
     pub(super) fn team(&self) -> Option<&Team> {
         self.s.config.team.as_ref()
     }

@@ -16,7 +16,7 @@ use braid_protocol::{
 /// a loop: it is refused and the loop stops.
 const REPEAT_LIMIT: usize = 3;
 
-impl Step {
+impl Step<'_> {
     /// The model asked for tools: record the request, then ask for approval
     /// or start running.
     pub(super) fn open_tool_round(&mut self, response_id: MessageId, response: LlmResponse) {

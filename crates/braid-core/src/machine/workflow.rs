@@ -10,7 +10,7 @@ use braid_protocol::{ContextStatus, ControlKind, Message, MessageId, MessageType
 use braid_protocol::{WorkflowOutcome, WorkflowStatus};
 use std::collections::BTreeMap;
 
-impl Step {
+impl Step<'_> {
     /// The runtime sent the workflow's prompt as `message`.
     pub(super) fn workflow_started(&mut self, name: String, arguments: BTreeMap<String, String>, message: MessageId) {
         self.reply(Ok(Reply::Done));

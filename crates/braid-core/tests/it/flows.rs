@@ -80,6 +80,47 @@ fn simple_text_conversation() {
     assert_eq!(sim.messages()[1].body.role(), Some(Role::Assistant));
 }
 
+/// The running counts of a stream, as the clients were told them.
+fn counts_told(effects: &[Effect]) -> Vec<(u32, u64)> {
+    emitted(effects)
+        .into_iter()
+        .filter_map(|e| match e {
+            BraidEvent::ContextUpdate(u) => match u.current_state {
+                S::StreamingLlmResponse { chunks, chars } => Some((chunks, chars)),
+                _ => None,
+            },
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn a_streams_counts_go_out_at_most_ten_times_a_second_and_the_last_always() {
+    let mut sim = Sim::new();
+    sim.start("count");
+    sim.prepare(sim.prepared(100_000));
+    let rid = sim.request_id();
+    sim.send(Event::LlmConnected { request_id: rid });
+    let mut told = Vec::new();
+    let mut deltas = 0;
+    // 30 chunks 10 ms apart: the first, then one per 100 ms.
+    for _ in 0..30 {
+        let fx = sim.send(Event::LlmDelta { request_id: rid, text: "ab".into() });
+        deltas += emitted(&fx).iter().filter(|e| matches!(e, BraidEvent::ContentDelta(_))).count();
+        told.extend(counts_told(&fx));
+        sim.advance(10);
+    }
+    assert_eq!(deltas, 30, "every chunk's text goes out");
+    assert_eq!(told, [(1, 2), (11, 22), (21, 42)]);
+    assert_eq!(sim.state.status, S::StreamingLlmResponse { chunks: 30, chars: 60 });
+    let done = complete(&mut sim, &"ab".repeat(30));
+    let ended = emitted(&done).into_iter().find_map(|e| match e {
+        BraidEvent::ContextUpdate(u) => u.previous_state,
+        _ => None,
+    });
+    assert_eq!(ended, Some(S::StreamingLlmResponse { chunks: 30, chars: 60 }), "the last counts end the stream");
+}
+
 #[test]
 fn streamed_answer_has_exact_states_and_events() {
     let mut sim = Sim::new();
@@ -88,8 +129,12 @@ fn streamed_answer_has_exact_states_and_events() {
     let rid = sim.request_id();
     sim.send(Event::LlmRequestStarted { request_id: rid });
     sim.send(Event::LlmConnected { request_id: rid });
+    // 100 ms apart: each chunk's counts are told (how often they are, in
+    // the next test).
     let d1 = sim.send(Event::LlmDelta { request_id: rid, text: "one ".into() });
+    sim.advance(100);
     let d2 = sim.send(Event::LlmDelta { request_id: rid, text: "two ".into() });
+    sim.advance(100);
     let d3 = sim.send(Event::LlmDelta { request_id: rid, text: "three ✓".into() });
     assert!(d2.iter().all(|e| !matches!(e, Effect::PersistState)), "no write per chunk");
     let done = complete(&mut sim, "one two three ✓");

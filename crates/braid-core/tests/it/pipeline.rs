@@ -128,6 +128,7 @@ fn recovery_restores_idle_answers_open_calls_and_keeps_unsent_text() {
         force_tool: None,
         trimmed: false,
         sent_at: None,
+        progress_at: None,
         first_token_at: None,
     });
     state.queue.push_back(QueuedMessage {

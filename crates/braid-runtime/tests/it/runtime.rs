@@ -128,9 +128,11 @@ async fn streams_chunk_by_chunk_and_persists_the_answer() {
         .collect();
     assert_eq!(deltas, [(1, "Hi ".into()), (2, "there".into()), (3, "!".into())]);
     assert!(events.iter().any(|e| matches!(e, BraidEvent::ContentFinal(f) if f.sequence == 4 && f.is_final)));
-    let last_stream = events.iter().rev().find_map(|e| match e {
-        BraidEvent::ContextUpdate(u) => match u.current_state {
-            ContextStatus::StreamingLlmResponse { chunks, chars } => Some((chunks, chars)),
+    // The running counts go out a few times a second; the last ones
+    // always, as the state the stream ended in.
+    let last_stream = events.iter().find_map(|e| match e {
+        BraidEvent::ContextUpdate(u) => match u.previous_state {
+            Some(ContextStatus::StreamingLlmResponse { chunks, chars }) => Some((chunks, chars)),
             _ => None,
         },
         _ => None,
