@@ -150,7 +150,29 @@ fn last_split(text: &str) -> Option<usize> {
 }
 
 /// What one tool definition costs as the provider sees it: the name, the
-/// description and the schema.
+/// description and the schema. Remembered per definition: the same
+/// catalogue goes with every request, and counting its schemas again was
+/// about a millisecond of every request's way to the model. (A remembered
+/// result of a pure function: nothing outside the count changes it.)
 pub fn tool_tokens(encoding: TokenEncoding, tool: &braid_protocol::ToolSpec) -> u32 {
-    count(encoding, &tool.name) + count(encoding, &tool.description) + count(encoding, &tool.input_schema.to_string())
+    use std::collections::HashMap;
+    use std::hash::BuildHasher;
+    use std::sync::{LazyLock, Mutex, PoisonError};
+    // Keyed by a hash of the whole definition: a changed description or
+    // schema is a new entry. Bounded: MCP servers come and go.
+    static COUNTED: LazyLock<(std::hash::RandomState, Mutex<HashMap<u64, u32>>)> = LazyLock::new(Default::default);
+    const MOST: usize = 4_096;
+    let schema = tool.input_schema.to_string();
+    let key = COUNTED.0.hash_one((encoding, &tool.name, &tool.description, &schema));
+    let known = COUNTED.1.lock().unwrap_or_else(PoisonError::into_inner).get(&key).copied();
+    if let Some(n) = known {
+        return n;
+    }
+    let n = count(encoding, &tool.name) + count(encoding, &tool.description) + count(encoding, &schema);
+    let mut counted = COUNTED.1.lock().unwrap_or_else(PoisonError::into_inner);
+    if counted.len() >= MOST {
+        counted.clear();
+    }
+    counted.insert(key, n);
+    n
 }

@@ -7,7 +7,7 @@
 #[path = "support/corpus.rs"]
 mod corpus;
 
-use braid_core::tokens::{count, message_tokens, RunningCount, TokenEncoding, PER_MESSAGE};
+use braid_core::tokens::{count, message_tokens, tool_tokens, RunningCount, TokenEncoding, PER_MESSAGE};
 use braid_protocol::{MessageType, Role};
 
 #[test]
@@ -122,4 +122,26 @@ fn the_model_counts_only_when_the_messages_fill_half_the_room() {
     assert!(needs_model_counts(9_000, 4_096, 512));
     // An answer as large as the window leaves no room: always counted.
     assert!(needs_model_counts(0, 4_096, 8_192));
+}
+
+#[test]
+fn a_tool_definition_counts_the_same_when_remembered_and_anew_when_changed() {
+    let tool = braid_core::sim::spec("read_file", braid_protocol::Permission::Read);
+    let whole = |t: &braid_protocol::ToolSpec| {
+        count(TokenEncoding::O200k, &t.name)
+            + count(TokenEncoding::O200k, &t.description)
+            + count(TokenEncoding::O200k, &t.input_schema.to_string())
+    };
+    let first = tool_tokens(TokenEncoding::O200k, &tool);
+    assert_eq!(first, whole(&tool));
+    assert_eq!(tool_tokens(TokenEncoding::O200k, &tool), first, "the second time, from memory");
+    let mut longer = tool.clone();
+    longer.description.push_str(" It also says how many lines the file has, and which lines were returned.");
+    assert_eq!(tool_tokens(TokenEncoding::O200k, &longer), whole(&longer));
+    assert!(tool_tokens(TokenEncoding::O200k, &longer) > first);
+    assert_eq!(tool_tokens(TokenEncoding::Cl100k, &tool), {
+        count(TokenEncoding::Cl100k, &tool.name)
+            + count(TokenEncoding::Cl100k, &tool.description)
+            + count(TokenEncoding::Cl100k, &tool.input_schema.to_string())
+    });
 }
