@@ -14,7 +14,7 @@ mod branches;
 mod meta;
 
 use crate::conversation::{self, Conversation};
-use crate::machine::{transition_in_place, ContextState, Effect, Event, InFlight, Reply};
+use crate::machine::{stored_change, transition_in_place, ContextState, Effect, Event, InFlight, Reply};
 use braid_protocol::{
     BraidEvent, ContextId, ContextStatus, ContextUpdate, FailureCode, Notice, QueuedPreview, StatusKind, Timestamp,
     UpdateMetadata, WireError,
@@ -64,9 +64,11 @@ enum StateUndo {
     Unchanged,
     // Boxed: the state is about 2 KB and a step is moved around by value.
     Whole(Box<ContextState>),
+    // Not boxed: an undo is made for every chunk, and copying a request
+    // costs less than allocating one.
     Stream {
         status: ContextStatus,
-        request: Option<Box<InFlight>>,
+        request: Option<InFlight>,
     },
 }
 
@@ -133,7 +135,7 @@ impl Context {
             self.stream(event, now)
         } else {
             let before = self.state.clone();
-            let effects = transition_in_place(&mut self.state, event, now, |next| *next != before);
+            let effects = transition_in_place(&mut self.state, event, now, |next| stored_change(next, &before));
             (effects, StateUndo::Whole(Box::new(before)))
         };
         let mut undo = Undo { state, ..Undo::default() };
@@ -160,17 +162,16 @@ impl Context {
     /// not copied, and not compared to tell whether it changed).
     fn stream(&mut self, event: Event, now: Timestamp) -> (Vec<Effect>, StateUndo) {
         let status = self.state.status.clone();
-        let request = self.state.request.clone().map(Box::new);
+        let request = self.state.request.clone();
         #[cfg(debug_assertions)]
         let whole = self.state.clone();
-        let effects = transition_in_place(&mut self.state, event, now, |next| {
-            next.status != status || next.request.as_ref() != request.as_deref()
-        });
+        let effects =
+            transition_in_place(&mut self.state, event, now, |next| next.status != status || next.request != request);
         #[cfg(debug_assertions)]
         {
             let mut put_back = self.state.clone();
             put_back.status = status.clone();
-            put_back.request = request.as_deref().cloned();
+            put_back.request = request.clone();
             debug_assert!(put_back == whole, "a streamed chunk changed more than its counters");
         }
         (effects, StateUndo::Stream { status, request })
@@ -187,7 +188,7 @@ impl Context {
             StateUndo::Whole(state) => self.state = *state,
             StateUndo::Stream { status, request } => {
                 self.state.status = status;
-                self.state.request = request.map(|r| *r);
+                self.state.request = request;
             }
         }
         if let Some(meta) = meta {

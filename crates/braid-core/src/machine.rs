@@ -35,7 +35,7 @@ pub use backoff::retry_delay_ms;
 pub use events::{Effect, Event, Reply};
 pub use settings::tool_use;
 pub use step::transition;
-pub(crate) use step::transition_in_place;
+pub(crate) use step::{stored_change, transition_in_place};
 pub use tools::tool_name;
 
 /// Limits of the machine. Stored with the context.
@@ -228,9 +228,12 @@ pub struct ContextState {
     pub book: Bookkeeping,
     /// The tools this context may offer; every call is judged against it.
     /// The runtime sends it when the context loads and whenever a tool is
-    /// registered (`CatalogueChanged`). Shared: a transition (every streamed
-    /// chunk) copies the state, never the catalogue.
-    #[serde(default, with = "shared_tools")]
+    /// registered (`CatalogueChanged`). Shared: copying the state never
+    /// copies the catalogue. Not stored: the runtime's is the one in force
+    /// when a context loads, and the schemas, written with every stored
+    /// step, were most of the writes on a message's way to the model
+    /// (rows from before still read: the field is ignored).
+    #[serde(skip)]
     pub catalogue: std::sync::Arc<[ToolSpec]>,
     /// A team chain's turns: who answers, who follows.
     #[serde(default)]
@@ -439,6 +442,3 @@ pub fn is_tool_phase(kind: StatusKind) -> bool {
             | StatusKind::Cancelling
     )
 }
-
-/// The catalogue is stored as the list it is.
-mod shared_tools;

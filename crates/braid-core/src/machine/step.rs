@@ -18,8 +18,21 @@ use braid_protocol::{NoticeCode, ToolUse};
 /// aborted request, a timer for a cancelled retry) change nothing.
 pub fn transition(state: &ContextState, event: Event, now: Timestamp) -> (ContextState, Vec<Effect>) {
     let mut next = state.clone();
-    let effects = transition_in_place(&mut next, event, now, |next| next != state);
+    let effects = transition_in_place(&mut next, event, now, |next| stored_change(next, state));
     (next, effects)
+}
+
+/// Whether what is stored of the state changed: everything but the tool
+/// catalogue, which the runtime hands over again whenever a context loads.
+pub(crate) fn stored_change(next: &ContextState, before: &ContextState) -> bool {
+    if std::sync::Arc::ptr_eq(&next.catalogue, &before.catalogue) {
+        return next != before;
+    }
+    // Rare (a tool registered, a context loaded): the copy is cheap next
+    // to what the state's comparison costs anyway.
+    let mut before = before.clone();
+    before.catalogue = next.catalogue.clone();
+    *next != before
 }
 
 /// The same transition on the state in place, for the one who keeps what
@@ -39,6 +52,10 @@ pub(crate) fn transition_in_place(
     let Step { s, mut durable, other, progress_only, .. } = step;
     if !progress_only && changed(s) {
         durable.insert(0, Effect::PersistState);
+    }
+    // Most events (every streamed chunk) store nothing: no second list.
+    if durable.is_empty() {
+        return other;
     }
     durable.extend(other);
     durable

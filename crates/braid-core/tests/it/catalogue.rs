@@ -114,3 +114,18 @@ fn a_name_outside_the_catalogue_is_refused_and_removal_takes_effect() {
     });
     assert!(denied, "the model is told why");
 }
+
+#[test]
+fn a_new_catalogue_is_taken_but_not_stored_and_the_stored_state_leaves_it_out() {
+    let mut sim = Sim::new();
+    let mut tools = catalogue();
+    tools.push(spec("count_words", Permission::Read));
+    let fx = sim.send(Event::CatalogueChanged { tools });
+    assert!(fx.iter().all(|e| !e.is_persistence()), "nothing to write for the catalogue: {fx:?}");
+    assert!(sim.state.catalogue.iter().any(|t| t.name == "count_words"));
+    // The runtime hands the catalogue over whenever a context loads.
+    let stored = serde_json::to_value(&sim.state).unwrap();
+    assert!(stored.get("catalogue").is_none(), "{stored}");
+    let loaded: braid_core::ContextState = serde_json::from_value(stored).unwrap();
+    assert!(loaded.catalogue.is_empty());
+}
