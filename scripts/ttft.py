@@ -54,6 +54,18 @@ def first_content(conn, method, path, body, headers, is_first):
             return elapsed
 
 
+def settle(pu, model):
+    """Waits until the peer has finished what it was writing. It serves one
+    request at a time and goes on with an answer after the client hangs up
+    (--interrupt_requests false), so a one-token request returns only once
+    the previous answer is done: the next measurement finds the model free."""
+    conn = http.client.HTTPConnection(pu.hostname, pu.port, timeout=300)
+    probe = json.dumps({"model": model, "messages": [{"role": "user", "content": "hi"}], "max_tokens": 1})
+    conn.request("POST", f"{pu.path}/chat/completions", body=probe, headers={"Content-Type": "application/json"})
+    conn.getresponse().read()
+    conn.close()
+
+
 def peer_has_content(line):
     if not line.startswith("data: ") or line == "data: [DONE]":
         return False
@@ -200,9 +212,14 @@ def main():
         p, port = start_braid(a.server_bin, peer, d)
         try:
             ask_braid(port, new_context(port))  # warm: connection, tokenizer tables, model cache
+            model = json.loads(body)["model"]
             for _ in range(a.runs):
+                if not a.mock:
+                    settle(pu, model)
                 conn = http.client.HTTPConnection(pu.hostname, pu.port, timeout=120)
                 direct.append(first_content(conn, "POST", f"{pu.path}/chat/completions", body, {"Content-Type": "application/json"}, peer_has_content))
+                if not a.mock:
+                    settle(pu, model)
                 braid.append(ask_braid(port, new_context(port)))
         finally:
             p.terminate()

@@ -12,6 +12,10 @@
 //!   chunk over all of them (with a lock every context shared, this would
 //!   be four times one context's cost or worse).
 //!
+//! - Straight, side by side in the same run: the same fake provider's
+//!   chunks read by a task that does nothing with them (the hand-over
+//!   Braid cannot avoid). What Braid adds is the difference.
+//!
 //! Real SQLite in a temporary folder, two worker threads, medians of 15.
 //!
 //!   cargo bench -p braid-testkit --bench chunks
@@ -19,9 +23,11 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a panic is how a benchmark reports
 
 use braid_llm::fake::{FakeController, FakeProvider};
+use braid_llm::{LlmProvider, LlmRequest, ProviderEvent};
 use braid_protocol::{BraidEvent, ContextId, NewMessage};
 use braid_runtime::Runtime;
 use braid_testkit::harness::open_in;
+use futures::StreamExt;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -89,6 +95,41 @@ async fn stream(rt: &Runtime, fake: &mut FakeController, contexts: usize) -> Too
     Took { per_chunk: (streamed - start) / (CHUNKS as u32 * contexts as u32), end: ended - streamed }
 }
 
+/// The same chunks, handed over the same way, to a task that only reads
+/// them: per chunk, until it has the last.
+async fn straight(provider: &FakeProvider, fake: &mut FakeController) -> Duration {
+    let request = LlmRequest {
+        model: "fake".into(),
+        system: None,
+        messages: Vec::new(),
+        tools: Vec::new(),
+        tool_choice: None,
+        max_tokens: None,
+        temperature: None,
+    };
+    let mut stream = provider.stream(request);
+    let reader = tokio::spawn(async move {
+        let mut last = None;
+        while let Some(event) = stream.next().await {
+            match event.unwrap() {
+                ProviderEvent::TextDelta(_) => last = Some(Instant::now()),
+                ProviderEvent::Finished(_) => break,
+                _ => {}
+            }
+        }
+        last.unwrap()
+    });
+    let request = fake.next_request().await.unwrap();
+    request.connect();
+    let start = Instant::now();
+    for i in 0..CHUNKS {
+        request.text(&format!("w{i} "));
+    }
+    request.finish(braid_core::llm::StopReason::EndTurn);
+    let last = reader.await.unwrap();
+    (last - start) / CHUNKS as u32
+}
+
 fn median(mut xs: Vec<Duration>) -> Duration {
     xs.sort();
     xs[xs.len() / 2]
@@ -102,17 +143,24 @@ fn main() {
         let rt = open_in(dir.path(), Arc::new(provider), |_| {});
         // Warm up: the first context pays for the store and the catalogue.
         stream(&rt, &mut fake, 1).await;
-        let (mut one, mut four, mut end) = (Vec::new(), Vec::new(), Vec::new());
+        let (raw, mut direct) = FakeProvider::manual();
+        let (mut one, mut four, mut end, mut bare) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
         for _ in 0..RUNS {
+            bare.push(straight(&raw, &mut direct).await);
             let took = stream(&rt, &mut fake, 1).await;
             one.push(took.per_chunk);
             end.push(took.end);
             four.push(stream(&rt, &mut fake, 4).await.per_chunk);
         }
-        let (one, four, end) = (median(one), median(four), median(end));
+        let (one, four, end, bare) = (median(one), median(four), median(end), median(bare));
         println!(
-            "chunks: one context  {:>7.2} µs per chunk (median of {RUNS}, {CHUNKS} chunks)",
-            one.as_secs_f64() * 1e6
+            "chunks: straight     {:>7.2} µs per chunk (the provider's hand-over alone)",
+            bare.as_secs_f64() * 1e6
+        );
+        println!(
+            "chunks: one context  {:>7.2} µs per chunk (median of {RUNS}, {CHUNKS} chunks): Braid adds {:.2} µs",
+            one.as_secs_f64() * 1e6,
+            one.saturating_sub(bare).as_secs_f64() * 1e6
         );
         println!(
             "chunks: four at once {:>7.2} µs per chunk over all ({:.2}× one context's)",

@@ -18,6 +18,12 @@ impl ResponseAssembler {
         ResponseAssembler::default()
     }
 
+    /// A text delta, read where it lies (the delta itself goes on to the
+    /// context; the answer keeps a copy of its text here).
+    pub fn push_text(&mut self, text: &str) {
+        self.text.push_str(text);
+    }
+
     pub fn push(&mut self, event: &ProviderEvent) {
         match event {
             ProviderEvent::Connected => {}

@@ -69,6 +69,9 @@ pub struct ContextActor {
     sub_agents: Option<subagents::SubAgentsRun>,
 }
 
+/// Inputs handled at most in one go before the actor yields.
+const RUN: usize = 64;
+
 /// The executors' way back into this mailbox, as the only thing they see.
 fn reports_to(mailbox: mpsc::UnboundedSender<Input>) -> crate::report::Reports {
     use crate::report::Report;
@@ -131,6 +134,15 @@ impl ContextActor {
             };
             if !self.handle(input) {
                 return;
+            }
+            // What is queued already (a stream's chunks come in runs) is
+            // taken without going back to the scheduler, urgent first
+            // each time; a bounded run, so the worker serves others too.
+            for _ in 0..RUN {
+                let Ok(input) = urgent.try_recv().or_else(|_| rx.try_recv()) else { break };
+                if !self.handle(input) {
+                    return;
+                }
             }
         }
         self.stop_tasks();

@@ -80,7 +80,7 @@ async fn drive(
         match item {
             Some(Ok(ProviderEvent::Connected)) => send(Event::LlmConnected { request_id }),
             Some(Ok(ProviderEvent::TextDelta(text))) => {
-                assembler.push(&ProviderEvent::TextDelta(text.clone()));
+                assembler.push_text(&text);
                 send(Event::LlmDelta { request_id, text });
             }
             Some(Ok(ProviderEvent::SentAgainWithoutTools)) => seen.tools_dropped(),
