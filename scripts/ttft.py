@@ -54,13 +54,18 @@ def first_content(conn, method, path, body, headers, is_first):
             return elapsed
 
 
-def settle(pu, model):
+def settle(pu, body):
     """Waits until the peer has finished what it was writing. It serves one
     request at a time and goes on with an answer after the client hangs up
     (--interrupt_requests false), so a one-token request returns only once
-    the previous answer is done: the next measurement finds the model free."""
+    the previous answer is done: the next measurement finds the model free.
+    The probe is the measured request cut to one token, so the model has
+    just read the same prompt (as it would have in a conversation) and
+    both sides start from the same cache."""
     conn = http.client.HTTPConnection(pu.hostname, pu.port, timeout=300)
-    probe = json.dumps({"model": model, "messages": [{"role": "user", "content": "hi"}], "max_tokens": 1})
+    probe = dict(json.loads(body), max_tokens=1, stream=False)
+    probe.pop("stream_options", None)
+    probe = json.dumps(probe)
     conn.request("POST", f"{pu.path}/chat/completions", body=probe, headers={"Content-Type": "application/json"})
     conn.getresponse().read()
     conn.close()
@@ -157,7 +162,9 @@ def start_braid(binary, base_url, data):
 
 def new_context(port):
     conn = http.client.HTTPConnection("127.0.0.1", port)
-    conn.request("POST", "/api/contexts", body="{}", headers={"Authorization": f"Bearer {TOKEN}", "Content-Type": "application/json"})
+    # Titled: an untitled conversation asks the model for a title after
+    # its first answer, which would keep the peer busy for the next run.
+    conn.request("POST", "/api/contexts", body='{"title": "ttft"}', headers={"Authorization": f"Bearer {TOKEN}", "Content-Type": "application/json"})
     return json.loads(conn.getresponse().read())["id"]
 
 
@@ -212,14 +219,13 @@ def main():
         p, port = start_braid(a.server_bin, peer, d)
         try:
             ask_braid(port, new_context(port))  # warm: connection, tokenizer tables, model cache
-            model = json.loads(body)["model"]
             for _ in range(a.runs):
                 if not a.mock:
-                    settle(pu, model)
+                    settle(pu, body)
                 conn = http.client.HTTPConnection(pu.hostname, pu.port, timeout=120)
                 direct.append(first_content(conn, "POST", f"{pu.path}/chat/completions", body, {"Content-Type": "application/json"}, peer_has_content))
                 if not a.mock:
-                    settle(pu, model)
+                    settle(pu, body)
                 braid.append(ask_braid(port, new_context(port)))
         finally:
             p.terminate()
