@@ -138,8 +138,13 @@ await browserSuite("branches", { check, finish }, { db: join(tempDir("branches")
   const figures = await dialog.locator(".merge-figures").innerText();
   check(/\+\d+ tokens/.test(figures), `the preview shows the tokens it adds (${figures})`);
   await dialog.getByRole("button", { name: "Merge", exact: true }).click();
-  await page.getByText("You said: try memcached").waitFor({ timeout: 10000 });
-  check(true, "an append merge copies the fork's messages into main");
+  // In the chat, not the preview (which lists the same text until the
+  // dialog closes).
+  await dialog.waitFor({ state: "detached", timeout: 10000 });
+  await page.locator(".message.assistant").filter({ hasText: "You said: try memcached" }).first().waitFor({ timeout: 10000 });
+  const copied = await page.locator(".message.user").filter({ hasText: "try memcached" }).count();
+  const onMain = await page.locator("details.branches summary").innerText();
+  check(copied >= 1 && onMain.includes("main"), `an append merge copies the fork's messages into main (${copied} question, on ${onMain.split("\n")[0]})`);
 
   // Editing a question sends it again on a new branch; main keeps it.
   const asked = page.locator(".message.user").filter({ hasText: "meanwhile on main" });

@@ -120,3 +120,42 @@ impl Processor for Validate {
         validate_user_message(&message.body).map(|_| Flow::Continue).map_err(|e| e.to_string())
     }
 }
+
+/// What a mention `@path` in a user's text becomes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mention {
+    /// Attached to the message and read like an image pasted in (vision
+    /// or OCR).
+    Image,
+    /// A file reference message stored just before it.
+    File,
+}
+
+/// The names Braid reads as images when mentioned (their headers are still
+/// checked when read: a name alone is not enough).
+pub const IMAGE_EXTENSIONS: [&str; 5] = ["png", "jpg", "jpeg", "webp", "gif"];
+
+/// A whole file named like an image is an image; with a line range, or
+/// named otherwise, it is a file reference.
+pub fn mention_kind(path: &str, ranged: bool) -> Mention {
+    let image = !ranged
+        && path.rsplit_once('.').is_some_and(|(stem, ext)| {
+            !stem.is_empty() && IMAGE_EXTENSIONS.iter().any(|e| ext.eq_ignore_ascii_case(e))
+        });
+    if image {
+        Mention::Image
+    } else {
+        Mention::File
+    }
+}
+
+/// Whether a message's file references may be resolved: they read files,
+/// so the mode and role must offer reading; otherwise the reason the
+/// message is not added.
+pub fn may_resolve_references(settings: &braid_protocol::ToolSettings) -> Result<(), String> {
+    if crate::approval::offered(settings, braid_protocol::Permission::Read) {
+        Ok(())
+    } else {
+        Err("the agent's role may not read files, so file references cannot be resolved".to_owned())
+    }
+}

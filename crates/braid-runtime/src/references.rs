@@ -5,6 +5,7 @@
 //! an image (`@docs/arch.png`) becomes an image attached to the message,
 //! stored and read like one pasted.
 
+use braid_core::pipeline::{mention_kind, Mention};
 use braid_protocol::{FileRefStatus, ImageAttachment, ImageMode, ImageSource, LineRange, Message, MessageType, Role};
 use braid_workspace::freshness::FileFreshness;
 use braid_workspace::refs::{mentions, resolve, Resolved};
@@ -30,11 +31,6 @@ pub fn wanted(message: &Message) -> bool {
         }
         _ => false,
     }
-}
-
-fn is_image(path: &str) -> bool {
-    let lower = path.to_ascii_lowercase();
-    [".png", ".jpg", ".jpeg", ".webp", ".gif"].iter().any(|ext| lower.ends_with(ext))
 }
 
 /// An `@image` mention: checked now (inside the workspace, a file, not too
@@ -96,7 +92,7 @@ pub fn resolve_message(
             let text = message.body.plain_text().unwrap_or_default();
             let (mut attachments, mut images) = (Vec::new(), Vec::new());
             for m in mentions(&text) {
-                if m.range.is_none() && is_image(&m.path) {
+                if mention_kind(&m.path, m.range.is_some()) == Mention::Image {
                     images.push(image_mention(workspace, &m.path)?);
                     continue;
                 }

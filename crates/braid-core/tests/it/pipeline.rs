@@ -176,3 +176,26 @@ fn recovery_restores_idle_answers_open_calls_and_keeps_unsent_text() {
     };
     assert!(detail.starts_with("Braid stopped while the context was connecting.\n"), "{detail}");
 }
+
+#[test]
+fn a_whole_file_named_like_an_image_is_an_image_and_anything_else_a_reference() {
+    use braid_core::pipeline::{mention_kind, Mention};
+    for path in ["docs/arch.png", "shot.JPG", "a/b.jpeg", "x.webp", "y.Gif"] {
+        assert_eq!(mention_kind(path, false), Mention::Image, "{path}");
+    }
+    // A line range reads text; other names, a dot file or no extension are files.
+    assert_eq!(mention_kind("docs/arch.png", true), Mention::File);
+    for path in ["src/main.rs", "notes.png.txt", ".png", "png", "README"] {
+        assert_eq!(mention_kind(path, false), Mention::File, "{path}");
+    }
+}
+
+#[test]
+fn file_references_are_resolved_in_every_mode_and_role_that_reads() {
+    use braid_core::pipeline::may_resolve_references;
+    use braid_protocol::{AgentMode, AgentRole, ToolSettings};
+    let planner = ToolSettings { mode: AgentMode::Plan, role: AgentRole::Planner, ..ToolSettings::default() };
+    // Plan mode and the planner role still read (they only may not write).
+    assert_eq!(may_resolve_references(&planner), Ok(()));
+    assert_eq!(may_resolve_references(&ToolSettings::default()), Ok(()));
+}

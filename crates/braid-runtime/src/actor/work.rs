@@ -5,7 +5,6 @@
 
 use super::{ContextActor, Input};
 use crate::{clock, image_task, references, tool_task};
-use braid_core::approval;
 use braid_core::machine::{Effect, Event};
 use braid_protocol::{Approval, CallId, Message, MessageId, MessageType, Sandbox, SandboxLevel, ToolCall};
 use braid_tools::ToolContext;
@@ -37,10 +36,8 @@ impl ContextActor {
         let event = match outcome {
             Ok((message, report)) => {
                 tracing::debug!(context = %self.ctx.meta.id, micros = report.total_micros, "pipeline done");
-                if references::wanted(&message)
-                    && !approval::offered(&self.ctx.state.config.tools, braid_protocol::Permission::Read)
-                {
-                    let error = "the agent's role may not read files, so file references cannot be resolved".to_owned();
+                let refused = braid_core::pipeline::may_resolve_references(&self.ctx.state.config.tools).err();
+                if let Some(error) = refused.filter(|_| references::wanted(&message)) {
                     Event::PipelineFailed { message_id: id, error }
                 } else if references::wanted(&message) {
                     on_stage(braid_core::machine::PipelineStage::ResolvingFileReferences);
