@@ -12,6 +12,7 @@ mod backoff;
 mod branches;
 mod control;
 mod events;
+mod input;
 mod merge;
 mod prepare;
 mod request;
