@@ -14,7 +14,9 @@ mod branches;
 mod meta;
 
 use crate::conversation::{self, Conversation};
-use crate::machine::{stored_change, transition_in_place, ContextState, Effect, Event, InFlight, Reply};
+use crate::machine::{
+    is_request_phase, stored_change, transition_in_place, ContextState, Effect, Event, InFlight, Reply,
+};
 use braid_protocol::{
     BraidEvent, ContextId, ContextStatus, ContextUpdate, FailureCode, Notice, QueuedPreview, StatusKind, Timestamp,
     UpdateMetadata, WireError,
@@ -198,6 +200,17 @@ impl Context {
 
     /// Whether the step brought the context to rest (the moment a
     /// conversation may be named).
+    /// Whether the step's only stored change is the status of a request
+    /// in flight (prepared → connecting → first chunk). Its write may
+    /// follow carrying it out, off the path to the first token: a crash
+    /// in between leaves the earlier in-flight status stored, which
+    /// recovery treats the same way.
+    pub fn status_only(&self, step: &Step) -> bool {
+        is_request_phase(step.from)
+            && is_request_phase(self.state.status.kind())
+            && step.effects.iter().all(|e| !e.is_persistence() || matches!(e, Effect::PersistState))
+    }
+
     pub fn rested(&self, step: &Step) -> bool {
         step.from != StatusKind::Idle && self.state.status.kind() == StatusKind::Idle
     }

@@ -30,7 +30,8 @@ use crate::{clock, llm_task::LlmTask};
 use braid_core::history::{TransitionLog, TransitionRecord};
 use braid_core::machine::{Effect, Event, Reply};
 use braid_core::{Context, ContextMeta, ContextState, Conversation, Step};
-use braid_protocol::{BraidEvent, ErrorCode, MessageId, RequestId, WireError};
+use braid_protocol::{BraidEvent, ErrorCode, MessageId, RequestId, Timestamp, WireError};
+use braid_store::FileRow;
 use braid_workspace::freshness::FileFreshness;
 use std::sync::{Arc, Mutex};
 use tokio::sync::mpsc;
@@ -244,12 +245,14 @@ impl ContextActor {
             tracing::error!(context = %self.ctx.meta.id, error = %problem, "effect did not apply to the conversation");
         }
         let files = self.unsaved_files();
+        // A request's status moving on is stored after it is carried out
+        // (the request sent, the first chunk shown): off the path to the
+        // first token.
+        let status_later = files.is_empty() && step.stores() && self.ctx.status_only(&step);
         // Most steps (every streamed chunk) store nothing: they do not
         // take the store's lock, which every context shares.
-        let saved = if !files.is_empty() || step.stores() {
-            let ctx = &self.ctx;
-            let mut store = self.shared.lock_store();
-            store.persist_with_files(&ctx.meta.id, &ctx.state, &ctx.conversation, &step.effects, &files, now)
+        let saved = if !status_later && (!files.is_empty() || step.stores()) {
+            self.store(&step.effects, &files, now)
         } else {
             Ok(())
         };
@@ -320,7 +323,20 @@ impl ContextActor {
                 | Effect::SaveMeta(_) => {}
             }
         }
+        if status_later {
+            if let Err(e) = self.store(&[Effect::PersistState], &[], now) {
+                // The request is already out: memory stays as it is, and
+                // the context stops and says why.
+                self.storage_failed(&e, now);
+            }
+        }
         reply
+    }
+
+    fn store(&self, effects: &[Effect], files: &[FileRow], now: Timestamp) -> Result<(), braid_store::StoreError> {
+        let ctx = &self.ctx;
+        let mut store = self.shared.lock_store();
+        store.persist_with_files(&ctx.meta.id, &ctx.state, &ctx.conversation, effects, files, now)
     }
 }
 

@@ -259,3 +259,40 @@ fn the_core_says_which_waiting_calls_write_which_file() {
         .collect();
     assert_eq!(writes, [("w1".to_owned(), "notes.txt".to_owned())], "a command is not a file write");
 }
+
+#[test]
+fn only_a_request_moving_on_may_be_stored_after_it_is_carried_out() {
+    let mut sim = Sim::new();
+    let step = sim.ctx.handle(
+        Event::UserMessage {
+            body: braid_protocol::MessageType::text(braid_protocol::Role::User, "Hello?"),
+            queue_if_busy: false,
+            force_tool: None,
+            images: Vec::new(),
+        },
+        sim.now,
+    );
+    assert!(step.stores() && !sim.ctx.status_only(&step), "the question is stored before anything runs");
+    let fx = sim.took(step);
+    let fx = sim.pipeline_ok(&fx);
+    assert!(fx.iter().any(|e| matches!(e, Effect::StartLlmRequest { .. })));
+    let rid = sim.request_id();
+    let step = sim.ctx.handle(Event::RequestPrepared { request_id: rid, prepared: Box::new(sim.prepared(4096)) }, sim.now);
+    assert!(step.effects.iter().any(|e| matches!(e, Effect::SendLlmRequest { .. })));
+    assert!(sim.ctx.status_only(&step), "prepared → sending: only the status moves");
+    sim.took(step);
+    for event in [Event::LlmRequestStarted { request_id: rid }, Event::LlmConnected { request_id: rid }] {
+        let step = sim.ctx.handle(event, sim.now);
+        assert!(!step.stores() || sim.ctx.status_only(&step));
+        sim.took(step);
+    }
+    let step = sim.ctx.handle(Event::LlmDelta { request_id: rid, text: "Hi".into() }, sim.now);
+    assert_eq!(sim.ctx.state.status.kind(), StatusKind::StreamingLlmResponse);
+    assert!(step.stores() && sim.ctx.status_only(&step), "the first chunk: shown first, its status stored next");
+    sim.took(step);
+    let step = sim.ctx.handle(
+        Event::LlmCompleted { request_id: rid, response: braid_core::llm::LlmResponse::text("Hi") },
+        sim.now,
+    );
+    assert!(step.stores() && !sim.ctx.status_only(&step), "the answer is stored before it is shown");
+}
