@@ -11,6 +11,7 @@
 mod backoff;
 mod branches;
 mod control;
+mod effects;
 mod events;
 mod input;
 mod merge;
@@ -18,6 +19,7 @@ mod prepare;
 mod request;
 mod results;
 mod settings;
+mod stages;
 mod step;
 mod subagents;
 mod team;
@@ -33,7 +35,8 @@ use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, VecDeque};
 
 pub use backoff::retry_delay_ms;
-pub use events::{Effect, Event, Reply};
+pub use effects::Effect;
+pub use events::{Event, Reply};
 pub use settings::tool_use;
 pub use step::transition;
 pub(crate) use step::{stored_change, transition_in_place};

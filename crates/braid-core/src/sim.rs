@@ -170,16 +170,30 @@ impl Sim {
     }
 
     /// As [`Sim::pipeline_ok`], the pipeline having resolved these
-    /// attachments (file references, images) for the message.
+    /// attachments (file references, images) for the message: each stage
+    /// the machine asks for is answered, the text naming no files.
     pub fn pipeline_with(&mut self, effects: &[Effect], attachments: Vec<braid_protocol::MessageType>) -> Vec<Effect> {
-        let msg = effects.iter().find_map(|e| match e {
+        let Some(message) = effects.iter().find_map(|e| match e {
             Effect::RunPipeline(m) => Some(m.clone()),
             _ => None,
-        });
-        match msg {
-            Some(message) => self.send(Event::PipelineSucceeded { message, attachments }),
-            None => panic!("no RunPipeline effect in {effects:?}"),
-        }
+        }) else {
+            panic!("no RunPipeline effect in {effects:?}")
+        };
+        let fx = self.send(Event::PipelineProcessed { message, mentions_files: false });
+        self.attachments_read(&fx, attachments)
+    }
+
+    /// Answers the `ReadAttachments` among `effects` with what it asked
+    /// to store and `read`.
+    pub fn attachments_read(&mut self, effects: &[Effect], read: Vec<braid_protocol::MessageType>) -> Vec<Effect> {
+        let Some((message, mut attachments)) = effects.iter().find_map(|e| match e {
+            Effect::ReadAttachments { message, attachments, .. } => Some((message.clone(), attachments.clone())),
+            _ => None,
+        }) else {
+            panic!("no ReadAttachments effect in {effects:?}")
+        };
+        attachments.extend(read);
+        self.send(Event::PipelineSucceeded { message, attachments })
     }
 
     /// The user sends `text` and the pipeline passes it: the request

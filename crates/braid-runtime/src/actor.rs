@@ -285,6 +285,10 @@ impl ContextActor {
                     let _ = self.shared.events.send(e);
                 }
                 Effect::RunPipeline(message) => self.run_pipeline(message),
+                Effect::ResolveReferences(message) => self.resolve_references(message),
+                Effect::ReadAttachments { message, attachments, images } => {
+                    self.read_attachments(message, attachments, images)
+                }
                 Effect::AbortPipeline(id) => self.abort_reading(id),
                 Effect::RereadImage(message) => self.reread_image(message),
                 Effect::StartLlmRequest { request_id, member, .. } => self.prepare_request(request_id, member),

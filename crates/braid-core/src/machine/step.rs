@@ -1,5 +1,6 @@
-//! The transition function: each event to its handler, and the pipeline.
-//! A user's message and the queue are in `input.rs`, the request is in `request.rs`, cancel,
+//! The transition function: each event to its handler. A user's message
+//! and the queue are in `input.rs`, the pipeline's stages in `stages.rs`,
+//! the request is in `request.rs`, cancel,
 //! interrupt, retry and branches in `control.rs`, preparing a request in
 //! `prepare.rs`, and tool rounds in `tools.rs`.
 
@@ -94,28 +95,12 @@ impl Step<'_> {
                     self.set_status(stage.status());
                 }
             }
-            Event::PipelineSucceeded { message, attachments } => {
-                if self.pending_is(message.id) && is_pipeline_phase(self.kind()) {
-                    self.s.force_tool = self.s.pending.take().and_then(|p| p.force_tool);
-                    for body in attachments {
-                        let id = self.alloc_message_id();
-                        let attached = self.message(id, body);
-                        self.append(attached);
-                    }
-                    // Only a team reads the message again (its markers).
-                    let said = self.team().and_then(|_| message.body.plain_text());
-                    self.append(message);
-                    self.answer_message(said);
-                }
+            Event::PipelineProcessed { message, mentions_files } => self.processed(message, mentions_files),
+            Event::ReferencesResolved { message, attachments, images } => {
+                self.references_resolved(message, attachments, images)
             }
-            Event::PipelineFailed { message_id, error } => {
-                if self.pending_is(message_id) && is_pipeline_phase(self.kind()) {
-                    self.s.pending = None;
-                    self.set_status(ContextStatus::Idle);
-                    let text = format!("The message was not added: {error}");
-                    self.notify(Notice::new(NoticeCode::MessageNotAdded, text));
-                }
-            }
+            Event::PipelineSucceeded { message, attachments } => self.pipeline_succeeded(message, attachments),
+            Event::PipelineFailed { message_id, error } => self.pipeline_failed(message_id, error),
             Event::RequestPrepared { request_id, prepared } => {
                 let preparing = matches!(self.kind(), StatusKind::EnhancingSystemPrompt | StatusKind::ToolAutoLoop);
                 if self.request_is(request_id) && preparing {
@@ -234,7 +219,7 @@ impl Step<'_> {
         self.s.status.kind()
     }
 
-    fn pending_is(&self, id: MessageId) -> bool {
+    pub(super) fn pending_is(&self, id: MessageId) -> bool {
         self.s.pending.as_ref().is_some_and(|p| p.id == id)
     }
 

@@ -199,3 +199,112 @@ fn file_references_are_resolved_in_every_mode_and_role_that_reads() {
     assert_eq!(may_resolve_references(&planner), Ok(()));
     assert_eq!(may_resolve_references(&ToolSettings::default()), Ok(()));
 }
+
+fn attachment(path: &str) -> braid_protocol::ImageAttachment {
+    braid_protocol::ImageAttachment {
+        source: braid_protocol::ImageSource::FilePath { path: path.into() },
+        mode: braid_protocol::ImageMode::default(),
+    }
+}
+
+fn pasted() -> braid_protocol::ImageAttachment {
+    let stored = braid_protocol::StoredImage {
+        id: "e".repeat(64),
+        media_type: "image/png".into(),
+        width: 4,
+        height: 4,
+        bytes: 64,
+        name: Some("pasted.png".into()),
+    };
+    braid_protocol::ImageAttachment {
+        source: braid_protocol::ImageSource::Stored(stored),
+        mode: braid_protocol::ImageMode::Auto,
+    }
+}
+
+fn only<T>(fx: &[braid_core::machine::Effect], pick: impl Fn(&braid_core::machine::Effect) -> Option<T>) -> T {
+    let mut found: Vec<T> = fx.iter().filter_map(pick).collect();
+    assert_eq!(found.len(), 1, "{fx:?}");
+    found.remove(0)
+}
+
+/// The core orders the stages: processors, then the files the text names,
+/// then what the message brings (sent images first, then named ones);
+/// each is an effect whose answer is checked against the message in the
+/// pipeline.
+#[test]
+fn the_core_orders_the_pipeline_s_stages_and_ignores_late_answers() {
+    use braid_core::machine::{Effect, Event};
+    use braid_core::sim::Sim;
+    let mut sim = Sim::new();
+    let fx = sim.send(Event::UserMessage {
+        body: MessageType::text(Role::User, "Compare @a.rs and @shot.png"),
+        queue_if_busy: false,
+        force_tool: None,
+        images: vec![pasted()],
+    });
+    let message = only(&fx, |e| match e {
+        Effect::RunPipeline(m) => Some(m.clone()),
+        _ => None,
+    });
+    let fx = sim.send(Event::PipelineProcessed { message: message.clone(), mentions_files: true });
+    assert_eq!(sim.state.status, ContextStatus::ResolvingFileReferences);
+    let resolving = only(&fx, |e| match e {
+        Effect::ResolveReferences(m) => Some(m.clone()),
+        _ => None,
+    });
+    assert_eq!(resolving.id, message.id);
+    assert!(sim.messages().is_empty(), "nothing enters the pool before every stage passed");
+
+    let reference = MessageType::text(Role::User, "(a.rs, resolved)");
+    let fx = sim.send(Event::ReferencesResolved {
+        message: message.clone(),
+        attachments: vec![reference.clone()],
+        images: vec![attachment("shot.png")],
+    });
+    let (attachments, images) = only(&fx, |e| match e {
+        Effect::ReadAttachments { attachments, images, .. } => Some((attachments.clone(), images.clone())),
+        _ => None,
+    });
+    assert_eq!(attachments, vec![reference]);
+    assert_eq!(images, vec![pasted(), attachment("shot.png")], "sent images first");
+
+    // Cancelled while reading: the reader's late answer changes nothing.
+    let fx = sim.send(Event::Cancel);
+    assert!(fx.iter().any(|e| matches!(e, Effect::AbortPipeline(id) if *id == message.id)), "{fx:?}");
+    assert_eq!(sim.state.status, ContextStatus::Idle);
+    let before = sim.state.clone();
+    for late in [
+        Event::ReferencesResolved { message: message.clone(), attachments: Vec::new(), images: Vec::new() },
+        Event::PipelineSucceeded { message: message.clone(), attachments: Vec::new() },
+    ] {
+        assert!(sim.send(late).is_empty());
+    }
+    assert_eq!((sim.state.clone(), sim.messages().len()), (before, 0));
+}
+
+#[test]
+fn a_message_naming_no_files_goes_straight_to_its_attachments_and_a_failure_adds_nothing() {
+    use braid_core::machine::{Effect, Event};
+    use braid_core::sim::Sim;
+    let mut sim = Sim::new();
+    let fx = sim.send(Event::UserMessage {
+        body: MessageType::text(Role::User, "Hello"),
+        queue_if_busy: false,
+        force_tool: None,
+        images: Vec::new(),
+    });
+    let message = only(&fx, |e| match e {
+        Effect::RunPipeline(m) => Some(m.clone()),
+        _ => None,
+    });
+    let fx = sim.send(Event::PipelineProcessed { message: message.clone(), mentions_files: false });
+    assert!(!fx.iter().any(|e| matches!(e, Effect::ResolveReferences(_))));
+    assert!(fx.iter().any(|e| matches!(e, Effect::ReadAttachments { images, .. } if images.is_empty())));
+    assert_eq!(sim.state.status, ContextStatus::ProcessingUserMessage, "no stage shown for nothing to resolve");
+
+    sim.send(Event::PipelineFailed { message_id: message.id, error: "server gone".into() });
+    assert_eq!(sim.state.status, ContextStatus::Idle);
+    assert!(sim.messages().is_empty());
+    assert!(sim.state.pending.is_none());
+}

@@ -1,21 +1,23 @@
-//! The work a message sets off besides the model: the processing
-//! pipeline (file references, images read by vision or OCR) and the tools
-//! the machine approved. Each runs as a task whose result comes back
+//! The work a message sets off besides the model: the pipeline's stages
+//! as the core orders them (processors, file references, MCP resources,
+//! images read by vision or OCR) and the tools the machine approved. Each runs as a task whose result comes back
 //! through the mailbox as a core event.
 
 use super::{ContextActor, Input};
 use crate::{clock, image_task, references, tool_task};
 use braid_core::machine::{Effect, Event};
-use braid_protocol::{Approval, CallId, Message, MessageId, MessageType, Sandbox, SandboxLevel, ToolCall};
+use braid_protocol::{
+    Approval, CallId, ImageAttachment, Message, MessageId, MessageType, Sandbox, SandboxLevel, ToolCall,
+};
 use braid_tools::ToolContext;
 use std::path::PathBuf;
 use std::sync::PoisonError;
 use std::time::Duration;
 
 impl ContextActor {
-    /// The pipeline runs inline (its processors are fast and pure so far);
-    /// its stages and result go through the mailbox, so a Cancel that is
-    /// already waiting there is processed first.
+    /// `RunPipeline`: the processors run inline (they are fast and pure so
+    /// far); their stages and result go through the mailbox, so a Cancel
+    /// that is already waiting there is processed first.
     pub(super) fn run_pipeline(&mut self, message: Message) {
         let id = message.id;
         let disabled = self
@@ -31,69 +33,69 @@ impl ContextActor {
         };
         let outcome =
             self.shared.pipeline.run(message, &self.ctx.conversation, &disabled, &mut clock::micros, &mut on_stage);
-        // Images sent with the message, then those its text mentions.
-        let mut images = self.ctx.state.pending.as_ref().map(|p| p.images.clone()).unwrap_or_default();
         let event = match outcome {
             Ok((message, report)) => {
                 tracing::debug!(context = %self.ctx.meta.id, micros = report.total_micros, "pipeline done");
-                let refused = braid_core::pipeline::may_resolve_references(&self.ctx.state.config.tools).err();
-                if let Some(error) = refused.filter(|_| references::wanted(&message)) {
-                    Event::PipelineFailed { message_id: id, error }
-                } else if references::wanted(&message) {
-                    on_stage(braid_core::machine::PipelineStage::ResolvingFileReferences);
-                    let workspace = PathBuf::from(&self.ctx.meta.working_dir);
-                    let mut freshness = self.freshness.lock().unwrap_or_else(PoisonError::into_inner);
-                    match references::resolve_message(message, Some(&workspace), &mut freshness) {
-                        Ok((message, attachments, mentioned)) => {
-                            images.extend(mentioned);
-                            Event::PipelineSucceeded { message, attachments }
-                        }
-                        Err(error) => Event::PipelineFailed { message_id: id, error },
-                    }
-                } else {
-                    Event::PipelineSucceeded { message, attachments: Vec::new() }
-                }
+                let mentions_files = references::wanted(&message);
+                Event::PipelineProcessed { message, mentions_files }
             }
             Err((error, _)) => Event::PipelineFailed { message_id: id, error: error.to_string() },
         };
-        // `@server:uri` mentions of MCP resources are read next, in a task
-        // (then the images, in the same task): Cancel stops both.
-        // Which (mentioned, or in play and stale) is the core's call.
-        let reader = crate::mcp_context::ResourceReader::new(&self.shared);
-        let reads = match &event {
-            Event::PipelineSucceeded { message, .. } => message.body.plain_text().map(|t| {
-                let held = self.ctx.conversation.active_messages();
-                reader.plan(&t, held, clock::now())
-            }),
-            _ => None,
+        let _ = self.mailbox.send(Input::Event(event));
+    }
+
+    /// `ResolveReferences`, inline: the files are read and their freshness
+    /// recorded.
+    pub(super) fn resolve_references(&mut self, message: Message) {
+        let id = message.id;
+        let workspace = PathBuf::from(&self.ctx.meta.working_dir);
+        let resolved = {
+            let mut freshness = self.freshness.lock().unwrap_or_else(PoisonError::into_inner);
+            references::resolve_message(message, Some(&workspace), &mut freshness)
         };
-        let event = match (event, reads) {
-            (Event::PipelineSucceeded { message, mut attachments }, Some(reads)) if !reads.all.is_empty() => {
-                let (job, mailbox) = (self.reading_job(), self.mailbox.clone());
-                let handle = tokio::spawn(async move {
-                    match reader.read(&reads, clock::now()).await {
-                        Err(error) => {
-                            let _ = mailbox.send(Input::Event(Event::PipelineFailed { message_id: id, error }));
-                        }
-                        Ok(resources) => {
-                            attachments.extend(resources);
-                            image_task::read_images(job, message, attachments, images).await;
-                        }
-                    }
-                });
-                self.reading = Some((id, handle));
-                return;
-            }
-            (Event::PipelineSucceeded { message, attachments }, _)
-                if !images.is_empty() || matches!(message.body, MessageType::Image { .. }) =>
-            {
-                let handle = image_task::spawn_pipeline(self.reading_job(), message, attachments, images);
-                self.reading = Some((id, handle));
-                return;
-            }
-            (other, _) => other,
+        let event = match resolved {
+            Ok((message, attachments, images)) => Event::ReferencesResolved { message, attachments, images },
+            Err(error) => Event::PipelineFailed { message_id: id, error },
         };
         let _ = self.mailbox.send(Input::Event(event));
+    }
+
+    /// `ReadAttachments`: the `@server:uri` resources the text names or
+    /// that are in play and stale (which ones is the core's call, given
+    /// the servers), then the images, in one task that Cancel stops.
+    pub(super) fn read_attachments(
+        &mut self,
+        message: Message,
+        mut attachments: Vec<MessageType>,
+        images: Vec<ImageAttachment>,
+    ) {
+        let id = message.id;
+        let reader = crate::mcp_context::ResourceReader::new(&self.shared);
+        let reads = message
+            .body
+            .plain_text()
+            .map(|t| reader.plan(&t, self.ctx.conversation.active_messages(), clock::now()))
+            .filter(|reads| !reads.all.is_empty());
+        let handle = if let Some(reads) = reads {
+            let (job, mailbox) = (self.reading_job(), self.mailbox.clone());
+            tokio::spawn(async move {
+                match reader.read(&reads, clock::now()).await {
+                    Err(error) => {
+                        let _ = mailbox.send(Input::Event(Event::PipelineFailed { message_id: id, error }));
+                    }
+                    Ok(resources) => {
+                        attachments.extend(resources);
+                        image_task::read_images(job, message, attachments, images).await;
+                    }
+                }
+            })
+        } else if !images.is_empty() || matches!(message.body, MessageType::Image { .. }) {
+            image_task::spawn_pipeline(self.reading_job(), message, attachments, images)
+        } else {
+            let _ = self.mailbox.send(Input::Event(Event::PipelineSucceeded { message, attachments }));
+            return;
+        };
+        self.reading = Some((id, handle));
     }
 
     pub(super) fn reading_job(&self) -> image_task::Reading {
