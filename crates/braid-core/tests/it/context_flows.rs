@@ -277,7 +277,8 @@ fn only_a_request_moving_on_may_be_stored_after_it_is_carried_out() {
     let fx = sim.pipeline_ok(&fx);
     assert!(fx.iter().any(|e| matches!(e, Effect::StartLlmRequest { .. })));
     let rid = sim.request_id();
-    let step = sim.ctx.handle(Event::RequestPrepared { request_id: rid, prepared: Box::new(sim.prepared(4096)) }, sim.now);
+    let step =
+        sim.ctx.handle(Event::RequestPrepared { request_id: rid, prepared: Box::new(sim.prepared(4096)) }, sim.now);
     assert!(step.effects.iter().any(|e| matches!(e, Effect::SendLlmRequest { .. })));
     assert!(sim.ctx.status_only(&step), "prepared → sending: only the status moves");
     sim.took(step);
@@ -290,9 +291,8 @@ fn only_a_request_moving_on_may_be_stored_after_it_is_carried_out() {
     assert_eq!(sim.ctx.state.status.kind(), StatusKind::StreamingLlmResponse);
     assert!(step.stores() && sim.ctx.status_only(&step), "the first chunk: shown first, its status stored next");
     sim.took(step);
-    let step = sim.ctx.handle(
-        Event::LlmCompleted { request_id: rid, response: braid_core::llm::LlmResponse::text("Hi") },
-        sim.now,
-    );
+    let step = sim
+        .ctx
+        .handle(Event::LlmCompleted { request_id: rid, response: braid_core::llm::LlmResponse::text("Hi") }, sim.now);
     assert!(step.stores() && !sim.ctx.status_only(&step), "the answer is stored before it is shown");
 }
