@@ -13,7 +13,7 @@ TARGET_DIR := $(or $(CARGO_TARGET_DIR),$(CURDIR)/target)
 ## `cargo test` by hand rebuilds only our crates.
 LINTED_CARGO := RUSTC_WORKSPACE_WRAPPER=clippy-driver CLIPPY_ARGS=-D__CLIPPY_HACKERY__warnings__CLIPPY_HACKERY__ $(CARGO)
 
-.PHONY: deps ui mcp-servers peer-setup build build-json run serve desktop chat test test-rust test-ui dist dist-check fmt lint generate bench bench-codebase bench-ui bench-ipc bench-ttft clean
+.PHONY: deps ui mcp-servers peer-setup build build-json run serve desktop chat test test-rust test-ui dist dist-check fmt lint generate bench bench-checkpoint bench-codebase bench-ui bench-ipc bench-ttft clean
 
 deps:
 	@./scripts/install-deps.sh
@@ -126,6 +126,13 @@ bench: mcp-servers
 	$(CARGO) bench -p braid-tools --bench mcp
 	$(CARGO) bench -p braid-tools --bench sandbox
 	$(CARGO) bench -p braid-vision --bench images
+
+## Checkpoints beside git (from apt) on the same trees: a checkpoint of
+## 10,000 files against `git stash create`, a restore of 100 files, the
+## space 100 turns add.
+bench-checkpoint:
+	command -v git >/dev/null || (apt-get update && apt-get install -y git)
+	$(CARGO) bench -p braid-checkpoint --bench checkpoint
 
 ## The codebase index on the crate sources cargo fetched (a copy of
 ## ~38,000 files), beside ripgrep (from apt) on the same queries.

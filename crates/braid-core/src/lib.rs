@@ -10,6 +10,7 @@
 
 pub mod approval;
 pub mod arguments;
+pub mod checkpoint;
 pub mod codec;
 pub mod context;
 pub mod conversation;

@@ -7,6 +7,7 @@
 //! machine live in `braid-core`, which uses these types as its vocabulary so
 //! that the UI and the core can never drift apart.
 
+pub mod checkpoint;
 pub mod codebase;
 pub mod codes;
 pub mod command;
@@ -32,6 +33,7 @@ pub mod tools;
 pub mod typescript;
 pub mod workflow;
 
+pub use checkpoint::{ChangeAuthor, Checkpoint, ContentHash, FileDelta, FileKind, FileVersion, RestoreTarget};
 pub use codebase::{CodebaseIndex, FileExcerpt, IndexState};
 pub use codes::{FailureCode, NoticeCode};
 pub use command::{

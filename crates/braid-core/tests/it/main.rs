@@ -14,6 +14,7 @@ mod approval_properties;
 mod branches;
 mod call_checks;
 mod catalogue;
+mod checkpoints;
 mod context_flows;
 mod events;
 mod flows;

@@ -1,0 +1,84 @@
+//! Checkpoints: what a turn (or the user, or a restore) changed in the
+//! workspace, file by file, as content names kept in the app's data
+//! folder.
+
+use crate::MessageId;
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+/// A file content's SHA-256, in hex: its name in the checkpoint store.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, TS)]
+#[serde(transparent)]
+pub struct ContentHash(pub String);
+
+impl std::fmt::Display for ContentHash {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum FileKind {
+    File,
+    Executable,
+    /// The content is the link's target.
+    Symlink,
+}
+
+/// One version of a file.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct FileVersion {
+    pub hash: ContentHash,
+    pub kind: FileKind,
+    pub size: u64,
+}
+
+/// One file's change: absent before (created), absent after (deleted),
+/// or another content or kind. `path` is relative to the workspace, with
+/// `/` between its parts.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct FileDelta {
+    pub path: String,
+    pub before: Option<FileVersion>,
+    pub after: Option<FileVersion>,
+}
+
+/// Who made a checkpoint's changes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum ChangeAuthor {
+    /// The model's tools (write tools, commands, MCP tools, team members'
+    /// CLIs, sub-agents) during a turn.
+    Model,
+    /// Someone outside Braid, between turns.
+    User,
+    /// A rewind, or an undo of changes, done in Braid.
+    Restore,
+}
+
+/// The changes of one turn, one stretch between turns, or one restore,
+/// attached to the message it follows.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct Checkpoint {
+    pub id: u64,
+    /// The message the changes were made for: the turn's tool result, the
+    /// question the user's changes came before, or the restore's note.
+    pub message_id: MessageId,
+    pub author: ChangeAuthor,
+    pub changes: Vec<FileDelta>,
+    /// Files left out (too large), with why.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub left_out: Vec<String>,
+}
+
+/// A file to put back: the version it is to have (`None`: removed) and
+/// the one it is expected to hold now (`None`: absent); anything else on
+/// disk was changed by someone since, and is not written without the
+/// user's say.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct RestoreTarget {
+    pub path: String,
+    pub to: Option<FileVersion>,
+    pub expected: Option<ContentHash>,
+}
