@@ -5,7 +5,7 @@
 # its mailbox or its inputs (issue #39: no executor imports the actor).
 set -euo pipefail
 cd "$(dirname "$0")/../crates/braid-runtime/src"
-executors=(llm_task.rs tool_task.rs image_task.rs summary_task.rs agent_task.rs watch.rs report.rs)
+executors=(llm_task.rs tool_task.rs image_task.rs summary_task.rs agent_task.rs watch.rs report.rs checkpoints.rs)
 bad=$(grep -nE 'crate::actor|super::actor|crate::mailbox|\bInput\b|\bMailbox\b' "${executors[@]}" || true)
 if [ -n "$bad" ]; then
   echo "an executor reaches into the actor (report through report::Reports instead):" >&2

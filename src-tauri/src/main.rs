@@ -112,6 +112,9 @@ fn main() {
             for r in &report.recovered {
                 tracing::warn!(context = %r.context, ?r.interrupted, "recovered an interrupted conversation");
             }
+            for said in &report.completed_restores {
+                tracing::warn!("{said}");
+            }
             #[cfg(feature = "ipc-bench")]
             app.add_capability(include_str!("../bench/ipc-bench.json"))?;
             app.manage(runtime);

@@ -41,18 +41,21 @@ pub struct Manifest {
     pub skipped: Vec<Skipped>,
 }
 
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct Limits {
     /// Files larger than this are not kept (listed in `skipped`).
     pub max_file_bytes: u64,
     /// The scan stops listing after this many files (a home folder as
     /// workspace must not stall a turn); the rest are not checkpointed.
     pub max_files: usize,
+    /// Paths (absolute, under the root) never looked into: Braid's own
+    /// data when it lives inside the workspace.
+    pub exclude: Vec<std::path::PathBuf>,
 }
 
 impl Default for Limits {
     fn default() -> Limits {
-        Limits { max_file_bytes: 10 * 1024 * 1024, max_files: 100_000 }
+        Limits { max_file_bytes: 10 * 1024 * 1024, max_files: 100_000, exclude: Vec::new() }
     }
 }
 
@@ -63,6 +66,7 @@ const RACY_NS: i128 = 2_000_000_000;
 /// name unread, the others are read and kept in `objects`.
 pub fn scan(root: &Path, previous: &Manifest, objects: &Objects, limits: Limits) -> Result<Manifest, CheckpointError> {
     let started = now_ns();
+    let exclude = limits.exclude.clone();
     let found: Mutex<Vec<(String, std::fs::Metadata)>> = Mutex::new(Vec::new());
     let walker = ignore::WalkBuilder::new(root)
         .hidden(false)
@@ -72,7 +76,7 @@ pub fn scan(root: &Path, previous: &Manifest, objects: &Objects, limits: Limits)
         .require_git(false)
         .parents(false)
         .follow_links(false)
-        .filter_entry(|e| e.file_name() != ".git")
+        .filter_entry(move |e| e.file_name() != ".git" && !exclude.iter().any(|x| e.path() == x))
         .build_parallel();
     let mut builder = Collect { root, found: &found, max: limits.max_files };
     walker.visit(&mut builder);

@@ -66,6 +66,9 @@ async fn main() -> ExitCode {
     for pgid in &report.stopped_process_groups {
         eprintln!("braid: stopped a command left running by the last session (process group {pgid})");
     }
+    for said in &report.completed_restores {
+        eprintln!("braid: {said}");
+    }
     match chat::run(&runtime, &args).await {
         Ok(()) => {
             runtime.shutdown().await;

@@ -15,6 +15,8 @@ pub struct RewindPlan {
     pub targets: Vec<RestoreTarget>,
     /// Paths among the targets that a `User` checkpoint touched.
     pub changed_by_user: Vec<String>,
+    /// How many checkpoints it undoes.
+    pub undoes: u32,
 }
 
 /// The plan that undoes `after` (oldest first). Undoing a restore is the
@@ -22,7 +24,9 @@ pub struct RewindPlan {
 pub fn rewind<'a>(after: impl IntoIterator<Item = &'a Checkpoint>) -> RewindPlan {
     let mut targets: BTreeMap<&str, RestoreTarget> = BTreeMap::new();
     let mut by_user = Vec::new();
+    let mut undoes = 0;
     for cp in after {
+        undoes += 1;
         for delta in &cp.changes {
             let target = targets.entry(&delta.path).or_insert_with(|| RestoreTarget {
                 path: delta.path.clone(),
@@ -40,7 +44,7 @@ pub fn rewind<'a>(after: impl IntoIterator<Item = &'a Checkpoint>) -> RewindPlan
         targets.into_values().filter(|t| t.to.as_ref().map(|v| &v.hash) != t.expected.as_ref()).collect();
     by_user.retain(|p| targets.iter().any(|t| &t.path == p));
     by_user.sort();
-    RewindPlan { targets, changed_by_user: by_user }
+    RewindPlan { targets, changed_by_user: by_user, undoes }
 }
 
 /// The checkpoints recorded after `at` on the active branch, oldest

@@ -12,6 +12,7 @@
 
 mod branches;
 mod meta;
+mod rewind;
 
 use crate::conversation::{self, Conversation};
 use crate::machine::{

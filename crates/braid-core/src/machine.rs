@@ -17,6 +17,7 @@ mod input;
 mod merge;
 mod prepare;
 mod request;
+mod restore;
 mod results;
 mod settings;
 mod stages;

@@ -82,3 +82,46 @@ pub struct RestoreTarget {
     pub to: Option<FileVersion>,
     pub expected: Option<ContentHash>,
 }
+
+/// What a rewind would do to one file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum RewindAction {
+    /// Back to an earlier content.
+    Restore,
+    /// It did not exist then: removed.
+    Remove,
+    /// It was removed since: written again.
+    Recreate,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct RewindFile {
+    pub path: String,
+    pub action: RewindAction,
+    /// Unified diff from the file as it is to what it becomes (empty for
+    /// a binary file, or one too large to show).
+    pub diff: String,
+    pub binary: bool,
+    /// Changed by the user outside Braid since that point: written only
+    /// when the user says so.
+    pub changed_by_user: bool,
+}
+
+/// What rewinding the files to the moment `message_id` was sent would do.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct RewindPreview {
+    pub message_id: MessageId,
+    pub files: Vec<RewindFile>,
+    /// The turns (and stretches of the user's edits) whose changes it undoes.
+    pub checkpoints: u32,
+}
+
+/// A rewind done: the note it left in the conversation, and the files.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct RewindOutcome {
+    pub note: MessageId,
+    pub files: u32,
+    /// Left as they are (the user's changes, not chosen to be overwritten).
+    pub kept: Vec<String>,
+}

@@ -33,7 +33,10 @@ pub mod tools;
 pub mod typescript;
 pub mod workflow;
 
-pub use checkpoint::{ChangeAuthor, Checkpoint, ContentHash, FileDelta, FileKind, FileVersion, RestoreTarget};
+pub use checkpoint::{
+    ChangeAuthor, Checkpoint, ContentHash, FileDelta, FileKind, FileVersion, RestoreTarget, RewindAction, RewindFile,
+    RewindOutcome, RewindPreview,
+};
 pub use codebase::{CodebaseIndex, FileExcerpt, IndexState};
 pub use codes::{FailureCode, NoticeCode};
 pub use command::{

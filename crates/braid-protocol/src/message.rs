@@ -178,6 +178,17 @@ pub enum ControlKind {
     Merge {
         record: Box<crate::merge::MergeRecord>,
     },
+    /// Files were put back as they were when message `to` was sent (a
+    /// rewind), or as they were before the restore `undoes` (its undo).
+    /// `kept`: files the user had changed, left as they are.
+    FilesRestored {
+        to: MessageId,
+        files: u32,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        kept: Vec<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        undoes: Option<MessageId>,
+    },
     /// The merge card `merge` was undone: what it brought is off the branch.
     MergeUndone {
         merge: MessageId,

@@ -91,6 +91,10 @@ pub fn generate() -> String {
     decl::<crate::GraphRow>(&cfg, &mut out);
     decl::<crate::GraphBranch>(&cfg, &mut out);
     decl::<crate::GraphView>(&cfg, &mut out);
+    decl::<crate::RewindAction>(&cfg, &mut out);
+    decl::<crate::RewindFile>(&cfg, &mut out);
+    decl::<crate::RewindPreview>(&cfg, &mut out);
+    decl::<crate::RewindOutcome>(&cfg, &mut out);
     decl::<ControlKind>(&cfg, &mut out);
     decl::<MessageType>(&cfg, &mut out);
     decl::<MessageKind>(&cfg, &mut out);

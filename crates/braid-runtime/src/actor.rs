@@ -8,6 +8,7 @@
 //! stream chunks.
 
 mod approval;
+mod checkpoints;
 mod children;
 mod failure;
 mod files;
@@ -187,6 +188,9 @@ impl ContextActor {
             Input::Merge { op, answer } => {
                 let _ = answer.send(self.merge_op(op));
             }
+            Input::Rewind { op, answer } => {
+                let _ = answer.send(self.rewind_op(op));
+            }
             Input::History { answer } => {
                 let _ = answer.send(Ok(self.log.records().cloned().collect()));
             }
@@ -324,7 +328,8 @@ impl ContextActor {
                 | Effect::DeleteBranch(_)
                 | Effect::SetBranchMessages { .. }
                 | Effect::SetBranchModel { .. }
-                | Effect::SaveMeta(_) => {}
+                | Effect::SaveMeta(_)
+                | Effect::RecordCheckpoint(_) => {}
             }
         }
         if status_later {

@@ -5,6 +5,7 @@
 //! kills its whole process group; a stop signal kills it and keeps what
 //! was shown.
 
+use crate::checkpoints::Watch;
 use crate::llm_task::LlmTask;
 use crate::report::Reports;
 use braid_core::llm::{LlmFailure, LlmResponse, StopReason};
@@ -28,37 +29,45 @@ pub struct AgentRun {
     pub workdir: PathBuf,
 }
 
-pub fn spawn(run: AgentRun, reports: Reports) -> LlmTask {
+/// `watch`: the workspace is checkpointed around the run (the CLI's
+/// edits are the model's), and the run's end is told after that.
+pub fn spawn(run: AgentRun, reports: Reports, watch: Option<Watch>) -> LlmTask {
     let (stop_tx, stop_rx) = oneshot::channel();
     let request_id = run.request_id;
-    let handle = tokio::spawn(drive(run, reports, stop_rx));
+    let handle = tokio::spawn(async move {
+        if let Some(w) = &watch {
+            w.before(&reports).await;
+        }
+        let end = drive(run, &reports, stop_rx).await;
+        if let Some(w) = &watch {
+            w.after(&reports).await;
+        }
+        reports.event(end);
+    });
     LlmTask { request_id, handle, stop: Some(stop_tx) }
 }
 
-async fn drive(run: AgentRun, reports: Reports, mut stop: oneshot::Receiver<()>) {
+/// Runs the CLI; answers with the event that ends the request.
+async fn drive(run: AgentRun, reports: &Reports, mut stop: oneshot::Receiver<()>) -> Event {
     let request_id = run.request_id;
     let send = |event: Event| {
         reports.event(event);
     };
     let fail = |why: String| {
         let failure = LlmFailure::fatal(FailureCode::AgentFailed, why);
-        reports.event(Event::LlmFailed { request_id, failure });
+        Event::LlmFailed { request_id, failure }
     };
     let who = format!("{} ({})", run.member.name, run.member.agent.label());
     let (Some(mut stream), Ok(command)) =
         (AgentStream::new(&run.member.agent), agents::command_for(&run.member, run.system.as_deref()))
     else {
         let why = agents::command_for(&run.member, None).err().unwrap_or_else(|| "it is not a CLI".to_owned());
-        fail(format!("{who} could not run: {why}"));
-        return;
+        return fail(format!("{who} could not run: {why}"));
     };
     send(Event::LlmRequestStarted { request_id });
     let mut child = match agents::spawn(&command, &run.workdir, run.prompt) {
         Ok(child) => child,
-        Err(e) => {
-            fail(format!("{who} could not start {}: {e}", command.program.display()));
-            return;
-        }
+        Err(e) => return fail(format!("{who} could not start {}: {e}", command.program.display())),
     };
     send(Event::LlmConnected { request_id });
     let stderr = child.stderr.take();
@@ -69,7 +78,9 @@ async fn drive(run: AgentRun, reports: Reports, mut stop: oneshot::Receiver<()>)
         }
         text
     });
-    let Some(stdout) = child.stdout.take() else { return };
+    let Some(stdout) = child.stdout.take() else {
+        return fail(format!("{who} gave no output to read"));
+    };
     let mut lines = BufReader::new(stdout).lines();
     loop {
         let line = tokio::select! {
@@ -81,8 +92,7 @@ async fn drive(run: AgentRun, reports: Reports, mut stop: oneshot::Receiver<()>)
                     stop_reason: StopReason::Interrupted,
                     ..LlmResponse::default()
                 };
-                send(Event::LlmCompleted { request_id, response });
-                return;
+                return Event::LlmCompleted { request_id, response };
             }
             line = lines.next_line() => line,
         };
@@ -101,7 +111,7 @@ async fn drive(run: AgentRun, reports: Reports, mut stop: oneshot::Receiver<()>)
     match stream.finish(exit_ok, &stderr) {
         Ok(text) => {
             let response = LlmResponse { text, usage, stop_reason: StopReason::EndTurn, ..LlmResponse::default() };
-            send(Event::LlmCompleted { request_id, response });
+            Event::LlmCompleted { request_id, response }
         }
         Err(why) => fail(format!("{who} failed: {why}")),
     }

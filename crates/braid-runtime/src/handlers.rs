@@ -149,6 +149,20 @@ impl Handlers for Runtime {
     async fn undo_merge(&self, context_id: ContextId, merge: MessageId) -> Answer<()> {
         Runtime::undo_merge(self, &context_id, merge).await
     }
+    async fn preview_rewind(&self, context_id: ContextId, message_id: MessageId) -> Answer<RewindPreview> {
+        Runtime::preview_rewind(self, &context_id, message_id).await
+    }
+    async fn rewind_files(
+        &self,
+        context_id: ContextId,
+        message_id: MessageId,
+        overwrite: Vec<String>,
+    ) -> Answer<RewindOutcome> {
+        Runtime::rewind_files(self, &context_id, message_id, overwrite).await
+    }
+    async fn undo_rewind(&self, context_id: ContextId, note: MessageId) -> Answer<RewindOutcome> {
+        Runtime::undo_rewind(self, &context_id, note).await
+    }
     async fn draft_merge_summary(&self, context_id: ContextId, source: BranchId) -> Answer<String> {
         Runtime::draft_merge_summary(self, &context_id, source).await
     }

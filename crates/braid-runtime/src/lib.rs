@@ -10,6 +10,7 @@ mod actor;
 mod agent_task;
 mod branches;
 mod catalogue;
+mod checkpoints;
 mod children;
 mod clock;
 mod codebase;
@@ -38,6 +39,7 @@ mod payload;
 pub mod providers;
 mod references;
 mod report;
+mod rewind;
 mod secret_mask;
 mod seen;
 mod send;
@@ -122,6 +124,8 @@ impl Runtime {
         let data_dir = config.db_path.parent().map(PathBuf::from).unwrap_or_default();
         let ledger = braid_tools::ledger::ProcessLedger::new(data_dir.join("processes"));
         report.stopped_process_groups = ledger.reap();
+        let checkpoints = Arc::new(checkpoints::Checkpoints::open(&data_dir, &config.db_path));
+        report.completed_restores = checkpoints.recover();
         let (events, _) = broadcast::channel(4096);
         let image_dir = data_dir.join("images");
         let images = images::Images::open(image_dir).map_err(|e| RuntimeError::InvalidInput(e.to_string()))?;
@@ -146,6 +150,7 @@ impl Runtime {
             pipeline: Pipeline::standard(),
             images: Arc::new(images),
             ledger,
+            checkpoints,
             mcp: Default::default(),
             sent: Default::default(),
             children: Default::default(),

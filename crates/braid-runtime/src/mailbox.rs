@@ -63,6 +63,11 @@ pub enum Input {
         op: MergeOp,
         answer: Answer<MergeAnswer>,
     },
+    /// A file rewind: planned by the core, then its note recorded.
+    Rewind {
+        op: RewindOp,
+        answer: Answer<RewindAnswer>,
+    },
     /// A new title, model choice or pin.
     UpdateMeta {
         change: MetaChange,
@@ -94,6 +99,21 @@ pub enum MergeOp {
     Graph,
     /// What the model needs to summarise the source for a merge card.
     SummaryJob(BranchId),
+}
+
+pub enum RewindOp {
+    /// What rewinding to the message would write. `user`: what the user
+    /// changed since the folder was last looked at, recorded first.
+    Plan { to: MessageId, user: Vec<braid_protocol::FileDelta>, checkpoints: Vec<braid_protocol::Checkpoint> },
+    /// What undoing the restore whose note this is would write.
+    PlanUndo { note: MessageId, user: Vec<braid_protocol::FileDelta>, checkpoints: Vec<braid_protocol::Checkpoint> },
+    /// The restore is done: its note and checkpoint.
+    Done { to: MessageId, changes: Vec<braid_protocol::FileDelta>, kept: Vec<String>, undoes: Option<MessageId> },
+}
+
+pub enum RewindAnswer {
+    Plan(braid_core::checkpoint::RewindPlan),
+    Note(MessageId),
 }
 
 pub enum MergeAnswer {

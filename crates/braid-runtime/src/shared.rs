@@ -75,6 +75,8 @@ pub(crate) struct Shared {
     pub(crate) images: Arc<images::Images>,
     /// The process groups of running commands, on disk.
     pub(crate) ledger: braid_tools::ledger::ProcessLedger,
+    /// What each turn changed in the workspace, and rewinds.
+    pub(crate) checkpoints: Arc<crate::checkpoints::Checkpoints>,
     /// The MCP servers and their state.
     pub(crate) mcp: crate::mcp_servers::Mcp,
     /// Each conversation's last request as sent ("What the model sees").

@@ -3,6 +3,7 @@
 //! process it started with its whole group. Images a result brings are
 //! read (vision or OCR) before the core hears of it.
 
+use crate::checkpoints::Watch;
 use crate::image_task::{read_result_images, Reading};
 use braid_core::machine::{Event, ToolOutcome};
 use braid_protocol::{CallId, ToolCall, ToolResultStatus};
@@ -13,14 +14,22 @@ use std::time::Duration;
 pub struct ToolTask {
     pub call_id: CallId,
     pub handle: tokio::task::JoinHandle<()>,
+    /// Looked at again when the call is killed: what it changed until
+    /// then is still the model's.
+    pub watch: Option<Watch>,
 }
 
+/// `watch`: the workspace is checkpointed before the call (the user's
+/// changes since the last look) and after it (the call's, whatever made
+/// them: a write tool, a command, an MCP tool), before the core hears
+/// the call ended.
 pub fn spawn(
     tools: Arc<ToolRegistry>,
     call: ToolCall,
     ctx: ToolContext,
     timeout: Duration,
     reading: Reading,
+    watch: Option<Watch>,
 ) -> ToolTask {
     let call_id = call.id.clone();
     // A tool with a limit of its own says so itself when it passes it
@@ -29,17 +38,24 @@ pub fn spawn(
         Some(own) => own + Duration::from_secs(1),
         None => timeout,
     };
+    let kept = watch.clone();
     let handle = tokio::spawn(async move {
+        if let Some(w) = &watch {
+            w.before(&reading.reports).await;
+        }
         let mut outcome = match tokio::time::timeout(timeout, tools.dispatch(&call, &ctx)).await {
             Ok(outcome) => outcome,
             Err(_) => timed_out(timeout),
         };
+        if let Some(w) = &watch {
+            w.after(&reading.reports).await;
+        }
         if !outcome.images.is_empty() {
             outcome.images = read_result_images(&reading, std::mem::take(&mut outcome.images)).await;
         }
         reading.reports.event(Event::ToolFinished { call_id: call.id, outcome });
     });
-    ToolTask { call_id, handle }
+    ToolTask { call_id, handle, watch: kept }
 }
 
 fn timed_out(timeout: Duration) -> ToolOutcome {

@@ -139,6 +139,9 @@ async fn main() -> ExitCode {
     for pgid in &report.stopped_process_groups {
         eprintln!("braid-server: stopped a command left running by the last session (process group {pgid})");
     }
+    for said in &report.completed_restores {
+        eprintln!("braid-server: {said}");
+    }
     let listener = match tokio::net::TcpListener::bind(&args.bind).await {
         Ok(l) => l,
         Err(e) => {

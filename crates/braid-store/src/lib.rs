@@ -6,6 +6,7 @@
 //! One context's trouble stays its own: a corrupted row makes that context
 //! fail to load with an error naming it, and every other context loads.
 
+mod checkpoints;
 mod error;
 mod files;
 mod images;

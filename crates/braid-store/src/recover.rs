@@ -21,6 +21,9 @@ pub struct RecoveryReport {
     /// Process groups of commands the last session left running, stopped
     /// (filled in by the runtime).
     pub stopped_process_groups: Vec<i32>,
+    /// File restores a crash cut short, completed at start (filled in by
+    /// the runtime), one sentence each.
+    pub completed_restores: Vec<String>,
 }
 
 impl Store {

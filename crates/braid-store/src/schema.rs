@@ -113,6 +113,19 @@ const MIGRATIONS: &[&str] = &[
            (SELECT coalesce(group_concat(json_extract(p.value, '$.text'), ''), '') FROM json_each(iif(json_valid(m.json), m.json, '{}'), '$.body.parts') AS p)
     FROM messages m WHERE m.kind = 'text' AND json_valid(m.json);
     "#,
+    // 6: checkpoints, what each turn (or the user between turns, or a
+    // restore) changed in the workspace; the contents are in the
+    // checkpoint store's folder, named by hash.
+    r#"
+    CREATE TABLE checkpoints (
+        id         INTEGER PRIMARY KEY AUTOINCREMENT,
+        context_id TEXT NOT NULL REFERENCES contexts(id) ON DELETE CASCADE,
+        message_id INTEGER NOT NULL,
+        json       TEXT NOT NULL,
+        created_at INTEGER NOT NULL
+    );
+    CREATE INDEX checkpoints_by_context ON checkpoints (context_id, id);
+    "#,
 ];
 
 pub const SCHEMA_VERSION: u32 = MIGRATIONS.len() as u32;

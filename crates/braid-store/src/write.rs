@@ -250,6 +250,7 @@ impl Store {
                         .execute(params![context.0, branch.0, model])?;
                 }
                 Effect::SetBranchMessages { branch, ids } => set_branch_messages(&tx, context, branch, ids)?,
+                Effect::RecordCheckpoint(cp) => crate::checkpoints::write_checkpoint(&tx, context, cp, now)?,
                 _ => {}
             }
         }

@@ -177,7 +177,33 @@ export type GraphView = { rows: Array<GraphRow>,
  */
 spans: Array<[number, number, number, number]>, width: number, branches: Array<GraphBranch>, active: BranchId, };
 
-export type ControlKind = { "kind": "mode_change", mode: string, } | { "kind": "branch_switch", from: BranchId, to: BranchId, } | { "kind": "summary", text: string, replaces: Array<MessageId>, } | { "kind": "recovery", interrupted_state: string, detail: string, } | { "kind": "notice", code: NoticeCode, text: string, } | { "kind": "merge", record: MergeRecord, } | { "kind": "merge_undone", merge: MessageId, } | { "kind": "workflow", name: string, arguments: { [key in string]: string }, message: MessageId, outcome: WorkflowOutcome | null, };
+export type RewindAction = "restore" | "remove" | "recreate";
+
+export type RewindFile = { path: string, action: RewindAction, 
+/**
+ * Unified diff from the file as it is to what it becomes (empty for
+ * a binary file, or one too large to show).
+ */
+diff: string, binary: boolean, 
+/**
+ * Changed by the user outside Braid since that point: written only
+ * when the user says so.
+ */
+changed_by_user: boolean, };
+
+export type RewindPreview = { message_id: MessageId, files: Array<RewindFile>, 
+/**
+ * The turns (and stretches of the user's edits) whose changes it undoes.
+ */
+checkpoints: number, };
+
+export type RewindOutcome = { note: MessageId, files: number, 
+/**
+ * Left as they are (the user's changes, not chosen to be overwritten).
+ */
+kept: Array<string>, };
+
+export type ControlKind = { "kind": "mode_change", mode: string, } | { "kind": "branch_switch", from: BranchId, to: BranchId, } | { "kind": "summary", text: string, replaces: Array<MessageId>, } | { "kind": "recovery", interrupted_state: string, detail: string, } | { "kind": "notice", code: NoticeCode, text: string, } | { "kind": "merge", record: MergeRecord, } | { "kind": "files_restored", to: MessageId, files: number, kept?: Array<string>, undoes?: MessageId | null, } | { "kind": "merge_undone", merge: MessageId, } | { "kind": "workflow", name: string, arguments: { [key in string]: string }, message: MessageId, outcome: WorkflowOutcome | null, };
 
 export type MessageType = { "type": "text", role: Role, parts: Array<ContentPart>, } | { "type": "image", source: ImageSource, mode: ImageMode, vision_analysis: string | null, recognized_text: string | null, ocr_confidence: number | null, language: string | null, error: string | null, 
 /**
@@ -847,7 +873,7 @@ force_tool?: string,
  */
 images: Array<ImageAttachment>, };
 
-export type Command = { "type": "create_context", title: string | null, working_dir: string | null, } | { "type": "set_working_dir", context_id: ContextId, working_dir: string, } | { "type": "default_working_dir" } | { "type": "get_mcp_settings" } | { "type": "save_mcp_settings", text: string, } | { "type": "restart_mcp_server", name: string, } | { "type": "accept_tool_definition", server: string, tool: string, } | { "type": "list_mcp_resources" } | { "type": "list_mcp_prompts" } | { "type": "list_mcp_templates" } | { "type": "trust_workspace_mcp", trusted: boolean, } | { "type": "set_mcp_secret", name: string, value: string | null, } | { "type": "get_mcp_prompt", server: string, name: string, arguments: { [key in string]: string }, } | { "type": "list_contexts" } | { "type": "load_context", context_id: ContextId, } | { "type": "delete_context", context_id: ContextId, } | { "type": "send_message", context_id: ContextId, message: NewMessage, queue_if_busy: boolean, } | { "type": "send_payload", request: SendMessageRequest, } | { "type": "list_workflows", context_id: ContextId, } | { "type": "unqueue", context_id: ContextId, message_id: MessageId, } | { "type": "cancel", context_id: ContextId, } | { "type": "interrupt", context_id: ContextId, } | { "type": "retry", context_id: ContextId, } | { "type": "continue", context_id: ContextId, } | { "type": "decide_tool_call", context_id: ContextId, call_id: CallId, decision: ApprovalDecision, reason: string | null, } | { "type": "create_branch", context_id: ContextId, from_message: MessageId, name: string, system_prompt: string | null, } | { "type": "fork_before", context_id: ContextId, message: MessageId, name: string, } | { "type": "switch_branch", context_id: ContextId, branch_id: BranchId, } | { "type": "rename_branch", context_id: ContextId, branch_id: BranchId, name: string, } | { "type": "set_branch_prompt", context_id: ContextId, branch_id: BranchId, system_prompt: string | null, } | { "type": "set_branch_model", context_id: ContextId, branch_id: BranchId, model: ModelChoice | null, } | { "type": "delete_branch", context_id: ContextId, branch_id: BranchId, } | { "type": "preview_merge", context_id: ContextId, options: MergeOptions, } | { "type": "merge", context_id: ContextId, options: MergeOptions, } | { "type": "undo_merge", context_id: ContextId, merge: MessageId, } | { "type": "draft_merge_summary", context_id: ContextId, source: BranchId, } | { "type": "branch_graph", context_id: ContextId, } | { "type": "rename_context", context_id: ContextId, title: string, } | { "type": "export_context", context_id: ContextId, format: ExportFormat, with_secrets: boolean, } | { "type": "import_context", text: string, } | { "type": "keep_in_context", context_id: ContextId, message_id: MessageId, keep: boolean, } | { "type": "pin_context", context_id: ContextId, pinned: boolean, } | { "type": "search_conversations", query: string, limit: number | null, } | { "type": "set_context_model", context_id: ContextId, model: ModelChoice | null, } | { "type": "get_settings" } | { "type": "save_provider", provider: ProviderInput, } | { "type": "remove_provider", provider_id: string, } | { "type": "set_default_provider", provider_id: string, } | { "type": "test_provider", provider: ProviderInput, } | { "type": "list_models", provider_id: string, } | { "type": "detect_local_servers" } | { "type": "list_local_models" } | { "type": "import_local_model", path: string, } | { "type": "remove_local_model", name: string, } | { "type": "set_default_local_model", name: string, } | { "type": "set_local_model_settings", settings: LocalModelSettings, } | { "type": "list_tools" } | { "type": "set_tool_policy", context_id: ContextId, policy: ToolApprovalPolicy, always_ask: Array<string> | null, } | { "type": "set_sandbox", context_id: ContextId, sandbox: Sandbox, } | { "type": "set_generation", context_id: ContextId, settings: GenerationSettings, } | { "type": "set_mode", context_id: ContextId, mode: AgentMode, } | { "type": "set_role", context_id: ContextId, role: AgentRole, } | { "type": "get_sent_request", context_id: ContextId, } | { "type": "set_team", context_id: ContextId, team: Team | null, } | { "type": "get_team", context_id: ContextId, } | { "type": "steer_team", context_id: ContextId, action: TeamAction, } | { "type": "list_children", context_id: ContextId, } | { "type": "get_codebase_index", context_id: ContextId, } | { "type": "cancel_codebase_index", context_id: ContextId, } | { "type": "rebuild_codebase_index", context_id: ContextId, } | { "type": "read_workspace_file", context_id: ContextId, path: string, line: number, } | { "type": "list_workspace_files", context_id: ContextId, query: string, limit: number | null, } | { "type": "set_context_strategy", context_id: ContextId, strategy: ContextStrategy, summarize_at_percent: number | null, } | { "type": "store_image", data: string, name: string | null, } | { "type": "read_image", id: string, } | { "type": "retry_image", context_id: ContextId, message_id: MessageId, mode: ImageMode | null, };
+export type Command = { "type": "create_context", title: string | null, working_dir: string | null, } | { "type": "set_working_dir", context_id: ContextId, working_dir: string, } | { "type": "default_working_dir" } | { "type": "get_mcp_settings" } | { "type": "save_mcp_settings", text: string, } | { "type": "restart_mcp_server", name: string, } | { "type": "accept_tool_definition", server: string, tool: string, } | { "type": "list_mcp_resources" } | { "type": "list_mcp_prompts" } | { "type": "list_mcp_templates" } | { "type": "trust_workspace_mcp", trusted: boolean, } | { "type": "set_mcp_secret", name: string, value: string | null, } | { "type": "get_mcp_prompt", server: string, name: string, arguments: { [key in string]: string }, } | { "type": "list_contexts" } | { "type": "load_context", context_id: ContextId, } | { "type": "delete_context", context_id: ContextId, } | { "type": "send_message", context_id: ContextId, message: NewMessage, queue_if_busy: boolean, } | { "type": "send_payload", request: SendMessageRequest, } | { "type": "list_workflows", context_id: ContextId, } | { "type": "unqueue", context_id: ContextId, message_id: MessageId, } | { "type": "cancel", context_id: ContextId, } | { "type": "interrupt", context_id: ContextId, } | { "type": "retry", context_id: ContextId, } | { "type": "continue", context_id: ContextId, } | { "type": "decide_tool_call", context_id: ContextId, call_id: CallId, decision: ApprovalDecision, reason: string | null, } | { "type": "create_branch", context_id: ContextId, from_message: MessageId, name: string, system_prompt: string | null, } | { "type": "fork_before", context_id: ContextId, message: MessageId, name: string, } | { "type": "switch_branch", context_id: ContextId, branch_id: BranchId, } | { "type": "rename_branch", context_id: ContextId, branch_id: BranchId, name: string, } | { "type": "set_branch_prompt", context_id: ContextId, branch_id: BranchId, system_prompt: string | null, } | { "type": "set_branch_model", context_id: ContextId, branch_id: BranchId, model: ModelChoice | null, } | { "type": "delete_branch", context_id: ContextId, branch_id: BranchId, } | { "type": "preview_merge", context_id: ContextId, options: MergeOptions, } | { "type": "merge", context_id: ContextId, options: MergeOptions, } | { "type": "undo_merge", context_id: ContextId, merge: MessageId, } | { "type": "preview_rewind", context_id: ContextId, message_id: MessageId, } | { "type": "rewind_files", context_id: ContextId, message_id: MessageId, overwrite: Array<string>, } | { "type": "undo_rewind", context_id: ContextId, note: MessageId, } | { "type": "draft_merge_summary", context_id: ContextId, source: BranchId, } | { "type": "branch_graph", context_id: ContextId, } | { "type": "rename_context", context_id: ContextId, title: string, } | { "type": "export_context", context_id: ContextId, format: ExportFormat, with_secrets: boolean, } | { "type": "import_context", text: string, } | { "type": "keep_in_context", context_id: ContextId, message_id: MessageId, keep: boolean, } | { "type": "pin_context", context_id: ContextId, pinned: boolean, } | { "type": "search_conversations", query: string, limit: number | null, } | { "type": "set_context_model", context_id: ContextId, model: ModelChoice | null, } | { "type": "get_settings" } | { "type": "save_provider", provider: ProviderInput, } | { "type": "remove_provider", provider_id: string, } | { "type": "set_default_provider", provider_id: string, } | { "type": "test_provider", provider: ProviderInput, } | { "type": "list_models", provider_id: string, } | { "type": "detect_local_servers" } | { "type": "list_local_models" } | { "type": "import_local_model", path: string, } | { "type": "remove_local_model", name: string, } | { "type": "set_default_local_model", name: string, } | { "type": "set_local_model_settings", settings: LocalModelSettings, } | { "type": "list_tools" } | { "type": "set_tool_policy", context_id: ContextId, policy: ToolApprovalPolicy, always_ask: Array<string> | null, } | { "type": "set_sandbox", context_id: ContextId, sandbox: Sandbox, } | { "type": "set_generation", context_id: ContextId, settings: GenerationSettings, } | { "type": "set_mode", context_id: ContextId, mode: AgentMode, } | { "type": "set_role", context_id: ContextId, role: AgentRole, } | { "type": "get_sent_request", context_id: ContextId, } | { "type": "set_team", context_id: ContextId, team: Team | null, } | { "type": "get_team", context_id: ContextId, } | { "type": "steer_team", context_id: ContextId, action: TeamAction, } | { "type": "list_children", context_id: ContextId, } | { "type": "get_codebase_index", context_id: ContextId, } | { "type": "cancel_codebase_index", context_id: ContextId, } | { "type": "rebuild_codebase_index", context_id: ContextId, } | { "type": "read_workspace_file", context_id: ContextId, path: string, line: number, } | { "type": "list_workspace_files", context_id: ContextId, query: string, limit: number | null, } | { "type": "set_context_strategy", context_id: ContextId, strategy: ContextStrategy, summarize_at_percent: number | null, } | { "type": "store_image", data: string, name: string | null, } | { "type": "read_image", id: string, } | { "type": "retry_image", context_id: ContextId, message_id: MessageId, mode: ImageMode | null, };
 
 export type SendReceipt = { message_id: MessageId, 
 /**
@@ -1176,6 +1202,9 @@ export type CommandResponses = {
   preview_merge: MergePreview,
   merge: MessageId,
   undo_merge: void,
+  preview_rewind: RewindPreview,
+  rewind_files: RewindOutcome,
+  undo_rewind: RewindOutcome,
   draft_merge_summary: string,
   branch_graph: GraphView,
   rename_context: ContextSummary,
@@ -1388,6 +1417,23 @@ export interface Commands {
    * The merge whose card is `merge` is taken back.
    */
   undoMerge(contextId: ContextId, merge: MessageId): Promise<void>;
+  /**
+   * What rewinding the files to the moment `message_id` (on the
+   * branch in use) was sent would write, file by file with its
+   * diff; files the user changed since are flagged. Changes nothing.
+   */
+  previewRewind(contextId: ContextId, messageId: MessageId): Promise<RewindPreview>;
+  /**
+   * Puts the files back as they were when `message_id` was sent
+   * (journaled; undone with `undo_rewind`). Files the user changed
+   * since are kept unless named in `overwrite`. Only at rest.
+   */
+  rewindFiles(contextId: ContextId, messageId: MessageId, overwrite: Array<string>): Promise<RewindOutcome>;
+  /**
+   * Takes back the restore whose note is `note`: the files it
+   * wrote go back to what they held before it.
+   */
+  undoRewind(contextId: ContextId, note: MessageId): Promise<RewindOutcome>;
   /**
    * The text the conversation's model wrote: a summary of what
    * `source` found since it parted from the branch in use.
@@ -1695,6 +1741,15 @@ export abstract class CommandClient implements Commands {
   }
   undoMerge(contextId: ContextId, merge: MessageId): Promise<void> {
     return this.execute({ type: "undo_merge", context_id: contextId, merge });
+  }
+  previewRewind(contextId: ContextId, messageId: MessageId): Promise<RewindPreview> {
+    return this.execute({ type: "preview_rewind", context_id: contextId, message_id: messageId });
+  }
+  rewindFiles(contextId: ContextId, messageId: MessageId, overwrite: Array<string>): Promise<RewindOutcome> {
+    return this.execute({ type: "rewind_files", context_id: contextId, message_id: messageId, overwrite });
+  }
+  undoRewind(contextId: ContextId, note: MessageId): Promise<RewindOutcome> {
+    return this.execute({ type: "undo_rewind", context_id: contextId, note });
   }
   draftMergeSummary(contextId: ContextId, source: BranchId): Promise<string> {
     return this.execute({ type: "draft_merge_summary", context_id: contextId, source });

@@ -13,7 +13,8 @@ fn a_scan_keeps_what_git_would_and_lists_what_is_too_large() {
     p.write(".git/HEAD", b"ref: refs/heads/main\n");
     p.write(".env.example", b"KEY=\n");
     p.write("big.bin", &vec![7u8; 2048]);
-    let limits = Limits { max_file_bytes: 1024, max_files: 1000 };
+    let limits = Limits { max_file_bytes: 1024, max_files: 1000, exclude: vec![p.root.join("private")] };
+    p.write("private/db.sqlite", b"not the workspace's");
     let m = braid_checkpoint::scan(&p.root, &Manifest::default(), &p.objects, limits).unwrap();
     let kept: Vec<&str> = m.files.keys().map(String::as_str).collect();
     assert_eq!(kept, [".env.example", ".gitignore", "src/main.rs"]);

@@ -43,6 +43,8 @@ pub enum Effect {
         branch: BranchId,
         ids: Vec<MessageId>,
     },
+    /// Keep this checkpoint (what changed in the workspace, for rewinds).
+    RecordCheckpoint(Box<braid_protocol::Checkpoint>),
     /// Save the conversation's descriptive fields as they are now
     /// (written after the state, so a pin keeps the change time).
     SaveMeta(Box<crate::context::ContextMeta>),
@@ -163,6 +165,7 @@ impl Effect {
                 | Effect::SetBranchMessages { .. }
                 | Effect::SetBranchModel { .. }
                 | Effect::SaveMeta(_)
+                | Effect::RecordCheckpoint(_)
         )
     }
 }

@@ -63,6 +63,17 @@ pub enum Event {
         attachments: Vec<MessageType>,
         images: Vec<ImageAttachment>,
     },
+    /// What a tool call or an agent's run changed in the workspace (or
+    /// the user, found before it): kept with the step, for rewinds.
+    CheckpointTaken(Box<braid_protocol::Checkpoint>),
+    /// Files were put back (a rewind to `to`, or the undo of the restore
+    /// `undoes`): `changes` is what the restore changed on disk.
+    FilesRestored {
+        to: MessageId,
+        changes: Vec<braid_protocol::FileDelta>,
+        kept: Vec<String>,
+        undoes: Option<MessageId>,
+    },
     /// The runtime prepared the request (`StartLlmRequest`): the facts the
     /// machine fits it into the window with.
     RequestPrepared {
@@ -262,6 +273,8 @@ impl Event {
             Event::PipelineFailed { .. } => "pipeline_failed",
             Event::PipelineProcessed { .. } => "pipeline_processed",
             Event::ReferencesResolved { .. } => "references_resolved",
+            Event::CheckpointTaken(_) => "checkpoint_taken",
+            Event::FilesRestored { .. } => "files_restored",
             Event::RequestPrepared { .. } => "request_prepared",
             Event::FileChecked { .. } => "file_checked",
             Event::FilesChangedWhileClosed { .. } => "files_changed_while_closed",

@@ -100,6 +100,13 @@ impl Step<'_> {
                 self.references_resolved(message, attachments, images)
             }
             Event::PipelineSucceeded { message, attachments } => self.pipeline_succeeded(message, attachments),
+            Event::FilesRestored { to, changes, kept, undoes } => self.files_restored(to, changes, kept, undoes),
+            // Only for a message this conversation has made.
+            Event::CheckpointTaken(checkpoint) => {
+                if checkpoint.message_id.0 < self.s.next_message_id {
+                    self.durable.push(Effect::RecordCheckpoint(checkpoint));
+                }
+            }
             Event::PipelineFailed { message_id, error } => self.pipeline_failed(message_id, error),
             Event::RequestPrepared { request_id, prepared } => {
                 let preparing = matches!(self.kind(), StatusKind::EnhancingSystemPrompt | StatusKind::ToolAutoLoop);

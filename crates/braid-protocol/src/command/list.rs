@@ -208,6 +208,28 @@ macro_rules! with_commands {
                 context_id: $crate::ContextId,
                 merge: $crate::MessageId,
             } => ();
+            /// What rewinding the files to the moment `message_id` (on the
+            /// branch in use) was sent would write, file by file with its
+            /// diff; files the user changed since are flagged. Changes nothing.
+            preview_rewind: PreviewRewind {
+                context_id: $crate::ContextId,
+                message_id: $crate::MessageId,
+            } => $crate::RewindPreview;
+            /// Puts the files back as they were when `message_id` was sent
+            /// (journaled; undone with `undo_rewind`). Files the user changed
+            /// since are kept unless named in `overwrite`. Only at rest.
+            rewind_files: RewindFiles {
+                context_id: $crate::ContextId,
+                message_id: $crate::MessageId,
+                #[serde(default)]
+                overwrite: Vec<String>,
+            } => $crate::RewindOutcome;
+            /// Takes back the restore whose note is `note`: the files it
+            /// wrote go back to what they held before it.
+            undo_rewind: UndoRewind {
+                context_id: $crate::ContextId,
+                note: $crate::MessageId,
+            } => $crate::RewindOutcome;
             /// The text the conversation's model wrote: a summary of what
             /// `source` found since it parted from the branch in use.
             draft_merge_summary: DraftMergeSummary {

@@ -82,6 +82,7 @@ impl ContextActor {
             prompt,
             workdir: PathBuf::from(&self.ctx.meta.working_dir),
         };
-        self.llm = Some(agent_task::spawn(run, self.reports()));
+        let watch = self.ctx.state.request.as_ref().map(|r| self.watch(r.response_id));
+        self.llm = Some(agent_task::spawn(run, self.reports(), watch));
     }
 }

@@ -126,7 +126,8 @@ impl ContextActor {
         };
         let timeout = Duration::from_millis(self.ctx.state.config.tools.timeout_ms.max(1));
         let call = self.with_secrets(call);
-        self.tool = Some(tool_task::spawn(self.shared.tools(), call, ctx, timeout, self.reading_job()));
+        let watch = self.turn_of(&call.id).map(|turn| self.watch(turn));
+        self.tool = Some(tool_task::spawn(self.shared.tools(), call, ctx, timeout, self.reading_job(), watch));
     }
 
     /// Cancel: the task is aborted (its process group killed) and the core
@@ -134,6 +135,10 @@ impl ContextActor {
     pub(super) fn kill_tool(&mut self, call_id: &CallId) {
         if let Some(task) = self.tool.take_if(|t| &t.call_id == call_id) {
             task.handle.abort();
+            if let Some(watch) = task.watch {
+                let reports = self.reports();
+                tokio::spawn(async move { watch.after(&reports).await });
+            }
         }
         let event = Event::ToolFinished { call_id: call_id.clone(), outcome: tool_task::killed() };
         let _ = self.mailbox.send(Input::Event(event));

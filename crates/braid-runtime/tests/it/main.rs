@@ -2,6 +2,7 @@
 //! One test binary, so a cold build links once instead of once per file.
 
 mod branches;
+mod checkpoints;
 mod codebase;
 mod context;
 mod freshness;
