@@ -22,6 +22,7 @@ import { KeepMark } from "./KeepMark";
 import { MessageList, type Row } from "./MessageList";
 import { FileOpener } from "./FileOpener";
 import { useBranchActions } from "./useBranchActions";
+import { useRewind } from "./useRewind";
 import { useDropImages } from "./useDropImages";
 import { useChatModel } from "./useChatModel";
 import { StateLine } from "./StateLine";
@@ -155,6 +156,7 @@ export function ChatView({ backend, id, settings, onActivity, openMessage, onOpe
     }),
     [model.snapshot, busy, backend, id, reload, report],
   );
+  const { setRewinding, onUndoRestore, dialog: rewindDialog } = useRewind(backend, id, model.snapshot?.messages ?? [], busy, reload, report, setRestore);
   const [graphOpen, setGraphOpen] = useState(false);
   // A message to bring into view (from the graph or a search).
   const reveal = useReveal(backend, id, model.snapshot, reload, setError, openMessage ?? null);
@@ -205,11 +207,13 @@ export function ChatView({ backend, id, settings, onActivity, openMessage, onOpe
               onUndoMerge={busy ? undefined : onUndoMerge}
               onEdit={busy ? undefined : (text: string) => onEdit(Number(item.key.slice(1)), text)}
               onAgain={busy ? undefined : () => onAgain(Number(item.key.slice(1)))}
+              onRewind={busy ? undefined : () => setRewinding(Number(item.key.slice(1)))}
+              onUndoRestore={busy ? undefined : onUndoRestore}
               keep={item.kind === "file" ? keepOf(Number(item.key.slice(1))) : undefined}
             />
           ),
       })),
-    [model.snapshot, full, backend, rereading, reading, busy, onRetryImage, onFork, onContinue, onUndoMerge, onEdit, onAgain, keepOf],
+    [model.snapshot, full, backend, rereading, reading, busy, onRetryImage, onFork, onContinue, onUndoMerge, onEdit, onAgain, onUndoRestore, setRewinding, keepOf],
   );
   const running = model.route?.running;
   const colours = useMemo(() => coloursOf(model.snapshot?.team), [model.snapshot?.team]);
@@ -293,6 +297,7 @@ export function ChatView({ backend, id, settings, onActivity, openMessage, onOpe
       <FileOpener backend={backend} id={id}>
         <MessageList rows={rows} reveal={reveal.row} />
       </FileOpener>
+      {rewindDialog}
       {model.snapshot ? (
         <BranchPanels
           backend={backend}

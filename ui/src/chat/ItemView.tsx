@@ -21,6 +21,10 @@ interface Props {
   onEdit?: (text: string) => void;
   /** Have this answer written again on a new branch (absent while busy). */
   onAgain?: () => void;
+  /** Rewind the files and/or the conversation to this question (absent while busy). */
+  onRewind?: () => void;
+  /** Take a file restore back (absent while busy). */
+  onUndoRestore?: (note: number) => void;
   /** A file reference: left out of the last request, kept by the user. */
   keep?: { leftOut: boolean; kept: boolean; onKeep?: (keep: boolean) => void };
 }
@@ -34,7 +38,7 @@ const STRATEGY_LABEL: Record<string, string> = {
 };
 
 /** One stored message of the transcript, as the chat shows it. */
-export function ItemView({ item, onFork, onContinue, onUndoMerge, onEdit, onAgain, keep }: Props) {
+export function ItemView({ item, onFork, onContinue, onUndoMerge, onEdit, onAgain, onRewind, onUndoRestore, keep }: Props) {
   const [editing, setEditing] = useState<string | null>(null);
   const [raw, setRaw] = useState(false);
   if (item.kind === "text" && editing !== null && onEdit) {
@@ -81,6 +85,7 @@ export function ItemView({ item, onFork, onContinue, onUndoMerge, onEdit, onAgai
               f: item.role !== "system" ? onFork : undefined,
               e: onEdit && item.role === "user" ? () => setEditing(item.text) : undefined,
               a: item.role === "assistant" ? onAgain : undefined,
+              w: item.role === "user" ? onRewind : undefined,
             };
             const run = act[e.key];
             if (run) {
@@ -98,6 +103,7 @@ export function ItemView({ item, onFork, onContinue, onUndoMerge, onEdit, onAgai
             onFork={onFork}
             onEdit={onEdit ? () => setEditing(item.text) : undefined}
             onAgain={onAgain}
+            onRewind={onRewind}
           />
           {raw ? <pre className="raw-text" aria-label="Raw text">{item.text}</pre> : item.role === "assistant" ? <Markdown source={item.text} /> : <div className="text">{item.text}</div>}
           {item.speed ? <small className="speed" data-testid="speed">{describeSpeed(item.speed)}</small> : null}
@@ -165,6 +171,21 @@ export function ItemView({ item, onFork, onContinue, onUndoMerge, onEdit, onAgai
         </div>
       );
     }
+    case "restore":
+      return (
+        <div className={`restore-card${item.undone ? " undone" : ""}`} data-testid="restore-card">
+          <span>
+            {item.undoes ? "File restore undone" : "Files restored"}: {item.files} file{item.files === 1 ? "" : "s"}
+            {item.kept.length ? <> · kept as you changed them: {item.kept.join(", ")}</> : null}
+            {item.undone ? <em> — undone</em> : null}
+          </span>
+          {!item.undone && !item.undoes && onUndoRestore ? (
+            <button type="button" className="retry" onClick={() => onUndoRestore(item.id)} title="Put the files this restore wrote back as they were before it">
+              Undo restore
+            </button>
+          ) : null}
+        </div>
+      );
     case "summary":
       return (
         <details className="summary-marker" data-testid="summary">

@@ -10,6 +10,7 @@ interface Props {
   onFork?: () => void;
   onEdit?: () => void;
   onAgain?: () => void;
+  onRewind?: () => void;
 }
 
 /** What a message's keys do while it has the focus (Tab reaches it). */
@@ -19,11 +20,12 @@ export const MESSAGE_KEYS: Record<string, string> = {
   f: "fork a branch from here",
   e: "edit a question and send it again on a new branch",
   a: "have an answer written again on a new branch",
+  w: "rewind the files and the conversation to a question (Esc Esc: the last one)",
 };
 
 /** The buttons on a message, shown on hover and while it has the focus:
  *  copy (as Markdown), raw text, fork, edit, answer again. */
-export function MessageActions({ role, text, raw, onRaw, onFork, onEdit, onAgain }: Props) {
+export function MessageActions({ role, text, raw, onRaw, onFork, onEdit, onAgain, onRewind }: Props) {
   const [copied, setCopied] = useState<"yes" | "no" | null>(null);
   useEffect(() => {
     if (copied === null) return;
@@ -52,6 +54,11 @@ export function MessageActions({ role, text, raw, onRaw, onFork, onEdit, onAgain
       {onEdit && role === "user" ? (
         <button type="button" className="fork" aria-label="Edit and send again" title="Edit: send it again, changed, on a new branch (e)" onClick={onEdit}>
           ✎
+        </button>
+      ) : null}
+      {onRewind && role === "user" ? (
+        <button type="button" className="fork" aria-label="Rewind to here" title="Rewind: the files and/or the conversation back to when this was sent, with a preview first (w)" onClick={onRewind}>
+          ⟲
         </button>
       ) : null}
       {onAgain && role === "assistant" ? (

@@ -16,6 +16,7 @@ export type Item =
   | { key: string; kind: "tools"; text: string | null; tools: ToolView[] }
   | { key: string; kind: "system"; text: string; retry?: boolean }
   | { key: string; kind: "merge"; id: number; record: MergeRecord; undone: boolean }
+  | { key: string; kind: "restore"; id: number; files: number; kept: string[]; undoes: number | null; undone: boolean }
   | { key: string; kind: "image"; id: number; image: ImageBody };
 
 export type ImageBody = Extract<Message["body"], { type: "image" }>;
@@ -38,6 +39,7 @@ export function systemText(m: Message): string {
     case "notice": return c.text;
     case "merge": return `Merged ${c.record.source_name} (${c.record.strategy.replace("_", "-")})`;
     case "merge_undone": return "Merge undone";
+    case "files_restored": return c.undoes ? `File restore undone: ${c.files} files` : `Files restored: ${c.files}`;
     case "workflow": {
       const args = Object.entries(c.arguments).map(([k, v]) => `${k}=${v}`).join(", ");
       const o = c.outcome;
@@ -69,6 +71,8 @@ export function transcript(messages: Message[], full = true): Item[] {
   const paired = new Set<string>();
   const undone = new Set<number>();
   for (const m of messages) if (m.body.type === "system_control" && m.body.control.kind === "merge_undone") undone.add(m.body.control.merge);
+  const restoresUndone = new Set<number>();
+  for (const m of messages) if (m.body.type === "system_control" && m.body.control.kind === "files_restored" && m.body.control.undoes) restoresUndone.add(m.body.control.undoes);
   const items: Item[] = [];
   for (const m of messages) {
     const key = `m${m.id}`;
@@ -103,6 +107,10 @@ export function transcript(messages: Message[], full = true): Item[] {
         break;
       case "system_control":
         if (b.control.kind === "merge") items.push({ key, kind: "merge", id: m.id, record: b.control.record, undone: undone.has(m.id) });
+        else if (b.control.kind === "files_restored") {
+          const c = b.control;
+          items.push({ key, kind: "restore", id: m.id, files: c.files, kept: c.kept ?? [], undoes: c.undoes ?? null, undone: restoresUndone.has(m.id) });
+        }
         else items.push({ key, kind: "system", text: systemText(m), retry: b.control.kind === "recovery" && unanswered(messages, m) });
         break;
       case "image":
