@@ -54,6 +54,13 @@ impl Runtime {
     /// then the core's plan. Answers the folder and the plan.
     async fn rewind_plan(&self, id: &ContextId, goal: Goal) -> Result<(PathBuf, RewindPlan), RuntimeError> {
         let root = PathBuf::from(self.peek(id).await?.summary.working_dir);
+        if self.shared.config.is_broad(&root) {
+            let text = format!(
+                "Braid keeps no checkpoints in a folder as broad as {}: choose a project folder for this conversation",
+                root.display()
+            );
+            return Err(RuntimeError::Rejected(WireError::new(ErrorCode::InvalidInput, text)));
+        }
         let user = self.shared.checkpoints.settle(&root).await.map_err(failed)?.changes;
         let checkpoints = self.shared.lock_store().checkpoints(id)?;
         let op = match goal {

@@ -10,8 +10,14 @@ use std::path::PathBuf;
 
 impl ContextActor {
     /// The call's checkpoints: the user's changes before it go with the
-    /// turn's question, the call's own with `turn`.
-    pub(super) fn watch(&self, turn: MessageId) -> Watch {
+    /// turn's question, the call's own with `turn`. None in a folder as
+    /// broad as the home folder: scanning it around every call would cost
+    /// more than the call.
+    pub(super) fn watch(&self, turn: MessageId) -> Option<Watch> {
+        let root = PathBuf::from(&self.ctx.meta.working_dir);
+        if self.shared.config.is_broad(&root) {
+            return None;
+        }
         let question = self
             .ctx
             .conversation
@@ -19,12 +25,7 @@ impl ContextActor {
             .filter(|m| matches!(m.body, MessageType::Text { role: Role::User, .. }))
             .last()
             .map(|m| m.id);
-        Watch {
-            checkpoints: self.shared.checkpoints.clone(),
-            root: PathBuf::from(&self.ctx.meta.working_dir),
-            question,
-            turn,
-        }
+        Some(Watch { checkpoints: self.shared.checkpoints.clone(), root, question, turn })
     }
 
     /// The message that made this call.

@@ -82,7 +82,7 @@ impl ContextActor {
             prompt,
             workdir: PathBuf::from(&self.ctx.meta.working_dir),
         };
-        let watch = self.ctx.state.request.as_ref().map(|r| self.watch(r.response_id));
+        let watch = self.ctx.state.request.as_ref().and_then(|r| self.watch(r.response_id));
         self.llm = Some(agent_task::spawn(run, self.reports(), watch));
     }
 }

@@ -126,7 +126,7 @@ impl ContextActor {
         };
         let timeout = Duration::from_millis(self.ctx.state.config.tools.timeout_ms.max(1));
         let call = self.with_secrets(call);
-        let watch = self.turn_of(&call.id).map(|turn| self.watch(turn));
+        let watch = self.turn_of(&call.id).and_then(|turn| self.watch(turn));
         self.tool = Some(tool_task::spawn(self.shared.tools(), call, ctx, timeout, self.reading_job(), watch));
     }
 

@@ -103,3 +103,12 @@ async fn a_rewind_brings_back_what_tools_and_commands_changed_and_can_be_undone(
     assert!(authors.contains(&ChangeAuthor::Model) && authors.contains(&ChangeAuthor::User), "{authors:?}");
     assert!(authors.contains(&ChangeAuthor::Restore), "{authors:?}");
 }
+
+#[tokio::test]
+async fn a_folder_as_broad_as_the_root_keeps_no_checkpoints_and_says_so() {
+    let fake = Arc::new(FakeProvider::echo(std::time::Duration::ZERO));
+    let h = Harness::open(fake, |_| {});
+    let ctx = h.rt.create_context(None, Some("/".into())).await.unwrap();
+    let err = h.rt.preview_rewind(&ctx.id, MessageId(1)).await.unwrap_err();
+    assert!(err.to_string().contains("no checkpoints in a folder as broad as /"), "{err}");
+}
