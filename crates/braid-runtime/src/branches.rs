@@ -82,9 +82,19 @@ impl Runtime {
             return Err(unexpected());
         };
         let instructions = braid_core::prompt::MERGE_SUMMARY_INSTRUCTIONS;
-        crate::summary_task::complete(provider, model, instructions, input, max_tokens).await.map_err(|e| {
-            RuntimeError::Rejected(WireError::new(ErrorCode::Provider, format!("the model could not summarise: {e}")))
-        })
+        let text =
+            crate::summary_task::complete(provider, model, instructions, input, max_tokens).await.map_err(|e| {
+                RuntimeError::Rejected(WireError::new(
+                    ErrorCode::Provider,
+                    format!("the model could not summarise: {e}"),
+                ))
+            })?;
+        // A small model may stop at once: say so rather than fill nothing in.
+        if text.trim().is_empty() {
+            let why = "the model wrote no summary; try again, or write it yourself";
+            return Err(RuntimeError::Rejected(WireError::new(ErrorCode::Provider, why)));
+        }
+        Ok(text)
     }
 
     async fn merge_op(&self, id: &ContextId, op: MergeOp) -> Result<MergeAnswer, RuntimeError> {
