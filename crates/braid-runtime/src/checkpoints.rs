@@ -72,6 +72,11 @@ impl Checkpoints {
     pub async fn settle(&self, root: &Path) -> Result<Settled, String> {
         let folder = self.folder(root);
         let mut last = folder.lock().await;
+        self.settle_held(root, &mut last).await
+    }
+
+    /// As [`Checkpoints::settle`], the folder's lock already held.
+    async fn settle_held(&self, root: &Path, last: &mut Option<Manifest>) -> Result<Settled, String> {
         let (limits, objects, path) = (self.limits(root), self.objects.clone(), self.manifest_path(root));
         let root = root.to_owned();
         let before = last.take();
@@ -110,8 +115,10 @@ impl Checkpoints {
         overwrite: &[String],
     ) -> Result<(Settled, Vec<String>), String> {
         let folder = self.folder(root);
+        // One hold for the restore and the look after it: no other call's
+        // look can take the restore's writes for the user's in between.
+        let mut held = folder.lock().await;
         let kept = {
-            let _held = folder.lock().await;
             let (journal, objects, at) = (self.journal(root), self.objects.clone(), root.to_owned());
             let overwrite = overwrite.to_vec();
             tokio::task::spawn_blocking(move || {
@@ -125,7 +132,7 @@ impl Checkpoints {
             .await
             .map_err(|e| e.to_string())??
         };
-        Ok((self.settle(root).await?, kept))
+        Ok((self.settle_held(root, &mut held).await?, kept))
     }
 
     /// A file's content as kept.
