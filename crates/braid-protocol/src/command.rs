@@ -11,6 +11,8 @@ use ts_rs::TS;
 
 #[macro_use]
 mod list;
+#[macro_use]
+mod list_more;
 pub(crate) mod surface;
 pub use surface::{surface, CommandInfo, FieldInfo};
 

@@ -1,0 +1,183 @@
+//! The command list, continued from `list.rs`: settings, providers and
+//! models, tools, teams and sub-agents, the workspace and images. Receives
+//! the entries before these and hands the whole list to the callback.
+
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __commands_continued {
+    ($callback:ident; $($before:tt)*) => {
+        $callback! {
+            $($before)*
+            get_settings: GetSettings => $crate::SettingsView;
+            /// Adds or replaces a provider.
+            save_provider: SaveProvider {
+                provider: $crate::ProviderInput,
+            } => $crate::SettingsView;
+            /// Removes a provider and its stored key.
+            remove_provider: RemoveProvider {
+                provider_id: String,
+            } => $crate::SettingsView;
+            set_default_provider: SetDefaultProvider {
+                provider_id: String,
+            } => $crate::SettingsView;
+            /// Connects with the form's values (the stored key when the key
+            /// is unchanged) without saving; answered by the models it
+            /// offers, or an error saying what failed.
+            test_provider: TestProvider {
+                provider: $crate::ProviderInput,
+            } => Vec<$crate::ModelSummary>;
+            /// The models a saved provider offers.
+            list_models: ListModels {
+                provider_id: String,
+            } => Vec<$crate::ModelSummary>;
+            /// OpenAI-compatible servers on 127.0.0.1 (llama.cpp, Ollama,
+            /// LM Studio ports).
+            detect_local_servers: DetectLocalServers => Vec<$crate::LocalServer>;
+            /// The built-in model's shelf: its GGUF files, the default, the
+            /// settings (an error where this build runs no built-in model).
+            list_local_models: ListLocalModels => $crate::LocalModelsView;
+            /// Copies a GGUF file from this machine onto the shelf (the first
+            /// one there becomes the default).
+            import_local_model: ImportLocalModel {
+                path: String,
+            } => $crate::LocalModelsView;
+            /// Deletes an imported model's file.
+            remove_local_model: RemoveLocalModel {
+                name: String,
+            } => $crate::LocalModelsView;
+            /// The model that answers from the next request on.
+            set_default_local_model: SetDefaultLocalModel {
+                name: String,
+            } => $crate::LocalModelsView;
+            /// The window and threads, from the next request on.
+            set_local_model_settings: SetLocalModelSettings {
+                settings: $crate::LocalModelSettings,
+            } => $crate::LocalModelsView;
+            /// The tools Braid has (built-in and from MCP servers), as the
+            /// model sees them.
+            list_tools: ListTools => Vec<$crate::ToolSpec>;
+            /// Takes effect for the next call decided.
+            set_tool_policy: SetToolPolicy {
+                context_id: $crate::ContextId,
+                policy: $crate::ToolApprovalPolicy,
+                #[serde(default)]
+                always_ask: Option<Vec<String>>,
+            } => $crate::ToolSettings;
+            /// Where `run_command` may write and whether it may use the
+            /// network, from the next command.
+            set_sandbox: SetSandbox {
+                context_id: $crate::ContextId,
+                sandbox: $crate::Sandbox,
+            } => $crate::ToolSettings;
+            /// Answered by the settings as stored. Takes effect from the next
+            /// request; a temperature outside 0 to 2 or a zero token limit
+            /// is refused.
+            set_generation: SetGeneration {
+                context_id: $crate::ContextId,
+                settings: $crate::GenerationSettings,
+            } => $crate::GenerationSettings;
+            /// Records a ModeChange message. Only while idle.
+            set_mode: SetMode {
+                context_id: $crate::ContextId,
+                mode: $crate::AgentMode,
+            } => ();
+            /// Assistant, or Planner (plans with read tools only and changes
+            /// nothing); told to the model from the next request.
+            set_role: SetRole {
+                context_id: $crate::ContextId,
+                role: $crate::AgentRole,
+            } => $crate::ToolSettings;
+            /// The conversation's last request exactly as it went to the
+            /// model (none since the app started).
+            get_sent_request: GetSentRequest {
+                context_id: $crate::ContextId,
+            } => Option<$crate::SentRequest>;
+            /// Makes the conversation a team conversation with these members
+            /// (or an ordinary one again with none), while idle. Refused,
+            /// with what to do, when a CLI member's program is not installed
+            /// or not signed in.
+            set_team: SetTeam {
+                context_id: $crate::ContextId,
+                #[serde(default)]
+                team: Option<$crate::Team>,
+            } => $crate::TeamView;
+            /// The team, its members' readiness and the route of turns.
+            get_team: GetTeam {
+                context_id: $crate::ContextId,
+            } => $crate::TeamView;
+            /// Skip a queued member, stop the answering one, stop the chain,
+            /// or go on after a pause.
+            steer_team: SteerTeam {
+                context_id: $crate::ContextId,
+                action: $crate::TeamAction,
+            } => ();
+            /// The conversation's sub-agents, oldest first (the conversation
+            /// list leaves them out; they open from their parent's card).
+            list_children: ListChildren {
+                context_id: $crate::ContextId,
+            } => Vec<$crate::ChildSummary>;
+            /// The codebase index of the conversation's workspace (building,
+            /// with progress, or ready); none for a folder too broad to index
+            /// (`/`, the home folder).
+            get_codebase_index: GetCodebaseIndex {
+                context_id: $crate::ContextId,
+            } => Option<$crate::CodebaseIndex>;
+            /// Stops the index's build under way.
+            cancel_codebase_index: CancelCodebaseIndex {
+                context_id: $crate::ContextId,
+            } => Option<$crate::CodebaseIndex>;
+            /// Builds the index again (only files changed since the last
+            /// build are read).
+            rebuild_codebase_index: RebuildCodebaseIndex {
+                context_id: $crate::ContextId,
+            } => Option<$crate::CodebaseIndex>;
+            /// Lines of a workspace file around `line` (a codebase tool's
+            /// result opened at the line).
+            read_workspace_file: ReadWorkspaceFile {
+                context_id: $crate::ContextId,
+                path: String,
+                line: u32,
+            } => $crate::FileExcerpt;
+            /// Files of the conversation's workspace (relative paths,
+            /// `.gitignore` respected) that match `query` as a fuzzy
+            /// subsequence, best first, at most `limit` (default 50): the
+            /// `@` picker.
+            list_workspace_files: ListWorkspaceFiles {
+                context_id: $crate::ContextId,
+                #[serde(default)]
+                query: String,
+                #[serde(default)]
+                limit: Option<u32>,
+            } => Vec<String>;
+            /// How the conversation is fitted into the model's window from
+            /// the next request on (storage is never trimmed).
+            set_context_strategy: SetContextStrategy {
+                context_id: $crate::ContextId,
+                strategy: $crate::ContextStrategy,
+                #[serde(default)]
+                summarize_at_percent: Option<u8>,
+            } => ();
+            /// Checks an image (PNG, JPEG, WebP, GIF; `data` is Base64) and
+            /// keeps it once in the image store; messages then refer to it.
+            /// Corrupt or unsupported data is refused with the reason.
+            store_image: StoreImage {
+                data: String,
+                #[serde(default)]
+                name: Option<String>,
+            } => $crate::StoredImage;
+            /// A stored image's bytes, Base64, for thumbnails and the viewer.
+            read_image: ReadImage {
+                id: String,
+            } => $crate::ImageData;
+            /// Reads an image message again (vision or OCR, as its mode — or
+            /// `mode`, which then becomes its mode — and the current model
+            /// say), while idle.
+            retry_image: RetryImage {
+                context_id: $crate::ContextId,
+                message_id: $crate::MessageId,
+                #[serde(default)]
+                mode: Option<$crate::ImageMode>,
+            } => ();
+        }
+    };
+}
