@@ -6,17 +6,19 @@
 //! - [`scan`]: a snapshot of the workspace (`.gitignore` honoured, a size
 //!   limit per file); a file whose size, time and inode are those of the
 //!   previous snapshot is not read again.
-//! - [`changes`]: what differs between two snapshots.
+//! - [`changes`]: what differs between two snapshots, in files and lines.
+//! - [`hunks`]: a text change cut into hunks, and taken back hunk by hunk.
 //! - [`restore`]: writing a set of files back to chosen contents, each
 //!   file replaced by a rename and the whole set journaled, so that a
 //!   restore cut short by a crash is completed on the next start.
 
 pub mod changes;
+pub mod hunks;
 pub mod objects;
 pub mod restore;
 pub mod scan;
 
-pub use changes::changes;
+pub use changes::{changes, count_lines};
 pub use objects::{hash_of, Objects};
 pub use restore::{conflicts, current, Conflict, Journal, Recovered};
 pub use scan::{scan, Limits, Manifest, Scanned, Skipped};

@@ -90,10 +90,16 @@ impl Objects {
         self.each().map(|(_, size)| size).sum()
     }
 
-    /// Removes every content not in `live`; returns the bytes freed.
-    pub fn sweep(&self, live: &HashSet<Hash>) -> u64 {
+    /// Removes every content not in `live` and written before `before`
+    /// (one written since may be for a look at a folder not yet saved);
+    /// returns the bytes freed.
+    pub fn sweep(&self, live: &HashSet<Hash>, before: std::time::SystemTime) -> u64 {
         let mut freed = 0;
         for (path, size) in self.each() {
+            let written = std::fs::metadata(&path).and_then(|m| m.modified());
+            if written.map_or(true, |t| t >= before) {
+                continue;
+            }
             let name = path
                 .parent()
                 .and_then(Path::file_name)

@@ -25,6 +25,7 @@ use braid_protocol::{
 
 pub use branches::{BranchEdit, MessageOp};
 pub use meta::{ContextMeta, MetaChange, TITLE_MAX_CHARS};
+pub use rewind::Restored;
 
 /// A loaded conversation: everything the core decides about.
 #[derive(Debug, Clone)]

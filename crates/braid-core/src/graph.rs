@@ -10,7 +10,7 @@
 //! messages on every change and draw only the rows in view.
 
 use crate::conversation::Conversation;
-use braid_protocol::{BranchId, ControlKind, MessageId, MessageType};
+use braid_protocol::{BranchId, ChangeAuthor, Checkpoint, ControlKind, MessageId, MessageType};
 use std::collections::HashMap;
 
 /// A message of the graph and the ones it follows: the previous message of
@@ -233,6 +233,7 @@ fn label(body: &MessageType, names: &HashMap<&BranchId, &str>) -> String {
             ControlKind::Merge { record } => format!("merged {} ({})", record.source_name, record.strategy.as_str()),
             ControlKind::MergeUndone { .. } => "merge undone".to_owned(),
             ControlKind::FilesRestored { undoes: Some(_), .. } => "file restore undone".to_owned(),
+            ControlKind::FilesRestored { files, changes_of: Some(_), .. } => format!("changes undone in {files} files"),
             ControlKind::FilesRestored { files, .. } => format!("{files} files restored"),
             ControlKind::Workflow { name, .. } => format!("workflow /{name}"),
         },
@@ -241,8 +242,10 @@ fn label(body: &MessageType, names: &HashMap<&BranchId, &str>) -> String {
 }
 
 /// The graph as the UI draws it: the layout's rows with what each shows
-/// of its message, and the branches with their colours and tips.
-pub fn view(conversation: &Conversation) -> braid_protocol::GraphView {
+/// of its message (with the files and lines it changed, from the
+/// conversation's `checkpoints`), and the branches with their colours and
+/// tips.
+pub fn view(conversation: &Conversation, checkpoints: &[Checkpoint]) -> braid_protocol::GraphView {
     let nodes = nodes(conversation);
     let laid = layout(&nodes);
     let mut branches: Vec<_> = conversation.branches().collect();
@@ -281,6 +284,10 @@ pub fn view(conversation: &Conversation) -> braid_protocol::GraphView {
                         calls.iter().filter(|c| c.name == braid_protocol::SPAWN_AGENTS).map(|c| c.id.clone()).collect()
                     }
                     _ => Vec::new(),
+                },
+                changes: {
+                    let made = checkpoints.iter().filter(|c| c.message_id == r.id && c.author != ChangeAuthor::User);
+                    Some(crate::checkpoint::count(made)).filter(|n| n.files > 0)
                 },
             })
         })

@@ -42,6 +42,23 @@ pub struct FileDelta {
     pub path: String,
     pub before: Option<FileVersion>,
     pub after: Option<FileVersion>,
+    /// Lines added and removed, for a text file.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lines: Option<LineCount>,
+}
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct LineCount {
+    pub added: u32,
+    pub removed: u32,
+}
+
+/// How many files, and lines, a message or a turn changed.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct ChangeCount {
+    pub files: u32,
+    pub added: u32,
+    pub removed: u32,
 }
 
 /// Who made a checkpoint's changes.
@@ -124,4 +141,88 @@ pub struct RewindOutcome {
     pub files: u32,
     /// Left as they are (the user's changes, not chosen to be overwritten).
     pub kept: Vec<String>,
+}
+
+/// A turn that changed files: its question, its last message (where the
+/// transcript offers its review), and how much it changed.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct TurnChangeCount {
+    pub question: MessageId,
+    pub last: MessageId,
+    pub count: ChangeCount,
+}
+
+/// How a turn changed a file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum FileChange {
+    Created,
+    Modified,
+    Deleted,
+}
+
+/// One hunk of a file's change, as `diff -U3` cuts it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct ChangeHunk {
+    /// Its number in the file, from 0: how `undo_changes` names it.
+    pub index: u32,
+    /// Its unified diff, the `@@` line first.
+    pub diff: String,
+    pub added: u32,
+    pub removed: u32,
+}
+
+/// A file a turn changed, with the hunks still as the turn left them
+/// (hunks undone since are gone from the list).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct ChangedFile {
+    pub path: String,
+    pub change: FileChange,
+    /// Not text, or too large to cut into hunks: undone as a whole.
+    pub binary: bool,
+    pub hunks: Vec<ChangeHunk>,
+    pub added: u32,
+    pub removed: u32,
+    /// The file no longer holds what the turn left (the user or a later
+    /// turn changed it): an undo is merged with what it holds, and a hunk
+    /// whose lines changed since is refused.
+    pub changed_since: bool,
+}
+
+/// What one turn changed in the files, as it stands now.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct TurnChanges {
+    /// The question the turn answered.
+    pub question: MessageId,
+    pub files: Vec<ChangedFile>,
+}
+
+/// What to undo of one file's change: every hunk, or those named.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct UndoSelection {
+    pub path: String,
+    #[serde(default)]
+    pub hunks: Option<Vec<u32>>,
+}
+
+/// How long checkpoints are kept, and the space they take.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct CheckpointStorage {
+    /// Checkpoints older than this many days are dropped (never the
+    /// newest change of a file in a conversation).
+    pub keep_days: u32,
+    /// Beyond this many megabytes of kept contents, the oldest go first.
+    pub budget_mb: u32,
+    /// The space the checkpoint store takes on disk now, in bytes.
+    #[serde(default)]
+    pub used_bytes: u64,
+    /// Checkpoints kept now, in every conversation.
+    #[serde(default)]
+    pub checkpoints: u32,
+}
+
+impl Default for CheckpointStorage {
+    fn default() -> Self {
+        CheckpointStorage { keep_days: 30, budget_mb: 2048, used_bytes: 0, checkpoints: 0 }
+    }
 }

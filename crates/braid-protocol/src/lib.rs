@@ -34,8 +34,9 @@ pub mod typescript;
 pub mod workflow;
 
 pub use checkpoint::{
-    ChangeAuthor, Checkpoint, ContentHash, FileDelta, FileKind, FileVersion, RestoreTarget, RewindAction, RewindFile,
-    RewindOutcome, RewindPreview,
+    ChangeAuthor, ChangeCount, ChangeHunk, ChangedFile, Checkpoint, CheckpointStorage, ContentHash, FileChange,
+    FileDelta, FileKind, FileVersion, LineCount, RestoreTarget, RewindAction, RewindFile, RewindOutcome, RewindPreview,
+    TurnChangeCount, TurnChanges, UndoSelection,
 };
 pub use codebase::{CodebaseIndex, FileExcerpt, IndexState};
 pub use codes::{FailureCode, NoticeCode};

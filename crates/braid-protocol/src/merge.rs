@@ -288,6 +288,9 @@ pub struct GraphRow {
     /// whose children the graph shows as side lanes.
     #[serde(default)]
     pub spawns: Vec<crate::CallId>,
+    /// The files and lines this message's tools (or a restore) changed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub changes: Option<crate::ChangeCount>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]

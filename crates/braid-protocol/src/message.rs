@@ -181,6 +181,8 @@ pub enum ControlKind {
     /// Files were put back as they were when message `to` was sent (a
     /// rewind), or as they were before the restore `undoes` (its undo).
     /// `kept`: files the user had changed, left as they are.
+    /// `changes_of`: an undo of changes the turn asked by this question
+    /// made (from its review), or the undo of such an undo.
     FilesRestored {
         to: MessageId,
         files: u32,
@@ -188,6 +190,8 @@ pub enum ControlKind {
         kept: Vec<String>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         undoes: Option<MessageId>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        changes_of: Option<MessageId>,
     },
     /// The merge card `merge` was undone: what it brought is off the branch.
     MergeUndone {

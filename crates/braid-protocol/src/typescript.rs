@@ -95,6 +95,14 @@ pub fn generate() -> String {
     decl::<crate::RewindFile>(&cfg, &mut out);
     decl::<crate::RewindPreview>(&cfg, &mut out);
     decl::<crate::RewindOutcome>(&cfg, &mut out);
+    decl::<crate::ChangeCount>(&cfg, &mut out);
+    decl::<crate::TurnChangeCount>(&cfg, &mut out);
+    decl::<crate::FileChange>(&cfg, &mut out);
+    decl::<crate::ChangeHunk>(&cfg, &mut out);
+    decl::<crate::ChangedFile>(&cfg, &mut out);
+    decl::<crate::TurnChanges>(&cfg, &mut out);
+    decl::<crate::UndoSelection>(&cfg, &mut out);
+    decl::<crate::CheckpointStorage>(&cfg, &mut out);
     decl::<ControlKind>(&cfg, &mut out);
     decl::<MessageType>(&cfg, &mut out);
     decl::<MessageKind>(&cfg, &mut out);

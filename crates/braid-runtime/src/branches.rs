@@ -66,7 +66,8 @@ impl Runtime {
     }
 
     pub async fn branch_graph(&self, id: &ContextId) -> Result<GraphView, RuntimeError> {
-        match self.merge_op(id, MergeOp::Graph).await? {
+        let checkpoints = self.recorded(id)?;
+        match self.merge_op(id, MergeOp::Graph(checkpoints)).await? {
             MergeAnswer::Graph(g) => Ok(*g),
             _ => Err(unexpected()),
         }

@@ -5,10 +5,10 @@
 //! and files put back, journaled, under the folder's lock.
 
 use crate::report::Reports;
-use braid_checkpoint::{changes, Journal, Limits, Manifest, Objects};
+use braid_checkpoint::{changes, count_lines, Journal, Limits, Manifest, Objects};
 use braid_core::machine::Event;
-use braid_protocol::{ChangeAuthor, Checkpoint, ContentHash, FileDelta, MessageId, RestoreTarget};
-use std::collections::HashMap;
+use braid_protocol::{ChangeAuthor, Checkpoint, CheckpointStorage, ContentHash, FileDelta, MessageId, RestoreTarget};
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, PoisonError};
 
@@ -87,8 +87,10 @@ impl Checkpoints {
             match scanned {
                 Err(e) => (Err(e.to_string()), before),
                 Ok(now) => {
+                    let mut found = before.as_ref().map(|b| changes(b, &now)).unwrap_or_default();
+                    count_lines(&objects, &mut found);
                     let settled = Settled {
-                        changes: before.as_ref().map(|b| changes(b, &now)).unwrap_or_default(),
+                        changes: found,
                         left_out: now.skipped.iter().map(|s| format!("{} ({})", s.path, s.reason)).collect(),
                     };
                     if let Err(e) = write_manifest(&path, &now) {
@@ -135,9 +137,45 @@ impl Checkpoints {
         Ok((self.settle_held(root, &mut held).await?, kept))
     }
 
+    /// Keeps a content (a file as an undo makes it), by its name.
+    pub fn put(&self, bytes: &[u8]) -> Result<ContentHash, String> {
+        self.objects.put(bytes).map_err(|e| e.to_string())
+    }
+
     /// A file's content as kept.
     pub fn content(&self, hash: &ContentHash) -> Result<Vec<u8>, String> {
         self.objects.get(hash).map_err(|e| e.to_string())
+    }
+
+    /// How long checkpoints are kept and their budget, as last saved.
+    pub fn storage(&self) -> CheckpointStorage {
+        std::fs::read(self.dir.join("storage.json"))
+            .ok()
+            .and_then(|b| serde_json::from_slice(&b).ok())
+            .unwrap_or_default()
+    }
+
+    pub fn save_storage(&self, storage: &CheckpointStorage) -> Result<(), String> {
+        std::fs::create_dir_all(&self.dir).map_err(|e| e.to_string())?;
+        let json = serde_json::to_vec_pretty(storage).map_err(|e| e.to_string())?;
+        std::fs::write(self.dir.join("storage.json"), json).map_err(|e| e.to_string())
+    }
+
+    pub fn size_on_disk(&self) -> u64 {
+        self.objects.size_on_disk()
+    }
+
+    /// Removes the contents that nothing names any more: not the kept
+    /// checkpoints (`named`), not the folders' last looks, not any written
+    /// in the last ten minutes (a look may not have been saved yet).
+    /// Answers the bytes freed.
+    pub fn sweep(&self, mut named: HashSet<ContentHash>) -> u64 {
+        let manifests = std::fs::read_dir(self.dir.join("manifests")).into_iter().flatten().flatten();
+        for m in manifests.filter_map(|e| read_manifest(&e.path())) {
+            named.extend(m.files.into_values().map(|f| f.version.hash));
+        }
+        let before = std::time::SystemTime::now() - std::time::Duration::from_secs(600);
+        self.objects.sweep(&named, before)
     }
 
     /// Completes the restores a crash cut short; says where, one line each.

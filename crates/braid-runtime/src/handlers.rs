@@ -163,6 +163,26 @@ impl Handlers for Runtime {
     async fn undo_rewind(&self, context_id: ContextId, note: MessageId) -> Answer<RewindOutcome> {
         Runtime::undo_rewind(self, &context_id, note).await
     }
+    async fn turn_changes(&self, context_id: ContextId, message_id: MessageId) -> Answer<TurnChanges> {
+        Runtime::turn_changes(self, &context_id, message_id).await
+    }
+    async fn undo_changes(
+        &self,
+        context_id: ContextId,
+        message_id: MessageId,
+        files: Vec<UndoSelection>,
+    ) -> Answer<RewindOutcome> {
+        Runtime::undo_changes(self, &context_id, message_id, files).await
+    }
+    async fn changed_turns(&self, context_id: ContextId) -> Answer<Vec<TurnChangeCount>> {
+        Runtime::changed_turns(self, &context_id).await
+    }
+    async fn get_checkpoint_storage(&self) -> Answer<CheckpointStorage> {
+        Runtime::checkpoint_storage(self).await
+    }
+    async fn set_checkpoint_storage(&self, keep_days: u32, budget_mb: u32) -> Answer<CheckpointStorage> {
+        Runtime::set_checkpoint_storage(self, keep_days, budget_mb).await
+    }
     async fn draft_merge_summary(&self, context_id: ContextId, source: BranchId) -> Answer<String> {
         Runtime::draft_merge_summary(self, &context_id, source).await
     }

@@ -10,6 +10,8 @@ mod actor;
 mod agent_task;
 mod branches;
 mod catalogue;
+mod changes;
+mod checkpoint_storage;
 mod checkpoints;
 mod children;
 mod clock;
@@ -61,7 +63,7 @@ pub use error::RuntimeError;
 pub use mailbox::BranchEdit;
 pub use providers::{detect_local_servers, Fallback, Providers};
 pub use shared::RuntimeConfig;
-use shared::{sweep_images, Shared};
+use shared::Shared;
 pub use subscription::Subscription;
 
 use actor::ContextActor;
@@ -156,7 +158,7 @@ impl Runtime {
             children: Default::default(),
         });
         let sweep = shared.clone();
-        std::thread::spawn(move || sweep_images(&sweep));
+        std::thread::spawn(move || shared::tidy(&sweep));
         Ok((Runtime { shared }, report))
     }
 

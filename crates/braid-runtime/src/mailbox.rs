@@ -96,7 +96,8 @@ pub enum MergeOp {
     Preview(MergeOptions),
     Apply(MergeOptions),
     Undo(MessageId),
-    Graph,
+    /// The graph, with the files and lines of the conversation's checkpoints.
+    Graph(Recorded),
     /// What the model needs to summarise the source for a merge card.
     SummaryJob(BranchId),
 }
@@ -104,16 +105,30 @@ pub enum MergeOp {
 pub enum RewindOp {
     /// What rewinding to the message would write. `user`: what the user
     /// changed since the folder was last looked at, recorded first.
-    Plan { to: MessageId, user: Vec<braid_protocol::FileDelta>, checkpoints: Vec<braid_protocol::Checkpoint> },
+    Plan { to: MessageId, user: Vec<braid_protocol::FileDelta>, checkpoints: Recorded },
     /// What undoing the restore whose note this is would write.
     PlanUndo { note: MessageId, user: Vec<braid_protocol::FileDelta>, checkpoints: Vec<braid_protocol::Checkpoint> },
+    /// What the turn holding `at` changed, as it stands (for its review
+    /// or an undo of some of it).
+    Changes { at: MessageId, user: Vec<braid_protocol::FileDelta>, checkpoints: Recorded },
+    /// Every turn of the branch in use that changed files.
+    Turns(Recorded),
     /// The restore is done: its note and checkpoint.
-    Done { to: MessageId, changes: Vec<braid_protocol::FileDelta>, kept: Vec<String>, undoes: Option<MessageId> },
+    Done(braid_core::context::Restored),
+}
+
+/// A conversation's checkpoints as stored, and its sub-agents' (theirs
+/// and their own children's) by the call that started each.
+pub struct Recorded {
+    pub own: Vec<braid_protocol::Checkpoint>,
+    pub children: Vec<(braid_protocol::CallId, Vec<braid_protocol::Checkpoint>)>,
 }
 
 pub enum RewindAnswer {
     Plan(braid_core::checkpoint::RewindPlan),
     Note(MessageId),
+    Changes(MessageId, Vec<braid_protocol::FileDelta>),
+    Turns(Vec<braid_protocol::TurnChangeCount>),
 }
 
 pub enum MergeAnswer {

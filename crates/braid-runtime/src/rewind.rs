@@ -3,18 +3,21 @@
 //! plans each in the context's task; the files are written here, under
 //! the folder's lock, journaled.
 
-use crate::mailbox::{Input, RewindAnswer, RewindOp};
+use crate::checkpoints::Checkpoints;
+use crate::mailbox::{Input, Recorded, RewindAnswer, RewindOp};
 use crate::{Runtime, RuntimeError};
 use braid_core::checkpoint::RewindPlan;
+use braid_core::context::Restored;
 use braid_protocol::{
-    ContextId, ErrorCode, MessageId, RestoreTarget, RewindAction, RewindFile, RewindOutcome, RewindPreview, WireError,
+    ContextId, ErrorCode, FileDelta, MessageId, RestoreTarget, RewindAction, RewindFile, RewindOutcome, RewindPreview,
+    WireError,
 };
 use std::path::{Path, PathBuf};
 
 /// A diff longer than this is not shown (the file is still restored).
 const DIFF_LIMIT: usize = 256 * 1024;
 
-fn failed(e: impl std::fmt::Display) -> RuntimeError {
+pub(crate) fn failed(e: impl std::fmt::Display) -> RuntimeError {
     RuntimeError::Rejected(WireError::new(ErrorCode::Internal, format!("the folder could not be checked: {e}")))
 }
 
@@ -29,10 +32,35 @@ impl Runtime {
         Ok(self.shared.lock_store().checkpoints(id)?)
     }
 
+    /// The conversation's checkpoints and its sub-agents', each child's
+    /// with its own children's, by the call that started the child.
+    pub(crate) fn recorded(&self, id: &ContextId) -> Result<Recorded, RuntimeError> {
+        let store = self.shared.lock_store();
+        let mut children = Vec::new();
+        for child in store.children_of(id)? {
+            let mut all = store.checkpoints(&child.context_id)?;
+            let mut below: Vec<ContextId> = vec![child.context_id.clone()];
+            while let Some(parent) = below.pop() {
+                for grandchild in store.children_of(&parent)? {
+                    all.extend(store.checkpoints(&grandchild.context_id)?);
+                    below.push(grandchild.context_id);
+                }
+            }
+            children.push((child.child.call_id, all));
+        }
+        Ok(Recorded { own: store.checkpoints(id)?, children })
+    }
+
     pub async fn preview_rewind(&self, id: &ContextId, to: MessageId) -> Result<RewindPreview, RuntimeError> {
         let (root, plan) = self.rewind_plan(id, Goal::To(to)).await?;
-        let files = plan.targets.iter().map(|t| self.rewind_file(&root, t, &plan)).collect();
-        Ok(RewindPreview { message_id: to, files, checkpoints: plan.undoes })
+        let checkpoints = self.shared.checkpoints.clone();
+        let checkpoint_count = plan.undoes;
+        let files = tokio::task::spawn_blocking(move || {
+            plan.targets.iter().map(|t| rewind_file(&checkpoints, &root, t, &plan)).collect()
+        })
+        .await
+        .map_err(failed)?;
+        Ok(RewindPreview { message_id: to, files, checkpoints: checkpoint_count })
     }
 
     pub async fn rewind_files(
@@ -42,17 +70,31 @@ impl Runtime {
         overwrite: Vec<String>,
     ) -> Result<RewindOutcome, RuntimeError> {
         let (root, plan) = self.rewind_plan(id, Goal::To(to)).await?;
-        self.restore(id, &root, plan, overwrite, to, None).await
+        self.restore(id, &root, plan, overwrite, Restored::to(to)).await
     }
 
     pub async fn undo_rewind(&self, id: &ContextId, note: MessageId) -> Result<RewindOutcome, RuntimeError> {
         let (root, plan) = self.rewind_plan(id, Goal::Undo(note)).await?;
-        self.restore(id, &root, plan, Vec::new(), note, Some(note)).await
+        self.restore(id, &root, plan, Vec::new(), Restored { undoes: Some(note), ..Restored::to(note) }).await
     }
 
     /// The folder looked at first (what the user changed since is theirs),
     /// then the core's plan. Answers the folder and the plan.
     async fn rewind_plan(&self, id: &ContextId, goal: Goal) -> Result<(PathBuf, RewindPlan), RuntimeError> {
+        let (root, user) = self.settled_folder(id).await?;
+        let op = match goal {
+            Goal::To(to) => RewindOp::Plan { to, user, checkpoints: self.recorded(id)? },
+            Goal::Undo(note) => RewindOp::PlanUndo { note, user, checkpoints: self.checkpoints_of(id)? },
+        };
+        match self.ask(id, |answer| Input::Rewind { op, answer }).await? {
+            RewindAnswer::Plan(plan) => Ok((root, plan)),
+            _ => Err(failed("the context answered something else")),
+        }
+    }
+
+    /// The conversation's folder, looked at: what the user changed in it
+    /// since the last look. Refused in a folder as broad as the home folder.
+    pub(crate) async fn settled_folder(&self, id: &ContextId) -> Result<(PathBuf, Vec<FileDelta>), RuntimeError> {
         let root = PathBuf::from(self.peek(id).await?.summary.working_dir);
         if self.shared.config.is_broad(&root) {
             let text = format!(
@@ -62,25 +104,18 @@ impl Runtime {
             return Err(RuntimeError::Rejected(WireError::new(ErrorCode::InvalidInput, text)));
         }
         let user = self.shared.checkpoints.settle(&root).await.map_err(failed)?.changes;
-        let checkpoints = self.shared.lock_store().checkpoints(id)?;
-        let op = match goal {
-            Goal::To(to) => RewindOp::Plan { to, user, checkpoints },
-            Goal::Undo(note) => RewindOp::PlanUndo { note, user, checkpoints },
-        };
-        match self.ask(id, |answer| Input::Rewind { op, answer }).await? {
-            RewindAnswer::Plan(plan) => Ok((root, plan)),
-            RewindAnswer::Note(_) => Err(failed("the context answered something else")),
-        }
+        Ok((root, user))
     }
 
-    async fn restore(
+    /// Writes the plan's targets (journaled), leaving the user's changes
+    /// unless named in `overwrite`, and records the restore's note.
+    pub(crate) async fn restore(
         &self,
         id: &ContextId,
         root: &Path,
         plan: RewindPlan,
         overwrite: Vec<String>,
-        to: MessageId,
-        undoes: Option<MessageId>,
+        mut restored: Restored,
     ) -> Result<RewindOutcome, RuntimeError> {
         let (targets, mut kept): (Vec<RestoreTarget>, Vec<RestoreTarget>) = plan
             .targets
@@ -91,45 +126,39 @@ impl Runtime {
         let mut kept: Vec<String> = kept.drain(..).map(|t| t.path).chain(changed_since).collect();
         kept.sort();
         let files = settled.changes.len() as u32;
-        let op = RewindOp::Done { to, changes: settled.changes, kept: kept.clone(), undoes };
-        match self.ask(id, |answer| Input::Rewind { op, answer }).await? {
+        (restored.changes, restored.kept) = (settled.changes, kept.clone());
+        match self.ask(id, |answer| Input::Rewind { op: RewindOp::Done(restored), answer }).await? {
             RewindAnswer::Note(note) => Ok(RewindOutcome { note, files, kept }),
-            RewindAnswer::Plan(_) => Err(failed("the context answered something else")),
+            _ => Err(failed("the context answered something else")),
         }
     }
+}
 
-    /// One file of the preview: what happens to it, and the diff from what
-    /// it holds now to what it would hold.
-    fn rewind_file(&self, root: &Path, t: &RestoreTarget, plan: &RewindPlan) -> RewindFile {
-        let now = std::fs::read(root.join(&t.path)).ok();
-        let then = t.to.as_ref().and_then(|v| self.shared.checkpoints.content(&v.hash).ok());
-        let action = match (&now, &t.to) {
-            (_, None) => RewindAction::Remove,
-            (None, Some(_)) => RewindAction::Recreate,
-            (Some(_), Some(_)) => RewindAction::Restore,
-        };
-        let text = |b: &Option<Vec<u8>>| match b {
-            None => Some(String::new()),
-            Some(b) if b.len() <= DIFF_LIMIT && !b.contains(&0) => String::from_utf8(b.clone()).ok(),
-            Some(_) => None,
-        };
-        let (diff, binary) = match (text(&now), text(&then)) {
-            (Some(a), Some(b)) => {
-                let diff = similar::TextDiff::from_lines(&a, &b)
-                    .unified_diff()
-                    .context_radius(3)
-                    .header(&format!("a/{}", t.path), &format!("b/{}", t.path))
-                    .to_string();
-                (diff, false)
-            }
-            _ => (String::new(), true),
-        };
-        RewindFile {
-            path: t.path.clone(),
-            action,
-            diff,
-            binary,
-            changed_by_user: plan.changed_by_user.contains(&t.path),
+/// One file of the preview: what happens to it, and the diff from what
+/// it holds now to what it would hold.
+fn rewind_file(checkpoints: &Checkpoints, root: &Path, t: &RestoreTarget, plan: &RewindPlan) -> RewindFile {
+    let now = std::fs::read(root.join(&t.path)).ok();
+    let then = t.to.as_ref().and_then(|v| checkpoints.content(&v.hash).ok());
+    let action = match (&now, &t.to) {
+        (_, None) => RewindAction::Remove,
+        (None, Some(_)) => RewindAction::Recreate,
+        (Some(_), Some(_)) => RewindAction::Restore,
+    };
+    let text = |b: &Option<Vec<u8>>| match b {
+        None => Some(String::new()),
+        Some(b) if b.len() <= DIFF_LIMIT && !b.contains(&0) => String::from_utf8(b.clone()).ok(),
+        Some(_) => None,
+    };
+    let (diff, binary) = match (text(&now), text(&then)) {
+        (Some(a), Some(b)) => {
+            let diff = similar::TextDiff::from_lines(&a, &b)
+                .unified_diff()
+                .context_radius(3)
+                .header(&format!("a/{}", t.path), &format!("b/{}", t.path))
+                .to_string();
+            (diff, false)
         }
-    }
+        _ => (String::new(), true),
+    };
+    RewindFile { path: t.path.clone(), action, diff, binary, changed_by_user: plan.changed_by_user.contains(&t.path) }
 }

@@ -117,7 +117,16 @@ impl Shared {
 /// app closed) are kept a day, then deleted once no message refers to them.
 pub(crate) const UNSENT_IMAGES_KEPT: std::time::Duration = std::time::Duration::from_secs(24 * 60 * 60);
 
-pub(crate) fn sweep_images(shared: &Shared) {
+/// What is left over from earlier runs, cleared off the start's path:
+/// images no message names, checkpoints outside their time and space.
+pub(crate) fn tidy(shared: &Shared) {
+    sweep_images(shared);
+    if let Err(e) = crate::checkpoint_storage::prune(shared) {
+        tracing::warn!(error = %e, "old checkpoints could not be pruned");
+    }
+}
+
+fn sweep_images(shared: &Shared) {
     for id in shared.images.older_than(UNSENT_IMAGES_KEPT) {
         // One short query per image: the store lock is never held long.
         if matches!(shared.lock_store().image_in_use(&id), Ok(false)) {

@@ -39,3 +39,47 @@ impl Store {
         Ok(out)
     }
 }
+
+/// A checkpoint as stored, with its conversation and when it was recorded.
+pub struct StoredCheckpoint {
+    pub context: ContextId,
+    pub created_at: Timestamp,
+    pub checkpoint: Checkpoint,
+}
+
+impl Store {
+    /// Every conversation's checkpoints, oldest first (for pruning).
+    pub fn all_checkpoints(&self) -> Result<Vec<StoredCheckpoint>, StoreError> {
+        let mut stmt =
+            self.conn.prepare_cached("SELECT id, context_id, created_at, json FROM checkpoints ORDER BY id")?;
+        let rows = stmt.query_map([], |r| {
+            Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?, r.get::<_, i64>(2)?, r.get::<_, String>(3)?))
+        })?;
+        let mut out = Vec::new();
+        for row in rows {
+            let (id, context, at, json) = row?;
+            if let Ok(mut checkpoint) = serde_json::from_str::<Checkpoint>(&json) {
+                checkpoint.id = id as u64;
+                out.push(StoredCheckpoint {
+                    context: ContextId(context),
+                    created_at: Timestamp(at.max(0) as u64),
+                    checkpoint,
+                });
+            }
+        }
+        Ok(out)
+    }
+
+    /// Drops checkpoints by id, in one transaction.
+    pub fn delete_checkpoints(&mut self, ids: &[u64]) -> Result<(), StoreError> {
+        let tx = self.conn.transaction()?;
+        {
+            let mut stmt = tx.prepare_cached("DELETE FROM checkpoints WHERE id = ?1")?;
+            for id in ids {
+                stmt.execute(params![*id as i64])?;
+            }
+        }
+        tx.commit()?;
+        Ok(())
+    }
+}

@@ -16,6 +16,7 @@ mod recover;
 mod schema;
 mod write;
 
+pub use checkpoints::StoredCheckpoint;
 pub use error::StoreError;
 pub use files::FileRow;
 pub use library::{SearchRow, HIT_END, HIT_START};

@@ -291,3 +291,29 @@ async fn the_models_a_task_may_name_follow_the_providers() {
     assert_eq!(choices.len(), 2, "{choices:?}");
     assert!(choices[0].ends_with("/m1") && choices[1].ends_with("/m2"), "{choices:?}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn what_sub_agents_changed_is_the_parent_turn_s_to_review_and_rewind() {
+    let dir = tempfile::tempdir().unwrap();
+    let rt = open(dir.path(), |_| {});
+    let parent = rt.create_context(None, None).await.unwrap().id;
+    let mut watch = Watch::new(&rt, &parent).await;
+    let write = |n: u32| json!({ "name": format!("writer {n}"), "instructions": format!("RUN printf 'child {n}\\n' > out{n}.txt") });
+    rt.send_message(&parent, spawn(json!([write(1), write(2)])), false).await.unwrap();
+    watch.state(StatusKind::AwaitingSubAgents).await;
+    assert_eq!(watch.settled().await, ContextStatus::Idle);
+    assert!(dir.path().join("out1.txt").exists() && dir.path().join("out2.txt").exists());
+
+    // The parent's turn counts and lists the children's files.
+    let turns = rt.changed_turns(&parent).await.unwrap();
+    assert_eq!(turns.len(), 1, "{turns:?}");
+    assert_eq!(turns[0].count.files, 2);
+    let review = rt.turn_changes(&parent, turns[0].question).await.unwrap();
+    let paths: Vec<&str> = review.files.iter().map(|f| f.path.as_str()).collect();
+    assert_eq!(paths, ["out1.txt", "out2.txt"]);
+
+    // Rewinding the parent to its question takes them back.
+    let done = rt.rewind_files(&parent, turns[0].question, Vec::new()).await.unwrap();
+    assert_eq!(done.files, 2);
+    assert!(!dir.path().join("out1.txt").exists() && !dir.path().join("out2.txt").exists());
+}

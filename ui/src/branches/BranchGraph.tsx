@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { Backend } from "../backend/types";
 import type { BranchId, ContextId, GraphBranch, GraphRow, GraphView } from "../generated/protocol";
+import { ChangeBadge } from "../chat/ChangeBadge";
 import { colour, indexRows, moveFor, step } from "./graphNav";
 import { GraphBranchEdit } from "./GraphBranchEdit";
 import { GraphOverview } from "./GraphOverview";
@@ -233,6 +234,7 @@ function Row({ row, top, indent, selected, branch, tipNames, onSelect, onOpen }:
     >
       {tipNames.length ? <span className="graph-tip" style={{ borderColor: colour(row.color) }}>{tipNames.join(", ")}</span> : null}
       <span className="graph-who">{row.merge ? "merge" : (row.role ?? row.kind.replace("_", " "))}</span> {row.preview}
+      {row.changes ? <ChangeBadge count={row.changes} /> : null}
       {row.spawns?.length ? <SideLanes calls={row.spawns} /> : null}
     </div>
   );

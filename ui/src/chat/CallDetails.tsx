@@ -1,3 +1,4 @@
+import { DiffLines } from "./DiffLines";
 import type { ToolCall, WritePreview } from "../generated/protocol";
 
 /** A pending call's arguments as a form (name, value), not raw JSON; a
@@ -46,14 +47,7 @@ function Diff({ preview }: { preview: WritePreview }) {
       {lines.length === 0 ? (
         <div className="diff-line">No change</div>
       ) : (
-        <pre>
-          {lines.map((l, i) => (
-            <span key={i} className={l.startsWith("+") ? "diff-line add" : l.startsWith("-") ? "diff-line del" : l.startsWith("@@") ? "diff-line hunk" : "diff-line"}>
-              {l}
-              {"\n"}
-            </span>
-          ))}
-        </pre>
+        <DiffLines lines={lines} />
       )}
     </div>
   );

@@ -23,6 +23,7 @@ import { MessageList, type Row } from "./MessageList";
 import { FileOpener } from "./FileOpener";
 import { useBranchActions } from "./useBranchActions";
 import { useRewind } from "./useRewind";
+import { useChanges } from "./useChanges";
 import { useDropImages } from "./useDropImages";
 import { useChatModel } from "./useChatModel";
 import { StateLine } from "./StateLine";
@@ -157,6 +158,7 @@ export function ChatView({ backend, id, settings, onActivity, openMessage, onOpe
     [model.snapshot, busy, backend, id, reload, report],
   );
   const { setRewinding, onUndoRestore, dialog: rewindDialog } = useRewind(backend, id, model.snapshot?.messages ?? [], busy, reload, report, setRestore);
+  const { chipAfter, dialog: changesDialog } = useChanges(backend, id, model.snapshot?.messages, busy, reload);
   const [graphOpen, setGraphOpen] = useState(false);
   // A message to bring into view (from the graph or a search).
   const reveal = useReveal(backend, id, model.snapshot, reload, setError, openMessage ?? null);
@@ -199,6 +201,7 @@ export function ChatView({ backend, id, settings, onActivity, openMessage, onOpe
               <KeepMark {...keepOf(item.id)} />
             </div>
           ) : (
+            <>
             <ItemView
               item={item}
               onFork={busy ? undefined : () => onFork(Number(item.key.slice(1)))}
@@ -211,9 +214,11 @@ export function ChatView({ backend, id, settings, onActivity, openMessage, onOpe
               onUndoRestore={busy ? undefined : onUndoRestore}
               keep={item.kind === "file" ? keepOf(Number(item.key.slice(1))) : undefined}
             />
+            {chipAfter(Number(item.key.slice(1)), i + 1 < all.length ? Number(all[i + 1].key.slice(1)) : Infinity)}
+            </>
           ),
       })),
-    [model.snapshot, full, backend, rereading, reading, busy, onRetryImage, onFork, onContinue, onUndoMerge, onEdit, onAgain, onUndoRestore, setRewinding, keepOf],
+    [model.snapshot, full, backend, rereading, reading, busy, onRetryImage, onFork, onContinue, onUndoMerge, onEdit, onAgain, onUndoRestore, setRewinding, keepOf, chipAfter],
   );
   const running = model.route?.running;
   const colours = useMemo(() => coloursOf(model.snapshot?.team), [model.snapshot?.team]);
@@ -298,6 +303,7 @@ export function ChatView({ backend, id, settings, onActivity, openMessage, onOpe
         <MessageList rows={rows} reveal={reveal.row} />
       </FileOpener>
       {rewindDialog}
+      {changesDialog}
       {model.snapshot ? (
         <BranchPanels
           backend={backend}

@@ -175,7 +175,7 @@ export function ItemView({ item, onFork, onContinue, onUndoMerge, onEdit, onAgai
       return (
         <div className={`restore-card${item.undone ? " undone" : ""}`} data-testid="restore-card">
           <span>
-            {item.undoes ? "File restore undone" : "Files restored"}: {item.files} file{item.files === 1 ? "" : "s"}
+            {item.undoes ? "File restore undone" : item.changesOf ? "Changes undone" : "Files restored"}: {item.files} file{item.files === 1 ? "" : "s"}
             {item.kept.length ? <> · kept as you changed them: {item.kept.join(", ")}</> : null}
             {item.undone ? <em> — undone</em> : null}
           </span>

@@ -30,6 +30,15 @@ describe("transcript", () => {
     expect(rowKeyFor(messages, 99)).toBe("m99");
   });
 
+  it("tells an undo of a turn's changes from a rewind, and marks the one undone", () => {
+    const undo: Message = { id: 6, created_at: 0, schema_version: 1, body: { type: "system_control", control: { kind: "files_restored", to: 1, files: 1, changes_of: 1 } } };
+    const back: Message = { id: 7, created_at: 0, schema_version: 1, body: { type: "system_control", control: { kind: "files_restored", to: 6, files: 1, undoes: 6, changes_of: 1 } } };
+    const items = transcript([textMessage(1, "user", "hi"), undo, back]);
+    const cards = items.filter((i) => i.kind === "restore");
+    expect(cards.map((c) => c.kind === "restore" && [c.changesOf, c.undoes, c.undone])).toEqual([[1, null, true], [1, 6, false]]);
+    expect(systemText(undo)).toBe("Changes undone: 1 files");
+  });
+
   it("shows a merge as a card, marked once it was undone", () => {
     const record = { source: "b2", source_name: "idea", target: "main", source_tip: 3, strategy: "append" as const, brought: [7], removed: [], before: null, summary: null, resolutions: [], prompt_before: null, replayed: 0, model_before: null };
     const card: Message = { id: 6, created_at: 0, schema_version: 1, body: { type: "system_control", control: { kind: "merge", record } } };

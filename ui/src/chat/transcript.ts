@@ -16,7 +16,7 @@ export type Item =
   | { key: string; kind: "tools"; text: string | null; tools: ToolView[] }
   | { key: string; kind: "system"; text: string; retry?: boolean }
   | { key: string; kind: "merge"; id: number; record: MergeRecord; undone: boolean }
-  | { key: string; kind: "restore"; id: number; files: number; kept: string[]; undoes: number | null; undone: boolean }
+  | { key: string; kind: "restore"; id: number; files: number; kept: string[]; undoes: number | null; undone: boolean; changesOf: number | null }
   | { key: string; kind: "image"; id: number; image: ImageBody };
 
 export type ImageBody = Extract<Message["body"], { type: "image" }>;
@@ -39,7 +39,7 @@ export function systemText(m: Message): string {
     case "notice": return c.text;
     case "merge": return `Merged ${c.record.source_name} (${c.record.strategy.replace("_", "-")})`;
     case "merge_undone": return "Merge undone";
-    case "files_restored": return c.undoes ? `File restore undone: ${c.files} files` : `Files restored: ${c.files}`;
+    case "files_restored": return c.undoes ? `File restore undone: ${c.files} files` : c.changes_of ? `Changes undone: ${c.files} files` : `Files restored: ${c.files}`;
     case "workflow": {
       const args = Object.entries(c.arguments).map(([k, v]) => `${k}=${v}`).join(", ");
       const o = c.outcome;
@@ -109,7 +109,7 @@ export function transcript(messages: Message[], full = true): Item[] {
         if (b.control.kind === "merge") items.push({ key, kind: "merge", id: m.id, record: b.control.record, undone: undone.has(m.id) });
         else if (b.control.kind === "files_restored") {
           const c = b.control;
-          items.push({ key, kind: "restore", id: m.id, files: c.files, kept: c.kept ?? [], undoes: c.undoes ?? null, undone: restoresUndone.has(m.id) });
+          items.push({ key, kind: "restore", id: m.id, files: c.files, kept: c.kept ?? [], undoes: c.undoes ?? null, undone: restoresUndone.has(m.id), changesOf: c.changes_of ?? null });
         }
         else items.push({ key, kind: "system", text: systemText(m), retry: b.control.kind === "recovery" && unanswered(messages, m) });
         break;

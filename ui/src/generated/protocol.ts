@@ -165,7 +165,11 @@ merge: boolean,
  * A tool request that started sub-agents: its `spawn_agents` calls,
  * whose children the graph shows as side lanes.
  */
-spawns: Array<CallId>, };
+spawns: Array<CallId>, 
+/**
+ * The files and lines this message's tools (or a restore) changed.
+ */
+changes?: ChangeCount | null, };
 
 export type GraphBranch = { id: BranchId, name: string, color: number, parent: BranchId | null, tip: MessageId | null, message_count: number, system_prompt: string | null, };
 
@@ -203,7 +207,62 @@ export type RewindOutcome = { note: MessageId, files: number,
  */
 kept: Array<string>, };
 
-export type ControlKind = { "kind": "mode_change", mode: string, } | { "kind": "branch_switch", from: BranchId, to: BranchId, } | { "kind": "summary", text: string, replaces: Array<MessageId>, } | { "kind": "recovery", interrupted_state: string, detail: string, } | { "kind": "notice", code: NoticeCode, text: string, } | { "kind": "merge", record: MergeRecord, } | { "kind": "files_restored", to: MessageId, files: number, kept?: Array<string>, undoes?: MessageId | null, } | { "kind": "merge_undone", merge: MessageId, } | { "kind": "workflow", name: string, arguments: { [key in string]: string }, message: MessageId, outcome: WorkflowOutcome | null, };
+export type ChangeCount = { files: number, added: number, removed: number, };
+
+export type TurnChangeCount = { question: MessageId, last: MessageId, count: ChangeCount, };
+
+export type FileChange = "created" | "modified" | "deleted";
+
+export type ChangeHunk = { 
+/**
+ * Its number in the file, from 0: how `undo_changes` names it.
+ */
+index: number, 
+/**
+ * Its unified diff, the `@@` line first.
+ */
+diff: string, added: number, removed: number, };
+
+export type ChangedFile = { path: string, change: FileChange, 
+/**
+ * Not text, or too large to cut into hunks: undone as a whole.
+ */
+binary: boolean, hunks: Array<ChangeHunk>, added: number, removed: number, 
+/**
+ * The file no longer holds what the turn left (the user or a later
+ * turn changed it): an undo is merged with what it holds, and a hunk
+ * whose lines changed since is refused.
+ */
+changed_since: boolean, };
+
+export type TurnChanges = { 
+/**
+ * The question the turn answered.
+ */
+question: MessageId, files: Array<ChangedFile>, };
+
+export type UndoSelection = { path: string, hunks: Array<number> | null, };
+
+export type CheckpointStorage = { 
+/**
+ * Checkpoints older than this many days are dropped (never the
+ * newest change of a file in a conversation).
+ */
+keep_days: number, 
+/**
+ * Beyond this many megabytes of kept contents, the oldest go first.
+ */
+budget_mb: number, 
+/**
+ * The space the checkpoint store takes on disk now, in bytes.
+ */
+used_bytes: number, 
+/**
+ * Checkpoints kept now, in every conversation.
+ */
+checkpoints: number, };
+
+export type ControlKind = { "kind": "mode_change", mode: string, } | { "kind": "branch_switch", from: BranchId, to: BranchId, } | { "kind": "summary", text: string, replaces: Array<MessageId>, } | { "kind": "recovery", interrupted_state: string, detail: string, } | { "kind": "notice", code: NoticeCode, text: string, } | { "kind": "merge", record: MergeRecord, } | { "kind": "files_restored", to: MessageId, files: number, kept?: Array<string>, undoes?: MessageId | null, changes_of?: MessageId | null, } | { "kind": "merge_undone", merge: MessageId, } | { "kind": "workflow", name: string, arguments: { [key in string]: string }, message: MessageId, outcome: WorkflowOutcome | null, };
 
 export type MessageType = { "type": "text", role: Role, parts: Array<ContentPart>, } | { "type": "image", source: ImageSource, mode: ImageMode, vision_analysis: string | null, recognized_text: string | null, ocr_confidence: number | null, language: string | null, error: string | null, 
 /**
@@ -873,7 +932,7 @@ force_tool?: string,
  */
 images: Array<ImageAttachment>, };
 
-export type Command = { "type": "create_context", title: string | null, working_dir: string | null, } | { "type": "set_working_dir", context_id: ContextId, working_dir: string, } | { "type": "default_working_dir" } | { "type": "get_mcp_settings" } | { "type": "save_mcp_settings", text: string, } | { "type": "restart_mcp_server", name: string, } | { "type": "accept_tool_definition", server: string, tool: string, } | { "type": "list_mcp_resources" } | { "type": "list_mcp_prompts" } | { "type": "list_mcp_templates" } | { "type": "trust_workspace_mcp", trusted: boolean, } | { "type": "set_mcp_secret", name: string, value: string | null, } | { "type": "get_mcp_prompt", server: string, name: string, arguments: { [key in string]: string }, } | { "type": "list_contexts" } | { "type": "load_context", context_id: ContextId, } | { "type": "delete_context", context_id: ContextId, } | { "type": "send_message", context_id: ContextId, message: NewMessage, queue_if_busy: boolean, } | { "type": "send_payload", request: SendMessageRequest, } | { "type": "list_workflows", context_id: ContextId, } | { "type": "unqueue", context_id: ContextId, message_id: MessageId, } | { "type": "cancel", context_id: ContextId, } | { "type": "interrupt", context_id: ContextId, } | { "type": "retry", context_id: ContextId, } | { "type": "continue", context_id: ContextId, } | { "type": "decide_tool_call", context_id: ContextId, call_id: CallId, decision: ApprovalDecision, reason: string | null, } | { "type": "create_branch", context_id: ContextId, from_message: MessageId, name: string, system_prompt: string | null, } | { "type": "fork_before", context_id: ContextId, message: MessageId, name: string, } | { "type": "switch_branch", context_id: ContextId, branch_id: BranchId, } | { "type": "rename_branch", context_id: ContextId, branch_id: BranchId, name: string, } | { "type": "set_branch_prompt", context_id: ContextId, branch_id: BranchId, system_prompt: string | null, } | { "type": "set_branch_model", context_id: ContextId, branch_id: BranchId, model: ModelChoice | null, } | { "type": "delete_branch", context_id: ContextId, branch_id: BranchId, } | { "type": "preview_merge", context_id: ContextId, options: MergeOptions, } | { "type": "merge", context_id: ContextId, options: MergeOptions, } | { "type": "undo_merge", context_id: ContextId, merge: MessageId, } | { "type": "preview_rewind", context_id: ContextId, message_id: MessageId, } | { "type": "rewind_files", context_id: ContextId, message_id: MessageId, overwrite: Array<string>, } | { "type": "undo_rewind", context_id: ContextId, note: MessageId, } | { "type": "draft_merge_summary", context_id: ContextId, source: BranchId, } | { "type": "branch_graph", context_id: ContextId, } | { "type": "rename_context", context_id: ContextId, title: string, } | { "type": "export_context", context_id: ContextId, format: ExportFormat, with_secrets: boolean, } | { "type": "import_context", text: string, } | { "type": "keep_in_context", context_id: ContextId, message_id: MessageId, keep: boolean, } | { "type": "pin_context", context_id: ContextId, pinned: boolean, } | { "type": "search_conversations", query: string, limit: number | null, } | { "type": "set_context_model", context_id: ContextId, model: ModelChoice | null, } | { "type": "get_settings" } | { "type": "save_provider", provider: ProviderInput, } | { "type": "remove_provider", provider_id: string, } | { "type": "set_default_provider", provider_id: string, } | { "type": "test_provider", provider: ProviderInput, } | { "type": "list_models", provider_id: string, } | { "type": "detect_local_servers" } | { "type": "list_local_models" } | { "type": "import_local_model", path: string, } | { "type": "remove_local_model", name: string, } | { "type": "set_default_local_model", name: string, } | { "type": "set_local_model_settings", settings: LocalModelSettings, } | { "type": "list_tools" } | { "type": "set_tool_policy", context_id: ContextId, policy: ToolApprovalPolicy, always_ask: Array<string> | null, } | { "type": "set_sandbox", context_id: ContextId, sandbox: Sandbox, } | { "type": "set_generation", context_id: ContextId, settings: GenerationSettings, } | { "type": "set_mode", context_id: ContextId, mode: AgentMode, } | { "type": "set_role", context_id: ContextId, role: AgentRole, } | { "type": "get_sent_request", context_id: ContextId, } | { "type": "set_team", context_id: ContextId, team: Team | null, } | { "type": "get_team", context_id: ContextId, } | { "type": "steer_team", context_id: ContextId, action: TeamAction, } | { "type": "list_children", context_id: ContextId, } | { "type": "get_codebase_index", context_id: ContextId, } | { "type": "cancel_codebase_index", context_id: ContextId, } | { "type": "rebuild_codebase_index", context_id: ContextId, } | { "type": "read_workspace_file", context_id: ContextId, path: string, line: number, } | { "type": "list_workspace_files", context_id: ContextId, query: string, limit: number | null, } | { "type": "set_context_strategy", context_id: ContextId, strategy: ContextStrategy, summarize_at_percent: number | null, } | { "type": "store_image", data: string, name: string | null, } | { "type": "read_image", id: string, } | { "type": "retry_image", context_id: ContextId, message_id: MessageId, mode: ImageMode | null, };
+export type Command = { "type": "create_context", title: string | null, working_dir: string | null, } | { "type": "set_working_dir", context_id: ContextId, working_dir: string, } | { "type": "default_working_dir" } | { "type": "get_mcp_settings" } | { "type": "save_mcp_settings", text: string, } | { "type": "restart_mcp_server", name: string, } | { "type": "accept_tool_definition", server: string, tool: string, } | { "type": "list_mcp_resources" } | { "type": "list_mcp_prompts" } | { "type": "list_mcp_templates" } | { "type": "trust_workspace_mcp", trusted: boolean, } | { "type": "set_mcp_secret", name: string, value: string | null, } | { "type": "get_mcp_prompt", server: string, name: string, arguments: { [key in string]: string }, } | { "type": "list_contexts" } | { "type": "load_context", context_id: ContextId, } | { "type": "delete_context", context_id: ContextId, } | { "type": "send_message", context_id: ContextId, message: NewMessage, queue_if_busy: boolean, } | { "type": "send_payload", request: SendMessageRequest, } | { "type": "list_workflows", context_id: ContextId, } | { "type": "unqueue", context_id: ContextId, message_id: MessageId, } | { "type": "cancel", context_id: ContextId, } | { "type": "interrupt", context_id: ContextId, } | { "type": "retry", context_id: ContextId, } | { "type": "continue", context_id: ContextId, } | { "type": "decide_tool_call", context_id: ContextId, call_id: CallId, decision: ApprovalDecision, reason: string | null, } | { "type": "create_branch", context_id: ContextId, from_message: MessageId, name: string, system_prompt: string | null, } | { "type": "fork_before", context_id: ContextId, message: MessageId, name: string, } | { "type": "switch_branch", context_id: ContextId, branch_id: BranchId, } | { "type": "rename_branch", context_id: ContextId, branch_id: BranchId, name: string, } | { "type": "set_branch_prompt", context_id: ContextId, branch_id: BranchId, system_prompt: string | null, } | { "type": "set_branch_model", context_id: ContextId, branch_id: BranchId, model: ModelChoice | null, } | { "type": "delete_branch", context_id: ContextId, branch_id: BranchId, } | { "type": "preview_merge", context_id: ContextId, options: MergeOptions, } | { "type": "merge", context_id: ContextId, options: MergeOptions, } | { "type": "undo_merge", context_id: ContextId, merge: MessageId, } | { "type": "preview_rewind", context_id: ContextId, message_id: MessageId, } | { "type": "rewind_files", context_id: ContextId, message_id: MessageId, overwrite: Array<string>, } | { "type": "undo_rewind", context_id: ContextId, note: MessageId, } | { "type": "turn_changes", context_id: ContextId, message_id: MessageId, } | { "type": "undo_changes", context_id: ContextId, message_id: MessageId, files: Array<UndoSelection>, } | { "type": "changed_turns", context_id: ContextId, } | { "type": "draft_merge_summary", context_id: ContextId, source: BranchId, } | { "type": "branch_graph", context_id: ContextId, } | { "type": "rename_context", context_id: ContextId, title: string, } | { "type": "export_context", context_id: ContextId, format: ExportFormat, with_secrets: boolean, } | { "type": "import_context", text: string, } | { "type": "keep_in_context", context_id: ContextId, message_id: MessageId, keep: boolean, } | { "type": "pin_context", context_id: ContextId, pinned: boolean, } | { "type": "search_conversations", query: string, limit: number | null, } | { "type": "set_context_model", context_id: ContextId, model: ModelChoice | null, } | { "type": "get_settings" } | { "type": "get_checkpoint_storage" } | { "type": "set_checkpoint_storage", keep_days: number, budget_mb: number, } | { "type": "save_provider", provider: ProviderInput, } | { "type": "remove_provider", provider_id: string, } | { "type": "set_default_provider", provider_id: string, } | { "type": "test_provider", provider: ProviderInput, } | { "type": "list_models", provider_id: string, } | { "type": "detect_local_servers" } | { "type": "list_local_models" } | { "type": "import_local_model", path: string, } | { "type": "remove_local_model", name: string, } | { "type": "set_default_local_model", name: string, } | { "type": "set_local_model_settings", settings: LocalModelSettings, } | { "type": "list_tools" } | { "type": "set_tool_policy", context_id: ContextId, policy: ToolApprovalPolicy, always_ask: Array<string> | null, } | { "type": "set_sandbox", context_id: ContextId, sandbox: Sandbox, } | { "type": "set_generation", context_id: ContextId, settings: GenerationSettings, } | { "type": "set_mode", context_id: ContextId, mode: AgentMode, } | { "type": "set_role", context_id: ContextId, role: AgentRole, } | { "type": "get_sent_request", context_id: ContextId, } | { "type": "set_team", context_id: ContextId, team: Team | null, } | { "type": "get_team", context_id: ContextId, } | { "type": "steer_team", context_id: ContextId, action: TeamAction, } | { "type": "list_children", context_id: ContextId, } | { "type": "get_codebase_index", context_id: ContextId, } | { "type": "cancel_codebase_index", context_id: ContextId, } | { "type": "rebuild_codebase_index", context_id: ContextId, } | { "type": "read_workspace_file", context_id: ContextId, path: string, line: number, } | { "type": "list_workspace_files", context_id: ContextId, query: string, limit: number | null, } | { "type": "set_context_strategy", context_id: ContextId, strategy: ContextStrategy, summarize_at_percent: number | null, } | { "type": "store_image", data: string, name: string | null, } | { "type": "read_image", id: string, } | { "type": "retry_image", context_id: ContextId, message_id: MessageId, mode: ImageMode | null, };
 
 export type SendReceipt = { message_id: MessageId, 
 /**
@@ -1205,6 +1264,9 @@ export type CommandResponses = {
   preview_rewind: RewindPreview,
   rewind_files: RewindOutcome,
   undo_rewind: RewindOutcome,
+  turn_changes: TurnChanges,
+  undo_changes: RewindOutcome,
+  changed_turns: Array<TurnChangeCount>,
   draft_merge_summary: string,
   branch_graph: GraphView,
   rename_context: ContextSummary,
@@ -1215,6 +1277,8 @@ export type CommandResponses = {
   search_conversations: Array<SearchHit>,
   set_context_model: ContextSummary,
   get_settings: SettingsView,
+  get_checkpoint_storage: CheckpointStorage,
+  set_checkpoint_storage: CheckpointStorage,
   save_provider: SettingsView,
   remove_provider: SettingsView,
   set_default_provider: SettingsView,
@@ -1435,6 +1499,23 @@ export interface Commands {
    */
   undoRewind(contextId: ContextId, note: MessageId): Promise<RewindOutcome>;
   /**
+   * What the turn holding `message_id` (on the branch in use)
+   * changed in the files, as it stands: each file with its hunks.
+   * Changes nothing on disk.
+   */
+  turnChanges(contextId: ContextId, messageId: MessageId): Promise<TurnChanges>;
+  /**
+   * Takes back the chosen hunks or files of that turn's changes,
+   * merged with what each file holds now, as one restore (undone
+   * with `undo_rewind`). Refused with why, writing nothing, when a
+   * file cannot be undone cleanly. Only at rest.
+   */
+  undoChanges(contextId: ContextId, messageId: MessageId, files: Array<UndoSelection>): Promise<RewindOutcome>;
+  /**
+   * Every turn on the branch in use whose tools changed files.
+   */
+  changedTurns(contextId: ContextId): Promise<Array<TurnChangeCount>>;
+  /**
    * The text the conversation's model wrote: a summary of what
    * `source` found since it parted from the branch in use.
    */
@@ -1482,6 +1563,17 @@ export interface Commands {
    */
   setContextModel(contextId: ContextId, model?: ModelChoice | null): Promise<ContextSummary>;
   getSettings(): Promise<SettingsView>;
+  /**
+   * How long checkpoints are kept, their space budget, and the
+   * space they take now.
+   */
+  getCheckpointStorage(): Promise<CheckpointStorage>;
+  /**
+   * Keeps checkpoints this many days within this budget (both at
+   * least 1), dropping what falls outside now; answers the space
+   * they take afterwards.
+   */
+  setCheckpointStorage(keepDays: number, budgetMb: number): Promise<CheckpointStorage>;
   /**
    * Adds or replaces a provider.
    */
@@ -1751,6 +1843,15 @@ export abstract class CommandClient implements Commands {
   undoRewind(contextId: ContextId, note: MessageId): Promise<RewindOutcome> {
     return this.execute({ type: "undo_rewind", context_id: contextId, note });
   }
+  turnChanges(contextId: ContextId, messageId: MessageId): Promise<TurnChanges> {
+    return this.execute({ type: "turn_changes", context_id: contextId, message_id: messageId });
+  }
+  undoChanges(contextId: ContextId, messageId: MessageId, files: Array<UndoSelection>): Promise<RewindOutcome> {
+    return this.execute({ type: "undo_changes", context_id: contextId, message_id: messageId, files });
+  }
+  changedTurns(contextId: ContextId): Promise<Array<TurnChangeCount>> {
+    return this.execute({ type: "changed_turns", context_id: contextId });
+  }
   draftMergeSummary(contextId: ContextId, source: BranchId): Promise<string> {
     return this.execute({ type: "draft_merge_summary", context_id: contextId, source });
   }
@@ -1780,6 +1881,12 @@ export abstract class CommandClient implements Commands {
   }
   getSettings(): Promise<SettingsView> {
     return this.execute({ type: "get_settings" });
+  }
+  getCheckpointStorage(): Promise<CheckpointStorage> {
+    return this.execute({ type: "get_checkpoint_storage" });
+  }
+  setCheckpointStorage(keepDays: number, budgetMb: number): Promise<CheckpointStorage> {
+    return this.execute({ type: "set_checkpoint_storage", keep_days: keepDays, budget_mb: budgetMb });
   }
   saveProvider(provider: ProviderInput): Promise<SettingsView> {
     return this.execute({ type: "save_provider", provider });

@@ -4,6 +4,7 @@ import type { SettingsView } from "../generated/protocol";
 import { formFromView, keyLabel, newForm, type ProviderForm } from "./form";
 import { LocalModelsPanel } from "./LocalModelsPanel";
 import { McpPanel } from "./McpPanel";
+import { CheckpointsPanel } from "./CheckpointsPanel";
 import { ProviderEditor } from "./ProviderEditor";
 import { useConfirm } from "../confirm";
 
@@ -16,8 +17,8 @@ interface Props {
   start?: ProviderForm;
 }
 
-/** Providers (add, edit, remove, choose the default), the built-in model
- *  and MCP servers. Esc closes. */
+/** Providers (add, edit, remove, choose the default), the built-in model,
+ *  MCP servers and how long checkpoints are kept. Esc closes. */
 export function SettingsPanel({ backend, settings, onChange, onClose, start }: Props) {
   const confirm = useConfirm();
   const [editing, setEditing] = useState<ProviderForm | null>(start ?? null);
@@ -80,6 +81,7 @@ export function SettingsPanel({ backend, settings, onChange, onClose, start }: P
         )}
         <LocalModelsPanel backend={backend} onChanged={refresh} />
         <McpPanel backend={backend} />
+        <CheckpointsPanel backend={backend} />
       </section>
     </div>
   );

@@ -4,7 +4,7 @@
 //! the note a restore leaves, with its own checkpoint so it can be undone.
 
 use super::{Context, Step};
-use crate::checkpoint::{after_message, rewind, RewindPlan};
+use crate::checkpoint::{after_message, rewind, turn_changes, RewindPlan};
 use crate::machine::Event;
 use braid_protocol::{
     ChangeAuthor, Checkpoint, ControlKind, ErrorCode, FileDelta, MessageId, MessageType, Timestamp, WireError,
@@ -49,15 +49,47 @@ impl Context {
         Ok(rewind(own))
     }
 
+    /// What the turn holding `at` changed, as it stands, to be undone in
+    /// part or whole: its question and the files' changes.
+    pub fn changes_plan(
+        &self,
+        at: MessageId,
+        checkpoints: &[Checkpoint],
+    ) -> Result<(MessageId, Vec<FileDelta>), WireError> {
+        self.refuse_if_busy()?;
+        turn_changes(&self.conversation, at, checkpoints).ok_or_else(|| {
+            WireError::new(ErrorCode::NotFound, format!("message {at} is in no turn of the branch in use"))
+        })
+    }
+
     /// The restore done: its note, and what it changed as its checkpoint.
-    pub fn files_restored(
-        &mut self,
-        to: MessageId,
-        changes: Vec<FileDelta>,
-        kept: Vec<String>,
-        undoes: Option<MessageId>,
-        now: Timestamp,
-    ) -> Step {
-        self.handle(Event::FilesRestored { to, changes, kept, undoes }, now)
+    /// The undo of an undo of a turn's changes is part of that turn's
+    /// review too.
+    pub fn files_restored(&mut self, restored: Restored, now: Timestamp) -> Step {
+        let Restored { to, changes, kept, undoes, changes_of } = restored;
+        let changes_of = changes_of.or_else(|| match &self.conversation.message(undoes?)?.body {
+            MessageType::SystemControl { control: ControlKind::FilesRestored { changes_of, .. } } => *changes_of,
+            _ => None,
+        });
+        self.handle(Event::FilesRestored { to, changes, kept, undoes, changes_of }, now)
+    }
+}
+
+/// A restore carried out: what it was for (a rewind to `to`, the undo of
+/// the restore `undoes`, or an undo of the changes of the turn asked by
+/// `changes_of`), what it changed, and the files it left as they are.
+#[derive(Debug, Clone)]
+pub struct Restored {
+    pub to: MessageId,
+    pub changes: Vec<FileDelta>,
+    pub kept: Vec<String>,
+    pub undoes: Option<MessageId>,
+    pub changes_of: Option<MessageId>,
+}
+
+impl Restored {
+    /// A rewind to `to`, nothing yet known of what it changed.
+    pub fn to(to: MessageId) -> Restored {
+        Restored { to, changes: Vec::new(), kept: Vec::new(), undoes: None, changes_of: None }
     }
 }

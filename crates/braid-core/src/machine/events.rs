@@ -66,13 +66,15 @@ pub enum Event {
     /// What a tool call or an agent's run changed in the workspace (or
     /// the user, found before it): kept with the step, for rewinds.
     CheckpointTaken(Box<braid_protocol::Checkpoint>),
-    /// Files were put back (a rewind to `to`, or the undo of the restore
-    /// `undoes`): `changes` is what the restore changed on disk.
+    /// Files were put back (a rewind to `to`, the undo of the restore
+    /// `undoes`, or an undo of changes the turn of `changes_of` made):
+    /// `changes` is what the restore changed on disk.
     FilesRestored {
         to: MessageId,
         changes: Vec<braid_protocol::FileDelta>,
         kept: Vec<String>,
         undoes: Option<MessageId>,
+        changes_of: Option<MessageId>,
     },
     /// The runtime prepared the request (`StartLlmRequest`): the facts the
     /// machine fits it into the window with.

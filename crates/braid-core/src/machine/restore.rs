@@ -13,14 +13,16 @@ impl Step<'_> {
         changes: Vec<FileDelta>,
         kept: Vec<String>,
         undoes: Option<MessageId>,
+        changes_of: Option<MessageId>,
     ) {
         if self.refuse_if_busy("restoring files") {
             return;
         }
+
         let note = self.alloc_message_id();
         let files = changes.len() as u32;
         self.reply(Ok(Reply::Message(note)));
-        let control = ControlKind::FilesRestored { to, files, kept, undoes };
+        let control = ControlKind::FilesRestored { to, files, kept, undoes, changes_of };
         let message = self.message(note, MessageType::SystemControl { control });
         self.append(message);
         if !changes.is_empty() {

@@ -100,7 +100,9 @@ impl Step<'_> {
                 self.references_resolved(message, attachments, images)
             }
             Event::PipelineSucceeded { message, attachments } => self.pipeline_succeeded(message, attachments),
-            Event::FilesRestored { to, changes, kept, undoes } => self.files_restored(to, changes, kept, undoes),
+            Event::FilesRestored { to, changes, kept, undoes, changes_of } => {
+                self.files_restored(to, changes, kept, undoes, changes_of)
+            }
             // Only for a message this conversation has made.
             Event::CheckpointTaken(checkpoint) => {
                 if checkpoint.message_id.0 < self.s.next_message_id {

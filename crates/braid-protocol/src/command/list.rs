@@ -234,6 +234,26 @@ macro_rules! with_commands {
                 context_id: $crate::ContextId,
                 note: $crate::MessageId,
             } => $crate::RewindOutcome;
+            /// What the turn holding `message_id` (on the branch in use)
+            /// changed in the files, as it stands: each file with its hunks.
+            /// Changes nothing on disk.
+            turn_changes: TurnChanges {
+                context_id: $crate::ContextId,
+                message_id: $crate::MessageId,
+            } => $crate::TurnChanges;
+            /// Takes back the chosen hunks or files of that turn's changes,
+            /// merged with what each file holds now, as one restore (undone
+            /// with `undo_rewind`). Refused with why, writing nothing, when a
+            /// file cannot be undone cleanly. Only at rest.
+            undo_changes: UndoChanges {
+                context_id: $crate::ContextId,
+                message_id: $crate::MessageId,
+                files: Vec<$crate::UndoSelection>,
+            } => $crate::RewindOutcome;
+            /// Every turn on the branch in use whose tools changed files.
+            changed_turns: ChangedTurns {
+                context_id: $crate::ContextId,
+            } => Vec<$crate::TurnChangeCount>;
             /// The text the conversation's model wrote: a summary of what
             /// `source` found since it parted from the branch in use.
             draft_merge_summary: DraftMergeSummary {

@@ -9,6 +9,16 @@ macro_rules! __commands_continued {
         $callback! {
             $($before)*
             get_settings: GetSettings => $crate::SettingsView;
+            /// How long checkpoints are kept, their space budget, and the
+            /// space they take now.
+            get_checkpoint_storage: GetCheckpointStorage => $crate::CheckpointStorage;
+            /// Keeps checkpoints this many days within this budget (both at
+            /// least 1), dropping what falls outside now; answers the space
+            /// they take afterwards.
+            set_checkpoint_storage: SetCheckpointStorage {
+                keep_days: u32,
+                budget_mb: u32,
+            } => $crate::CheckpointStorage;
             /// Adds or replaces a provider.
             save_provider: SaveProvider {
                 provider: $crate::ProviderInput,

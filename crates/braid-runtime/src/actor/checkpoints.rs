@@ -3,7 +3,7 @@
 
 use super::ContextActor;
 use crate::checkpoints::Watch;
-use crate::mailbox::{RewindAnswer, RewindOp};
+use crate::mailbox::{Recorded, RewindAnswer, RewindOp};
 use braid_core::machine::{Event, Reply};
 use braid_protocol::{CallId, ChangeAuthor, Checkpoint, ErrorCode, FileDelta, MessageId, MessageType, Role, WireError};
 use std::path::PathBuf;
@@ -39,10 +39,17 @@ impl ContextActor {
 }
 
 impl ContextActor {
+    /// The checkpoints with the sub-agents', as made by the messages that
+    /// started them.
+    pub(super) fn adopted(&self, recorded: Recorded) -> Vec<Checkpoint> {
+        braid_core::checkpoint::adopt(&self.ctx.conversation, recorded.own, recorded.children)
+    }
+
     pub(super) fn rewind_op(&mut self, op: RewindOp) -> Result<RewindAnswer, WireError> {
         let now = crate::clock::now();
         match op {
-            RewindOp::Plan { to, user, mut checkpoints } => {
+            RewindOp::Plan { to, user, checkpoints } => {
+                let mut checkpoints = self.adopted(checkpoints);
                 checkpoints.extend(self.user_changes(user)?);
                 self.ctx.rewind_plan(to, &checkpoints).map(RewindAnswer::Plan)
             }
@@ -50,8 +57,18 @@ impl ContextActor {
                 self.user_changes(user)?;
                 self.ctx.undo_plan(note, &checkpoints).map(RewindAnswer::Plan)
             }
-            RewindOp::Done { to, changes, kept, undoes } => {
-                let step = self.ctx.files_restored(to, changes, kept, undoes, now);
+            RewindOp::Changes { at, user, checkpoints } => {
+                let mut checkpoints = self.adopted(checkpoints);
+                checkpoints.extend(self.user_changes(user)?);
+                let (question, changes) = self.ctx.changes_plan(at, &checkpoints)?;
+                Ok(RewindAnswer::Changes(question, changes))
+            }
+            RewindOp::Turns(checkpoints) => {
+                let checkpoints = self.adopted(checkpoints);
+                Ok(RewindAnswer::Turns(braid_core::checkpoint::changed_turns(&self.ctx.conversation, &checkpoints)))
+            }
+            RewindOp::Done(restored) => {
+                let step = self.ctx.files_restored(restored, now);
                 match self.carry_out(step) {
                     Some(Ok(Reply::Message(note))) => Ok(RewindAnswer::Note(note)),
                     Some(Err(e)) => Err(e),

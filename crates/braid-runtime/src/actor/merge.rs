@@ -27,7 +27,10 @@ impl ContextActor {
                 let step = self.ctx.undo_merge(card, now);
                 self.carry_out(step).unwrap_or(Ok(Reply::Done)).map(|_| MergeAnswer::Done)
             }
-            MergeOp::Graph => Ok(MergeAnswer::Graph(Box::new(braid_core::graph::view(&self.ctx.conversation)))),
+            MergeOp::Graph(checkpoints) => {
+                let checkpoints = self.adopted(checkpoints);
+                Ok(MergeAnswer::Graph(Box::new(braid_core::graph::view(&self.ctx.conversation, &checkpoints))))
+            }
             MergeOp::SummaryJob(source) => {
                 let messages = braid_core::merge::parted(&self.ctx.conversation, &source)?;
                 if messages.is_empty() {

@@ -2,6 +2,7 @@
 //! One test binary, so a cold build links once instead of once per file.
 
 mod branches;
+mod changes;
 mod checkpoints;
 mod codebase;
 mod context;
