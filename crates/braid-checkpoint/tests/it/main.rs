@@ -3,6 +3,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a panic is how a test reports
 
+mod conversation;
 mod killed;
 mod properties;
 mod scan;

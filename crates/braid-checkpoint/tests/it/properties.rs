@@ -10,7 +10,7 @@
 //! the question was sent), the model's to 2k+1.
 
 use crate::support::Place;
-use braid_checkpoint::{changes, conflicts, Manifest, Objects};
+use braid_checkpoint::{changes, conflicts, Manifest};
 use braid_core::checkpoint::rewind;
 use braid_protocol::{ChangeAuthor, Checkpoint, MessageId};
 use proptest::prelude::*;
@@ -169,12 +169,7 @@ impl Session {
                 }
                 self.record(q + 1, ChangeAuthor::Restore);
             }
-            Op::Restart => {
-                let text = serde_json::to_string(&self.last).unwrap();
-                self.last = serde_json::from_str(&text).unwrap();
-                self.place.objects = Objects::new(self.place.base.join("data/objects"));
-                assert_eq!(self.place.journal.recover(&self.place.objects).unwrap(), None);
-            }
+            Op::Restart => self.last = self.place.restart(&self.last),
         }
     }
 }

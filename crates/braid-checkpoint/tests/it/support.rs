@@ -42,6 +42,14 @@ impl Place {
         braid_checkpoint::scan(&self.root, previous, &self.objects, Limits::default()).unwrap()
     }
 
+    /// As after a restart: the store opened again, the last snapshot read
+    /// back from what was saved, no restore left to complete.
+    pub fn restart(&mut self, last: &Manifest) -> Manifest {
+        self.objects = Objects::new(self.base.join("data/objects"));
+        assert_eq!(self.journal.recover(&self.objects).unwrap(), None);
+        serde_json::from_str(&serde_json::to_string(last).unwrap()).unwrap()
+    }
+
     /// Every file under the root, by relative path (what a person sees).
     pub fn files(&self) -> BTreeMap<String, Vec<u8>> {
         let mut out = BTreeMap::new();
