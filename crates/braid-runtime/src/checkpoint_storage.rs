@@ -3,26 +3,29 @@
 //! start and whenever the setting changes — the core says which go, the
 //! store drops them, and the contents nothing names any more are removed.
 
-use crate::shared::Shared;
+use crate::checkpoints::Checkpoints;
 use crate::{Runtime, RuntimeError};
 use braid_core::checkpoint::{prunable, Aged};
 use braid_protocol::{CheckpointStorage, ContentHash};
+use braid_store::Store;
 use std::collections::HashSet;
+use std::sync::{Mutex, PoisonError};
 
 const DAY_MS: u64 = 24 * 60 * 60 * 1000;
 const MB: u64 = 1024 * 1024;
 
 /// Drops what falls outside the setting; answers the setting with the
 /// space used and the checkpoints kept afterwards.
-pub(crate) fn prune(shared: &Shared) -> Result<CheckpointStorage, RuntimeError> {
-    let mut storage = shared.checkpoints.storage();
-    let all = shared.lock_store().all_checkpoints()?;
+pub(crate) fn prune(checkpoints: &Checkpoints, store: &Mutex<Store>) -> Result<CheckpointStorage, RuntimeError> {
+    let lock = || store.lock().unwrap_or_else(PoisonError::into_inner);
+    let mut storage = checkpoints.storage();
+    let all = lock().all_checkpoints()?;
     let aged: Vec<Aged> =
         all.iter().map(|s| Aged { context: &s.context, created_at: s.created_at, checkpoint: &s.checkpoint }).collect();
     let keep_ms = u64::from(storage.keep_days) * DAY_MS;
     let dropped = prunable(&aged, crate::clock::now(), keep_ms, u64::from(storage.budget_mb) * MB);
     if !dropped.is_empty() {
-        shared.lock_store().delete_checkpoints(&dropped)?;
+        lock().delete_checkpoints(&dropped)?;
     }
     let gone: HashSet<u64> = dropped.iter().copied().collect();
     let kept = all.iter().filter(|s| !gone.contains(&s.checkpoint.id));
@@ -32,12 +35,12 @@ pub(crate) fn prune(shared: &Shared) -> Result<CheckpointStorage, RuntimeError> 
         .flat_map(|d| d.before.iter().chain(d.after.iter()))
         .map(|v| v.hash.clone())
         .collect();
-    let freed = shared.checkpoints.sweep(named);
+    let freed = checkpoints.sweep(named);
     if !dropped.is_empty() || freed > 0 {
         tracing::info!(checkpoints = dropped.len(), freed, "old checkpoints pruned");
     }
     storage.checkpoints = kept.count() as u32;
-    storage.used_bytes = shared.checkpoints.size_on_disk();
+    storage.used_bytes = checkpoints.size_on_disk();
     Ok(storage)
 }
 
@@ -67,7 +70,7 @@ impl Runtime {
         let storage = CheckpointStorage { keep_days, budget_mb, ..CheckpointStorage::default() };
         self.shared.checkpoints.save_storage(&storage).map_err(RuntimeError::InvalidInput)?;
         let shared = self.shared.clone();
-        tokio::task::spawn_blocking(move || prune(&shared))
+        tokio::task::spawn_blocking(move || prune(&shared.checkpoints, &shared.store))
             .await
             .map_err(|e| RuntimeError::InvalidInput(e.to_string()))?
     }

@@ -121,7 +121,7 @@ pub(crate) const UNSENT_IMAGES_KEPT: std::time::Duration = std::time::Duration::
 /// images no message names, checkpoints outside their time and space.
 pub(crate) fn tidy(shared: &Shared) {
     sweep_images(shared);
-    if let Err(e) = crate::checkpoint_storage::prune(shared) {
+    if let Err(e) = crate::checkpoint_storage::prune(&shared.checkpoints, &shared.store) {
         tracing::warn!(error = %e, "old checkpoints could not be pruned");
     }
 }
