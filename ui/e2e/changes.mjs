@@ -82,4 +82,24 @@ await browserSuite("changes", { check, finish }, { db: join(dir, "data", "braid.
   await page.getByRole("listbox", { name: /Messages of every branch/ }).waitFor();
   const badge = await page.locator(".graph-row .change-badge").first().innerText({ timeout: 10000 });
   check(badge.includes("2 files") && badge.includes("+3"), `the graph node shows files and lines (${JSON.stringify(badge)})`);
+  await page.keyboard.press("Escape");
+
+  // Settings → Checkpoints: the space they take, and how long they are kept.
+  await page.getByRole("button", { name: "Settings", exact: true }).click();
+  const panel = page.getByRole("region", { name: "Checkpoints" });
+  const space = await panel.getByTestId("checkpoint-space").innerText({ timeout: 10000 });
+  check(/\d+(\.\d)? (KB|MB)/.test(space), `the settings show the space checkpoints take (${space})`);
+  const days = panel.getByLabel("Days to keep checkpoints");
+  check((await days.inputValue()) === "30", "kept 30 days by default");
+  await days.fill("0");
+  await panel.getByRole("button", { name: "Save and prune" }).click();
+  check((await panel.getByRole("alert").innerText()).includes("at least one day"), "a bad setting is refused with why");
+  await days.fill("60");
+  await panel.getByRole("button", { name: "Save and prune" }).click();
+  await panel.getByRole("button", { name: "Save and prune" }).waitFor();
+  await page.waitForFunction(() => !document.querySelector("[aria-label=Checkpoints] [role=alert]"), null, { timeout: 10000 });
+  await page.getByRole("button", { name: "Close settings" }).click();
+  await page.getByRole("button", { name: "Settings", exact: true }).click();
+  check((await page.getByRole("region", { name: "Checkpoints" }).getByLabel("Days to keep checkpoints").inputValue()) === "60", "the setting is kept");
+  await page.screenshot({ path: "e2e/out/changes-settings.png" });
 });

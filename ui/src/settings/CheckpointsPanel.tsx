@@ -46,6 +46,8 @@ export function CheckpointsPanel({ backend }: { backend: Backend }) {
       </p>
       <form
         className="checkpoint-form"
+        // Braid says what is wrong in words, not the browser's bubble.
+        noValidate
         onSubmit={(e) => {
           e.preventDefault();
           save();
