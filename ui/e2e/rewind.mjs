@@ -81,6 +81,8 @@ await browserSuite("rewind", { check, finish }, { db: join(dir, "data", "braid.d
   const composed = await box.inputValue();
   check(composed === "now remove c", `the question is back in the composer (${JSON.stringify(composed)})`);
   check(file("new.txt") === "made by the model\n", "the conversation alone leaves the files as they are");
+  // The branch is switched, then the transcript reloads: waited for.
+  await page.waitForFunction(() => document.querySelectorAll(".message.user").length === 1, null, { timeout: 10000 }).catch(() => undefined);
   const questions = await page.locator(".message.user").count();
   check(questions === 1, `the new branch holds what came before the question (${questions} question shown)`);
 });
