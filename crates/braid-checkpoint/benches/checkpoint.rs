@@ -8,7 +8,11 @@
 //! 2. a restore of 100 files (journaled, one rename each);
 //! 3. the space 100 turns add on a 50 MB workspace (three files edited a
 //!    little per turn): Braid's store against the changed bytes, raw and
-//!    deflated, and git's loose objects for the same turns as commits.
+//!    deflated, and git's loose objects for the same turns as commits;
+//! 4. a merge preview of two branches that changed 100 files each (10 of
+//!    them on both sides, far apart) in a 1,000-file workspace: Braid's
+//!    three-way merge of the changed files from its store against
+//!    `git merge-tree --write-tree` on the same trees as commits.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a bench reports by panicking
 
@@ -70,6 +74,75 @@ fn main() {
     let base = tempfile::tempdir().unwrap();
     checkpoint_and_restore(base.path());
     space(base.path());
+    merge_preview(base.path());
+}
+
+/// `lines` lines of a file, line `at` (if any) set to `to`.
+fn lines_with(i: usize, at: Option<(usize, &str)>) -> Vec<u8> {
+    let mut out: Vec<String> = (0..60).map(|l| format!("fn item_{i}_{l}() -> usize {{ {l} }}\n")).collect();
+    if let Some((l, to)) = at {
+        out[l] = format!("{to}\n");
+    }
+    out.concat().into_bytes()
+}
+
+fn merge_preview(base: &Path) {
+    let root = base.join("merge");
+    let write = |i: usize, at: Option<(usize, &str)>| {
+        let path = root.join(format!("m{}/f{i}.rs", i % 20));
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, lines_with(i, at)).unwrap();
+    };
+    (0..1_000).for_each(|i| write(i, None));
+    git(&root, &["init", "-q", "-b", "main"]);
+    let commit = |name: &str| {
+        git(&root, &["add", "-A"]);
+        git(&root, &["commit", "-q", "-m", name]);
+        git(&root, &["rev-parse", "HEAD"]).trim().to_owned()
+    };
+    let objects = Objects::new(base.join("merge-objects"));
+    let scan = |last: &Manifest| braid_checkpoint::scan(&root, last, &objects, Limits::default()).unwrap();
+    let parted = scan(&Manifest::default());
+    let base_commit = commit("base");
+    // Ours: files 0..100, line 5. Theirs: files 90..190, line 50.
+    (0..100).for_each(|i| write(i, Some((5, "// ours"))));
+    let ours = scan(&parted);
+    let ours_commit = commit("ours");
+    git(&root, &["checkout", "-q", &base_commit]);
+    (0..1_000).for_each(|i| write(i, None));
+    (90..190).for_each(|i| write(i, Some((50, "// theirs"))));
+    let theirs = scan(&ours);
+    let theirs_commit = commit("theirs");
+
+    let read = |m: &Manifest, p: &str| m.files.get(p).map(|f| objects.get(&f.version.hash).unwrap());
+    let (mut braid, mut gits) = (Vec::new(), Vec::new());
+    for _ in 0..RUNS {
+        let t = Instant::now();
+        let mut paths: Vec<String> = changes(&parted, &ours).into_iter().map(|d| d.path).collect();
+        paths.extend(changes(&parted, &theirs).into_iter().map(|d| d.path));
+        paths.sort();
+        paths.dedup();
+        let mut clean = 0;
+        for p in &paths {
+            let (b, o, th) = (read(&parted, p), read(&ours, p), read(&theirs, p));
+            if let braid_checkpoint::merge::Merged::Clean(_) =
+                braid_checkpoint::merge::merge_file(b.as_deref(), o.as_deref(), th.as_deref())
+            {
+                clean += 1;
+            }
+        }
+        braid.push(ms(t.elapsed()));
+        assert_eq!((paths.len(), clean), (190, 190));
+        let t = Instant::now();
+        let tree = git(&root, &["merge-tree", "--write-tree", &ours_commit, &theirs_commit]);
+        gits.push(ms(t.elapsed()));
+        assert!(!tree.trim().is_empty());
+    }
+    let (b, g) = (median(braid), median(gits));
+    println!(
+        "merge preview, 1,000 files, 100 changed on each side (10 on both): Braid {b:.1} ms, git merge-tree {g:.1} ms (Braid {:.2}x git's time)",
+        b / g
+    );
 }
 
 fn checkpoint_and_restore(base: &Path) {
