@@ -33,14 +33,20 @@ function turnOf(body) {
   return { text, results: messages.slice(at + 1).filter((m) => m.role === "tool").length };
 }
 const peer = startPeer();
+// Requests after a turn's calls that went on to the real model.
+let answeredByModel = 0;
 const proxy = await startLoggingProxy(8080, new URL(peer.url).origin, (body) => {
   const { text, results } = turnOf(body);
+  const passOn = () => {
+    if (results > 0) answeredByModel += 1;
+    return null;
+  };
   if (text.includes("Write the plan")) {
     if (results === 0) return { tool: { name: "write_file", args: { path: "plan.txt", content: "made by the model\n" } } };
     if (results === 1) return { tool: { name: "run_command", args: { command: "sed -i -e s/two/TWO/ -e s/eleven/ELEVEN/ n.txt" } } };
   }
   if (text.includes("Tidy up") && results === 0) return { tool: { name: "run_command", args: { command: "rm c.txt && sed -i s/beta/BETA/ b.txt" } } };
-  return null;
+  return passOn();
 });
 const ENTER = "\uE007";
 const box = "//textarea[@aria-label='Message']";
@@ -85,8 +91,8 @@ await desktopSuite("rewind-desktop", { check, finish }, { data, cleanup: () => {
   await turn("Tidy up: remove c and shout beta.", 1);
   check(file("plan.txt") === "made by the model\n" && file("n.txt") === TEXT.replace("two", "TWO").replace("eleven", "ELEVEN"), "turn 1 wrote plan.txt and changed n.txt through sed");
   check(file("c.txt") === null && file("b.txt") === "alpha\nBETA\n", "turn 2 removed c.txt and changed b.txt");
-  const answers = await s.js("return [...document.querySelectorAll('.message.assistant .markdown')].map((m) => m.textContent.trim()).filter(Boolean).length");
-  check(answers >= 2, `the real model answered after each turn's calls (${answers} answers)`);
+  // What Braid sent, not what the small model wrote back.
+  check(answeredByModel >= 2, `Braid sent each turn's results on to the real model (${answeredByModel} requests)`);
 
   // The first turn's review: one hunk of n.txt undone.
   await s.until("the review chips", "return document.querySelectorAll('[data-testid=changes-chip]').length === 2", 15000);
