@@ -23,7 +23,7 @@ pub mod scan;
 
 pub use changes::{changes, count_lines};
 pub use objects::{hash_of, Objects};
-pub use restore::{conflicts, current, Conflict, Journal, Recovered};
+pub use restore::{conflicts, current, version, Commit, Conflict, Journal, Recovered};
 pub use scan::{scan, Limits, Manifest, Scanned, Skipped};
 
 #[derive(Debug, thiserror::Error)]

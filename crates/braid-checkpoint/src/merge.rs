@@ -6,7 +6,13 @@
 //! conflict, with each side's content, for the user to choose.
 
 use crate::hunks::text;
+use braid_protocol::FileTake;
+use diffy::{ConflictStyle, MergeOptions};
 use std::collections::{BTreeMap, BTreeSet};
+
+/// Markers long enough that no file holds one: settling a conflict
+/// splits the merged text on them.
+const MARK: usize = 32;
 
 /// Why a file could not be merged by itself.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -41,10 +47,73 @@ pub fn merge_file(base: Option<&[u8]>, ours: Option<&[u8]>, theirs: Option<&[u8]
     let (Some(base), Some(a), Some(b)) = (text(base.unwrap_or_default()), text(ours), text(theirs)) else {
         return Merged::Conflict(Conflict::Binary);
     };
-    match diffy::merge(base, a, b) {
+    match MergeOptions::new().set_conflict_style(ConflictStyle::Merge).merge(base, a, b) {
         Ok(merged) => Merged::Clean(Some(merged.into_bytes())),
         Err(marked) => Merged::Conflict(Conflict::Lines { marked }),
     }
+}
+
+/// A file that could not be merged by itself, settled as the user chose:
+/// the content it gets (`None`: absent), or why that choice does not fit.
+/// Ours and theirs take one side of each conflicting part (what merged
+/// cleanly around it stays); both takes ours then theirs.
+pub fn settle(
+    base: Option<&[u8]>,
+    ours: Option<&[u8]>,
+    theirs: Option<&[u8]>,
+    take: &FileTake,
+) -> Result<Option<Vec<u8>>, String> {
+    let conflict = match merge_file(base, ours, theirs) {
+        Merged::Clean(content) => return Ok(content),
+        Merged::Conflict(c) => c,
+    };
+    let whole = |side: Option<&[u8]>| Ok(side.map(<[u8]>::to_vec));
+    match (take, conflict) {
+        (FileTake::Edited { text }, _) => Ok(Some(text.clone().into_bytes())),
+        (FileTake::Ours, Conflict::DeletedAndChanged | Conflict::Binary) => whole(ours),
+        (FileTake::Theirs, Conflict::DeletedAndChanged | Conflict::Binary) => whole(theirs),
+        // The side that still has the file: nothing of either is lost.
+        (FileTake::Both, Conflict::DeletedAndChanged) => whole(ours.or(theirs)),
+        (FileTake::Both, Conflict::Binary) => {
+            Err("a file that is not text cannot hold both sides: take ours or theirs".to_owned())
+        }
+        (take, Conflict::Lines { .. }) => {
+            let [base, ours, theirs] = [base, ours, theirs].map(|b| text(b.unwrap_or_default()).unwrap_or_default());
+            let marked = MergeOptions::new()
+                .set_conflict_style(ConflictStyle::Merge)
+                .set_conflict_marker_length(MARK)
+                .merge(base, ours, theirs)
+                .unwrap_or_else(|marked| marked);
+            Ok(Some(pick(&marked, take).into_bytes()))
+        }
+    }
+}
+
+/// Each conflicting part of `marked` (markers [`MARK`] long) as `take`
+/// says.
+fn pick(marked: &str, take: &FileTake) -> String {
+    let open = format!("{} ours\n", "<".repeat(MARK));
+    let middle = format!("{}\n", "=".repeat(MARK));
+    let close = format!("{} theirs\n", ">".repeat(MARK));
+    let mut out = String::with_capacity(marked.len());
+    let mut rest = marked;
+    while let Some(start) = rest.find(&open) {
+        out.push_str(&rest[..start]);
+        let part = &rest[start + open.len()..];
+        let (Some(mid), Some(end)) = (part.find(&middle), part.find(&close)) else { break };
+        let (ours, theirs) = (&part[..mid], &part[mid + middle.len()..end]);
+        match take {
+            FileTake::Ours => out.push_str(ours),
+            FileTake::Theirs => out.push_str(theirs),
+            _ => {
+                out.push_str(ours);
+                out.push_str(theirs);
+            }
+        }
+        rest = &part[end + close.len()..];
+    }
+    out.push_str(rest);
+    out
 }
 
 /// Merges every file of two workspaces by path, against their base.
@@ -116,6 +185,34 @@ mod tests {
                 prop_assert_eq!(clean(merged), text(&both));
             }
         }
+    }
+
+    #[test]
+    fn a_conflict_is_settled_by_side_around_what_merged_cleanly() {
+        let b = base();
+        let ours = edited(&[(0, "ours clean"), (1, "ours")]);
+        let theirs = edited(&[(1, "theirs"), (2, "theirs clean")]);
+        let pick = |take| settle(Some(b.as_bytes()), Some(ours.as_bytes()), Some(theirs.as_bytes()), &take);
+        let with = |middle: &[&str]| {
+            let mut lines: Vec<String> = base().lines().map(|l| format!("{l}\n")).collect();
+            lines[SLOTS[0]] = "ours clean\n".into();
+            lines[SLOTS[2]] = "theirs clean\n".into();
+            lines.splice(SLOTS[1]..=SLOTS[1], middle.iter().map(|l| format!("{l}\n")));
+            lines.concat().into_bytes()
+        };
+        assert_eq!(pick(FileTake::Ours).unwrap(), Some(with(&["ours"])));
+        assert_eq!(pick(FileTake::Theirs).unwrap(), Some(with(&["theirs"])));
+        assert_eq!(pick(FileTake::Both).unwrap(), Some(with(&["ours", "theirs"])));
+        let text = "by hand\n".to_owned();
+        assert_eq!(pick(FileTake::Edited { text: text.clone() }).unwrap(), Some(text.into_bytes()));
+
+        let changed = edited(&[(0, "changed")]);
+        let gone = |take| settle(Some(b.as_bytes()), None, Some(changed.as_bytes()), &take);
+        assert_eq!(gone(FileTake::Ours).unwrap(), None, "ours deleted it");
+        assert_eq!(gone(FileTake::Both).unwrap(), Some(changed.clone().into_bytes()), "both keeps the changed file");
+        let binary = settle(Some(b"\0a"), Some(b"\0b"), Some(b"\0c"), &FileTake::Both);
+        assert!(binary.unwrap_err().contains("cannot hold both"));
+        assert_eq!(settle(Some(b"\0a"), Some(b"\0b"), Some(b"\0c"), &FileTake::Theirs).unwrap(), Some(b"\0c".to_vec()));
     }
 
     #[test]

@@ -2,6 +2,12 @@
 //! and renamed over it (so a file is always its old or its new content),
 //! and the whole set journaled first, so a restore a crash cut short is
 //! completed on the next start: every file ends new, never a mix.
+//!
+//! A change that must go with a record elsewhere (a merge and its card
+//! in the database) is journaled in two steps: prepared before the
+//! record is stored, finished after. After a crash it is completed only
+//! if the record was stored ([`Commit`]), and dropped otherwise: all or
+//! nothing.
 
 use crate::objects::{hash_of, temporary, Objects};
 use crate::scan::read;
@@ -21,6 +27,13 @@ pub struct Conflict {
 
 /// The content name of the file at `path` now (`None`: there is none).
 pub fn current(path: &Path) -> Result<Option<Hash>, CheckpointError> {
+    Ok(version(path)?.map(|(v, _)| v.hash))
+}
+
+/// The file at `path` now, as a version and its content (`None`: there
+/// is none).
+pub fn version(path: &Path) -> Result<Option<(FileVersion, Vec<u8>)>, CheckpointError> {
+    use std::os::unix::fs::PermissionsExt;
     let meta = match std::fs::symlink_metadata(path) {
         Ok(m) => m,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
@@ -29,9 +42,13 @@ pub fn current(path: &Path) -> Result<Option<Hash>, CheckpointError> {
     if meta.is_dir() {
         return Err(CheckpointError::Invalid(format!("{} is a folder now", path.display())));
     }
-    let kind = if meta.file_type().is_symlink() { Kind::Symlink } else { Kind::File };
+    let kind = match meta.file_type() {
+        t if t.is_symlink() => Kind::Symlink,
+        _ if meta.permissions().mode() & 0o111 != 0 => Kind::Executable,
+        _ => Kind::File,
+    };
     let bytes = read(path, kind).map_err(|e| CheckpointError::io(path.display(), e))?;
-    Ok(Some(hash_of(&bytes)))
+    Ok(Some((FileVersion { hash: hash_of(&bytes), kind, size: bytes.len() as u64 }, bytes)))
 }
 
 /// The targets whose file on disk is not what they expect.
@@ -50,13 +67,26 @@ pub fn conflicts(root: &Path, targets: &[Target]) -> Result<Vec<Conflict>, Check
 struct Pending {
     root: PathBuf,
     targets: Vec<Target>,
+    #[serde(default)]
+    commit: Option<Commit>,
 }
 
-/// A restore cut short and completed: where, and how many files.
+/// Where the record of a prepared change is looked for after a crash:
+/// the conversation, and the newest of its checkpoints before the change
+/// (the record is a later checkpoint holding the journal's targets).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Commit {
+    pub context: String,
+    pub after: u64,
+}
+
+/// A restore cut short: where, how many files, and whether it was
+/// completed (or dropped, its record never stored).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Recovered {
     pub root: PathBuf,
     pub files: usize,
+    pub completed: bool,
 }
 
 /// The journal of one restore at a time, at a path of the caller's.
@@ -74,20 +104,58 @@ impl Journal {
     /// `objects`, checked before anything is written). Returns how many
     /// files changed on disk.
     pub fn restore(&self, root: &Path, objects: &Objects, targets: &[Target]) -> Result<usize, CheckpointError> {
+        self.journal(root, objects, targets, None)?;
+        self.finish(root, objects, targets)
+    }
+
+    /// Journals the targets of a change whose record is stored next;
+    /// nothing is written yet ([`Journal::finish`] writes, or
+    /// [`Journal::abandon`] drops it when the record was not stored).
+    pub fn prepare(
+        &self,
+        root: &Path,
+        objects: &Objects,
+        targets: &[Target],
+        commit: Commit,
+    ) -> Result<(), CheckpointError> {
+        self.journal(root, objects, targets, Some(commit))
+    }
+
+    /// Writes the journaled targets, then clears the journal.
+    pub fn finish(&self, root: &Path, objects: &Objects, targets: &[Target]) -> Result<usize, CheckpointError> {
+        let changed = apply(root, objects, targets)?;
+        self.clear()?;
+        Ok(changed)
+    }
+
+    /// Drops a prepared change whose record was not stored.
+    pub fn abandon(&self) -> Result<(), CheckpointError> {
+        self.clear()
+    }
+
+    fn journal(
+        &self,
+        root: &Path,
+        objects: &Objects,
+        targets: &[Target],
+        commit: Option<Commit>,
+    ) -> Result<(), CheckpointError> {
         if let Some(missing) = targets.iter().filter_map(|t| t.to.as_ref()).find(|e| !objects.has(&e.hash)) {
             return Err(CheckpointError::Missing(missing.hash.clone()));
         }
         for t in targets {
             crate_path(root, &t.path)?;
         }
-        self.write(&Pending { root: root.to_owned(), targets: targets.to_vec() })?;
-        let changed = apply(root, objects, targets)?;
-        self.clear()?;
-        Ok(changed)
+        self.write(&Pending { root: root.to_owned(), targets: targets.to_vec(), commit })
     }
 
-    /// Completes the restore a crash left journaled, if any.
-    pub fn recover(&self, objects: &Objects) -> Result<Option<Recovered>, CheckpointError> {
+    /// Completes the restore a crash left journaled, if any; a prepared
+    /// change only when `committed` finds its record.
+    pub fn recover(
+        &self,
+        objects: &Objects,
+        committed: &dyn Fn(&Commit, &[Target]) -> bool,
+    ) -> Result<Option<Recovered>, CheckpointError> {
         let text = match std::fs::read(&self.path) {
             Ok(t) => t,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
@@ -98,9 +166,12 @@ impl Journal {
         for t in &pending.targets {
             remove_temporaries(&crate_path(&pending.root, &t.path)?);
         }
-        apply(&pending.root, objects, &pending.targets)?;
+        let completed = pending.commit.as_ref().is_none_or(|c| committed(c, &pending.targets));
+        if completed {
+            apply(&pending.root, objects, &pending.targets)?;
+        }
         self.clear()?;
-        Ok(Some(Recovered { root: pending.root, files: pending.targets.len() }))
+        Ok(Some(Recovered { root: pending.root, files: pending.targets.len(), completed }))
     }
 
     fn write(&self, pending: &Pending) -> Result<(), CheckpointError> {

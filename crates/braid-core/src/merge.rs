@@ -15,6 +15,7 @@ use std::collections::{HashMap, HashSet};
 mod conflicts;
 pub mod deps;
 mod fates;
+pub mod files;
 pub mod sequence;
 mod undo;
 
@@ -39,6 +40,9 @@ pub struct MergeApply {
     pub mode: Option<AgentMode>,
     /// Rebase with "answer again": user turns to send again, in order.
     pub replay: Vec<MessageType>,
+    /// What the merge writes in the workspace (the runtime merged the
+    /// contents; see [`files`]): recorded as the card's checkpoint.
+    pub files: Vec<braid_protocol::FileDelta>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -321,6 +325,7 @@ pub fn plan(c: &Conversation, options: &MergeOptions, encoding: TokenEncoding) -
         target_tokens_before: before_tokens,
         target_tokens_after: before_tokens - removed_tokens + added_tokens,
         blocked,
+        files: Vec::new(),
     };
     if preview.blocked.is_some() {
         return Ok(MergePlan { preview, apply: None });
@@ -342,6 +347,7 @@ pub fn plan(c: &Conversation, options: &MergeOptions, encoding: TokenEncoding) -
         resolutions,
         prompt_before: prompt.as_ref().map(|_| PromptBefore { system_prompt: target.system_prompt.clone() }),
         replayed: 0,
+        replay_ids: Vec::new(),
         model_before: model.as_ref().map(|_| braid_protocol::ModelBefore { model: target.model.clone() }),
     };
     let replay: Vec<MessageType> = source_new
@@ -351,7 +357,7 @@ pub fn plan(c: &Conversation, options: &MergeOptions, encoding: TokenEncoding) -
         .map(|(m, _)| m.body.clone())
         .collect();
     let authors = source_new.iter().filter_map(|m| Some((original(m), m.meta.author.clone()?))).collect();
-    let apply = MergeApply { record, rewrite, copies: copied, authors, prompt, model, mode, replay };
+    let apply = MergeApply { record, rewrite, copies: copied, authors, prompt, model, mode, replay, files: Vec::new() };
     Ok(MergePlan { preview, apply: Some(apply) })
 }
 
@@ -410,10 +416,11 @@ pub fn merge_event(
     c: &Conversation,
     options: &MergeOptions,
     encoding: TokenEncoding,
+    files: Vec<braid_protocol::FileDelta>,
 ) -> Result<crate::machine::Event, braid_protocol::WireError> {
     let plan = plan(c, options, encoding)?;
     match plan.apply {
-        Some(apply) => Ok(crate::machine::Event::Merge { apply: Box::new(apply) }),
+        Some(apply) => Ok(crate::machine::Event::Merge { apply: Box::new(MergeApply { files, ..apply }) }),
         None => Err(braid_protocol::WireError::new(
             braid_protocol::ErrorCode::InvalidInput,
             plan.preview.blocked.unwrap_or_else(|| "the merge cannot be applied".to_owned()),

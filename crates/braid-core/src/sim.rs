@@ -306,7 +306,7 @@ impl Sim {
     /// Merges into the active branch through the machine, as the runtime
     /// does; `Ok` is the merge card's id, `Err` the refusal.
     pub fn merge(&mut self, options: &braid_protocol::MergeOptions) -> Result<braid_protocol::MessageId, WireError> {
-        let step = self.ctx.merge(options, self.now);
+        let step = self.ctx.merge(options, Vec::new(), self.now);
         let fx = self.took(step);
         match reply_of(&fx) {
             Some(Ok(Reply::Message(id))) => Ok(*id),
@@ -317,7 +317,7 @@ impl Sim {
 
     /// Undoes the merge whose card is `card`, through the machine.
     pub fn undo_merge(&mut self, card: braid_protocol::MessageId) -> Result<(), WireError> {
-        let step = self.ctx.undo_merge(card, self.now);
+        let step = self.ctx.undo_merge(card, Vec::new(), self.now);
         let fx = self.took(step);
         match reply_of(&fx) {
             Some(r) => r.clone().map(drop),

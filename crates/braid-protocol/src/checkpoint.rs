@@ -72,6 +72,8 @@ pub enum ChangeAuthor {
     User,
     /// A rewind, or an undo of changes, done in Braid.
     Restore,
+    /// A merge of two branches' files, or its undo.
+    Merge,
 }
 
 /// The changes of one turn, one stretch between turns, or one restore,

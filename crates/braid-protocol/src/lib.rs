@@ -56,9 +56,9 @@ pub use ids::{BranchId, CallId, ContextId, MessageId, RequestId, Timestamp};
 pub use local::{LocalModel, LocalModelSettings, LocalModelsView};
 pub use mcp::{HeldTool, McpServerStatus, McpSettings, McpState};
 pub use merge::{
-    ConflictChoice, ConflictKind, GraphBranch, GraphRow, GraphView, MergeConflict, MergeDependency, MergeItem,
-    MergeItemFate, MergeOptions, MergePreview, MergeRecord, MergeStrategy, MessageStamp, MissingDependencies,
-    ModelBefore, PromptBefore, Resolution,
+    ConflictChoice, ConflictKind, FileChoice, FileConflict, FileConflictKind, FileTake, GraphBranch, GraphRow,
+    GraphView, MergeConflict, MergeDependency, MergeFile, MergeItem, MergeItemFate, MergeOptions, MergePreview,
+    MergeRecord, MergeStrategy, MessageStamp, MissingDependencies, ModelBefore, PromptBefore, Resolution,
 };
 pub use message::{
     AnswerSpeed, Approval, ContentPart, ControlKind, FileRefStatus, ImageMode, ImageSource, LineRange, Message,

@@ -110,6 +110,70 @@ pub struct MergeOptions {
     /// Rebase: send each replayed user turn to the model again.
     #[serde(default)]
     pub answer_again: bool,
+    /// How each file both branches changed in the same lines is settled.
+    #[serde(default)]
+    pub files: Vec<FileChoice>,
+}
+
+/// What a file that could not be merged by itself gets.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case", tag = "kind")]
+pub enum FileTake {
+    /// The target's side of each conflicting part (the file on disk).
+    Ours,
+    /// The source's side of each conflicting part.
+    Theirs,
+    /// Both sides of each conflicting part, the target's first.
+    Both,
+    /// The text as the user wrote it.
+    Edited { text: String },
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct FileChoice {
+    pub path: String,
+    pub take: FileTake,
+}
+
+/// Why a file could not be merged by itself.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum FileConflictKind {
+    /// Both changed the same lines.
+    Lines,
+    /// One side deleted the file, the other changed it.
+    DeletedAndChanged,
+    /// Both changed a file that is not text.
+    Binary,
+}
+
+/// A file both branches changed in a way that cannot be merged by itself:
+/// each side's text (when it is text), and the text with both marked.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct FileConflict {
+    pub kind: FileConflictKind,
+    /// `None`: absent on that side, or not text.
+    pub ours: Option<String>,
+    pub theirs: Option<String>,
+    /// Lines: the merged text with each conflict between markers.
+    pub marked: Option<String>,
+    /// The ways it can be settled (`both` and `edited` need text).
+    pub options: Vec<String>,
+}
+
+/// What a merge does to one file of the workspace.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct MergeFile {
+    pub path: String,
+    /// `added`, `changed`, `removed`, or `conflict` (until settled).
+    pub action: String,
+    /// From the file on disk to what the merge writes (unified); empty
+    /// for a binary file or an unsettled conflict.
+    pub diff: String,
+    pub lines: Option<crate::LineCount>,
+    pub conflict: Option<FileConflict>,
+    /// The settlement given in the options, if any.
+    pub chosen: Option<FileTake>,
 }
 
 impl MergeOptions {
@@ -124,6 +188,7 @@ impl MergeOptions {
             resolutions: Vec::new(),
             summary: None,
             answer_again: false,
+            files: Vec::new(),
         }
     }
 }
@@ -213,6 +278,9 @@ pub struct MergePreview {
     pub target_tokens_after: u32,
     /// Why the merge cannot be applied as asked; `None` when it can.
     pub blocked: Option<String>,
+    /// What the merge writes in the workspace, by path.
+    #[serde(default)]
+    pub files: Vec<MergeFile>,
 }
 
 /// What a merge did, kept in the merge card on the target: enough to show
@@ -245,6 +313,9 @@ pub struct MergeRecord {
     /// Rebase with "answer again": the user turns sent again.
     #[serde(default)]
     pub replayed: u32,
+    /// Their ids, in order: undo takes them and their answers off.
+    #[serde(default)]
+    pub replay_ids: Vec<MessageId>,
     /// The target's own model before a resolution changed it.
     #[serde(default)]
     pub model_before: Option<ModelBefore>,

@@ -78,6 +78,11 @@ pub fn generate() -> String {
     decl::<crate::Resolution>(&cfg, &mut out);
     decl::<crate::MissingDependencies>(&cfg, &mut out);
     decl::<crate::ConflictChoice>(&cfg, &mut out);
+    decl::<crate::FileTake>(&cfg, &mut out);
+    decl::<crate::FileChoice>(&cfg, &mut out);
+    decl::<crate::FileConflictKind>(&cfg, &mut out);
+    decl::<crate::FileConflict>(&cfg, &mut out);
+    decl::<crate::MergeFile>(&cfg, &mut out);
     decl::<crate::MergeOptions>(&cfg, &mut out);
     decl::<crate::MergeItemFate>(&cfg, &mut out);
     decl::<crate::MergeItem>(&cfg, &mut out);
@@ -95,6 +100,7 @@ pub fn generate() -> String {
     decl::<crate::RewindFile>(&cfg, &mut out);
     decl::<crate::RewindPreview>(&cfg, &mut out);
     decl::<crate::RewindOutcome>(&cfg, &mut out);
+    decl::<crate::LineCount>(&cfg, &mut out);
     decl::<crate::ChangeCount>(&cfg, &mut out);
     decl::<crate::TurnChangeCount>(&cfg, &mut out);
     decl::<crate::FileChange>(&cfg, &mut out);

@@ -5,7 +5,7 @@
 //! and files put back, journaled, under the folder's lock.
 
 use crate::report::Reports;
-use braid_checkpoint::{changes, count_lines, Journal, Limits, Manifest, Objects};
+use braid_checkpoint::{changes, count_lines, Commit, Journal, Limits, Manifest, Objects};
 use braid_core::machine::Event;
 use braid_protocol::{ChangeAuthor, Checkpoint, CheckpointStorage, ContentHash, FileDelta, MessageId, RestoreTarget};
 use std::collections::{HashMap, HashSet};
@@ -18,6 +18,14 @@ pub(crate) struct Checkpoints {
     data: Vec<PathBuf>,
     objects: Objects,
     folders: Mutex<HashMap<PathBuf, Arc<tokio::sync::Mutex<Option<Manifest>>>>>,
+}
+
+/// A change journaled, not yet written, the folder held meanwhile.
+pub(crate) struct Prepared {
+    held: tokio::sync::OwnedMutexGuard<Option<Manifest>>,
+    root: PathBuf,
+    journal: Journal,
+    targets: Vec<RestoreTarget>,
 }
 
 /// What changed in a folder since it was last looked at, and the files
@@ -137,6 +145,45 @@ impl Checkpoints {
         Ok((self.settle_held(root, &mut held).await?, kept))
     }
 
+    /// Journals a change of `root` whose record is stored next (a merge
+    /// and its card), holding the folder until it is finished or dropped.
+    /// Refused, nothing journaled, when a file is not what the plan
+    /// expects: it changed since the plan was made.
+    pub async fn prepare(&self, root: &Path, targets: Vec<RestoreTarget>, commit: Commit) -> Result<Prepared, String> {
+        let held = self.folder(root).lock_owned().await;
+        let (journal, objects, at) = (self.journal(root), self.objects.clone(), root.to_owned());
+        let prepared = tokio::task::spawn_blocking(move || {
+            let changed = braid_checkpoint::conflicts(&at, &targets).map_err(|e| e.to_string())?;
+            if !changed.is_empty() {
+                let paths: Vec<String> = changed.into_iter().map(|c| c.path).collect();
+                return Err(format!("{} changed since the preview; look again", paths.join(", ")));
+            }
+            journal.prepare(&at, &objects, &targets, commit).map_err(|e| e.to_string())?;
+            Ok((journal, targets))
+        })
+        .await
+        .map_err(|e| e.to_string())??;
+        Ok(Prepared { held, root: root.to_owned(), journal: prepared.0, targets: prepared.1 })
+    }
+
+    /// Writes a prepared change (its record is stored), then looks at
+    /// the folder so the writes are not taken for the user's.
+    pub async fn finish(&self, prepared: Prepared) -> Result<(), String> {
+        let Prepared { mut held, root, journal, targets } = prepared;
+        let (objects, at) = (self.objects.clone(), root.clone());
+        tokio::task::spawn_blocking(move || journal.finish(&at, &objects, &targets).map_err(|e| e.to_string()))
+            .await
+            .map_err(|e| e.to_string())??;
+        self.settle_held(&root, &mut held).await.map(drop)
+    }
+
+    /// Drops a prepared change whose record was not stored.
+    pub fn abandon(&self, prepared: Prepared) {
+        if let Err(e) = prepared.journal.abandon() {
+            tracing::warn!(error = %e, "a dropped change's journal could not be removed");
+        }
+    }
+
     /// Keeps a content (a file as an undo makes it), by its name.
     pub fn put(&self, bytes: &[u8]) -> Result<ContentHash, String> {
         self.objects.put(bytes).map_err(|e| e.to_string())
@@ -178,14 +225,21 @@ impl Checkpoints {
         self.objects.sweep(&named, before)
     }
 
-    /// Completes the restores a crash cut short; says where, one line each.
-    pub fn recover(&self) -> Vec<String> {
+    /// Completes the restores a crash cut short, and the merges whose
+    /// record `committed` finds (the others are dropped: nothing of them
+    /// was written); says where, one line each.
+    pub fn recover(&self, committed: &dyn Fn(&Commit, &[RestoreTarget]) -> bool) -> Vec<String> {
         let journals = std::fs::read_dir(self.dir.join("journals")).into_iter().flatten().flatten();
         let mut said = Vec::new();
         for entry in journals.filter(|e| e.path().extension().is_some_and(|x| x == "json")) {
-            match Journal::new(entry.path()).recover(&self.objects) {
+            match Journal::new(entry.path()).recover(&self.objects, committed) {
+                Ok(Some(r)) if r.completed => said.push(format!(
+                    "A change of the files in {} was cut short; it was completed ({} files).",
+                    r.root.display(),
+                    r.files
+                )),
                 Ok(Some(r)) => said.push(format!(
-                    "A file restore in {} was cut short; it was completed ({} files).",
+                    "A merge in {} was cut short before it was recorded; none of its {} files was written.",
                     r.root.display(),
                     r.files
                 )),

@@ -35,6 +35,7 @@ mod mcp_pins;
 mod mcp_secrets;
 mod mcp_servers;
 mod mcp_workspace;
+mod merge_files;
 mod meta_edits;
 mod model_count;
 mod payload;
@@ -127,7 +128,8 @@ impl Runtime {
         let ledger = braid_tools::ledger::ProcessLedger::new(data_dir.join("processes"));
         report.stopped_process_groups = ledger.reap();
         let checkpoints = Arc::new(checkpoints::Checkpoints::open(&data_dir, &config.db_path));
-        report.completed_restores = checkpoints.recover();
+        report.completed_restores =
+            checkpoints.recover(&|commit, targets| merge_files::recorded(&store, commit, targets));
         let (events, _) = broadcast::channel(4096);
         let image_dir = data_dir.join("images");
         let images = images::Images::open(image_dir).map_err(|e| RuntimeError::InvalidInput(e.to_string()))?;

@@ -94,8 +94,22 @@ pub enum Input {
 
 pub enum MergeOp {
     Preview(MergeOptions),
-    Apply(MergeOptions),
-    Undo(MessageId),
+    /// The source's files the merge brings; `user`: what the user changed
+    /// since the folder was last looked at, recorded first.
+    Files {
+        options: MergeOptions,
+        user: Vec<braid_protocol::FileDelta>,
+        checkpoints: Recorded,
+    },
+    /// The merge, with what it writes in the workspace.
+    Apply(MergeOptions, Vec<braid_protocol::FileDelta>),
+    /// What undoing the merge whose card this is writes back.
+    UndoFiles {
+        card: MessageId,
+        user: Vec<braid_protocol::FileDelta>,
+        checkpoints: Recorded,
+    },
+    Undo(MessageId, Vec<braid_protocol::FileDelta>),
     /// The graph, with the files and lines of the conversation's checkpoints.
     Graph(Recorded),
     /// What the model needs to summarise the source for a merge card.
@@ -133,6 +147,8 @@ pub enum RewindAnswer {
 
 pub enum MergeAnswer {
     Preview(Box<MergePreview>),
+    Files(Vec<braid_core::merge::files::FileSide>),
+    Plan(braid_core::checkpoint::RewindPlan),
     Card(MessageId),
     Done,
     Graph(Box<GraphView>),

@@ -28,7 +28,7 @@ export function CompareDialog({ backend, contextId, branches, active, messages, 
   }, []);
   useEffect(() => {
     let live = true;
-    const options = { source: other, strategy: "append" as const, picks: [], missing: "bring" as const, resolutions: [], summary: null, answer_again: false };
+    const options = { source: other, strategy: "append" as const, picks: [], missing: "bring" as const, resolutions: [], summary: null, answer_again: false, files: [] };
     backend.previewMerge(contextId, options).then(
       (p) => live && setTheirs({ base: p.base, items: p.items }),
       (e: Error) => live && setError(e.message),

@@ -1,9 +1,11 @@
 import { useEffect, useRef, useState } from "react";
 import type { Backend } from "../backend/types";
+import { MergeFiles } from "./MergeFiles";
 import type {
   BranchId,
   BranchSummary,
   ContextId,
+  FileTake,
   MergeOptions,
   MergePreview,
   MergeStrategy,
@@ -47,7 +49,7 @@ const FATE: Record<string, string> = {
 };
 
 /** Merging a branch into the branch in use: strategy, choices, conflicts
- *  and the preview (messages, tokens) before anything changes. */
+ *  and the preview (messages, tokens, files) before anything changes. */
 export function MergeDialog({ backend, contextId, branches, active, source: initial, onClose, onMerged }: Props) {
   const dialog = useRef<HTMLDialogElement>(null);
   const [source, setSource] = useState<BranchId>(initial);
@@ -57,6 +59,7 @@ export function MergeDialog({ backend, contextId, branches, active, source: init
   const [chosen, setChosen] = useState<Record<string, Resolution>>({});
   const [summary, setSummary] = useState("");
   const [answerAgain, setAnswerAgain] = useState(false);
+  const [takes, setTakes] = useState<Record<string, FileTake>>({});
   const [preview, setPreview] = useState<MergePreview | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [working, setWorking] = useState<"drafting" | "merging" | null>(null);
@@ -74,6 +77,7 @@ export function MergeDialog({ backend, contextId, branches, active, source: init
     resolutions: Object.entries(chosen).map(([conflict, resolution]) => ({ conflict, resolution })),
     summary: summary.trim() ? summary : null,
     answer_again: answerAgain,
+    files: Object.entries(takes).map(([path, take]) => ({ path, take })),
   };
   const key = JSON.stringify(options);
   // The preview follows every change; a conflict starts on its suggestion.
@@ -126,7 +130,7 @@ export function MergeDialog({ backend, contextId, branches, active, source: init
       <h2 id="merge-title">Merge into {targetName}</h2>
       <label>
         From
-        <select aria-label="Branch to merge" value={source} onChange={(e) => { setSource(e.target.value); setPicks([]); setChosen({}); }}>
+        <select aria-label="Branch to merge" value={source} onChange={(e) => { setSource(e.target.value); setPicks([]); setChosen({}); setTakes({}); }}>
           {others.map((b) => <option key={b.id} value={b.id}>{b.name}</option>)}
         </select>
       </label>
@@ -194,6 +198,11 @@ export function MergeDialog({ backend, contextId, branches, active, source: init
               ))}
             </fieldset>
           ))}
+          <MergeFiles
+            files={preview.files}
+            takes={takes}
+            onTake={(path, take) => setTakes(({ [path]: _, ...rest }) => (take ? { ...rest, [path]: take } : rest))}
+          />
           <p className="merge-figures">
             +{preview.added_tokens} tokens · {targetName}: {preview.target_tokens_before} → {preview.target_tokens_after} tokens
           </p>

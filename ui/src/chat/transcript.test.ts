@@ -40,7 +40,7 @@ describe("transcript", () => {
   });
 
   it("shows a merge as a card, marked once it was undone", () => {
-    const record = { source: "b2", source_name: "idea", target: "main", source_tip: 3, strategy: "append" as const, brought: [7], removed: [], before: null, summary: null, resolutions: [], prompt_before: null, replayed: 0, model_before: null };
+    const record = { source: "b2", source_name: "idea", target: "main", source_tip: 3, strategy: "append" as const, brought: [7], removed: [], before: null, summary: null, resolutions: [], prompt_before: null, replayed: 0, replay_ids: [], model_before: null };
     const card: Message = { id: 6, created_at: 0, schema_version: 1, body: { type: "system_control", control: { kind: "merge", record } } };
     const undone: Message = { id: 8, created_at: 0, schema_version: 1, body: { type: "system_control", control: { kind: "merge_undone", merge: 6 } } };
     const items = transcript([card]);

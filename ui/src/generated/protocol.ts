@@ -44,6 +44,41 @@ export type MissingDependencies = "bring" | "without";
 
 export type ConflictChoice = { conflict: string, resolution: Resolution, };
 
+export type FileTake = { "kind": "ours" } | { "kind": "theirs" } | { "kind": "both" } | { "kind": "edited", text: string, };
+
+export type FileChoice = { path: string, take: FileTake, };
+
+export type FileConflictKind = "lines" | "deleted_and_changed" | "binary";
+
+export type FileConflict = { kind: FileConflictKind, 
+/**
+ * `None`: absent on that side, or not text.
+ */
+ours: string | null, theirs: string | null, 
+/**
+ * Lines: the merged text with each conflict between markers.
+ */
+marked: string | null, 
+/**
+ * The ways it can be settled (`both` and `edited` need text).
+ */
+options: Array<string>, };
+
+export type MergeFile = { path: string, 
+/**
+ * `added`, `changed`, `removed`, or `conflict` (until settled).
+ */
+action: string, 
+/**
+ * From the file on disk to what the merge writes (unified); empty
+ * for a binary file or an unsettled conflict.
+ */
+diff: string, lines: LineCount | null, conflict: FileConflict | null, 
+/**
+ * The settlement given in the options, if any.
+ */
+chosen: FileTake | null, };
+
 export type MergeOptions = { source: BranchId, strategy: MergeStrategy, 
 /**
  * Cherry-pick: the source's messages to copy.
@@ -56,7 +91,11 @@ summary: string | null,
 /**
  * Rebase: send each replayed user turn to the model again.
  */
-answer_again: boolean, };
+answer_again: boolean, 
+/**
+ * How each file both branches changed in the same lines is settled.
+ */
+files: Array<FileChoice>, };
 
 export type MergeItemFate = "brought" | "dependency" | "as_text" | "duplicate" | "left_out" | "resolved" | "replayed";
 
@@ -101,7 +140,11 @@ added_tokens: number, target_tokens_before: number, target_tokens_after: number,
 /**
  * Why the merge cannot be applied as asked; `None` when it can.
  */
-blocked: string | null, };
+blocked: string | null, 
+/**
+ * What the merge writes in the workspace, by path.
+ */
+files: Array<MergeFile>, };
 
 export type PromptBefore = { system_prompt: string | null, };
 
@@ -134,6 +177,10 @@ prompt_before: PromptBefore | null,
  * Rebase with "answer again": the user turns sent again.
  */
 replayed: number, 
+/**
+ * Their ids, in order: undo takes them and their answers off.
+ */
+replay_ids: Array<MessageId>, 
 /**
  * The target's own model before a resolution changed it.
  */
@@ -206,6 +253,8 @@ export type RewindOutcome = { note: MessageId, files: number,
  * Left as they are (the user's changes, not chosen to be overwritten).
  */
 kept: Array<string>, };
+
+export type LineCount = { added: number, removed: number, };
 
 export type ChangeCount = { files: number, added: number, removed: number, };
 

@@ -55,7 +55,7 @@ fn a_restore_killed_part_way_is_completed_on_the_next_start() {
         let _ = child.kill();
         child.wait().unwrap();
 
-        let recovered = p.journal.recover(&p.objects).unwrap();
+        let recovered = p.journal.recover(&p.objects, &|_, _| true).unwrap();
         let files = p.files();
         assert_eq!(files.len(), FILES, "round {round}: no half-written file left beside them");
         let new_ones = (0..FILES).filter(|i| files[&format!("d{}/f{i}.txt", i % 10)].starts_with(b"new")).count();

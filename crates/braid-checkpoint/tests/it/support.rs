@@ -46,7 +46,7 @@ impl Place {
     /// back from what was saved, no restore left to complete.
     pub fn restart(&mut self, last: &Manifest) -> Manifest {
         self.objects = Objects::new(self.base.join("data/objects"));
-        assert_eq!(self.journal.recover(&self.objects).unwrap(), None);
+        assert_eq!(self.journal.recover(&self.objects, &|_, _| true).unwrap(), None);
         serde_json::from_str(&serde_json::to_string(last).unwrap()).unwrap()
     }
 

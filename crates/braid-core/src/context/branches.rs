@@ -4,9 +4,12 @@
 //! core's rules, and made by the machine.
 
 use super::{meta::check_model, Context, Step};
+use crate::checkpoint::RewindPlan;
 use crate::machine::Event;
 use crate::merge;
-use braid_protocol::{BranchId, ErrorCode, ImageMode, MergeOptions, MessageId, MessageType, Timestamp, WireError};
+use braid_protocol::{
+    BranchId, Checkpoint, ErrorCode, FileDelta, ImageMode, MergeOptions, MessageId, MessageType, Timestamp, WireError,
+};
 
 /// A change to a branch, other than forking and switching.
 #[derive(Debug, Clone, PartialEq)]
@@ -90,16 +93,38 @@ impl Context {
     }
 
     /// Merges `options.source` into the active branch; the reply is the
-    /// merge card's id.
-    pub fn merge(&mut self, options: &MergeOptions, now: Timestamp) -> Step {
-        let event = merge::merge_event(&self.conversation, options, self.state.book.encoding);
+    /// merge card's id. `files`: what the merge writes in the workspace,
+    /// recorded as the card's checkpoint.
+    pub fn merge(&mut self, options: &MergeOptions, files: Vec<FileDelta>, now: Timestamp) -> Step {
+        let event = merge::merge_event(&self.conversation, options, self.state.book.encoding, files);
         self.run("merge", event, now)
     }
 
-    /// Takes back the merge whose card is `card`.
-    pub fn undo_merge(&mut self, card: MessageId, now: Timestamp) -> Step {
-        let event = merge::undo_event(&self.conversation, card);
+    /// Takes back the merge whose card is `card`; `files`: what the undo
+    /// writes back in the workspace.
+    pub fn undo_merge(&mut self, card: MessageId, files: Vec<FileDelta>, now: Timestamp) -> Step {
+        let event = merge::undo_event(&self.conversation, card, files);
         self.run("undo_merge", event, now)
+    }
+
+    /// The files the source changed that merging `options` brings.
+    pub fn merge_files(
+        &self,
+        options: &MergeOptions,
+        checkpoints: &[Checkpoint],
+    ) -> Result<Vec<merge::files::FileSide>, WireError> {
+        let plan = merge::plan(&self.conversation, options, self.state.book.encoding)?;
+        Ok(merge::files::sides(&self.conversation, options, &plan, checkpoints)?)
+    }
+
+    /// What undoing the merge whose card is `card` writes back, refused
+    /// while the context is busy.
+    pub fn merge_undo_files(&self, card: MessageId, checkpoints: &[Checkpoint]) -> Result<RewindPlan, WireError> {
+        if self.state.status.is_busy() {
+            let text = "Braid is busy with this conversation; cancel or wait before undoing a merge.";
+            return Err(WireError::new(ErrorCode::AgentBusy, text));
+        }
+        Ok(merge::files::undo_files(&self.conversation, card, checkpoints)?)
     }
 
     /// What merging `options` would do, changing nothing.

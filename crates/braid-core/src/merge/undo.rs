@@ -16,6 +16,11 @@ pub struct MergeUndo {
     pub ids: Vec<MessageId>,
     pub prompt: Option<Option<String>>,
     pub model: Option<Option<braid_protocol::ModelChoice>>,
+    /// Replayed turns still queued: they are not sent.
+    pub unqueue: Vec<MessageId>,
+    /// What the undo writes back in the workspace (the runtime wrote it):
+    /// recorded as the undo's checkpoint.
+    pub files: Vec<braid_protocol::FileDelta>,
 }
 
 /// Undoing the merge whose card is `merge`: the target loses what the
@@ -38,8 +43,9 @@ pub fn undo_plan(c: &Conversation, merge: MessageId) -> Result<MergeUndo, MergeE
     if undone {
         return Err(MergeError::AlreadyUndone);
     }
-    let brought: HashSet<MessageId> = record.brought.iter().copied().collect();
     let card_at = target.message_ids.iter().position(|id| *id == merge).unwrap_or(0);
+    let mut brought: HashSet<MessageId> = record.brought.iter().copied().collect();
+    brought.extend(replayed_turns(c, &target.message_ids[card_at + 1..], &record.replay_ids));
     let ids = match &record.before {
         Some(before) => {
             let mut ids = before.clone();
@@ -59,7 +65,31 @@ pub fn undo_plan(c: &Conversation, merge: MessageId) -> Result<MergeUndo, MergeE
         ids,
         prompt: record.prompt_before.as_ref().map(|p| p.system_prompt.clone()),
         model: record.model_before.as_ref().map(|m| m.model.clone()),
+        unqueue: record.replay_ids.clone(),
+        files: Vec::new(),
     })
+}
+
+/// A rebase's replayed turns among `after` (the messages after its
+/// card): each replayed question with everything up to the next
+/// question that is not one of them.
+fn replayed_turns(c: &Conversation, after: &[MessageId], replayed: &[MessageId]) -> Vec<MessageId> {
+    let mut out = Vec::new();
+    let mut inside = false;
+    for id in after {
+        let question = c
+            .message(*id)
+            .is_some_and(|m| matches!(m.body, MessageType::Text { role: braid_protocol::Role::User, .. }));
+        if replayed.contains(id) {
+            inside = true;
+        } else if question {
+            inside = false;
+        }
+        if inside {
+            out.push(*id);
+        }
+    }
+    out
 }
 
 /// The merge cards on the active branch that were undone.
@@ -73,6 +103,10 @@ pub fn undone(c: &Conversation) -> HashSet<MessageId> {
 }
 
 /// The machine's event to undo the merge whose card is `merge`.
-pub fn undo_event(c: &Conversation, merge: MessageId) -> Result<crate::machine::Event, braid_protocol::WireError> {
-    Ok(crate::machine::Event::UndoMerge { undo: Box::new(undo_plan(c, merge)?) })
+pub fn undo_event(
+    c: &Conversation,
+    merge: MessageId,
+    files: Vec<braid_protocol::FileDelta>,
+) -> Result<crate::machine::Event, braid_protocol::WireError> {
+    Ok(crate::machine::Event::UndoMerge { undo: Box::new(MergeUndo { files, ..undo_plan(c, merge)? }) })
 }

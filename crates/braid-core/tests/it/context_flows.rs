@@ -169,16 +169,16 @@ fn a_merge_and_its_undo_are_steps_of_the_context() {
     assert_eq!(sim.conversation, before, "a preview changes nothing");
     assert!(!preview.items.is_empty());
 
-    let step = sim.ctx.merge(&options(&side, MergeStrategy::Append), sim.now);
+    let step = sim.ctx.merge(&options(&side, MergeStrategy::Append), Vec::new(), sim.now);
     let fx = sim.took(step);
     let Some(Ok(Reply::Message(card))) = braid_core::sim::reply_of(&fx).cloned() else { panic!("{fx:?}") };
     assert!(sim.messages().iter().any(|m| m.id == card));
-    let step = sim.ctx.undo_merge(card, sim.now);
+    let step = sim.ctx.undo_merge(card, Vec::new(), sim.now);
     sim.took(step);
     let main = |c: &braid_core::Conversation| c.branch(&BranchId::main()).unwrap().message_ids.clone();
     let undone = main(&sim.conversation);
     assert!(main(&before).iter().all(|m| undone.contains(m)), "what main held before is still there");
-    let step = sim.ctx.merge(&options(&BranchId::main(), MergeStrategy::Append), sim.now);
+    let step = sim.ctx.merge(&options(&BranchId::main(), MergeStrategy::Append), Vec::new(), sim.now);
     assert_eq!(refusal(&sim.took(step)), ErrorCode::InvalidInput, "a branch cannot merge into itself");
 }
 

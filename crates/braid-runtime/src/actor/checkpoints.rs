@@ -81,7 +81,7 @@ impl ContextActor {
     /// The user's changes found before a rewind: theirs, on the latest
     /// message of the branch in use (so a rewind to any earlier point
     /// flags them). Answered with the checkpoint as recorded.
-    fn user_changes(&mut self, changes: Vec<FileDelta>) -> Result<Option<Checkpoint>, WireError> {
+    pub(super) fn user_changes(&mut self, changes: Vec<FileDelta>) -> Result<Option<Checkpoint>, WireError> {
         let Some(latest) = self.ctx.conversation.active_messages().last().map(|m| m.id) else { return Ok(None) };
         if changes.is_empty() {
             return Ok(None);

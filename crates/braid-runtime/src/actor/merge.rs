@@ -15,16 +15,26 @@ impl ContextActor {
         let now = crate::clock::now();
         match op {
             MergeOp::Preview(options) => Ok(MergeAnswer::Preview(Box::new(self.ctx.merge_preview(&options)?))),
-            MergeOp::Apply(options) => {
-                let step = self.ctx.merge(&options, now);
+            MergeOp::Files { options, user, checkpoints } => {
+                let mut checkpoints = self.adopted(checkpoints);
+                checkpoints.extend(self.user_changes(user)?);
+                Ok(MergeAnswer::Files(self.ctx.merge_files(&options, &checkpoints)?))
+            }
+            MergeOp::UndoFiles { card, user, checkpoints } => {
+                let mut checkpoints = self.adopted(checkpoints);
+                checkpoints.extend(self.user_changes(user)?);
+                Ok(MergeAnswer::Plan(self.ctx.merge_undo_files(card, &checkpoints)?))
+            }
+            MergeOp::Apply(options, files) => {
+                let step = self.ctx.merge(&options, files, now);
                 match self.carry_out(step) {
                     Some(Ok(Reply::Message(card))) => Ok(MergeAnswer::Card(card)),
                     Some(Err(e)) => Err(e),
                     _ => Err(WireError::new(ErrorCode::Internal, "the merge was not applied")),
                 }
             }
-            MergeOp::Undo(card) => {
-                let step = self.ctx.undo_merge(card, now);
+            MergeOp::Undo(card, files) => {
+                let step = self.ctx.undo_merge(card, files, now);
                 self.carry_out(step).unwrap_or(Ok(Reply::Done)).map(|_| MergeAnswer::Done)
             }
             MergeOp::Graph(checkpoints) => {

@@ -13,6 +13,8 @@ mod library;
 mod mcp;
 mod mcp_workspace;
 mod merge;
+mod merge_files;
+mod merge_killed;
 mod payloads;
 mod references;
 mod runtime;
