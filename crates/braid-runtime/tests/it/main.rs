@@ -15,6 +15,7 @@ mod mcp_workspace;
 mod merge;
 mod merge_files;
 mod merge_killed;
+mod merge_properties;
 mod payloads;
 mod references;
 mod runtime;
