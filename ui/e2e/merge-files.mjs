@@ -4,8 +4,9 @@
 // overlapping. The merge dialog lists the file as a conflict and will
 // not merge until it is settled; taking the source's side there, the
 // merge writes the three-way result on disk; undoing the merge from its
-// card gives main's bytes back.
-// Screenshot: e2e/out/merge-files.png.
+// card gives main's bytes back; switching to the fork with its files
+// (after a preview) puts the fork's bytes back.
+// Screenshots: e2e/out/merge-files.png, e2e/out/switch-files.png.
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { browserSuite, checker, clickOnHover, lastUserText, startScriptedModel, tempDir } from "./lib.mjs";
@@ -88,4 +89,16 @@ await browserSuite("merge-files", { check, finish }, { db: join(dir, "data", "br
   await card.getByRole("button", { name: "Undo merge" }).click();
   await card.filter({ hasText: "undone" }).waitFor({ timeout: 15000 });
   check(file() === MAIN, "undoing the merge gives main's bytes back");
+
+  // Switching to the fork with its files: a preview, then the fork's bytes.
+  if ((await panel.getAttribute("open")) === null) await panel.locator("summary").click();
+  await page.getByRole("button", { name: "Switch to Branch 2 with its files" }).click();
+  const switching = page.getByRole("dialog", { name: "Switch to Branch 2 with its files" });
+  await switching.getByRole("list", { name: "Files the switch would write" }).locator("code", { hasText: "notes.txt" }).waitFor({ timeout: 15000 });
+  await page.screenshot({ path: join(out, "switch-files.png") });
+  check(file() === MAIN, "the switch's preview lists notes.txt and writes nothing");
+  await switching.getByRole("button", { name: "Switch with its files" }).click();
+  await switching.waitFor({ state: "detached", timeout: 15000 });
+  await page.locator("details.branches summary").filter({ hasText: "Branch 2" }).waitFor();
+  check(file() === IDEA, "switched with its files, the fork's notes.txt is back on disk");
 });

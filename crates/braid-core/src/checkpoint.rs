@@ -24,6 +24,9 @@ pub struct RewindPlan {
     pub changed_by_user: Vec<String>,
     /// How many checkpoints it undoes.
     pub undoes: u32,
+    /// The message the files go back to, when the plan chose it (a
+    /// branch's last message).
+    pub at: Option<MessageId>,
 }
 
 /// The plan that undoes `after` (oldest first). Undoing a restore is the
@@ -51,7 +54,7 @@ pub fn rewind<'a>(after: impl IntoIterator<Item = &'a Checkpoint>) -> RewindPlan
         targets.into_values().filter(|t| t.to.as_ref().map(|v| &v.hash) != t.expected.as_ref()).collect();
     by_user.retain(|p| targets.iter().any(|t| &t.path == p));
     by_user.sort();
-    RewindPlan { targets, changed_by_user: by_user, undoes }
+    RewindPlan { targets, changed_by_user: by_user, undoes, at: None }
 }
 
 /// The checkpoints recorded after `at` was sent, oldest first: what

@@ -192,7 +192,7 @@ impl Runtime {
         // Each target was merged with what the file held just now; one that
         // changed again since is left as it is (and said, in `kept`).
         let overwrite = Vec::new();
-        let plan = RewindPlan { targets, changed_by_user: Vec::new(), undoes: 1 };
+        let plan = RewindPlan { targets, changed_by_user: Vec::new(), undoes: 1, at: None };
         let restored = Restored { changes_of: Some(question), ..Restored::to(question) };
         self.restore(id, &root, plan, overwrite, restored).await
     }

@@ -149,6 +149,17 @@ impl Handlers for Runtime {
     async fn undo_merge(&self, context_id: ContextId, merge: MessageId) -> Answer<()> {
         Runtime::undo_merge(self, &context_id, merge).await
     }
+    async fn preview_switch_files(&self, context_id: ContextId, branch_id: BranchId) -> Answer<RewindPreview> {
+        Runtime::preview_switch_files(self, &context_id, branch_id).await
+    }
+    async fn switch_branch_with_files(
+        &self,
+        context_id: ContextId,
+        branch_id: BranchId,
+        overwrite: Vec<String>,
+    ) -> Answer<RewindOutcome> {
+        Runtime::switch_branch_with_files(self, &context_id, branch_id, overwrite).await
+    }
     async fn preview_rewind(&self, context_id: ContextId, message_id: MessageId) -> Answer<RewindPreview> {
         Runtime::preview_rewind(self, &context_id, message_id).await
     }

@@ -120,6 +120,8 @@ pub enum RewindOp {
     /// What rewinding to the message would write. `user`: what the user
     /// changed since the folder was last looked at, recorded first.
     Plan { to: MessageId, user: Vec<braid_protocol::FileDelta>, checkpoints: Recorded },
+    /// What switching to the branch with its files would write.
+    PlanBranch { branch: BranchId, user: Vec<braid_protocol::FileDelta>, checkpoints: Recorded },
     /// What undoing the restore whose note this is would write.
     PlanUndo { note: MessageId, user: Vec<braid_protocol::FileDelta>, checkpoints: Vec<braid_protocol::Checkpoint> },
     /// What the turn holding `at` changed, as it stands (for its review

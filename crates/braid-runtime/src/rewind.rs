@@ -9,8 +9,8 @@ use crate::{Runtime, RuntimeError};
 use braid_core::checkpoint::RewindPlan;
 use braid_core::context::Restored;
 use braid_protocol::{
-    ContextId, ErrorCode, FileDelta, MessageId, RestoreTarget, RewindAction, RewindFile, RewindOutcome, RewindPreview,
-    WireError,
+    BranchId, ContextId, ErrorCode, FileDelta, MessageId, RestoreTarget, RewindAction, RewindFile, RewindOutcome,
+    RewindPreview, WireError,
 };
 use std::path::{Path, PathBuf};
 
@@ -24,6 +24,8 @@ pub(crate) fn failed(e: impl std::fmt::Display) -> RuntimeError {
 enum Goal {
     To(MessageId),
     Undo(MessageId),
+    /// The files as they were at the branch's last message.
+    Branch(BranchId),
 }
 
 impl Runtime {
@@ -52,7 +54,37 @@ impl Runtime {
     }
 
     pub async fn preview_rewind(&self, id: &ContextId, to: MessageId) -> Result<RewindPreview, RuntimeError> {
-        let (root, plan) = self.rewind_plan(id, Goal::To(to)).await?;
+        self.preview(id, Goal::To(to)).await
+    }
+
+    /// What switching to `branch` with its files would write.
+    pub async fn preview_switch_files(&self, id: &ContextId, branch: BranchId) -> Result<RewindPreview, RuntimeError> {
+        self.preview(id, Goal::Branch(branch)).await
+    }
+
+    /// Switches to `branch` and puts the files back as they were at its
+    /// last message: the restore's note goes on the branch, undone like
+    /// any restore. The user's changes since are kept unless named in
+    /// `overwrite`.
+    pub async fn switch_branch_with_files(
+        &self,
+        id: &ContextId,
+        branch: BranchId,
+        overwrite: Vec<String>,
+    ) -> Result<RewindOutcome, RuntimeError> {
+        let (root, plan) = self.rewind_plan(id, Goal::Branch(branch.clone())).await?;
+        self.switch_branch(id, branch).await?;
+        let tip = plan.at.unwrap_or(MessageId(0));
+        self.restore(id, &root, plan, overwrite, Restored::to(tip)).await
+    }
+
+    async fn preview(&self, id: &ContextId, goal: Goal) -> Result<RewindPreview, RuntimeError> {
+        let to = match &goal {
+            Goal::To(to) | Goal::Undo(to) => Some(*to),
+            Goal::Branch(_) => None,
+        };
+        let (root, plan) = self.rewind_plan(id, goal).await?;
+        let to = to.or(plan.at).unwrap_or(MessageId(0));
         let checkpoints = self.shared.checkpoints.clone();
         let checkpoint_count = plan.undoes;
         let files = tokio::task::spawn_blocking(move || {
@@ -85,6 +117,7 @@ impl Runtime {
         let op = match goal {
             Goal::To(to) => RewindOp::Plan { to, user, checkpoints: self.recorded(id)? },
             Goal::Undo(note) => RewindOp::PlanUndo { note, user, checkpoints: self.checkpoints_of(id)? },
+            Goal::Branch(branch) => RewindOp::PlanBranch { branch, user, checkpoints: self.recorded(id)? },
         };
         match self.ask(id, |answer| Input::Rewind { op, answer }).await? {
             RewindAnswer::Plan(plan) => Ok((root, plan)),

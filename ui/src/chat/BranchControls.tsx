@@ -8,6 +8,8 @@ interface Props {
   active: BranchId;
   busy: boolean;
   onSwitch: (b: BranchId) => void;
+  /** Switch with the branch's files (a preview first). */
+  onSwitchWithFiles?: (b: BranchId) => void;
   onRename: (b: BranchId, name: string) => void;
   onPrompt: (b: BranchId, prompt: string | null) => void;
   onDelete: (b: BranchId) => void;
@@ -18,7 +20,7 @@ interface Props {
 /** The conversation's branches: switch, rename, set a branch's own system
  *  prompt, delete (not main, not the one in use). Forking is on each
  *  message. */
-export function BranchControls({ branches, active, busy, onSwitch, onRename, onPrompt, onDelete, onGraph, onMerge }: Props) {
+export function BranchControls({ branches, active, busy, onSwitch, onSwitchWithFiles, onRename, onPrompt, onDelete, onGraph, onMerge }: Props) {
   const confirm = useConfirm();
   const [renaming, setRenaming] = useState<BranchId | null>(null);
   const [prompting, setPrompting] = useState<BranchId | null>(null);
@@ -56,6 +58,9 @@ export function BranchControls({ branches, active, busy, onSwitch, onRename, onP
                 {b.name} <small>{b.message_count} messages</small>
               </button>
             )}
+            {b.id !== active && onSwitchWithFiles ? (
+              <button type="button" className="icon" aria-label={`Switch to ${b.name} with its files`} title={`Switch to ${b.name} and put the files back as they were there`} disabled={busy} onClick={() => onSwitchWithFiles(b.id)}>⇆</button>
+            ) : null}
             {b.id !== active ? (
               <button type="button" className="icon" aria-label={`Merge ${b.name} into ${current?.name ?? active}`} title={`Merge ${b.name} into the branch in use`} disabled={busy} onClick={() => onMerge(b.id)}>⤵</button>
             ) : null}

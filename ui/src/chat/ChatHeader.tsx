@@ -8,6 +8,7 @@ import { FolderControl } from "./FolderControl";
 import { GenerationControls } from "./GenerationControls";
 import { ModeControls, PolicySelect, RoleSelect, SandboxControls } from "./ToolControls";
 import { SentDialog } from "./SentDialog";
+import { SwitchFilesDialog } from "../branches/SwitchFilesDialog";
 import { TeamDialog } from "../team/TeamDialog";
 
 interface Props {
@@ -41,6 +42,8 @@ export function ChatHeader({ backend, noSandbox, snapshot, settings, busy, onMod
   const [models, setModels] = useState<Record<string, string[]>>({});
   const [seeing, setSeeing] = useState(false);
   const [teamOpen, setTeamOpen] = useState(false);
+  const [switching, setSwitching] = useState<BranchId | null>(null);
+  const switchingTo = snapshot?.branches.find((b) => b.id === switching);
   // Ctrl+Shift+I: what the model saw in the last request.
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
@@ -123,6 +126,7 @@ export function ChatHeader({ backend, noSandbox, snapshot, settings, busy, onMod
         active={snapshot.active_branch}
         busy={busy}
         onSwitch={onSwitchBranch}
+        onSwitchWithFiles={setSwitching}
         onRename={onRenameBranch}
         onPrompt={(b, prompt) => backend.setBranchPrompt(snapshot.summary.id, b, prompt).then(onModelChanged, (e: Error) => onError(e.message))}
         onDelete={onDeleteBranch}
@@ -173,6 +177,18 @@ export function ChatHeader({ backend, noSandbox, snapshot, settings, busy, onMod
         <button type="button" className="link" onClick={() => setSeeing(true)} title="Ctrl+Shift+I">What the model sees</button>
       )}
       {seeing ? <SentDialog backend={backend} id={snapshot.summary.id} onClose={() => setSeeing(false)} /> : null}
+      {switchingTo ? (
+        <SwitchFilesDialog
+          backend={backend}
+          id={snapshot.summary.id}
+          branch={switchingTo}
+          onClose={() => setSwitching(null)}
+          onDone={() => {
+            setSwitching(null);
+            onModelChanged();
+          }}
+        />
+      ) : null}
     </header>
   );
 }

@@ -6,6 +6,7 @@
 import { useEffect, useRef, useState } from "react";
 import type { Backend } from "../backend/types";
 import type { ContextId, RewindPreview } from "../generated/protocol";
+import { RewindFileList } from "./RewindFileList";
 
 export type RewindChoice = "files" | "conversation" | "both";
 
@@ -16,8 +17,6 @@ interface Props {
   onChoose: (choice: RewindChoice, overwrite: string[]) => void;
   onClose: () => void;
 }
-
-const ACTION: Record<string, string> = { restore: "restored", remove: "removed", recreate: "written again" };
 
 export function RewindDialog({ backend, id, message, onChoose, onClose }: Props) {
   const dialog = useRef<HTMLDialogElement>(null);
@@ -52,24 +51,7 @@ export function RewindDialog({ backend, id, message, onChoose, onClose }: Props)
             <p>
               Files back as they were when the question was sent ({preview.checkpoints} change{preview.checkpoints === 1 ? "" : "s"} undone). Nothing is written until you choose.
             </p>
-            <ul className="rewind-files" aria-label="Files the rewind would write">
-              {files.map((f) => (
-                <li key={f.path} className={f.changed_by_user ? "yours" : undefined}>
-                  <details>
-                    <summary>
-                      <code>{f.path}</code> — {ACTION[f.action]}
-                      {f.changed_by_user ? <strong> · you changed it since</strong> : null}
-                    </summary>
-                    {f.binary ? <p>Binary or too large to show.</p> : <pre className="diff">{f.diff || "(no textual change)"}</pre>}
-                  </details>
-                  {f.changed_by_user ? (
-                    <label>
-                      <input type="checkbox" checked={overwrite.includes(f.path)} onChange={(e) => toggle(f.path, e.target.checked)} /> overwrite my changes
-                    </label>
-                  ) : null}
-                </li>
-              ))}
-            </ul>
+            <RewindFileList files={files} overwrite={overwrite} onToggle={toggle} />
           </>
         ) : (
           <p>No file changed since this question: only the conversation can be rewound.</p>

@@ -7,7 +7,7 @@ use super::{Context, Step};
 use crate::checkpoint::{after_message, rewind, turn_changes, RewindPlan};
 use crate::machine::Event;
 use braid_protocol::{
-    ChangeAuthor, Checkpoint, ControlKind, ErrorCode, FileDelta, MessageId, MessageType, Timestamp, WireError,
+    BranchId, ChangeAuthor, Checkpoint, ControlKind, ErrorCode, FileDelta, MessageId, MessageType, Timestamp, WireError,
 };
 
 impl Context {
@@ -25,6 +25,28 @@ impl Context {
         let after = after_message(&self.conversation, at, checkpoints)
             .ok_or_else(|| WireError::new(ErrorCode::NotFound, format!("message {at} is not on the branch in use")))?;
         Ok(rewind(after))
+    }
+
+    /// The files as they were at `branch`'s last message: every change
+    /// recorded after it undone, whichever branch made it (the files have
+    /// one history). Switching to the branch with its files writes this.
+    pub fn branch_plan(&self, branch: &BranchId, checkpoints: &[Checkpoint]) -> Result<RewindPlan, WireError> {
+        self.refuse_if_busy()?;
+        let b = self
+            .conversation
+            .branch(branch)
+            .ok_or_else(|| WireError::new(ErrorCode::NotFound, format!("there is no branch {branch}")))?;
+        // A switch to the branch is recorded on it without changing a
+        // file: the branch's files are those of its last other message.
+        let switch = |id: &MessageId| {
+            self.conversation.message(*id).is_some_and(|m| {
+                matches!(&m.body, MessageType::SystemControl { control: ControlKind::BranchSwitch { .. } })
+            })
+        };
+        let tip = b.message_ids.iter().rev().find(|id| !switch(id)).copied().unwrap_or(MessageId(0));
+        let mut after: Vec<&Checkpoint> = checkpoints.iter().filter(|cp| cp.message_id > tip).collect();
+        after.sort_by_key(|cp| cp.id);
+        Ok(RewindPlan { at: Some(tip), ..rewind(after) })
     }
 
     /// The files a restore wrote back as they were before it.

@@ -165,6 +165,24 @@ macro_rules! with_commands {
                 context_id: $crate::ContextId,
                 branch_id: $crate::BranchId,
             } => ();
+            /// What switching to `branch_id` with its files would write: the
+            /// files back as they were at the branch's last message, each
+            /// with its diff; files the user changed since are flagged.
+            /// Changes nothing.
+            preview_switch_files: PreviewSwitchFiles {
+                context_id: $crate::ContextId,
+                branch_id: $crate::BranchId,
+            } => $crate::RewindPreview;
+            /// Switches to `branch_id` and brings its files along: as they
+            /// were at its last message (journaled; undone with
+            /// `undo_rewind`). Files the user changed since are kept
+            /// unless named in `overwrite`. Only at rest.
+            switch_branch_with_files: SwitchBranchWithFiles {
+                context_id: $crate::ContextId,
+                branch_id: $crate::BranchId,
+                #[serde(default)]
+                overwrite: Vec<String>,
+            } => $crate::RewindOutcome;
             /// 1 to 80 characters.
             rename_branch: RenameBranch {
                 context_id: $crate::ContextId,

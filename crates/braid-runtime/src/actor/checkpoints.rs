@@ -53,6 +53,11 @@ impl ContextActor {
                 checkpoints.extend(self.user_changes(user)?);
                 self.ctx.rewind_plan(to, &checkpoints).map(RewindAnswer::Plan)
             }
+            RewindOp::PlanBranch { branch, user, checkpoints } => {
+                let mut checkpoints = self.adopted(checkpoints);
+                checkpoints.extend(self.user_changes(user)?);
+                self.ctx.branch_plan(&branch, &checkpoints).map(RewindAnswer::Plan)
+            }
             RewindOp::PlanUndo { note, user, checkpoints } => {
                 self.user_changes(user)?;
                 self.ctx.undo_plan(note, &checkpoints).map(RewindAnswer::Plan)

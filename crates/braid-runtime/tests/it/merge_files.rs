@@ -146,3 +146,44 @@ async fn a_rebase_answered_again_is_undone_with_its_replayed_turns_and_their_wri
     );
     assert_eq!(read(dir.path(), "a.txt"), None, "what the replay wrote is taken back");
 }
+
+#[tokio::test]
+async fn switching_with_files_puts_the_branch_s_files_back_and_is_undone() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("notes.txt"), BASE).unwrap();
+    let fake = Arc::new(FakeProvider::echo(std::time::Duration::ZERO));
+    let rt = open(dir.path(), fake.clone());
+    let (id, idea) = fork(&rt, &fake).await;
+    rt.switch_branch(&id, idea.clone()).await.unwrap();
+    let theirs = edit(&[("two", "two (idea)")]);
+    write(&rt, &fake, &id, "idea's edit", "notes.txt", &theirs).await;
+    write(&rt, &fake, &id, "idea's new file", "idea.txt", "only on idea\n").await;
+    // Plain switch: the working files stay as they are.
+    rt.switch_branch(&id, BranchId::main()).await.unwrap();
+    assert_eq!(read(dir.path(), "notes.txt").unwrap(), theirs);
+
+    // Back to main's files: as they were at main's last message.
+    let preview = rt.preview_switch_files(&id, BranchId::main()).await.unwrap();
+    let paths: Vec<&str> = preview.files.iter().map(|f| f.path.as_str()).collect();
+    assert_eq!(paths, ["idea.txt", "notes.txt"], "{:?}", preview.files);
+    assert_eq!(read(dir.path(), "notes.txt").unwrap(), theirs, "the preview writes nothing");
+    let done = rt.switch_branch_with_files(&id, BranchId::main(), Vec::new()).await.unwrap();
+    assert_eq!((read(dir.path(), "notes.txt").unwrap(), read(dir.path(), "idea.txt")), (BASE.to_owned(), None));
+
+    // To idea with its files; a file the user changed meanwhile is kept.
+    std::fs::write(dir.path().join("mine.txt"), "mine\n").unwrap();
+    std::fs::write(dir.path().join("notes.txt"), format!("{BASE}mine\n")).unwrap();
+    let preview = rt.preview_switch_files(&id, idea.clone()).await.unwrap();
+    let flagged: Vec<&str> = preview.files.iter().filter(|f| f.changed_by_user).map(|f| f.path.as_str()).collect();
+    assert!(flagged.contains(&"notes.txt"), "{:?}", preview.files);
+    let outcome = rt.switch_branch_with_files(&id, idea.clone(), Vec::new()).await.unwrap();
+    assert!(outcome.kept.contains(&"notes.txt".to_owned()), "{outcome:?}");
+    assert_eq!(read(dir.path(), "notes.txt").unwrap(), format!("{BASE}mine\n"), "the user's edit is kept");
+    assert_eq!(read(dir.path(), "idea.txt").as_deref(), Some("only on idea\n"));
+    assert_eq!(rt.load_context(&id).await.unwrap().active_branch, idea);
+
+    // The switch of files is a restore: undone from its note.
+    rt.undo_rewind(&id, outcome.note).await.unwrap();
+    assert_eq!(read(dir.path(), "idea.txt"), None);
+    let _ = done;
+}
