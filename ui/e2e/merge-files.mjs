@@ -1,7 +1,7 @@
 // A merge carries files, in a real browser against a scripted model (a
 // 135M model will not make given tool calls on cue): a fork and main
 // each rewrite notes.txt by a command — one clean hunk each, one
-// overlapping. The merge dialog lists the file as a conflict and will
+// overlapping. Compare shows the file with the overlap said. The merge dialog lists the file as a conflict and will
 // not merge until it is settled; taking the source's side there, the
 // merge writes the three-way result on disk; undoing the merge from its
 // card gives main's bytes back; switching to the fork with its files
@@ -61,6 +61,18 @@ await browserSuite("merge-files", { check, finish }, { db: join(dir, "data", "br
   await page.locator("details.branches summary").filter({ hasText: "main" }).waitFor();
   await ask("the main edit", true);
   check(file() === MAIN, "main's command rewrote it its own way");
+
+  // Compare, from the graph: the fork's file against the one here.
+  await page.keyboard.press("Control+Shift+H");
+  await page.locator(".graph-row").filter({ hasText: "the idea's edit" }).first().click();
+  await page.getByRole("button", { name: "Compare with main" }).click();
+  const compare = page.getByRole("dialog", { name: "main and Branch 2" });
+  const compared = compare.getByRole("region", { name: "Files Branch 2 has otherwise" });
+  await compared.locator("code", { hasText: "notes.txt" }).waitFor({ timeout: 15000 });
+  check((await compared.innerText()).includes("changed here too, in the same lines"), "compare shows the file both changed, with the overlap said");
+  await compare.getByRole("button", { name: "Close" }).click();
+  await page.keyboard.press("Control+Shift+H");
+  await page.locator(".graph-panel").waitFor({ state: "detached" });
 
   if ((await panel.getAttribute("open")) === null) await panel.locator("summary").click();
   await page.getByRole("button", { name: "Merge Branch 2 into main" }).click();

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import type { Backend } from "../backend/types";
-import type { BranchId, BranchSummary, ContextId, MergeItem, Message } from "../generated/protocol";
+import type { BranchId, BranchSummary, ContextId, MergeFile, MergeItem, Message } from "../generated/protocol";
+import { DiffLines } from "../chat/DiffLines";
 import { describeMessage } from "./describeMessage";
 
 interface Props {
@@ -16,11 +17,12 @@ interface Props {
 }
 
 /** Two branches side by side from their common ancestor: the branch in
- *  use on the left, the other on the right. The other side comes from a
+ *  use on the left, the other on the right, and the files the other
+ *  changed, each against the file here. The other side comes from a
  *  merge preview, so nothing changes. */
 export function CompareDialog({ backend, contextId, branches, active, messages, other, onClose, onMerge }: Props) {
   const dialog = useRef<HTMLDialogElement>(null);
-  const [theirs, setTheirs] = useState<{ base: number | null; items: MergeItem[] } | null>(null);
+  const [theirs, setTheirs] = useState<{ base: number | null; items: MergeItem[]; files: MergeFile[] } | null>(null);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
     const d = dialog.current;
@@ -30,7 +32,7 @@ export function CompareDialog({ backend, contextId, branches, active, messages, 
     let live = true;
     const options = { source: other, strategy: "append" as const, picks: [], missing: "bring" as const, resolutions: [], summary: null, answer_again: false, files: [] };
     backend.previewMerge(contextId, options).then(
-      (p) => live && setTheirs({ base: p.base, items: p.items }),
+      (p) => live && setTheirs({ base: p.base, items: p.items, files: p.files }),
       (e: Error) => live && setError(e.message),
     );
     return () => {
@@ -65,6 +67,23 @@ export function CompareDialog({ backend, contextId, branches, active, messages, 
           </ol>
         </section>
       </div>
+      {theirs?.files.length ? (
+        <section className="compare-files" aria-label={`Files ${name(other)} has otherwise`}>
+          <h3>Files: what {name(other)} changed, against the files here</h3>
+          {theirs.files.map((f) => (
+            <details key={f.path}>
+              <summary>
+                <code>{f.path}</code>{" "}
+                <small>
+                  {f.action === "conflict" ? "changed here too, in the same lines" : f.action === "kept" ? "changed here too" : f.action}
+                  {f.lines ? ` · +${f.lines.added} −${f.lines.removed}` : ""}
+                </small>
+              </summary>
+              {f.diff ? <DiffLines lines={f.diff.split("\n").slice(2)} /> : f.conflict?.marked ? <DiffLines lines={f.conflict.marked.split("\n")} /> : null}
+            </details>
+          ))}
+        </section>
+      ) : null}
       <div className="dialog-buttons">
         <button type="button" onClick={() => dialog.current?.close()}>Close</button>
         <button type="button" className="primary" onClick={() => onMerge(other)}>Merge {name(other)} into {name(active)}…</button>
