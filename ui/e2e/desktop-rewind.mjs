@@ -7,7 +7,11 @@
 // turn 2 removes c.txt and changes b.txt, which the user then edits by
 // hand. The turn's review undoes one hunk of n.txt; the rewind to turn 1
 // previews four files (b.txt flagged), restores the other three and keeps
-// b.txt; its undo brings them back. Screenshots: e2e/out/rewind-desktop-*.png.
+// b.txt; its undo brings them back. Then a fork and main each rewrite
+// notes.txt (one clean hunk each, one overlap): the merge dialog shows the
+// overlap, settled for the fork the merge writes the three-way result,
+// and after a restart its undo gives main's bytes back.
+// Screenshots: e2e/out/rewind-desktop-*.png.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { spawnSync } from "node:child_process";
 import { join } from "node:path";
@@ -22,6 +26,12 @@ mkdirSync(project);
 writeFileSync(join(project, "n.txt"), TEXT);
 writeFileSync(join(project, "b.txt"), "alpha\nbeta\n");
 writeFileSync(join(project, "c.txt"), "keep me\n");
+writeFileSync(join(project, "notes.txt"), TEXT);
+// The merge's two sides of notes.txt: one clean hunk each, one overlap.
+const edit = (pairs) => pairs.reduce((t, [from, to]) => t.replace(`${from}\n`, `${to}\n`), TEXT);
+const IDEA = edit([["three", "three (idea)"], ["ten", "TEN"]]);
+const MAIN = edit([["three", "three (main)"], ["six", "SIX"]]);
+const MERGED = edit([["three", "three (idea)"], ["six", "SIX"], ["ten", "TEN"]]);
 const file = (name) => (existsSync(join(project, name)) ? readFileSync(join(project, name), "utf8") : null);
 
 /** The last question, and how many tool results came after it. */
@@ -46,6 +56,9 @@ const proxy = await startLoggingProxy(8080, new URL(peer.url).origin, (body) => 
     if (results === 1) return { tool: { name: "run_command", args: { command: "sed -i -e s/two/TWO/ -e s/eleven/ELEVEN/ n.txt" } } };
   }
   if (text.includes("Tidy up") && results === 0) return { tool: { name: "run_command", args: { command: "rm c.txt && sed -i s/beta/BETA/ b.txt" } } };
+  for (const [asked, content] of [["Idea's notes", IDEA], ["Main's notes", MAIN]]) {
+    if (text.includes(asked) && results === 0) return { tool: { name: "run_command", args: { command: `printf '%s' '${content}' > notes.txt` } } };
+  }
   return passOn();
 });
 const ENTER = "\uE007";
@@ -74,9 +87,10 @@ await desktopSuite("rewind-desktop", { check, finish }, { data, cleanup: () => {
   await s.click("//button[.='Options']");
 
   const turn = async (text, approvals) => {
-    const before = await s.js("return document.querySelectorAll('.message.user').length");
     await s.type(box, `${text}${ENTER}`);
-    await s.until("the question", `return document.querySelectorAll('.message.user').length > ${before}`, 10000);
+    // The list draws only the rows in view: the question is told by its
+    // text (it is the newest, so drawn) or by the state leaving Idle.
+    await s.until("the question", "return [...document.querySelectorAll('.message.user')].some((m) => m.textContent.includes(arguments[0])) || !(document.querySelector('[data-testid=state]')?.textContent ?? '').startsWith('Idle')", 10000, text);
     // Approves each call as it is asked, until the turn's calls are done.
     const done = "[...document.querySelectorAll('[data-testid=tool-card]')].filter((c) => /done/.test(c.textContent)).length";
     const target = (await s.js(`return ${done}`)) + approvals;
@@ -125,4 +139,42 @@ await desktopSuite("rewind-desktop", { check, finish }, { data, cleanup: () => {
   await s.until("the undo's card", "return [...document.querySelectorAll('[data-testid=restore-card]')].some((c) => c.textContent.includes('File restore undone'))", 15000);
   check(file("plan.txt") === "made by the model\n" && file("c.txt") === null && file("n.txt") === TEXT.replace("two", "TWO"), "undoing the rewind brings the files back as they were");
   await s.shot("undone");
+
+  // A merge with files: a fork and main each rewrite notes.txt; the merge
+  // dialog shows the overlap, settled for the fork; the three-way result
+  // is written; after a restart the merge's undo gives main's bytes back.
+  const branchNamed = (name) => `return (document.querySelector('details.branches summary')?.textContent ?? '').includes(${JSON.stringify(name)})`;
+  await s.clickHidden(".message.assistant", -1, "Fork from here");
+  await s.until("the fork", branchNamed("Branch 2"), 10000);
+  await turn("Idea's notes, please.", 1);
+  check(file("notes.txt") === IDEA, "the fork's command rewrote notes.txt");
+  await s.js("const d = document.querySelector('details.branches'); if (d && !d.open) d.open = true; return true");
+  await s.click("//ul[@aria-label='Branches']//button[starts-with(., 'main ')]");
+  await s.until("main", branchNamed("main"), 10000);
+  await turn("Main's notes, please.", 1);
+  check(file("notes.txt") === MAIN, "main's command rewrote it its own way");
+  await s.js("const d = document.querySelector('details.branches'); if (d && !d.open) d.open = true; return true");
+  await s.click("//button[@aria-label='Merge Branch 2 into main']");
+  const append = "const i = [...document.querySelectorAll('dialog.merge-dialog .strategies label')].find((l) => l.textContent.trim() === 'Append')?.querySelector('input'); if (i && !i.checked) i.click(); return !!i?.checked";
+  await s.until("the Append strategy", append, 10000);
+  const settle = await s.until("the file to settle", "return document.querySelector('dialog.merge-dialog fieldset[aria-label=\"Settle notes.txt\"]')?.textContent ?? ''", 30000);
+  check(settle.includes("three (main)") && settle.includes("three (idea)"), "the merge dialog shows the overlapping lines, each side's");
+  // A script click until it holds: the preview re-renders the fieldset.
+  const theirs = "const i = [...document.querySelectorAll('dialog.merge-dialog fieldset[aria-label=\"Settle notes.txt\"] label')].find((l) => l.textContent.startsWith(\"Take the source's\"))?.querySelector('input'); if (i && !i.checked) i.click(); return !!i?.checked";
+  await s.until("the source's side chosen", theirs, 10000);
+  await s.until("the merge button", "return !document.querySelector('dialog.merge-dialog .primary').disabled", 15000);
+  await sleep(300);
+  await s.shot("merge-files");
+  check(file("notes.txt") === MAIN, "nothing is written before the merge");
+  await s.click("//dialog//button[.='Merge']");
+  await s.until("the dialog to close", "return !document.querySelector('dialog.merge-dialog')", 15000);
+  check(file("notes.txt") === MERGED, "the merge wrote the three-way result: both clean hunks, the fork's side of the overlap");
+
+  await s.close();
+  await sleep(500);
+  const again = await open();
+  await again.until("the merge card", "return !!document.querySelector('[data-testid=merge-card] button')", 30000);
+  await again.js("[...document.querySelectorAll('[data-testid=merge-card] button')].find((b) => b.textContent.includes('Undo merge')).click(); return true");
+  await again.until("the merge undone", "return !!document.querySelector('[data-testid=merge-card].undone')", 15000);
+  check(file("notes.txt") === MAIN, "after a restart, undoing the merge gives main's bytes back");
 });
