@@ -12,7 +12,9 @@
 //! 4. a merge preview of two branches that changed 100 files each (10 of
 //!    them on both sides, far apart) in a 1,000-file workspace: Braid's
 //!    three-way merge of the changed files from its store against
-//!    `git merge-tree --write-tree` on the same trees as commits.
+//!    `git merge-tree --write-tree` on the same trees as commits;
+//! 5. an isolated copy of the 10,000-file workspace (a line of work of its
+//!    own): Braid's copy of the working files against `git worktree add`.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a bench reports by panicking
 
@@ -73,6 +75,7 @@ fn deflated(bytes: &[u8]) -> u64 {
 fn main() {
     let base = tempfile::tempdir().unwrap();
     checkpoint_and_restore(base.path());
+    isolated_copy(base.path());
     space(base.path());
     merge_preview(base.path());
 }
@@ -141,6 +144,32 @@ fn merge_preview(base: &Path) {
     let (b, g) = (median(braid), median(gits));
     println!(
         "merge preview, 1,000 files, 100 changed on each side (10 on both): Braid {b:.1} ms, git merge-tree {g:.1} ms (Braid {:.2}x git's time)",
+        b / g
+    );
+}
+
+/// The 10,000-file workspace of the first part, copied for a line of
+/// work of its own, alternating with a git worktree of it.
+fn isolated_copy(base: &Path) {
+    let root = base.join("ten-thousand");
+    let (mut braid, mut gits) = (Vec::new(), Vec::new());
+    for run in 0..5 {
+        let to = base.join(format!("isolated-{run}"));
+        let t = Instant::now();
+        let copied = braid_checkpoint::isolate::isolate(&root, &to, &[]).unwrap();
+        braid.push(ms(t.elapsed()));
+        assert!(copied.files >= 10_000, "{copied:?}");
+        let tree = base.join(format!("worktree-{run}"));
+        let t = Instant::now();
+        git(&root, &["worktree", "add", "-q", "--detach", tree.to_str().unwrap()]);
+        gits.push(ms(t.elapsed()));
+        std::fs::remove_dir_all(&to).unwrap();
+        std::fs::remove_dir_all(&tree).unwrap();
+        git(&root, &["worktree", "prune"]);
+    }
+    let (b, g) = (median(braid), median(gits));
+    println!(
+        "isolated copy of a 10,000-file workspace: Braid {b:.0} ms, git worktree add {g:.0} ms (Braid {:.2}x git's time)",
         b / g
     );
 }

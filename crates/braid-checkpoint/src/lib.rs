@@ -10,12 +10,15 @@
 //! - [`hunks`]: a text change cut into hunks, and taken back hunk by hunk.
 //! - [`merge`]: two lines of work's files merged three-way against their
 //!   base, with what cannot be merged said as a conflict.
+//! - [`isolate`]: a copy of the working files for a line of work of its
+//!   own (reflinked where the file system can).
 //! - [`restore`]: writing a set of files back to chosen contents, each
 //!   file replaced by a rename and the whole set journaled, so that a
 //!   restore cut short by a crash is completed on the next start.
 
 pub mod changes;
 pub mod hunks;
+pub mod isolate;
 pub mod merge;
 pub mod objects;
 pub mod restore;
