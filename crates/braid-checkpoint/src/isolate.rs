@@ -39,19 +39,9 @@ pub fn isolate(root: &Path, to: &Path, exclude: &[PathBuf]) -> Result<Copied, Ch
 }
 
 fn copy_all(root: &Path, to: &Path, exclude: &[PathBuf]) -> Result<Copied, CheckpointError> {
-    let exclude = exclude.to_vec();
     let (files, links) = (AtomicUsize::new(0), AtomicUsize::new(0));
     let failed: Mutex<Option<CheckpointError>> = Mutex::new(None);
-    let walker = ignore::WalkBuilder::new(root)
-        .hidden(false)
-        .git_ignore(true)
-        .git_global(false)
-        .git_exclude(true)
-        .require_git(false)
-        .parents(false)
-        .follow_links(false)
-        .filter_entry(move |e| e.file_name() != ".git" && !exclude.iter().any(|x| e.path() == x))
-        .build_parallel();
+    let walker = crate::scan::walker(root, exclude.to_vec());
     walker.run(|| {
         Box::new(|entry| {
             let Ok(entry) = entry else { return ignore::WalkState::Continue };

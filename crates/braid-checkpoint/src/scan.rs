@@ -59,16 +59,11 @@ impl Default for Limits {
     }
 }
 
-/// How close to the scan a change time is taken as racy.
-const RACY_NS: i128 = 2_000_000_000;
-
-/// Scans `root`; files whose stat matches `previous` keep its content
-/// name unread, the others are read and kept in `objects`.
-pub fn scan(root: &Path, previous: &Manifest, objects: &Objects, limits: Limits) -> Result<Manifest, CheckpointError> {
-    let started = now_ns();
-    let exclude = limits.exclude.clone();
-    let found: Mutex<Vec<(String, std::fs::Metadata)>> = Mutex::new(Vec::new());
-    let walker = ignore::WalkBuilder::new(root)
+/// A parallel walk of the workspace's files as a checkpoint sees them:
+/// hidden files in, what git ignores and `.git` itself out, links not
+/// followed, `exclude` (absolute paths) never entered.
+pub(crate) fn walker(root: &Path, exclude: Vec<std::path::PathBuf>) -> ignore::WalkParallel {
+    ignore::WalkBuilder::new(root)
         .hidden(false)
         .git_ignore(true)
         .git_global(false)
@@ -77,7 +72,18 @@ pub fn scan(root: &Path, previous: &Manifest, objects: &Objects, limits: Limits)
         .parents(false)
         .follow_links(false)
         .filter_entry(move |e| e.file_name() != ".git" && !exclude.iter().any(|x| e.path() == x))
-        .build_parallel();
+        .build_parallel()
+}
+
+/// How close to the scan a change time is taken as racy.
+const RACY_NS: i128 = 2_000_000_000;
+
+/// Scans `root`; files whose stat matches `previous` keep its content
+/// name unread, the others are read and kept in `objects`.
+pub fn scan(root: &Path, previous: &Manifest, objects: &Objects, limits: Limits) -> Result<Manifest, CheckpointError> {
+    let started = now_ns();
+    let found: Mutex<Vec<(String, std::fs::Metadata)>> = Mutex::new(Vec::new());
+    let walker = walker(root, limits.exclude.clone());
     let mut builder = Collect { root, found: &found, max: limits.max_files };
     walker.visit(&mut builder);
     let found = found.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner);

@@ -18,9 +18,6 @@ use braid_protocol::{
 };
 use std::path::Path;
 
-/// A diff longer than this is not shown (the file is still merged).
-const DIFF_LIMIT: usize = 256 * 1024;
-
 /// What a merge writes, worked out from the files as they are now.
 #[derive(Default)]
 pub(crate) struct FilePlan {
@@ -180,14 +177,11 @@ fn diff(path: &str, now: Option<&[u8]>, then: Option<&[u8]>) -> String {
     let (Some(a), Some(b)) = (text(now.unwrap_or_default()), text(then.unwrap_or_default())) else {
         return String::new();
     };
-    if a.len() + b.len() > DIFF_LIMIT {
+    // Too long to show: the file is still merged.
+    if a.len() + b.len() > crate::rewind::DIFF_LIMIT {
         return String::new();
     }
-    similar::TextDiff::from_lines(a, b)
-        .unified_diff()
-        .context_radius(3)
-        .header(&format!("a/{path}"), &format!("b/{path}"))
-        .to_string()
+    crate::rewind::unified(path, a, b)
 }
 
 /// What undoing a merge writes back: the targets of the core's plan, and

@@ -15,7 +15,16 @@ use braid_protocol::{
 use std::path::{Path, PathBuf};
 
 /// A diff longer than this is not shown (the file is still restored).
-const DIFF_LIMIT: usize = 256 * 1024;
+pub(crate) const DIFF_LIMIT: usize = 256 * 1024;
+
+/// The unified diff of one file from `a` to `b`, as previews show it.
+pub(crate) fn unified(path: &str, a: &str, b: &str) -> String {
+    similar::TextDiff::from_lines(a, b)
+        .unified_diff()
+        .context_radius(3)
+        .header(&format!("a/{path}"), &format!("b/{path}"))
+        .to_string()
+}
 
 pub(crate) fn failed(e: impl std::fmt::Display) -> RuntimeError {
     RuntimeError::Rejected(WireError::new(ErrorCode::Internal, format!("the folder could not be checked: {e}")))
@@ -183,14 +192,7 @@ fn rewind_file(checkpoints: &Checkpoints, root: &Path, t: &RestoreTarget, plan: 
         Some(_) => None,
     };
     let (diff, binary) = match (text(&now), text(&then)) {
-        (Some(a), Some(b)) => {
-            let diff = similar::TextDiff::from_lines(&a, &b)
-                .unified_diff()
-                .context_radius(3)
-                .header(&format!("a/{}", t.path), &format!("b/{}", t.path))
-                .to_string();
-            (diff, false)
-        }
+        (Some(a), Some(b)) => (unified(&t.path, &a, &b), false),
         _ => (String::new(), true),
     };
     RewindFile { path: t.path.clone(), action, diff, binary, changed_by_user: plan.changed_by_user.contains(&t.path) }
