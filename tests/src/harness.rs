@@ -139,3 +139,18 @@ pub fn process_gone(pid: i64) -> bool {
         dead
     })
 }
+
+/// Whether `holds` comes true within [`limit`], looked at every 10 ms:
+/// for what no event reports (a file an executor writes or removes).
+pub async fn eventually<F: std::future::Future<Output = bool>>(holds: impl Fn() -> F) -> bool {
+    let deadline = tokio::time::Instant::now() + limit();
+    loop {
+        if holds().await {
+            return true;
+        }
+        if tokio::time::Instant::now() > deadline {
+            return false;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+}

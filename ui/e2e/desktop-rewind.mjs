@@ -13,10 +13,9 @@
 // and after a restart its undo gives main's bytes back.
 // Screenshots: e2e/out/rewind-desktop-*.png.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { checker, startLoggingProxy, startPeer, tempDir } from "./lib.mjs";
-import { desktopSuite, newConversation, sleep, useLocalServer } from "./webdriver.mjs";
+import { chooseFolder, desktopSuite, newConversation, sleep, useLocalServer } from "./webdriver.mjs";
 
 const TEXT = "one\ntwo\nthree\nfour\nfive\nsix\nseven\neight\nnine\nten\neleven\ntwelve\n";
 const { check, finish } = checker();
@@ -69,22 +68,9 @@ await desktopSuite("rewind-desktop", { check, finish }, { data, cleanup: () => {
   const s = await open();
   await useLocalServer(s, proxy.url);
   await newConversation(s);
-  const x = (...args) => spawnSync("xdotool", args, { env: { ...process.env, DISPLAY: display } }).stdout.toString().trim();
-
   // The folder: the home folder keeps no checkpoints; the project does.
-  await s.until("the header's options", "return [...document.querySelectorAll('button')].some((b) => b.textContent === 'Options')", 15000);
-  await s.click("//button[.='Options']");
-  await s.click("//div[@aria-label='Folder']//button[.='Change…']");
-  let chooser = "";
-  for (let i = 0; i < 150 && !chooser; i++, await sleep(100)) chooser = x("search", "--onlyvisible", "--name", "Choose the conversation's folder").split("\n")[0];
-  x("windowfocus", "--sync", chooser);
-  x("key", "--window", chooser, "ctrl+l");
-  await sleep(300); // the location field appears a moment after Ctrl+L
-  x("type", "--delay", "20", project);
-  x("key", "Return");
-  const moved = await s.until("the project folder", `const t = document.querySelector('[aria-label=Folder] code')?.textContent ?? ''; return t === arguments[0] ? t : ''`, 15000, project).catch(() => "");
-  check(moved === project, `the folder moves to the project through GTK's chooser (${chooser ? "chooser shown" : "no chooser"})`);
-  await s.click("//button[.='Options']");
+  const moved = await chooseFolder(s, display, project);
+  check(moved === project, `the folder moves to the project through GTK's chooser (${moved || "not moved"})`);
 
   const turn = async (text, approvals) => {
     await s.type(box, `${text}${ENTER}`);

@@ -135,8 +135,8 @@ export function lastUserText(body) {
 /** A transparent HTTP proxy on 127.0.0.1:`port` (0: any free one) to `target` (an origin)
  *  that keeps every request body: what Braid really sent to the model.
  *  `script` (optional) sees each chat request's body first and may answer
- *  it itself (as `startScriptedModel`'s `reply`), for a call a small model
- *  will not make on cue; `null` passes it on. */
+ *  it itself (as `startScriptedModel`'s `reply`, or a promise of it), for
+ *  a call a small model will not make on cue; `null` passes it on. */
 export async function startLoggingProxy(port, target, script = () => null) {
   const http = await import("node:http");
   const bodies = [];
@@ -152,15 +152,19 @@ export async function startLoggingProxy(port, target, script = () => null) {
       } catch {
         // Not JSON: passed on as it is.
       }
-      if (scripted) return streamReply(res, scripted);
-      const up = http.request(new URL(req.url, target), { method: req.method, headers: { ...req.headers, host: new URL(target).host } }, (r) => {
-        res.writeHead(r.statusCode ?? 502, r.headers);
-        r.pipe(res);
-      });
-      up.on("error", () => res.destroy());
-      // The client gave up (Cancel): so does the upstream request.
-      res.on("close", () => up.destroy());
-      up.end(body);
+      const passOn = () => {
+        const up = http.request(new URL(req.url, target), { method: req.method, headers: { ...req.headers, host: new URL(target).host } }, (r) => {
+          res.writeHead(r.statusCode ?? 502, r.headers);
+          r.pipe(res);
+        });
+        up.on("error", () => res.destroy());
+        // The client gave up (Cancel): so does the upstream request.
+        res.on("close", () => up.destroy());
+        up.end(body);
+      };
+      // A script may take its time (a promise): to answer once the test
+      // has done something meanwhile.
+      Promise.resolve(scripted).then((r) => (r ? streamReply(res, r) : passOn()));
     });
   });
   await new Promise((ok, fail) => server.once("error", fail).listen(port, "127.0.0.1", ok));

@@ -49,6 +49,30 @@ export async function newConversation(s) {
   await s.until("the composer", "return !!document.querySelector('textarea')", 10000);
 }
 
+/** Moves the open conversation's folder to `folder` through the header's
+ *  Options and GTK's real folder chooser (typed in with xdotool); the
+ *  folder shown after, or "" when it did not move. Options closed after. */
+export async function chooseFolder(s, display, folder) {
+  const x = (...args) => spawnSync("xdotool", args, { env: { ...process.env, DISPLAY: display } }).stdout.toString().trim();
+  await s.until("the header's options", "return [...document.querySelectorAll('button')].some((b) => b.textContent === 'Options')", 15000);
+  await s.click("//button[.='Options']");
+  await s.click("//div[@aria-label='Folder']//button[.='Change…']");
+  let chooser = "";
+  for (let i = 0; i < 150 && !chooser; i++, await sleep(100)) chooser = x("search", "--onlyvisible", "--name", "Choose the conversation's folder").split("\n")[0];
+  x("windowfocus", "--sync", chooser);
+  x("key", "--window", chooser, "ctrl+l");
+  await sleep(300); // the location field appears a moment after Ctrl+L
+  x("type", "--delay", "20", folder);
+  // GTK completes a folder whose only subfolder is .git to that one, the
+  // completion selected: Delete takes it off.
+  await sleep(300);
+  x("key", "Delete");
+  x("key", "Return");
+  const moved = await s.until("the folder", `const t = document.querySelector('[aria-label=Folder] code')?.textContent ?? ''; return t === arguments[0] ? t : ''`, 15000, folder).catch(() => "");
+  await s.click("//button[.='Options']");
+  return moved;
+}
+
 // The state line, the composer, the queue, any notice or error, open
 // dialogs and the last messages, each cut short.
 const DESCRIBE = `const t = (e) => (e?.innerText ?? "").replace(/\\s+/g, " ").trim().slice(0, 120);

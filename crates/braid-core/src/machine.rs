@@ -263,6 +263,9 @@ pub struct ChildRun {
     /// How it ended, as it knows it (its parent may know more: a limit).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub outcome: Option<braid_protocol::ChildOutcome>,
+    /// What came back from its own copy of the workspace, after its end.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub returned: Option<braid_protocol::ChildWorkspace>,
 }
 
 /// What the machine remembers between requests to fit the next one and to

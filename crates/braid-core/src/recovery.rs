@@ -151,7 +151,8 @@ fn children_interrupted(
     let mut agents = agents.agents.clone();
     for a in agents.iter_mut().filter(|a| a.report.is_none()) {
         let outcome = braid_protocol::ChildOutcome::Failed { reason: "interrupted by restart".to_owned() };
-        a.report = Some(braid_protocol::ChildReport { outcome, duration_ms: 0, tokens: 0, note: None });
+        a.report =
+            Some(braid_protocol::ChildReport { outcome, duration_ms: 0, tokens: 0, note: None, workspace: None });
     }
     let (status, output) = crate::subagents::aggregate(&agents);
     MessageType::ToolResult {

@@ -9,8 +9,8 @@ mod child;
 pub use child::Parent;
 
 use braid_protocol::{
-    ChildOf, ChildOutcome, ChildReport, Permission, SubAgentView, SubTask, ToolResultStatus, ToolSource, ToolSpec,
-    MAX_SUB_TASKS, SPAWN_AGENTS, SUBMIT_ERROR, SUBMIT_RESULT,
+    ChildOf, ChildOutcome, ChildReport, ChildWorkspace, IsolationKind, Permission, SubAgentView, SubTask,
+    ToolResultStatus, ToolSource, ToolSpec, MAX_SUB_TASKS, SPAWN_AGENTS, SUBMIT_ERROR, SUBMIT_RESULT,
 };
 use serde_json::{json, Value};
 
@@ -29,7 +29,12 @@ pub fn tool_specs(models: &[String]) -> Vec<ToolSpec> {
             "maxLength": MAX_NAME,
             "description": "a short name for the sub-agent"
         },
-        "instructions": {"type": "string", "minLength": 1, "description": "the whole task"}
+        "instructions": {"type": "string", "minLength": 1, "description": "the whole task"},
+        "isolated": {
+            "type": "boolean",
+            "description": "work in its own copy of the workspace, merged back when it submits (left out: yes when \
+                            several tasks run at once, so they never write over each other)"
+        }
     });
     if models.len() > 1 {
         task["model"] = json!({
@@ -108,6 +113,8 @@ pub fn tasks(arguments: &str) -> Result<Vec<SubTask>, String> {
         return Err(format!("give 1 to {MAX_SUB_TASKS} tasks ({} given)", list.len()));
     }
     let mut tasks: Vec<SubTask> = Vec::with_capacity(list.len());
+    // Parallel lines of work each get a copy unless told otherwise.
+    let isolated_default = list.len() > 1;
     for (i, item) in list.iter().enumerate() {
         let text = |key: &str| item.get(key).and_then(Value::as_str).map(str::trim).filter(|s| !s.is_empty());
         let instructions = text("instructions").ok_or(format!("task {} has no instructions", i + 1))?;
@@ -119,7 +126,12 @@ pub fn tasks(arguments: &str) -> Result<Vec<SubTask>, String> {
         let taken = |n: &str| tasks.iter().any(|t| t.name.eq_ignore_ascii_case(n));
         let name = (1..).map(|k| if k == 1 { given.clone() } else { format!("{given} {k}") }).find(|n| !taken(n));
         let name = name.unwrap_or(given);
-        tasks.push(SubTask { name, instructions: instructions.to_owned(), model: text("model").map(str::to_owned) });
+        tasks.push(SubTask {
+            name,
+            instructions: instructions.to_owned(),
+            model: text("model").map(str::to_owned),
+            isolated: item.get("isolated").and_then(Value::as_bool).unwrap_or(isolated_default),
+        });
     }
     Ok(tasks)
 }
@@ -157,6 +169,35 @@ pub fn submitted(name: &str, arguments: &str) -> ChildOutcome {
     }
 }
 
+/// What became of a child's own copy of the workspace, in a sentence.
+pub fn copy_report(w: &ChildWorkspace) -> String {
+    let mut out = match w.kind {
+        IsolationKind::GitWorktree => "It worked in a git worktree of its own",
+        IsolationKind::Copy => "It worked in a copy of the workspace of its own",
+    }
+    .to_owned();
+    if !w.merged.is_empty() {
+        out.push_str(&format!(", merged back into this one: {}", w.merged.join(", ")));
+    }
+    if !w.conflicts.is_empty() {
+        out.push_str(&format!(
+            " (changed here too in the same lines, so written with both sides between conflict markers: {})",
+            w.conflicts.join(", ")
+        ));
+    }
+    if !w.kept.is_empty() {
+        out.push_str(&format!(", not merged back: {} (kept in {})", w.kept.join(", "), w.folder));
+    }
+    if let Some(problem) = &w.problem {
+        out.push_str(&format!(", {problem}"));
+    }
+    if w.merged.is_empty() && w.kept.is_empty() && w.problem.is_none() {
+        out.push_str(", where it changed no file");
+    }
+    out.push('.');
+    out
+}
+
 /// The one result the parent's model reads: each child's outcome, time
 /// and tokens, in the order the tasks were given. An error only when no
 /// child submitted.
@@ -166,18 +207,20 @@ pub fn aggregate(agents: &[SubAgentView]) -> (ToolResultStatus, String) {
     for (i, a) in agents.iter().enumerate() {
         let head = format!("## {} ({} of {})", a.name, i + 1, agents.len());
         let body = match &a.report {
-            Some(ChildReport { outcome, duration_ms, tokens, note }) => {
+            Some(ChildReport { outcome, duration_ms, tokens, note, workspace }) => {
                 let mut took = format!("{:.1} s, {tokens} tokens", *duration_ms as f64 / 1000.0);
                 if let Some(note) = note {
                     took.push_str("; ");
                     took.push_str(note);
                 }
+                // Where its files went, after what it said.
+                let files = workspace.as_ref().map(|w| format!("\n{}", copy_report(w))).unwrap_or_default();
                 match outcome {
                     ChildOutcome::Submitted { result } => {
                         any = true;
-                        format!("Submitted ({took}):\n{result}")
+                        format!("Submitted ({took}):\n{result}{files}")
                     }
-                    ChildOutcome::Failed { reason } => format!("Failed ({took}): {reason}"),
+                    ChildOutcome::Failed { reason } => format!("Failed ({took}): {reason}{files}"),
                 }
             }
             None => "Failed: it has no result".to_owned(),

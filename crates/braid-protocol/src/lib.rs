@@ -74,8 +74,8 @@ pub use settings::{
 };
 pub use status::{ContextStatus, StatusKind};
 pub use subagents::{
-    ChildOf, ChildOutcome, ChildReport, ChildSummary, SubAgentLimits, SubAgentView, SubAgentsView, SubTask,
-    MAX_SUB_TASKS, SPAWN_AGENTS, SUBMIT_ERROR, SUBMIT_RESULT,
+    ChildOf, ChildOutcome, ChildReport, ChildSummary, ChildWorkspace, IsolationKind, SubAgentLimits, SubAgentView,
+    SubAgentsView, SubTask, MAX_SUB_TASKS, SPAWN_AGENTS, SUBMIT_ERROR, SUBMIT_RESULT,
 };
 pub use team::{
     AgentType, MemberCheck, Team, TeamAction, TeamMember, TeamRoute, TeamView, DEFAULT_TEAM_BUDGET,

@@ -25,6 +25,11 @@ pub struct SubTask {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub model: Option<String>,
+    /// Works in its own copy of the workspace (parallel lines of work never
+    /// write over each other); what it changed is merged back when it
+    /// submits.
+    #[serde(default)]
+    pub isolated: bool,
 }
 
 /// What every child of a conversation runs under (settings).
@@ -56,6 +61,10 @@ pub struct ChildOf {
     pub index: u32,
     pub name: String,
     pub turn_limit: u32,
+    /// The copy of the parent's folder it works in, when it has its own.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub workspace: Option<String>,
 }
 
 /// How a child ended.
@@ -82,6 +91,43 @@ pub struct ChildReport {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub note: Option<String>,
+    /// Where a child with its own copy of the workspace worked, and what
+    /// of it came back.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub workspace: Option<ChildWorkspace>,
+}
+
+/// How a copy of a workspace was made.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum IsolationKind {
+    /// `git worktree add`, with the working changes copied over.
+    GitWorktree,
+    /// The working files copied (reflinks where the file system has them).
+    Copy,
+}
+
+/// A child's own copy of the workspace, after it ended.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct ChildWorkspace {
+    pub folder: String,
+    pub kind: IsolationKind,
+    /// Files merged into the parent's folder.
+    #[serde(default)]
+    pub merged: Vec<String>,
+    /// Of those, the ones both changed in the same lines: written with
+    /// conflict markers (`<<<<<<<`), both sides kept.
+    #[serde(default)]
+    pub conflicts: Vec<String>,
+    /// Changes not merged back (the child failed, or a binary or deleted
+    /// file both changed): the copy is kept at `folder` with them.
+    #[serde(default)]
+    pub kept: Vec<String>,
+    /// Why the copy could not be merged back or removed, if so.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub problem: Option<String>,
 }
 
 /// One task of the running `spawn_agents` call, for the parent's card.
@@ -95,6 +141,9 @@ pub struct SubAgentView {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub report: Option<ChildReport>,
+    /// Works in its own copy of the workspace.
+    #[serde(default)]
+    pub isolated: bool,
 }
 
 /// The parent's running `spawn_agents` call.
@@ -114,4 +163,8 @@ pub struct ChildSummary {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub outcome: Option<ChildOutcome>,
+    /// What came back from its own copy of the workspace, once it has.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub returned: Option<ChildWorkspace>,
 }

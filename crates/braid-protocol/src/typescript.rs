@@ -156,6 +156,8 @@ pub fn generate() -> String {
     decl::<crate::SubTask>(&cfg, &mut out);
     decl::<crate::ChildOf>(&cfg, &mut out);
     decl::<crate::ChildOutcome>(&cfg, &mut out);
+    decl::<crate::IsolationKind>(&cfg, &mut out);
+    decl::<crate::ChildWorkspace>(&cfg, &mut out);
     decl::<crate::ChildReport>(&cfg, &mut out);
     decl::<crate::SubAgentView>(&cfg, &mut out);
     decl::<crate::SubAgentsView>(&cfg, &mut out);

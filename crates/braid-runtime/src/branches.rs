@@ -151,10 +151,11 @@ impl Runtime {
             return Ok(Some((root, FilePlan::default())));
         }
         let (checkpoints, at, options) = (self.shared.checkpoints.clone(), root.clone(), options.clone());
-        let plan = tokio::task::spawn_blocking(move || merge_files::plan(&checkpoints, &at, &sides, &options, keep))
-            .await
-            .map_err(crate::rewind::failed)?
-            .map_err(|e| RuntimeError::Rejected(WireError::new(ErrorCode::InvalidInput, e)))?;
+        let plan =
+            tokio::task::spawn_blocking(move || merge_files::plan(&checkpoints, &at, &sides, &(&options).into(), keep))
+                .await
+                .map_err(crate::rewind::failed)?
+                .map_err(|e| RuntimeError::Rejected(WireError::new(ErrorCode::InvalidInput, e)))?;
         Ok(Some((root, plan)))
     }
 

@@ -20,6 +20,11 @@ pub(crate) struct Checkpoints {
     folders: Mutex<HashMap<PathBuf, Arc<tokio::sync::Mutex<Option<Manifest>>>>>,
 }
 
+/// A folder held: no look, restore or merge of it meanwhile.
+pub(crate) struct Held {
+    _guard: tokio::sync::OwnedMutexGuard<Option<Manifest>>,
+}
+
 /// A change journaled, not yet written, the folder held meanwhile.
 pub(crate) struct Prepared {
     held: tokio::sync::OwnedMutexGuard<Option<Manifest>>,
@@ -121,28 +126,66 @@ impl Checkpoints {
     pub async fn restore(
         &self,
         root: &Path,
-        mut targets: Vec<RestoreTarget>,
+        targets: Vec<RestoreTarget>,
         overwrite: &[String],
     ) -> Result<(Settled, Vec<String>), String> {
         let folder = self.folder(root);
         // One hold for the restore and the look after it: no other call's
         // look can take the restore's writes for the user's in between.
         let mut held = folder.lock().await;
-        let kept = {
-            let (journal, objects, at) = (self.journal(root), self.objects.clone(), root.to_owned());
-            let overwrite = overwrite.to_vec();
-            tokio::task::spawn_blocking(move || {
-                let changed = braid_checkpoint::conflicts(&at, &targets).map_err(|e| e.to_string())?;
-                let kept: Vec<String> =
-                    changed.into_iter().map(|c| c.path).filter(|p| !overwrite.contains(p)).collect();
-                targets.retain(|t| !kept.contains(&t.path));
-                journal.restore(&at, &objects, &targets).map_err(|e| e.to_string())?;
-                Ok::<_, String>(kept)
-            })
-            .await
-            .map_err(|e| e.to_string())??
-        };
+        let kept = self.write_held(root, targets, overwrite).await?;
         Ok((self.settle_held(root, &mut held).await?, kept))
+    }
+
+    /// Holds `root` for a change planned and written under the hold
+    /// ([`Checkpoints::write`]): two copies coming back are merged one
+    /// after the other, each against what the other wrote.
+    pub async fn hold(&self, root: &Path) -> Held {
+        Held { _guard: self.folder(root).lock_owned().await }
+    }
+
+    /// Writes the targets under `root`, journaled, without looking after:
+    /// the tool call running meanwhile (the `spawn_agents` a child's copy
+    /// comes back in) takes them for its own changes. Answered with the
+    /// files left as they are because they changed since the plan.
+    pub async fn write(&self, _held: &Held, root: &Path, targets: Vec<RestoreTarget>) -> Result<Vec<String>, String> {
+        self.write_held(root, targets, &[]).await
+    }
+
+    async fn write_held(
+        &self,
+        root: &Path,
+        mut targets: Vec<RestoreTarget>,
+        overwrite: &[String],
+    ) -> Result<Vec<String>, String> {
+        let (journal, objects, at) = (self.journal(root), self.objects.clone(), root.to_owned());
+        let overwrite = overwrite.to_vec();
+        tokio::task::spawn_blocking(move || {
+            let changed = braid_checkpoint::conflicts(&at, &targets).map_err(|e| e.to_string())?;
+            let kept: Vec<String> = changed.into_iter().map(|c| c.path).filter(|p| !overwrite.contains(p)).collect();
+            targets.retain(|t| !kept.contains(&t.path));
+            journal.restore(&at, &objects, &targets).map_err(|e| e.to_string())?;
+            Ok::<_, String>(kept)
+        })
+        .await
+        .map_err(|e| e.to_string())?
+    }
+
+    /// Looks at a folder that is no conversation's snapshot (a copy, for
+    /// its baseline and what changed in it since): answered with what it
+    /// holds now, compared with `previous`, the contents kept.
+    pub async fn look(&self, root: &Path, previous: Manifest) -> Result<Manifest, String> {
+        let (limits, objects, root) = (self.limits(root), self.objects.clone(), root.to_owned());
+        tokio::task::spawn_blocking(move || {
+            braid_checkpoint::scan(&root, &previous, &objects, limits).map_err(|e| e.to_string())
+        })
+        .await
+        .map_err(|e| e.to_string())?
+    }
+
+    /// Braid's own files under `root`: never copied, never scanned.
+    pub fn own_files(&self, root: &Path) -> Vec<PathBuf> {
+        self.limits(root).exclude
     }
 
     /// Journals a change of `root` whose record is stored next (a merge

@@ -24,6 +24,7 @@ mod fallback;
 mod handlers;
 mod image_task;
 mod images;
+mod isolation;
 mod library;
 mod llm_task;
 mod local_models;

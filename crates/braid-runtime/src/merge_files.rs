@@ -13,8 +13,8 @@ use braid_checkpoint::merge::{merge_file, settle, Conflict, Merged};
 use braid_checkpoint::{hash_of, version, Commit};
 use braid_core::merge::files::FileSide;
 use braid_protocol::{
-    Checkpoint, ContextId, FileConflict, FileConflictKind, FileDelta, FileKind, FileTake, FileVersion, MergeFile,
-    MergeOptions, Resolution, RestoreTarget,
+    Checkpoint, ConflictChoice, ContextId, FileChoice, FileConflict, FileConflictKind, FileDelta, FileKind, FileTake,
+    FileVersion, MergeFile, MergeOptions, Resolution, RestoreTarget,
 };
 use std::path::Path;
 
@@ -41,15 +41,30 @@ enum Rule {
     Base,
 }
 
-fn rule(options: &MergeOptions, path: &str) -> Rule {
-    let explicit = options.files.iter().find(|f| f.path == path).map(|f| f.take.clone());
+fn rule(choices: &Choices, path: &str) -> Rule {
+    let explicit = choices.files.iter().find(|f| f.path == path).map(|f| f.take.clone());
     let key = format!("file:{path}");
-    match options.resolutions.iter().find(|r| r.conflict == key).map(|r| r.resolution) {
+    match choices.resolutions.iter().find(|r| r.conflict == key).map(|r| r.resolution) {
         Some(Resolution::KeepSource) => Rule::Theirs,
         Some(Resolution::KeepTarget) => Rule::Ours,
         Some(Resolution::Drop) => Rule::Base,
         // Both lines of work kept: merged, what overlaps settled apart.
         Some(Resolution::KeepBoth) | None => Rule::Merge(explicit),
+    }
+}
+
+/// The user's say in how the files are merged: how each file both sides
+/// changed in the same lines is settled, and "both branches wrote it"
+/// history conflicts settled by side.
+#[derive(Default)]
+pub(crate) struct Choices<'a> {
+    pub files: &'a [FileChoice],
+    pub resolutions: &'a [ConflictChoice],
+}
+
+impl<'a> From<&'a MergeOptions> for Choices<'a> {
+    fn from(options: &'a MergeOptions) -> Choices<'a> {
+        Choices { files: &options.files, resolutions: &options.resolutions }
     }
 }
 
@@ -60,7 +75,7 @@ pub(crate) fn plan(
     checkpoints: &Checkpoints,
     root: &Path,
     sides: &[FileSide],
-    options: &MergeOptions,
+    options: &Choices,
     keep: bool,
 ) -> Result<FilePlan, String> {
     let mut out = FilePlan::default();

@@ -48,7 +48,9 @@ impl Runtime {
     pub(crate) fn recorded(&self, id: &ContextId) -> Result<Recorded, RuntimeError> {
         let store = self.shared.lock_store();
         let mut children = Vec::new();
-        for child in store.children_of(id)? {
+        // A child in its own copy changed the copy; what came back of it
+        // is the parent's own checkpoint.
+        for child in store.children_of(id)?.into_iter().filter(|c| c.child.workspace.is_none()) {
             let mut all = store.checkpoints(&child.context_id)?;
             let mut below: Vec<ContextId> = vec![child.context_id.clone()];
             while let Some(parent) = below.pop() {

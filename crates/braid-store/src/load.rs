@@ -54,19 +54,22 @@ impl Store {
     /// out); a child whose stored state cannot be read is skipped.
     pub fn children_of(&self, parent: &ContextId) -> Result<Vec<braid_protocol::ChildSummary>, StoreError> {
         let mut stmt = self.conn.prepare_cached(
-            "SELECT id, json_extract(state_json, '$.config.child'), status_json, json_extract(state_json, '$.child.outcome') FROM contexts
+            "SELECT id, json_extract(state_json, '$.config.child'), status_json, json_extract(state_json, '$.child.outcome'),
+                    json_extract(state_json, '$.child.returned') FROM contexts
              WHERE iif(json_valid(state_json), json_extract(state_json, '$.config.child.parent') = ?1, 0)
              ORDER BY created_at, id",
         )?;
         let rows = stmt.query_map([&parent.0], |r| {
-            Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?, r.get::<_, String>(2)?, r.get::<_, Option<String>>(3)?))
+            let text = |i| r.get::<_, Option<String>>(i);
+            Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?, r.get::<_, String>(2)?, text(3)?, text(4)?))
         })?;
         let mut out = Vec::new();
         for row in rows {
-            let (id, child, status, outcome) = row?;
+            let (id, child, status, outcome, returned) = row?;
             if let (Ok(child), Ok(status)) = (serde_json::from_str(&child), serde_json::from_str(&status)) {
                 let outcome = outcome.and_then(|o| serde_json::from_str(&o).ok());
-                out.push(braid_protocol::ChildSummary { context_id: ContextId(id), child, status, outcome });
+                let returned = returned.and_then(|o| serde_json::from_str(&o).ok());
+                out.push(braid_protocol::ChildSummary { context_id: ContextId(id), child, status, outcome, returned });
             }
         }
         Ok(out)

@@ -7,6 +7,7 @@ mod images;
 mod mcp_pins;
 mod mcp_protocols;
 mod providers;
+mod subagent_copies;
 mod subagents;
 mod team;
 mod transfer;

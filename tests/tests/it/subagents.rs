@@ -27,16 +27,16 @@ fn config(dir: &Path, configure: impl FnOnce(&mut RuntimeConfig)) -> RuntimeConf
     c
 }
 
-fn open(dir: &Path, configure: impl FnOnce(&mut RuntimeConfig)) -> Runtime {
+pub(crate) fn open(dir: &Path, configure: impl FnOnce(&mut RuntimeConfig)) -> Runtime {
     Runtime::open(config(dir, configure), Arc::new(FakeProvider::answering(respond))).unwrap().0
 }
 
-fn spawn(tasks: serde_json::Value) -> NewMessage {
+pub(crate) fn spawn(tasks: serde_json::Value) -> NewMessage {
     NewMessage::user_text(&format!("SPAWN {}", json!({ "tasks": tasks })))
 }
 
 /// The `spawn_agents` call's result in the parent.
-fn spawn_result(snapshot: &ContextSnapshot) -> (ToolResultStatus, String) {
+pub(crate) fn spawn_result(snapshot: &ContextSnapshot) -> (ToolResultStatus, String) {
     snapshot
         .messages
         .iter()
@@ -50,7 +50,11 @@ fn spawn_result(snapshot: &ContextSnapshot) -> (ToolResultStatus, String) {
 }
 
 /// The parent's sub-agents as its events report them, until `done` holds.
-async fn agents_until(rt: &Runtime, parent: &ContextId, done: impl Fn(&SubAgentsView) -> bool) -> SubAgentsView {
+pub(crate) async fn agents_until(
+    rt: &Runtime,
+    parent: &ContextId,
+    done: impl Fn(&SubAgentsView) -> bool,
+) -> SubAgentsView {
     let (snapshot, mut sub) = rt.subscribe(parent).await.unwrap();
     if let Some(view) = snapshot.sub_agents.filter(|v| done(v)) {
         return view;
@@ -66,7 +70,7 @@ async fn agents_until(rt: &Runtime, parent: &ContextId, done: impl Fn(&SubAgents
     }
 }
 
-fn started(view: &SubAgentsView) -> Vec<ContextId> {
+pub(crate) fn started(view: &SubAgentsView) -> Vec<ContextId> {
     view.agents.iter().filter_map(|a| a.context_id.clone()).collect()
 }
 
@@ -143,7 +147,11 @@ async fn children_run_within_the_limit_and_each_outcome_reaches_the_parent() {
     let crowder = rt.load_context(&crowder).await.unwrap();
     let child = crowder.child.clone().unwrap();
     assert_eq!((child.parent, child.name.as_str(), child.index), (parent.clone(), "crowder", 3));
-    assert_eq!(crowder.summary.working_dir, snapshot.summary.working_dir);
+    // Tasks run at once each work in a copy of the parent's folder, gone
+    // once it is merged back (here: nothing changed).
+    assert_ne!(crowder.summary.working_dir, snapshot.summary.working_dir);
+    assert_eq!(child.workspace.as_deref(), Some(crowder.summary.working_dir.as_str()));
+    assert!(!std::path::Path::new(&crowder.summary.working_dir).exists());
     let refused = braid_testkit::script::results(&crowder.messages);
     assert_eq!(refused.len(), 3, "both crowded calls refused, then the submission: {refused:?}");
     assert!(refused[..2].iter().all(|r| r.2.contains("submit_result must be the only tool call")));
@@ -178,7 +186,8 @@ async fn cancelling_the_parent_cancels_every_child_and_kills_their_commands() {
     let full = braid_protocol::Sandbox { level: braid_protocol::SandboxLevel::FullAccess, ..Default::default() };
     let rt = open(dir.path(), |c| c.machine.tools.sandbox = full);
     let parent = rt.create_context(None, None).await.unwrap().id;
-    let run = |n: u32| json!({ "name": format!("sleeper {n}"), "instructions": format!("RUN echo $$ > pid{n}; exec sleep 30") });
+    // In the parent's folder, where the test reads the pids.
+    let run = |n: u32| json!({ "name": format!("sleeper {n}"), "instructions": format!("RUN echo $$ > pid{n}; exec sleep 30"), "isolated": false });
     rt.send_message(&parent, spawn(json!([run(1), run(2)])), false).await.unwrap();
     let view = agents_until(&rt, &parent, |v| started(v).len() == 2).await;
     for child in started(&view) {

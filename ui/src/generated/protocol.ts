@@ -638,7 +638,13 @@ name: string, instructions: string,
  * A model of the parent's provider (or `provider/model`); `None`: the
  * parent's model.
  */
-model?: string, };
+model?: string, 
+/**
+ * Works in its own copy of the workspace (parallel lines of work never
+ * write over each other); what it changed is merged back when it
+ * submits.
+ */
+isolated: boolean, };
 
 export type ChildOf = { parent: ContextId, 
 /**
@@ -648,9 +654,35 @@ call_id: CallId,
 /**
  * The task's place in that call, from 0.
  */
-index: number, name: string, turn_limit: number, };
+index: number, name: string, turn_limit: number, 
+/**
+ * The copy of the parent's folder it works in, when it has its own.
+ */
+workspace?: string, };
 
 export type ChildOutcome = { "kind": "submitted", result: string, } | { "kind": "failed", reason: string, };
+
+export type IsolationKind = "git_worktree" | "copy";
+
+export type ChildWorkspace = { folder: string, kind: IsolationKind, 
+/**
+ * Files merged into the parent's folder.
+ */
+merged: Array<string>, 
+/**
+ * Of those, the ones both changed in the same lines: written with
+ * conflict markers (`<<<<<<<`), both sides kept.
+ */
+conflicts: Array<string>, 
+/**
+ * Changes not merged back (the child failed, or a binary or deleted
+ * file both changed): the copy is kept at `folder` with them.
+ */
+kept: Array<string>, 
+/**
+ * Why the copy could not be merged back or removed, if so.
+ */
+problem?: string, };
 
 export type ChildReport = { outcome: ChildOutcome, duration_ms: number, 
 /**
@@ -661,13 +693,22 @@ tokens: number,
  * What the model should know about how the child ran (a model asked
  * for that is not available, so the parent's ran it).
  */
-note?: string, };
+note?: string, 
+/**
+ * Where a child with its own copy of the workspace worked, and what
+ * of it came back.
+ */
+workspace?: ChildWorkspace, };
 
 export type SubAgentView = { name: string, 
 /**
  * Set once the child's conversation exists (it waits until then).
  */
-context_id?: ContextId, report?: ChildReport, };
+context_id?: ContextId, report?: ChildReport, 
+/**
+ * Works in its own copy of the workspace.
+ */
+isolated: boolean, };
 
 export type SubAgentsView = { call_id: CallId, agents: Array<SubAgentView>, };
 
@@ -675,7 +716,11 @@ export type ChildSummary = { context_id: ContextId, child: ChildOf, status: Cont
 /**
  * How it ended, once it has.
  */
-outcome?: ChildOutcome, };
+outcome?: ChildOutcome, 
+/**
+ * What came back from its own copy of the workspace, once it has.
+ */
+returned?: ChildWorkspace, };
 
 export type SubAgentLimits = { 
 /**

@@ -21,6 +21,11 @@ export function ChildRows({ callId }: { callId: string }) {
         <li key={r.name} className={r.ended ? `child-${r.ended}` : undefined}>
           <span className="child-name">{r.name}</span>
           <span className="child-state">{r.state}</span>
+          {r.copy ? (
+            <span className="child-copy" title={r.copy.detail}>
+              {r.copy.label}
+            </span>
+          ) : null}
           {r.id && open ? (
             <button type="button" className="link" aria-label={`Open ${r.name}'s conversation`} onClick={() => open(r.id!)}>
               Open

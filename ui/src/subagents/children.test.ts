@@ -1,14 +1,14 @@
 import { describe, expect, it } from "vitest";
 import type { ChildSummary, SubAgentsView } from "../generated/protocol";
-import { childRows, reportText } from "./children";
+import { childRows, copyText, reportText } from "./children";
 
 const live: SubAgentsView = {
   call_id: "spawn",
   agents: [
-    { name: "fixer", context_id: "c1", report: { outcome: { kind: "submitted", result: "done" }, duration_ms: 1500, tokens: 1234 } },
-    { name: "quitter", context_id: "c2", report: { outcome: { kind: "failed", reason: "it gave up: no file" }, duration_ms: 200, tokens: 0 } },
-    { name: "runner", context_id: "c3" },
-    { name: "waiter" },
+    { name: "fixer", context_id: "c1", isolated: false, report: { outcome: { kind: "submitted", result: "done" }, duration_ms: 1500, tokens: 1234 } },
+    { name: "quitter", context_id: "c2", isolated: false, report: { outcome: { kind: "failed", reason: "it gave up: no file" }, duration_ms: 200, tokens: 0 } },
+    { name: "runner", context_id: "c3", isolated: true },
+    { name: "waiter", isolated: false },
   ],
 };
 
@@ -21,6 +21,16 @@ describe("sub-agent rows", () => {
       ["runner", "c3", "Executing tool 1/1: run_command", null],
       ["waiter", null, "waiting for a free slot", null],
     ]);
+    expect(rows.map((r) => r.copy?.label ?? null)).toEqual([null, null, "own copy", null]);
+  });
+
+  it("say what came back from a child's own copy, and what stayed in it", () => {
+    const back = copyText({ folder: "/copies/c1", kind: "git_worktree", merged: ["a.txt", "b.txt"], conflicts: ["a.txt"], kept: [] });
+    expect(back.label).toBe("own git worktree · 2 files merged back · conflict markers in a.txt");
+    expect(back.detail).toBe("/copies/c1\nmerged: a.txt, b.txt");
+    const kept = copyText({ folder: "/copies/c2", kind: "copy", merged: [], conflicts: [], kept: ["logo.png"], problem: "it did not finish" });
+    expect(kept.label).toBe("own copy · nothing merged back · kept in the copy: logo.png");
+    expect(kept.detail).toBe("/copies/c2\nit did not finish");
   });
 
   it("list a finished call's stored children in task order, and only that call's", () => {
@@ -38,6 +48,9 @@ describe("sub-agent rows", () => {
       ["first", "a", "submitted"],
       ["second", "b", "failed: it was cancelled"],
     ]);
+    const returned = { folder: "/copies/a", kind: "copy" as const, merged: ["x.txt"], conflicts: [], kept: [] };
+    const copied = [{ ...stored[2], child: { ...stored[2].child, workspace: "/copies/a" }, returned }];
+    expect(childRows("spawn", null, {}, copied, 0)[0].copy?.label).toBe("own copy · 1 file merged back");
     expect(childRows("spawn", { ...live, call_id: "other" }, {}, stored, 0).map((r) => r.name)).toEqual(["first", "second"]);
   });
 

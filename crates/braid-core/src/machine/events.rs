@@ -261,6 +261,9 @@ pub enum Event {
         index: u32,
         report: braid_protocol::ChildReport,
     },
+    /// A child's own copy of the workspace was merged back into its
+    /// parent's folder, or kept, after the child ended.
+    CopyReturned(Box<braid_protocol::ChildWorkspace>),
 }
 
 impl Event {
@@ -316,6 +319,7 @@ impl Event {
             Event::SteerTeam { .. } => "steer_team",
             Event::SubAgentStarted { .. } => "sub_agent_started",
             Event::SubAgentFinished { .. } => "sub_agent_finished",
+            Event::CopyReturned(_) => "copy_returned",
         }
     }
 }

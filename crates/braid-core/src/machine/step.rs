@@ -221,6 +221,7 @@ impl Step<'_> {
             Event::SteerTeam { action } => self.steer(action),
             Event::SubAgentStarted { call_id, index, context_id } => self.sub_agent_started(call_id, index, context_id),
             Event::SubAgentFinished { call_id, index, report } => self.sub_agent_finished(call_id, index, report),
+            Event::CopyReturned(returned) => self.copy_returned(*returned),
         }
     }
 

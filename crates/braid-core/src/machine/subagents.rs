@@ -28,7 +28,12 @@ impl Step<'_> {
                 return false;
             }
         };
-        let agents = tasks.iter().map(|t| SubAgentView { name: t.name.clone(), context_id: None, report: None });
+        let agents = tasks.iter().map(|t| SubAgentView {
+            name: t.name.clone(),
+            context_id: None,
+            report: None,
+            isolated: t.isolated,
+        });
         self.s.agents = Some(SubAgentsView { call_id: call.id.clone(), agents: agents.collect() });
         if let Some(round) = self.s.round.as_mut() {
             round.running = Some(call.id.clone());
@@ -73,7 +78,7 @@ impl Step<'_> {
         let call_id = agents.call_id.clone();
         for a in agents.agents.iter_mut().filter(|a| a.report.is_none()) {
             let outcome = ChildOutcome::Failed { reason: why.to_owned() };
-            a.report = Some(ChildReport { outcome, duration_ms: 0, tokens: 0, note: None });
+            a.report = Some(ChildReport { outcome, duration_ms: 0, tokens: 0, note: None, workspace: None });
         }
         self.run(Effect::StopSubAgents { call_id: call_id.clone() });
         let outcome = self.agents_outcome();
@@ -125,6 +130,15 @@ impl Step<'_> {
         };
         self.append_result(call.id.clone(), ToolOutcome::success(said.to_owned()));
         self.end_child(outcome);
+    }
+
+    /// Kept with the child, for its parent's card after the call.
+    pub(super) fn copy_returned(&mut self, returned: braid_protocol::ChildWorkspace) {
+        if self.is_child() {
+            self.s.child.returned = Some(returned);
+            let effect = self.update_effect();
+            self.run(effect);
+        }
     }
 
     fn end_child(&mut self, outcome: ChildOutcome) {

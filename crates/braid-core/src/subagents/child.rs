@@ -1,9 +1,10 @@
 //! What a sub-agent inherits: a conversation of its own in the parent's
-//! folder, with the parent's tool policy, mode, role, sandbox and
-//! generation settings, the parent's model unless its task names an
-//! available one, a title that names both, and the turn limit in place of
-//! the loop's depth. The runtime hands over the facts (a new id, the time,
-//! the defaults, the models available) and creates what this returns.
+//! folder (or in a copy of it made for the child), with the parent's tool
+//! policy, mode, role, sandbox and generation settings, the parent's model
+//! unless its task names an available one, a title that names both, and
+//! the turn limit in place of the loop's depth. The runtime hands over the
+//! facts (a new id, the time, the defaults, the models available, the
+//! copy it made) and creates what this returns.
 
 use crate::context::{Context, ContextMeta};
 use crate::machine::{ContextState, MachineConfig};
@@ -56,7 +57,8 @@ impl Parent {
     }
 
     /// The child's conversation, new: `defaults` are the machine's
-    /// settings for any new conversation.
+    /// settings for any new conversation; `copy`, the copy of the
+    /// parent's folder made for it, when its task works in its own.
     #[allow(clippy::too_many_arguments)] // each is one fact the runtime hands over
     pub fn child(
         &self,
@@ -67,12 +69,13 @@ impl Parent {
         defaults: &MachineConfig,
         id: ContextId,
         now: Timestamp,
+        copy: Option<String>,
     ) -> Context {
         let (call_id, index) = seat;
         let meta = ContextMeta {
             id: id.clone(),
             title: format!("{} · sub-agent of {}", task.name, self.title),
-            working_dir: self.working_dir.clone(),
+            working_dir: copy.clone().unwrap_or_else(|| self.working_dir.clone()),
             created_at: now,
             updated_at: now,
             model,
@@ -90,6 +93,7 @@ impl Parent {
             index,
             name: task.name.clone(),
             turn_limit: limits.turn_limit,
+            workspace: copy,
         });
         Context::new(meta, state, Conversation::new(now))
     }

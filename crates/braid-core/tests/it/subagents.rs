@@ -29,6 +29,7 @@ fn child(turn_limit: u32) -> Sim {
         index: 0,
         name: "scout".into(),
         turn_limit,
+        workspace: None,
     });
     sim
 }
@@ -43,7 +44,7 @@ fn spawned(fx: &[Effect]) -> Option<Vec<braid_protocol::SubTask>> {
 }
 
 fn report(outcome: ChildOutcome) -> ChildReport {
-    ChildReport { outcome, duration_ms: 1_500, tokens: 42, note: None }
+    ChildReport { outcome, duration_ms: 1_500, tokens: 42, note: None, workspace: None }
 }
 
 fn submitted(text: &str) -> ChildReport {
@@ -393,7 +394,7 @@ fn a_child_inherits_the_parent_s_folder_policy_and_model_unless_its_task_names_o
     sim.ctx.meta.model = Some(choice("p", "big"));
     let parent = braid_core::subagents::Parent::of(&sim.ctx);
     let available = ["p/big".to_owned(), "q/small".to_owned()];
-    let task = SubTask { name: "scan".into(), instructions: "look".into(), model: None };
+    let task = SubTask { name: "scan".into(), instructions: "look".into(), model: None, isolated: false };
     assert_eq!(parent.model_for(&task, &available), (Some(choice("p", "big")), None), "the parent's by default");
     let named = SubTask { model: Some("small".into()), ..task.clone() };
     assert_eq!(parent.model_for(&named, &available), (Some(choice("q", "small")), None), "named by its model part");
@@ -413,6 +414,7 @@ fn a_child_inherits_the_parent_s_folder_policy_and_model_unless_its_task_names_o
         &defaults,
         ContextId("kid".into()),
         sim.now,
+        None,
     );
     assert_eq!(kid.meta.title, "scan · sub-agent of New conversation");
     assert_eq!((kid.meta.working_dir.as_str(), kid.meta.model.clone()), ("/sim", Some(choice("q", "small"))));
@@ -424,4 +426,69 @@ fn a_child_inherits_the_parent_s_folder_policy_and_model_unless_its_task_names_o
         ("ctx-sim", "spawn", 2, 5)
     );
     assert!(kid.conversation.active_messages().next().is_none(), "it starts empty");
+    assert_eq!(seat.workspace, None, "it works in the parent's folder");
+
+    // Given a copy of the folder, it works there, and says so.
+    let copy = Some("/copies/kid".to_owned());
+    let kid = parent.child(&task, (&call, 0), limits, None, &defaults, ContextId("kid2".into()), sim.now, copy.clone());
+    assert_eq!(kid.meta.working_dir, "/copies/kid");
+    assert_eq!(kid.state.config.child.unwrap().workspace, copy);
+}
+
+/// What came back of a child's copy is kept with the child (its parent's
+/// card shows it after the call); a conversation that is no child keeps
+/// nothing.
+#[test]
+fn a_child_keeps_what_came_back_of_its_copy() {
+    use braid_protocol::{ChildWorkspace, IsolationKind};
+    let returned = ChildWorkspace {
+        folder: "/copies/a".into(),
+        kind: IsolationKind::GitWorktree,
+        merged: vec!["a.txt".into()],
+        conflicts: vec![],
+        kept: vec![],
+        problem: None,
+    };
+    let mut kid = child(5);
+    kid.send(Event::CopyReturned(Box::new(returned.clone())));
+    assert_eq!(kid.state.child.returned, Some(returned.clone()));
+    let mut other = parent();
+    other.send(Event::CopyReturned(Box::new(returned)));
+    assert_eq!(other.state.child.returned, None);
+}
+
+/// Tasks run at once each get their own copy of the workspace unless the
+/// model says otherwise; one task works in the parent's folder.
+#[test]
+fn parallel_tasks_are_isolated_unless_told_otherwise() {
+    let isolated =
+        |args: &str| -> Vec<bool> { braid_core::subagents::tasks(args).unwrap().iter().map(|t| t.isolated).collect() };
+    assert_eq!(isolated(r#"{"tasks":[{"instructions":"x"}]}"#), [false]);
+    assert_eq!(isolated(r#"{"tasks":[{"instructions":"x","isolated":true}]}"#), [true]);
+    assert_eq!(isolated(r#"{"tasks":[{"instructions":"x"},{"instructions":"y","isolated":false}]}"#), [true, false]);
+}
+
+/// What the parent's model reads of a child's copy: what came back, what
+/// was written with markers, what stayed behind and where.
+#[test]
+fn the_result_says_what_came_back_from_a_childs_copy() {
+    use braid_protocol::{ChildWorkspace, IsolationKind, SubAgentView};
+    let workspace = ChildWorkspace {
+        folder: "/copies/a".into(),
+        kind: IsolationKind::Copy,
+        merged: vec!["notes.txt".into(), "src/a.rs".into()],
+        conflicts: vec!["notes.txt".into()],
+        kept: vec!["logo.png".into()],
+        problem: None,
+    };
+    let agent = SubAgentView {
+        name: "a".into(),
+        context_id: None,
+        report: Some(ChildReport { workspace: Some(workspace), ..submitted("done") }),
+        isolated: true,
+    };
+    let (_, text) = braid_core::subagents::aggregate(&[agent]);
+    assert!(text.contains("merged back into this one: notes.txt, src/a.rs"), "{text}");
+    assert!(text.contains("conflict markers: notes.txt"), "{text}");
+    assert!(text.contains("not merged back: logo.png (kept in /copies/a)"), "{text}");
 }

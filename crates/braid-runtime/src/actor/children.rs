@@ -10,9 +10,14 @@ impl ContextActor {
     pub(super) fn sub_agent_effect(&mut self, effect: Effect) {
         match effect {
             Effect::SpawnAgents { call_id, tasks } => {
+                // Children in copies come back as the call's own changes,
+                // looked at as around any tool call.
+                let isolated = tasks.iter().any(|t| t.isolated);
+                let watch = isolated.then(|| self.turn_of(&call_id).and_then(|t| self.watch(t))).flatten();
                 let parent = ParentFacts {
                     inherited: braid_core::subagents::Parent::of(&self.ctx),
                     mailbox: self.mailbox.clone(),
+                    watch: watch.map(std::sync::Arc::new),
                 };
                 self.sub_agents = Some(subagents::spawn(self.shared.clone(), parent, call_id, tasks));
             }

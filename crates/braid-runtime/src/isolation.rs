@@ -1,0 +1,263 @@
+//! A copy of a workspace for a line of work of its own (a sub-agent), so
+//! parallel lines never write over each other: a git worktree when the
+//! folder is a git repository — its working changes copied over, so the
+//! copy starts where the folder is, not at its last commit — and a copy
+//! of the working files otherwise (`braid_checkpoint::isolate`: reflinks
+//! where the file system has them). What the copy holds when made is its
+//! baseline; what changed in it since goes back, merged three-way with
+//! the folder it came from (`merge_files`), and the copy is removed only
+//! when nothing of it would be lost.
+
+use crate::checkpoints::Checkpoints;
+use crate::merge_files::{self, Choices};
+use braid_checkpoint::{changes, Manifest};
+use braid_core::merge::files::FileSide;
+use braid_protocol::{ChildWorkspace, FileChoice, FileConflictKind, FileTake, IsolationKind};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::Arc;
+
+pub(crate) struct Isolation {
+    pub root: PathBuf,
+    pub kind: IsolationKind,
+    source: PathBuf,
+    baseline: Manifest,
+    checkpoints: Arc<Checkpoints>,
+    /// Merged back or given up: nothing is left to do when dropped.
+    ended: bool,
+}
+
+/// Where copies are made: beside Braid's data folder, never in it — a
+/// sandboxed command sees a hidden folder that its workspace is in, so a
+/// copy inside the data folder would show it Braid's keys.
+pub(crate) fn copies_dir(db_path: &Path) -> PathBuf {
+    let data = db_path.parent().unwrap_or(Path::new("."));
+    let name = data.file_name().map_or_else(|| "braid".into(), |n| n.to_string_lossy().into_owned());
+    data.with_file_name(format!("{name}-copies"))
+}
+
+impl Isolation {
+    /// A copy of `source` named `name` under `dir`, and its baseline.
+    pub async fn make(
+        checkpoints: &Arc<Checkpoints>,
+        source: &Path,
+        dir: &Path,
+        name: &str,
+    ) -> Result<Isolation, String> {
+        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        let to = dir.join(name);
+        let (from, at, exclude) = (source.to_owned(), to.clone(), checkpoints.own_files(source));
+        let kind =
+            tokio::task::spawn_blocking(move || copy(&from, &at, &exclude)).await.map_err(|e| e.to_string())??;
+        let mut made = Isolation {
+            root: to,
+            kind,
+            source: source.to_owned(),
+            baseline: Manifest::default(),
+            checkpoints: checkpoints.clone(),
+            ended: false,
+        };
+        match checkpoints.look(&made.root, Manifest::default()).await {
+            Ok(baseline) => {
+                made.baseline = baseline;
+                Ok(made)
+            }
+            Err(e) => {
+                made.remove();
+                made.ended = true;
+                Err(e)
+            }
+        }
+    }
+
+    /// Merges what changed in the copy into the folder it came from —
+    /// clean changes as they are, lines both changed with conflict
+    /// markers (both sides kept), a binary or deleted file both changed
+    /// left in the copy — and removes the copy when nothing is left in
+    /// it. With `merge` false (the line of work failed) nothing goes
+    /// back: a copy holding changes is kept.
+    pub async fn end(mut self, merge: bool) -> ChildWorkspace {
+        self.ended = true;
+        self.conclude(merge).await
+    }
+
+    async fn conclude(&self, merge: bool) -> ChildWorkspace {
+        let checkpoints = self.checkpoints.clone();
+        let mut report = ChildWorkspace {
+            folder: self.root.display().to_string(),
+            kind: self.kind,
+            merged: Vec::new(),
+            conflicts: Vec::new(),
+            kept: Vec::new(),
+            problem: None,
+        };
+        match self.merge_back(&checkpoints, merge, &mut report).await {
+            Ok(()) if report.kept.is_empty() => self.remove(),
+            Ok(()) => {}
+            Err(e) => report.problem = Some(format!("its copy could not be merged back ({e}), so it is kept")),
+        }
+        report
+    }
+
+    async fn merge_back(
+        &self,
+        checkpoints: &Arc<Checkpoints>,
+        merge: bool,
+        out: &mut ChildWorkspace,
+    ) -> Result<(), String> {
+        let now = checkpoints.look(&self.root, self.baseline.clone()).await?;
+        let sides: Vec<FileSide> = changes(&self.baseline, &now)
+            .into_iter()
+            .map(|d| FileSide { path: d.path, base: d.before, theirs: d.after })
+            .collect();
+        if !merge {
+            out.kept = sides.into_iter().map(|s| s.path).collect();
+            return Ok(());
+        }
+        // A first look finds what overlaps; each is then settled so that
+        // no one's lines are lost. Held from the look to the write.
+        let held = checkpoints.hold(&self.source).await;
+        let looked = self.plan(checkpoints, &sides, Vec::new(), false).await?;
+        let mut settle = Vec::new();
+        for file in looked.preview.iter().filter_map(|f| Some((&f.path, f.conflict.as_ref()?))) {
+            let (path, conflict) = file;
+            let take = match (&conflict.kind, &conflict.marked) {
+                (FileConflictKind::Lines, Some(marked)) => {
+                    out.conflicts.push(path.clone());
+                    FileTake::Edited { text: marked.clone() }
+                }
+                _ => {
+                    out.kept.push(path.clone());
+                    FileTake::Ours
+                }
+            };
+            settle.push(FileChoice { path: path.clone(), take });
+        }
+        let plan = self.plan(checkpoints, &sides, settle, true).await?;
+        let written: Vec<String> = plan.targets.iter().map(|t| t.path.clone()).collect();
+        let changed = checkpoints.write(&held, &self.source, plan.targets).await?;
+        drop(held);
+        out.merged = written.into_iter().filter(|p| !changed.contains(p)).collect();
+        out.conflicts.retain(|p| out.merged.contains(p));
+        out.kept.extend(changed);
+        Ok(())
+    }
+
+    async fn plan(
+        &self,
+        checkpoints: &Arc<Checkpoints>,
+        sides: &[FileSide],
+        files: Vec<FileChoice>,
+        keep: bool,
+    ) -> Result<merge_files::FilePlan, String> {
+        let (checkpoints, source, sides) = (checkpoints.clone(), self.source.clone(), sides.to_vec());
+        tokio::task::spawn_blocking(move || {
+            let choices = Choices { files: &files, ..Choices::default() };
+            merge_files::plan(&checkpoints, &source, &sides, &choices, keep)
+        })
+        .await
+        .map_err(|e| e.to_string())?
+    }
+
+    /// Removes the copy (and its worktree's entry in the repository).
+    pub fn remove(&self) {
+        if self.kind == IsolationKind::GitWorktree {
+            let removed = git(&self.source, &["worktree", "remove", "--force"], Some(&self.root));
+            if removed.is_ok() {
+                return;
+            }
+        }
+        if let Err(e) = std::fs::remove_dir_all(&self.root) {
+            tracing::warn!(folder = %self.root.display(), error = %e, "a copy of a workspace was not removed");
+        }
+        if self.kind == IsolationKind::GitWorktree {
+            let _ = git(&self.source, &["worktree", "prune"], None);
+        }
+    }
+}
+
+impl Drop for Isolation {
+    /// A line of work stopped before its end (its supervisor cancelled
+    /// it): nothing goes back, and the copy is kept if it holds changes.
+    fn drop(&mut self) {
+        let Ok(runtime) = tokio::runtime::Handle::try_current() else { return };
+        if self.ended {
+            return;
+        }
+        let orphan = Isolation {
+            root: self.root.clone(),
+            kind: self.kind,
+            source: self.source.clone(),
+            baseline: std::mem::take(&mut self.baseline),
+            checkpoints: self.checkpoints.clone(),
+            // Dropped unrun (the runtime is stopping), it must not come
+            // here again.
+            ended: true,
+        };
+        runtime.spawn(async move { orphan.conclude(false).await });
+    }
+}
+
+/// A git worktree of `from` at `to` when `from` is a repository with a
+/// commit, a copy of its working files otherwise.
+fn copy(from: &Path, to: &Path, exclude: &[PathBuf]) -> Result<IsolationKind, String> {
+    if from.join(".git").is_dir() {
+        match worktree(from, to, exclude) {
+            Ok(()) => return Ok(IsolationKind::GitWorktree),
+            Err(e) => {
+                tracing::info!(error = %e, "no git worktree; the working files are copied instead");
+                let _ = git(from, &["worktree", "remove", "--force"], Some(to));
+                let _ = std::fs::remove_dir_all(to);
+                let _ = git(from, &["worktree", "prune"], None);
+            }
+        }
+    }
+    braid_checkpoint::isolate::isolate(from, to, exclude).map(|_| IsolationKind::Copy).map_err(|e| e.to_string())
+}
+
+fn worktree(from: &Path, to: &Path, exclude: &[PathBuf]) -> Result<(), String> {
+    git(from, &["worktree", "add", "--detach", "--quiet"], Some(to))?;
+    let status = git(from, &["status", "--porcelain=v1", "-z", "--untracked-files=all", "--no-renames"], None)?;
+    // Each entry: two status letters, a space, the path.
+    for entry in status.split('\0').filter(|e| e.len() > 3) {
+        let (code, path) = entry.split_at(3);
+        let (src, dest) = (from.join(path), to.join(path));
+        if exclude.iter().any(|x| src.starts_with(x)) {
+            continue;
+        }
+        let done = if code.contains('D') || std::fs::symlink_metadata(&src).is_err() {
+            std::fs::remove_file(&dest).or_else(|e| if dest.exists() { Err(e) } else { Ok(()) })
+        } else {
+            copy_one(&src, &dest)
+        };
+        done.map_err(|e| format!("{path}: {e}"))?;
+    }
+    Ok(())
+}
+
+fn copy_one(src: &Path, dest: &Path) -> std::io::Result<()> {
+    if let Some(dir) = dest.parent() {
+        std::fs::create_dir_all(dir)?;
+    }
+    if std::fs::symlink_metadata(dest).is_ok() {
+        std::fs::remove_file(dest)?;
+    }
+    if std::fs::symlink_metadata(src)?.file_type().is_symlink() {
+        return std::os::unix::fs::symlink(std::fs::read_link(src)?, dest);
+    }
+    std::fs::copy(src, dest).map(drop)
+}
+
+/// Runs git in `dir` (a worktree's path last): its output, or why not.
+fn git(dir: &Path, args: &[&str], path: Option<&Path>) -> Result<String, String> {
+    let mut command = Command::new("git");
+    command.arg("-C").arg(dir).args(args);
+    if let Some(path) = path {
+        command.arg(path);
+    }
+    let out = command.output().map_err(|e| format!("git: {e}"))?;
+    if !out.status.success() {
+        return Err(format!("git {}: {}", args.join(" "), String::from_utf8_lossy(&out.stderr).trim()));
+    }
+    Ok(String::from_utf8_lossy(&out.stdout).into_owned())
+}
