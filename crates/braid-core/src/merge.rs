@@ -303,8 +303,12 @@ pub fn plan(c: &Conversation, options: &MergeOptions, encoding: TokenEncoding) -
         }
     }
     let rewrite = if strategy == MergeStrategy::FastForward {
+        // The target's own notes since the fork follow; one the source
+        // holds too (a switch note both forked after, when an earlier
+        // merge moved the source's order) stays where the source has it.
+        let held: HashSet<MessageId> = source.message_ids.iter().copied().collect();
         let mut ids = source.message_ids.clone();
-        ids.extend(target.message_ids[shared..].iter().copied());
+        ids.extend(target.message_ids[shared..].iter().copied().filter(|id| !held.contains(id)));
         Some(ids)
     } else if !removed.is_empty() {
         Some(target.message_ids.iter().copied().filter(|id| !removed_set.contains(id)).collect())

@@ -268,3 +268,28 @@ fn a_cherry_pick_never_puts_a_tool_call_on_the_branch_twice() {
     ];
     replay(&actions);
 }
+
+/// Found by the property test on a fresh clone: a fork made after a
+/// switch note, a fast-forward that puts a message before that note on
+/// the fork's parent, then a fast-forward of the parent into the fork —
+/// the note both hold must not land on the fork twice.
+#[test]
+fn fast_forwards_in_a_chain_store_no_message_twice() {
+    use Action::*;
+    let ff = |source| Merge { source, strategy: 1, picks: 0, without: false, again: false, resolution: 0 };
+    let actions = [
+        Chat { write: None },
+        Fork { at: 32, switch: false },
+        Switch(104),
+        Fork { at: 19, switch: false },
+        ff(8),
+        Switch(190),
+        ff(81),
+    ];
+    let sim = replay(&actions);
+    assert_eq!(sim.state.status.kind(), StatusKind::Idle);
+    let ids: Vec<MessageId> = sim.messages().iter().map(|m| m.id).collect();
+    let unique: std::collections::BTreeSet<&MessageId> = ids.iter().collect();
+    assert_eq!(unique.len(), ids.len(), "each message once: {ids:?}");
+    assert_eq!(merge_cards(&sim).len(), 2, "both fast-forwards were made");
+}
