@@ -67,6 +67,7 @@ fn conversation() -> Conversation {
         system_prompt: None,
         pipeline: None,
         model: None,
+        folder: None,
         created_at: Timestamp(0),
     };
     let b =

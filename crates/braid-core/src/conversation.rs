@@ -30,6 +30,10 @@ pub struct Branch {
     /// conversation's.
     #[serde(default)]
     pub model: Option<braid_protocol::ModelChoice>,
+    /// Its own copy of the workspace, where its tools work while it is in
+    /// use; `None`: the conversation's folder.
+    #[serde(default)]
+    pub folder: Option<String>,
     pub created_at: Timestamp,
 }
 
@@ -85,6 +89,7 @@ impl Conversation {
             system_prompt: None,
             pipeline: None,
             model: None,
+            folder: None,
             created_at: now,
         };
         Conversation {
@@ -116,6 +121,11 @@ impl Conversation {
 
     pub fn active_branch(&self) -> &BranchId {
         &self.active
+    }
+
+    /// The active branch's own copy of the workspace, if it has one.
+    pub fn active_folder(&self) -> Option<&str> {
+        self.branch(&self.active).and_then(|b| b.folder.as_deref())
     }
 
     pub fn branch(&self, id: &BranchId) -> Option<&Branch> {
@@ -217,6 +227,8 @@ impl Conversation {
             system_prompt,
             pipeline: parent.pipeline.clone(),
             model: parent.model.clone(),
+            // A fork works in the folder until it is given a copy.
+            folder: None,
             created_at: now,
         })
     }
@@ -259,6 +271,7 @@ impl Conversation {
             }
             Effect::DeleteBranch(d) => self.delete_branch(d),
             Effect::SetBranchModel { branch, model } => self.edit_branch(branch, |b| b.model.clone_from(model)),
+            Effect::SetBranchFolder { branch, folder } => self.edit_branch(branch, |b| b.folder.clone_from(folder)),
             Effect::SetBranchMessages { branch, ids } => self.set_branch_messages(branch, ids),
             _ => Ok(()),
         }
@@ -276,6 +289,7 @@ impl Conversation {
             Effect::RenameBranch { branch, .. }
             | Effect::SetBranchPrompt { branch, .. }
             | Effect::SetBranchModel { branch, .. }
+            | Effect::SetBranchFolder { branch, .. }
             | Effect::SetBranchMessages { branch, .. } => {
                 self.branches.get(branch).map(|b| Undo::RestoreBranches(vec![b.clone()], Vec::new()))
             }

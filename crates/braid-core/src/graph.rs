@@ -307,6 +307,7 @@ pub fn view(conversation: &Conversation, checkpoints: &[Checkpoint]) -> braid_pr
                 tip: b.message_ids.last().copied(),
                 message_count: b.message_ids.len() as u32,
                 system_prompt: b.system_prompt.clone(),
+                folder: b.folder.clone(),
             })
             .collect(),
         active: conversation.active_branch().clone(),

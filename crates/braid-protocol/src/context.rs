@@ -55,6 +55,11 @@ pub struct BranchSummary {
     /// The branch's own model; `None`: the conversation's.
     #[serde(default)]
     pub model: Option<ModelChoice>,
+    /// Its own copy of the workspace, where its tools work while it is in
+    /// use; `None`: the conversation's folder.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub folder: Option<String>,
 }
 
 /// What a client needs to draw a context: its state, its queue, its

@@ -373,6 +373,10 @@ pub struct GraphBranch {
     pub tip: Option<MessageId>,
     pub message_count: u32,
     pub system_prompt: Option<String>,
+    /// Its own copy of the workspace, if it has one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub folder: Option<String>,
 }
 
 /// The conversation as a history graph, oldest row first.

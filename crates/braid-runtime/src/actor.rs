@@ -328,6 +328,7 @@ impl ContextActor {
                 | Effect::DeleteBranch(_)
                 | Effect::SetBranchMessages { .. }
                 | Effect::SetBranchModel { .. }
+                | Effect::SetBranchFolder { .. }
                 | Effect::SaveMeta(_)
                 | Effect::RecordCheckpoint(_) => {}
             }

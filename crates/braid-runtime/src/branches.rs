@@ -71,6 +71,13 @@ impl Runtime {
     /// Merges into the branch in use, files included; answers the merge
     /// card's id. The files are written all or nothing with the card.
     pub async fn merge(&self, id: &ContextId, options: MergeOptions) -> Result<MessageId, RuntimeError> {
+        let source = options.source.clone();
+        let card = self.merge_files_and_messages(id, options).await?;
+        self.drop_merged_copy(id, &source).await;
+        Ok(card)
+    }
+
+    async fn merge_files_and_messages(&self, id: &ContextId, options: MergeOptions) -> Result<MessageId, RuntimeError> {
         let files = self.merge_files(id, &options, true).await?;
         if let Some((_, plan)) = files.as_ref().filter(|(_, p)| !p.unsettled.is_empty()) {
             let text =

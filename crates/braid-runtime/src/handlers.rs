@@ -138,7 +138,13 @@ impl Handlers for Runtime {
         self.edit_branch(&context_id, branch_id, BranchEdit::Model(model)).await
     }
     async fn delete_branch(&self, context_id: ContextId, branch_id: BranchId) -> Answer<()> {
-        self.edit_branch(&context_id, branch_id, BranchEdit::Delete).await
+        self.delete_branch_and_copy(&context_id, branch_id).await
+    }
+    async fn isolate_branch(&self, context_id: ContextId, branch_id: BranchId) -> Answer<String> {
+        Runtime::isolate_branch(self, &context_id, branch_id).await
+    }
+    async fn remove_branch_copy(&self, context_id: ContextId, branch_id: BranchId, discard: bool) -> Answer<()> {
+        Runtime::remove_branch_copy(self, &context_id, branch_id, discard).await
     }
     async fn preview_merge(&self, context_id: ContextId, options: Box<MergeOptions>) -> Answer<MergePreview> {
         Runtime::preview_merge(self, &context_id, *options).await

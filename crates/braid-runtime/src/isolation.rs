@@ -1,12 +1,14 @@
-//! A copy of a workspace for a line of work of its own (a sub-agent), so
-//! parallel lines never write over each other: a git worktree when the
+//! A copy of a workspace for a line of work of its own (a sub-agent, or
+//! a branch), so parallel lines never write over each other: a git worktree when the
 //! folder is a git repository — its working changes copied over, so the
 //! copy starts where the folder is, not at its last commit — and a copy
 //! of the working files otherwise (`braid_checkpoint::isolate`: reflinks
 //! where the file system has them). What the copy holds when made is its
 //! baseline; what changed in it since goes back, merged three-way with
 //! the folder it came from (`merge_files`), and the copy is removed only
-//! when nothing of it would be lost.
+//! when nothing of it would be lost. A sub-agent's copy lives as long as
+//! the child; a branch's outlives the app, its record (where it came
+//! from, its baseline) kept beside it.
 
 use crate::checkpoints::Checkpoints;
 use crate::merge_files::{self, Choices};
@@ -23,8 +25,17 @@ pub(crate) struct Isolation {
     source: PathBuf,
     baseline: Manifest,
     checkpoints: Arc<Checkpoints>,
-    /// Merged back or given up: nothing is left to do when dropped.
+    /// Merged back, given up, or a branch's (kept on purpose): nothing is
+    /// left to do when dropped.
     ended: bool,
+}
+
+/// What a kept copy's record holds.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct Record {
+    source: PathBuf,
+    kind: IsolationKind,
+    baseline: Manifest,
 }
 
 /// Where copies are made: beside Braid's data folder, never in it — a
@@ -70,6 +81,53 @@ impl Isolation {
         }
     }
 
+    /// A copy kept past this value (a branch's): its record saved beside
+    /// it, and nothing done when dropped.
+    pub async fn make_kept(
+        checkpoints: &Arc<Checkpoints>,
+        source: &Path,
+        dir: &Path,
+        name: &str,
+    ) -> Result<Isolation, String> {
+        let mut made = Isolation::make(checkpoints, source, dir, name).await?;
+        made.ended = true;
+        let record = Record { source: made.source.clone(), kind: made.kind, baseline: made.baseline.clone() };
+        let saved = serde_json::to_vec(&record).map_err(|e| e.to_string()).and_then(|bytes| {
+            std::fs::write(record_path(&made.root), bytes).map_err(|e| format!("{}: {e}", made.root.display()))
+        });
+        if let Err(e) = saved {
+            made.remove();
+            return Err(e);
+        }
+        Ok(made)
+    }
+
+    /// A kept copy at `root`, from its record.
+    pub fn open(checkpoints: &Arc<Checkpoints>, root: &Path) -> Result<Isolation, String> {
+        let bytes = std::fs::read(record_path(root)).map_err(|e| format!("{}: its record: {e}", root.display()))?;
+        let Record { source, kind, baseline } = serde_json::from_slice(&bytes).map_err(|e| e.to_string())?;
+        let checkpoints = checkpoints.clone();
+        Ok(Isolation { root: root.to_owned(), kind, source, baseline, checkpoints, ended: true })
+    }
+
+    /// The files of the copy holding changes that the folder it came from
+    /// does not have: what removing the copy would lose. A change merged
+    /// into the folder since (or made there too) is not one.
+    pub async fn unique(&self) -> Result<Vec<String>, String> {
+        let sides = self.sides().await?;
+        let plan = self.plan(&self.checkpoints, &sides, Vec::new(), false).await?;
+        Ok(plan.preview.into_iter().filter(|f| f.action != "kept").map(|f| f.path).collect())
+    }
+
+    /// What changed in the copy since it was made.
+    async fn sides(&self) -> Result<Vec<FileSide>, String> {
+        let now = self.checkpoints.look(&self.root, self.baseline.clone()).await?;
+        Ok(changes(&self.baseline, &now)
+            .into_iter()
+            .map(|d| FileSide { path: d.path, base: d.before, theirs: d.after })
+            .collect())
+    }
+
     /// Merges what changed in the copy into the folder it came from —
     /// clean changes as they are, lines both changed with conflict
     /// markers (both sides kept), a binary or deleted file both changed
@@ -105,11 +163,7 @@ impl Isolation {
         merge: bool,
         out: &mut ChildWorkspace,
     ) -> Result<(), String> {
-        let now = checkpoints.look(&self.root, self.baseline.clone()).await?;
-        let sides: Vec<FileSide> = changes(&self.baseline, &now)
-            .into_iter()
-            .map(|d| FileSide { path: d.path, base: d.before, theirs: d.after })
-            .collect();
+        let sides = self.sides().await?;
         if !merge {
             out.kept = sides.into_iter().map(|s| s.path).collect();
             return Ok(());
@@ -161,6 +215,7 @@ impl Isolation {
 
     /// Removes the copy (and its worktree's entry in the repository).
     pub fn remove(&self) {
+        let _ = std::fs::remove_file(record_path(&self.root));
         if self.kind == IsolationKind::GitWorktree {
             let removed = git(&self.source, &["worktree", "remove", "--force"], Some(&self.root));
             if removed.is_ok() {
@@ -196,6 +251,11 @@ impl Drop for Isolation {
         };
         runtime.spawn(async move { orphan.conclude(false).await });
     }
+}
+
+/// Beside the copy, so a scan of the copy never sees it.
+fn record_path(root: &Path) -> PathBuf {
+    PathBuf::from(format!("{}.json", root.display()))
 }
 
 /// A git worktree of `from` at `to` when `from` is a repository with a

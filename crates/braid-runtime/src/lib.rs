@@ -8,6 +8,7 @@
 
 mod actor;
 mod agent_task;
+mod branch_copies;
 mod branches;
 mod catalogue;
 mod changes;

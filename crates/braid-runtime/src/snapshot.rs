@@ -11,7 +11,8 @@ pub fn summary(meta: &ContextMeta, state: &ContextState, conversation: &Conversa
     ContextSummary {
         id: meta.id.clone(),
         title: meta.title.clone(),
-        working_dir: meta.working_dir.clone(),
+        // Where the tools work: the branch in use's own copy, if any.
+        working_dir: conversation.active_folder().unwrap_or(&meta.working_dir).to_owned(),
         created_at: meta.created_at,
         updated_at: meta.updated_at,
         status: state.status.clone(),
@@ -48,6 +49,7 @@ pub fn build(
                 message_count: b.message_ids.len() as u64,
                 system_prompt: b.system_prompt.clone(),
                 model: b.model.clone(),
+                folder: b.folder.clone(),
             })
             .collect(),
         queued: state.queue.iter().map(|q| Message::new(q.id, meta.updated_at, q.body.clone())).collect(),

@@ -87,6 +87,7 @@ fn build(n: u64, branches: u64, now: Timestamp, kind: Kind) -> Result<Conversati
         system_prompt: None,
         pipeline: None,
         model: None,
+        folder: None,
         created_at: Timestamp(now.0 + k as u64),
     };
     let all: Vec<Branch> = lines.into_iter().enumerate().map(|(k, ids)| branch(k, ids)).collect();

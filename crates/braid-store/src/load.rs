@@ -97,6 +97,13 @@ impl Store {
         Ok(ids.into_iter().map(ContextId).collect())
     }
 
+    /// The conversation's own folder (a branch may work in a copy of it).
+    pub fn folder_of(&self, id: &ContextId) -> Result<String, StoreError> {
+        let mut stmt = self.conn.prepare_cached("SELECT working_dir FROM contexts WHERE id = ?1")?;
+        let found = stmt.query_row(params![id.0], |r| r.get(0)).optional()?;
+        found.ok_or_else(|| StoreError::NotFound(id.clone()))
+    }
+
     pub fn load_context(&self, id: &ContextId) -> Result<LoadedContext, StoreError> {
         let row = self
             .conn
@@ -151,7 +158,7 @@ impl Store {
 
         let mut branches = Vec::new();
         let mut stmt = self.conn.prepare_cached(
-            "SELECT id, name, parent, fork_point, system_prompt, pipeline_json, created_at, model_json FROM branches WHERE context_id = ?1",
+            "SELECT id, name, parent, fork_point, system_prompt, pipeline_json, created_at, model_json, folder FROM branches WHERE context_id = ?1",
         )?;
         let mut rows = stmt.query(params![id.0])?;
         while let Some(r) = rows.next()? {
@@ -170,6 +177,7 @@ impl Store {
                 system_prompt: r.get(4)?,
                 pipeline,
                 model: model_choice(r.get(7)?),
+                folder: r.get(8)?,
                 created_at: Timestamp(r.get(6)?),
             });
         }

@@ -126,6 +126,9 @@ const MIGRATIONS: &[&str] = &[
     );
     CREATE INDEX checkpoints_by_context ON checkpoints (context_id, id);
     "#,
+    // 7: a branch's own copy of the workspace (NULL: the conversation's
+    // folder).
+    "ALTER TABLE branches ADD COLUMN folder TEXT;",
 ];
 
 pub const SCHEMA_VERSION: u32 = MIGRATIONS.len() as u32;

@@ -66,9 +66,9 @@ fn write_meta(tx: &Transaction<'_>, meta: &crate::ContextMeta) -> Result<(), Sto
 fn write_branch(tx: &Transaction<'_>, context: &ContextId, b: &Branch) -> Result<(), StoreError> {
     let pipeline = b.pipeline.as_ref().map(json).transpose()?;
     tx.prepare_cached(
-        "INSERT INTO branches (context_id, id, name, parent, fork_point, system_prompt, pipeline_json, created_at, model_json)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
-         ON CONFLICT (context_id, id) DO UPDATE SET name = ?3, system_prompt = ?6, pipeline_json = ?7, model_json = ?9",
+        "INSERT INTO branches (context_id, id, name, parent, fork_point, system_prompt, pipeline_json, created_at, model_json, folder)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)
+         ON CONFLICT (context_id, id) DO UPDATE SET name = ?3, system_prompt = ?6, pipeline_json = ?7, model_json = ?9, folder = ?10",
     )?
     .execute(params![
         context.0,
@@ -79,7 +79,8 @@ fn write_branch(tx: &Transaction<'_>, context: &ContextId, b: &Branch) -> Result
         b.system_prompt,
         pipeline,
         b.created_at.0,
-        b.model.as_ref().map(json).transpose()?
+        b.model.as_ref().map(json).transpose()?,
+        b.folder
     ])?;
     tx.prepare_cached("DELETE FROM branch_messages WHERE context_id = ?1 AND branch_id = ?2")?
         .execute(params![context.0, b.id.0])?;
@@ -248,6 +249,10 @@ impl Store {
                     let model = model.as_ref().map(json).transpose()?;
                     tx.prepare_cached("UPDATE branches SET model_json = ?3 WHERE context_id = ?1 AND id = ?2")?
                         .execute(params![context.0, branch.0, model])?;
+                }
+                Effect::SetBranchFolder { branch, folder } => {
+                    tx.prepare_cached("UPDATE branches SET folder = ?3 WHERE context_id = ?1 AND id = ?2")?
+                        .execute(params![context.0, branch.0, folder])?;
                 }
                 Effect::SetBranchMessages { branch, ids } => set_branch_messages(&tx, context, branch, ids)?,
                 Effect::RecordCheckpoint(cp) => crate::checkpoints::write_checkpoint(&tx, context, cp, now)?,

@@ -44,10 +44,10 @@ fn wal_and_schema_version_are_set_and_reopening_is_idempotent() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("nested/dir/braid.db");
     let store = Store::open(&path).unwrap();
-    assert_eq!(store.schema_version().unwrap(), 6);
+    assert_eq!(store.schema_version().unwrap(), 7);
     drop(store);
     let store = Store::open(&path).unwrap();
-    assert_eq!(store.schema_version().unwrap(), 6);
+    assert_eq!(store.schema_version().unwrap(), 7);
     let conn = rusqlite::Connection::open(&path).unwrap();
     let mode: String = conn.pragma_query_value(None, "journal_mode", |r| r.get(0)).unwrap();
     assert_eq!(mode, "wal");
@@ -167,13 +167,13 @@ fn a_version_1_database_is_migrated_and_keeps_its_contexts() {
     conn.execute_batch(
         "DROP TABLE checkpoints; DROP TRIGGER message_added; DROP TRIGGER message_changed; DROP TRIGGER message_removed;
          DROP TABLE message_search; DROP TABLE message_text; ALTER TABLE contexts DROP COLUMN pinned;
-         DROP TABLE file_records; ALTER TABLE branches DROP COLUMN model_json; ALTER TABLE contexts DROP COLUMN model_json;
+         DROP TABLE file_records; ALTER TABLE branches DROP COLUMN model_json; ALTER TABLE branches DROP COLUMN folder; ALTER TABLE contexts DROP COLUMN model_json;
          PRAGMA user_version = 1;",
     )
     .unwrap();
     drop(conn);
     let mut store = Store::open(&path).unwrap();
-    assert_eq!(store.schema_version().unwrap(), 6);
+    assert_eq!(store.schema_version().unwrap(), 7);
     let loaded = store.load_context(&m.id).unwrap();
     assert_eq!((loaded.meta.title.as_str(), loaded.meta.model.as_ref()), ("title old", None));
     let choice = braid_protocol::ModelChoice { provider_id: "p".into(), model: "m".into() };

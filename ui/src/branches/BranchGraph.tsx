@@ -70,7 +70,8 @@ export function BranchGraph({ backend, contextId, version, busy, onSwitch, onFor
   const spans = useMemo(() => graph?.spans ?? [], [graph]);
   const index = useMemo(() => indexRows(rows), [rows]);
   const byColor = useMemo(() => new Map((graph?.branches ?? []).map((b) => [b.color, b])), [graph]);
-  const names = useMemo(() => new Map((graph?.branches ?? []).map((b) => [b.id, b.name])), [graph]);
+  // A branch in its own copy of the folder is marked where its tip is.
+  const names = useMemo(() => new Map((graph?.branches ?? []).map((b) => [b.id, b.folder ? `${b.name} ❐ own copy` : b.name])), [graph]);
   const activeColor = graph?.branches.find((b) => b.id === graph.active)?.color;
   const lanes = Math.max(1, graph?.width ?? 1) * LANE + 8;
 

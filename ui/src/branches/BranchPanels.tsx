@@ -3,6 +3,7 @@ import type { BranchId, ContextSnapshot } from "../generated/protocol";
 import { BranchGraph } from "./BranchGraph";
 import { CompareDialog } from "./CompareDialog";
 import { MergeDialog } from "./MergeDialog";
+import { useBranchCopy } from "./useBranchCopy";
 
 interface Props {
   backend: Backend;
@@ -27,6 +28,7 @@ interface Props {
 /** The history graph beside the chat and the merge dialog over it. */
 export function BranchPanels({ backend, snapshot, busy, graphOpen, mergeFrom, compareWith, setCompareWith, setGraphOpen, setMergeFrom, onSwitch, onRename, onDelete, onFork, onOpen, reload, onError }: Props) {
   const id = snapshot.summary.id;
+  const { afterMerge } = useBranchCopy(backend, id, reload, (e) => onError(e instanceof Error ? e.message : String(e)));
   // The graph is fetched again whenever the conversation changes.
   const version = snapshot.summary.message_count * 1000 + snapshot.branches.length;
   return (
@@ -75,7 +77,9 @@ export function BranchPanels({ backend, snapshot, busy, graphOpen, mergeFrom, co
           onClose={() => setMergeFrom(null)}
           onMerged={() => {
             setMergeFrom(null);
-            reload();
+            // A copy Braid kept after the merge holds what it left out.
+            if (snapshot.branches.find((b) => b.id === mergeFrom)?.folder) afterMerge(mergeFrom);
+            else reload();
           }}
         />
       ) : null}

@@ -13,14 +13,17 @@ interface Props {
   onRename: (b: BranchId, name: string) => void;
   onPrompt: (b: BranchId, prompt: string | null) => void;
   onDelete: (b: BranchId) => void;
+  /** Give the branch its own copy of the folder, or take it back. */
+  onIsolate: (b: BranchId) => void;
+  onRemoveCopy: (b: BranchId) => void;
   onGraph: () => void;
   onMerge: (source: BranchId) => void;
 }
 
 /** The conversation's branches: switch, rename, set a branch's own system
- *  prompt, delete (not main, not the one in use). Forking is on each
- *  message. */
-export function BranchControls({ branches, active, busy, onSwitch, onSwitchWithFiles, onRename, onPrompt, onDelete, onGraph, onMerge }: Props) {
+ *  prompt, give a fork its own copy of the folder, delete (not main, not
+ *  the one in use). Forking is on each message. */
+export function BranchControls({ branches, active, busy, onSwitch, onSwitchWithFiles, onRename, onPrompt, onDelete, onIsolate, onRemoveCopy, onGraph, onMerge }: Props) {
   const confirm = useConfirm();
   const [renaming, setRenaming] = useState<BranchId | null>(null);
   const [prompting, setPrompting] = useState<BranchId | null>(null);
@@ -58,11 +61,33 @@ export function BranchControls({ branches, active, busy, onSwitch, onSwitchWithF
                 {b.name} <small>{b.message_count} messages</small>
               </button>
             )}
-            {b.id !== active && onSwitchWithFiles ? (
+            {b.folder ? (
+              <span className="copy-badge" title={`${b.name} works in its own copy of the folder: ${b.folder}`}>
+                own copy
+              </span>
+            ) : null}
+            {/* A branch in a copy of its own has its files there. */}
+            {b.id !== active && onSwitchWithFiles && !b.folder && !current?.folder ? (
               <button type="button" className="icon" aria-label={`Switch to ${b.name} with its files`} title={`Switch to ${b.name} and put the files back as they were there`} disabled={busy} onClick={() => onSwitchWithFiles(b.id)}>⇆</button>
             ) : null}
             {b.id !== active ? (
               <button type="button" className="icon" aria-label={`Merge ${b.name} into ${current?.name ?? active}`} title={`Merge ${b.name} into the branch in use`} disabled={busy} onClick={() => onMerge(b.id)}>⤵</button>
+            ) : null}
+            {b.id !== "main" ? (
+              <button
+                type="button"
+                className={b.folder ? "icon set" : "icon"}
+                aria-label={b.folder ? `Remove ${b.name}'s own copy` : `Give ${b.name} its own copy of the folder`}
+                title={
+                  b.folder
+                    ? `Remove ${b.name}'s copy (${b.folder}): it works in the conversation's folder again`
+                    : `Give ${b.name} its own copy of the folder (a git worktree in a repository): its tools work there, beside the other branches`
+                }
+                disabled={busy && b.id === active}
+                onClick={() => (b.folder ? onRemoveCopy(b.id) : onIsolate(b.id))}
+              >
+                ❐
+              </button>
             ) : null}
             <button type="button" className="icon" aria-label={`Rename ${b.name}`} onClick={() => { setName(b.name); setRenaming(b.id); }}>✎</button>
             <button

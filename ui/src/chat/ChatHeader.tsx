@@ -26,6 +26,8 @@ interface Props {
   onSwitchBranch: (b: BranchId) => void;
   onRenameBranch: (b: BranchId, name: string) => void;
   onDeleteBranch: (b: BranchId) => void;
+  onIsolateBranch: (b: BranchId) => void;
+  onRemoveBranchCopy: (b: BranchId) => void;
   onGraph: () => void;
   onMerge: (source: BranchId) => void;
   onError: (message: string) => void;
@@ -38,7 +40,7 @@ const STRATEGIES: { id: string; label: string; strategy: ContextStrategy }[] = [
   { id: "recent_n", label: "Send only the latest 20 messages", strategy: { kind: "recent_n", n: 20 } },
 ];
 
-export function ChatHeader({ backend, noSandbox, snapshot, settings, busy, onModelChanged, onMode, onPolicy, onStrategy, onGeneration, onSwitchBranch, onRenameBranch, onDeleteBranch, onGraph, onMerge, onError }: Props) {
+export function ChatHeader({ backend, noSandbox, snapshot, settings, busy, onModelChanged, onMode, onPolicy, onStrategy, onGeneration, onSwitchBranch, onRenameBranch, onDeleteBranch, onIsolateBranch, onRemoveBranchCopy, onGraph, onMerge, onError }: Props) {
   const [models, setModels] = useState<Record<string, string[]>>({});
   const [seeing, setSeeing] = useState(false);
   const [teamOpen, setTeamOpen] = useState(false);
@@ -130,6 +132,8 @@ export function ChatHeader({ backend, noSandbox, snapshot, settings, busy, onMod
         onRename={onRenameBranch}
         onPrompt={(b, prompt) => backend.setBranchPrompt(snapshot.summary.id, b, prompt).then(onModelChanged, (e: Error) => onError(e.message))}
         onDelete={onDeleteBranch}
+        onIsolate={onIsolateBranch}
+        onRemoveCopy={onRemoveBranchCopy}
         onGraph={onGraph}
         onMerge={onMerge}
       />

@@ -147,7 +147,13 @@ export function ChatView({ backend, id, settings, onActivity, openMessage, onOpe
     [backend, id, reload, report],
   );
   const branchCount = model.snapshot?.branches.length ?? 1;
-  const { onSwitchBranch, onRenameBranch, onDeleteBranch, onFork, onEdit, onAgain, onUndoMerge } = useBranchActions(backend, id, branchCount, reload, report);
+  const { onSwitchBranch, onRenameBranch, onDeleteBranch, onIsolateBranch, onRemoveBranchCopy, onFork, onEdit, onAgain, onUndoMerge } = useBranchActions(
+    backend,
+    id,
+    branchCount,
+    reload,
+    report,
+  );
   // A reference or image: left out of the last request? kept by the user?
   const keepOf = useCallback(
     (message: number) => ({
@@ -276,6 +282,8 @@ export function ChatView({ backend, id, settings, onActivity, openMessage, onOpe
         onSwitchBranch={onSwitchBranch}
         onRenameBranch={onRenameBranch}
         onDeleteBranch={onDeleteBranch}
+        onIsolateBranch={onIsolateBranch}
+        onRemoveBranchCopy={onRemoveBranchCopy}
         onGraph={() => setGraphOpen((o) => !o)}
         onMerge={setMergeFrom}
         onStrategy={onStrategy}

@@ -1,9 +1,11 @@
-// What the chat does to the branches: switch, rename, delete, fork, edit a
+// What the chat does to the branches: switch, rename, delete, give or
+// take a copy of its own (`useBranchCopy`), fork, edit a
 // question or answer again on a new branch, undo a merge. Each reloads the
 // conversation when done and reports a failure.
 import { useCallback } from "react";
 import type { Backend } from "../backend/types";
 import type { BranchId, ContextId } from "../generated/protocol";
+import { useBranchCopy } from "../branches/useBranchCopy";
 
 export function useBranchActions(backend: Backend, id: ContextId, branchCount: number, reload: () => void, report: (e: unknown) => void) {
   const onSwitchBranch = useCallback((b: BranchId) => void backend.switchBranch(id, b).then(reload, report), [backend, id, reload, report]);
@@ -11,7 +13,7 @@ export function useBranchActions(backend: Backend, id: ContextId, branchCount: n
     (b: BranchId, name: string) => void backend.renameBranch(id, b, name).then(reload, report),
     [backend, id, reload, report],
   );
-  const onDeleteBranch = useCallback((b: BranchId) => void backend.deleteBranch(id, b).then(reload, report), [backend, id, reload, report]);
+  const { onIsolate: onIsolateBranch, onRemoveCopy: onRemoveBranchCopy, onDelete: onDeleteBranch } = useBranchCopy(backend, id, reload, report);
   // A fork shares everything up to the message and becomes the branch in
   // use, so the next message goes on from there.
   const onFork = useCallback(
@@ -43,5 +45,5 @@ export function useBranchActions(backend: Backend, id: ContextId, branchCount: n
     [backend, id, branchCount, reload, report],
   );
   const onUndoMerge = useCallback((card: number) => void backend.undoMerge(id, card).then(reload, report), [backend, id, reload, report]);
-  return { onSwitchBranch, onRenameBranch, onDeleteBranch, onFork, onEdit, onAgain, onUndoMerge };
+  return { onSwitchBranch, onRenameBranch, onDeleteBranch, onIsolateBranch, onRemoveBranchCopy, onFork, onEdit, onAgain, onUndoMerge };
 }

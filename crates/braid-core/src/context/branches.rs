@@ -20,6 +20,9 @@ pub enum BranchEdit {
     /// `None`: the conversation's model answers again. The runtime has
     /// checked that the provider exists.
     Model(Option<braid_protocol::ModelChoice>),
+    /// The runtime made the branch's own copy of the workspace here, or
+    /// removed it (`None`).
+    Folder(Option<String>),
     Delete,
 }
 
@@ -82,6 +85,9 @@ impl Context {
                 BranchEdit::Model(model) => {
                     model.as_ref().map(check_model).transpose().map(|_| Event::SetBranchModel { branch, model })
                 }
+                BranchEdit::Folder(folder) => {
+                    self.check_folder(&branch, folder.is_some()).map(|()| Event::SetBranchFolder { branch, folder })
+                }
                 BranchEdit::Delete => self
                     .conversation
                     .deletion(&branch)
@@ -90,6 +96,19 @@ impl Context {
             }
         };
         self.run("edit_branch", event, now)
+    }
+
+    /// Main works in the conversation's folder; the folder of the branch
+    /// in use changes only at rest (never under a running tool).
+    fn check_folder(&self, branch: &BranchId, given: bool) -> Result<(), WireError> {
+        if given && *branch == BranchId::main() {
+            return Err(err(ErrorCode::InvalidInput, "main works in the conversation's folder; give a copy to a fork"));
+        }
+        if branch == self.conversation.active_branch() && self.state.status.is_busy() {
+            let text = "Braid is busy with this branch; cancel or wait before changing where it works.";
+            return Err(err(ErrorCode::InvalidState, text));
+        }
+        Ok(())
     }
 
     /// Merges `options.source` into the active branch; the reply is the

@@ -127,6 +127,12 @@ impl Context {
         let branch = self.conversation.branch(self.conversation.active_branch());
         branch.and_then(|b| b.model.as_ref()).or(self.meta.model.as_ref())
     }
+
+    /// Where the tools work from now: the active branch's own copy of the
+    /// workspace, else the conversation's folder.
+    pub fn folder(&self) -> &str {
+        self.conversation.active_folder().unwrap_or(&self.meta.working_dir)
+    }
 }
 
 /// A title is not empty and not too long; a model choice names a model.

@@ -67,6 +67,7 @@ impl Conversation {
             system_prompt: None,
             pipeline: parent.pipeline.clone(),
             model: parent.model.clone(),
+            folder: None,
             created_at: now,
         })
     }

@@ -37,6 +37,10 @@ pub enum Effect {
         branch: BranchId,
         model: Option<braid_protocol::ModelChoice>,
     },
+    SetBranchFolder {
+        branch: BranchId,
+        folder: Option<String>,
+    },
     /// The branch now holds these messages, in this order (a merge or its
     /// undo; every id is in the pool).
     SetBranchMessages {
@@ -164,6 +168,7 @@ impl Effect {
                 | Effect::DeleteBranch(_)
                 | Effect::SetBranchMessages { .. }
                 | Effect::SetBranchModel { .. }
+                | Effect::SetBranchFolder { .. }
                 | Effect::SaveMeta(_)
                 | Effect::RecordCheckpoint(_)
         )

@@ -230,6 +230,12 @@ pub enum Event {
         branch: BranchId,
         model: Option<braid_protocol::ModelChoice>,
     },
+    /// The runtime made (or removed) the branch's own copy of the
+    /// workspace.
+    SetBranchFolder {
+        branch: BranchId,
+        folder: Option<String>,
+    },
     /// A merge into the active branch, as `merge::plan` computed it from
     /// the conversation (only while idle).
     Merge {
@@ -313,6 +319,7 @@ impl Event {
             Event::SetBranchPrompt { .. } => "set_branch_prompt",
             Event::DeleteBranch { .. } => "delete_branch",
             Event::SetBranchModel { .. } => "set_branch_model",
+            Event::SetBranchFolder { .. } => "set_branch_folder",
             Event::Merge { .. } => "merge",
             Event::UndoMerge { .. } => "undo_merge",
             Event::SetTeam { .. } => "set_team",

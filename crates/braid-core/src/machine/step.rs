@@ -215,6 +215,10 @@ impl Step<'_> {
                 self.durable.push(Effect::SetBranchModel { branch, model });
                 self.reply(Ok(Reply::Done));
             }
+            Event::SetBranchFolder { branch, folder } => {
+                self.durable.push(Effect::SetBranchFolder { branch, folder });
+                self.reply(Ok(Reply::Done));
+            }
             Event::Merge { apply } => self.merge(*apply),
             Event::UndoMerge { undo } => self.undo_merge(*undo),
             Event::SetTeam { team } => self.set_team(team.map(|t| *t)),

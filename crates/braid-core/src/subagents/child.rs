@@ -30,7 +30,7 @@ impl Parent {
         Parent {
             id: ctx.meta.id.clone(),
             title: ctx.meta.title.clone(),
-            working_dir: ctx.meta.working_dir.clone(),
+            working_dir: ctx.folder().to_owned(),
             model: ctx.model_choice().cloned(),
             tools: ctx.state.config.tools.clone(),
             generation: ctx.state.config.generation,

@@ -126,6 +126,32 @@ fn the_model_follows_the_branch_then_the_conversation() {
     assert_eq!(sim.model_choice(), Some(&model("small")));
 }
 
+/// A fork may work in its own copy of the workspace: the tools work
+/// there while it is in use. Main never has one, and the folder of the
+/// branch in use does not change under a running turn.
+#[test]
+fn the_folder_follows_the_branch_with_a_copy_of_its_own() {
+    let mut sim = Sim::new();
+    answered(&mut sim, "q1", "a1");
+    let step = sim.ctx.edit_branch(BranchId::main(), BranchEdit::Folder(Some("/copies/main".into())), sim.now);
+    assert_eq!(refusal(&sim.took(step)), ErrorCode::InvalidInput, "main works in the conversation's folder");
+    let at = sim.messages()[1].id;
+    let step = sim.ctx.create_branch(at, false, "idea", None, sim.now);
+    let fx = sim.took(step);
+    let Some(Ok(Reply::Branch(idea))) = braid_core::sim::reply_of(&fx).cloned() else { panic!("{fx:?}") };
+    let step = sim.ctx.edit_branch(idea.clone(), BranchEdit::Folder(Some("/copies/idea".into())), sim.now);
+    sim.took(step);
+    assert_eq!(sim.ctx.folder(), "/sim", "main is in use");
+    let step = sim.ctx.switch_branch(idea.clone(), sim.now);
+    sim.took(step);
+    assert_eq!(sim.ctx.folder(), "/copies/idea", "the branch's copy while it is in use");
+
+    sim.start("busy now");
+    let step = sim.ctx.edit_branch(idea.clone(), BranchEdit::Folder(None), sim.now);
+    assert_eq!(refusal(&sim.took(step)), ErrorCode::InvalidState, "not under a running turn");
+    assert_eq!(sim.ctx.folder(), "/copies/idea");
+}
+
 #[test]
 fn branches_are_checked_against_the_conversation_before_the_machine_sees_them() {
     let mut sim = Sim::new();

@@ -207,10 +207,28 @@ macro_rules! with_commands {
                 model: Option<$crate::ModelChoice>,
             } => ();
             /// The branch and the messages only it holds are gone; its forks
-            /// hang from its parent. Not main, not the branch in use.
+            /// hang from its parent. Not main, not the branch in use. Its
+            /// own copy of the workspace goes too; refused while that holds
+            /// changes the conversation's folder does not have.
             delete_branch: DeleteBranch {
                 context_id: $crate::ContextId,
                 branch_id: $crate::BranchId,
+            } => ();
+            /// Gives the branch its own copy of the conversation's folder
+            /// as it is now (a git worktree in a repository): its tools work
+            /// there while it is in use. Not main. Answered with the copy.
+            isolate_branch: IsolateBranch {
+                context_id: $crate::ContextId,
+                branch_id: $crate::BranchId,
+            } => String;
+            /// Removes the branch's own copy: its tools work in the
+            /// conversation's folder again. Refused, naming them, while the
+            /// copy holds changes the folder does not have, unless `discard`.
+            remove_branch_copy: RemoveBranchCopy {
+                context_id: $crate::ContextId,
+                branch_id: $crate::BranchId,
+                #[serde(default)]
+                discard: bool,
             } => ();
             /// What merging the source into the branch in use would do.
             /// Changes nothing.

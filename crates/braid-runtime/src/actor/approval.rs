@@ -13,7 +13,7 @@ use std::sync::PoisonError;
 impl ContextActor {
     /// Pending writes over a file the model has not seen as it is now.
     pub(super) fn overwrites(&self) -> Vec<OverwriteRisk> {
-        let root = PathBuf::from(&self.ctx.meta.working_dir);
+        let root = PathBuf::from(self.ctx.folder());
         let freshness = self.freshness.lock().unwrap_or_else(PoisonError::into_inner);
         braid_core::approval::pending_file_writes(&self.ctx.state)
             .into_iter()
@@ -47,7 +47,7 @@ impl ContextActor {
 
     /// What each pending write would change.
     pub(super) fn previews(&self) -> Vec<WritePreview> {
-        let root = PathBuf::from(&self.ctx.meta.working_dir);
+        let root = PathBuf::from(self.ctx.folder());
         let writes = braid_core::approval::pending_file_writes(&self.ctx.state);
         writes.into_iter().filter_map(|(c, _)| braid_tools::preview::preview(c, &root)).collect()
     }

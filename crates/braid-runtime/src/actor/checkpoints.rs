@@ -14,7 +14,7 @@ impl ContextActor {
     /// broad as the home folder: scanning it around every call would cost
     /// more than the call.
     pub(super) fn watch(&self, turn: MessageId) -> Option<Watch> {
-        let root = PathBuf::from(&self.ctx.meta.working_dir);
+        let root = PathBuf::from(self.ctx.folder());
         if self.shared.config.is_broad(&root) {
             return None;
         }

@@ -32,7 +32,7 @@ impl ContextActor {
         }
         self.freshness.lock().unwrap_or_else(PoisonError::into_inner).restore(rows.into_iter().map(live));
         let changes = self.changed_files();
-        let root = PathBuf::from(&self.ctx.meta.working_dir);
+        let root = PathBuf::from(self.ctx.folder());
         self.changed_while_closed = changes.iter().map(|c| root.join(&c.path)).collect();
         self.cover_files();
         if !changes.is_empty() {
@@ -90,7 +90,7 @@ impl ContextActor {
 
     /// The files in play (at most 30), most recent first, with their state.
     pub(super) fn files_in_play(&self) -> Vec<FileInPlay> {
-        let root = PathBuf::from(&self.ctx.meta.working_dir);
+        let root = PathBuf::from(self.ctx.folder());
         let freshness = self.freshness.lock().unwrap_or_else(PoisonError::into_inner);
         freshness
             .important_files(&root, 30)
@@ -108,7 +108,7 @@ impl ContextActor {
     }
 
     pub(super) fn shown(&self, path: &Path) -> String {
-        braid_workspace::paths::shown(&PathBuf::from(&self.ctx.meta.working_dir), path)
+        braid_workspace::paths::shown(&PathBuf::from(self.ctx.folder()), path)
     }
 }
 

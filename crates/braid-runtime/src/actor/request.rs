@@ -81,7 +81,7 @@ impl ContextActor {
             pinned_summary: prompt::latest_summary(&self.ctx.conversation),
             kept: self.ctx.state.config.kept.iter().copied().collect(),
             changed_files: self.changed_files(),
-            workspace: Some(crate::workspace::facts(&self.ctx.meta.working_dir)),
+            workspace: Some(crate::workspace::facts(self.ctx.folder())),
             member_file: member.and_then(|m| self.member_file(&m)),
         };
         let counting = (enc == TokenEncoding::Estimate)
@@ -159,7 +159,7 @@ impl ContextActor {
         self.shared.sent.record(&self.ctx.meta.id, seen);
         let pixels = messages.iter().any(|m| matches!(m.body, MessageType::Image { .. })).then(|| llm_task::Pixels {
             images: self.shared.images.clone(),
-            workspace: PathBuf::from(&self.ctx.meta.working_dir),
+            workspace: PathBuf::from(self.ctx.folder()),
             limits: braid_core::vision::limits_for(out.kind),
         });
         let request = LlmRequest {

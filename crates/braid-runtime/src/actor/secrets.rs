@@ -8,7 +8,7 @@ use std::path::Path;
 
 impl ContextActor {
     pub(super) fn secrets_on(&self) -> bool {
-        self.shared.secrets.on_for(Path::new(&self.ctx.meta.working_dir))
+        self.shared.secrets.on_for(Path::new(self.ctx.folder()))
     }
 
     /// Text for a model (a summary's, a title's, a team member's prompt).

@@ -44,7 +44,7 @@ impl ContextActor {
     pub(super) fn member_file(&self, member: &TeamMember) -> Option<String> {
         use std::io::Read;
         let name = member.instruction_file.as_deref().filter(|f| !f.trim().is_empty())?;
-        let read = braid_workspace::paths::confine(Path::new(&self.ctx.meta.working_dir), name)
+        let read = braid_workspace::paths::confine(Path::new(self.ctx.folder()), name)
             .map_err(|e| e.to_string())
             .and_then(|path| std::fs::File::open(path).map_err(|e| e.to_string()))
             .and_then(|file| {
@@ -75,13 +75,7 @@ impl ContextActor {
         if let Some(old) = self.llm.take() {
             old.handle.abort();
         }
-        let run = AgentRun {
-            request_id,
-            member: *member,
-            system,
-            prompt,
-            workdir: PathBuf::from(&self.ctx.meta.working_dir),
-        };
+        let run = AgentRun { request_id, member: *member, system, prompt, workdir: PathBuf::from(self.ctx.folder()) };
         let watch = self.ctx.state.request.as_ref().and_then(|r| self.watch(r.response_id));
         self.llm = Some(agent_task::spawn(run, self.reports(), watch));
     }

@@ -48,7 +48,7 @@ impl ContextActor {
     /// recorded.
     pub(super) fn resolve_references(&mut self, message: Message) {
         let id = message.id;
-        let workspace = PathBuf::from(&self.ctx.meta.working_dir);
+        let workspace = PathBuf::from(self.ctx.folder());
         let resolved = {
             let mut freshness = self.freshness.lock().unwrap_or_else(PoisonError::into_inner);
             references::resolve_message(message, Some(&workspace), &mut freshness)
@@ -102,7 +102,7 @@ impl ContextActor {
         image_task::Reading {
             images: self.shared.images.clone(),
             model: self.shared.providers.resolve(self.ctx.model_choice()).ok(),
-            workspace: PathBuf::from(&self.ctx.meta.working_dir),
+            workspace: PathBuf::from(self.ctx.folder()),
             reports: self.reports(),
         }
     }
@@ -113,7 +113,7 @@ impl ContextActor {
             old.handle.abort();
         }
         let ctx = ToolContext {
-            workspace: PathBuf::from(&self.ctx.meta.working_dir),
+            workspace: PathBuf::from(self.ctx.folder()),
             freshness: Some(self.freshness.clone()),
             allow_overwrite: call.approval == Approval::ApprovedOverwrite,
             ledger: Some(self.shared.ledger.clone()),

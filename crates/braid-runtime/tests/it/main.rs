@@ -1,6 +1,7 @@
 //! braid-runtime's tests: the runtime on a real SQLite file and real tasks, with fake providers.
 //! One test binary, so a cold build links once instead of once per file.
 
+mod branch_copies;
 mod branches;
 mod changes;
 mod checkpoints;

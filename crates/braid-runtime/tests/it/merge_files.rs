@@ -20,19 +20,26 @@ use serde_json::json;
 use std::path::Path;
 use std::sync::Arc;
 
-const BASE: &str = "one\ntwo\nthree\nfour\nfive\nsix\nseven\neight\nnine\nten\neleven\ntwelve\n";
+pub(crate) const BASE: &str = "one\ntwo\nthree\nfour\nfive\nsix\nseven\neight\nnine\nten\neleven\ntwelve\n";
 
-fn open(dir: &Path, fake: Arc<FakeProvider>) -> Runtime {
+pub(crate) fn open(dir: &Path, fake: Arc<FakeProvider>) -> Runtime {
     open_in(dir, fake, |c| c.machine.tools.policy = ToolApprovalPolicy::AutoAll)
 }
 
-fn read(dir: &Path, name: &str) -> Option<String> {
+pub(crate) fn read(dir: &Path, name: &str) -> Option<String> {
     std::fs::read_to_string(dir.join(name)).ok()
 }
 
 /// The model writes `content` to `path` when asked `question` (reading
 /// it first: Braid refuses to overwrite a file the model has not read).
-async fn write(rt: &Runtime, fake: &FakeProvider, id: &ContextId, question: &str, path: &str, content: &str) {
+pub(crate) async fn write(
+    rt: &Runtime,
+    fake: &FakeProvider,
+    id: &ContextId,
+    question: &str,
+    path: &str,
+    content: &str,
+) {
     fake.push_reply(calls(&[
         ("r", "read_file", json!({"path": path})),
         ("w", "write_file", json!({"path": path, "content": content})),
@@ -43,7 +50,7 @@ async fn write(rt: &Runtime, fake: &FakeProvider, id: &ContextId, question: &str
 }
 
 /// main: a first answer; idea forks after it. Returns the context and idea.
-async fn fork(rt: &Runtime, fake: &FakeProvider) -> (ContextId, BranchId) {
+pub(crate) async fn fork(rt: &Runtime, fake: &FakeProvider) -> (ContextId, BranchId) {
     let id = rt.create_context(None, None).await.unwrap().id;
     fake.push_reply(answer("Ready."));
     rt.send_message(&id, NewMessage::user_text("start"), false).await.unwrap();
@@ -53,7 +60,7 @@ async fn fork(rt: &Runtime, fake: &FakeProvider) -> (ContextId, BranchId) {
     (id, idea)
 }
 
-fn edit(pairs: &[(&str, &str)]) -> String {
+pub(crate) fn edit(pairs: &[(&str, &str)]) -> String {
     pairs.iter().fold(BASE.to_owned(), |text, (from, to)| text.replace(&format!("{from}\n"), &format!("{to}\n")))
 }
 
