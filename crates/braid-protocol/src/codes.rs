@@ -102,6 +102,9 @@ pub enum NoticeCode {
     SubAgentGrace,
     /// Secrets were hidden from the model (placeholders stand in).
     SecretsHidden,
+    /// A team member's own copy of the workspace: what came back of it,
+    /// or why it worked in the folder.
+    WorkspaceCopy,
     // A request failed (retried, or the context failed): the
     // [`FailureCode`]s.
     Network,

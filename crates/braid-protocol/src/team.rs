@@ -63,6 +63,10 @@ pub struct TeamMember {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub program: Option<String>,
+    /// A coding CLI runs each turn in its own copy of the workspace (a git
+    /// worktree in a repository), merged back when its turn ends.
+    #[serde(default)]
+    pub isolated: bool,
 }
 
 /// What answers for a member: a coding CLI run as a process, or a model

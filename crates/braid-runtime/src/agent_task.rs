@@ -1,19 +1,23 @@
 //! One team member's turn as a coding CLI: the process runs in the
 //! workspace, its streamed JSON is read by the core's reader for its type,
 //! and the context hears it as it hears an LLM request (started, deltas,
-//! completed or failed). Aborting the task drops the process handle, which
+//! completed or failed). A member marked isolated runs in its own copy of
+//! the workspace, merged back when its turn ends well (kept otherwise,
+//! when it holds changes). Aborting the task drops the process handle, which
 //! kills its whole process group; a stop signal kills it and keeps what
 //! was shown.
 
-use crate::checkpoints::Watch;
+use crate::checkpoints::{Checkpoints, Watch};
+use crate::isolation::Isolation;
 use crate::llm_task::LlmTask;
 use crate::report::Reports;
 use braid_core::llm::{LlmFailure, LlmResponse, StopReason};
 use braid_core::machine::Event;
 use braid_core::team::streams::AgentStream;
-use braid_protocol::{FailureCode, RequestId, TeamMember};
+use braid_protocol::{FailureCode, Notice, NoticeCode, RequestId, TeamMember};
 use braid_tools::agents;
 use std::path::PathBuf;
+use std::sync::Arc;
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, BufReader};
 use tokio::sync::oneshot;
 
@@ -27,24 +31,59 @@ pub struct AgentRun {
     pub system: Option<String>,
     pub prompt: String,
     pub workdir: PathBuf,
+    /// Where its own copy of the workspace goes, when it works in one.
+    pub copy: Option<CopyPlace>,
+}
+
+/// A copy of `workdir` to make for the run (`isolation.rs`): in `dir`,
+/// named `name`; merged back when the run ends well.
+pub struct CopyPlace {
+    pub checkpoints: Arc<Checkpoints>,
+    pub dir: PathBuf,
+    pub name: String,
 }
 
 /// `watch`: the workspace is checkpointed around the run (the CLI's
 /// edits are the model's), and the run's end is told after that.
-pub fn spawn(run: AgentRun, reports: Reports, watch: Option<Watch>) -> LlmTask {
+pub fn spawn(mut run: AgentRun, reports: Reports, watch: Option<Watch>) -> LlmTask {
     let (stop_tx, stop_rx) = oneshot::channel();
     let request_id = run.request_id;
     let handle = tokio::spawn(async move {
         if let Some(w) = &watch {
             w.before(&reports).await;
         }
+        let copy = isolate(&mut run, &reports).await;
+        let who = run.member.name.clone();
         let end = drive(run, &reports, stop_rx).await;
+        // What came back is the run's change: merged before the look after.
+        if let Some(copy) = copy {
+            let back = copy.end(matches!(end, Event::LlmCompleted { .. })).await;
+            let text = braid_core::subagents::copy_report(&back);
+            reports.notice(Notice::new(NoticeCode::WorkspaceCopy, format!("{who}: {text}")));
+        }
         if let Some(w) = &watch {
             w.after(&reports).await;
         }
         reports.event(end);
     });
     LlmTask { request_id, handle, stop: Some(stop_tx) }
+}
+
+/// The run's own copy, made now; the run goes there. Without one (it
+/// could not be made) the run works in the folder, and says so.
+async fn isolate(run: &mut AgentRun, reports: &Reports) -> Option<Isolation> {
+    let place = run.copy.take()?;
+    match Isolation::make(&place.checkpoints, &run.workdir, &place.dir, &place.name).await {
+        Ok(copy) => {
+            run.workdir = copy.root.clone();
+            Some(copy)
+        }
+        Err(e) => {
+            let text = format!("{}: its copy could not be made ({e}); it works in the folder", run.member.name);
+            reports.notice(Notice::new(NoticeCode::WorkspaceCopy, text));
+            None
+        }
+    }
 }
 
 /// Runs the CLI; answers with the event that ends the request.

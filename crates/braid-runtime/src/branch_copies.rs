@@ -89,6 +89,19 @@ impl Runtime {
         }
     }
 
+    /// Before the conversation is deleted: its branches' copies go, but
+    /// one holding changes the folder lacks stays on disk where it is.
+    pub(crate) async fn drop_branch_copies(&self, id: &ContextId) {
+        let Ok(snapshot) = self.peek(id).await else { return };
+        for b in snapshot.branches {
+            let Some(folder) = b.folder else { continue };
+            match self.open_copy(&b.name, &folder, false).await {
+                Ok(copy) => copy.into_iter().for_each(|c| c.remove()),
+                Err(e) => tracing::warn!(folder, error = %e, "a deleted conversation's branch copy is kept"),
+            }
+        }
+    }
+
     /// The kept copy at `folder`, refused when it holds changes that exist
     /// nowhere else (unless `discard`); `None` when it is gone already.
     async fn open_copy(&self, name: &str, folder: &str, discard: bool) -> Result<Option<Isolation>, RuntimeError> {

@@ -253,6 +253,7 @@ impl Runtime {
     }
 
     async fn delete_one(&self, id: &ContextId) -> Result<(), RuntimeError> {
+        self.drop_branch_copies(id).await;
         self.shared.contexts.close(id).await;
         self.shared.sent.forget(id);
         // Its images go too, unless another conversation uses them.

@@ -3,7 +3,8 @@
 //! (`tests/fixtures/agents`) run as processes in the workspace. A chain
 //! routed by markers, each member given the previous answer without its
 //! markers; a missing or signed-out CLI refused when the team is set; a
-//! failing CLI reported; cancel killing a member's whole process group.
+//! failing CLI reported; cancel killing a member's whole process group;
+//! a member in its own copy of the workspace, its writes merged back.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a panic is how a test reports
 
@@ -29,6 +30,7 @@ fn cli(name: &str, agent: AgentType, program: &str, instruction: &str) -> TeamMe
         instruction_file: None,
         window: None,
         program: Some(standin(program).display().to_string()),
+        isolated: false,
     }
 }
 
@@ -131,6 +133,39 @@ async fn three_clis_answer_in_turn_each_given_the_previous_answer() {
     let names: Vec<String> = rt.team(&s.ctx).await.unwrap().team.unwrap().members.into_iter().map(|m| m.name).collect();
     assert_eq!(names, ["cc", "cx", "gm"]);
     rt.shutdown().await;
+}
+
+/// The stand-in logs each run in the folder it runs in: a member in its
+/// own copy writes its log there, and the log comes back to the folder
+/// when its turn ends, as that turn's change; the copy is gone.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_member_in_its_own_copy_writes_there_and_its_change_comes_back() {
+    let s = setup().await;
+    let member = TeamMember { isolated: true, ..cli("cc", AgentType::ClaudeCode, "claude", "REPLY: Done in my copy.") };
+    s.rt.set_team(&s.ctx, Some(team(vec![member]))).await.unwrap();
+    let (_, mut events) = s.rt.subscribe(&s.ctx).await.unwrap();
+    let mut watch = Watch::new(&s.rt, &s.ctx).await;
+    s.rt.send_message(&s.ctx, NewMessage::user_text("[NEXT:cc] Go"), false).await.unwrap();
+    watch.state(StatusKind::StreamingLlmResponse).await;
+    assert_eq!(watch.settled().await, ContextStatus::Idle);
+
+    let runs = runs(s.work.path());
+    assert_eq!(runs.len(), 1, "its log came back to the folder");
+    let ran_in = runs[0]["cwd"].as_str().unwrap().to_owned();
+    assert_ne!(ran_in, s.work.path().to_str().unwrap(), "it ran in its own copy");
+    assert!(!Path::new(&ran_in).exists(), "merged back whole, the copy is gone");
+    let turns = s.rt.changed_turns(&s.ctx).await.unwrap();
+    assert_eq!(turns.iter().map(|t| t.count.files).sum::<u32>(), 1, "the log is the turn's change: {turns:?}");
+    let mut said = None;
+    while let Ok(Some(Ok(event))) = tokio::time::timeout(Duration::ZERO, events.recv()).await {
+        if let braid_protocol::BraidEvent::ContextUpdate(u) = event {
+            said = said.or(u.metadata.notice.filter(|n| n.code == braid_protocol::NoticeCode::WorkspaceCopy));
+        }
+    }
+    let said = said.expect("the member's copy is reported").message;
+    assert!(
+        said.starts_with("cc: It worked in a copy") && said.contains("merged back into this one: .standin-log.jsonl")
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -19,6 +19,7 @@ fn member(name: &str) -> TeamMember {
         instruction_file: None,
         window: None,
         program: None,
+        isolated: false,
     }
 }
 

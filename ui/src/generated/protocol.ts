@@ -4,7 +4,7 @@ export type CallId = string;
 
 export type FailureCode = "network" | "stream_cut" | "empty_response" | "rate_limited" | "server_error" | "auth" | "context_length_exceeded" | "context_too_large" | "bad_request" | "protocol" | "no_provider" | "image_unreadable" | "storage_failed" | "storage" | "agent_failed" | "other";
 
-export type NoticeCode = "agent_busy" | "invalid_input" | "not_found" | "storage" | "provider" | "invalid_state" | "internal" | "message_not_added" | "cancelled" | "interrupted" | "interrupting" | "empty_response" | "answer_cut" | "usage_unreported" | "file_changed" | "image_read" | "image_failed" | "ocr_used" | "loop_limit" | "loop_detected" | "summarized" | "summary_failed" | "context_trimmed" | "streaming_unavailable" | "titled" | "tools_left_out" | "team_task_cut" | "agent_failed" | "team_unknown_member" | "team_paused" | "team_limit" | "sub_agent_grace" | "secrets_hidden" | "network" | "stream_cut" | "rate_limited" | "server_error" | "auth" | "context_length_exceeded" | "context_too_large" | "bad_request" | "protocol" | "no_provider" | "image_unreadable" | "storage_failed" | "other";
+export type NoticeCode = "agent_busy" | "invalid_input" | "not_found" | "storage" | "provider" | "invalid_state" | "internal" | "message_not_added" | "cancelled" | "interrupted" | "interrupting" | "empty_response" | "answer_cut" | "usage_unreported" | "file_changed" | "image_read" | "image_failed" | "ocr_used" | "loop_limit" | "loop_detected" | "summarized" | "summary_failed" | "context_trimmed" | "streaming_unavailable" | "titled" | "tools_left_out" | "team_task_cut" | "agent_failed" | "team_unknown_member" | "team_paused" | "team_limit" | "sub_agent_grace" | "secrets_hidden" | "workspace_copy" | "network" | "stream_cut" | "rate_limited" | "server_error" | "auth" | "context_length_exceeded" | "context_too_large" | "bad_request" | "protocol" | "no_provider" | "image_unreadable" | "storage_failed" | "other";
 
 export type ContextId = string;
 
@@ -597,7 +597,12 @@ window?: number,
 /**
  * A coding CLI's program, when it is not the usual name on PATH.
  */
-program?: string, };
+program?: string, 
+/**
+ * A coding CLI runs each turn in its own copy of the workspace (a git
+ * worktree in a repository), merged back when its turn ends.
+ */
+isolated: boolean, };
 
 export type AgentType = { "kind": "claude-code" } | { "kind": "openai-codex" } | { "kind": "google-gemini" } | { "kind": "api", model: ModelChoice | null, } | { "kind": "other", name: string, };
 

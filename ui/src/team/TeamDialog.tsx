@@ -12,7 +12,7 @@ const defaultInstruction = (name: string) =>
 
 function newMember(n: number): TeamMember {
   const name = `member${n}`;
-  return { name, agent: { kind: "api", model: null }, colour: PALETTE[(n - 1) % PALETTE.length], instruction: defaultInstruction(name) };
+  return { name, agent: { kind: "api", model: null }, colour: PALETTE[(n - 1) % PALETTE.length], instruction: defaultInstruction(name), isolated: false };
 }
 
 const EMPTY: Team = { members: [newMember(1), newMember(2)], task: "", window: 5, byte_budget: 768 * 1024 };
@@ -121,6 +121,12 @@ export function TeamDialog({ backend, id, settings, onClose, onSaved }: { backen
                   <label>
                     <span>Program</span>
                     <input aria-label={`Program of ${m.name}`} placeholder={m.agent.kind === "other" ? "required" : "found on PATH"} value={m.program ?? ""} onChange={(e) => edit(i, { program: e.target.value || undefined })} />
+                  </label>
+                ) : null}
+                {cli ? (
+                  <label className="check" title="Each turn runs in its own copy of the folder (a git worktree in a repository); what it changed comes back when the turn ends">
+                    <input type="checkbox" aria-label={`${m.name} works in its own copy`} checked={m.isolated} onChange={(e) => edit(i, { isolated: e.target.checked })} />
+                    <span>Own copy</span>
                   </label>
                 ) : null}
                 <button type="button" className="link" disabled={team.members.length === 1} onClick={() => setTeam({ ...team, members: team.members.filter((_, j) => j !== i) })}>

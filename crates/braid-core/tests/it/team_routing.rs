@@ -22,6 +22,7 @@ fn api(name: &str) -> TeamMember {
         instruction_file: None,
         window: None,
         program: None,
+        isolated: false,
     }
 }
 

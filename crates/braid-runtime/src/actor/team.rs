@@ -3,7 +3,7 @@
 //! instruction file), and its CLI run.
 
 use super::{ContextActor, Input};
-use crate::agent_task::{self, AgentRun};
+use crate::agent_task::{self, AgentRun, CopyPlace};
 use braid_core::fit::PreparedRequest;
 use braid_core::machine::{Effect, Event};
 use braid_core::prompt;
@@ -75,7 +75,14 @@ impl ContextActor {
         if let Some(old) = self.llm.take() {
             old.handle.abort();
         }
-        let run = AgentRun { request_id, member: *member, system, prompt, workdir: PathBuf::from(self.ctx.folder()) };
+        let workdir = PathBuf::from(self.ctx.folder());
+        // No copy of a folder as broad as the home folder.
+        let copy = (member.isolated && !self.shared.config.is_broad(&workdir)).then(|| CopyPlace {
+            checkpoints: self.shared.checkpoints.clone(),
+            dir: crate::isolation::copies_dir(&self.shared.config.db_path),
+            name: format!("{}-{}", self.ctx.meta.id.0, request_id.0),
+        });
+        let run = AgentRun { request_id, member: *member, system, prompt, workdir, copy };
         let watch = self.ctx.state.request.as_ref().and_then(|r| self.watch(r.response_id));
         self.llm = Some(agent_task::spawn(run, self.reports(), watch));
     }

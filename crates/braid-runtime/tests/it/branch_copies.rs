@@ -5,7 +5,8 @@
 //! branch is not deleted while its copy holds a change the folder lacks;
 //! merged, its change lands in the folder three-way beside main's and the
 //! copy goes. The copy outlives a restart; holding the user's own edit,
-//! it is removed only when the user discards it.
+//! it is removed only when the user discards it, and stays on disk when
+//! the conversation is deleted.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a panic is how a test reports
 use super::merge_files::{edit, fork, open, read, write, BASE};
@@ -89,4 +90,17 @@ async fn a_copy_holding_the_users_edit_goes_only_when_the_user_discards_it() {
     assert!(!Path::new(&copy).exists());
     assert_eq!(folder_of(&rt, &id, &idea).await, None);
     assert!(!dir.path().join("draft.txt").exists(), "the folder never had it");
+}
+
+#[tokio::test]
+async fn deleting_the_conversation_takes_a_clean_copy_and_keeps_one_with_changes() {
+    let (_dir, _fake, rt, id, idea) = forked().await;
+    let clean = rt.isolate_branch(&id, idea).await.unwrap();
+    let answer = rt.load_context(&id).await.unwrap().messages[1].id;
+    let other = rt.create_branch(&id, answer, "other".into(), None).await.unwrap();
+    let changed = rt.isolate_branch(&id, other).await.unwrap();
+    std::fs::write(Path::new(&changed).join("draft.txt"), "mine\n").unwrap();
+    rt.delete_context(&id).await.unwrap();
+    assert!(!Path::new(&clean).exists(), "nothing of it was lost");
+    assert!(Path::new(&changed).join("draft.txt").exists(), "the user's edit stays on disk");
 }
