@@ -1,22 +1,21 @@
-//! A copy of a workspace for a line of work of its own (a sub-agent, or
-//! a branch), so parallel lines never write over each other: a git worktree when the
-//! folder is a git repository — its working changes copied over, so the
-//! copy starts where the folder is, not at its last commit — and a copy
-//! of the working files otherwise (`braid_checkpoint::isolate`: reflinks
-//! where the file system has them). What the copy holds when made is its
+//! A copy of a workspace for a line of work of its own (a sub-agent, a
+//! branch, a team member), so parallel lines never write over each other
+//! (made by `braid_checkpoint::isolate::workspace_copy`: a git worktree
+//! that starts from the working changes in a repository, the working
+//! files copied otherwise). What the copy holds when made is its
 //! baseline; what changed in it since goes back, merged three-way with
 //! the folder it came from (`merge_files`), and the copy is removed only
-//! when nothing of it would be lost. A sub-agent's copy lives as long as
-//! the child; a branch's outlives the app, its record (where it came
-//! from, its baseline) kept beside it.
+//! when nothing of it would be lost. A sub-agent's or a member's copy
+//! lives as long as its run; a branch's outlives the app, its record
+//! (where it came from, its baseline) kept beside it.
 
 use crate::checkpoints::Checkpoints;
 use crate::merge_files::{self, Choices};
+use braid_checkpoint::isolate::{remove_copy, workspace_copy};
 use braid_checkpoint::{changes, Manifest};
 use braid_core::merge::files::FileSide;
 use braid_protocol::{ChildWorkspace, FileChoice, FileConflictKind, FileTake, IsolationKind};
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::sync::Arc;
 
 pub(crate) struct Isolation {
@@ -58,8 +57,9 @@ impl Isolation {
         std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
         let to = dir.join(name);
         let (from, at, exclude) = (source.to_owned(), to.clone(), checkpoints.own_files(source));
-        let kind =
-            tokio::task::spawn_blocking(move || copy(&from, &at, &exclude)).await.map_err(|e| e.to_string())??;
+        let kind = tokio::task::spawn_blocking(move || workspace_copy(&from, &at, &exclude).map_err(|e| e.to_string()))
+            .await
+            .map_err(|e| e.to_string())??;
         let mut made = Isolation {
             root: to,
             kind,
@@ -216,17 +216,8 @@ impl Isolation {
     /// Removes the copy (and its worktree's entry in the repository).
     pub fn remove(&self) {
         let _ = std::fs::remove_file(record_path(&self.root));
-        if self.kind == IsolationKind::GitWorktree {
-            let removed = git(&self.source, &["worktree", "remove", "--force"], Some(&self.root));
-            if removed.is_ok() {
-                return;
-            }
-        }
-        if let Err(e) = std::fs::remove_dir_all(&self.root) {
+        if let Err(e) = remove_copy(&self.source, &self.root, self.kind) {
             tracing::warn!(folder = %self.root.display(), error = %e, "a copy of a workspace was not removed");
-        }
-        if self.kind == IsolationKind::GitWorktree {
-            let _ = git(&self.source, &["worktree", "prune"], None);
         }
     }
 }
@@ -256,68 +247,4 @@ impl Drop for Isolation {
 /// Beside the copy, so a scan of the copy never sees it.
 fn record_path(root: &Path) -> PathBuf {
     PathBuf::from(format!("{}.json", root.display()))
-}
-
-/// A git worktree of `from` at `to` when `from` is a repository with a
-/// commit, a copy of its working files otherwise.
-fn copy(from: &Path, to: &Path, exclude: &[PathBuf]) -> Result<IsolationKind, String> {
-    if from.join(".git").is_dir() {
-        match worktree(from, to, exclude) {
-            Ok(()) => return Ok(IsolationKind::GitWorktree),
-            Err(e) => {
-                tracing::info!(error = %e, "no git worktree; the working files are copied instead");
-                let _ = git(from, &["worktree", "remove", "--force"], Some(to));
-                let _ = std::fs::remove_dir_all(to);
-                let _ = git(from, &["worktree", "prune"], None);
-            }
-        }
-    }
-    braid_checkpoint::isolate::isolate(from, to, exclude).map(|_| IsolationKind::Copy).map_err(|e| e.to_string())
-}
-
-fn worktree(from: &Path, to: &Path, exclude: &[PathBuf]) -> Result<(), String> {
-    git(from, &["worktree", "add", "--detach", "--quiet"], Some(to))?;
-    let status = git(from, &["status", "--porcelain=v1", "-z", "--untracked-files=all", "--no-renames"], None)?;
-    // Each entry: two status letters, a space, the path.
-    for entry in status.split('\0').filter(|e| e.len() > 3) {
-        let (code, path) = entry.split_at(3);
-        let (src, dest) = (from.join(path), to.join(path));
-        if exclude.iter().any(|x| src.starts_with(x)) {
-            continue;
-        }
-        let done = if code.contains('D') || std::fs::symlink_metadata(&src).is_err() {
-            std::fs::remove_file(&dest).or_else(|e| if dest.exists() { Err(e) } else { Ok(()) })
-        } else {
-            copy_one(&src, &dest)
-        };
-        done.map_err(|e| format!("{path}: {e}"))?;
-    }
-    Ok(())
-}
-
-fn copy_one(src: &Path, dest: &Path) -> std::io::Result<()> {
-    if let Some(dir) = dest.parent() {
-        std::fs::create_dir_all(dir)?;
-    }
-    if std::fs::symlink_metadata(dest).is_ok() {
-        std::fs::remove_file(dest)?;
-    }
-    if std::fs::symlink_metadata(src)?.file_type().is_symlink() {
-        return std::os::unix::fs::symlink(std::fs::read_link(src)?, dest);
-    }
-    std::fs::copy(src, dest).map(drop)
-}
-
-/// Runs git in `dir` (a worktree's path last): its output, or why not.
-fn git(dir: &Path, args: &[&str], path: Option<&Path>) -> Result<String, String> {
-    let mut command = Command::new("git");
-    command.arg("-C").arg(dir).args(args);
-    if let Some(path) = path {
-        command.arg(path);
-    }
-    let out = command.output().map_err(|e| format!("git: {e}"))?;
-    if !out.status.success() {
-        return Err(format!("git {}: {}", args.join(" "), String::from_utf8_lossy(&out.stderr).trim()));
-    }
-    Ok(String::from_utf8_lossy(&out.stdout).into_owned())
 }
