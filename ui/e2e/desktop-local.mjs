@@ -99,7 +99,9 @@ await desktopSuite("local-desktop", { check, finish }, { data }, async ({ open }
   // The app's own question, in the window (not "JavaScript – tauri://localhost").
   await s.click("//dialog[@role='alertdialog']//button[.='Delete']");
   await s.until("the model removed", "return !document.querySelector('section[aria-label=\"Built-in model\"] .providers')?.textContent.includes('Pocket-Chat')", 10000);
-  const back = await s.js("return document.querySelector('.settings .hint')?.textContent ?? ''");
+  // The hint follows the settings, which are read again after the list.
+  const hintText = "return document.querySelector('.settings .hint')?.textContent ?? ''";
+  const back = await s.until("the starter named again", `const h = (() => { ${hintText} })(); return h.includes('SmolLM2') ? h : ''`, 10000).catch(() => s.js(hintText));
   check(back.includes("SmolLM2"), `removing it goes back to the starter (${JSON.stringify(back)})`);
   await s.click("//button[@aria-label='Close settings']");
   const before2 = await s.js("return document.querySelectorAll('.message.assistant').length");
