@@ -1,5 +1,5 @@
-import { useEffect, useRef } from "react";
 import { MESSAGE_KEYS } from "./chat/MessageActions";
+import { useModal } from "./useModal";
 
 /** Every keyboard shortcut, by where it works. */
 export const SHORTCUTS: [string, [string, string][]][] = [
@@ -48,11 +48,7 @@ export const SHORTCUTS: [string, [string, string][]][] = [
 
 /** The keyboard shortcuts, as a modal sheet (Ctrl+/; Esc closes it). */
 export function HelpSheet({ onClose }: { onClose: () => void }) {
-  const dialog = useRef<HTMLDialogElement>(null);
-  useEffect(() => {
-    const d = dialog.current;
-    if (d && !d.open) d.showModal();
-  }, []);
+  const dialog = useModal();
   return (
     <dialog ref={dialog} className="help-sheet" aria-labelledby="help-title" onClose={onClose}>
       <h2 id="help-title">Keyboard shortcuts</h2>

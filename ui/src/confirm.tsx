@@ -1,4 +1,5 @@
-import { createContext, useCallback, useContext, useEffect, useRef, useState, type ReactNode } from "react";
+import { createContext, useCallback, useContext, useRef, useState, type ReactNode } from "react";
+import { useModal } from "./useModal";
 
 /** A question before something that cannot be taken back. */
 export type ConfirmRequest = {
@@ -50,17 +51,13 @@ export function ConfirmProvider({ children }: { children: ReactNode }) {
 
 /** A modal dialog: the focus moves into it, Esc (or Cancel) answers no. */
 function ConfirmDialog({ request, answer }: Pending) {
-  const dialog = useRef<HTMLDialogElement>(null);
+  const dialog = useModal();
   const answered = useRef(false);
   const once = (yes: boolean) => {
     if (answered.current) return;
     answered.current = true;
     answer(yes);
   };
-  useEffect(() => {
-    const d = dialog.current;
-    if (d && !d.open) d.showModal();
-  }, []);
   return (
     <dialog
       ref={dialog}

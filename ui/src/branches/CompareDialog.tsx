@@ -1,8 +1,9 @@
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useState } from "react";
 import type { Backend } from "../backend/types";
 import type { BranchId, BranchSummary, ContextId, MergeFile, MergeItem, Message } from "../generated/protocol";
 import { DiffLines } from "../chat/DiffLines";
 import { describeMessage } from "./describeMessage";
+import { useModal } from "../useModal";
 
 interface Props {
   backend: Backend;
@@ -21,13 +22,9 @@ interface Props {
  *  changed, each against the file here. The other side comes from a
  *  merge preview, so nothing changes. */
 export function CompareDialog({ backend, contextId, branches, active, messages, other, onClose, onMerge }: Props) {
-  const dialog = useRef<HTMLDialogElement>(null);
+  const dialog = useModal();
   const [theirs, setTheirs] = useState<{ base: number | null; items: MergeItem[]; files: MergeFile[] } | null>(null);
   const [error, setError] = useState<string | null>(null);
-  useEffect(() => {
-    const d = dialog.current;
-    if (d && !d.open) d.showModal();
-  }, []);
   useEffect(() => {
     let live = true;
     const options = { source: other, strategy: "append" as const, picks: [], missing: "bring" as const, resolutions: [], summary: null, answer_again: false, files: [] };

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useState } from "react";
 import type { Backend } from "../backend/types";
 import { MergeFiles } from "./MergeFiles";
 import type {
@@ -12,6 +12,7 @@ import type {
   MissingDependencies,
   Resolution,
 } from "../generated/protocol";
+import { useModal } from "../useModal";
 
 interface Props {
   backend: Backend;
@@ -51,7 +52,7 @@ const FATE: Record<string, string> = {
 /** Merging a branch into the branch in use: strategy, choices, conflicts
  *  and the preview (messages, tokens, files) before anything changes. */
 export function MergeDialog({ backend, contextId, branches, active, source: initial, onClose, onMerged }: Props) {
-  const dialog = useRef<HTMLDialogElement>(null);
+  const dialog = useModal();
   const [source, setSource] = useState<BranchId>(initial);
   const [strategy, setStrategy] = useState<MergeStrategy>("summary");
   const [picks, setPicks] = useState<number[]>([]);
@@ -64,10 +65,6 @@ export function MergeDialog({ backend, contextId, branches, active, source: init
   const [error, setError] = useState<string | null>(null);
   const [working, setWorking] = useState<"drafting" | "merging" | null>(null);
 
-  useEffect(() => {
-    const d = dialog.current;
-    if (d && !d.open) d.showModal();
-  }, []);
 
   const options: MergeOptions = {
     source,

@@ -4,10 +4,11 @@
 // and the two ways to go: bring the files along, or switch and keep the
 // working files as they are. The files' switch is a restore: undone from
 // its card like a rewind.
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useState } from "react";
 import type { Backend } from "../backend/types";
 import type { BranchSummary, ContextId, RewindPreview } from "../generated/protocol";
 import { RewindFileList } from "../chat/RewindFileList";
+import { useModal } from "../useModal";
 
 interface Props {
   backend: Backend;
@@ -18,15 +19,11 @@ interface Props {
 }
 
 export function SwitchFilesDialog({ backend, id, branch, onDone, onClose }: Props) {
-  const dialog = useRef<HTMLDialogElement>(null);
+  const dialog = useModal();
   const [preview, setPreview] = useState<RewindPreview | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [overwrite, setOverwrite] = useState<string[]>([]);
   const [working, setWorking] = useState(false);
-  useEffect(() => {
-    const d = dialog.current;
-    if (d && !d.open) d.showModal();
-  }, []);
   useEffect(() => {
     backend.previewSwitchFiles(id, branch.id).then(setPreview, (e: unknown) => setError(e instanceof Error ? e.message : String(e)));
   }, [backend, id, branch.id]);

@@ -3,11 +3,12 @@
 // keep one to take it off the list (remembered in this browser, per
 // turn). A file changed since the turn is flagged: its undo is merged
 // with what it holds, and refused with why when the lines clash.
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useState } from "react";
 import type { Backend } from "../backend/types";
 import type { ChangedFile, ContextId, TurnChanges, UndoSelection } from "../generated/protocol";
 import { ChangeBadge } from "./ChangeBadge";
 import { DiffLines } from "./DiffLines";
+import { useModal } from "../useModal";
 
 interface Props {
   backend: Backend;
@@ -36,15 +37,11 @@ function loadKept(id: ContextId, question: number): string[] {
 }
 
 export function ChangesDialog({ backend, id, message, onClose, onUndone }: Props) {
-  const dialog = useRef<HTMLDialogElement>(null);
+  const dialog = useModal();
   const [changes, setChanges] = useState<TurnChanges | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [working, setWorking] = useState(false);
   const [kept, setKept] = useState<string[]>([]);
-  useEffect(() => {
-    const d = dialog.current;
-    if (d && !d.open) d.showModal();
-  }, []);
   const load = useCallback(
     () =>
       backend.turnChanges(id, message).then(

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useRef, useState, type ReactNode } from "react"
 import type { Backend } from "../backend/types";
 import type { ContextId, FileExcerpt } from "../generated/protocol";
 import { OpenFile } from "./codeLinks";
+import { useModal } from "../useModal";
 
 /** Gives the transcript a way to open a workspace file at a line, shown
  *  in a dialog with the line marked and scrolled into view. */
@@ -17,14 +18,10 @@ export function FileOpener({ backend, id, children }: { backend: Backend; id: Co
 }
 
 function FileDialog({ backend, id, path, line, onClose }: { backend: Backend; id: ContextId; path: string; line: number; onClose: () => void }) {
-  const dialog = useRef<HTMLDialogElement>(null);
+  const dialog = useModal();
   const mark = useRef<HTMLDivElement>(null);
   const [excerpt, setExcerpt] = useState<FileExcerpt | null>(null);
   const [error, setError] = useState<string | null>(null);
-  useEffect(() => {
-    const d = dialog.current;
-    if (d && !d.open) d.showModal();
-  }, []);
   useEffect(() => {
     let live = true;
     backend.readWorkspaceFile(id, path, line).then(

@@ -3,10 +3,11 @@
 // changed since are flagged and kept unless ticked), and the three ways
 // to go: the files, the conversation (a branch from before the question,
 // the question back in the composer), or both.
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useState } from "react";
 import type { Backend } from "../backend/types";
 import type { ContextId, RewindPreview } from "../generated/protocol";
 import { RewindFileList } from "./RewindFileList";
+import { useModal } from "../useModal";
 
 export type RewindChoice = "files" | "conversation" | "both";
 
@@ -19,14 +20,10 @@ interface Props {
 }
 
 export function RewindDialog({ backend, id, message, onChoose, onClose }: Props) {
-  const dialog = useRef<HTMLDialogElement>(null);
+  const dialog = useModal();
   const [preview, setPreview] = useState<RewindPreview | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [overwrite, setOverwrite] = useState<string[]>([]);
-  useEffect(() => {
-    const d = dialog.current;
-    if (d && !d.open) d.showModal();
-  }, []);
   useEffect(() => {
     backend.previewRewind(id, message).then(setPreview, (e: unknown) => setError(e instanceof Error ? e.message : String(e)));
   }, [backend, id, message]);

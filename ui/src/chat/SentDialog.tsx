@@ -1,7 +1,8 @@
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useState } from "react";
 import type { Backend } from "../backend/types";
 import type { ContextId, PromptPart, SentRequest } from "../generated/protocol";
 import { copyText } from "../clipboard";
+import { useModal } from "../useModal";
 
 const PART_LABELS: Record<PromptPart, string> = {
   base: "Base prompt",
@@ -23,14 +24,10 @@ const sum = (xs: { tokens: number }[]) => xs.reduce((n, x) => n + x.tokens, 0);
 /** "What the model sees": the conversation's last request exactly as it
  *  went to the model, part by part, with the tokens of each. */
 export function SentDialog({ backend, id, onClose }: { backend: Backend; id: ContextId; onClose: () => void }) {
-  const dialog = useRef<HTMLDialogElement>(null);
+  const dialog = useModal();
   const [sent, setSent] = useState<SentRequest | null | undefined>(undefined);
   const [error, setError] = useState<string | null>(null);
   const [copied, setCopied] = useState(false);
-  useEffect(() => {
-    const d = dialog.current;
-    if (d && !d.open) d.showModal();
-  }, []);
   useEffect(() => {
     let live = true;
     backend.getSentRequest(id).then(

@@ -1,8 +1,9 @@
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useState } from "react";
 import type { Backend } from "../backend/types";
 import type { AgentType, ContextId, MemberCheck, SettingsView, Team, TeamMember } from "../generated/protocol";
 import { PALETTE } from "./colours";
 import { agentKey, agentOf, agentOptions } from "./agents";
+import { useModal } from "../useModal";
 
 const TASK_LIMIT = 5 * 1024;
 const bytes = (s: string) => new TextEncoder().encode(s).length;
@@ -22,16 +23,12 @@ const EMPTY: Team = { members: [newMember(1), newMember(2)], task: "", window: 5
  *  and how many messages each member sees. Saving checks every CLI
  *  member; a refusal says what to do and keeps everything typed. */
 export function TeamDialog({ backend, id, settings, onClose, onSaved }: { backend: Backend; id: ContextId; settings: SettingsView | null; onClose: () => void; onSaved: () => void }) {
-  const dialog = useRef<HTMLDialogElement>(null);
+  const dialog = useModal();
   const [team, setTeam] = useState<Team | null>(null);
   const [existing, setExisting] = useState(false);
   const [checks, setChecks] = useState<MemberCheck[]>([]);
   const [error, setError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
-  useEffect(() => {
-    const d = dialog.current;
-    if (d && !d.open) d.showModal();
-  }, []);
   useEffect(() => {
     let live = true;
     backend.getTeam(id).then(
