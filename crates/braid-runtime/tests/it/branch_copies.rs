@@ -9,22 +9,10 @@
 //! the conversation is deleted.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a panic is how a test reports
-use super::merge_files::{edit, fork, open, read, write, BASE};
-use braid_llm::fake::FakeProvider;
+use super::merge_files::{edit, forked, open, read, write, BASE};
 use braid_protocol::{BranchId, ConflictChoice, ContextId, MergeOptions, MergeStrategy, Resolution};
 use braid_runtime::{Handlers, Runtime};
 use std::path::Path;
-use std::sync::Arc;
-
-/// A folder with notes.txt; main answered once, idea forked after it.
-async fn forked() -> (tempfile::TempDir, Arc<FakeProvider>, Runtime, ContextId, BranchId) {
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::write(dir.path().join("notes.txt"), BASE).unwrap();
-    let fake = Arc::new(FakeProvider::echo(std::time::Duration::ZERO));
-    let rt = open(dir.path(), fake.clone());
-    let (id, idea) = fork(&rt, &fake).await;
-    (dir, fake, rt, id, idea)
-}
 
 async fn folder_of(rt: &Runtime, id: &ContextId, branch: &BranchId) -> Option<String> {
     let snapshot = rt.load_context(id).await.unwrap();

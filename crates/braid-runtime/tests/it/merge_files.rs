@@ -60,17 +60,23 @@ pub(crate) async fn fork(rt: &Runtime, fake: &FakeProvider) -> (ContextId, Branc
     (id, idea)
 }
 
+/// A folder with notes.txt; main answered once, idea forked after it.
+pub(crate) async fn forked() -> (tempfile::TempDir, Arc<FakeProvider>, Runtime, ContextId, BranchId) {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("notes.txt"), BASE).unwrap();
+    let fake = Arc::new(FakeProvider::echo(std::time::Duration::ZERO));
+    let rt = open(dir.path(), fake.clone());
+    let (id, idea) = fork(&rt, &fake).await;
+    (dir, fake, rt, id, idea)
+}
+
 pub(crate) fn edit(pairs: &[(&str, &str)]) -> String {
     pairs.iter().fold(BASE.to_owned(), |text, (from, to)| text.replace(&format!("{from}\n"), &format!("{to}\n")))
 }
 
 #[tokio::test]
 async fn two_branches_edits_merge_three_way_settled_as_chosen_and_undone_after_a_restart() {
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::write(dir.path().join("notes.txt"), BASE).unwrap();
-    let fake = Arc::new(FakeProvider::echo(std::time::Duration::ZERO));
-    let rt = open(dir.path(), fake.clone());
-    let (id, idea) = fork(&rt, &fake).await;
+    let (dir, fake, rt, id, idea) = forked().await;
     rt.switch_branch(&id, idea.clone()).await.unwrap();
     let theirs = edit(&[("two", "two (idea)"), ("eleven", "ELEVEN")]);
     write(&rt, &fake, &id, "idea's edit", "notes.txt", &theirs).await;
@@ -156,11 +162,7 @@ async fn a_rebase_answered_again_is_undone_with_its_replayed_turns_and_their_wri
 
 #[tokio::test]
 async fn switching_with_files_puts_the_branch_s_files_back_and_is_undone() {
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::write(dir.path().join("notes.txt"), BASE).unwrap();
-    let fake = Arc::new(FakeProvider::echo(std::time::Duration::ZERO));
-    let rt = open(dir.path(), fake.clone());
-    let (id, idea) = fork(&rt, &fake).await;
+    let (dir, fake, rt, id, idea) = forked().await;
     rt.switch_branch(&id, idea.clone()).await.unwrap();
     let theirs = edit(&[("two", "two (idea)")]);
     write(&rt, &fake, &id, "idea's edit", "notes.txt", &theirs).await;
