@@ -72,7 +72,7 @@ impl Store {
 
     /// Drops checkpoints by id, in one transaction.
     pub fn delete_checkpoints(&mut self, ids: &[u64]) -> Result<(), StoreError> {
-        let tx = self.conn.transaction()?;
+        let tx = self.write()?;
         {
             let mut stmt = tx.prepare_cached("DELETE FROM checkpoints WHERE id = ?1")?;
             for id in ids {

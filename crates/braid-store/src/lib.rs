@@ -24,7 +24,7 @@ pub use recover::{RecoveredContext, RecoveryReport};
 
 use braid_core::{ContextState, Conversation};
 use braid_protocol::{BranchId, BranchLabel, ContextStatus};
-use rusqlite::Connection;
+use rusqlite::{Connection, Transaction, TransactionBehavior};
 use std::path::{Path, PathBuf};
 
 /// A context's descriptive fields (the core's).
@@ -85,6 +85,15 @@ impl Store {
         schema::migrate(&mut self.conn)
     }
 
+    /// A write transaction holding the write lock from its start. A
+    /// deferred one that reads first cannot wait for another connection's
+    /// write (WAL returns "database is locked" at once, past the busy
+    /// timeout): a second process on the same data, such as the CLI beside
+    /// the app, would lose its write.
+    pub(crate) fn write(&mut self) -> rusqlite::Result<Transaction<'_>> {
+        write_transaction(&mut self.conn)
+    }
+
     pub fn path(&self) -> Option<&Path> {
         self.path.as_deref()
     }
@@ -93,4 +102,8 @@ impl Store {
     pub fn schema_version(&self) -> Result<u32, StoreError> {
         Ok(self.conn.pragma_query_value(None, "user_version", |r| r.get(0))?)
     }
+}
+
+pub(crate) fn write_transaction(conn: &mut Connection) -> rusqlite::Result<Transaction<'_>> {
+    conn.transaction_with_behavior(TransactionBehavior::Immediate)
 }

@@ -139,7 +139,7 @@ pub fn migrate(conn: &mut Connection) -> Result<(), StoreError> {
         return Err(StoreError::FutureSchema { found, known: SCHEMA_VERSION });
     }
     for (i, sql) in MIGRATIONS.iter().enumerate().skip(found as usize) {
-        let tx = conn.transaction()?;
+        let tx = crate::write_transaction(conn)?;
         tx.execute_batch(sql)?;
         tx.pragma_update(None, "user_version", i as u32 + 1)?;
         tx.commit()?;

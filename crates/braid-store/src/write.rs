@@ -148,7 +148,7 @@ impl Store {
         state: &ContextState,
         conversation: &Conversation,
     ) -> Result<(), StoreError> {
-        let tx = self.conn.transaction()?;
+        let tx = self.write()?;
         tx.prepare_cached(
             "INSERT INTO contexts (id, title, working_dir, created_at, updated_at, active_branch, status, status_json, state_json, model_json, pinned)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, '', '', '', ?7, ?8)",
@@ -166,7 +166,7 @@ impl Store {
         state: &ContextState,
         conversation: &Conversation,
     ) -> Result<(), StoreError> {
-        let tx = self.conn.transaction()?;
+        let tx = self.write()?;
         let changed = tx
             .prepare_cached(
                 "UPDATE contexts SET title = ?2, active_branch = ?3, updated_at = ?4, model_json = ?5 WHERE id = ?1",
@@ -216,7 +216,7 @@ impl Store {
         if !effects.iter().any(Effect::is_persistence) && files.is_empty() {
             return Ok(());
         }
-        let tx = self.conn.transaction()?;
+        let tx = self.write()?;
         crate::files::write_files(&tx, context, files)?;
         for effect in effects {
             match effect {
@@ -273,7 +273,7 @@ impl Store {
 
     /// Deletes a context and everything in it.
     pub fn delete_context(&mut self, context: &ContextId) -> Result<(), StoreError> {
-        let tx = self.conn.transaction()?;
+        let tx = self.write()?;
         // Explicit deletes: branch_messages rows of a corrupted context may
         // not match their branches, and must go too.
         tx.execute("DELETE FROM branch_messages WHERE context_id = ?1", params![context.0])?;

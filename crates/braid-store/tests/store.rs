@@ -215,3 +215,33 @@ fn file_records_are_written_with_a_transition_and_go_with_their_context() {
     store.delete_context(&p.id).unwrap();
     assert!(store.load_files(&p.id).unwrap().is_empty(), "the records go with their context");
 }
+
+#[test]
+fn a_write_waits_for_another_process_holding_the_database() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("braid.db");
+    let mut store = Store::open(&path).unwrap();
+    let mut p = Persisted::new(&mut store, "c1");
+    p.ask(&mut store, "q1");
+    // Another process (the app beside the CLI, or a run that is ending)
+    // holds the write lock for a moment; this one's writes wait for it.
+    let (held, taken) = std::sync::mpsc::channel();
+    let other = std::thread::spawn({
+        let path = path.clone();
+        move || {
+            let mut conn = rusqlite::Connection::open(&path).unwrap();
+            let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate).unwrap();
+            tx.execute("UPDATE contexts SET title = 'theirs'", []).unwrap();
+            held.send(()).unwrap();
+            std::thread::sleep(std::time::Duration::from_millis(300));
+            tx.commit().unwrap();
+        }
+    });
+    taken.recv().unwrap();
+    let mut second = Store::open(&path).unwrap();
+    let report = second.recover_interrupted(Timestamp(99)).unwrap();
+    assert!(report.failed.is_empty(), "{:?}", report.failed);
+    assert_eq!(report.recovered.len(), 1);
+    other.join().unwrap();
+    assert_eq!(second.load_context(&p.id).unwrap().state.status, ContextStatus::Idle);
+}

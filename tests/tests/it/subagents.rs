@@ -234,7 +234,11 @@ async fn after_a_restart_the_parent_hears_its_children_were_interrupted() {
     let (again, report) =
         Runtime::open(config(dir.path(), |_| ()), Arc::new(FakeProvider::answering(respond))).unwrap();
     let recovered: Vec<&ContextId> = report.recovered.iter().map(|r| &r.context).collect();
-    assert!(recovered.contains(&&parent) && recovered.contains(&&stuck), "{recovered:?}");
+    assert!(
+        recovered.contains(&&parent) && recovered.contains(&&stuck),
+        "recovered {recovered:?}, failed {:?}",
+        report.failed
+    );
     let (status, output) = spawn_result(&again.load_context(&parent).await.unwrap());
     assert_eq!(status, ToolResultStatus::Success);
     assert!(output.contains("## quick (1 of 2)\nSubmitted") && output.contains("early"), "{output}");
