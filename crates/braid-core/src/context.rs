@@ -16,7 +16,8 @@ mod rewind;
 
 use crate::conversation::{self, Conversation};
 use crate::machine::{
-    is_request_phase, stored_change, transition_in_place, ContextState, Effect, Event, InFlight, Reply,
+    is_pipeline_phase, is_request_phase, stored_change, transition_in_place, ContextState, Effect, Event, InFlight,
+    Reply,
 };
 use braid_protocol::{
     BraidEvent, ContextId, ContextStatus, ContextUpdate, FailureCode, Notice, QueuedPreview, StatusKind, Timestamp,
@@ -210,6 +211,27 @@ impl Context {
     pub fn status_only(&self, step: &Step) -> bool {
         is_request_phase(step.from)
             && is_request_phase(self.state.status.kind())
+            && step.effects.iter().all(|e| !e.is_persistence() || matches!(e, Effect::PersistState))
+    }
+
+    /// Whether the step's status is one the request's own task moves on
+    /// from at once (prepared, then connecting as it starts): its write
+    /// is left to the next, which follows within the millisecond.
+    pub fn passes_at_once(&self, step: &Step) -> bool {
+        self.state.status.kind() == StatusKind::PreparingLlmRequest
+            && step.effects.iter().any(|e| matches!(e, Effect::SendLlmRequest { .. }))
+    }
+
+    /// Whether the step only begins a message's pipeline: the message
+    /// waits in the state, and its sender's receipt comes once it is in
+    /// the conversation (or refused). Its write may go with the stage that
+    /// ends the pipeline, which the runtime stores anyway, as long as no
+    /// stage waits on the world before (the runtime stores first then): a
+    /// crash in between leaves the context as it was before a message
+    /// nobody was told was taken.
+    pub fn begins_pipeline(&self, step: &Step) -> bool {
+        is_pipeline_phase(self.state.status.kind())
+            && step.effects.iter().any(|e| matches!(e, Effect::RunPipeline(_)))
             && step.effects.iter().all(|e| !e.is_persistence() || matches!(e, Effect::PersistState))
     }
 

@@ -69,6 +69,10 @@ pub struct ContextActor {
     secrets_noticed: usize,
     /// The children of a running `spawn_agents` call.
     sub_agents: Option<subagents::SubAgentsRun>,
+    /// A message's pipeline began without its state written: the stage
+    /// that ends it writes it, or [`Self::store_begun`] before a stage
+    /// that waits.
+    begun_unstored: bool,
 }
 
 /// Inputs handled at most in one go before the actor yields.
@@ -115,6 +119,7 @@ impl ContextActor {
             titling: false,
             secrets_noticed: 0,
             sub_agents: None,
+            begun_unstored: false,
         };
         // The catalogue first: the stored one may be from an older run.
         let tools = actor.shared.catalogue();
@@ -253,13 +258,16 @@ impl ContextActor {
         // (the request sent, the first chunk shown): off the path to the
         // first token.
         let status_later = files.is_empty() && step.stores() && self.ctx.status_only(&step);
+        // Not at all for a status the request's task moves on from at once.
+        let write_later = status_later && !self.ctx.passes_at_once(&step);
+        // A message's pipeline runs in this actor, its stages one after
+        // another: the state is written once, with the message entering
+        // the conversation (one write fewer before the first token).
+        let begun = files.is_empty() && self.ctx.begins_pipeline(&step);
         // Most steps (every streamed chunk) store nothing: they do not
         // take the store's lock, which every context shares.
-        let saved = if !status_later && (!files.is_empty() || step.stores()) {
-            self.store(&step.effects, &files, now)
-        } else {
-            Ok(())
-        };
+        let store_now = !status_later && !begun && (!files.is_empty() || step.stores());
+        let saved = if store_now { self.store(&step.effects, &files, now) } else { Ok(()) };
         if let Err(e) = saved {
             self.unsaved_again(files);
             // Nothing of this step happens: memory goes back to what is
@@ -267,6 +275,8 @@ impl ContextActor {
             self.ctx.undo(step);
             return Some(Err(self.storage_failed(&e, now)));
         }
+        // Every write holds the whole state.
+        self.begun_unstored = begun || (self.begun_unstored && !store_now && !status_later);
         self.log.push(TransitionRecord {
             at: now,
             event: step.event.into(),
@@ -333,7 +343,7 @@ impl ContextActor {
                 | Effect::RecordCheckpoint(_) => {}
             }
         }
-        if status_later {
+        if write_later {
             if let Err(e) = self.store(&[Effect::PersistState], &[], now) {
                 // The request is already out: memory stays as it is, and
                 // the context stops and says why.
@@ -341,6 +351,23 @@ impl ContextActor {
             }
         }
         reply
+    }
+
+    /// Writes a begun pipeline's state before a stage that waits on the
+    /// world (resources, images): a crash while it reads keeps the message
+    /// for recovery to show.
+    fn store_begun(&mut self) -> bool {
+        if !std::mem::take(&mut self.begun_unstored) {
+            return true;
+        }
+        let now = clock::now();
+        match self.store(&[Effect::PersistState], &[], now) {
+            Ok(()) => true,
+            Err(e) => {
+                self.storage_failed(&e, now);
+                false
+            }
+        }
     }
 
     fn store(&self, effects: &[Effect], files: &[FileRow], now: Timestamp) -> Result<(), braid_store::StoreError> {

@@ -6,7 +6,9 @@
 
 use crate::{Runtime, RuntimeError};
 use braid_core::machine::{Event, Reply};
-use braid_protocol::{BraidEvent, ContextId, ErrorCode, MessageChange, NewMessage, NoticeCode, SendReceipt, WireError};
+use braid_protocol::{
+    BraidEvent, ContextId, ContextStatus, ErrorCode, MessageChange, NewMessage, NoticeCode, SendReceipt, WireError,
+};
 use tokio::sync::broadcast;
 
 impl Runtime {
@@ -36,6 +38,7 @@ impl Runtime {
         match pipeline_outcome(&mut events, id, receipt.message_id.0).await {
             Outcome::Added => Ok(receipt),
             Outcome::Refused(reason) => Err(RuntimeError::Rejected(WireError::new(ErrorCode::InvalidInput, reason))),
+            Outcome::Stopped(reason) => Err(RuntimeError::Rejected(WireError::new(ErrorCode::Storage, reason))),
         }
     }
 }
@@ -43,6 +46,9 @@ impl Runtime {
 enum Outcome {
     Added,
     Refused(String),
+    /// The context stopped before the message was stored (it could not
+    /// write).
+    Stopped(String),
 }
 
 /// Waits for the message to enter the conversation or to be refused.
@@ -59,6 +65,9 @@ async fn pipeline_outcome(events: &mut broadcast::Receiver<BraidEvent>, id: &Con
         };
         if update.message.as_ref().is_some_and(|m| m.message_id.0 == message && m.change == MessageChange::Created) {
             return Outcome::Added;
+        }
+        if let ContextStatus::Failed { message, .. } = update.current_state {
+            return Outcome::Stopped(message);
         }
         match update.metadata.notice {
             Some(n) if n.code == NoticeCode::MessageNotAdded => return Outcome::Refused(n.message),

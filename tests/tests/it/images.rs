@@ -9,10 +9,10 @@ use base64::Engine as _;
 use braid_core::vision::limits_for;
 use braid_llm::secrets::Secrets;
 use braid_protocol::{
-    Command, ContextId, ImageAttachment, ImageMode, ImageSource, KeyChange, Message, MessageType, NewMessage,
-    ProviderInput, ProviderKind, Role, StatusKind, StoredImage,
+    Command, ContextId, ContextSummary, ControlKind, ImageAttachment, ImageMode, ImageSource, KeyChange, Message,
+    MessageType, NewMessage, ProviderInput, ProviderKind, Role, SendReceipt, StatusKind, StoredImage,
 };
-use braid_runtime::{Providers, Runtime, RuntimeConfig};
+use braid_runtime::{Providers, Runtime, RuntimeConfig, RuntimeError};
 use braid_testkit::fixtures::{magick, text_png};
 use braid_testkit::harness::Watch;
 use braid_testkit::mock::{MockServer, Reply};
@@ -271,23 +271,32 @@ async fn vision_failure_falls_back_to_ocr_in_auto_and_is_kept_with_retry_in_visi
     assert!(recognized_text.as_deref().unwrap().contains("Deploy failed") && vision_analysis.is_none());
 }
 
-#[tokio::test]
-async fn cancel_while_reading_stops_at_once_and_keeps_nothing_half_done() {
-    let dir = tempfile::tempdir().unwrap();
+/// A message with an image whose look takes 10 s, sent in `dir`; returns
+/// once the image is being read. The send is answered once the message is
+/// stored or refused, so it runs on its own task.
+async fn reading_a_slow_image(
+    dir: &Path,
+    text: &str,
+) -> (Mock, Runtime, ContextSummary, tokio::task::JoinHandle<Result<SendReceipt, RuntimeError>>) {
     let (mock, base) = Mock::start().await;
     let kind = ProviderKind::OpenAiCompatible;
-    let rt = open(dir.path(), kind, &base, "gpt-4o").await;
-    let image = store(&rt, &text_png(dir.path()), "slow.png").await;
+    let rt = open(dir, kind, &base, "gpt-4o").await;
+    let image = store(&rt, &text_png(dir), "slow.png").await;
     mock.slow(kind, Duration::from_secs(10));
     let ctx = rt.create_context(None, None).await.unwrap();
     let mut watch = Watch::new(&rt, &ctx.id).await;
-    // The send is answered once the message is stored or refused: it waits
-    // while the image is read, so it runs beside the cancel.
     let sending = {
-        let (rt, id, message) = (rt.clone(), ctx.id.clone(), with_image("look", &image, ImageMode::Vision));
+        let (rt, id, message) = (rt.clone(), ctx.id.clone(), with_image(text, &image, ImageMode::Vision));
         tokio::spawn(async move { rt.send_message(&id, message, false).await })
     };
     watch.state(StatusKind::ReadingImages).await;
+    (mock, rt, ctx, sending)
+}
+
+#[tokio::test]
+async fn cancel_while_reading_stops_at_once_and_keeps_nothing_half_done() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_mock, rt, ctx, sending) = reading_a_slow_image(dir.path(), "look").await;
     let t0 = Instant::now();
     rt.cancel(&ctx.id).await.unwrap();
     let refused = sending.await.unwrap().unwrap_err().to_wire();
@@ -297,6 +306,27 @@ async fn cancel_while_reading_stops_at_once_and_keeps_nothing_half_done() {
     // end of the request (on a busy machine too).
     assert!(t0.elapsed() < Duration::from_secs(5), "cancel took {:?}", t0.elapsed());
     assert!(messages.iter().all(|m| m.body.kind().tag() != "image"), "nothing half-read is stored");
+}
+
+#[tokio::test]
+async fn a_restart_while_an_image_is_read_keeps_the_message() {
+    let dir = tempfile::tempdir().unwrap();
+    // A plain message's state is written once, with the message; one
+    // that waits on its images is written before the wait.
+    let (_mock, _rt, ctx, sending) = reading_a_slow_image(dir.path(), "look at this").await;
+    // The process dies here: the next start opens the same database.
+    let providers = Providers::from_settings(dir.path().join("settings.json"), Secrets::file_only(dir.path())).unwrap();
+    let config = RuntimeConfig::new(dir.path().join("braid.db"), dir.path().to_owned());
+    let (again, report) = Runtime::open_with(config, providers).unwrap();
+    let recovered: Vec<_> = report.recovered.iter().map(|r| (&r.context, r.interrupted)).collect();
+    assert_eq!(recovered, [(&ctx.id, StatusKind::ReadingImages)], "failed: {:?}", report.failed);
+    let messages = again.load_context(&ctx.id).await.unwrap().messages;
+    let kept = messages.iter().any(|m| {
+        matches!(&m.body, MessageType::SystemControl { control: ControlKind::Recovery { detail, .. } }
+            if detail.contains("- look at this (with 1 image: slow.png)"))
+    });
+    assert!(kept, "the unsent message is named with its image: {messages:?}");
+    sending.abort();
 }
 
 #[tokio::test]

@@ -7,7 +7,7 @@ use super::{is_request_phase, retry_delay_ms, ContextStatus, Effect, InFlight};
 use crate::llm::{LlmFailure, LlmResponse, StopReason};
 use braid_protocol::{
     AnswerSpeed, BraidEvent, ContentDelta, ContentFinal, FailureCode, MessageChange, MessageId, MessageKind,
-    MessageType, Notice, NoticeCode, RequestId, Role, StatusKind,
+    MessageLifecycle, MessageType, Notice, NoticeCode, RequestId, Role, StatusKind,
 };
 
 /// A request filling this share of the window (answer reserve included)
@@ -89,11 +89,19 @@ impl Step<'_> {
             request.progress_at = Some(now);
         }
         let (message_id, sequence) = (request.response_id, request.sequence);
-        if chunks == 1 {
-            self.lifecycle(message_id, MessageKind::Text, MessageChange::Created);
-        }
         let status = ContextStatus::StreamingLlmResponse { chunks, chars: total };
-        if tell {
+        if chunks == 1 {
+            // The answer exists and streams: one update before its first
+            // delta, which is what the user waits for.
+            let created = MessageLifecycle {
+                message_id,
+                kind: MessageKind::Text,
+                change: MessageChange::Created,
+                message: None,
+                withheld: false,
+            };
+            self.set_status_saying(status, Some(created));
+        } else if tell {
             self.set_status(status);
         } else {
             self.s.status = status;

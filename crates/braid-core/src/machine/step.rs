@@ -279,6 +279,12 @@ impl Step<'_> {
     /// Moves to `status` and tells subscribers; `previous_state` is set when
     /// the kind of state changes, not when only its counters move.
     pub(super) fn set_status(&mut self, status: ContextStatus) {
+        self.set_status_saying(status, None);
+    }
+
+    /// [`Self::set_status`], the update also saying what happened to a
+    /// message (one event where a client would otherwise wait for two).
+    pub(super) fn set_status_saying(&mut self, status: ContextStatus, message: Option<MessageLifecycle>) {
         if status == self.s.status {
             return;
         }
@@ -291,7 +297,7 @@ impl Step<'_> {
         if previous.is_busy() {
             self.workflow_ended();
         }
-        let effect = self.update(changed_kind.then_some(previous), None, None);
+        let effect = self.update(changed_kind.then_some(previous), message, None);
         self.other.push(effect);
     }
 

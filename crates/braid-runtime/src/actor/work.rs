@@ -76,6 +76,14 @@ impl ContextActor {
             .plain_text()
             .map(|t| reader.plan(&t, self.ctx.conversation.active_messages(), clock::now()))
             .filter(|reads| !reads.all.is_empty());
+        let waits = reads.is_some() || !images.is_empty() || matches!(message.body, MessageType::Image { .. });
+        if !waits {
+            let _ = self.mailbox.send(Input::Event(Event::PipelineSucceeded { message, attachments }));
+            return;
+        }
+        if !self.store_begun() {
+            return;
+        }
         let handle = if let Some(reads) = reads {
             let (job, mailbox) = (self.reading_job(), self.mailbox.clone());
             tokio::spawn(async move {
@@ -89,11 +97,8 @@ impl ContextActor {
                     }
                 }
             })
-        } else if !images.is_empty() || matches!(message.body, MessageType::Image { .. }) {
-            image_task::spawn_pipeline(self.reading_job(), message, attachments, images)
         } else {
-            let _ = self.mailbox.send(Input::Event(Event::PipelineSucceeded { message, attachments }));
-            return;
+            image_task::spawn_pipeline(self.reading_job(), message, attachments, images)
         };
         self.reading = Some((id, handle));
     }

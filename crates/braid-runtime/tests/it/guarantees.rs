@@ -53,6 +53,29 @@ async fn cancel_overtakes_ten_thousand_queued_chunks() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_message_that_cannot_be_stored_is_refused_with_the_reason() {
+    let dir = tempfile::tempdir().unwrap();
+    let (provider, mut fake) = FakeProvider::manual();
+    let (rt, _) = Runtime::open(config(dir.path()), Arc::new(provider)).unwrap();
+    let ctx = rt.create_context(None, None).await.unwrap().id;
+    // Another process holds the database: the message's one write fails
+    // after the store's busy wait, and the sender hears it.
+    let mut locker = rusqlite::Connection::open(dir.path().join("braid.db")).unwrap();
+    let lock = locker.transaction_with_behavior(rusqlite::TransactionBehavior::Exclusive).unwrap();
+    let refused = within(rt.send_message(&ctx, NewMessage::user_text("lost?"), false)).await.unwrap_err().to_wire();
+    assert_eq!(refused.code, braid_protocol::ErrorCode::Storage, "{refused:?}");
+    assert!(refused.message.contains("Could not save"), "{refused:?}");
+    lock.rollback().unwrap();
+    drop(locker);
+    // Nothing half-stored: the same message goes through once the disk
+    // takes writes.
+    rt.send_message(&ctx, NewMessage::user_text("lost?"), false).await.unwrap();
+    let request = within(fake.next_request()).await.unwrap();
+    let texts: Vec<_> = request.request.messages.iter().filter_map(|m| m.body.plain_text()).collect();
+    assert_eq!(texts, ["lost?"]);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_failed_write_runs_no_effect_loses_nothing_and_retry_carries_on() {
     let dir = tempfile::tempdir().unwrap();
     let (provider, mut fake) = FakeProvider::manual();
