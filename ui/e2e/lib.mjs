@@ -2,7 +2,7 @@
 // browser, a browser suite's whole set-up (`browserSuite`), and the real
 // LLM peer from tests/llm-peer.sh.
 import { execFileSync, spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -18,6 +18,18 @@ export function checker() {
   };
   const finish = () => {
     console.log(`${count - failures.length} passed, ${failures.length} failed`);
+    // A passing suite leaves no folders behind (a model copy is ~95 MB);
+    // a failing one keeps them to look at.
+    if (failures.length) console.log(`kept for a look: ${made.join(" ")}`);
+    else {
+      for (const dir of made) {
+        try {
+          rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
+        } catch (e) {
+          console.log(`could not remove ${dir}: ${e.message}`);
+        }
+      }
+    }
     process.exit(failures.length ? 1 : 0);
   };
   return { check, finish };
@@ -35,7 +47,14 @@ export const scaled = (ms) => Math.round(ms * TIME_SCALE);
  *  the limit is far above it (a wait ends at the event, not the limit). */
 export const REAL_MODEL_MS = 600000;
 
-export const tempDir = (name) => mkdtempSync(join(tmpdir(), `braid-${name}-`));
+/** The folders `tempDir` made, removed when the suite passes. */
+const made = [];
+
+export const tempDir = (name) => {
+  const dir = mkdtempSync(join(tmpdir(), `braid-${name}-`));
+  made.push(dir);
+  return dir;
+};
 
 /** braid-server on a free port (in `cwd`, its default folder, with `env`
  *  added); resolves with its URL (token included). */
