@@ -6,6 +6,7 @@ import { colour, indexRows, moveFor, step } from "./graphNav";
 import { GraphBranchEdit } from "./GraphBranchEdit";
 import { GraphOverview } from "./GraphOverview";
 import { SideLanes } from "../subagents/SideLanes";
+import { counted } from "../counted";
 
 const ROW = 28;
 const LANE = 14;
@@ -142,7 +143,7 @@ export function BranchGraph({ backend, contextId, version, busy, onSwitch, onFor
     <aside ref={panel} className="graph-panel" aria-label="History graph">
       <header>
         <strong>History</strong>
-        <small>{graph.branches.length} branches · {rows.length} messages</small>
+        <small>{counted(graph.branches.length, "branch", "branches")} · {counted(rows.length, "message")}</small>
         <button type="button" className="icon" aria-label="Close the history graph" onClick={onClose}>×</button>
       </header>
       <div className="graph-body">

@@ -9,6 +9,7 @@ import type { Backend } from "../backend/types";
 import type { BranchSummary, ContextId, RewindPreview } from "../generated/protocol";
 import { RewindFileList } from "../chat/RewindFileList";
 import { useModal } from "../useModal";
+import { counted } from "../counted";
 
 interface Props {
   backend: Backend;
@@ -52,7 +53,7 @@ export function SwitchFilesDialog({ backend, id, branch, onDone, onClose }: Prop
       {preview ? (
         files.length ? (
           <>
-            <p>The files back as they were at {branch.name}'s last message ({preview.checkpoints} change{preview.checkpoints === 1 ? "" : "s"} since undone). Nothing is written until you choose; the switch of files can be undone from its card.</p>
+            <p>The files back as they were at {branch.name}'s last message ({counted(preview.checkpoints, "change")} since undone). Nothing is written until you choose; the switch of files can be undone from its card.</p>
             <RewindFileList files={files} overwrite={overwrite} onToggle={(p, on) => setOverwrite((o) => (on ? [...o, p] : o.filter((x) => x !== p)))} label="Files the switch would write" />
           </>
         ) : (

@@ -2,6 +2,7 @@ import { Fragment, useState } from "react";
 import { BranchPrompt } from "../branches/BranchPrompt";
 import type { BranchId, BranchSummary } from "../generated/protocol";
 import { useConfirm } from "../confirm";
+import { counted } from "../counted";
 
 interface Props {
   branches: BranchSummary[];
@@ -58,7 +59,7 @@ export function BranchControls({ branches, active, busy, onSwitch, onSwitchWithF
               />
             ) : (
               <button type="button" className="branch-name" disabled={busy || b.id === active} onClick={() => onSwitch(b.id)} title={b.id === active ? "The branch in use" : `Switch to ${b.name}`}>
-                {b.name} <small>{b.message_count} messages</small>
+                {b.name} <small>{counted(b.message_count, "message")}</small>
               </button>
             )}
             {b.folder ? (

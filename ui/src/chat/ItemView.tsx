@@ -8,6 +8,7 @@ import { ToolCard } from "./ToolCard";
 import { describeSpeed } from "./describe";
 import type { Item } from "./transcript";
 import { Speaker } from "../team/Speaker";
+import { counted } from "../counted";
 
 interface Props {
   item: Item;
@@ -154,7 +155,7 @@ export function ItemView({ item, onFork, onContinue, onUndoMerge, onEdit, onAgai
       );
     case "merge": {
       const r = item.record;
-      const what = r.strategy === "summary" ? "its findings, summarised" : r.replayed ? `${r.replayed} turns answered again` : `${r.brought.length} messages`;
+      const what = r.strategy === "summary" ? "its findings, summarised" : r.replayed ? `${counted(r.replayed, "turn")} answered again` : counted(r.brought.length, "message");
       return (
         <div className={`merge-card${item.undone ? " undone" : ""}`} data-testid="merge-card">
           <div className="merge-title">
@@ -175,7 +176,7 @@ export function ItemView({ item, onFork, onContinue, onUndoMerge, onEdit, onAgai
       return (
         <div className={`restore-card${item.undone ? " undone" : ""}`} data-testid="restore-card">
           <span>
-            {item.undoes ? "File restore undone" : item.changesOf ? "Changes undone" : "Files restored"}: {item.files} file{item.files === 1 ? "" : "s"}
+            {item.undoes ? "File restore undone" : item.changesOf ? "Changes undone" : "Files restored"}: {counted(item.files, "file")}
             {item.kept.length ? <> · kept as you changed them: {item.kept.join(", ")}</> : null}
             {item.undone ? <em> — undone</em> : null}
           </span>

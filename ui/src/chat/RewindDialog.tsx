@@ -8,6 +8,7 @@ import type { Backend } from "../backend/types";
 import type { ContextId, RewindPreview } from "../generated/protocol";
 import { RewindFileList } from "./RewindFileList";
 import { useModal } from "../useModal";
+import { counted } from "../counted";
 
 export type RewindChoice = "files" | "conversation" | "both";
 
@@ -46,7 +47,7 @@ export function RewindDialog({ backend, id, message, onChoose, onClose }: Props)
         files.length ? (
           <>
             <p>
-              Files back as they were when the question was sent ({preview.checkpoints} change{preview.checkpoints === 1 ? "" : "s"} undone). Nothing is written until you choose.
+              Files back as they were when the question was sent ({counted(preview.checkpoints, "change")} undone). Nothing is written until you choose.
             </p>
             <RewindFileList files={files} overwrite={overwrite} onToggle={toggle} />
           </>

@@ -3,6 +3,7 @@ import type { Backend } from "../backend/types";
 import type { ContextId, PromptPart, SentRequest } from "../generated/protocol";
 import { copyText } from "../clipboard";
 import { useModal } from "../useModal";
+import { counted } from "../counted";
 
 const PART_LABELS: Record<PromptPart, string> = {
   base: "Base prompt",
@@ -48,7 +49,7 @@ export function SentDialog({ backend, id, onClose }: { backend: Backend; id: Con
       {sent ? (
         <>
           <p className="hint" data-testid="sent-summary">
-            The last request, to {sent.provider} · {sent.model}, at {new Date(sent.sent_at).toLocaleTimeString()}: system prompt {approx}{sum(sent.system)} tokens, {sent.messages.length} message{sent.messages.length === 1 ? "" : "s"} {approx}{sum(sent.messages)} tokens, {sent.tools.length} tool{sent.tools.length === 1 ? "" : "s"} {approx}{sum(sent.tools)} tokens; answer up to {sent.max_tokens} tokens
+            The last request, to {sent.provider} · {sent.model}, at {new Date(sent.sent_at).toLocaleTimeString()}: system prompt {approx}{sum(sent.system)} tokens, {counted(sent.messages.length, "message")} {approx}{sum(sent.messages)} tokens, {counted(sent.tools.length, "tool")} {approx}{sum(sent.tools)} tokens; answer up to {sent.max_tokens} tokens
             {sent.temperature !== null ? `, temperature ${sent.temperature}` : ""}
             {sent.left_out > 0 ? `. ${sent.left_out} older messages were left out to fit the window.` : "."}
             {sent.estimated ? " Counts are estimates (Braid does not have this model's tokenizer)." : ""}

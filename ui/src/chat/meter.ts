@@ -1,6 +1,7 @@
 // The context meter: how much of the model's window the conversation used,
 // from the usage the provider reported on the latest answer.
 import type { ContextSnapshot } from "../generated/protocol";
+import { counted } from "../counted";
 
 export interface Part {
   name: "system" | "tools" | "messages" | "reserved";
@@ -43,7 +44,7 @@ export function meter(snapshot: ContextSnapshot | null): Meter | null {
   }
   // A reference the model did not see is said on the meter too.
   const refs = c?.left_out_references.length ?? 0;
-  const note = refs ? ` · ${refs} reference${refs === 1 ? "" : "s"} left out` : "";
+  const note = refs ? ` · ${counted(refs, "reference")} left out` : "";
   const m = measure(snapshot, parts, used, window);
   return m && { ...m, label: m.label + note };
 }

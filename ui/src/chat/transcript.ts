@@ -2,6 +2,7 @@
 // request as one card per call with its result folded in, system messages
 // as one line. Pure, so the pairing is tested.
 import type { AnswerSpeed, MergeRecord, Message, ToolCall } from "../generated/protocol";
+import { counted } from "../counted";
 
 export interface ToolView {
   call: ToolCall;
@@ -46,7 +47,7 @@ export function systemText(m: Message): string {
       const how = !o
         ? "running…"
         : o.status === "completed"
-          ? `completed${o.tool_results ? `, ${o.tool_results} tool result${o.tool_results === 1 ? "" : "s"}` : ""}`
+          ? `completed${o.tool_results ? `, ${counted(o.tool_results, "tool result")}` : ""}`
           : o.status === "failed"
             ? `failed: ${o.error ?? "unknown error"}`
             : "cancelled";

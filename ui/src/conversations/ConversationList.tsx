@@ -7,6 +7,7 @@ import type { Theme } from "../theme";
 import { groupByDate } from "./groups";
 import { SearchResults } from "./SearchResults";
 import { EXPORTS, ImportButton, type ExportChoice } from "./transfer";
+import { counted } from "../counted";
 
 interface Props {
   items: ContextSummary[];
@@ -210,7 +211,7 @@ export function ConversationList({ items, selected, onSelect, onCreate, onCreate
                         onDoubleClick={() => setRenaming(c.id)}
                         onKeyDown={(e) => e.key === "F2" && setRenaming(c.id)}
                       >
-                        {c.title} <small>{c.message_count} messages</small>
+                        {c.title} <small>{counted(c.message_count, "message")}</small>
                         <small className="folder" title={c.working_dir}>{c.working_dir.split("/").filter(Boolean).pop() ?? "/"}</small>
                       </button>
                       <button

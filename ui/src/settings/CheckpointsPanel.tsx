@@ -3,6 +3,7 @@
 import { useEffect, useState } from "react";
 import type { Backend } from "../backend/types";
 import type { CheckpointStorage } from "../generated/protocol";
+import { counted } from "../counted";
 
 function size(bytes: number): string {
   if (bytes < 1024 * 1024) return `${Math.ceil(bytes / 1024)} KB`;
@@ -42,7 +43,7 @@ export function CheckpointsPanel({ backend }: { backend: Backend }) {
     <section className="checkpoints" aria-label="Checkpoints">
       <h2>Checkpoints</h2>
       <p className="hint">
-        What each turn changed in the files, kept so it can be rewound or undone: {view.checkpoints} checkpoint{view.checkpoints === 1 ? "" : "s"}, <strong data-testid="checkpoint-space">{size(view.used_bytes)}</strong> on disk. The newest change of each file in a conversation is always kept.
+        What each turn changed in the files, kept so it can be rewound or undone: {counted(view.checkpoints, "checkpoint")}, <strong data-testid="checkpoint-space">{size(view.used_bytes)}</strong> on disk. The newest change of each file in a conversation is always kept.
       </p>
       <form
         className="checkpoint-form"

@@ -1,5 +1,6 @@
 import { useState } from "react";
 import type { McpPromptInfo, McpResourceInfo, McpResourceTemplate, McpServerStatus } from "../generated/protocol";
+import { counted } from "../counted";
 
 /** What servers offer besides tools. */
 export interface Offers {
@@ -25,7 +26,7 @@ function stateLine(s: McpServerStatus): string {
       return "starting…";
     case "ready":
       return [
-        `ready · ${s.tools.length} tool${s.tools.length === 1 ? "" : "s"}`,
+        `ready · ${counted(s.tools.length, "tool")}`,
         s.protocol ? `MCP ${s.protocol}` : null,
         s.ready_count > 1 ? `restarted ${s.ready_count - 1}×` : null,
       ].filter(Boolean).join(" · ");

@@ -2,6 +2,7 @@ import { useState } from "react";
 import type { Backend } from "../backend/types";
 import type { ModelSummary, ProviderKind, SettingsView } from "../generated/protocol";
 import { KINDS, keyLabel, toInput, validate, withKind, type ProviderForm } from "./form";
+import { counted } from "../counted";
 
 interface Props {
   backend: Backend;
@@ -90,7 +91,7 @@ export function ProviderEditor({ backend, initial, onSaved, onClose }: Props) {
       </label>
       <div className="test-result" role="status">
         {test.state === "testing" ? "Connecting…" : null}
-        {test.state === "ok" ? `Connected: ${test.models.length} model${test.models.length === 1 ? "" : "s"} (${test.models.slice(0, 4).map((m) => m.id).join(", ")}${test.models.length > 4 ? ", …" : ""})` : null}
+        {test.state === "ok" ? `Connected: ${counted(test.models.length, "model")} (${test.models.slice(0, 4).map((m) => m.id).join(", ")}${test.models.length > 4 ? ", …" : ""})` : null}
         {test.state === "failed" ? <span className="field-error">Connection failed: {test.message}</span> : null}
       </div>
       {error ? <div className="field-error" role="alert">{error}</div> : null}

@@ -3,6 +3,7 @@
 // for that call. Pure, so the card and its tests agree.
 import type { ChildReport, ChildSummary, ChildWorkspace, ContextId, ContextStatus, SubAgentsView } from "../generated/protocol";
 import { describe } from "../chat/describe";
+import { counted } from "../counted";
 
 export interface ChildRow {
   name: string;
@@ -20,7 +21,7 @@ export interface ChildRow {
 export function copyText(w: ChildWorkspace): { label: string; detail: string } {
   const own = w.kind === "git_worktree" ? "own git worktree" : "own copy";
   const none = w.kept.length ? "nothing merged back" : "no file changed";
-  const parts = [w.merged.length ? `${w.merged.length} file${w.merged.length === 1 ? "" : "s"} merged back` : none];
+  const parts = [w.merged.length ? `${counted(w.merged.length, "file")} merged back` : none];
   if (w.conflicts.length) parts.push(`conflict markers in ${w.conflicts.join(", ")}`);
   if (w.kept.length) parts.push(`kept in the copy: ${w.kept.join(", ")}`);
   const detail = [w.folder, ...(w.merged.length ? [`merged: ${w.merged.join(", ")}`] : []), ...(w.problem ? [w.problem] : [])];
