@@ -266,6 +266,13 @@ await browserSuite("chat", { check, finish }, { db: join(tempDir("e2e"), "e2e.db
   await page.getByTestId("state").filter({ hasText: "Idle" }).waitFor({ timeout: 15000 });
   await settled(() => loads.answered >= 1);
   check(loads.asked === 1 && loads.answered === 1, `a turn loads the conversation once, at its end (${loads.asked} loads)`);
+  // Maths draw under the app's own CSP (KaTeX sets style attributes;
+  // any refusal is a console error, checked below).
+  await box.fill("Euler: $e^{i\\pi} + 1 = 0$");
+  await box.press("Enter");
+  const maths = page.locator(".message.assistant .katex").first();
+  await maths.waitFor({ timeout: 15000 });
+  check((await maths.boundingBox())?.height > 0, "the echoed formula is drawn by KaTeX");
   consoleErrors.splice(0, consoleErrors.length, ...consoleErrors.filter((e) => !e.includes("status of 400")));
   check(consoleErrors.length === 0, `no console errors (${consoleErrors.join(" | ")})`);
 });
