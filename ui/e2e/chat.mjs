@@ -180,7 +180,7 @@ await browserSuite("chat", { check, finish }, { db: join(tempDir("e2e"), "e2e.db
   const openBranches = async () => {
     if (!(await page.locator("details.branches").evaluate((d) => d.open))) await page.locator("details.branches > summary").click();
   };
-  const counts = async () => Object.fromEntries((await page.locator(".branches-panel li").allInnerTexts()).filter((t) => /\d+ messages/.test(t)).map((t) => [t.split(" ")[0] === "Branch" ? "fork" : "main", parseInt(/(\d+) messages/.exec(t)?.[1] ?? "0", 10)]));
+  const counts = async () => Object.fromEntries((await page.locator(".branches-panel li").allInnerTexts()).filter((t) => /\d+ messages?\b/.test(t)).map((t) => [t.split(" ")[0] === "Branch" ? "fork" : "main", parseInt(/(\d+) messages?\b/.exec(t)?.[1] ?? "0", 10)]));
   await openBranches();
   const sizes = await counts();
   check(sizes.fork === sizes.main + 1, `forking switches to a branch sharing the messages up to the fork point, and records the switch (${sizes.fork} there, ${sizes.main} on main)`);
