@@ -13,7 +13,7 @@ TARGET_DIR := $(or $(CARGO_TARGET_DIR),$(CURDIR)/target)
 ## `cargo test` by hand rebuilds only our crates.
 LINTED_CARGO := RUSTC_WORKSPACE_WRAPPER=clippy-driver CLIPPY_ARGS=-D__CLIPPY_HACKERY__warnings__CLIPPY_HACKERY__ $(CARGO)
 
-.PHONY: deps ui mcp-servers peer-setup build build-json run serve desktop chat test test-rust test-ui dist dist-check fmt lint generate bench bench-checkpoint bench-codebase bench-ui bench-ipc bench-ttft clean
+.PHONY: deps ui mcp-servers peer-setup build build-json run serve desktop chat test test-rust test-ui dist dist-check fmt lint generate bench bench-checkpoint bench-codebase bench-ui bench-ipc bench-ttft bench-first-answer clean
 
 deps:
 	@./scripts/install-deps.sh
@@ -163,6 +163,13 @@ bench-ttft: deps
 	$(CARGO) build --release --locked -p braid-server
 	./tests/llm-peer.sh start
 	python3 scripts/ttft.py --server-bin $(TARGET_DIR)/release/braid-server --runs 20
+
+## The built-in model's first answer from a cold start: tools as needed
+## against always, idle against loaded, in a release build.
+bench-first-answer: deps
+	$(CARGO) build --release --locked -p braid-server
+	python3 scripts/first-answer.py --server-bin $(TARGET_DIR)/release/braid-server --runs 3
+	python3 scripts/first-answer.py --server-bin $(TARGET_DIR)/release/braid-server --runs 3 --wait 2
 
 ## The optimised desktop app and its Debian package, by Tauri's bundler
 ## (@tauri-apps/cli from npm), with the starter model inside as a resource:

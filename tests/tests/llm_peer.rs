@@ -371,7 +371,7 @@ async fn auto_tools_flow(dir: &Path, url: &str) {
     config.machine.max_loop_depth = 1;
     let rt = Runtime::open(config, recording.clone()).unwrap().0;
     let ctx = rt.create_context(None, None).await.unwrap();
-    assert_eq!(rt.peek(&ctx.id).await.unwrap().tool_use, ToolUse::OnRequest, "this model's default");
+    assert_eq!(rt.peek(&ctx.id).await.unwrap().tool_use, ToolUse::AsNeeded, "this model's default");
     let auto = GenerationSettings { tool_use: Some(ToolUse::Auto), temperature: Some(0.0), max_output_tokens: None };
     rt.set_generation(&ctx.id, auto).await.unwrap();
     let (_, mut sub) = rt.subscribe(&ctx.id).await.unwrap();

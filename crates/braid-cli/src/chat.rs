@@ -15,7 +15,7 @@ const HELP: &str = "/new [title]  start a conversation     /list            list
 /rename-branch NAME  rename the branch in use   /delete-branch BRANCH  delete another branch
 /cancel       stop now, keep nothing   /interrupt       stop after this step, keep it
 /retry        send the last request again (or continue after a stop or a cut answer)
-/tools auto|on_request|off|default  whether the model is offered tools on each message
+/tools as_needed|auto|on_request|off|default  which tools go with each message (as_needed: those it calls for)
 /temperature N|default               sampling temperature (0 to 2)
 /folder [PATH]  the folder the tools work in; with PATH, work there from now
 /payload JSON  send a typed payload, e.g. {\"type\":\"file_reference\",\"path\":\"src/main.rs\"}
@@ -244,6 +244,7 @@ async fn command(
             let mut g = runtime.peek(id).await?.generation;
             match (cmd, rest) {
                 ("/tools", "default") => g.tool_use = None,
+                ("/tools", "as_needed") => g.tool_use = Some(braid_protocol::ToolUse::AsNeeded),
                 ("/tools", "auto") => g.tool_use = Some(braid_protocol::ToolUse::Auto),
                 ("/tools", "on_request") => g.tool_use = Some(braid_protocol::ToolUse::OnRequest),
                 ("/tools", "off") => g.tool_use = Some(braid_protocol::ToolUse::Off),

@@ -209,6 +209,7 @@ pub fn plan(request: &PreparedRequest, system_tokens: u32, tools_tokens: u32, se
                     .map(|m| m.id)
                     .collect(),
                 estimated,
+                tools_held_back: Vec::new(),
             },
             keep: selection.keep,
         },

@@ -35,6 +35,7 @@ pub mod subagents;
 pub mod team;
 pub mod title;
 pub mod tokens;
+pub mod tool_need;
 pub mod transfer;
 pub mod untrusted;
 pub mod validate;

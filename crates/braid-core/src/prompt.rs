@@ -5,7 +5,7 @@
 
 mod system;
 
-pub use system::{parts, tool_examples, PromptFacts, BASE_PROMPT, PLANNER_INSTRUCTIONS};
+pub use system::{parts, tool_examples, PromptFacts, BASE_PROMPT, PLANNER_INSTRUCTIONS, UNTRUSTED_RULE};
 
 use crate::conversation::Conversation;
 use braid_protocol::{ControlKind, Message, MessageId, MessageType, Role};

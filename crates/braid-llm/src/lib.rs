@@ -97,4 +97,8 @@ pub trait LlmProvider: Send + Sync + 'static {
     fn count_tokens(&self, _model: &str, _texts: Vec<String>) -> futures::future::BoxFuture<'static, Option<Vec<u32>>> {
         Box::pin(async { None })
     }
+    /// Gets ready for a request with this system prompt, in the
+    /// background: a model run in-process loads and reads the prompt now,
+    /// so the first question reads only itself. Servers do nothing.
+    fn warm(&self, _system: &str) {}
 }

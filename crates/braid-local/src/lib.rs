@@ -32,13 +32,18 @@ pub struct LocalProvider {
     running: Arc<watch::Sender<u32>>,
     /// The worker's queue, once it runs.
     worker: Mutex<Option<std::sync::mpsc::Sender<Job>>>,
+    /// Warmed up already (see [`LlmProvider::warm`]).
+    warmed: std::sync::atomic::AtomicBool,
 }
 
 /// One answer for the worker.
 struct Job {
     request: LlmRequest,
     tx: engine::Events,
-    _counted: Running,
+    _counted: Option<Running>,
+    /// A warm-up's own receiver: nobody listens, but the job is not
+    /// taken for cancelled.
+    _listener: Option<tokio::sync::mpsc::Receiver<Result<braid_llm::ProviderEvent, LlmError>>>,
 }
 
 impl LocalProvider {
@@ -49,6 +54,7 @@ impl LocalProvider {
             loaded: Arc::default(),
             running: Arc::new(watch::Sender::new(0)),
             worker: Mutex::default(),
+            warmed: Default::default(),
         }
     }
 
@@ -142,12 +148,37 @@ impl LlmProvider for LocalProvider {
     fn stream(&self, request: LlmRequest) -> LlmStream {
         let (tx, rx) = tokio::sync::mpsc::channel(64);
         self.running.send_modify(|n| *n += 1);
-        let job = Job { request, tx, _counted: Running(self.running.clone()) };
+        let job = Job { request, tx, _counted: Some(Running(self.running.clone())), _listener: None };
         if let Err(e) = self.queue().and_then(|q| q.send(job).map_err(|_| failed("the model's worker stopped".into())))
         {
             return futures::stream::once(async move { Err(e) }).boxed();
         }
         futures::stream::unfold(rx, |mut rx| async move { rx.recv().await.map(|e| (e, rx)) }).boxed()
+    }
+
+    /// Loads the model and reads `system` as the first turn (no answer):
+    /// the next request shares that prefix and decodes only its question.
+    /// Once per provider.
+    fn warm(&self, system: &str) {
+        if self.warmed.swap(true, std::sync::atomic::Ordering::Relaxed) {
+            return;
+        }
+        let request = LlmRequest {
+            model: String::new(),
+            system: Some(system.to_owned()),
+            messages: Vec::new(),
+            tools: Vec::new(),
+            tool_choice: None,
+            max_tokens: Some(0),
+            temperature: None,
+        };
+        // Room for every event of an answer of no tokens.
+        let (tx, rx) = tokio::sync::mpsc::channel(8);
+        let job = Job { request, tx, _counted: None, _listener: Some(rx) };
+        if let Err(e) = self.queue().and_then(|q| q.send(job).map_err(|_| failed("the model's worker stopped".into())))
+        {
+            tracing::warn!("the built-in model could not get ready: {e}");
+        }
     }
 
     fn count_tokens(&self, _model: &str, texts: Vec<String>) -> futures::future::BoxFuture<'static, Option<Vec<u32>>> {

@@ -144,10 +144,14 @@ pub fn remove(dir: &Path, bundled: &[PathBuf], name: &str) -> Result<(), String>
     Ok(())
 }
 
-/// A window of 4,096 tokens and a thread per core, at most 8 (the
-/// machine's other work waits meanwhile).
+/// A window of 4,096 tokens and a thread per core but one, at most 8. The
+/// core left keeps the machine's other work going, and keeps the model's
+/// own pace when that work is busy: llama.cpp's threads wait for each
+/// other at every step, so one thread that loses its core stalls them all
+/// (on 2 cores, both threads beside a busy build wrote 8× slower than
+/// idle; one thread, as fast as idle — docs/PERFORMANCE.md).
 pub fn fitted() -> LocalModelSettings {
-    LocalModelSettings { context: 4096, threads: cores().min(8) }
+    LocalModelSettings { context: 4096, threads: cores().saturating_sub(1).clamp(1, 8) }
 }
 
 pub fn cores() -> u32 {

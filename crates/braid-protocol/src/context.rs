@@ -142,6 +142,10 @@ pub struct ContextUsage {
     /// has), so the figures are approximate.
     #[serde(default)]
     pub estimated: bool,
+    /// Tools not offered because the message did not call for them
+    /// (tools "as needed"); "Tools: always" sends them.
+    #[serde(default)]
+    pub tools_held_back: Vec<String>,
 }
 
 /// How a conversation is exported.

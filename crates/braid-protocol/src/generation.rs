@@ -9,6 +9,11 @@ use ts_rs::TS;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "snake_case")]
 pub enum ToolUse {
+    /// The tools go with a message that calls for them (files, commands,
+    /// code search, agents, an MCP server it names) and with every turn of
+    /// work that used them; a plain question goes alone, short and quick
+    /// for a small model. Decided by `braid_core::tool_need`.
+    AsNeeded,
     /// The tools go with every request and the model decides
     /// (`tool_choice: "auto"`): local servers put them in the prompt only
     /// then.
@@ -24,6 +29,7 @@ pub enum ToolUse {
 impl ToolUse {
     pub fn as_str(self) -> &'static str {
         match self {
+            ToolUse::AsNeeded => "as_needed",
             ToolUse::Auto => "auto",
             ToolUse::OnRequest => "on_request",
             ToolUse::Off => "off",
@@ -39,7 +45,7 @@ pub const MAX_TEMPERATURE: f64 = 2.0;
 #[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize, TS)]
 #[serde(default)]
 pub struct GenerationSettings {
-    /// `None`: Auto for models known to call tools well, OnRequest for the
+    /// `None`: Auto for models known to call tools well, AsNeeded for the
     /// others.
     pub tool_use: Option<ToolUse>,
     /// 0 to 2.

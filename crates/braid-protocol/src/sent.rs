@@ -14,6 +14,9 @@ pub enum PromptPart {
     Base,
     /// The branch's own prompt: it takes the base prompt's place.
     BranchOverride,
+    /// What comes from outside (tools, files, MCP, other agents) is data:
+    /// sent with tools or such content.
+    Untrusted,
     /// The agent's role (a Planner plans and does not change files).
     Role,
     /// Plan mode's instructions.
@@ -84,6 +87,10 @@ pub struct SentRequest {
     /// The server answered nothing with the tools offered, so the same
     /// request went again without tools (and without a tool choice).
     pub tools_dropped: bool,
+    /// Tools not offered because the conversation did not call for them
+    /// (tools "as needed").
+    #[serde(default)]
+    pub tools_held_back: Vec<String>,
 }
 
 impl SentRequest {

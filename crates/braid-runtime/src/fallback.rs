@@ -56,7 +56,9 @@ impl Fallback {
             context_window: opened.context_window,
             max_output_tokens: 1_024,
             vision: false,
-            tools: true,
+            // A model on this machine is small: tools go with the messages
+            // that call for them ("as needed"), not with every question.
+            tools: false,
             encoding: TokenEncoding::Estimate,
         }
     }

@@ -96,7 +96,13 @@ impl Providers {
     /// The fallback follows the shelf's default (none when it is empty).
     pub(crate) fn reopen_local(&self) {
         if let Some(shelf) = &self.local {
-            *self.fallback.write().unwrap_or_else(PoisonError::into_inner) = shelf.open().map(Fallback::built_in);
+            let opened = shelf.open().map(Fallback::built_in);
+            // While it is what answers, the model gets ready at once (loaded,
+            // Braid's base prompt read) rather than at the first question.
+            if let Some(f) = opened.as_ref().filter(|_| self.read().settings.default_provider.is_none()) {
+                f.provider.warm(braid_core::prompt::BASE_PROMPT);
+            }
+            *self.fallback.write().unwrap_or_else(PoisonError::into_inner) = opened;
         }
     }
 

@@ -3,6 +3,7 @@ import { useEffect, useState } from "react";
 import type { Backend } from "../backend/types";
 import type { AgentMode, BranchId, ContextSnapshot, ContextStrategy, GenerationSettings, ModelChoice, SettingsView, ToolApprovalPolicy } from "../generated/protocol";
 import { meter, partsLabel } from "./meter";
+import { counted } from "../counted";
 import { BranchControls } from "./BranchControls";
 import { FolderControl } from "./FolderControl";
 import { GenerationControls } from "./GenerationControls";
@@ -167,7 +168,7 @@ export function ChatHeader({ backend, noSandbox, snapshot, settings, busy, onMod
         </label>
       </GenerationControls>
       {m ? (
-        <button type="button" className={`meter meter-${m.level}`} aria-label={`${m.label}: what the model sees`} onClick={() => setSeeing(true)} title={`${m.parts.length ? `Last request: ${partsLabel(m.parts)}` : "Tokens of the last request"}. Click for what the model sees (Ctrl+Shift+I)`}>
+        <button type="button" className={`meter meter-${m.level}`} aria-label={`${m.label}: what the model sees`} onClick={() => setSeeing(true)} title={`${m.parts.length ? `Last request: ${partsLabel(m.parts)}` : "Tokens of the last request"}${m.heldBack ? ` (${counted(m.heldBack, "tool")} held back: nothing asked for them)` : ""}. Click for what the model sees (Ctrl+Shift+I)`}>
           <div className="bar">
             {m.parts.length ? (
               m.parts.map((p) => <div key={p.name} className={`part-${p.name}`} style={{ width: `${(p.tokens / m.window) * 100}%` }} />)

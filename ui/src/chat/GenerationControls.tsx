@@ -4,7 +4,12 @@ import { Tip } from "../Tip";
 import type { GenerationSettings, ToolUse } from "../generated/protocol";
 
 const TOOL_USE: { id: ToolUse; label: string; hint: string }[] = [
-  { id: "auto", label: "Tools: the model decides", hint: "Every tool goes with each message; the model calls them when it needs to." },
+  {
+    id: "as_needed",
+    label: "Tools: as the message needs",
+    hint: "Tools go with a message that mentions files, paths, commands, code or agents, and stay once used; a plain question goes alone, short and quick.",
+  },
+  { id: "auto", label: "Tools: always", hint: "Every tool goes with each message; the model calls them when it needs to." },
   { id: "on_request", label: "Tools: only with /tool", hint: "Plain chat; a tool is offered only when you ask for it with /tool." },
   { id: "off", label: "Tools: off", hint: "No tools at all." },
 ];

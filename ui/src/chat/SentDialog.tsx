@@ -8,6 +8,7 @@ import { counted } from "../counted";
 const PART_LABELS: Record<PromptPart, string> = {
   base: "Base prompt",
   branch_override: "Branch prompt (instead of the base prompt)",
+  untrusted: "Outside text is data (with tools, files and results)",
   role: "Role",
   mode: "Mode",
   workspace: "Workspace",
@@ -83,6 +84,12 @@ export function SentDialog({ backend, id, onClose }: { backend: Backend; id: Con
             {sent.tools_dropped ? (
               <p className="hint" data-testid="tools-dropped">
                 The server answered nothing with these tools offered, so Braid sent the same request again without them: the model saw no tools.
+              </p>
+            ) : null}
+            {sent.tools_held_back.length ? (
+              <p className="hint" data-testid="tools-held-back" title={sent.tools_held_back.join(", ")}>
+                {counted(sent.tools_held_back.length, "tool")} held back: nothing in this turn called for them (tools go as the message
+                needs). Name a file, a command or code to bring them in, or set Options → Tools to "always".
               </p>
             ) : null}
             <ul className="sent-tools">

@@ -29,7 +29,7 @@ describe("context meter", () => {
 describe("context meter parts", () => {
   it("splits the window by what Braid counted, and uses it when nothing is reported", () => {
     const s = snap(null, 4_096);
-    s.context = { window: 4_096, system: 100, tools: 364, messages: 2_000, reserved_output: 1_024, sent_messages: 8, left_out: 3, left_out_references: [], estimated: false };
+    s.context = { window: 4_096, system: 100, tools: 364, messages: 2_000, reserved_output: 1_024, sent_messages: 8, left_out: 3, left_out_references: [], estimated: false, tools_held_back: [] };
     const m = meter(s)!;
     expect(partsLabel(m.parts)).toBe("System 100 · Tools 364 · Messages 2,000 · Reserved for the answer 1,024");
     expect(m.label).toBe("2,464 / 4,096 tokens (60 %, counted by Braid)");
@@ -37,5 +37,8 @@ describe("context meter parts", () => {
     expect(meter(s)!.label).toBe("2,464 / 4,096 tokens (60 %, estimated by Braid)");
     s.context = { ...s.context, left_out_references: [7, 9] };
     expect(meter(s)!.label).toBe("2,464 / 4,096 tokens (60 %, estimated by Braid) · 2 references left out");
+    expect(meter(s)!.heldBack).toBe(0);
+    s.context = { ...s.context, tools: 0, tools_held_back: ["read_file", "run_command"] };
+    expect(meter(s)!.heldBack).toBe(2);
   });
 });

@@ -17,6 +17,8 @@ export interface Meter {
   fraction: number | null;
   level: "ok" | "warn" | "full";
   label: string;
+  /** Tools the last request did not offer: nothing called for them. */
+  heldBack: number;
 }
 
 const fmt = (n: number) => n.toLocaleString("en-US");
@@ -46,10 +48,10 @@ export function meter(snapshot: ContextSnapshot | null): Meter | null {
   const refs = c?.left_out_references.length ?? 0;
   const note = refs ? ` · ${counted(refs, "reference")} left out` : "";
   const m = measure(snapshot, parts, used, window);
-  return m && { ...m, label: m.label + note };
+  return m && { ...m, label: m.label + note, heldBack: c?.tools_held_back.length ?? 0 };
 }
 
-function measure(snapshot: ContextSnapshot, parts: Part[], used: number | null, window: number): Meter {
+function measure(snapshot: ContextSnapshot, parts: Part[], used: number | null, window: number): Omit<Meter, "heldBack"> {
   const c = snapshot.context;
   if (used === null && c) {
     // Nothing reported: Braid's own count of what it sent.

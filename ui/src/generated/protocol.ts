@@ -470,7 +470,7 @@ reason: string,
  */
 output: string, };
 
-export type PromptPart = "base" | "branch_override" | "role" | "mode" | "workspace" | "instructions" | "tools" | "tool_examples" | "file_changes" | "continuation" | "team" | "sub_agent";
+export type PromptPart = "base" | "branch_override" | "untrusted" | "role" | "mode" | "workspace" | "instructions" | "tools" | "tool_examples" | "file_changes" | "continuation" | "team" | "sub_agent";
 
 export type Payload = { "type": "text", text: string, } | { "type": "file_reference", path: string, range: LineRange | null, text: string | null, } | { "type": "image", source: ImageSource, mode: ImageMode | null, text: string | null, } | { "type": "workflow", name: string, arguments: { [key in string]: string }, } | { "type": "tool_result", call_id: CallId, output: string, is_error: boolean, } | { "type": "mcp_resource", server: string, uri: string, text: string | null, };
 
@@ -561,7 +561,12 @@ left_out: number,
  * The server answered nothing with the tools offered, so the same
  * request went again without tools (and without a tool choice).
  */
-tools_dropped: boolean, };
+tools_dropped: boolean, 
+/**
+ * Tools not offered because the conversation did not call for them
+ * (tools "as needed").
+ */
+tools_held_back: Array<string>, };
 
 export type Team = { members: Array<TeamMember>, 
 /**
@@ -907,11 +912,11 @@ sandbox: ToolSandbox, };
 
 export type ContextStrategy = { "kind": "recent_n", n: number, } | { "kind": "intelligent", keep_last: number, } | { "kind": "importance_scoring", keep_last: number, };
 
-export type ToolUse = "auto" | "on_request" | "off";
+export type ToolUse = "as_needed" | "auto" | "on_request" | "off";
 
 export type GenerationSettings = { 
 /**
- * `None`: Auto for models known to call tools well, OnRequest for the
+ * `None`: Auto for models known to call tools well, AsNeeded for the
  * others.
  */
 tool_use: ToolUse | null, 
@@ -1169,7 +1174,12 @@ left_out_references: Array<MessageId>,
  * Counted with an estimate (the model's tokenizer is not one Braid
  * has), so the figures are approximate.
  */
-estimated: boolean, };
+estimated: boolean, 
+/**
+ * Tools not offered because the message did not call for them
+ * (tools "as needed"); "Tools: always" sends them.
+ */
+tools_held_back: Array<string>, };
 
 export type ContextSnapshot = { summary: ContextSummary, active_branch: BranchId, branches: Array<BranchSummary>, queued: Array<Message>, messages: Array<Message>, 
 /**

@@ -13,6 +13,7 @@ use crate::llm::{LlmFailure, ToolChoice, Usage};
 use crate::prompt;
 use crate::subagents;
 use crate::tokens;
+use crate::tool_need;
 use braid_protocol::sent::join_parts;
 use braid_protocol::{ContextStatus, Message, MessageType, Notice, RequestId, TokenCount, ToolSpec, ToolUse};
 use braid_protocol::{FailureCode, NoticeCode, SentPart};
@@ -37,7 +38,7 @@ impl Step<'_> {
             p.max_output = limit.min(p.model_max_output);
         }
         let forced = self.s.request.as_ref().and_then(|r| r.force_tool.clone());
-        let (mut tools, mut tool_choice) = self.tools_for(&p, forced.clone());
+        let (mut tools, mut tool_choice, held_back) = self.tools_for(&p, forced.clone());
         let settings = FitSettings {
             strategy: self.s.config.context,
             summarize_at_percent: self.s.config.summarize_at_percent,
@@ -84,7 +85,8 @@ impl Step<'_> {
                 self.run(Effect::Summarize { request_id, replaces });
             }
             Fit::TooLarge(message) => self.failed(LlmFailure::fatal(FailureCode::ContextTooLarge, message)),
-            Fit::Send { keep, usage } => {
+            Fit::Send { keep, mut usage } => {
+                usage.tools_held_back = held_back;
                 for c in untold {
                     self.s.book.reminded.insert(c.path, c.kind.key());
                 }
@@ -144,13 +146,20 @@ impl Step<'_> {
         (system, system_tokens, tools_tokens)
     }
 
-    /// The tools a request offers and how the model may use them. Auto:
-    /// every tool the mode allows, and the model decides (local servers
-    /// leave the tools out of the prompt unless told "auto"). OnRequest
-    /// and Off: only a tool the user forced. A history holding tool calls
-    /// needs their definitions with some providers, so those are declared
-    /// but not callable.
-    fn tools_for(&self, p: &PreparedRequest, forced: Option<String>) -> (Vec<ToolSpec>, Option<ToolChoice>) {
+    /// The tools a request offers, how the model may use them, and the
+    /// tools held back because the conversation did not call for them.
+    /// Auto: every tool the mode allows, and the model decides (local
+    /// servers leave the tools out of the prompt unless told "auto").
+    /// AsNeeded: the groups the turn's words call for, on its first
+    /// request ([`crate::tool_need`]); a sub-agent, given work to do, gets
+    /// them all. OnRequest and Off: only a tool the user forced. A history
+    /// holding tool calls needs their definitions with some providers, so
+    /// those are declared but not callable.
+    fn tools_for(
+        &self,
+        p: &PreparedRequest,
+        forced: Option<String>,
+    ) -> (Vec<ToolSpec>, Option<ToolChoice>, Vec<String>) {
         let child = self.is_child();
         let offered = offered_tools(&self.s.config.tools, &self.s.catalogue)
             .filter(move |t| subagents::offered_to(&t.name, child));
@@ -159,19 +168,39 @@ impl Step<'_> {
         if self.child_grace_turn() {
             let submit: Vec<ToolSpec> = offered.filter(|t| t.name == braid_protocol::SUBMIT_RESULT).cloned().collect();
             let choice = (!submit.is_empty()).then(|| ToolChoice::Function(braid_protocol::SUBMIT_RESULT.to_owned()));
-            return (submit, choice);
+            return (submit, choice, Vec::new());
         }
+        let tool_use = match tool_use(&self.s.config.generation, p.calls_tools) {
+            ToolUse::AsNeeded if child => ToolUse::Auto,
+            other => other,
+        };
         if let Some(name) = forced {
-            let tools = match tool_use(&self.s.config.generation, p.calls_tools) {
+            let tools = match tool_use {
                 ToolUse::Auto => offered.cloned().collect(),
-                ToolUse::OnRequest | ToolUse::Off => offered.filter(|t| t.name == name).cloned().collect(),
+                ToolUse::AsNeeded | ToolUse::OnRequest | ToolUse::Off => {
+                    offered.filter(|t| t.name == name).cloned().collect()
+                }
             };
-            return (tools, Some(ToolChoice::Function(name)));
+            return (tools, Some(ToolChoice::Function(name)), Vec::new());
         }
-        if tool_use(&self.s.config.generation, p.calls_tools) == ToolUse::Auto {
-            let tools: Vec<ToolSpec> = offered.cloned().collect();
-            let choice = (!tools.is_empty()).then_some(ToolChoice::Auto);
-            return (tools, choice);
+        let mut held_back = Vec::new();
+        match tool_use {
+            ToolUse::Auto => {
+                let tools: Vec<ToolSpec> = offered.cloned().collect();
+                let choice = (!tools.is_empty()).then_some(ToolChoice::Auto);
+                return (tools, choice, held_back);
+            }
+            // After the turn's calls ran, the model answers with what they
+            // returned (see `tool_need`).
+            ToolUse::AsNeeded if !tool_need::turn_ran_tools(&p.messages) => {
+                let (tools, held) = tool_need::select(offered, &p.messages, &self.s.catalogue);
+                if !tools.is_empty() {
+                    return (tools, Some(ToolChoice::Auto), held);
+                }
+                held_back = held;
+            }
+            ToolUse::AsNeeded => {}
+            ToolUse::OnRequest | ToolUse::Off => {}
         }
         let used: HashSet<&str> = p
             .messages
@@ -185,7 +214,7 @@ impl Step<'_> {
         let declared: Vec<ToolSpec> =
             self.s.catalogue.iter().filter(|t| used.contains(t.name.as_str())).cloned().collect();
         let choice = (!declared.is_empty()).then_some(ToolChoice::None);
-        (declared, choice)
+        (declared, choice, held_back)
     }
 
     /// For models without a public tokenizer, what the provider counted

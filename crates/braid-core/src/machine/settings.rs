@@ -12,7 +12,7 @@ use braid_protocol::{
 /// Auto for models known to call tools well and OnRequest for the others
 /// (small local models call tools for every question).
 pub fn tool_use(settings: &GenerationSettings, model_calls_tools: bool) -> ToolUse {
-    settings.tool_use.unwrap_or(if model_calls_tools { ToolUse::Auto } else { ToolUse::OnRequest })
+    settings.tool_use.unwrap_or(if model_calls_tools { ToolUse::Auto } else { ToolUse::AsNeeded })
 }
 
 impl Step<'_> {

@@ -300,9 +300,12 @@ fn the_projects_instructions_go_after_the_prompt_and_the_folder_with_the_tools()
     facts.workspace = Some(workspace(false));
     let (system, _) = sent(&sim.prepare(facts.clone())).unwrap();
     let system = system.unwrap();
-    let want = "Answer in French.\n\nYou work in the folder /home/me/parser: the tools' paths are relative to it.\n\n\
-                The project's instructions, from AGENTS.md in that folder:\nRun cargo test first.";
-    assert!(system.starts_with(want), "the user's prompt first, then the folder and its instructions:\n{system}");
+    let want = format!(
+        "Answer in French.\n\n{}\n\nYou work in the folder /home/me/parser: the tools' paths are relative to it.\n\n\
+         The project's instructions, from AGENTS.md in that folder:\nRun cargo test first.",
+        braid_core::prompt::UNTRUSTED_RULE
+    );
+    assert!(system.starts_with(&want), "the user's prompt first, then the folder and its instructions:\n{system}");
     answer(&mut sim, "ok", None);
 
     // Without tools the folder means nothing to the model; the
@@ -368,4 +371,65 @@ fn tools_that_leave_the_conversation_no_room_are_left_out_last_first() {
         "{:?}",
         tiny.state.status
     );
+}
+
+#[test]
+fn a_model_not_known_for_tools_gets_the_groups_its_message_calls_for() {
+    let mut sim = Sim::new();
+    let ask = |sim: &mut Sim, text: &str| {
+        sim.start(text);
+        let mut facts = sim.prepared(8_000);
+        facts.calls_tools = false; // tools "as needed" by default
+        let fx = sim.prepare(facts);
+        let usage = sim.state.book.last_sent.clone().unwrap();
+        let system = sent(&fx).unwrap().0.unwrap_or_default();
+        answer(sim, "ok", None);
+        (tools_sent(&fx).unwrap(), usage, system)
+    };
+    // A plain question goes alone: no definitions, no tool lines.
+    let (tools, usage, system) = ask(&mut sim, "What is the capital of France?");
+    assert_eq!(tools, Vec::<String>::new());
+    assert_eq!(usage.tools, 0);
+    assert!(!system.contains("Tools you can call"), "{system}");
+    let all: Vec<String> = braid_core::sim::SIM_TOOLS.iter().map(|(n, _)| n.to_string()).collect();
+    assert_eq!(usage.tools_held_back, all, "the meter says what was held back");
+
+    // A path calls for the file tools, not the command.
+    let (tools, usage, _) = ask(&mut sim, "What does notes.txt say?");
+    assert_eq!(tools, ["read_file", "list_directory", "glob_files", "write_file", "edit_file"]);
+    assert_eq!(usage.tools_held_back, ["run_command"]);
+
+    // Only this turn's words count: a command and a path, every tool.
+    let (tools, usage, _) = ask(&mut sim, "Run the tests and fix src/lib.rs");
+    assert_eq!(tools, all);
+    assert!(usage.tools_held_back.is_empty());
+}
+
+#[test]
+fn after_its_calls_ran_a_small_model_answers_with_what_they_returned() {
+    let mut sim = Sim::new(); // reads are allowed by the default policy
+    let prepare = |sim: &mut Sim| {
+        let mut facts = sim.prepared(8_000);
+        facts.calls_tools = false;
+        let fx = sim.prepare(facts);
+        let choice = fx.iter().find_map(|e| match e {
+            Effect::SendLlmRequest { tool_choice, .. } => Some(tool_choice.clone()),
+            _ => None,
+        });
+        (tools_sent(&fx).unwrap(), choice.flatten())
+    };
+    sim.start("What does notes.txt say?");
+    let (tools, choice) = prepare(&mut sim);
+    assert!(tools.contains(&"read_file".to_owned()) && choice == Some(braid_core::llm::ToolChoice::Auto));
+    sim.model_calls(&[("c1", "read_file", r#"{"path":"notes.txt"}"#)]);
+    sim.tool_done("c1", "hello");
+    // Offered again, a small model calls again: it answers instead, the
+    // tool it called declared for the history's sake.
+    let (tools, choice) = prepare(&mut sim);
+    assert_eq!((tools, choice), (vec!["read_file".to_owned()], Some(braid_core::llm::ToolChoice::None)));
+    answer(&mut sim, "It says hello.", None);
+    // A new turn: its own words decide.
+    sim.start("Thanks. And the capital of France?");
+    let (tools, choice) = prepare(&mut sim);
+    assert_eq!((tools, choice), (vec!["read_file".to_owned()], Some(braid_core::llm::ToolChoice::None)));
 }

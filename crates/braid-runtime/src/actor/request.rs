@@ -153,6 +153,13 @@ impl ContextActor {
             max_tokens,
             temperature,
             left_out: self.ctx.state.book.last_sent.as_ref().map_or(0, |u| u.left_out),
+            tools_held_back: self
+                .ctx
+                .state
+                .book
+                .last_sent
+                .as_ref()
+                .map_or_else(Vec::new, |u| u.tools_held_back.clone()),
             system: system.clone(),
         });
         let system = join_parts(system.iter().map(|p| p.text.as_str()));

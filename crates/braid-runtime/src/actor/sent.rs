@@ -24,6 +24,7 @@ pub(super) struct Sending<'a> {
     pub max_tokens: u32,
     pub temperature: Option<f64>,
     pub left_out: u32,
+    pub tools_held_back: Vec<String>,
 }
 
 pub(super) fn record(s: Sending) -> SentRequest {
@@ -67,6 +68,7 @@ pub(super) fn record(s: Sending) -> SentRequest {
         estimated: enc == TokenEncoding::Estimate,
         left_out: s.left_out,
         tools_dropped: false,
+        tools_held_back: s.tools_held_back,
     }
 }
 

@@ -169,7 +169,7 @@ async fn what_the_model_sees_is_the_request_it_got() {
     let got = fake.requests().last().unwrap().clone();
     assert_eq!(seen.system_text(), got.system, "the same system prompt");
     let parts: Vec<PromptPart> = seen.system.iter().map(|p| p.part).collect();
-    assert_eq!(parts[..2], [PromptPart::Base, PromptPart::Workspace]);
+    assert_eq!(parts[..3], [PromptPart::Base, PromptPart::Untrusted, PromptPart::Workspace]);
     assert!(parts.contains(&PromptPart::Instructions) && parts.contains(&PromptPart::Tools));
     assert_eq!(seen.messages.len(), got.messages.len());
     assert_eq!(seen.messages.last().map(|m| m.text.as_str()), Some("hello"));
