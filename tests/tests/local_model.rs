@@ -283,3 +283,111 @@ async fn the_shelf_imports_chooses_tunes_and_removes_models_and_the_answers_foll
     assert!(e.message.contains("no model"), "{}", e.message);
     rt.shutdown().await;
 }
+
+/// A model Ollama downloaded, laid out as Ollama keeps it (a manifest
+/// naming a blob), found, run in place (a link, no copy) and answering;
+/// removed from the shelf, its file stays.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn another_apps_model_is_found_run_in_place_and_its_file_stays() {
+    use braid_protocol::{Command, LocalModelsView, NewMessage};
+    use braid_runtime::{Providers, Runtime, RuntimeConfig};
+    use braid_testkit::harness::Watch;
+    let dir = tempfile::tempdir().unwrap();
+    let home = dir.path().join("home");
+    let ollama = home.join(".ollama/models");
+    let digest = "sha256:3f9a0c7de2b1e4a8c6d5f7b9e0a1c2d3e4f5a6b7c8d9e0f1a2b3c4d5e6f7a8b9";
+    let blob = ollama.join(format!("blobs/{}", digest.replace(':', "-")));
+    std::fs::create_dir_all(blob.parent().unwrap()).unwrap();
+    std::fs::hard_link(starter_model(), &blob).or_else(|_| std::fs::copy(starter_model(), &blob).map(drop)).unwrap();
+    let manifest = serde_json::json!({"schemaVersion": 2, "layers": [
+        {"mediaType": "application/vnd.ollama.image.model", "digest": digest, "size": 1},
+        {"mediaType": "application/vnd.ollama.image.license", "digest": "sha256:00", "size": 1},
+    ]});
+    let tag = ollama.join("manifests/registry.ollama.ai/library/smollm2/135m");
+    std::fs::create_dir_all(tag.parent().unwrap()).unwrap();
+    std::fs::write(&tag, manifest.to_string()).unwrap();
+    let roots = braid_local::discover::Roots { home: Some(home), ..Default::default() };
+    let shelf = braid_local::Shelf::new(dir.path().join("models"), Vec::new()).with_roots(roots);
+    let providers = Providers::in_memory(braid_llm::secrets::Secrets::file_only(dir.path()))
+        .with_local_models(std::sync::Arc::new(shelf));
+    let rt = Runtime::open_with(RuntimeConfig::new(dir.path().join("braid.db"), dir.path().to_owned()), providers)
+        .unwrap()
+        .0;
+    let run = |c: Command| {
+        let rt = rt.clone();
+        async move { rt.execute(c).await.map(|v| serde_json::from_value::<LocalModelsView>(v).unwrap()) }
+    };
+
+    let view = run(Command::ListLocalModels).await.unwrap();
+    assert!(view.models.is_empty());
+    let found = &view.found;
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(
+        (found[0].app.as_str(), found[0].name.as_str(), found[0].on_shelf),
+        ("Ollama", "smollm2-135m.gguf", false)
+    );
+    assert!(found[0].memory.is_some_and(|m| m.bytes > 100 << 20), "an estimate before loading: {:?}", found[0].memory);
+
+    let view = run(Command::LinkLocalModel { path: found[0].path.clone() }).await.unwrap();
+    let linked = &view.models[0];
+    assert!(linked.default && linked.linked && !linked.bundled, "{linked:?}");
+    assert!(view.found[0].on_shelf);
+    let on_shelf = dir.path().join("models/smollm2-135m.gguf");
+    assert!(std::fs::symlink_metadata(&on_shelf).unwrap().file_type().is_symlink(), "linked, not copied");
+    let e = run(Command::LinkLocalModel { path: found[0].path.clone() }).await.unwrap_err();
+    assert!(e.message.contains("already on the shelf"), "{}", e.message);
+
+    let ctx = rt.create_context(Some("found".into()), None).await.unwrap();
+    let mut watch = Watch::new(&rt, &ctx.id).await.on_real_model();
+    rt.send_message(&ctx.id, NewMessage::user_text("What is the capital of France?"), false).await.unwrap();
+    watch.until("busy", |s| s.is_busy()).await;
+    watch.settled().await;
+    let snap = rt.load_context(&ctx.id).await.unwrap();
+    assert_eq!(snap.summary.status, braid_protocol::ContextStatus::Idle, "Ollama's model answered");
+    let sent = rt.execute(Command::GetSentRequest { context_id: ctx.id.clone() }).await.unwrap();
+    assert_eq!(sent["tools"], serde_json::json!([]), "a plain question goes without tools");
+    assert!(!sent["tools_held_back"].as_array().unwrap().is_empty(), "and says what was held back");
+
+    let view = run(Command::RemoveLocalModel { name: "smollm2-135m.gguf".into() }).await.unwrap();
+    assert!(view.models.is_empty() && !view.found[0].on_shelf);
+    assert!(blob.is_file(), "Ollama's file stays");
+    rt.shutdown().await;
+}
+
+const MIB: f64 = 1024.0 * 1024.0;
+
+fn within(what: &str, estimate: u64, reported_mib: f64) {
+    let got = estimate as f64 / MIB;
+    let off = (got - reported_mib).abs() / reported_mib;
+    // Shown for the record (cargo test -- --nocapture).
+    println!("{what}: estimated {got:.2} MiB, llama.cpp {reported_mib:.2} MiB");
+    assert!(
+        off <= 0.10,
+        "{what}: estimated {got:.2} MiB, llama.cpp reports {reported_mib:.2} MiB ({:.1} % off)",
+        off * 100.0
+    );
+}
+
+/// What llama.cpp (llama-cpp-python 0.3.36, the test peer) printed when
+/// loading the starter with n_batch 512 on the CPU: model buffer 92.10
+/// MiB; at 2,048 tokens KV 45.00 and compute 99.38 MiB; at 8,192 KV 180.00
+/// and compute 166.38 MiB (the command is in docs/PERFORMANCE.md).
+#[test]
+fn the_memory_estimate_is_within_a_tenth_of_what_llama_cpp_reports() {
+    use braid_local::gguf::Shape;
+    let shape = Shape::read(&starter_model()).unwrap();
+    assert_eq!(
+        (shape.architecture.as_str(), shape.layers, shape.embedding, shape.heads, shape.kv_heads, shape.vocab),
+        ("llama", 30, 576, 9, 3, 49_152)
+    );
+    assert_eq!((shape.key_length, shape.trained_context), (64, 8192));
+    let small = shape.estimate(2048);
+    within("weights", small.weights, 92.10);
+    within("KV cache at 2,048", small.kv_cache, 45.00);
+    within("compute at 2,048", small.compute, 99.38);
+    within("all at 2,048", small.total(), 92.10 + 45.00 + 99.38);
+    let large = shape.estimate(8192);
+    within("KV cache at 8,192", large.kv_cache, 180.00);
+    within("compute at 8,192", large.compute, 166.38);
+    within("all at 8,192", large.total(), 92.10 + 180.00 + 166.38);
+}

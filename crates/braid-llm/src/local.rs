@@ -24,6 +24,8 @@ pub trait LocalModels: Send + Sync {
     /// Copies a GGUF file onto the shelf (slow for big files: call it off
     /// the async threads).
     fn import(&self, from: &Path) -> Result<(), String>;
+    /// Runs another app's GGUF file in place (a link on the shelf).
+    fn link(&self, from: &Path) -> Result<(), String>;
     fn remove(&self, name: &str) -> Result<(), String>;
     fn set_default(&self, name: &str) -> Result<(), String>;
     fn set_settings(&self, settings: LocalModelSettings) -> Result<(), String>;

@@ -5,7 +5,9 @@
 //! runs any GGUF the user imports.
 
 mod chat;
+pub mod discover;
 mod engine;
+pub mod gguf;
 pub mod models;
 mod shelf;
 

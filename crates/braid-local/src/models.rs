@@ -26,6 +26,8 @@ pub struct ModelFile {
     pub bytes: u64,
     /// In a folder that ships with Braid, not the user's.
     pub bundled: bool,
+    /// A link to another app's file, run in place.
+    pub linked: bool,
 }
 
 /// The GGUF files of one folder, by name.
@@ -36,11 +38,13 @@ fn list_one(dir: &Path, bundled: bool) -> Vec<ModelFile> {
         .filter_map(|e| {
             let name = e.file_name().to_string_lossy().into_owned();
             let meta = std::fs::metadata(e.path()).ok()?;
+            let linked = e.file_type().is_ok_and(|t| t.is_symlink());
             (meta.is_file() && is_gguf_name(&name)).then(|| ModelFile {
                 path: e.path(),
                 bytes: meta.len(),
                 name,
                 bundled,
+                linked,
             })
         })
         .collect();
@@ -104,13 +108,7 @@ pub fn import(dir: &Path, bundled: &[PathBuf], from: &Path) -> Result<ModelFile,
     if !is_gguf_name(&name) {
         return Err(format!("{shown} is not a .gguf file: Braid runs models in the GGUF format"));
     }
-    let mut magic = [0u8; 4];
-    std::fs::File::open(from)
-        .and_then(|mut f| f.read_exact(&mut magic))
-        .map_err(|e| format!("could not read {shown}: {e}"))?;
-    if &magic != MAGIC {
-        return Err(format!("{shown} is not a GGUF model (its first bytes are not \"GGUF\")"));
-    }
+    starts_as_gguf(from)?;
     if list(dir, bundled).iter().any(|m| m.name == name) {
         return Err(format!("a model named {name} is already there; rename the file to import it too"));
     }
@@ -125,7 +123,49 @@ pub fn import(dir: &Path, bundled: &[PathBuf], from: &Path) -> Result<ModelFile,
         }
     }
     let bytes = std::fs::metadata(&target).map_or(0, |m| m.len());
-    Ok(ModelFile { name, path: target, bytes, bundled: false })
+    Ok(ModelFile { name, path: target, bytes, bundled: false, linked: false })
+}
+
+/// Refuses a file that does not start as GGUF files do.
+fn starts_as_gguf(from: &Path) -> Result<(), String> {
+    let shown = from.display();
+    let mut magic = [0u8; 4];
+    std::fs::File::open(from)
+        .and_then(|mut f| f.read_exact(&mut magic))
+        .map_err(|e| format!("could not read {shown}: {e}"))?;
+    if &magic != MAGIC {
+        return Err(format!("{shown} is not a GGUF model (its first bytes are not \"GGUF\")"));
+    }
+    Ok(())
+}
+
+/// Puts another app's GGUF file `from` on the shelf in place: a link named
+/// `name`, so nothing is copied and removing it leaves the file.
+pub fn link(dir: &Path, bundled: &[PathBuf], from: &Path, name: &str) -> Result<ModelFile, String> {
+    let shown = from.display();
+    starts_as_gguf(from)?;
+    if name.contains(['/', '\\']) || !is_gguf_name(name) {
+        return Err(format!("{name:?} is not a model file name"));
+    }
+    if list(dir, bundled).iter().any(|m| m.name == name) {
+        return Err(format!("a model named {name} is already on the shelf"));
+    }
+    std::fs::create_dir_all(dir).map_err(|e| format!("could not make {}: {e}", dir.display()))?;
+    let target = dir.join(name);
+    let from = std::fs::canonicalize(from).map_err(|e| format!("could not read {shown}: {e}"))?;
+    link_file(&from, &target).map_err(|e| format!("could not link {shown} into {}: {e}", dir.display()))?;
+    let bytes = std::fs::metadata(&target).map_or(0, |m| m.len());
+    Ok(ModelFile { name: name.to_owned(), path: target, bytes, bundled: false, linked: true })
+}
+
+#[cfg(unix)]
+fn link_file(from: &Path, to: &Path) -> std::io::Result<()> {
+    std::os::unix::fs::symlink(from, to)
+}
+
+#[cfg(not(unix))]
+fn link_file(from: &Path, to: &Path) -> std::io::Result<()> {
+    std::os::windows::fs::symlink_file(from, to)
 }
 
 /// Deletes the user's model `name` (one that ships with Braid stays); the

@@ -2,16 +2,20 @@
 //! ships, and the default model opened as a provider, kept (loaded, its
 //! context warm) until the default or the settings change.
 
+use crate::discover::{self, Roots};
+use crate::gguf;
 use crate::models::{self, ModelFile};
 use crate::LocalProvider;
 use braid_llm::local::{LocalModels, OpenedModel};
-use braid_protocol::{LocalModel, LocalModelSettings, LocalModelsView};
+use braid_protocol::{FoundModel, LocalModel, LocalModelSettings, LocalModelsView};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, PoisonError};
 
 pub struct Shelf {
     dir: PathBuf,
     bundled: Vec<PathBuf>,
+    /// Where other apps' models are looked for.
+    roots: Roots,
     /// What was opened last, and for which file and settings.
     opened: Mutex<Option<(PathBuf, LocalModelSettings, OpenedModel)>>,
 }
@@ -20,7 +24,13 @@ impl Shelf {
     /// `dir`: the user's models (imports go there); `bundled`: read-only
     /// folders whose models are offered too (the package's starter).
     pub fn new(dir: PathBuf, bundled: Vec<PathBuf>) -> Shelf {
-        Shelf { dir, bundled, opened: Mutex::default() }
+        Shelf { dir, bundled, roots: Roots::from_env(), opened: Mutex::default() }
+    }
+
+    /// Other apps' models looked for under `roots` instead of this user's
+    /// folders (tests).
+    pub fn with_roots(self, roots: Roots) -> Shelf {
+        Shelf { roots, ..self }
     }
 
     pub fn dir(&self) -> &Path {
@@ -36,6 +46,21 @@ impl LocalModels for Shelf {
     fn view(&self) -> LocalModelsView {
         let all = models::list(&self.dir, &self.bundled);
         let default = models::choose_from(&self.dir, &all).map(|m| m.name.clone());
+        let settings = models::settings(&self.dir);
+        let free = gguf::available_memory();
+        let memory = |path: &Path| gguf::memory(path, settings.context, free);
+        let shelved: Vec<PathBuf> = all.iter().filter_map(|m| std::fs::canonicalize(&m.path).ok()).collect();
+        let found = discover::discover(&self.roots)
+            .into_iter()
+            .map(|f| FoundModel {
+                on_shelf: std::fs::canonicalize(&f.path).is_ok_and(|p| shelved.contains(&p)),
+                app: f.app.to_owned(),
+                name: f.name,
+                memory: memory(&f.path),
+                path: f.path.display().to_string(),
+                bytes: f.bytes,
+            })
+            .collect();
         LocalModelsView {
             dir: self.dir.display().to_string(),
             models: all
@@ -45,17 +70,30 @@ impl LocalModels for Shelf {
                     default: default.as_deref() == Some(m.name.as_str()),
                     bytes: m.bytes,
                     bundled: m.bundled,
+                    linked: m.linked,
+                    memory: memory(&m.path),
                     name: m.name,
                 })
                 .collect(),
-            settings: models::settings(&self.dir),
+            settings,
             defaults: models::fitted(),
             cores: models::cores(),
+            found,
         }
     }
 
     fn import(&self, from: &Path) -> Result<(), String> {
         models::import(&self.dir, &self.bundled, from).map(drop)
+    }
+
+    fn link(&self, from: &Path) -> Result<(), String> {
+        // Named as its app names it (an Ollama blob has no name of its own).
+        let found = discover::discover(&self.roots);
+        let name = match found.iter().find(|f| f.path == from) {
+            Some(f) => f.name.clone(),
+            None => from.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default(),
+        };
+        models::link(&self.dir, &self.bundled, from, &name).map(drop)
     }
 
     fn remove(&self, name: &str) -> Result<(), String> {

@@ -53,7 +53,7 @@ pub use event::{
 pub use files::{FileInPlay, FileState, OverwriteReason, OverwriteRisk, WritePreview};
 pub use generation::{GenerationSettings, ToolUse, MAX_TEMPERATURE};
 pub use ids::{BranchId, CallId, ContextId, MessageId, RequestId, Timestamp};
-pub use local::{LocalModel, LocalModelSettings, LocalModelsView};
+pub use local::{FoundModel, LocalModel, LocalModelSettings, LocalModelsView, MemoryEstimate, MemoryFit};
 pub use mcp::{HeldTool, McpServerStatus, McpSettings, McpState};
 pub use merge::{
     ConflictChoice, ConflictKind, FileChoice, FileConflict, FileConflictKind, FileTake, GraphBranch, GraphRow,

@@ -18,6 +18,47 @@ pub struct LocalModel {
     /// Shipped with Braid (the installed package's starter): it cannot be
     /// removed, only replaced as the default.
     pub bundled: bool,
+    /// Another app's file run in place (a link): removing it from the
+    /// shelf leaves the file.
+    #[serde(default)]
+    pub linked: bool,
+    /// What it would take at the window set, from its header.
+    #[serde(default)]
+    pub memory: Option<MemoryEstimate>,
+}
+
+/// Memory a model needs before it is loaded (weights, KV cache for the
+/// window, compute buffers), and how that fits what is free.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct MemoryEstimate {
+    pub bytes: u64,
+    pub fit: MemoryFit,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum MemoryFit {
+    /// With a quarter of the free memory to spare.
+    Fits,
+    /// Within the free memory, with little left for anything else.
+    Tight,
+    TooBig,
+}
+
+/// A GGUF file another app on this machine keeps (LM Studio, Jan,
+/// Ollama), which Braid can run in place.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct FoundModel {
+    /// "LM Studio", "Jan" or "Ollama".
+    pub app: String,
+    /// Its name once on the shelf.
+    pub name: String,
+    pub path: String,
+    pub bytes: u64,
+    /// Already on the shelf (linked or imported).
+    pub on_shelf: bool,
+    #[serde(default)]
+    pub memory: Option<MemoryEstimate>,
 }
 
 /// How the built-in model runs.
@@ -56,6 +97,9 @@ pub struct LocalModelsView {
     /// Fitted to this machine: what "Reset" goes back to.
     pub defaults: LocalModelSettings,
     pub cores: u32,
+    /// Models other apps downloaded, found where they keep them.
+    #[serde(default)]
+    pub found: Vec<FoundModel>,
 }
 
 #[cfg(test)]

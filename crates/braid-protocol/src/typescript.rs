@@ -192,6 +192,9 @@ pub fn generate() -> String {
     decl::<EffectiveModel>(&cfg, &mut out);
     decl::<LocalServer>(&cfg, &mut out);
     decl::<crate::LocalModel>(&cfg, &mut out);
+    decl::<crate::FoundModel>(&cfg, &mut out);
+    decl::<crate::MemoryEstimate>(&cfg, &mut out);
+    decl::<crate::MemoryFit>(&cfg, &mut out);
     decl::<crate::LocalModelSettings>(&cfg, &mut out);
     decl::<crate::LocalModelsView>(&cfg, &mut out);
     decl::<StoredImage>(&cfg, &mut out);

@@ -314,6 +314,9 @@ impl Handlers for Runtime {
     async fn import_local_model(&self, path: String) -> Answer<LocalModelsView> {
         self.providers().import_local_model(path).await
     }
+    async fn link_local_model(&self, path: String) -> Answer<LocalModelsView> {
+        self.providers().link_local_model(path).await
+    }
     async fn remove_local_model(&self, name: String) -> Answer<LocalModelsView> {
         self.providers().remove_local_model(name).await
     }

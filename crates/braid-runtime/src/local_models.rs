@@ -29,6 +29,14 @@ impl Providers {
         self.change(move |shelf| shelf.import(std::path::Path::new(&path))).await
     }
 
+    pub async fn link_local_model(&self, path: String) -> Result<LocalModelsView, RuntimeError> {
+        let path = path.trim().to_owned();
+        if path.is_empty() {
+            return Err(RuntimeError::InvalidInput("give the path of the .gguf file to run in place".to_owned()));
+        }
+        self.change(move |shelf| shelf.link(std::path::Path::new(&path))).await
+    }
+
     pub async fn remove_local_model(&self, name: String) -> Result<LocalModelsView, RuntimeError> {
         self.change(move |shelf| shelf.remove(&name)).await
     }

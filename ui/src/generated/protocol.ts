@@ -996,7 +996,34 @@ default: boolean,
  * Shipped with Braid (the installed package's starter): it cannot be
  * removed, only replaced as the default.
  */
-bundled: boolean, };
+bundled: boolean, 
+/**
+ * Another app's file run in place (a link): removing it from the
+ * shelf leaves the file.
+ */
+linked: boolean, 
+/**
+ * What it would take at the window set, from its header.
+ */
+memory: MemoryEstimate | null, };
+
+export type FoundModel = { 
+/**
+ * "LM Studio", "Jan" or "Ollama".
+ */
+app: string, 
+/**
+ * Its name once on the shelf.
+ */
+name: string, path: string, bytes: number, 
+/**
+ * Already on the shelf (linked or imported).
+ */
+on_shelf: boolean, memory: MemoryEstimate | null, };
+
+export type MemoryEstimate = { bytes: number, fit: MemoryFit, };
+
+export type MemoryFit = "fits" | "tight" | "too_big";
 
 export type LocalModelSettings = { 
 /**
@@ -1016,7 +1043,11 @@ dir: string, models: Array<LocalModel>, settings: LocalModelSettings,
 /**
  * Fitted to this machine: what "Reset" goes back to.
  */
-defaults: LocalModelSettings, cores: number, };
+defaults: LocalModelSettings, cores: number, 
+/**
+ * Models other apps downloaded, found where they keep them.
+ */
+found: Array<FoundModel>, };
 
 export type StoredImage = { id: string, media_type: string, width: number, height: number, bytes: number, 
 /**
@@ -1040,7 +1071,7 @@ force_tool?: string,
  */
 images: Array<ImageAttachment>, };
 
-export type Command = { "type": "create_context", title: string | null, working_dir: string | null, } | { "type": "set_working_dir", context_id: ContextId, working_dir: string, } | { "type": "default_working_dir" } | { "type": "get_mcp_settings" } | { "type": "save_mcp_settings", text: string, } | { "type": "restart_mcp_server", name: string, } | { "type": "accept_tool_definition", server: string, tool: string, } | { "type": "list_mcp_resources" } | { "type": "list_mcp_prompts" } | { "type": "list_mcp_templates" } | { "type": "trust_workspace_mcp", trusted: boolean, } | { "type": "set_mcp_secret", name: string, value: string | null, } | { "type": "get_mcp_prompt", server: string, name: string, arguments: { [key in string]: string }, } | { "type": "list_contexts" } | { "type": "load_context", context_id: ContextId, } | { "type": "delete_context", context_id: ContextId, } | { "type": "send_message", context_id: ContextId, message: NewMessage, queue_if_busy: boolean, } | { "type": "send_payload", request: SendMessageRequest, } | { "type": "list_workflows", context_id: ContextId, } | { "type": "unqueue", context_id: ContextId, message_id: MessageId, } | { "type": "cancel", context_id: ContextId, } | { "type": "interrupt", context_id: ContextId, } | { "type": "retry", context_id: ContextId, } | { "type": "continue", context_id: ContextId, } | { "type": "decide_tool_call", context_id: ContextId, call_id: CallId, decision: ApprovalDecision, reason: string | null, } | { "type": "create_branch", context_id: ContextId, from_message: MessageId, name: string, system_prompt: string | null, } | { "type": "fork_before", context_id: ContextId, message: MessageId, name: string, } | { "type": "switch_branch", context_id: ContextId, branch_id: BranchId, } | { "type": "preview_switch_files", context_id: ContextId, branch_id: BranchId, } | { "type": "switch_branch_with_files", context_id: ContextId, branch_id: BranchId, overwrite: Array<string>, } | { "type": "rename_branch", context_id: ContextId, branch_id: BranchId, name: string, } | { "type": "set_branch_prompt", context_id: ContextId, branch_id: BranchId, system_prompt: string | null, } | { "type": "set_branch_model", context_id: ContextId, branch_id: BranchId, model: ModelChoice | null, } | { "type": "delete_branch", context_id: ContextId, branch_id: BranchId, } | { "type": "isolate_branch", context_id: ContextId, branch_id: BranchId, } | { "type": "remove_branch_copy", context_id: ContextId, branch_id: BranchId, discard: boolean, } | { "type": "preview_merge", context_id: ContextId, options: MergeOptions, } | { "type": "merge", context_id: ContextId, options: MergeOptions, } | { "type": "undo_merge", context_id: ContextId, merge: MessageId, } | { "type": "preview_rewind", context_id: ContextId, message_id: MessageId, } | { "type": "rewind_files", context_id: ContextId, message_id: MessageId, overwrite: Array<string>, } | { "type": "undo_rewind", context_id: ContextId, note: MessageId, } | { "type": "turn_changes", context_id: ContextId, message_id: MessageId, } | { "type": "undo_changes", context_id: ContextId, message_id: MessageId, files: Array<UndoSelection>, } | { "type": "changed_turns", context_id: ContextId, } | { "type": "draft_merge_summary", context_id: ContextId, source: BranchId, } | { "type": "branch_graph", context_id: ContextId, } | { "type": "rename_context", context_id: ContextId, title: string, } | { "type": "export_context", context_id: ContextId, format: ExportFormat, with_secrets: boolean, } | { "type": "import_context", text: string, } | { "type": "keep_in_context", context_id: ContextId, message_id: MessageId, keep: boolean, } | { "type": "pin_context", context_id: ContextId, pinned: boolean, } | { "type": "search_conversations", query: string, limit: number | null, } | { "type": "set_context_model", context_id: ContextId, model: ModelChoice | null, } | { "type": "get_settings" } | { "type": "get_checkpoint_storage" } | { "type": "set_checkpoint_storage", keep_days: number, budget_mb: number, } | { "type": "save_provider", provider: ProviderInput, } | { "type": "remove_provider", provider_id: string, } | { "type": "set_default_provider", provider_id: string, } | { "type": "test_provider", provider: ProviderInput, } | { "type": "list_models", provider_id: string, } | { "type": "detect_local_servers" } | { "type": "list_local_models" } | { "type": "import_local_model", path: string, } | { "type": "remove_local_model", name: string, } | { "type": "set_default_local_model", name: string, } | { "type": "set_local_model_settings", settings: LocalModelSettings, } | { "type": "list_tools" } | { "type": "set_tool_policy", context_id: ContextId, policy: ToolApprovalPolicy, always_ask: Array<string> | null, } | { "type": "set_sandbox", context_id: ContextId, sandbox: Sandbox, } | { "type": "set_generation", context_id: ContextId, settings: GenerationSettings, } | { "type": "set_mode", context_id: ContextId, mode: AgentMode, } | { "type": "set_role", context_id: ContextId, role: AgentRole, } | { "type": "get_sent_request", context_id: ContextId, } | { "type": "set_team", context_id: ContextId, team: Team | null, } | { "type": "get_team", context_id: ContextId, } | { "type": "steer_team", context_id: ContextId, action: TeamAction, } | { "type": "list_children", context_id: ContextId, } | { "type": "get_codebase_index", context_id: ContextId, } | { "type": "cancel_codebase_index", context_id: ContextId, } | { "type": "rebuild_codebase_index", context_id: ContextId, } | { "type": "read_workspace_file", context_id: ContextId, path: string, line: number, } | { "type": "list_workspace_files", context_id: ContextId, query: string, limit: number | null, } | { "type": "set_context_strategy", context_id: ContextId, strategy: ContextStrategy, summarize_at_percent: number | null, } | { "type": "store_image", data: string, name: string | null, } | { "type": "read_image", id: string, } | { "type": "retry_image", context_id: ContextId, message_id: MessageId, mode: ImageMode | null, };
+export type Command = { "type": "create_context", title: string | null, working_dir: string | null, } | { "type": "set_working_dir", context_id: ContextId, working_dir: string, } | { "type": "default_working_dir" } | { "type": "get_mcp_settings" } | { "type": "save_mcp_settings", text: string, } | { "type": "restart_mcp_server", name: string, } | { "type": "accept_tool_definition", server: string, tool: string, } | { "type": "list_mcp_resources" } | { "type": "list_mcp_prompts" } | { "type": "list_mcp_templates" } | { "type": "trust_workspace_mcp", trusted: boolean, } | { "type": "set_mcp_secret", name: string, value: string | null, } | { "type": "get_mcp_prompt", server: string, name: string, arguments: { [key in string]: string }, } | { "type": "list_contexts" } | { "type": "load_context", context_id: ContextId, } | { "type": "delete_context", context_id: ContextId, } | { "type": "send_message", context_id: ContextId, message: NewMessage, queue_if_busy: boolean, } | { "type": "send_payload", request: SendMessageRequest, } | { "type": "list_workflows", context_id: ContextId, } | { "type": "unqueue", context_id: ContextId, message_id: MessageId, } | { "type": "cancel", context_id: ContextId, } | { "type": "interrupt", context_id: ContextId, } | { "type": "retry", context_id: ContextId, } | { "type": "continue", context_id: ContextId, } | { "type": "decide_tool_call", context_id: ContextId, call_id: CallId, decision: ApprovalDecision, reason: string | null, } | { "type": "create_branch", context_id: ContextId, from_message: MessageId, name: string, system_prompt: string | null, } | { "type": "fork_before", context_id: ContextId, message: MessageId, name: string, } | { "type": "switch_branch", context_id: ContextId, branch_id: BranchId, } | { "type": "preview_switch_files", context_id: ContextId, branch_id: BranchId, } | { "type": "switch_branch_with_files", context_id: ContextId, branch_id: BranchId, overwrite: Array<string>, } | { "type": "rename_branch", context_id: ContextId, branch_id: BranchId, name: string, } | { "type": "set_branch_prompt", context_id: ContextId, branch_id: BranchId, system_prompt: string | null, } | { "type": "set_branch_model", context_id: ContextId, branch_id: BranchId, model: ModelChoice | null, } | { "type": "delete_branch", context_id: ContextId, branch_id: BranchId, } | { "type": "isolate_branch", context_id: ContextId, branch_id: BranchId, } | { "type": "remove_branch_copy", context_id: ContextId, branch_id: BranchId, discard: boolean, } | { "type": "preview_merge", context_id: ContextId, options: MergeOptions, } | { "type": "merge", context_id: ContextId, options: MergeOptions, } | { "type": "undo_merge", context_id: ContextId, merge: MessageId, } | { "type": "preview_rewind", context_id: ContextId, message_id: MessageId, } | { "type": "rewind_files", context_id: ContextId, message_id: MessageId, overwrite: Array<string>, } | { "type": "undo_rewind", context_id: ContextId, note: MessageId, } | { "type": "turn_changes", context_id: ContextId, message_id: MessageId, } | { "type": "undo_changes", context_id: ContextId, message_id: MessageId, files: Array<UndoSelection>, } | { "type": "changed_turns", context_id: ContextId, } | { "type": "draft_merge_summary", context_id: ContextId, source: BranchId, } | { "type": "branch_graph", context_id: ContextId, } | { "type": "rename_context", context_id: ContextId, title: string, } | { "type": "export_context", context_id: ContextId, format: ExportFormat, with_secrets: boolean, } | { "type": "import_context", text: string, } | { "type": "keep_in_context", context_id: ContextId, message_id: MessageId, keep: boolean, } | { "type": "pin_context", context_id: ContextId, pinned: boolean, } | { "type": "search_conversations", query: string, limit: number | null, } | { "type": "set_context_model", context_id: ContextId, model: ModelChoice | null, } | { "type": "get_settings" } | { "type": "get_checkpoint_storage" } | { "type": "set_checkpoint_storage", keep_days: number, budget_mb: number, } | { "type": "save_provider", provider: ProviderInput, } | { "type": "remove_provider", provider_id: string, } | { "type": "set_default_provider", provider_id: string, } | { "type": "test_provider", provider: ProviderInput, } | { "type": "list_models", provider_id: string, } | { "type": "detect_local_servers" } | { "type": "list_local_models" } | { "type": "import_local_model", path: string, } | { "type": "link_local_model", path: string, } | { "type": "remove_local_model", name: string, } | { "type": "set_default_local_model", name: string, } | { "type": "set_local_model_settings", settings: LocalModelSettings, } | { "type": "list_tools" } | { "type": "set_tool_policy", context_id: ContextId, policy: ToolApprovalPolicy, always_ask: Array<string> | null, } | { "type": "set_sandbox", context_id: ContextId, sandbox: Sandbox, } | { "type": "set_generation", context_id: ContextId, settings: GenerationSettings, } | { "type": "set_mode", context_id: ContextId, mode: AgentMode, } | { "type": "set_role", context_id: ContextId, role: AgentRole, } | { "type": "get_sent_request", context_id: ContextId, } | { "type": "set_team", context_id: ContextId, team: Team | null, } | { "type": "get_team", context_id: ContextId, } | { "type": "steer_team", context_id: ContextId, action: TeamAction, } | { "type": "list_children", context_id: ContextId, } | { "type": "get_codebase_index", context_id: ContextId, } | { "type": "cancel_codebase_index", context_id: ContextId, } | { "type": "rebuild_codebase_index", context_id: ContextId, } | { "type": "read_workspace_file", context_id: ContextId, path: string, line: number, } | { "type": "list_workspace_files", context_id: ContextId, query: string, limit: number | null, } | { "type": "set_context_strategy", context_id: ContextId, strategy: ContextStrategy, summarize_at_percent: number | null, } | { "type": "store_image", data: string, name: string | null, } | { "type": "read_image", id: string, } | { "type": "retry_image", context_id: ContextId, message_id: MessageId, mode: ImageMode | null, };
 
 export type SendReceipt = { message_id: MessageId, 
 /**
@@ -1409,6 +1440,7 @@ export type CommandResponses = {
   detect_local_servers: Array<LocalServer>,
   list_local_models: LocalModelsView,
   import_local_model: LocalModelsView,
+  link_local_model: LocalModelsView,
   remove_local_model: LocalModelsView,
   set_default_local_model: LocalModelsView,
   set_local_model_settings: LocalModelsView,
@@ -1759,7 +1791,12 @@ export interface Commands {
    */
   importLocalModel(path: string): Promise<LocalModelsView>;
   /**
-   * Deletes an imported model's file.
+   * Runs another app's GGUF file in place: a link on the shelf,
+   * named as that app names the model; the file is not copied.
+   */
+  linkLocalModel(path: string): Promise<LocalModelsView>;
+  /**
+   * Deletes an imported model's file (a linked one: the link).
    */
   removeLocalModel(name: string): Promise<LocalModelsView>;
   /**
@@ -2073,6 +2110,9 @@ export abstract class CommandClient implements Commands {
   }
   importLocalModel(path: string): Promise<LocalModelsView> {
     return this.execute({ type: "import_local_model", path });
+  }
+  linkLocalModel(path: string): Promise<LocalModelsView> {
+    return this.execute({ type: "link_local_model", path });
   }
   removeLocalModel(name: string): Promise<LocalModelsView> {
     return this.execute({ type: "remove_local_model", name });

@@ -1,17 +1,21 @@
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import type { LocalModelsView } from "../generated/protocol";
-import { formatSize, LocalShelf } from "./LocalModelsPanel";
+import { formatSize, FoundModels, LocalShelf } from "./LocalModelsPanel";
 
 const view: LocalModelsView = {
   dir: "/home/me/.local/share/braid/models",
   models: [
-    { name: "SmolLM2-135M-Instruct.Q4_1.gguf", label: "SmolLM2-135M-Instruct (Q4_1)", bytes: 98_000_000, default: false, bundled: true },
-    { name: "qwen2.5-7b-instruct.Q4_K_M.gguf", label: "qwen2.5-7b-instruct (Q4_K_M)", bytes: 4_680_000_000, default: true, bundled: false },
+    { name: "SmolLM2-135M-Instruct.Q4_1.gguf", label: "SmolLM2-135M-Instruct (Q4_1)", bytes: 98_000_000, default: false, bundled: true, linked: false, memory: { bytes: 248_000_000, fit: "fits" } },
+    { name: "qwen2.5-7b-instruct.Q4_K_M.gguf", label: "qwen2.5-7b-instruct (Q4_K_M)", bytes: 4_680_000_000, default: true, bundled: false, linked: false, memory: null },
   ],
   settings: { context: 8192, threads: 2 },
-  defaults: { context: 4096, threads: 2 },
+  defaults: { context: 4096, threads: 1 },
   cores: 2,
+  found: [
+    { app: "LM Studio", name: "Qwen2.5-0.5B-Instruct-Q4_K_M.gguf", path: "/home/me/.lmstudio/models/q/Qwen2.5-0.5B-Instruct-Q4_K_M.gguf", bytes: 398_000_000, on_shelf: false, memory: { bytes: 30_000_000_000, fit: "too_big" } },
+    { app: "Ollama", name: "qwen2.5-7b-instruct.Q4_K_M.gguf", path: "/home/me/.ollama/models/blobs/sha256-aa", bytes: 4_680_000_000, on_shelf: true, memory: null },
+  ],
 };
 const none = () => {};
 
@@ -26,6 +30,7 @@ describe("the built-in model's shelf", () => {
     const html = renderToStaticMarkup(<LocalShelf view={view} busy={false} onDefault={none} onRemove={none} onSettings={none} />);
     const [starter, qwen] = html.split("<li>").slice(1);
     expect(starter).toContain("98 MB · ships with Braid");
+    expect(starter).toContain("needs ≈ 248 MB · fits");
     expect(starter).toContain("Make default");
     expect(starter).not.toContain("Remove");
     expect(qwen).toContain(">default<");
@@ -38,7 +43,7 @@ describe("the built-in model's shelf", () => {
     const html = renderToStaticMarkup(<LocalShelf view={view} busy={false} onDefault={none} onRemove={none} onSettings={none} />);
     expect(html).toContain('value="8192"');
     expect(html).toMatch(/max="2"[^>]*value="2"/);
-    expect(html).toContain("Fitted here: 4,096 tokens and 2 of 2 cores");
+    expect(html).toContain("Fitted here: 4,096 tokens and 1 of 2 cores");
     expect(html).toMatch(/<button type="button"[^>]*>Fit to this machine/);
     expect(html).not.toMatch(/disabled=""[^>]*>Fit to this machine/);
   });
@@ -47,5 +52,16 @@ describe("the built-in model's shelf", () => {
     const html = renderToStaticMarkup(<LocalShelf view={{ ...view, models: [] }} busy={false} onDefault={none} onRemove={none} onSettings={none} />);
     expect(html).toContain("No model yet");
     expect(html).toContain(view.dir);
+  });
+
+  it("offers other apps' models to use in place, except those already on the shelf", () => {
+    const html = renderToStaticMarkup(<FoundModels view={view} busy={false} onLink={none} />);
+    expect(html).toContain("Qwen2.5-0.5B-Instruct-Q4_K_M");
+    expect(html).toContain(">LM Studio<");
+    expect(html).toContain("398 MB");
+    expect(html).toContain("needs ≈ 30.0 GB · too big");
+    expect(html).toContain("Use in place");
+    expect(html).not.toContain("Ollama");
+    expect(renderToStaticMarkup(<FoundModels view={{ ...view, found: [] }} busy={false} onLink={none} />)).toBe("");
   });
 });

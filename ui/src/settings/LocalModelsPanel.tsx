@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from "react";
 import type { Backend } from "../backend/types";
-import type { LocalModelSettings, LocalModelsView } from "../generated/protocol";
+import type { LocalModelSettings, LocalModelsView, MemoryEstimate } from "../generated/protocol";
 import { useConfirm } from "../confirm";
 
 /** "105 MB", "4.1 GB". */
@@ -8,6 +8,20 @@ export function formatSize(bytes: number): string {
   if (bytes >= 1e9) return `${(bytes / 1e9).toFixed(1)} GB`;
   if (bytes >= 1e6) return `${Math.round(bytes / 1e6)} MB`;
   return `${Math.max(1, Math.round(bytes / 1e3))} kB`;
+}
+
+const FIT_LABEL = { fits: "fits", tight: "tight", too_big: "too big" } as const;
+
+/** "needs ≈ 240 MB · fits": the estimate from the file's header for the
+ *  window set, against the memory free now. */
+export function MemoryNote({ memory }: { memory: MemoryEstimate | null }) {
+  if (!memory) return null;
+  const why = { fits: "Fits in the memory free now, with room to spare", tight: "Fits in the memory free now, with little left for anything else", too_big: "Needs more memory than is free now: close other programs or choose a smaller window" }[memory.fit];
+  return (
+    <span className={`memory-fit memory-${memory.fit}`} title={`Weights, the window's cache and working buffers. ${why}.`}>
+      needs ≈ {formatSize(memory.bytes)} · {FIT_LABEL[memory.fit]}
+    </span>
+  );
 }
 
 interface ShelfProps {
@@ -35,7 +49,8 @@ export function LocalShelf({ view, busy, onDefault, onRemove, onSettings }: Shel
             <div>
               <strong>{m.label}</strong>
               {m.default ? <span className="badge">default</span> : null}
-              <small>{m.name} · {formatSize(m.bytes)}{m.bundled ? " · ships with Braid" : ""}</small>
+              <small>{m.name} · {formatSize(m.bytes)}{m.bundled ? " · ships with Braid" : ""}{m.linked ? " · run in place" : ""}</small>
+              <MemoryNote memory={m.memory} />
             </div>
             <div className="actions">
               {!m.default ? <button type="button" disabled={busy} onClick={() => onDefault(m.name)}>Make default</button> : null}
@@ -136,9 +151,16 @@ export function LocalModelsPanel({ backend, onChanged }: { backend: Backend; onC
         view={view}
         busy={busy !== null}
         onDefault={(name) => void run("Switching…", backend.setDefaultLocalModel(name))}
-        onRemove={(name, label) => void confirm({ title: "Delete the model?", message: `Delete ${label} (${name}) from the models folder?`, confirm: "Delete", danger: true }).then((yes) => yes && run("Removing…", backend.removeLocalModel(name)))}
+        onRemove={(name, label) => {
+          const linked = view.models.find((m) => m.name === name)?.linked;
+          const ask = linked
+            ? { title: "Remove the model from the list?", message: `Remove ${label} from Braid's models? The file stays where its app keeps it.`, confirm: "Remove", danger: false }
+            : { title: "Delete the model?", message: `Delete ${label} (${name}) from the models folder?`, confirm: "Delete", danger: true };
+          void confirm(ask).then((yes) => yes && run("Removing…", backend.removeLocalModel(name)));
+        }}
         onSettings={(s) => void run("Saving…", backend.setLocalModelSettings(s))}
       />
+      <FoundModels view={view} busy={busy !== null} onLink={(path, name) => void run(`Linking ${name}…`, backend.linkLocalModel(path))} />
       <form className="local-import" onSubmit={(e) => (e.preventDefault(), path.trim() && importFrom(path.trim()))}>
         <input aria-label="Path of a .gguf file to import" placeholder="/path/to/model.gguf" value={path} onChange={(e) => setPath(e.target.value)} />
         <button type="submit" disabled={busy !== null || !path.trim()}>Import</button>
@@ -148,6 +170,34 @@ export function LocalModelsPanel({ backend, onChanged }: { backend: Backend; onC
       </form>
       {busy ? <p role="status">{busy}</p> : null}
       {error ? <div className="field-error" role="alert">{error}</div> : null}
+    </section>
+  );
+}
+
+/** Models other apps on this machine downloaded (LM Studio, Jan, Ollama),
+ *  offered to run in place: a link, never a copy. */
+export function FoundModels({ view, busy, onLink }: { view: LocalModelsView; busy: boolean; onLink: (path: string, name: string) => void }) {
+  const found = view.found.filter((f) => !f.on_shelf);
+  if (found.length === 0) return null;
+  return (
+    <section aria-label="Models from other apps">
+      <h3>Found on this machine</h3>
+      <p className="hint">Models other apps downloaded. Braid can run them where they are: nothing is copied.</p>
+      <ul className="providers">
+        {found.map((f) => (
+          <li key={f.path}>
+            <div>
+              <strong>{f.name.replace(/\.gguf$/i, "")}</strong>
+              <span className="badge">{f.app}</span>
+              <small title={f.path}>{formatSize(f.bytes)} · {f.path}</small>
+              <MemoryNote memory={f.memory} />
+            </div>
+            <div className="actions">
+              <button type="button" disabled={busy} onClick={() => onLink(f.path, f.name)}>Use in place</button>
+            </div>
+          </li>
+        ))}
+      </ul>
     </section>
   );
 }

@@ -51,7 +51,12 @@ macro_rules! __commands_continued {
             import_local_model: ImportLocalModel {
                 path: String,
             } => $crate::LocalModelsView;
-            /// Deletes an imported model's file.
+            /// Runs another app's GGUF file in place: a link on the shelf,
+            /// named as that app names the model; the file is not copied.
+            link_local_model: LinkLocalModel {
+                path: String,
+            } => $crate::LocalModelsView;
+            /// Deletes an imported model's file (a linked one: the link).
             remove_local_model: RemoveLocalModel {
                 name: String,
             } => $crate::LocalModelsView;

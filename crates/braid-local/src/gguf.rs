@@ -1,0 +1,331 @@
+//! What a GGUF model will take in memory, from its header, before loading
+//! it: the weights (the file's tensor data, mapped), the KV cache for the
+//! chosen window, and llama.cpp's compute buffers. The figures follow how
+//! llama.cpp sizes them on the CPU (f16 cache, batches of 512, no flash
+//! attention) and are checked against what it reports when loading the
+//! same files.
+
+use std::io::{BufReader, Read, Seek};
+use std::path::Path;
+
+/// The shape of a model, as its header gives it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Shape {
+    pub architecture: String,
+    pub layers: u64,
+    pub embedding: u64,
+    pub heads: u64,
+    pub kv_heads: u64,
+    /// Per head, for keys and values.
+    pub key_length: u64,
+    pub value_length: u64,
+    pub vocab: u64,
+    /// The window it was trained for.
+    pub trained_context: u64,
+    /// Bytes of tensor data (the file after its header).
+    pub weights: u64,
+}
+
+/// Memory for one model at one window, in bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Estimate {
+    pub weights: u64,
+    pub kv_cache: u64,
+    pub compute: u64,
+}
+
+impl Estimate {
+    pub fn total(&self) -> u64 {
+        self.weights + self.kv_cache + self.compute
+    }
+}
+
+/// Tokens llama.cpp works on at once (Braid's batch; llama.cpp's default
+/// micro-batch).
+const UBATCH: u64 = 512;
+const F32: u64 = 4;
+const F16: u64 = 2;
+
+impl Shape {
+    /// Reads the header of the GGUF file at `path`.
+    pub fn read(path: &Path) -> Result<Shape, String> {
+        let file = std::fs::File::open(path).map_err(|e| format!("could not read {}: {e}", path.display()))?;
+        let size = file.metadata().map(|m| m.len()).unwrap_or(0);
+        let mut r = BufReader::new(file);
+        let header =
+            Header::read(&mut r).map_err(|e| format!("{} is not a GGUF model Braid can read: {e}", path.display()))?;
+        let arch = header.text("general.architecture").ok_or("the header names no architecture")?;
+        let num = |key: &str| header.number(&format!("{arch}.{key}"));
+        let embedding = num("embedding_length").ok_or("the header gives no embedding length")?;
+        let heads = num("attention.head_count").filter(|h| *h > 0).ok_or("the header gives no head count")?;
+        let head_dim = embedding / heads;
+        // The header's end, rounded up to the alignment, is where the data
+        // starts; the tensor infos come first, so the reader is past them.
+        let align = header.number("general.alignment").unwrap_or(32).max(1);
+        let start = r.stream_position().map_err(|e| e.to_string())?;
+        let data = start.div_ceil(align) * align;
+        Ok(Shape {
+            layers: num("block_count").ok_or("the header gives no block count")?,
+            embedding,
+            heads,
+            kv_heads: num("attention.head_count_kv").unwrap_or(heads),
+            key_length: num("attention.key_length").unwrap_or(head_dim),
+            value_length: num("attention.value_length").unwrap_or(head_dim),
+            vocab: header.vocab.ok_or("the header has no vocabulary")?,
+            trained_context: num("context_length").unwrap_or(0),
+            weights: size.saturating_sub(data),
+            architecture: arch,
+        })
+    }
+
+    /// Memory at a window of `context` tokens.
+    pub fn estimate(&self, context: u64) -> Estimate {
+        let kv_cache = self.layers * context * self.kv_heads * (self.key_length + self.value_length) * F16;
+        // The compute buffer holds the largest step: the logits of a batch,
+        // or one layer's attention scores (a row per head and one for the
+        // mask), with the batch's activations beside either; then the
+        // output row.
+        let logits = self.vocab * UBATCH * F32;
+        let attention = (self.heads + 1) * context * UBATCH * F32;
+        let compute = logits.max(attention) + 3 * self.embedding * UBATCH * F32 + self.vocab * F32;
+        Estimate { weights: self.weights, kv_cache, compute }
+    }
+}
+
+/// How a model fits the memory free now.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fit {
+    Fits,
+    /// Within what is free, but with little room for anything else.
+    Tight,
+    TooBig,
+}
+
+/// `needed` against `available` bytes: fits with a quarter to spare.
+pub fn fit(needed: u64, available: u64) -> Fit {
+    if needed.saturating_mul(4) <= available.saturating_mul(3) {
+        Fit::Fits
+    } else if needed <= available {
+        Fit::Tight
+    } else {
+        Fit::TooBig
+    }
+}
+
+/// The estimate for the file at `path` at a window of `context` tokens
+/// (at most the one it was trained for, as llama.cpp runs it), against
+/// the memory free now; `None` when its header cannot be read.
+pub fn memory(path: &Path, context: u32, available: Option<u64>) -> Option<braid_protocol::MemoryEstimate> {
+    let shape = Shape::read(path).ok()?;
+    let window = match shape.trained_context {
+        0 => u64::from(context),
+        trained => u64::from(context).min(trained),
+    };
+    let bytes = shape.estimate(window).total();
+    let fit = match available.map(|a| fit(bytes, a)) {
+        Some(Fit::TooBig) => braid_protocol::MemoryFit::TooBig,
+        Some(Fit::Tight) => braid_protocol::MemoryFit::Tight,
+        _ => braid_protocol::MemoryFit::Fits,
+    };
+    Some(braid_protocol::MemoryEstimate { bytes, fit })
+}
+
+/// Memory free for a new program (`MemAvailable`), where the system says.
+pub fn available_memory() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024)
+}
+
+/// The header's key-value pairs Braid uses (numbers and texts), and the
+/// vocabulary's size.
+struct Header {
+    values: Vec<(String, Value)>,
+    vocab: Option<u64>,
+}
+
+enum Value {
+    Number(u64),
+    Text(String),
+    Other,
+}
+
+impl Header {
+    fn number(&self, key: &str) -> Option<u64> {
+        self.values.iter().find(|(k, _)| k == key).and_then(|(_, v)| match v {
+            Value::Number(n) => Some(*n),
+            _ => None,
+        })
+    }
+
+    fn text(&self, key: &str) -> Option<String> {
+        self.values.iter().find(|(k, _)| k == key).and_then(|(_, v)| match v {
+            Value::Text(t) => Some(t.clone()),
+            _ => None,
+        })
+    }
+
+    /// The key-values, then past the tensor infos (so the reader stands
+    /// at the end of the header).
+    fn read(r: &mut impl Read) -> std::io::Result<Header> {
+        let mut magic = [0u8; 4];
+        r.read_exact(&mut magic)?;
+        if &magic != b"GGUF" {
+            return Err(bad("its first bytes are not \"GGUF\""));
+        }
+        let version = u32(r)?;
+        if !(2..=3).contains(&version) {
+            return Err(bad(&format!("GGUF version {version} is not one Braid reads")));
+        }
+        let tensors = u64(r)?;
+        let count = u64(r)?;
+        let mut values = Vec::new();
+        let mut vocab = None;
+        for _ in 0..count {
+            let key = string(r)?;
+            let kind = u32(r)?;
+            if key == "tokenizer.ggml.tokens" && kind == ARRAY {
+                let (item, len) = (u32(r)?, u64(r)?);
+                for _ in 0..len {
+                    skip(r, item)?;
+                }
+                vocab = Some(len);
+                continue;
+            }
+            let value = match kind {
+                0..=7 | 10 | 11 => Value::Number(number(r, kind)?),
+                STRING => Value::Text(string(r)?),
+                // An array of numbers (a per-layer count): its largest.
+                ARRAY => {
+                    let (item, len) = (u32(r)?, u64(r)?);
+                    let mut most = None;
+                    for _ in 0..len {
+                        if matches!(item, 0..=7 | 10 | 11) {
+                            most = most.max(Some(number(r, item)?));
+                        } else {
+                            skip(r, item)?;
+                        }
+                    }
+                    most.map_or(Value::Other, Value::Number)
+                }
+                other => {
+                    skip(r, other)?;
+                    Value::Other
+                }
+            };
+            values.push((key, value));
+        }
+        for _ in 0..tensors {
+            let _name = string(r)?;
+            let dims = u32(r)?;
+            for _ in 0..dims {
+                u64(r)?;
+            }
+            let _kind = u32(r)?;
+            let _offset = u64(r)?;
+        }
+        Ok(Header { values, vocab })
+    }
+}
+
+const STRING: u32 = 8;
+const ARRAY: u32 = 9;
+/// Longer than any key or token: a broken file, not a long read.
+const MAX_STRING: u64 = 1 << 24;
+
+fn bad(why: &str) -> std::io::Error {
+    std::io::Error::new(std::io::ErrorKind::InvalidData, why.to_owned())
+}
+
+fn u32(r: &mut impl Read) -> std::io::Result<u32> {
+    let mut b = [0u8; 4];
+    r.read_exact(&mut b)?;
+    Ok(u32::from_le_bytes(b))
+}
+
+fn u64(r: &mut impl Read) -> std::io::Result<u64> {
+    let mut b = [0u8; 8];
+    r.read_exact(&mut b)?;
+    Ok(u64::from_le_bytes(b))
+}
+
+fn string(r: &mut impl Read) -> std::io::Result<String> {
+    let len = u64(r)?;
+    if len > MAX_STRING {
+        return Err(bad("a text in the header is too long"));
+    }
+    let mut b = vec![0u8; len as usize];
+    r.read_exact(&mut b)?;
+    Ok(String::from_utf8_lossy(&b).into_owned())
+}
+
+/// A number of GGUF type `kind`, as u64 (negative ones as 0; floats cut).
+fn number(r: &mut impl Read, kind: u32) -> std::io::Result<u64> {
+    let mut b = [0u8; 8];
+    let n = match kind {
+        0 | 1 | 7 => 1,
+        2 | 3 => 2,
+        4..=6 => 4,
+        _ => 8,
+    };
+    r.read_exact(&mut b[..n])?;
+    Ok(match kind {
+        1 => (b[0] as i8).max(0) as u64,
+        3 => i16::from_le_bytes([b[0], b[1]]).max(0) as u64,
+        5 => i32::from_le_bytes([b[0], b[1], b[2], b[3]]).max(0) as u64,
+        6 => f32::from_le_bytes([b[0], b[1], b[2], b[3]]).max(0.0) as u64,
+        11 => i64::from_le_bytes(b).max(0) as u64,
+        12 => f64::from_le_bytes(b).max(0.0) as u64,
+        _ => u64::from_le_bytes(b),
+    })
+}
+
+/// Reads past one value of type `kind`.
+fn skip(r: &mut impl Read, kind: u32) -> std::io::Result<()> {
+    match kind {
+        STRING => {
+            let len = u64(r)?;
+            if len > MAX_STRING {
+                return Err(bad("a text in the header is too long"));
+            }
+            std::io::copy(&mut r.take(len), &mut std::io::sink())?;
+        }
+        ARRAY => {
+            let (item, len) = (u32(r)?, u64(r)?);
+            for _ in 0..len {
+                skip(r, item)?;
+            }
+        }
+        0..=7 | 10..=12 => {
+            number(r, kind)?;
+        }
+        other => return Err(bad(&format!("a value of unknown type {other}"))),
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_file_that_is_not_gguf_says_so() {
+        let dir = std::env::temp_dir().join(format!("braid-gguf-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let fake = dir.join("fake.gguf");
+        std::fs::write(&fake, b"PK\x03\x04 not a model").unwrap();
+        assert!(Shape::read(&fake).unwrap_err().contains("not \"GGUF\""));
+        std::fs::write(&fake, b"GGUF\x03\0\0\0").unwrap();
+        assert!(Shape::read(&fake).unwrap_err().contains("not a GGUF model Braid can read"));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn fit_leaves_a_quarter_to_spare() {
+        let gib = 1u64 << 30;
+        assert_eq!(fit(3 * gib, 4 * gib), Fit::Fits);
+        assert_eq!(fit(7 * gib / 2, 4 * gib), Fit::Tight);
+        assert_eq!(fit(5 * gib, 4 * gib), Fit::TooBig);
+    }
+}
