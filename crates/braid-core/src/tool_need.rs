@@ -7,8 +7,8 @@
 //!
 //! The tools come in groups (files, commands, code search, agents, each MCP
 //! server). A group goes with a turn's first request when the turn's own
-//! words call for it (a path, a file reference, "run the tests", a
-//! server's name). Once the turn's calls have run, the model answers with
+//! words call for it (a path, "the file", "run the tests", a server's
+//! name); an `@file` reference brings the file's text and calls for none. Once the turn's calls have run, the model answers with
 //! what they returned (`machine::prepare` declares the tools the history
 //! holds, not callable): a small model offered its tools again calls them
 //! again, round after round.
@@ -122,8 +122,9 @@ const EXTENSIONS: &[&str] = &[
     "cfg", "conf", "env", "swift", "cs", "lua", "zig", "vue", "svelte",
 ];
 
-/// The groups the turn calls for: its words and references (the turn is
-/// what came after the last answer).
+/// The groups the turn calls for: its words and the MCP resources it
+/// attached (the turn is what came after the last answer). An `@file`
+/// comes with its text, so it calls for no tool.
 pub fn needed(messages: &[Message], catalogue: &[ToolSpec]) -> BTreeSet<ToolGroup> {
     let mut groups = BTreeSet::new();
     let turn_start = messages
@@ -134,9 +135,6 @@ pub fn needed(messages: &[Message], catalogue: &[ToolSpec]) -> BTreeSet<ToolGrou
         match &m.body {
             MessageType::Text { role: Role::User, .. } => {
                 groups.extend(called_for(&m.body.plain_text().unwrap_or_default(), catalogue));
-            }
-            MessageType::FileReference { .. } => {
-                groups.insert(ToolGroup::Files);
             }
             MessageType::McpResource { server_name, .. } => {
                 groups.insert(ToolGroup::Mcp(server_name.clone()));
@@ -174,7 +172,9 @@ fn called_for(text: &str, catalogue: &[ToolSpec]) -> BTreeSet<ToolGroup> {
         })
     };
     let mut groups = BTreeSet::new();
-    let pathlike = lower.split_whitespace().any(is_path);
+    // An `@file` brings the file's text with the message: no tool is
+    // needed to read it.
+    let pathlike = lower.split_whitespace().filter(|w| !w.starts_with('@')).any(is_path);
     if pathlike || says(FILES) {
         groups.insert(ToolGroup::Files);
     }
@@ -288,7 +288,7 @@ mod tests {
     }
 
     #[test]
-    fn only_the_turns_words_count_and_references_bring_files() {
+    fn only_the_turns_words_count_and_an_attached_file_needs_no_tool() {
         let say = |t: &str| message(MessageType::text(Role::User, t));
         let answer = message(MessageType::text(Role::Assistant, "ok"));
         let call = message(MessageType::ToolRequest {
@@ -321,8 +321,17 @@ mod tests {
             status: Default::default(),
             error: None,
         });
-        let (kept, held) = select(catalogue().iter(), &[answer, say("What is this?"), reference], &catalogue());
-        assert_eq!(kept.iter().map(|t| t.name.as_str()).collect::<Vec<_>>(), ["read_file", "write_file"]);
-        assert_eq!(held.len(), 5);
+        let (kept, held) = select(
+            catalogue().iter(),
+            &[answer, say("In one word: what fruit does @notes.txt name?"), reference],
+            &catalogue(),
+        );
+        assert!(kept.is_empty(), "{kept:?}");
+        assert_eq!(held.len(), 7);
+        assert_eq!(
+            groups("Compare @notes.txt with src/lib.rs"),
+            vec![ToolGroup::Files],
+            "a path without @ still counts"
+        );
     }
 }
