@@ -3,8 +3,8 @@
 //! receives ([`mock`]), the three provider families' stream formats
 //! ([`sse`]), a runtime harness that waits on a context's events rather
 //! than polling ([`harness`]), scripts for the fake provider ([`script`]),
-//! a fake model for sub-agents ([`children`]) and workspace fixtures
-//! ([`fixtures`]).
+//! a fake model for sub-agents ([`children`]), a stand-in model hub
+//! ([`hub`]) and workspace fixtures ([`fixtures`]).
 //! The cross-crate end-to-end tests live beside it in `tests/tests/`.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test support: a panic is how a test reports
@@ -12,6 +12,7 @@
 pub mod children;
 pub mod fixtures;
 pub mod harness;
+pub mod hub;
 pub mod local;
 pub mod mcp;
 pub mod mock;

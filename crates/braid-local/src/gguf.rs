@@ -24,6 +24,9 @@ pub struct Shape {
     pub trained_context: u64,
     /// Bytes of tensor data (the file after its header).
     pub weights: u64,
+    /// Where the tensor data starts: the header's size, about the same in
+    /// every quantisation of one model.
+    pub data_start: u64,
 }
 
 /// Memory for one model at one window, in bytes.
@@ -51,9 +54,28 @@ impl Shape {
     pub fn read(path: &Path) -> Result<Shape, String> {
         let file = std::fs::File::open(path).map_err(|e| format!("could not read {}: {e}", path.display()))?;
         let size = file.metadata().map(|m| m.len()).unwrap_or(0);
-        let mut r = BufReader::new(file);
-        let header =
-            Header::read(&mut r).map_err(|e| format!("{} is not a GGUF model Braid can read: {e}", path.display()))?;
+        Shape::from_reader(BufReader::new(file), size)
+            .map_err(|e| format!("{} is not a GGUF model Braid can read: {e}", path.display()))
+    }
+
+    /// Reads a header from the first bytes of a file of `size` bytes (a
+    /// remote file's first megabytes): `Err(None)` when they end before
+    /// the header does, so more are needed.
+    pub fn from_prefix(prefix: &[u8], size: u64) -> Result<Shape, Option<String>> {
+        Shape::from_reader(std::io::Cursor::new(prefix), size).map_err(|e| {
+            let short =
+                e.downcast_ref::<std::io::Error>().is_some_and(|e| e.kind() == std::io::ErrorKind::UnexpectedEof);
+            (!short).then(|| e.to_string())
+        })
+    }
+
+    /// The same model quantised to a file of `size` bytes.
+    pub fn sized(&self, size: u64) -> Shape {
+        Shape { weights: size.saturating_sub(self.data_start), ..self.clone() }
+    }
+
+    fn from_reader(mut r: impl Read + Seek, size: u64) -> Result<Shape, Box<dyn std::error::Error>> {
+        let header = Header::read(&mut r)?;
         let arch = header.text("general.architecture").ok_or("the header names no architecture")?;
         let num = |key: &str| header.number(&format!("{arch}.{key}"));
         let embedding = num("embedding_length").ok_or("the header gives no embedding length")?;
@@ -74,6 +96,7 @@ impl Shape {
             vocab: header.vocab.ok_or("the header has no vocabulary")?,
             trained_context: num("context_length").unwrap_or(0),
             weights: size.saturating_sub(data),
+            data_start: data,
             architecture: arch,
         })
     }
@@ -116,7 +139,11 @@ pub fn fit(needed: u64, available: u64) -> Fit {
 /// (at most the one it was trained for, as llama.cpp runs it), against
 /// the memory free now; `None` when its header cannot be read.
 pub fn memory(path: &Path, context: u32, available: Option<u64>) -> Option<braid_protocol::MemoryEstimate> {
-    let shape = Shape::read(path).ok()?;
+    Shape::read(path).ok().map(|shape| memory_of(&shape, context, available))
+}
+
+/// As [`memory`], for a shape already read.
+pub fn memory_of(shape: &Shape, context: u32, available: Option<u64>) -> braid_protocol::MemoryEstimate {
     let window = match shape.trained_context {
         0 => u64::from(context),
         trained => u64::from(context).min(trained),
@@ -127,7 +154,7 @@ pub fn memory(path: &Path, context: u32, available: Option<u64>) -> Option<braid
         Some(Fit::Tight) => braid_protocol::MemoryFit::Tight,
         _ => braid_protocol::MemoryFit::Fits,
     };
-    Some(braid_protocol::MemoryEstimate { bytes, fit })
+    braid_protocol::MemoryEstimate { bytes, fit }
 }
 
 /// Memory free for a new program (`MemAvailable`), where the system says.

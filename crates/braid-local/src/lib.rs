@@ -6,10 +6,14 @@
 
 mod chat;
 pub mod discover;
+mod downloads;
 mod engine;
 pub mod gguf;
+pub mod hub;
 pub mod models;
+pub mod recommend;
 mod shelf;
+mod transfer;
 
 use braid_llm::{LlmError, LlmProvider, LlmRequest, LlmStream};
 use braid_protocol::LocalModelSettings;

@@ -127,7 +127,7 @@ pub fn import(dir: &Path, bundled: &[PathBuf], from: &Path) -> Result<ModelFile,
 }
 
 /// Refuses a file that does not start as GGUF files do.
-fn starts_as_gguf(from: &Path) -> Result<(), String> {
+pub(crate) fn starts_as_gguf(from: &Path) -> Result<(), String> {
     let shown = from.display();
     let mut magic = [0u8; 4];
     std::fs::File::open(from)

@@ -3,11 +3,14 @@
 //! context warm) until the default or the settings change.
 
 use crate::discover::{self, Roots};
+use crate::downloads::Downloads;
 use crate::gguf;
 use crate::models::{self, ModelFile};
 use crate::LocalProvider;
-use braid_llm::local::{LocalModels, OpenedModel};
+use braid_llm::local::{LocalModels, ModelHub, OpenedModel};
+use braid_protocol::{DownloadsView, HubModel, HubRepo, Recommendations};
 use braid_protocol::{FoundModel, LocalModel, LocalModelSettings, LocalModelsView};
+use futures::future::BoxFuture;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, PoisonError};
 
@@ -18,13 +21,23 @@ pub struct Shelf {
     roots: Roots,
     /// What was opened last, and for which file and settings.
     opened: Mutex<Option<(PathBuf, LocalModelSettings, OpenedModel)>>,
+    hub: Arc<ShelfHub>,
+}
+
+/// The hub and the downloads onto this shelf.
+struct ShelfHub {
+    dir: PathBuf,
+    bundled: Vec<PathBuf>,
+    downloads: Downloads,
 }
 
 impl Shelf {
     /// `dir`: the user's models (imports go there); `bundled`: read-only
     /// folders whose models are offered too (the package's starter).
     pub fn new(dir: PathBuf, bundled: Vec<PathBuf>) -> Shelf {
-        Shelf { dir, bundled, roots: Roots::from_env(), opened: Mutex::default() }
+        let hub =
+            Arc::new(ShelfHub { downloads: Downloads::open(dir.clone()), dir: dir.clone(), bundled: bundled.clone() });
+        Shelf { dir, bundled, roots: Roots::from_env(), opened: Mutex::default(), hub }
     }
 
     /// Other apps' models looked for under `roots` instead of this user's
@@ -43,6 +56,10 @@ impl Shelf {
 }
 
 impl LocalModels for Shelf {
+    fn folder(&self) -> PathBuf {
+        self.dir.clone()
+    }
+
     fn view(&self) -> LocalModelsView {
         let all = models::list(&self.dir, &self.bundled);
         let default = models::choose_from(&self.dir, &all).map(|m| m.name.clone());
@@ -108,6 +125,10 @@ impl LocalModels for Shelf {
         models::save_settings(&self.dir, settings)
     }
 
+    fn hub(&self) -> Arc<dyn ModelHub> {
+        self.hub.clone()
+    }
+
     fn open(&self) -> Option<OpenedModel> {
         let file = self.chosen()?;
         let settings = models::settings(&self.dir);
@@ -126,5 +147,71 @@ impl LocalModels for Shelf {
         };
         *opened = Some((file.path, settings, model.clone()));
         Some(model)
+    }
+}
+
+impl ShelfHub {
+    fn on_shelf(&self) -> impl Fn(&str) -> bool {
+        let names: Vec<String> = models::list(&self.dir, &self.bundled).into_iter().map(|m| m.name).collect();
+        move |file: &str| names.iter().any(|n| n == file.rsplit('/').next().unwrap_or(file))
+    }
+}
+
+impl ModelHub for ShelfHub {
+    fn start(&self, shelf_changed: Arc<dyn Fn() + Send + Sync>) {
+        self.downloads.start(shelf_changed);
+    }
+
+    fn search(&self, query: String) -> BoxFuture<'static, Result<Vec<HubModel>, String>> {
+        let hub = self.downloads.hub();
+        Box::pin(async move { hub.search(&query).await })
+    }
+
+    fn repo(&self, repo: String) -> BoxFuture<'static, Result<HubRepo, String>> {
+        let hub = self.downloads.hub();
+        let context = models::settings(&self.dir).context;
+        let on_shelf = self.on_shelf();
+        Box::pin(async move {
+            let mut found = hub.repo(repo.trim(), context, gguf::available_memory()).await?;
+            for f in &mut found.files {
+                f.on_shelf = on_shelf(&f.file);
+            }
+            Ok(found)
+        })
+    }
+
+    fn recommended(&self) -> Recommendations {
+        let machine = crate::recommend::this_machine();
+        Recommendations { models: crate::recommend::recommend(&machine, self.on_shelf()), machine }
+    }
+
+    fn downloads(&self) -> DownloadsView {
+        self.downloads.view()
+    }
+
+    fn download(
+        &self,
+        repo: String,
+        file: String,
+        use_when_done: bool,
+    ) -> BoxFuture<'static, Result<DownloadsView, String>> {
+        let downloads = self.downloads.clone();
+        Box::pin(async move { downloads.add(repo.trim().to_owned(), file.trim().to_owned(), use_when_done).await })
+    }
+
+    fn pause(&self, id: &str) -> Result<DownloadsView, String> {
+        self.downloads.pause(id)
+    }
+
+    fn resume(&self, id: &str) -> Result<DownloadsView, String> {
+        self.downloads.resume(id)
+    }
+
+    fn cancel(&self, id: &str) -> Result<DownloadsView, String> {
+        self.downloads.cancel(id)
+    }
+
+    fn set_endpoint(&self, endpoint: &str) -> Result<DownloadsView, String> {
+        self.downloads.set_endpoint(endpoint)
     }
 }

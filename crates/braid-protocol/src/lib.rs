@@ -16,6 +16,7 @@ pub mod error;
 pub mod event;
 pub mod files;
 pub mod generation;
+pub mod hub;
 pub mod ids;
 pub mod local;
 pub mod mcp;
@@ -52,6 +53,9 @@ pub use event::{
 };
 pub use files::{FileInPlay, FileState, OverwriteReason, OverwriteRisk, WritePreview};
 pub use generation::{GenerationSettings, ToolUse, MAX_TEMPERATURE};
+pub use hub::{
+    Download, DownloadState, DownloadsView, HubFile, HubModel, HubRepo, MachineShape, Recommendations, Recommended,
+};
 pub use ids::{BranchId, CallId, ContextId, MessageId, RequestId, Timestamp};
 pub use local::{FoundModel, LocalModel, LocalModelSettings, LocalModelsView, MemoryEstimate, MemoryFit};
 pub use mcp::{HeldTool, McpServerStatus, McpSettings, McpState};

@@ -197,6 +197,15 @@ pub fn generate() -> String {
     decl::<crate::MemoryFit>(&cfg, &mut out);
     decl::<crate::LocalModelSettings>(&cfg, &mut out);
     decl::<crate::LocalModelsView>(&cfg, &mut out);
+    decl::<crate::HubModel>(&cfg, &mut out);
+    decl::<crate::HubRepo>(&cfg, &mut out);
+    decl::<crate::HubFile>(&cfg, &mut out);
+    decl::<crate::MachineShape>(&cfg, &mut out);
+    decl::<crate::Recommended>(&cfg, &mut out);
+    decl::<crate::Recommendations>(&cfg, &mut out);
+    decl::<crate::DownloadState>(&cfg, &mut out);
+    decl::<crate::Download>(&cfg, &mut out);
+    decl::<crate::DownloadsView>(&cfg, &mut out);
     decl::<StoredImage>(&cfg, &mut out);
     decl::<ImageAttachment>(&cfg, &mut out);
     decl::<ImageData>(&cfg, &mut out);

@@ -326,6 +326,33 @@ impl Handlers for Runtime {
     async fn set_local_model_settings(&self, settings: LocalModelSettings) -> Answer<LocalModelsView> {
         self.providers().set_local_model_settings(settings).await
     }
+    async fn search_hub(&self, query: String) -> Answer<Vec<HubModel>> {
+        self.providers().search_hub(query).await
+    }
+    async fn hub_repo(&self, repo: String) -> Answer<HubRepo> {
+        self.providers().hub_repo(repo).await
+    }
+    async fn recommended_models(&self) -> Answer<Recommendations> {
+        self.providers().recommended_models().await
+    }
+    async fn list_downloads(&self) -> Answer<DownloadsView> {
+        self.providers().list_downloads()
+    }
+    async fn download_model(&self, repo: String, file: String, use_when_done: bool) -> Answer<DownloadsView> {
+        self.providers().download_model(repo, file, use_when_done).await
+    }
+    async fn pause_download(&self, id: String) -> Answer<DownloadsView> {
+        self.providers().change_downloads(|hub| hub.pause(&id))
+    }
+    async fn resume_download(&self, id: String) -> Answer<DownloadsView> {
+        self.providers().change_downloads(|hub| hub.resume(&id))
+    }
+    async fn cancel_download(&self, id: String) -> Answer<DownloadsView> {
+        self.providers().change_downloads(|hub| hub.cancel(&id))
+    }
+    async fn set_hub_endpoint(&self, endpoint: String) -> Answer<DownloadsView> {
+        self.providers().change_downloads(|hub| hub.set_endpoint(&endpoint))
+    }
 
     // Tools and MCP servers.
     async fn list_tools(&self) -> Answer<Vec<ToolSpec>> {

@@ -163,6 +163,16 @@ impl Runtime {
         });
         let sweep = shared.clone();
         std::thread::spawn(move || shared::tidy(&sweep));
+        // Downloads a restart interrupted go on; one that lands on the
+        // shelf may be the new default.
+        if let Some(shelf) = shared.providers.local() {
+            let weak = Arc::downgrade(&shared);
+            shelf.hub().start(Arc::new(move || {
+                if let Some(shared) = weak.upgrade() {
+                    shared.providers.reopen_local();
+                }
+            }));
+        }
         Ok((Runtime { shared }, report))
     }
 

@@ -4,7 +4,8 @@
 
 use crate::{Providers, RuntimeError};
 use braid_llm::local::LocalModels;
-use braid_protocol::{LocalModelSettings, LocalModelsView};
+use braid_llm::local::ModelHub;
+use braid_protocol::{DownloadsView, HubModel, HubRepo, LocalModelSettings, LocalModelsView, Recommendations};
 use std::sync::Arc;
 
 impl Providers {
@@ -47,6 +48,44 @@ impl Providers {
 
     pub async fn set_local_model_settings(&self, s: LocalModelSettings) -> Result<LocalModelsView, RuntimeError> {
         self.change(move |shelf| shelf.set_settings(s)).await
+    }
+
+    fn model_hub(&self) -> Result<Arc<dyn ModelHub>, RuntimeError> {
+        Ok(self.shelf()?.hub())
+    }
+
+    pub async fn search_hub(&self, query: String) -> Result<Vec<HubModel>, RuntimeError> {
+        self.model_hub()?.search(query).await.map_err(RuntimeError::InvalidInput)
+    }
+
+    pub async fn hub_repo(&self, repo: String) -> Result<HubRepo, RuntimeError> {
+        self.model_hub()?.repo(repo).await.map_err(RuntimeError::InvalidInput)
+    }
+
+    pub async fn recommended_models(&self) -> Result<Recommendations, RuntimeError> {
+        let hub = self.model_hub()?;
+        blocking(move || Ok(hub.recommended())).await
+    }
+
+    pub fn list_downloads(&self) -> Result<DownloadsView, RuntimeError> {
+        Ok(self.model_hub()?.downloads())
+    }
+
+    pub async fn download_model(
+        &self,
+        repo: String,
+        file: String,
+        use_when_done: bool,
+    ) -> Result<DownloadsView, RuntimeError> {
+        self.model_hub()?.download(repo, file, use_when_done).await.map_err(RuntimeError::InvalidInput)
+    }
+
+    /// Pause, resume, cancel, or a new endpoint.
+    pub fn change_downloads(
+        &self,
+        edit: impl FnOnce(&dyn ModelHub) -> Result<DownloadsView, String>,
+    ) -> Result<DownloadsView, RuntimeError> {
+        edit(self.model_hub()?.as_ref()).map_err(RuntimeError::InvalidInput)
     }
 
     /// Runs `edit` on the shelf, then points the fallback at its default

@@ -6,6 +6,7 @@ mod counting;
 mod images;
 mod mcp_pins;
 mod mcp_protocols;
+mod model_hub;
 mod providers;
 mod subagent_copies;
 mod subagents;

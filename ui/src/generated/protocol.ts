@@ -1049,6 +1049,104 @@ defaults: LocalModelSettings, cores: number,
  */
 found: Array<FoundModel>, };
 
+export type HubModel = { 
+/**
+ * "owner/name".
+ */
+repo: string, downloads: number, likes: number, 
+/**
+ * "apache-2.0", as the repository states it.
+ */
+licence: string | null, 
+/**
+ * Its licence must be accepted on the hub before it can be fetched.
+ */
+gated: boolean, 
+/**
+ * When it last changed (ISO 8601), where the hub says.
+ */
+updated: string | null, };
+
+export type HubRepo = { repo: string, licence: string | null, gated: boolean, files: Array<HubFile>, 
+/**
+ * Why the files carry no memory estimate, when they do not.
+ */
+note: string | null, };
+
+export type HubFile = { 
+/**
+ * Its path in the repository.
+ */
+file: string, bytes: number, 
+/**
+ * The repository's SHA-256 of it, checked before it is offered.
+ */
+sha256: string | null, 
+/**
+ * "Q4_K_M", read from its name.
+ */
+quant: string | null, 
+/**
+ * At the built-in model's window, against the memory free now.
+ */
+memory: MemoryEstimate | null, 
+/**
+ * A file of this name is on the shelf already.
+ */
+on_shelf: boolean, };
+
+export type MachineShape = { memory: number, available: number, cores: number, 
+/**
+ * A GPU's own memory, where one is found.
+ */
+gpu_memory: number | null, };
+
+export type Recommended = { repo: string, file: string, 
+/**
+ * "Qwen2.5 1.5B Instruct".
+ */
+label: string, 
+/**
+ * What it is good for, in a few words.
+ */
+about: string, bytes: number, fit: MemoryFit, 
+/**
+ * Slower than a reader reads on this machine's cores.
+ */
+slow: boolean, 
+/**
+ * The one Braid would choose here.
+ */
+pick: boolean, on_shelf: boolean, };
+
+export type Recommendations = { machine: MachineShape, models: Array<Recommended>, };
+
+export type DownloadState = "queued" | "running" | "verifying" | "paused" | "failed" | "done";
+
+export type Download = { id: string, repo: string, file: string, 
+/**
+ * Its name on the shelf.
+ */
+name: string, bytes: number, 
+/**
+ * Bytes on disk so far.
+ */
+done: number, 
+/**
+ * Bytes per second over the last seconds (0 when not running).
+ */
+speed: number, eta_seconds: number | null, state: DownloadState, error: string | null, 
+/**
+ * Becomes the model that answers once it is on the shelf.
+ */
+use_when_done: boolean, };
+
+export type DownloadsView = { 
+/**
+ * The hub searched and downloaded from.
+ */
+endpoint: string, downloads: Array<Download>, };
+
 export type StoredImage = { id: string, media_type: string, width: number, height: number, bytes: number, 
 /**
  * The file name it came with, if any (shown on its card).
@@ -1071,7 +1169,7 @@ force_tool?: string,
  */
 images: Array<ImageAttachment>, };
 
-export type Command = { "type": "create_context", title: string | null, working_dir: string | null, } | { "type": "set_working_dir", context_id: ContextId, working_dir: string, } | { "type": "default_working_dir" } | { "type": "get_mcp_settings" } | { "type": "save_mcp_settings", text: string, } | { "type": "restart_mcp_server", name: string, } | { "type": "accept_tool_definition", server: string, tool: string, } | { "type": "list_mcp_resources" } | { "type": "list_mcp_prompts" } | { "type": "list_mcp_templates" } | { "type": "trust_workspace_mcp", trusted: boolean, } | { "type": "set_mcp_secret", name: string, value: string | null, } | { "type": "get_mcp_prompt", server: string, name: string, arguments: { [key in string]: string }, } | { "type": "list_contexts" } | { "type": "load_context", context_id: ContextId, } | { "type": "delete_context", context_id: ContextId, } | { "type": "send_message", context_id: ContextId, message: NewMessage, queue_if_busy: boolean, } | { "type": "send_payload", request: SendMessageRequest, } | { "type": "list_workflows", context_id: ContextId, } | { "type": "unqueue", context_id: ContextId, message_id: MessageId, } | { "type": "cancel", context_id: ContextId, } | { "type": "interrupt", context_id: ContextId, } | { "type": "retry", context_id: ContextId, } | { "type": "continue", context_id: ContextId, } | { "type": "decide_tool_call", context_id: ContextId, call_id: CallId, decision: ApprovalDecision, reason: string | null, } | { "type": "create_branch", context_id: ContextId, from_message: MessageId, name: string, system_prompt: string | null, } | { "type": "fork_before", context_id: ContextId, message: MessageId, name: string, } | { "type": "switch_branch", context_id: ContextId, branch_id: BranchId, } | { "type": "preview_switch_files", context_id: ContextId, branch_id: BranchId, } | { "type": "switch_branch_with_files", context_id: ContextId, branch_id: BranchId, overwrite: Array<string>, } | { "type": "rename_branch", context_id: ContextId, branch_id: BranchId, name: string, } | { "type": "set_branch_prompt", context_id: ContextId, branch_id: BranchId, system_prompt: string | null, } | { "type": "set_branch_model", context_id: ContextId, branch_id: BranchId, model: ModelChoice | null, } | { "type": "delete_branch", context_id: ContextId, branch_id: BranchId, } | { "type": "isolate_branch", context_id: ContextId, branch_id: BranchId, } | { "type": "remove_branch_copy", context_id: ContextId, branch_id: BranchId, discard: boolean, } | { "type": "preview_merge", context_id: ContextId, options: MergeOptions, } | { "type": "merge", context_id: ContextId, options: MergeOptions, } | { "type": "undo_merge", context_id: ContextId, merge: MessageId, } | { "type": "preview_rewind", context_id: ContextId, message_id: MessageId, } | { "type": "rewind_files", context_id: ContextId, message_id: MessageId, overwrite: Array<string>, } | { "type": "undo_rewind", context_id: ContextId, note: MessageId, } | { "type": "turn_changes", context_id: ContextId, message_id: MessageId, } | { "type": "undo_changes", context_id: ContextId, message_id: MessageId, files: Array<UndoSelection>, } | { "type": "changed_turns", context_id: ContextId, } | { "type": "draft_merge_summary", context_id: ContextId, source: BranchId, } | { "type": "branch_graph", context_id: ContextId, } | { "type": "rename_context", context_id: ContextId, title: string, } | { "type": "export_context", context_id: ContextId, format: ExportFormat, with_secrets: boolean, } | { "type": "import_context", text: string, } | { "type": "keep_in_context", context_id: ContextId, message_id: MessageId, keep: boolean, } | { "type": "pin_context", context_id: ContextId, pinned: boolean, } | { "type": "search_conversations", query: string, limit: number | null, } | { "type": "set_context_model", context_id: ContextId, model: ModelChoice | null, } | { "type": "get_settings" } | { "type": "get_checkpoint_storage" } | { "type": "set_checkpoint_storage", keep_days: number, budget_mb: number, } | { "type": "save_provider", provider: ProviderInput, } | { "type": "remove_provider", provider_id: string, } | { "type": "set_default_provider", provider_id: string, } | { "type": "test_provider", provider: ProviderInput, } | { "type": "list_models", provider_id: string, } | { "type": "detect_local_servers" } | { "type": "list_local_models" } | { "type": "import_local_model", path: string, } | { "type": "link_local_model", path: string, } | { "type": "remove_local_model", name: string, } | { "type": "set_default_local_model", name: string, } | { "type": "set_local_model_settings", settings: LocalModelSettings, } | { "type": "list_tools" } | { "type": "set_tool_policy", context_id: ContextId, policy: ToolApprovalPolicy, always_ask: Array<string> | null, } | { "type": "set_sandbox", context_id: ContextId, sandbox: Sandbox, } | { "type": "set_generation", context_id: ContextId, settings: GenerationSettings, } | { "type": "set_mode", context_id: ContextId, mode: AgentMode, } | { "type": "set_role", context_id: ContextId, role: AgentRole, } | { "type": "get_sent_request", context_id: ContextId, } | { "type": "set_team", context_id: ContextId, team: Team | null, } | { "type": "get_team", context_id: ContextId, } | { "type": "steer_team", context_id: ContextId, action: TeamAction, } | { "type": "list_children", context_id: ContextId, } | { "type": "get_codebase_index", context_id: ContextId, } | { "type": "cancel_codebase_index", context_id: ContextId, } | { "type": "rebuild_codebase_index", context_id: ContextId, } | { "type": "read_workspace_file", context_id: ContextId, path: string, line: number, } | { "type": "list_workspace_files", context_id: ContextId, query: string, limit: number | null, } | { "type": "set_context_strategy", context_id: ContextId, strategy: ContextStrategy, summarize_at_percent: number | null, } | { "type": "store_image", data: string, name: string | null, } | { "type": "read_image", id: string, } | { "type": "retry_image", context_id: ContextId, message_id: MessageId, mode: ImageMode | null, };
+export type Command = { "type": "create_context", title: string | null, working_dir: string | null, } | { "type": "set_working_dir", context_id: ContextId, working_dir: string, } | { "type": "default_working_dir" } | { "type": "get_mcp_settings" } | { "type": "save_mcp_settings", text: string, } | { "type": "restart_mcp_server", name: string, } | { "type": "accept_tool_definition", server: string, tool: string, } | { "type": "list_mcp_resources" } | { "type": "list_mcp_prompts" } | { "type": "list_mcp_templates" } | { "type": "trust_workspace_mcp", trusted: boolean, } | { "type": "set_mcp_secret", name: string, value: string | null, } | { "type": "get_mcp_prompt", server: string, name: string, arguments: { [key in string]: string }, } | { "type": "list_contexts" } | { "type": "load_context", context_id: ContextId, } | { "type": "delete_context", context_id: ContextId, } | { "type": "send_message", context_id: ContextId, message: NewMessage, queue_if_busy: boolean, } | { "type": "send_payload", request: SendMessageRequest, } | { "type": "list_workflows", context_id: ContextId, } | { "type": "unqueue", context_id: ContextId, message_id: MessageId, } | { "type": "cancel", context_id: ContextId, } | { "type": "interrupt", context_id: ContextId, } | { "type": "retry", context_id: ContextId, } | { "type": "continue", context_id: ContextId, } | { "type": "decide_tool_call", context_id: ContextId, call_id: CallId, decision: ApprovalDecision, reason: string | null, } | { "type": "create_branch", context_id: ContextId, from_message: MessageId, name: string, system_prompt: string | null, } | { "type": "fork_before", context_id: ContextId, message: MessageId, name: string, } | { "type": "switch_branch", context_id: ContextId, branch_id: BranchId, } | { "type": "preview_switch_files", context_id: ContextId, branch_id: BranchId, } | { "type": "switch_branch_with_files", context_id: ContextId, branch_id: BranchId, overwrite: Array<string>, } | { "type": "rename_branch", context_id: ContextId, branch_id: BranchId, name: string, } | { "type": "set_branch_prompt", context_id: ContextId, branch_id: BranchId, system_prompt: string | null, } | { "type": "set_branch_model", context_id: ContextId, branch_id: BranchId, model: ModelChoice | null, } | { "type": "delete_branch", context_id: ContextId, branch_id: BranchId, } | { "type": "isolate_branch", context_id: ContextId, branch_id: BranchId, } | { "type": "remove_branch_copy", context_id: ContextId, branch_id: BranchId, discard: boolean, } | { "type": "preview_merge", context_id: ContextId, options: MergeOptions, } | { "type": "merge", context_id: ContextId, options: MergeOptions, } | { "type": "undo_merge", context_id: ContextId, merge: MessageId, } | { "type": "preview_rewind", context_id: ContextId, message_id: MessageId, } | { "type": "rewind_files", context_id: ContextId, message_id: MessageId, overwrite: Array<string>, } | { "type": "undo_rewind", context_id: ContextId, note: MessageId, } | { "type": "turn_changes", context_id: ContextId, message_id: MessageId, } | { "type": "undo_changes", context_id: ContextId, message_id: MessageId, files: Array<UndoSelection>, } | { "type": "changed_turns", context_id: ContextId, } | { "type": "draft_merge_summary", context_id: ContextId, source: BranchId, } | { "type": "branch_graph", context_id: ContextId, } | { "type": "rename_context", context_id: ContextId, title: string, } | { "type": "export_context", context_id: ContextId, format: ExportFormat, with_secrets: boolean, } | { "type": "import_context", text: string, } | { "type": "keep_in_context", context_id: ContextId, message_id: MessageId, keep: boolean, } | { "type": "pin_context", context_id: ContextId, pinned: boolean, } | { "type": "search_conversations", query: string, limit: number | null, } | { "type": "set_context_model", context_id: ContextId, model: ModelChoice | null, } | { "type": "get_settings" } | { "type": "get_checkpoint_storage" } | { "type": "set_checkpoint_storage", keep_days: number, budget_mb: number, } | { "type": "save_provider", provider: ProviderInput, } | { "type": "remove_provider", provider_id: string, } | { "type": "set_default_provider", provider_id: string, } | { "type": "test_provider", provider: ProviderInput, } | { "type": "list_models", provider_id: string, } | { "type": "detect_local_servers" } | { "type": "list_local_models" } | { "type": "import_local_model", path: string, } | { "type": "link_local_model", path: string, } | { "type": "remove_local_model", name: string, } | { "type": "set_default_local_model", name: string, } | { "type": "set_local_model_settings", settings: LocalModelSettings, } | { "type": "search_hub", query: string, } | { "type": "hub_repo", repo: string, } | { "type": "recommended_models" } | { "type": "list_downloads" } | { "type": "download_model", repo: string, file: string, use_when_done: boolean, } | { "type": "pause_download", id: string, } | { "type": "resume_download", id: string, } | { "type": "cancel_download", id: string, } | { "type": "set_hub_endpoint", endpoint: string, } | { "type": "list_tools" } | { "type": "set_tool_policy", context_id: ContextId, policy: ToolApprovalPolicy, always_ask: Array<string> | null, } | { "type": "set_sandbox", context_id: ContextId, sandbox: Sandbox, } | { "type": "set_generation", context_id: ContextId, settings: GenerationSettings, } | { "type": "set_mode", context_id: ContextId, mode: AgentMode, } | { "type": "set_role", context_id: ContextId, role: AgentRole, } | { "type": "get_sent_request", context_id: ContextId, } | { "type": "set_team", context_id: ContextId, team: Team | null, } | { "type": "get_team", context_id: ContextId, } | { "type": "steer_team", context_id: ContextId, action: TeamAction, } | { "type": "list_children", context_id: ContextId, } | { "type": "get_codebase_index", context_id: ContextId, } | { "type": "cancel_codebase_index", context_id: ContextId, } | { "type": "rebuild_codebase_index", context_id: ContextId, } | { "type": "read_workspace_file", context_id: ContextId, path: string, line: number, } | { "type": "list_workspace_files", context_id: ContextId, query: string, limit: number | null, } | { "type": "set_context_strategy", context_id: ContextId, strategy: ContextStrategy, summarize_at_percent: number | null, } | { "type": "store_image", data: string, name: string | null, } | { "type": "read_image", id: string, } | { "type": "retry_image", context_id: ContextId, message_id: MessageId, mode: ImageMode | null, };
 
 export type SendReceipt = { message_id: MessageId, 
 /**
@@ -1444,6 +1542,15 @@ export type CommandResponses = {
   remove_local_model: LocalModelsView,
   set_default_local_model: LocalModelsView,
   set_local_model_settings: LocalModelsView,
+  search_hub: Array<HubModel>,
+  hub_repo: HubRepo,
+  recommended_models: Recommendations,
+  list_downloads: DownloadsView,
+  download_model: DownloadsView,
+  pause_download: DownloadsView,
+  resume_download: DownloadsView,
+  cancel_download: DownloadsView,
+  set_hub_endpoint: DownloadsView,
   list_tools: Array<ToolSpec>,
   set_tool_policy: ToolSettings,
   set_sandbox: ToolSettings,
@@ -1808,6 +1915,48 @@ export interface Commands {
    */
   setLocalModelSettings(settings: LocalModelSettings): Promise<LocalModelsView>;
   /**
+   * GGUF repositories on the hub whose name holds `query`, most
+   * downloaded first.
+   */
+  searchHub(query: string): Promise<Array<HubModel>>;
+  /**
+   * A hub repository's GGUF files, each with its size, checksum
+   * and what it would take in memory here (from its header,
+   * read with a range request).
+   */
+  hubRepo(repo: string): Promise<HubRepo>;
+  /**
+   * Models chosen for this machine's memory, cores and GPU.
+   */
+  recommendedModels(): Promise<Recommendations>;
+  /**
+   * Downloads running, queued, paused, failed and just done.
+   */
+  listDownloads(): Promise<DownloadsView>;
+  /**
+   * Queues a hub file for the shelf; `use_when_done` makes it
+   * the model that answers once it is there.
+   */
+  downloadModel(repo: string, file: string, useWhenDone: boolean): Promise<DownloadsView>;
+  /**
+   * Stops a download, keeping what came for Resume.
+   */
+  pauseDownload(id: string): Promise<DownloadsView>;
+  /**
+   * Goes on from where a paused or failed download stopped.
+   */
+  resumeDownload(id: string): Promise<DownloadsView>;
+  /**
+   * Stops a download and deletes what came (a finished one is
+   * only taken off the list).
+   */
+  cancelDownload(id: string): Promise<DownloadsView>;
+  /**
+   * The hub to search and download from (a mirror, or an
+   * offline registry); empty: Hugging Face.
+   */
+  setHubEndpoint(endpoint: string): Promise<DownloadsView>;
+  /**
    * The tools Braid has (built-in and from MCP servers), as the
    * model sees them.
    */
@@ -2122,6 +2271,33 @@ export abstract class CommandClient implements Commands {
   }
   setLocalModelSettings(settings: LocalModelSettings): Promise<LocalModelsView> {
     return this.execute({ type: "set_local_model_settings", settings });
+  }
+  searchHub(query: string): Promise<Array<HubModel>> {
+    return this.execute({ type: "search_hub", query });
+  }
+  hubRepo(repo: string): Promise<HubRepo> {
+    return this.execute({ type: "hub_repo", repo });
+  }
+  recommendedModels(): Promise<Recommendations> {
+    return this.execute({ type: "recommended_models" });
+  }
+  listDownloads(): Promise<DownloadsView> {
+    return this.execute({ type: "list_downloads" });
+  }
+  downloadModel(repo: string, file: string, useWhenDone: boolean): Promise<DownloadsView> {
+    return this.execute({ type: "download_model", repo, file, use_when_done: useWhenDone });
+  }
+  pauseDownload(id: string): Promise<DownloadsView> {
+    return this.execute({ type: "pause_download", id });
+  }
+  resumeDownload(id: string): Promise<DownloadsView> {
+    return this.execute({ type: "resume_download", id });
+  }
+  cancelDownload(id: string): Promise<DownloadsView> {
+    return this.execute({ type: "cancel_download", id });
+  }
+  setHubEndpoint(endpoint: string): Promise<DownloadsView> {
+    return this.execute({ type: "set_hub_endpoint", endpoint });
   }
   listTools(): Promise<Array<ToolSpec>> {
     return this.execute({ type: "list_tools" });

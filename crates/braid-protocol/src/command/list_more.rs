@@ -68,6 +68,47 @@ macro_rules! __commands_continued {
             set_local_model_settings: SetLocalModelSettings {
                 settings: $crate::LocalModelSettings,
             } => $crate::LocalModelsView;
+            /// GGUF repositories on the hub whose name holds `query`, most
+            /// downloaded first.
+            search_hub: SearchHub {
+                query: String,
+            } => Vec<$crate::HubModel>;
+            /// A hub repository's GGUF files, each with its size, checksum
+            /// and what it would take in memory here (from its header,
+            /// read with a range request).
+            hub_repo: HubRepo {
+                repo: String,
+            } => $crate::HubRepo;
+            /// Models chosen for this machine's memory, cores and GPU.
+            recommended_models: RecommendedModels => $crate::Recommendations;
+            /// Downloads running, queued, paused, failed and just done.
+            list_downloads: ListDownloads => $crate::DownloadsView;
+            /// Queues a hub file for the shelf; `use_when_done` makes it
+            /// the model that answers once it is there.
+            download_model: DownloadModel {
+                repo: String,
+                file: String,
+                #[serde(default)]
+                use_when_done: bool,
+            } => $crate::DownloadsView;
+            /// Stops a download, keeping what came for Resume.
+            pause_download: PauseDownload {
+                id: String,
+            } => $crate::DownloadsView;
+            /// Goes on from where a paused or failed download stopped.
+            resume_download: ResumeDownload {
+                id: String,
+            } => $crate::DownloadsView;
+            /// Stops a download and deletes what came (a finished one is
+            /// only taken off the list).
+            cancel_download: CancelDownload {
+                id: String,
+            } => $crate::DownloadsView;
+            /// The hub to search and download from (a mirror, or an
+            /// offline registry); empty: Hugging Face.
+            set_hub_endpoint: SetHubEndpoint {
+                endpoint: String,
+            } => $crate::DownloadsView;
             /// The tools Braid has (built-in and from MCP servers), as the
             /// model sees them.
             list_tools: ListTools => Vec<$crate::ToolSpec>;
