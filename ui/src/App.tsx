@@ -7,6 +7,8 @@ import type { BranchId, ContextId, ContextSummary, SearchHit, SettingsView } fro
 import { saveExport, type ExportChoice } from "./conversations/transfer";
 import type { OpenRequest } from "./chat/reveal";
 import { FirstRun } from "./settings/FirstRun";
+import { BetterModel } from "./hub/BetterModel";
+import { DownloadsNotice } from "./hub/DownloadsNotice";
 import { newForm, type ProviderForm } from "./settings/form";
 import { SettingsPanel } from "./settings/SettingsPanel";
 import { HelpSheet } from "./HelpSheet";
@@ -49,6 +51,8 @@ export function App() {
   }, [backend]);
   const refresh = useCallback(() => lists.current?.request(), []);
   useEffect(() => void backend.getSettings().then(setSettings, (e) => setError(e.message)), [backend]);
+  // A downloaded model may now be the one that answers: its label follows.
+  const reloadSettings = useCallback(() => void backend.getSettings().then(setSettings, () => {}), [backend]);
   // Reopen where the user was: the most recent conversation.
   useEffect(() => {
     if (selected === null && items.length > 0) setSelected(items[0].id);
@@ -175,8 +179,10 @@ export function App() {
               For real work, add a provider in Settings (OpenAI, Anthropic, Gemini, or a local server such as Ollama).
             </span>
           ) : null}
+          {settings && settings.providers.length === 0 ? <BetterModel backend={backend} onLanded={reloadSettings} /> : null}
         </p>
       )}
+      <DownloadsNotice backend={backend} onLanded={reloadSettings} />
       {help ? <HelpSheet onClose={() => setHelp(false)} /> : null}
       {panel && settings ? (
         <SettingsPanel backend={backend} settings={settings} start={panel.start} onChange={setSettings} onClose={() => setPanel(null)} />

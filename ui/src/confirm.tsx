@@ -7,6 +7,8 @@ export type ConfirmRequest = {
   message: string;
   /** The button that goes ahead ("Delete", "Remove"). */
   confirm: string;
+  /** The button that does not ("Cancel" unless said). */
+  cancel?: string;
   /** Destructive: the focus starts on Cancel, and the button is red. */
   danger?: boolean;
 };
@@ -74,7 +76,7 @@ function ConfirmDialog({ request, answer }: Pending) {
       <p id="confirm-message">{request.message}</p>
       <div className="dialog-buttons">
         <button type="button" autoFocus={request.danger} onClick={() => once(false)}>
-          Cancel
+          {request.cancel ?? "Cancel"}
         </button>
         <button type="button" className={request.danger ? "primary danger" : "primary"} autoFocus={!request.danger} onClick={() => once(true)}>
           {request.confirm}

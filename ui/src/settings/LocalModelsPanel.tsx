@@ -2,6 +2,7 @@ import { useCallback, useEffect, useState } from "react";
 import type { Backend } from "../backend/types";
 import type { LocalModelSettings, LocalModelsView, MemoryEstimate } from "../generated/protocol";
 import { useConfirm } from "../confirm";
+import { ModelHub } from "../hub/ModelHub";
 
 /** "105 MB", "4.1 GB". */
 export function formatSize(bytes: number): string {
@@ -144,7 +145,7 @@ export function LocalModelsPanel({ backend, onChanged }: { backend: Backend; onC
     <section className="local-models" aria-label="Built-in model">
       <h2>Built-in model</h2>
       <p className="hint">
-        Runs on this machine, offline, and answers while no provider is set up. The starter is tiny; a larger GGUF (a 3B–8B instruct model in Q4_K_M, from Hugging Face) answers far better.
+        Runs on this machine, offline, and answers while no provider is set up. The starter is tiny; a larger model answers far better: get one below, or import a GGUF file.
       </p>
       <LocalShelf
         key={`${view.settings.context}/${view.settings.threads}`}
@@ -170,6 +171,13 @@ export function LocalModelsPanel({ backend, onChanged }: { backend: Backend; onC
       </form>
       {busy ? <p role="status">{busy}</p> : null}
       {error ? <div className="field-error" role="alert">{error}</div> : null}
+      <ModelHub
+        backend={backend}
+        onLanded={() => {
+          void backend.listLocalModels().then(setView, () => {});
+          onChanged();
+        }}
+      />
     </section>
   );
 }
