@@ -67,7 +67,8 @@ async fn main() {
         String::from_utf8(std::process::Command::new("bash").arg(&script).arg("url").output().unwrap().stdout).unwrap();
     let server = HttpProvider::new(ProviderKind::OpenAiCompatible, "llama.cpp", url.trim(), None, Timeouts::default())
         .expect("a provider for the server");
-    let one = LocalProvider::new(starter_model(), LocalModelSettings { context: 4096, threads: 1 });
+    let one =
+        LocalProvider::new(starter_model(), LocalModelSettings { context: 4096, threads: 1, ..braid_local::fitted() });
     let app = LocalProvider::new(starter_model(), braid_local::fitted());
     let contenders: [(&str, &dyn LlmProvider); 3] =
         [("llama.cpp server, 1 thread", &server), ("built-in, 1 thread", &one), ("built-in, app threads", &app)];

@@ -45,7 +45,7 @@ fn ask(text: &str) -> LlmRequest {
 }
 
 fn provider() -> LocalProvider {
-    LocalProvider::new(starter_model(), LocalModelSettings { context: 2048, threads: 1 })
+    LocalProvider::new(starter_model(), LocalModelSettings { context: 2048, threads: 1, ..braid_local::fitted() })
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -115,6 +115,22 @@ async fn cancel_while_reading_a_long_prompt_leaves_the_cache_sound() {
     assert!(!text_of(&events).trim().is_empty(), "{events:?}");
     let finished = matches!(events.last(), Some(ProviderEvent::Finished(StopReason::EndTurn | StopReason::MaxTokens)));
     assert!(finished, "answered to its end: {:?}", events.last());
+}
+
+/// An answer to `text`, whole.
+async fn answer(p: &LocalProvider, text: &str) -> Vec<ProviderEvent> {
+    tokio::time::timeout(limit(), p.stream(ask(text)).map(Result::unwrap).collect()).await.unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn after_a_while_without_a_question_the_model_leaves_memory_and_comes_back_for_the_next() {
+    let p = provider().unload_after(Duration::from_millis(500));
+    assert!(!p.is_loaded(), "loaded on first use only");
+    let first = answer(&p, "Hi").await;
+    assert!(matches!(first.last(), Some(ProviderEvent::Finished(_))), "{first:?}");
+    assert!(braid_testkit::harness::eventually(|| async { !p.is_loaded() }).await, "unloaded once idle");
+    let again = answer(&p, "Hi again").await;
+    assert!(matches!(again.last(), Some(ProviderEvent::Finished(_))), "loaded again and answered: {again:?}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -252,10 +268,10 @@ async fn the_shelf_imports_chooses_tunes_and_removes_models_and_the_answers_foll
 
     // Tuned: a window too small for the question fails clearly; a saved
     // change is what the next answer runs with.
-    let bad = LocalModelSettings { context: 64, threads: 1 };
+    let bad = LocalModelSettings { context: 64, threads: 1, ..braid_local::fitted() };
     let e = run(Command::SetLocalModelSettings { settings: bad }).await.unwrap_err();
     assert!(e.message.contains("512 to 131072"), "{}", e.message);
-    let tuned = LocalModelSettings { context: 2048, threads: 1 };
+    let tuned = LocalModelSettings { context: 2048, threads: 1, ..braid_local::fitted() };
     let view = run(Command::SetLocalModelSettings { settings: tuned }).await.unwrap();
     assert_eq!(view.settings, tuned);
     assert_eq!(rt.providers().effective(None).map(|m| m.context_window), Some(2048));

@@ -48,6 +48,12 @@ fn backend() -> Result<&'static LlamaBackend, LlmError> {
         .map_err(|e| failed(format!("llama.cpp did not start: {e}")))
 }
 
+/// Whether this build offloads to a GPU: built with a GPU backend (the
+/// `vulkan` or `cuda` feature) and a device found.
+pub fn gpu_offload() -> bool {
+    backend().is_ok_and(|b| b.supports_gpu_offload())
+}
+
 pub fn failed(message: String) -> LlmError {
     LlmError::Local { message }
 }
@@ -59,12 +65,16 @@ pub struct Loaded {
 }
 
 impl Loaded {
-    pub fn load(path: &Path) -> Result<Loaded, LlmError> {
+    /// Loads the file with `gpu_layers` of its layers on the GPU (none
+    /// where the build has no GPU backend).
+    pub fn load(path: &Path, gpu_layers: u32) -> Result<Loaded, LlmError> {
         let backend = backend()?;
         if !path.is_file() {
             return Err(failed(format!("the model file {} does not exist", path.display())));
         }
-        let model = LlamaModel::load_from_file(backend, path, &LlamaModelParams::default())
+        let gpu_layers = if backend.supports_gpu_offload() { gpu_layers } else { 0 };
+        let params = LlamaModelParams::default().with_n_gpu_layers(gpu_layers);
+        let model = LlamaModel::load_from_file(backend, path, &params)
             .map_err(|e| failed(format!("could not load {}: {e}", path.display())))?;
         let template = model.chat_template(None).ok();
         Ok(Loaded { model, template })

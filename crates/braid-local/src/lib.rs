@@ -21,6 +21,7 @@ use engine::Loaded;
 use futures::StreamExt;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Duration;
 use tokio::sync::watch;
 
 pub use engine::failed;
@@ -40,6 +41,8 @@ pub struct LocalProvider {
     worker: Mutex<Option<std::sync::mpsc::Sender<Job>>>,
     /// Warmed up already (see [`LlmProvider::warm`]).
     warmed: std::sync::atomic::AtomicBool,
+    /// Unloaded after this long without a question.
+    idle: Option<Duration>,
 }
 
 /// One answer for the worker.
@@ -61,7 +64,20 @@ impl LocalProvider {
             running: Arc::new(watch::Sender::new(0)),
             worker: Mutex::default(),
             warmed: Default::default(),
+            idle: (settings.unload_after_minutes > 0)
+                .then(|| Duration::from_secs(60 * u64::from(settings.unload_after_minutes))),
         }
+    }
+
+    /// Unloaded after `idle` without a question instead (tests: minutes
+    /// are long). Before the first question only.
+    pub fn unload_after(self, idle: Duration) -> LocalProvider {
+        LocalProvider { idle: Some(idle), ..self }
+    }
+
+    /// The model is in memory now.
+    pub fn is_loaded(&self) -> bool {
+        self.loaded.lock().unwrap_or_else(PoisonError::into_inner).is_some()
     }
 
     /// How many generations are under way or waiting, as it changes: a
@@ -86,44 +102,73 @@ impl LocalProvider {
             return Ok(q.clone());
         }
         let (q, jobs) = std::sync::mpsc::channel::<Job>();
-        let (slot, path, settings) = (self.loaded.clone(), self.path.clone(), self.settings);
+        let (slot, path, settings, idle) = (self.loaded.clone(), self.path.clone(), self.settings, self.idle);
         std::thread::Builder::new()
             .name("braid-local".into())
-            .spawn(move || serve(&slot, &path, &settings, &jobs))
+            .spawn(move || serve(&slot, &path, &settings, idle, &jobs))
             .map_err(|e| failed(format!("no thread for the model: {e}")))?;
         *worker = Some(q.clone());
         Ok(q)
     }
 }
 
-/// The worker: loads the model (again at the next job if it failed), then
-/// answers jobs in order with one context kept between them.
+/// The worker: loads the model for a job (again at the next job if that
+/// failed), then answers jobs in order with one context kept between
+/// them; after `idle` without one it lets the model go, to load it again
+/// when the next comes.
 fn serve(
     slot: &Mutex<Option<Arc<Loaded>>>,
     path: &Path,
     settings: &LocalModelSettings,
+    idle: Option<Duration>,
     jobs: &std::sync::mpsc::Receiver<Job>,
 ) {
-    let Some(first) = jobs.recv().ok() else { return };
-    let mut job = first;
-    let model = loop {
-        match loaded(slot, path) {
-            Ok(model) => break model,
+    let Ok(mut first) = jobs.recv() else { return };
+    loop {
+        let model = match loaded(slot, path, settings.gpu_layers) {
+            Ok(model) => model,
             Err(e) => {
-                let _ = job.tx.blocking_send(Err(e));
+                let _ = first.tx.blocking_send(Err(e));
                 let Ok(next) = jobs.recv() else { return };
-                job = next;
+                first = next;
+                continue;
+            }
+        };
+        let mut session = None;
+        let mut next = Some(first);
+        loop {
+            let job = match next.take() {
+                Some(job) => job,
+                None => match idle.map_or_else(|| jobs.recv().map_err(|_| Wait::Closed), |d| waited(jobs, d)) {
+                    Ok(job) => job,
+                    Err(Wait::Idle) => break,
+                    Err(Wait::Closed) => return,
+                },
+            };
+            // Cancelled while waiting: nothing to do.
+            if !job.tx.is_closed() {
+                engine::generate(&model, &mut session, &job.request, settings, &job.tx);
             }
         }
-    };
-    let mut session = None;
-    let mut next = Some(job);
-    while let Some(job) = next.take().or_else(|| jobs.recv().ok()) {
-        // Cancelled while waiting: nothing to do.
-        if !job.tx.is_closed() {
-            engine::generate(&model, &mut session, &job.request, settings, &job.tx);
-        }
+        drop(session);
+        drop(model);
+        *slot.lock().unwrap_or_else(PoisonError::into_inner) = None;
+        tracing::info!("the built-in model left memory after {idle:?} without a question");
+        let Ok(next) = jobs.recv() else { return };
+        first = next;
     }
+}
+
+enum Wait {
+    Idle,
+    Closed,
+}
+
+fn waited(jobs: &std::sync::mpsc::Receiver<Job>, idle: Duration) -> Result<Job, Wait> {
+    jobs.recv_timeout(idle).map_err(|e| match e {
+        std::sync::mpsc::RecvTimeoutError::Timeout => Wait::Idle,
+        std::sync::mpsc::RecvTimeoutError::Disconnected => Wait::Closed,
+    })
 }
 
 /// Counts a generation while it lives.
@@ -136,12 +181,12 @@ impl Drop for Running {
 }
 
 /// The model, loaded once; a failed load is tried again next time.
-fn loaded(slot: &Mutex<Option<Arc<Loaded>>>, path: &Path) -> Result<Arc<Loaded>, LlmError> {
+fn loaded(slot: &Mutex<Option<Arc<Loaded>>>, path: &Path, gpu_layers: u32) -> Result<Arc<Loaded>, LlmError> {
     let mut slot = slot.lock().unwrap_or_else(PoisonError::into_inner);
     if let Some(l) = slot.as_ref() {
         return Ok(l.clone());
     }
-    let l = Arc::new(Loaded::load(path)?);
+    let l = Arc::new(Loaded::load(path, gpu_layers)?);
     *slot = Some(l.clone());
     Ok(l)
 }
@@ -188,10 +233,10 @@ impl LlmProvider for LocalProvider {
     }
 
     fn count_tokens(&self, _model: &str, texts: Vec<String>) -> futures::future::BoxFuture<'static, Option<Vec<u32>>> {
-        let (slot, path) = (self.loaded.clone(), self.path.clone());
+        let (slot, path, gpu) = (self.loaded.clone(), self.path.clone(), self.settings.gpu_layers);
         Box::pin(async move {
             tokio::task::spawn_blocking(move || {
-                let model = loaded(&slot, &path).ok()?;
+                let model = loaded(&slot, &path, gpu).ok()?;
                 Some(texts.iter().map(|t| model.count(t)).collect())
             })
             .await

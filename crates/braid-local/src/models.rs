@@ -15,6 +15,8 @@ pub const STARTER: &str = "SmolLM2-135M-Instruct.Q4_1.gguf";
 const DEFAULT: &str = "default";
 /// The file holding the window and threads the user chose.
 const SETTINGS: &str = "settings.json";
+/// Every layer on the GPU (llama.cpp takes as many as the model has).
+pub const ALL_LAYERS: u32 = 999;
 /// A GGUF file's first four bytes.
 const MAGIC: &[u8; 4] = b"GGUF";
 
@@ -191,7 +193,12 @@ pub fn remove(dir: &Path, bundled: &[PathBuf], name: &str) -> Result<(), String>
 /// (on 2 cores, both threads beside a busy build wrote 8× slower than
 /// idle; one thread, as fast as idle — docs/PERFORMANCE.md).
 pub fn fitted() -> LocalModelSettings {
-    LocalModelSettings { context: 4096, threads: cores().saturating_sub(1).clamp(1, 8) }
+    LocalModelSettings {
+        context: 4096,
+        threads: cores().saturating_sub(1).clamp(1, 8),
+        unload_after_minutes: LocalModelSettings::default_unload(),
+        gpu_layers: if crate::engine::gpu_offload() { ALL_LAYERS } else { 0 },
+    }
 }
 
 pub fn cores() -> u32 {
@@ -291,10 +298,10 @@ mod tests {
     fn settings_are_saved_checked_and_fitted_when_missing() {
         let dir = folder("settings");
         assert_eq!(settings(&dir), fitted());
-        let mine = LocalModelSettings { context: 2048, threads: 1 };
+        let mine = LocalModelSettings { context: 2048, threads: 1, ..fitted() };
         save_settings(&dir, mine).unwrap();
         assert_eq!(settings(&dir), mine);
-        let too_many = LocalModelSettings { context: 2048, threads: cores() + 1 };
+        let too_many = LocalModelSettings { context: 2048, threads: cores() + 1, ..fitted() };
         assert!(save_settings(&dir, too_many).unwrap_err().contains("threads"));
         assert_eq!(settings(&dir), mine, "a refused change leaves the saved one");
         std::fs::write(dir.join(SETTINGS), "{not json").unwrap();

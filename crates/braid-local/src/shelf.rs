@@ -96,6 +96,7 @@ impl LocalModels for Shelf {
             defaults: models::fitted(),
             cores: models::cores(),
             found,
+            gpu: crate::engine::gpu_offload(),
         }
     }
 

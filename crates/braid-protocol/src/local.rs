@@ -68,11 +68,25 @@ pub struct LocalModelSettings {
     pub context: u32,
     /// CPU threads for reading the prompt and writing the answer.
     pub threads: u32,
+    /// Minutes without a question after which the model leaves memory,
+    /// loaded again by the next one (0: it stays).
+    #[serde(default = "LocalModelSettings::default_unload")]
+    pub unload_after_minutes: u32,
+    /// Layers run on the GPU (0: all on the CPU), where this build has a
+    /// GPU backend (`LocalModelsView::gpu`).
+    #[serde(default)]
+    pub gpu_layers: u32,
 }
 
 impl LocalModelSettings {
     /// The smallest and largest window offered.
     pub const CONTEXT_RANGE: (u32, u32) = (512, 131_072);
+    /// A day, at most.
+    pub const MAX_UNLOAD_MINUTES: u32 = 24 * 60;
+
+    pub fn default_unload() -> u32 {
+        30
+    }
 
     /// Why these settings cannot be used on a machine with `cores` cores.
     pub fn check(&self, cores: u32) -> Result<(), String> {
@@ -82,6 +96,12 @@ impl LocalModelSettings {
         }
         if !(1..=cores.max(1)).contains(&self.threads) {
             return Err(format!("threads must be 1 to {} (this machine's cores), not {}", cores.max(1), self.threads));
+        }
+        if self.unload_after_minutes > Self::MAX_UNLOAD_MINUTES {
+            return Err(format!(
+                "unload after at most {} minutes (a day), or 0 to keep the model loaded",
+                Self::MAX_UNLOAD_MINUTES
+            ));
         }
         Ok(())
     }
@@ -100,6 +120,10 @@ pub struct LocalModelsView {
     /// Models other apps downloaded, found where they keep them.
     #[serde(default)]
     pub found: Vec<FoundModel>,
+    /// This build offloads layers to a GPU (built with a GPU backend and
+    /// a device found).
+    #[serde(default)]
+    pub gpu: bool,
 }
 
 #[cfg(test)]
@@ -108,7 +132,7 @@ mod tests {
 
     #[test]
     fn settings_outside_the_machine_or_the_range_are_refused_with_the_range() {
-        let ok = LocalModelSettings { context: 4096, threads: 2 };
+        let ok = LocalModelSettings { context: 4096, threads: 2, unload_after_minutes: 30, gpu_layers: 0 };
         assert_eq!(ok.check(2), Ok(()));
         let e = LocalModelSettings { threads: 3, ..ok }.check(2).unwrap_err();
         assert!(e.contains("1 to 2"), "{e}");
@@ -116,5 +140,9 @@ mod tests {
         let e = LocalModelSettings { context: 100, ..ok }.check(2).unwrap_err();
         assert!(e.contains("512 to 131072"), "{e}");
         assert!(LocalModelSettings { context: 131_073, ..ok }.check(2).is_err());
+        let e = LocalModelSettings { unload_after_minutes: 1441, ..ok }.check(2).unwrap_err();
+        assert!(e.contains("at most 1440 minutes"), "{e}");
+        let old: LocalModelSettings = serde_json::from_str(r#"{"context":2048,"threads":1}"#).unwrap();
+        assert_eq!((old.unload_after_minutes, old.gpu_layers), (30, 0), "settings saved before these fields read");
     }
 }

@@ -1033,7 +1033,17 @@ context: number,
 /**
  * CPU threads for reading the prompt and writing the answer.
  */
-threads: number, };
+threads: number, 
+/**
+ * Minutes without a question after which the model leaves memory,
+ * loaded again by the next one (0: it stays).
+ */
+unload_after_minutes: number, 
+/**
+ * Layers run on the GPU (0: all on the CPU), where this build has a
+ * GPU backend (`LocalModelsView::gpu`).
+ */
+gpu_layers: number, };
 
 export type LocalModelsView = { 
 /**
@@ -1047,7 +1057,12 @@ defaults: LocalModelSettings, cores: number,
 /**
  * Models other apps downloaded, found where they keep them.
  */
-found: Array<FoundModel>, };
+found: Array<FoundModel>, 
+/**
+ * This build offloads layers to a GPU (built with a GPU backend and
+ * a device found).
+ */
+gpu: boolean, };
 
 export type HubModel = { 
 /**

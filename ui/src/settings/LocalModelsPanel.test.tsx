@@ -9,8 +9,9 @@ const view: LocalModelsView = {
     { name: "SmolLM2-135M-Instruct.Q4_1.gguf", label: "SmolLM2-135M-Instruct (Q4_1)", bytes: 98_000_000, default: false, bundled: true, linked: false, memory: { bytes: 248_000_000, fit: "fits" } },
     { name: "qwen2.5-7b-instruct.Q4_K_M.gguf", label: "qwen2.5-7b-instruct (Q4_K_M)", bytes: 4_680_000_000, default: true, bundled: false, linked: false, memory: null },
   ],
-  settings: { context: 8192, threads: 2 },
-  defaults: { context: 4096, threads: 1 },
+  settings: { context: 8192, threads: 2, unload_after_minutes: 30, gpu_layers: 0 },
+  defaults: { context: 4096, threads: 1, unload_after_minutes: 30, gpu_layers: 0 },
+  gpu: false,
   cores: 2,
   found: [
     { app: "LM Studio", name: "Qwen2.5-0.5B-Instruct-Q4_K_M.gguf", path: "/home/me/.lmstudio/models/q/Qwen2.5-0.5B-Instruct-Q4_K_M.gguf", bytes: 398_000_000, on_shelf: false, memory: { bytes: 30_000_000_000, fit: "too_big" } },
@@ -63,5 +64,13 @@ describe("the built-in model's shelf", () => {
     expect(html).toContain("Use in place");
     expect(html).not.toContain("Ollama");
     expect(renderToStaticMarkup(<FoundModels view={{ ...view, found: [] }} busy={false} onLink={none} />)).toBe("");
+  });
+  it("offers GPU layers only where the build runs on a GPU, and the idle unload always", () => {
+    const cpu = renderToStaticMarkup(<LocalShelf view={view} busy={false} onDefault={none} onRemove={none} onSettings={none} />);
+    expect(cpu).toContain("Unload after (min)");
+    expect(cpu).not.toContain("GPU layers");
+    expect(cpu).toContain("This build runs on the CPU");
+    const gpu = renderToStaticMarkup(<LocalShelf view={{ ...view, gpu: true }} busy={false} onDefault={none} onRemove={none} onSettings={none} />);
+    expect(gpu).toContain("GPU layers");
   });
 });

@@ -38,9 +38,13 @@ interface ShelfProps {
 export function LocalShelf({ view, busy, onDefault, onRemove, onSettings }: ShelfProps) {
   const [context, setContext] = useState(String(view.settings.context));
   const [threads, setThreads] = useState(String(view.settings.threads));
-  const changed = context !== String(view.settings.context) || threads !== String(view.settings.threads);
+  const [unload, setUnload] = useState(String(view.settings.unload_after_minutes));
+  const [gpu, setGpu] = useState(String(view.settings.gpu_layers));
+  const s = view.settings;
+  const form = { context: Number(context), threads: Number(threads), unload_after_minutes: Number(unload), gpu_layers: Number(gpu) };
+  const changed = (Object.keys(form) as (keyof LocalModelSettings)[]).some((k) => form[k] !== s[k]);
   const fitted = view.defaults;
-  const isFitted = view.settings.context === fitted.context && view.settings.threads === fitted.threads;
+  const isFitted = (Object.keys(fitted) as (keyof LocalModelSettings)[]).every((k) => fitted[k] === s[k]);
   return (
     <>
       {view.models.length === 0 ? <p className="hint">No model yet: import a .gguf file, or put one in <code>{view.dir}</code>.</p> : null}
@@ -67,7 +71,7 @@ export function LocalShelf({ view, busy, onDefault, onRemove, onSettings }: Shel
         aria-label="How the built-in model runs"
         onSubmit={(e) => {
           e.preventDefault();
-          onSettings({ context: Number(context), threads: Number(threads) });
+          onSettings(form);
         }}
       >
         <label>
@@ -78,6 +82,16 @@ export function LocalShelf({ view, busy, onDefault, onRemove, onSettings }: Shel
           Threads
           <input type="number" min={1} max={view.cores} value={threads} onChange={(e) => setThreads(e.target.value)} />
         </label>
+        <label title="The model leaves memory after this many minutes without a question and loads again with the next one. 0 keeps it loaded.">
+          Unload after (min)
+          <input type="number" min={0} max={1440} value={unload} onChange={(e) => setUnload(e.target.value)} />
+        </label>
+        {view.gpu ? (
+          <label title="Layers run on the GPU; the rest on the CPU. 999: all of them.">
+            GPU layers
+            <input type="number" min={0} max={999} value={gpu} onChange={(e) => setGpu(e.target.value)} />
+          </label>
+        ) : null}
         <button type="submit" className="primary" disabled={busy || !changed}>Apply</button>
         <button
           type="button"
@@ -85,13 +99,15 @@ export function LocalShelf({ view, busy, onDefault, onRemove, onSettings }: Shel
           onClick={() => {
             setContext(String(fitted.context));
             setThreads(String(fitted.threads));
+            setUnload(String(fitted.unload_after_minutes));
+            setGpu(String(fitted.gpu_layers));
             onSettings(fitted);
           }}
         >
           Fit to this machine
         </button>
         <small className="hint">
-          Fitted here: {fitted.context.toLocaleString("en-US")} tokens and {fitted.threads} of {view.cores} cores. A larger window holds more of the conversation and uses more memory.
+          Fitted here: {fitted.context.toLocaleString("en-US")} tokens and {fitted.threads} of {view.cores} cores. A larger window holds more of the conversation and uses more memory.{view.gpu ? "" : " This build runs on the CPU (see docs/LOCAL-MODELS.md for a GPU build)."}
         </small>
       </form>
     </>
@@ -148,7 +164,7 @@ export function LocalModelsPanel({ backend, onChanged }: { backend: Backend; onC
         Runs on this machine, offline, and answers while no provider is set up. The starter is tiny; a larger model answers far better: get one below, or import a GGUF file.
       </p>
       <LocalShelf
-        key={`${view.settings.context}/${view.settings.threads}`}
+        key={JSON.stringify(view.settings)}
         view={view}
         busy={busy !== null}
         onDefault={(name) => void run("Switching…", backend.setDefaultLocalModel(name))}
