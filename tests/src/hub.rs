@@ -1,9 +1,9 @@
 //! A stand-in for Hugging Face's model hub on 127.0.0.1: the few API
 //! calls Braid makes (search, a repository's files with their SHA-256)
 //! and file downloads with range requests, serving one real GGUF file
-//! (the starter model) under four repositories — a good one, one whose
-//! listed checksum is wrong, a gated one, and a copy for a second
-//! download. Downloads can be slowed, and faults queued (a status such as
+//! (the starter model) under five repositories — a good one, one whose
+//! listed checksum is wrong, a gated one, and two copies under other
+//! names for downloads side by side. Downloads can be slowed, and faults queued (a status such as
 //! 429 or 503, a body cut short) to see Braid go on from where it was.
 //! Every file request is recorded with its range.
 //!
@@ -31,6 +31,9 @@ pub const GATED: &str = "braid-test/Gated-GGUF";
 pub const FILE: &str = "SmolLM2-135M-Instruct.Q4_1.gguf";
 /// The copy's file (another name, so both can be on the shelf).
 pub const COPY_FILE: &str = "SmolLM2-copy-Q4_1.gguf";
+/// A third name, for a third download at once.
+pub const THIRD: &str = "braid-test/SmolLM2-third-GGUF";
+pub const THIRD_FILE: &str = "SmolLM2-third-Q4_1.gguf";
 
 /// What the next file request gets instead of its bytes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -100,6 +103,7 @@ impl StandInHub {
         let (file, sha, gated) = match repo {
             GOOD => (FILE, self.sha256.clone(), false),
             COPY => (COPY_FILE, self.sha256.clone(), false),
+            THIRD => (THIRD_FILE, self.sha256.clone(), false),
             WRONG_SUM => (FILE, "0".repeat(64), false),
             GATED => (FILE, self.sha256.clone(), true),
             _ => return None,
@@ -152,7 +156,7 @@ async fn search(State(hub): State<StandInHub>, uri: Uri) -> Response {
         .find_map(|p| p.strip_prefix("search="))
         .map(|s| s.replace('+', " ").replace("%2F", "/").to_lowercase())
         .unwrap_or_default();
-    let found: Vec<Value> = [GOOD, COPY, WRONG_SUM, GATED]
+    let found: Vec<Value> = [GOOD, COPY, THIRD, WRONG_SUM, GATED]
         .into_iter()
         .filter(|r| r.to_lowercase().contains(&wanted))
         .filter_map(|r| hub.listing(r))

@@ -135,6 +135,21 @@ pub fn fit(needed: u64, available: u64) -> Fit {
     }
 }
 
+/// The window to run `shape` with: `wanted` tokens at most, no more than
+/// it was trained for, halved (down to 512) while the model would not fit
+/// the `available` memory at it.
+pub fn fitted_window(shape: &Shape, wanted: u32, available: Option<u64>) -> u32 {
+    let mut window = match shape.trained_context {
+        0 => wanted,
+        trained => wanted.min(u32::try_from(trained).unwrap_or(u32::MAX)),
+    };
+    let Some(available) = available else { return window };
+    while window > 512 && fit(shape.estimate(u64::from(window)).total(), available) == Fit::TooBig {
+        window = (window / 2).max(512);
+    }
+    window
+}
+
 /// The estimate for the file at `path` at a window of `context` tokens
 /// (at most the one it was trained for, as llama.cpp runs it), against
 /// the memory free now; `None` when its header cannot be read.
@@ -346,6 +361,36 @@ mod tests {
         std::fs::write(&fake, b"GGUF\x03\0\0\0").unwrap();
         assert!(Shape::read(&fake).unwrap_err().contains("not a GGUF model Braid can read"));
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn the_window_is_cut_to_what_memory_allows_and_what_the_model_knows() {
+        let gib = 1u64 << 30;
+        // A 7B-like shape: 32 layers, 8 KV heads of 128, 4.4 GB of weights.
+        let shape = Shape {
+            architecture: "llama".into(),
+            layers: 32,
+            embedding: 4096,
+            heads: 32,
+            kv_heads: 8,
+            key_length: 128,
+            value_length: 128,
+            vocab: 128_256,
+            trained_context: 131_072,
+            weights: 4_400_000_000,
+            data_start: 8 << 20,
+        };
+        // 128k tokens of cache is 16 GiB: on 12 GiB free it is cut until
+        // the whole fits.
+        let window = fitted_window(&shape, 131_072, Some(12 * gib));
+        assert!((8192..131_072).contains(&window), "{window}");
+        assert_ne!(fit(shape.estimate(u64::from(window)).total(), 12 * gib), Fit::TooBig);
+        assert_eq!(fit(shape.estimate(u64::from(window) * 2).total(), 12 * gib), Fit::TooBig);
+        // Plenty of memory: what was asked; never past the trained window.
+        assert_eq!(fitted_window(&shape, 8192, Some(64 * gib)), 8192);
+        assert_eq!(fitted_window(&Shape { trained_context: 2048, ..shape.clone() }, 8192, Some(64 * gib)), 2048);
+        // Far too little: the smallest window, and loading says the rest.
+        assert_eq!(fitted_window(&shape, 8192, Some(gib)), 512);
     }
 
     #[test]

@@ -140,11 +140,19 @@ impl LocalModels for Shelf {
             }
         }
         let small = if file.bytes < 1 << 30 { ", a small local model" } else { ", a local model" };
+        // The window it can hold: what it was trained for at most, and
+        // what the free memory allows (llama.cpp would fail to allocate).
+        let window = gguf::Shape::read(&file.path)
+            .map_or(settings.context, |shape| gguf::fitted_window(&shape, settings.context, gguf::available_memory()));
+        let cut = if window < settings.context { format!(", its window {window} tokens") } else { String::new() };
         let model = OpenedModel {
-            provider: Arc::new(LocalProvider::new(file.path.clone(), settings)),
-            label: format!("built-in {}{small}", models::label(&file.name)),
+            provider: Arc::new(LocalProvider::new(
+                file.path.clone(),
+                LocalModelSettings { context: window, ..settings },
+            )),
+            label: format!("built-in {}{small}{cut}", models::label(&file.name)),
             model: file.name,
-            context_window: settings.context,
+            context_window: window,
         };
         *opened = Some((file.path, settings, model.clone()));
         Some(model)

@@ -14,7 +14,7 @@ use braid_protocol::{Command, DownloadState, DownloadsView, HubModel, HubRepo, L
 use braid_runtime::providers::Providers;
 use braid_runtime::{Runtime, RuntimeConfig};
 use braid_testkit::harness::{eventually, Watch};
-use braid_testkit::hub::{digest, Fault, StandInHub, COPY, COPY_FILE, FILE, GATED, GOOD, WRONG_SUM};
+use braid_testkit::hub::{digest, Fault, StandInHub, COPY, COPY_FILE, FILE, GATED, GOOD, THIRD, THIRD_FILE, WRONG_SUM};
 use braid_testkit::local::starter_model;
 use serde::de::DeserializeOwned;
 use std::path::PathBuf;
@@ -70,7 +70,7 @@ async fn the_hub_is_searched_and_a_repositorys_files_come_with_their_memory_befo
     let s = setup().await;
     let found: Vec<HubModel> = s.run(Command::SearchHub { query: "smollm2".into() }).await.unwrap();
     let repos: Vec<&str> = found.iter().map(|m| m.repo.as_str()).collect();
-    assert_eq!(repos, [GOOD, COPY]);
+    assert_eq!(repos, [GOOD, COPY, THIRD]);
     assert_eq!((found[0].downloads, found[0].licence.as_deref(), found[0].gated), (1234, Some("apache-2.0"), false));
 
     let repo: HubRepo = s.run(Command::HubRepo { repo: GOOD.into() }).await.unwrap();
@@ -208,4 +208,25 @@ async fn pause_keeps_what_came_resume_goes_on_from_there_and_cancel_deletes_it()
     assert!(eventually(|| async { !s.part(COPY_FILE).exists() }).await, "cancel deletes what came");
     let e = s.run::<DownloadsView>(Command::ResumeDownload { id: "gone".into() }).await.unwrap_err();
     assert!(e.contains("there is no download"), "{e}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_download_at_once_and_a_third_waits_its_turn() {
+    let s = setup().await;
+    s.hub.set_rate(4 << 20);
+    for (repo, file) in [(GOOD, FILE), (COPY, COPY_FILE), (THIRD, THIRD_FILE)] {
+        let add = Command::DownloadModel { repo: repo.into(), file: file.into(), use_when_done: false };
+        s.run::<DownloadsView>(add).await.unwrap();
+    }
+    s.until(FILE, DownloadState::Running).await;
+    s.until(COPY_FILE, DownloadState::Running).await;
+    let third = s.downloads().await.downloads.into_iter().find(|d| d.name == THIRD_FILE).unwrap();
+    assert_eq!(third.state, DownloadState::Queued);
+    // One leaves: the third starts.
+    let first = s.downloads().await.downloads.remove(0);
+    s.run::<DownloadsView>(Command::CancelDownload { id: first.id }).await.unwrap();
+    s.until(THIRD_FILE, DownloadState::Running).await;
+    for d in s.downloads().await.downloads {
+        s.run::<DownloadsView>(Command::CancelDownload { id: d.id }).await.unwrap();
+    }
 }
