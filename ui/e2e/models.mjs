@@ -63,6 +63,7 @@ try {
   const item = hubPanel.getByRole("list", { name: "Downloads" }).locator("li").first();
   await item.getByText(/MB\/s · \d+ (s|min) left/).waitFor({ timeout: scaled(15000) });
   check(true, `a running download shows its pace and time left (${JSON.stringify(await item.locator(".download-progress").innerText())})`);
+  await hubPanel.getByRole("heading", { name: "Get models" }).evaluate((h) => h.scrollIntoView({ block: "start" }));
   await page.screenshot({ path: join(OUT, "models-downloading.png") });
   const notice = page.getByRole("status", { name: "Model downloads" });
   await notice.waitFor({ timeout: scaled(10000) });
