@@ -10,6 +10,7 @@ use crate::transfer::{self, Outcome, Progress};
 use braid_protocol::{Download, DownloadState, DownloadsView};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError};
 use tokio::sync::{watch, Notify};
 
@@ -17,6 +18,9 @@ const QUEUE: &str = "downloads.json";
 const ENDPOINT: &str = "hub.json";
 /// Files fetched at once; the rest wait their turn.
 const AT_ONCE: usize = 2;
+
+/// What a download's task is started with.
+type Start = (Saved, Arc<Progress>, watch::Receiver<bool>, Arc<AtomicBool>);
 
 /// A download as saved.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -37,6 +41,9 @@ struct Job {
     progress: Arc<Progress>,
     /// Set while it runs: sending `true` stops it.
     stop: Option<watch::Sender<bool>>,
+    /// Its task has not ended yet (a stopped one may still be flushing):
+    /// it is not started again until it has.
+    alive: Arc<AtomicBool>,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -70,7 +77,7 @@ impl Downloads {
                 }
                 let progress = Arc::new(Progress::default());
                 progress.set(std::fs::metadata(part(&dir, &saved.name)).map_or(0, |m| m.len()));
-                Job { saved, progress, stop: None }
+                Job { saved, progress, stop: None, alive: Arc::default() }
             })
             .collect();
         let endpoint = saved_endpoint(&dir);
@@ -127,7 +134,7 @@ impl Downloads {
             error: None,
             use_when_done,
         };
-        jobs.push(Job { saved, progress: Arc::default(), stop: None });
+        jobs.push(Job { saved, progress: Arc::default(), stop: None, alive: Arc::default() });
         self.inner.save(&jobs);
         drop(jobs);
         self.inner.wake.notify_one();
@@ -261,26 +268,33 @@ impl Inner {
     /// Starts queued downloads while fewer than [`AT_ONCE`] run.
     async fn run(self: Arc<Self>) {
         loop {
-            let starting: Vec<(Saved, Arc<Progress>, watch::Receiver<bool>)> = {
+            let starting: Vec<Start> = {
                 let mut jobs = self.jobs();
-                let running = jobs.iter().filter(|j| j.stop.is_some()).count();
+                let running = jobs.iter().filter(|j| j.alive.load(Ordering::Acquire)).count();
                 let mut out = Vec::new();
-                for job in jobs.iter_mut().filter(|j| j.saved.state == DownloadState::Queued) {
+                let ready = |j: &&mut Job| j.saved.state == DownloadState::Queued && !j.alive.load(Ordering::Acquire);
+                for job in jobs.iter_mut().filter(ready) {
                     if running + out.len() >= AT_ONCE {
                         break;
                     }
                     let (tx, rx) = watch::channel(false);
                     job.stop = Some(tx);
+                    job.alive.store(true, Ordering::Release);
                     job.saved.state = DownloadState::Running;
-                    out.push((job.saved.clone(), job.progress.clone(), rx));
+                    out.push((job.saved.clone(), job.progress.clone(), rx, job.alive.clone()));
                 }
                 if !out.is_empty() {
                     self.save(&jobs);
                 }
                 out
             };
-            for (saved, progress, stop) in starting {
-                tokio::spawn(self.clone().one(saved, progress, stop));
+            for (saved, progress, stop, alive) in starting {
+                let inner = self.clone();
+                tokio::spawn(async move {
+                    inner.clone().one(saved, progress, stop).await;
+                    alive.store(false, Ordering::Release);
+                    inner.wake.notify_one();
+                });
             }
             self.wake.notified().await;
         }
@@ -302,8 +316,11 @@ impl Inner {
         };
         let mut jobs = self.jobs();
         let Some(job) = jobs.iter_mut().find(|j| j.saved.id == saved.id) else {
-            // Cancelled while it ran.
-            let _ = std::fs::remove_file(&partial);
+            // Cancelled while it ran: what it wrote goes, unless the same
+            // file was asked for again meanwhile (its download owns it).
+            if !jobs.iter().any(|j| j.saved.name == saved.name) {
+                let _ = std::fs::remove_file(&partial);
+            }
             return;
         };
         job.stop = None;
@@ -328,7 +345,6 @@ impl Inner {
                 changed();
             }
         }
-        self.wake.notify_one();
     }
 
     fn set_state(&self, id: &str, state: DownloadState, error: Option<String>) {
@@ -372,8 +388,11 @@ fn part(dir: &Path, name: &str) -> PathBuf {
     dir.join(format!("{name}.download"))
 }
 
+/// An id never used before, even by a download cancelled a moment ago
+/// whose task is still ending.
 fn unique_id(jobs: &[Job], name: &str) -> String {
-    let stem = name.strip_suffix(".gguf").unwrap_or(name).to_owned();
+    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos());
+    let stem = format!("{}-{:x}", name.strip_suffix(".gguf").unwrap_or(name), nanos & 0xff_ffff_ffff);
     let mut id = stem.clone();
     let mut n = 2;
     while jobs.iter().any(|j| j.saved.id == id) {
