@@ -105,7 +105,12 @@ fn main() {
                 let shelf = braid_local::Shelf::new(data.join("models"), shipped);
                 providers = providers.with_local_models(std::sync::Arc::new(shelf));
             }
+            // Opened inside the app's tokio runtime: what it starts in the
+            // background (downloads going on after a restart) runs there.
+            let handle = tauri::async_runtime::handle();
+            let entered = handle.inner().enter();
             let (runtime, report) = Runtime::open_with(config, providers)?;
+            drop(entered);
             // MCP servers start in the background, on the app's tokio runtime.
             let mcp = runtime.clone();
             tauri::async_runtime::spawn(async move { mcp.start_mcp(data.join("mcp.json")) });

@@ -96,7 +96,22 @@ impl Downloads {
     pub fn start(&self, changed: Arc<dyn Fn() + Send + Sync>) {
         if self.inner.changed.set(changed).is_ok() {
             let inner = self.inner.clone();
-            tokio::spawn(async move { inner.run().await });
+            match tokio::runtime::Handle::try_current() {
+                Ok(runtime) => drop(runtime.spawn(inner.run())),
+                // Started outside one: the queue gets a runtime of its own.
+                Err(_) => {
+                    let own = tokio::runtime::Builder::new_current_thread().enable_all().build();
+                    let spawned = own.map_err(|e| e.to_string()).and_then(|rt| {
+                        std::thread::Builder::new()
+                            .name("braid-downloads".into())
+                            .spawn(move || rt.block_on(inner.run()))
+                            .map_err(|e| e.to_string())
+                    });
+                    if let Err(e) = spawned {
+                        tracing::warn!("downloads cannot run: {e}");
+                    }
+                }
+            }
         }
     }
 
