@@ -14,7 +14,7 @@ use futures::StreamExt;
 use network::network;
 use std::collections::{HashSet, VecDeque};
 use std::fmt;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 pub use braid_protocol::ProviderKind;
@@ -192,6 +192,9 @@ pub struct BodyDecoder {
     finished: bool,
     /// Bytes of body seen: none at all is an empty response, not a cut.
     received: usize,
+    /// Events with data seen: a body of `: ping` comments alone said
+    /// nothing either.
+    data_events: usize,
 }
 
 impl BodyDecoder {
@@ -203,6 +206,7 @@ impl BodyDecoder {
             events: Vec::new(),
             finished: false,
             received: 0,
+            data_events: 0,
         }
     }
 
@@ -214,6 +218,7 @@ impl BodyDecoder {
     }
 
     fn drain(&mut self, out: &mut Vec<ProviderEvent>) -> Result<(), LlmError> {
+        self.data_events += self.events.iter().filter(|e| !e.data.trim().is_empty()).count();
         for e in self.events.drain(..) {
             if self.finished {
                 break;
@@ -229,9 +234,9 @@ impl BodyDecoder {
         self.finished
     }
 
-    /// Whether no byte of body has come yet.
+    /// Whether nothing but SSE comments (pings) has come, if anything.
     pub fn nothing_came(&self) -> bool {
-        self.received == 0
+        self.data_events == 0
     }
 
     /// The body ended: the stream is complete only if the provider's end
@@ -242,7 +247,7 @@ impl BodyDecoder {
         if self.finished || self.dialect.finish(out) {
             self.finished = true;
             Ok(())
-        } else if self.received == 0 {
+        } else if self.received == 0 || self.data_events == 0 {
             Err(LlmError::EmptyResponse { provider: self.provider.clone() })
         } else {
             Err(LlmError::StreamCut { provider: self.provider.clone() })
@@ -278,12 +283,17 @@ impl LlmProvider for HttpProvider {
         let kind = self.kind;
         let timeouts = self.timeouts;
         // A turn with tools that such a server cannot stream (its model
-        // picked a tool) is asked for again whole. Every turn is streamed
-        // first: the same server streams text answers with tools offered,
-        // so remembering "whole" would take streaming away from every
-        // answer; what is remembered is that the user was told.
+        // picked a tool) is asked for again whole; once that happened for
+        // this model, its turns with tools go whole at once (asking twice
+        // in every round cost more than the stream gave).
         let with_tools = kind == ProviderKind::OpenAiCompatible && !request.tools.is_empty();
-        let first = State::Start(Some(self.build(&request)));
+        let goes_whole =
+            with_tools && self.whole_with_tools.lock().unwrap_or_else(PoisonError::into_inner).contains(&request.model);
+        let first = if goes_whole {
+            State::Whole(Some(self.build_whole(&request)))
+        } else {
+            State::Start(Some(self.build(&request)))
+        };
         let fallback = Fallbacks {
             whole: with_tools.then(|| self.build_whole(&request)),
             // Such a server may answer a plain question with nothing when
@@ -407,7 +417,9 @@ impl LlmProvider for HttpProvider {
                             // when the model picks a tool: an empty 200, or a
                             // reset before any byte.
                             let refused = next.is_err() && decoder.nothing_came() && fallback.whole.is_some();
-                            if let (true, Some(builder)) = (refused, fallback.whole.take()) {
+                            // (Taken only then: the first chunk of a stream
+                            // of pings must leave it for the end.)
+                            if let Some(builder) = fallback.whole.take_if(|_| refused) {
                                 tracing::info!(provider = %name, "empty stream with tools: asking for the turn whole");
                                 queue.extend(first_time(&remember, &name).map(|n| Ok(ProviderEvent::Note(n))));
                                 state = State::Whole(Some(builder));

@@ -33,13 +33,17 @@ pub fn decode_whole(provider: &str, body: &Value) -> Result<Vec<ProviderEvent>, 
     if let Some(text) = message.get("content").and_then(Value::as_str).filter(|t| !t.is_empty()) {
         out.push(ProviderEvent::TextDelta(text.to_owned()));
     }
-    let calls = message.get("tool_calls").and_then(Value::as_array).cloned().unwrap_or_default();
+    let mut calls = message.get("tool_calls").and_then(Value::as_array).cloned().unwrap_or_default();
+    // The legacy form (`function_call`, one call without an id).
+    if let Some(f) = message.get("function_call").filter(|_| calls.is_empty()) {
+        calls.push(json!({"id": LEGACY_CALL_ID, "function": f}));
+    }
     for (i, call) in calls.iter().enumerate() {
         let function = call.get("function");
         out.push(ProviderEvent::ToolCallDelta {
             index: i as u32,
             id: call.get("id").and_then(Value::as_str).map(str::to_owned),
-            name: function.and_then(|f| f.get("name")).and_then(Value::as_str).map(str::to_owned),
+            name: function.and_then(|f| f.get("name")).and_then(Value::as_str).map(tool_name),
             arguments: function.and_then(|f| f.get("arguments")).and_then(Value::as_str).unwrap_or("").to_owned(),
         });
     }
@@ -59,6 +63,15 @@ pub fn decode_whole(provider: &str, body: &Value) -> Result<Vec<ProviderEvent>, 
     };
     out.push(ProviderEvent::Finished(stop));
     Ok(out)
+}
+
+/// The id given to a legacy `function_call`, which has none.
+const LEGACY_CALL_ID: &str = "call_legacy_0";
+
+/// A tool's name as the model gave it, without the `functions.` some
+/// servers put before it.
+fn tool_name(name: &str) -> String {
+    name.trim().strip_prefix("functions.").unwrap_or(name.trim()).to_owned()
 }
 
 pub fn encode(request: &LlmRequest) -> Value {
@@ -162,7 +175,13 @@ impl Decoder {
         let data = event.data.trim();
         if data == "[DONE]" {
             self.done = true;
-            out.push(ProviderEvent::Finished(self.stop.take().unwrap_or_default()));
+            // No finish reason: the server stopped the answer before it
+            // was done (llama-cpp-python cuts a stream when another
+            // request comes), so it is not stored as whole.
+            let Some(stop) = self.stop.take() else {
+                return Err(LlmError::StreamCut { provider: provider.to_owned() });
+            };
+            out.push(ProviderEvent::Finished(stop));
             return Ok(());
         }
         // Typed and borrowing: unknown fields (ids, logprobs, …) are
@@ -192,8 +211,18 @@ impl Decoder {
                 out.push(ProviderEvent::ToolCallDelta {
                     index: call.index.unwrap_or(i as u32),
                     id: call.id.map(Cow::into_owned),
-                    name: function.name.map(Cow::into_owned),
+                    name: function.name.as_deref().map(tool_name),
                     arguments: function.arguments.map(Cow::into_owned).unwrap_or_default(),
+                });
+            }
+            // The legacy form: one call, its name in the first piece.
+            if let Some(f) = delta.function_call {
+                let first = f.name.is_some();
+                out.push(ProviderEvent::ToolCallDelta {
+                    index: 0,
+                    id: first.then(|| LEGACY_CALL_ID.to_owned()),
+                    name: f.name.as_deref().map(tool_name),
+                    arguments: f.arguments.map(Cow::into_owned).unwrap_or_default(),
                 });
             }
             if let Some(reason) = choice.finish_reason {
@@ -244,6 +273,8 @@ struct Delta<'a> {
     content: Option<Cow<'a, str>>,
     #[serde(default, borrow)]
     tool_calls: Option<Vec<RawToolCall<'a>>>,
+    #[serde(default, borrow)]
+    function_call: Option<RawFunction<'a>>,
 }
 
 #[derive(Deserialize)]
@@ -312,5 +343,49 @@ mod tests {
             }]
         );
         assert_eq!(decode(r#"{"choices":[{"delta":"#), [], "garbage is ignored");
+    }
+
+    #[test]
+    fn done_without_a_finish_reason_is_a_cut_stream_not_a_whole_answer() {
+        let mut d = Decoder::default();
+        let mut out = Vec::new();
+        let event = |data: &str| SseEvent { event: None, data: data.into() };
+        d.decode("t", &event(r#"{"choices":[{"delta":{"content":"The capital of"}}]}"#), &mut out).unwrap();
+        let e = d.decode("t", &event("[DONE]"), &mut out).unwrap_err();
+        assert_eq!(e, LlmError::StreamCut { provider: "t".into() });
+        assert!(!out.iter().any(|e| matches!(e, ProviderEvent::Finished(_))));
+    }
+
+    #[test]
+    fn a_legacy_function_call_is_a_tool_call_streamed_or_whole() {
+        let mut d = Decoder::default();
+        let mut out = Vec::new();
+        let event = |data: &str| SseEvent { event: None, data: data.into() };
+        d.decode(
+            "t",
+            &event(r#"{"choices":[{"delta":{"function_call":{"name":"functions.read_file","arguments":"{\"pa"}}}]}"#),
+            &mut out,
+        )
+        .unwrap();
+        d.decode("t", &event(r#"{"choices":[{"delta":{"function_call":{"arguments":"th\":\"a\"}"}},"finish_reason":"function_call"}]}"#), &mut out).unwrap();
+        d.decode("t", &event("[DONE]"), &mut out).unwrap();
+        let mut a = crate::assemble::ResponseAssembler::default();
+        for e in &out {
+            a.push(e);
+        }
+        let response = a.finish("t").unwrap();
+        assert_eq!(response.stop_reason, StopReason::ToolUse);
+        assert_eq!(response.tool_calls.len(), 1);
+        assert_eq!(
+            (response.tool_calls[0].name.as_str(), response.tool_calls[0].arguments.as_str()),
+            ("read_file", r#"{"path":"a"}"#)
+        );
+
+        let body = json!({"choices":[{"message":{"content":null,"function_call":{"name":"read_file","arguments":"{}"}},"finish_reason":"function_call"}]});
+        let events = decode_whole("t", &body).unwrap();
+        assert!(events
+            .iter()
+            .any(|e| matches!(e, ProviderEvent::ToolCallDelta { name: Some(n), id: Some(_), .. } if n == "read_file")));
+        assert_eq!(events.last(), Some(&ProviderEvent::Finished(StopReason::ToolUse)));
     }
 }

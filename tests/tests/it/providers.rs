@@ -377,6 +377,18 @@ async fn cut_streams_are_errors_never_silent_success() {
 }
 
 #[tokio::test]
+async fn a_stream_ended_without_a_finish_reason_is_cut_not_a_whole_answer() {
+    // llama-cpp-python stops a running stream when another request comes:
+    // `[DONE]` follows half a sentence, with no finish reason.
+    let (mock, base) = Mock::start().await;
+    let mut cut = sse(&[json!({"choices":[{"index":0,"delta":{"role":"assistant","content":"The capital of"}}]})]);
+    cut.push("data: [DONE]\n\n".to_owned());
+    mock.reply(Reply::ok(cut));
+    let e = run(&provider(ProviderKind::OpenAiCompatible, &base, Timeouts::default())).await.unwrap_err();
+    assert_eq!((e.code(), e.is_retryable()), (FailureCode::StreamCut, true), "asked again, never stored: {e}");
+}
+
+#[tokio::test]
 async fn slow_first_byte_waits_within_the_limit_and_times_out_beyond_it() {
     let (mock, base) = Mock::start().await;
     mock.reply(Reply { delay_first: Duration::from_millis(300), ..Reply::ok(openai_text()) });
@@ -416,8 +428,9 @@ async fn an_empty_answer_to_a_turn_with_tools_is_asked_for_whole() {
         headers: vec![("content-type", "application/json".to_owned())],
         ..Reply::ok(vec![whole.to_string()])
     };
-    // llama-cpp-python: 200 and nothing at all for a streamed auto-tool turn.
-    mock.reply(Reply::ok(Vec::new()));
+    // llama-cpp-python: 200 with only its `: ping` comments (it works on
+    // the turn for long) and then nothing, for a streamed auto-tool turn.
+    mock.reply(Reply::ok(vec![": ping - 2026-11-30 05:00:00\r\n\r\n".to_owned(), ": ping\r\n\r\n".to_owned()]));
     mock.reply(json_reply());
     let mut notes = Vec::new();
     let mut asm = ResponseAssembler::new();
@@ -435,10 +448,9 @@ async fn an_empty_answer_to_a_turn_with_tools_is_asked_for_whole() {
     assert_eq!(r.stop_reason, StopReason::ToolUse);
     assert_eq!(r.usage, Some(Usage { prompt_tokens: 40, completion_tokens: 9 }));
     assert_eq!(notes.len(), 1, "the user is told once: {notes:?}");
-    // The next turn is streamed first again (this server streams text
-    // answers with tools offered); the user is not told twice. Every
+    // The next turn of this model with tools goes whole at once (not
+    // asked twice in every round); the user is not told twice. Every
     // request carried the tools with tool_choice "auto".
-    mock.reply(Reply::ok(Vec::new()));
     mock.reply(json_reply());
     let mut stream = p.stream(request());
     while let Some(item) = stream.next().await {
@@ -446,7 +458,7 @@ async fn an_empty_answer_to_a_turn_with_tools_is_asked_for_whole() {
     }
     let sent = mock.captured();
     let streamed: Vec<bool> = sent.iter().map(|c| c.body["stream"] == true).collect();
-    assert_eq!(streamed, [true, false, true, false], "each turn is streamed first");
+    assert_eq!(streamed, [true, false, false], "streamed once, then remembered as whole");
     assert!(sent
         .iter()
         .all(|c| c.body["tools"][0]["function"]["name"] == "read_file" && c.body["tool_choice"] == "auto"));
@@ -455,7 +467,6 @@ async fn an_empty_answer_to_a_turn_with_tools_is_asked_for_whole() {
     // offered is asked again, streamed, without them.
     let silent =
         json!({"choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": ""}}]});
-    mock.reply(Reply::ok(Vec::new()));
     mock.reply(Reply {
         headers: vec![("content-type", "application/json".to_owned())],
         ..Reply::ok(vec![silent.to_string()])
