@@ -180,3 +180,37 @@ async fn past_the_threshold_older_messages_are_summarised_by_the_model_and_kept(
     assert!(first.starts_with("[Summary of") && first.contains(&summary), "{first}");
     assert!(after.messages.iter().all(|m| !replaced.contains(&m.id)));
 }
+
+/// Each request as an OpenAI-compatible server receives it.
+fn wire(r: &braid_llm::LlmRequest) -> serde_json::Value {
+    braid_llm::openai::encode(r)
+}
+
+#[tokio::test]
+async fn the_next_turn_starts_with_the_bytes_this_turn_sent_so_prompt_caches_hold() {
+    // A server's prompt cache (llama.cpp, Ollama, the hosted providers)
+    // is reused only when the request starts with what was sent before:
+    // the system prompt, the tool definitions and the earlier messages
+    // must not change from one turn to the next.
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("notes.txt"), "kumquat\n").unwrap();
+    let fake = Arc::new(FakeProvider::echo(Duration::ZERO));
+    let rt = open(dir.path(), fake.clone(), 100_000);
+    let ctx = rt.create_context(None, None).await.unwrap();
+    for question in ["What is in notes.txt?", "And in @notes.txt?", "Thanks. Say it again."] {
+        rt.send_message(&ctx.id, say(question), false).await.unwrap();
+        assert!(matches!(settle(&rt, &ctx.id).await, ContextStatus::Idle), "answered");
+    }
+    let sent: Vec<serde_json::Value> = fake.requests().iter().map(wire).collect();
+    assert_eq!(sent.len(), 3);
+    for (n, pair) in sent.windows(2).enumerate() {
+        let (before, after) = (&pair[0], &pair[1]);
+        assert_eq!(before["tools"], after["tools"], "turn {n}: the tool definitions changed");
+        assert_eq!(before["tool_choice"], after["tool_choice"], "turn {n}");
+        let (old, new) = (before["messages"].as_array().unwrap(), after["messages"].as_array().unwrap());
+        assert!(new.len() > old.len(), "turn {n}: the next request holds more");
+        for (i, m) in old.iter().enumerate() {
+            assert_eq!(m.to_string(), new[i].to_string(), "turn {n}: message {i} (system first) changed");
+        }
+    }
+}
