@@ -166,7 +166,7 @@ export function App() {
       {error ? <div className="error banner" role="alert">{error} <button type="button" className="link" onClick={() => setError(null)}>Dismiss</button></div> : null}
       {note ? <div className="note banner" role="status" data-testid="app-note">{note} <button type="button" className="link" onClick={() => setNote(null)}>Dismiss</button></div> : null}
       {unconfigured ? (
-        <FirstRun backend={backend} onConfigured={setSettings} onAddProvider={() => setPanel({ start: newForm() })} />
+        <FirstRun backend={backend} onConfigured={setSettings} onAddProvider={() => setPanel({ start: newForm() })} builtIn={settings.built_in_models ? <BetterModel backend={backend} onLanded={reloadSettings} /> : null} />
       ) : selected ? (
         <ChatView key={selected} backend={backend} id={selected} settings={settings} onActivity={refresh} openMessage={opening?.context === selected ? opening : null} onOpenContext={setSelected} />
       ) : (
@@ -179,10 +179,10 @@ export function App() {
               For real work, add a provider in Settings (OpenAI, Anthropic, Gemini, or a local server such as Ollama).
             </span>
           ) : null}
-          {settings && settings.providers.length === 0 ? <BetterModel backend={backend} onLanded={reloadSettings} /> : null}
+          {settings?.built_in_models && settings.providers.length === 0 ? <BetterModel backend={backend} onLanded={reloadSettings} /> : null}
         </p>
       )}
-      <DownloadsNotice backend={backend} onLanded={reloadSettings} />
+      {settings?.built_in_models ? <DownloadsNotice backend={backend} onLanded={reloadSettings} /> : null}
       {help ? <HelpSheet onClose={() => setHelp(false)} /> : null}
       {panel && settings ? (
         <SettingsPanel backend={backend} settings={settings} start={panel.start} onChange={setSettings} onClose={() => setPanel(null)} />

@@ -52,6 +52,10 @@ pub struct SettingsView {
     /// What answers when no provider is configured (e.g. "built-in echo"),
     /// or `None`: then a message fails until a provider is added.
     pub fallback: Option<String>,
+    /// This Braid keeps built-in models (a shelf to manage, a hub to
+    /// download from); not when started with a model server or the echo.
+    #[serde(default)]
+    pub built_in_models: bool,
 }
 
 /// What to do with a provider's key when saving it.

@@ -129,6 +129,7 @@ impl Providers {
             providers: inner.settings.providers.iter().map(|p| self.provider_view(p)).collect(),
             default_provider: inner.settings.default_provider.clone(),
             fallback: self.fallback().as_ref().map(|f| f.label.clone()),
+            built_in_models: self.local.is_some(),
         }
     }
 

@@ -944,7 +944,12 @@ export type SettingsView = { providers: Array<ProviderView>, default_provider: s
  * What answers when no provider is configured (e.g. "built-in echo"),
  * or `None`: then a message fails until a provider is added.
  */
-fallback: string | null, };
+fallback: string | null, 
+/**
+ * This Braid keeps built-in models (a shelf to manage, a hub to
+ * download from); not when started with a model server or the echo.
+ */
+built_in_models: boolean, };
 
 export type KeyChange = { "action": "keep" } | { "action": "set", key: string, } | { "action": "clear" };
 

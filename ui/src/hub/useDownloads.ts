@@ -22,16 +22,19 @@ export function useDownloads(backend: Backend, onLanded?: () => void) {
     setView(v);
   }, []);
   const active = view?.downloads.some(isActive) ?? false;
+  const [unavailable, setUnavailable] = useState(false);
   useEffect(() => {
+    if (unavailable) return;
     let stopped = false;
-    const read = () => backend.listDownloads().then((v) => !stopped && take(v), () => {});
+    // A Braid without built-in models answers with an error: not asked again.
+    const read = () => backend.listDownloads().then((v) => !stopped && take(v), () => !stopped && setUnavailable(true));
     void read();
     const timer = window.setInterval(read, active ? 500 : 3000);
     return () => {
       stopped = true;
       window.clearInterval(timer);
     };
-  }, [backend, take, active]);
+  }, [backend, take, active, unavailable]);
   /** Runs a change and shows its result (or its error). */
   const act = useCallback(
     (change: Promise<DownloadsView>) => {

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useEffect, useState, type ReactNode } from "react";
 import type { Backend } from "../backend/types";
 import type { LocalServer, SettingsView } from "../generated/protocol";
 
@@ -6,11 +6,13 @@ interface Props {
   backend: Backend;
   onConfigured: (view: SettingsView) => void;
   onAddProvider: () => void;
+  /** The offer of a model to download and run inside Braid, where it keeps built-in models. */
+  builtIn?: ReactNode;
 }
 
 /** Shown while no provider is set up: offers the model servers running on
  *  this machine, or the settings form. */
-export function FirstRun({ backend, onConfigured, onAddProvider }: Props) {
+export function FirstRun({ backend, onConfigured, onAddProvider, builtIn }: Props) {
   const [servers, setServers] = useState<LocalServer[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const detect = useCallback(() => {
@@ -44,6 +46,7 @@ export function FirstRun({ backend, onConfigured, onAddProvider }: Props) {
           </li>
         ))}
       </ul>
+      {builtIn ? <p>{builtIn}</p> : null}
       <div className="actions">
         <button type="button" onClick={detect}>Look again</button>
         <button type="button" onClick={onAddProvider}>Add a provider (OpenAI, Anthropic, Gemini, …)</button>
