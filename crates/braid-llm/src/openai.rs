@@ -168,6 +168,9 @@ fn role_name(role: Role) -> &'static str {
 pub struct Decoder {
     stop: Option<StopReason>,
     done: bool,
+    /// Tool calls came in the current form: a legacy `function_call`
+    /// beside them (llama-cpp-python sends both) is the same call.
+    tool_calls: bool,
 }
 
 impl Decoder {
@@ -206,7 +209,9 @@ impl Decoder {
             if let Some(text) = delta.content.filter(|t| !t.is_empty()) {
                 out.push(ProviderEvent::TextDelta(text.into_owned()));
             }
-            for (i, call) in delta.tool_calls.unwrap_or_default().into_iter().enumerate() {
+            let calls = delta.tool_calls.unwrap_or_default();
+            self.tool_calls |= !calls.is_empty();
+            for (i, call) in calls.into_iter().enumerate() {
                 let function = call.function.unwrap_or_default();
                 out.push(ProviderEvent::ToolCallDelta {
                     index: call.index.unwrap_or(i as u32),
@@ -215,8 +220,8 @@ impl Decoder {
                     arguments: function.arguments.map(Cow::into_owned).unwrap_or_default(),
                 });
             }
-            // The legacy form: one call, its name in the first piece.
-            if let Some(f) = delta.function_call {
+            // The legacy form alone: one call, its name in the first piece.
+            if let Some(f) = delta.function_call.filter(|_| !self.tool_calls) {
                 let first = f.name.is_some();
                 out.push(ProviderEvent::ToolCallDelta {
                     index: 0,
@@ -380,6 +385,20 @@ mod tests {
             (response.tool_calls[0].name.as_str(), response.tool_calls[0].arguments.as_str()),
             ("read_file", r#"{"path":"a"}"#)
         );
+
+        // Both forms in one delta (llama-cpp-python): the call once.
+        let mut d = Decoder::default();
+        let mut out = Vec::new();
+        let both = r#"{"choices":[{"delta":{"tool_calls":[{"index":0,"id":"c1","function":{"name":"f","arguments":"{}"}}],"function_call":{"name":"f","arguments":"{}"}}}]}"#;
+        d.decode("t", &event(both), &mut out).unwrap();
+        d.decode(
+            "t",
+            &event(r#"{"choices":[{"delta":{"function_call":{"arguments":""}},"finish_reason":"tool_calls"}]}"#),
+            &mut out,
+        )
+        .unwrap();
+        let calls = out.iter().filter(|e| matches!(e, ProviderEvent::ToolCallDelta { .. })).count();
+        assert_eq!(calls, 1, "{out:?}");
 
         let body = json!({"choices":[{"message":{"content":null,"function_call":{"name":"read_file","arguments":"{}"}},"finish_reason":"function_call"}]});
         let events = decode_whole("t", &body).unwrap();
