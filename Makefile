@@ -13,7 +13,7 @@ TARGET_DIR := $(or $(CARGO_TARGET_DIR),$(CURDIR)/target)
 ## `cargo test` by hand rebuilds only our crates.
 LINTED_CARGO := RUSTC_WORKSPACE_WRAPPER=clippy-driver CLIPPY_ARGS=-D__CLIPPY_HACKERY__warnings__CLIPPY_HACKERY__ $(CARGO)
 
-.PHONY: deps ui mcp-servers peer-setup build build-json run serve desktop chat test test-rust test-ui dist dist-check fmt lint generate bench bench-checkpoint bench-codebase bench-ui bench-ipc bench-ttft bench-first-answer clean
+.PHONY: deps ui mcp-servers peer-setup build build-json run serve desktop chat test test-rust test-ui dist dist-check fmt lint generate bench bench-checkpoint bench-codebase bench-ui bench-ipc bench-ttft bench-first-answer bench-download clean
 
 deps:
 	@./scripts/install-deps.sh
@@ -170,6 +170,12 @@ bench-first-answer: deps
 	$(CARGO) build --release --locked -p braid-server
 	python3 scripts/first-answer.py --server-bin $(TARGET_DIR)/release/braid-server --runs 3
 	python3 scripts/first-answer.py --server-bin $(TARGET_DIR)/release/braid-server --runs 3 --wait 2
+
+## A model download through Braid (range requests, SHA-256 check) against
+## curl and sha256sum, from the stand-in hub on 127.0.0.1.
+bench-download: deps
+	$(CARGO) test --workspace --locked --no-run -q
+	python3 scripts/download-bench.py --target $(TARGET_DIR)/debug --runs 3
 
 ## The optimised desktop app and its Debian package, by Tauri's bundler
 ## (@tauri-apps/cli from npm), with the starter model inside as a resource:
