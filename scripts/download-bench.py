@@ -30,7 +30,8 @@ import statistics
 import subprocess
 import tempfile
 import time
-import urllib.parse
+
+import braid_server
 
 TOKEN = "download-bench-token-0123456789abcdef"
 HEADERS = {"Authorization": f"Bearer {TOKEN}", "Content-Type": "application/json"}
@@ -50,15 +51,8 @@ def call(port, body):
 
 def braid(server, hub_url, size):
     with tempfile.TemporaryDirectory() as data:
-        env = dict(os.environ, BRAID_SERVER_TOKEN=TOKEN, BRAID_NO_KEYCHAIN="1", HF_ENDPOINT=hub_url)
-        args = [server, "--bind", "127.0.0.1:0", "--db", os.path.join(data, "braid.db")]
-        p = subprocess.Popen(args, env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, cwd=data)
+        p, port = braid_server.start(server, data, TOKEN, {"HF_ENDPOINT": hub_url})
         try:
-            port = None
-            for line in p.stdout:
-                if "running at" in line:
-                    port = urllib.parse.urlparse(line.split("running at", 1)[1].strip()).port
-                    break
             t0 = time.perf_counter()
             call(port, {"type": "download_model", "repo": REPO, "file": FILE, "use_when_done": False})
             while True:

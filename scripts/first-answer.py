@@ -33,7 +33,8 @@ import statistics
 import subprocess
 import tempfile
 import time
-import urllib.parse
+
+import braid_server
 
 TOKEN = "first-answer-token-0123456789abcdef"
 QUESTION = "What is the capital of France?"
@@ -65,18 +66,9 @@ def one_run(binary, starter, tools, threads, limit, wait):
         if threads:
             with open(os.path.join(models, "settings.json"), "w") as f:
                 json.dump({"context": 4096, "threads": threads}, f)
-        env = dict(os.environ, BRAID_SERVER_TOKEN=TOKEN, BRAID_NO_KEYCHAIN="1")
-        args = [binary, "--bind", "127.0.0.1:0", "--db", os.path.join(data, "braid.db")]
         t0 = time.perf_counter()
-        p = subprocess.Popen(args, env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, cwd=data)
+        p, port = braid_server.start(binary, data, TOKEN)
         try:
-            port = None
-            for line in p.stdout:
-                if "running at" in line:
-                    port = urllib.parse.urlparse(line.split("running at", 1)[1].strip()).port
-                    break
-            if port is None:
-                raise RuntimeError("braid-server did not start")
             ready = time.perf_counter() - t0
             if wait:
                 # The user reads the page and types: the model gets ready
