@@ -174,8 +174,13 @@ pub fn memory_of(shape: &Shape, context: u32, available: Option<u64>) -> braid_p
 
 /// Memory free for a new program (`MemAvailable`), where the system says.
 pub fn available_memory() -> Option<u64> {
+    meminfo("MemAvailable:")
+}
+
+/// A `/proc/meminfo` figure (`key` with its colon), in bytes.
+pub fn meminfo(key: &str) -> Option<u64> {
     let text = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let line = text.lines().find(|l| l.starts_with(key))?;
     let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
     Some(kb * 1024)
 }

@@ -216,7 +216,8 @@ pub fn is_single_gguf(path: &str) -> bool {
 
 /// "Q4_K_M" from "Qwen2.5-1.5B-Instruct-Q4_K_M.gguf".
 pub fn quant(path: &str) -> Option<String> {
-    let stem = path.rsplit('/').next()?.strip_suffix(".gguf").or_else(|| path.strip_suffix(".GGUF"))?;
+    let name = path.rsplit('/').next()?;
+    let stem = name.get(..name.len().checked_sub(5)?).filter(|_| name.to_ascii_lowercase().ends_with(".gguf"))?;
     stem.rsplit(['-', '.']).find_map(|t| {
         let up = t.to_ascii_uppercase();
         let is = (up.starts_with('Q') || up.starts_with("IQ")) && up.chars().any(|c| c.is_ascii_digit())

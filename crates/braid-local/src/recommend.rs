@@ -107,12 +107,8 @@ pub fn recommend(machine: &MachineShape, on_shelf: impl Fn(&str) -> bool) -> Vec
 
 /// This machine: its memory, cores and a GPU's memory where one is found.
 pub fn this_machine() -> MachineShape {
-    let meminfo = std::fs::read_to_string("/proc/meminfo").unwrap_or_default();
-    let kb = |key: &str| {
-        meminfo.lines().find(|l| l.starts_with(key)).and_then(|l| l.split_whitespace().nth(1)?.parse::<u64>().ok())
-    };
     MachineShape {
-        memory: kb("MemTotal:").unwrap_or(0) * 1024,
+        memory: gguf::meminfo("MemTotal:").unwrap_or(0),
         available: gguf::available_memory().unwrap_or(0),
         cores: crate::models::cores(),
         gpu_memory: gpu_memory(),
