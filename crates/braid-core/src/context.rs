@@ -11,6 +11,7 @@
 //! title is still the default, what a pin changes — is decided here.
 
 mod branches;
+mod compaction;
 mod meta;
 mod rewind;
 
@@ -25,6 +26,7 @@ use braid_protocol::{
 };
 
 pub use branches::{BranchEdit, MessageOp};
+pub use compaction::WindowOp;
 pub use meta::{ContextMeta, MetaChange, TITLE_MAX_CHARS};
 pub use rewind::Restored;
 

@@ -182,7 +182,8 @@ pub fn plan(request: &PreparedRequest, system_tokens: u32, tools_tokens: u32, se
     let all = if estimated { (all as f64 * settings.estimate_ratio) as u64 } else { all };
     let total = all + u64::from(budget.system + budget.tools + budget.reserved_output);
     let limit = u64::from(budget.window) * u64::from(settings.summarize_at_percent) / 100;
-    if total >= limit && settings.may_summarize {
+    // 0: the user summarises when they choose (`/compact`).
+    if settings.summarize_at_percent > 0 && total >= limit && settings.may_summarize {
         // Within what the summariser itself can read.
         let readable = budget.window.saturating_sub(SUMMARY_OUTPUT + 600).max(256);
         let batch = optimize::summary_batch(&counted, optimize::keep_last(settings.strategy), readable);

@@ -232,6 +232,7 @@ fn label(body: &MessageType, names: &HashMap<&BranchId, &str>) -> String {
             ControlKind::Notice { text, .. } => text.chars().take(60).collect(),
             ControlKind::Merge { record } => format!("merged {} ({})", record.source_name, record.strategy.as_str()),
             ControlKind::MergeUndone { .. } => "merge undone".to_owned(),
+            ControlKind::SummaryUndone { .. } => "summary undone".to_owned(),
             ControlKind::FilesRestored { undoes: Some(_), .. } => "file restore undone".to_owned(),
             ControlKind::FilesRestored { files, changes_of: Some(_), .. } => format!("changes undone in {files} files"),
             ControlKind::FilesRestored { files, .. } => format!("{files} files restored"),

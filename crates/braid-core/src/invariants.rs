@@ -18,7 +18,12 @@ fn fail<T>(text: String) -> Result<T, Violation> {
 /// The machine's own data agrees with its state.
 pub fn check_state(s: &ContextState) -> Result<(), Violation> {
     let kind = s.status.kind();
-    let wants_request = is_request_phase(kind) || kind == StatusKind::RetryingLlmRequest;
+    // A summary the user asked for is made outside any turn.
+    let compacting = s.book.compaction.is_some();
+    if compacting && kind != StatusKind::Summarizing {
+        return fail(format!("{kind:?} while a summary the user asked for is being made"));
+    }
+    let wants_request = (is_request_phase(kind) && !compacting) || kind == StatusKind::RetryingLlmRequest;
     if wants_request != s.request.is_some() {
         return fail(format!("{kind:?} with request {:?}", s.request));
     }

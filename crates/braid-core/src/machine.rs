@@ -11,6 +11,8 @@
 mod backoff;
 mod bookkeeping;
 mod branches;
+mod breakdown;
+mod compact;
 mod control;
 mod effects;
 mod events;
@@ -37,6 +39,8 @@ use std::collections::VecDeque;
 
 pub use backoff::retry_delay_ms;
 pub use bookkeeping::{Bookkeeping, TurnFacts};
+pub use breakdown::breakdown;
+pub use compact::{Compaction, MAX_INSTRUCTIONS};
 pub use effects::Effect;
 pub use events::{Event, Reply};
 pub use settings::tool_use;
@@ -58,7 +62,7 @@ pub struct MachineConfig {
     #[serde(default)]
     pub tools: ToolSettings,
     /// Past this share of the window (percent), older messages are
-    /// summarised before the request is sent.
+    /// summarised before the request is sent; 0: only when the user asks.
     #[serde(default = "default_summarize_at")]
     pub summarize_at_percent: u8,
     /// How the conversation is fitted into the model's window.
@@ -71,6 +75,12 @@ pub struct MachineConfig {
     /// ahead of older messages while they fit.
     #[serde(default)]
     pub kept: std::collections::BTreeSet<MessageId>,
+    /// Tool groups the user stopped offering here ([`crate::tool_need::ToolGroup::key`]).
+    #[serde(default, skip_serializing_if = "std::collections::BTreeSet::is_empty")]
+    pub dropped_tools: std::collections::BTreeSet<String>,
+    /// Messages the user left out of what is sent (still stored).
+    #[serde(default, skip_serializing_if = "std::collections::BTreeSet::is_empty")]
+    pub left_out: std::collections::BTreeSet<MessageId>,
     /// A team conversation's members and task (DESIGN.md §8).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub team: Option<braid_protocol::Team>,
@@ -92,6 +102,8 @@ impl Default for MachineConfig {
             context: ContextStrategy::default(),
             generation: GenerationSettings::default(),
             kept: std::collections::BTreeSet::new(),
+            dropped_tools: std::collections::BTreeSet::new(),
+            left_out: std::collections::BTreeSet::new(),
             team: None,
             child: None,
         }

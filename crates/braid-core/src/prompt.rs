@@ -3,8 +3,10 @@
 //! summary replaced older messages, the summary stands in their place,
 //! followed by the files the model had read, so it keeps its working set.
 
+mod summaries;
 mod system;
 
+pub use summaries::{compact_batch, standing_summaries, CompactError};
 pub use system::{parts, tool_examples, PromptFacts, BASE_PROMPT, PLANNER_INSTRUCTIONS, UNTRUSTED_RULE};
 
 use crate::conversation::Conversation;
@@ -17,26 +19,25 @@ pub const REATTACH_TOKENS: u32 = 1_000;
 /// The latest summary on the active branch: it stands for the messages it
 /// replaced, and fitting keeps it before any older message.
 pub fn latest_summary(conversation: &Conversation) -> Option<MessageId> {
-    latest_summary_message(conversation).map(|(id, ..)| id)
+    summaries::latest(conversation).map(|s| s.id)
 }
 
 /// The messages of the active branch that go to the model, in order.
 pub fn request_messages(conversation: &Conversation) -> Vec<Message> {
     let active: Vec<&Message> = conversation.active_messages().collect();
-    // The latest summary covers what earlier ones did.
-    let summary = active.iter().rev().find_map(|m| match &m.body {
-        MessageType::SystemControl { control: ControlKind::Summary { text, replaces } } => Some((*m, text, replaces)),
-        _ => None,
-    });
-    let replaced: HashSet<MessageId> = summary.map(|s| s.2.iter().copied().collect()).unwrap_or_default();
+    let standing: Vec<(summaries::Summary, HashSet<MessageId>)> =
+        summaries::standing(&active).into_iter().map(|s| (s, s.replaces.iter().copied().collect())).collect();
+    let replaced: HashSet<MessageId> = standing.iter().flat_map(|(_, own)| own.iter().copied()).collect();
     let undone = crate::merge::undone(conversation);
+    let mut placed: HashSet<MessageId> = HashSet::new();
     let mut out = Vec::with_capacity(active.len());
-    let mut placed = false;
     for m in &active {
         if replaced.contains(&m.id) {
-            if let (false, Some((s, text, replaces))) = (placed, summary) {
-                out.push(summary_message(s, text, replaces.len(), &active, &replaced));
-                placed = true;
+            // Each summary stands where the earliest message it replaced was.
+            for (s, own) in &standing {
+                if own.contains(&m.id) && placed.insert(s.id) {
+                    out.push(summary_message(s.message, s.text, s.replaces.len(), &active, own));
+                }
             }
             continue;
         }
@@ -138,6 +139,15 @@ without it. Keep: the user's task and goals, decisions made and why, open items 
 and paths in play, and facts that later steps depend on. Write plain sentences and short lists, at most \
 300 words. Do not answer the conversation; only summarise it.";
 
+/// The summariser's instructions, with what the user asked it to keep
+/// (`/compact keep the numbers`).
+pub fn summary_instructions(user: Option<&str>) -> String {
+    match user.map(str::trim).filter(|u| !u.is_empty()) {
+        None => SUMMARY_INSTRUCTIONS.to_owned(),
+        Some(u) => format!("{SUMMARY_INSTRUCTIONS}\n\nThe user asks that the summary also keep this: {u}"),
+    }
+}
+
 /// For the merge card: what a branch found, for the branch it merges into.
 pub const MERGE_SUMMARY_INSTRUCTIONS: &str = "The conversation below is a branch of a larger conversation, explored on its own since it parted from the main line. Summarise what it found, so the main line can use it: the decisions made and why, the results (what worked, what did not, figures), and the files touched and how. Write plain sentences and short lists, at most 200 words. Do not answer the conversation; only summarise it.";
 
@@ -146,34 +156,22 @@ pub const MERGE_SUMMARY_INSTRUCTIONS: &str = "The conversation below is a branch
 /// it replaced: when it is in the batch, its text is folded in and its
 /// messages are replaced again, so one summary always covers all before it.
 pub fn summary_job(conversation: &Conversation, batch: &[MessageId]) -> (Vec<MessageId>, String) {
-    let mut replaces: Vec<MessageId> = Vec::new();
-    let mut prior_text = None;
-    if let Some((id, text, earlier)) = latest_summary_message(conversation) {
-        if batch.contains(&id) {
-            replaces.extend_from_slice(earlier);
-            prior_text = Some(text);
-        }
-    }
     let wanted: HashSet<MessageId> = batch.iter().copied().collect();
+    let active: Vec<&Message> = conversation.active_messages().collect();
+    let mut replaces: Vec<MessageId> = Vec::new();
+    let mut prior: Vec<&str> = Vec::new();
+    // Oldest first, so the summariser reads them in order.
+    for s in summaries::standing(&active).into_iter().rev().filter(|s| wanted.contains(&s.id)) {
+        replaces.extend_from_slice(s.replaces);
+        prior.push(s.text);
+    }
+    let prior_text = (!prior.is_empty()).then(|| prior.join("\n\n"));
     let messages: Vec<&Message> = conversation
         .active_messages()
         .filter(|m| wanted.contains(&m.id) && !matches!(m.body, MessageType::SystemControl { .. }))
         .collect();
     replaces.extend(messages.iter().map(|m| m.id));
-    (replaces, summary_input(prior_text, &messages))
-}
-
-/// The last summary on the active branch: its id, text and what it replaced.
-fn latest_summary_message(conversation: &Conversation) -> Option<(MessageId, &str, &[MessageId])> {
-    conversation
-        .active_messages()
-        .filter_map(|m| match &m.body {
-            MessageType::SystemControl { control: ControlKind::Summary { text, replaces } } => {
-                Some((m.id, text.as_str(), replaces.as_slice()))
-            }
-            _ => None,
-        })
-        .last()
+    (replaces, summary_input(prior_text.as_deref(), &messages))
 }
 
 /// The batch of messages as one transcript for the summariser (tool calls

@@ -121,6 +121,10 @@ pub fn recover(
     if state.config.child.is_some() && !idle {
         detail.push("This sub-agent was interrupted by the restart; its parent gets that as its result.".to_owned());
     }
+    // A summary the user asked for is asked again by the user.
+    if state.book.compaction.is_some() {
+        detail.push("The summary you asked for was not finished; nothing was replaced.".to_owned());
+    }
     let control =
         ControlKind::Recovery { interrupted_state: format!("{:?}", state.status.kind()), detail: detail.join("\n") };
     added.push(new(alloc(), MessageType::SystemControl { control }));
@@ -130,6 +134,7 @@ pub fn recover(
     next.pending = None;
     next.round = None;
     next.rereading = None;
+    next.book.compaction = None;
     next.queue.clear();
     next.route = Default::default();
     next.agents = None;

@@ -47,6 +47,44 @@ pub fn group_of(tool: &ToolSpec) -> ToolGroup {
     }
 }
 
+impl ToolGroup {
+    /// Its name in settings and commands: `files`, `commands`, `codebase`,
+    /// `agents`, `mcp:NAME` (the MCP results reader goes with its server).
+    pub fn key(&self) -> String {
+        match self {
+            ToolGroup::Files => "files".to_owned(),
+            ToolGroup::Commands => "commands".to_owned(),
+            ToolGroup::Codebase => "codebase".to_owned(),
+            ToolGroup::Agents => "agents".to_owned(),
+            ToolGroup::Mcp(server) => format!("mcp:{server}"),
+            ToolGroup::McpResults => "mcp-results".to_owned(),
+        }
+    }
+
+    /// Its name for people.
+    pub fn label(&self) -> String {
+        match self {
+            ToolGroup::Files => "Files".to_owned(),
+            ToolGroup::Commands => "Commands".to_owned(),
+            ToolGroup::Codebase => "Code search".to_owned(),
+            ToolGroup::Agents => "Sub-agents and team".to_owned(),
+            ToolGroup::Mcp(server) => format!("MCP: {server}"),
+            ToolGroup::McpResults => "MCP results".to_owned(),
+        }
+    }
+}
+
+/// Whether `key` names a group ([`ToolGroup::key`]).
+pub fn is_group_key(key: &str) -> bool {
+    matches!(key, "files" | "commands" | "codebase" | "agents" | "mcp-results")
+        || key.strip_prefix("mcp:").is_some_and(|s| !s.trim().is_empty())
+}
+
+/// Whether the user stopped offering this tool in the conversation.
+pub fn dropped(tool: &ToolSpec, dropped: &BTreeSet<String>) -> bool {
+    !dropped.is_empty() && dropped.contains(&group_of(tool).key())
+}
+
 /// Words that call for a group (`*`: any word starting so). Plain
 /// requests ("write a poem", "find the derivative") call for none: a group
 /// offered for nothing costs a small model its window and a stray call,

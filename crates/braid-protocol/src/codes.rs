@@ -80,6 +80,10 @@ pub enum NoticeCode {
     LoopDetected,
     Summarized,
     SummaryFailed,
+    /// A summary asked for with a preview waits for approval.
+    SummaryPreview,
+    /// A summary was taken back or edited.
+    SummaryChanged,
     ContextTrimmed,
     /// The server streams nothing when tools are offered: this answer was
     /// asked for in one piece.

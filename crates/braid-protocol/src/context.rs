@@ -121,6 +121,16 @@ pub struct ContextSnapshot {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub child: Option<crate::ChildOf>,
+    /// Tool groups the user stopped offering in this conversation.
+    #[serde(default)]
+    pub dropped_tools: Vec<String>,
+    /// Messages the user left out of what is sent.
+    #[serde(default)]
+    pub left_out: Vec<MessageId>,
+    /// A summary made on request, waiting for approval.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub summary_preview: Option<crate::SummaryPreview>,
 }
 
 /// The window as the last request used it (local counts, before sending).

@@ -7,6 +7,7 @@
 //! machine live in `braid-core`, which uses these types as its vocabulary so
 //! that the UI and the core can never drift apart.
 
+pub mod breakdown;
 pub mod checkpoint;
 pub mod codebase;
 pub mod codes;
@@ -34,6 +35,9 @@ pub mod tools;
 pub mod typescript;
 pub mod workflow;
 
+pub use breakdown::{
+    BreakdownAction, BreakdownCategory, BreakdownItem, BreakdownPart, CompactScope, ContextBreakdown, SummaryPreview,
+};
 pub use checkpoint::{
     ChangeAuthor, ChangeCount, ChangeHunk, ChangedFile, Checkpoint, CheckpointStorage, ContentHash, FileChange,
     FileDelta, FileKind, FileVersion, LineCount, RestoreTarget, RewindAction, RewindFile, RewindOutcome, RewindPreview,

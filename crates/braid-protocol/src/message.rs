@@ -197,6 +197,11 @@ pub enum ControlKind {
     MergeUndone {
         merge: MessageId,
     },
+    /// The summary `summary` was taken back: the messages it stood for
+    /// are sent again.
+    SummaryUndone {
+        summary: MessageId,
+    },
     /// A workflow ran: `message` is the prompt it filled in and sent; the
     /// outcome is written when the turn ends.
     Workflow {

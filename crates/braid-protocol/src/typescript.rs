@@ -206,6 +206,13 @@ pub fn generate() -> String {
     decl::<crate::DownloadState>(&cfg, &mut out);
     decl::<crate::Download>(&cfg, &mut out);
     decl::<crate::DownloadsView>(&cfg, &mut out);
+    decl::<crate::ContextBreakdown>(&cfg, &mut out);
+    decl::<crate::BreakdownPart>(&cfg, &mut out);
+    decl::<crate::BreakdownCategory>(&cfg, &mut out);
+    decl::<crate::BreakdownItem>(&cfg, &mut out);
+    decl::<crate::BreakdownAction>(&cfg, &mut out);
+    decl::<crate::CompactScope>(&cfg, &mut out);
+    decl::<crate::SummaryPreview>(&cfg, &mut out);
     decl::<StoredImage>(&cfg, &mut out);
     decl::<ImageAttachment>(&cfg, &mut out);
     decl::<ImageData>(&cfg, &mut out);

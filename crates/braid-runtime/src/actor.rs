@@ -20,6 +20,7 @@ mod sent;
 mod subagents;
 mod team;
 mod title;
+mod window;
 mod work;
 
 use crate::mailbox::{Input, Mailbox};
@@ -209,6 +210,12 @@ impl ContextActor {
                 let step = self.ctx.message_op(message_id, op, clock::now());
                 let _ = answer.send(self.carry_out(step).unwrap_or(Ok(Reply::Done)));
             }
+            Input::Breakdown { draft, answer } => {
+                let _ = answer.send(self.breakdown(&draft));
+            }
+            Input::Window { op, answer } => {
+                let _ = answer.send(self.window_op(op));
+            }
             Input::Shutdown { answer } => {
                 self.apply(Event::Cancel);
                 self.stop_tasks();
@@ -324,7 +331,9 @@ impl ContextActor {
                 Effect::CancelRetry { request_id } => self.cancel_retry(request_id),
                 Effect::RunTool { call, .. } => self.run_tool(call),
                 Effect::KillTool { call_id } => self.kill_tool(&call_id),
-                Effect::Summarize { request_id, replaces } => self.start_summary(request_id, replaces),
+                Effect::Summarize { request_id, replaces, instructions } => {
+                    self.start_summary(request_id, replaces, instructions)
+                }
                 e @ (Effect::SpawnAgents { .. } | Effect::StopSubAgents { .. } | Effect::ChildEnded { .. }) => {
                     self.sub_agent_effect(e)
                 }

@@ -236,6 +236,36 @@ impl Handlers for Runtime {
     ) -> Answer<()> {
         Runtime::set_context_strategy(self, &context_id, strategy, summarize_at_percent).await
     }
+    async fn context_breakdown(&self, context_id: ContextId, draft: String) -> Answer<ContextBreakdown> {
+        Runtime::context_breakdown(self, &context_id, draft).await
+    }
+    async fn compact_context(
+        &self,
+        context_id: ContextId,
+        instructions: Option<String>,
+        scope: CompactScope,
+        preview: bool,
+    ) -> Answer<()> {
+        Runtime::compact_context(self, &context_id, instructions, scope, preview).await
+    }
+    async fn apply_summary(&self, context_id: ContextId, text: Option<String>) -> Answer<()> {
+        Runtime::apply_summary(self, &context_id, text).await
+    }
+    async fn discard_summary(&self, context_id: ContextId) -> Answer<()> {
+        Runtime::discard_summary(self, &context_id).await
+    }
+    async fn edit_summary(&self, context_id: ContextId, message_id: MessageId, text: String) -> Answer<()> {
+        Runtime::edit_summary(self, &context_id, message_id, text).await
+    }
+    async fn undo_summary(&self, context_id: ContextId, message_id: MessageId) -> Answer<()> {
+        Runtime::undo_summary(self, &context_id, message_id).await
+    }
+    async fn set_tool_group(&self, context_id: ContextId, group: String, offered: bool) -> Answer<()> {
+        Runtime::set_tool_group(self, &context_id, group, offered).await
+    }
+    async fn leave_out_of_context(&self, context_id: ContextId, message_id: MessageId, out: bool) -> Answer<()> {
+        Runtime::leave_out_of_context(self, &context_id, message_id, out).await
+    }
     async fn set_team(&self, context_id: ContextId, team: Option<Team>) -> Answer<TeamView> {
         Runtime::set_team(self, &context_id, team).await
     }

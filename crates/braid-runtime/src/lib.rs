@@ -57,6 +57,7 @@ mod tool_settings;
 mod tool_task;
 mod transfer;
 mod watch;
+mod window;
 mod workflows;
 mod workspace;
 

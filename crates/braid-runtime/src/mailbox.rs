@@ -86,6 +86,17 @@ pub enum Input {
         op: MessageOp,
         answer: Answer<Reply>,
     },
+    /// The next request, part by part, with `draft` as its newest message.
+    Breakdown {
+        draft: String,
+        answer: Answer<braid_protocol::ContextBreakdown>,
+    },
+    /// A summary asked for, approved, edited or taken back; a message or
+    /// a tool group left out.
+    Window {
+        op: braid_core::context::WindowOp,
+        answer: Answer<Reply>,
+    },
     /// Stop everything in flight and end the task.
     Shutdown {
         answer: oneshot::Sender<()>,

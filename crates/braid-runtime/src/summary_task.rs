@@ -14,6 +14,8 @@ pub struct SummaryJob {
     pub replaces: Vec<MessageId>,
     pub input: String,
     pub max_tokens: u32,
+    /// What the user asked the summary to keep.
+    pub instructions: Option<String>,
 }
 
 /// One request for a summary, not streamed to anyone: its text, or why
@@ -46,8 +48,8 @@ pub async fn complete(
 
 pub fn spawn(job: SummaryJob, reports: Reports) -> tokio::task::JoinHandle<()> {
     tokio::spawn(async move {
-        let instructions = braid_core::prompt::SUMMARY_INSTRUCTIONS;
-        let done = complete(job.provider, job.model, instructions, job.input, job.max_tokens).await;
+        let instructions = braid_core::prompt::summary_instructions(job.instructions.as_deref());
+        let done = complete(job.provider, job.model, &instructions, job.input, job.max_tokens).await;
         let event = match done {
             Err(error) => Event::SummaryFailed { request_id: job.request_id, error },
             Ok(text) => Event::SummaryReady { request_id: job.request_id, text, replaces: job.replaces },

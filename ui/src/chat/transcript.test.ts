@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Message } from "../generated/protocol";
 import { textMessage } from "../testing/fixtures";
-import { argsSummary, pendingCalls, rowKeyFor, systemText, transcript } from "./transcript";
+import { argsSummary, pendingCalls, rowKeyFor, standingSummaries, systemText, transcript } from "./transcript";
 
 const request: Message = {
   id: 2, created_at: 0, schema_version: 1,
@@ -73,6 +73,19 @@ describe("summaries in the transcript", () => {
   });
   it("shows every stored message in the full history", () => {
     expect(transcript(all, true).map((i) => i.kind)).toEqual(["text", "tools", "text", "summary"]);
+  });
+  const control = (id: number, c: Extract<Message["body"], { type: "system_control" }>["control"]): Message => ({ id, created_at: 0, schema_version: 1, body: { type: "system_control", control: c } });
+  it("shows the originals again once a summary is taken back", () => {
+    const undone = [...all, control(10, { kind: "summary_undone", summary: 9 })];
+    const items = transcript(undone, false);
+    expect(items.map((i) => i.kind)).toEqual(["text", "tools", "text", "summary", "system"]);
+    expect(items[3]).toMatchObject({ kind: "summary", inForce: false });
+  });
+  it("places a summary made from a later message where that message was, beside an earlier one", () => {
+    const late = control(11, { kind: "summary", text: "Later part.", replaces: [4] });
+    const items = transcript([...all, textMessage(5, "assistant", "ok"), late], false);
+    expect(items.map((i) => (i.kind === "summary" ? i.text : i.kind))).toEqual(["Task: read a.", "Later part.", "text"]);
+    expect(standingSummaries([...all, late]).map((s) => s.id)).toEqual([11, 9]);
   });
 });
 

@@ -12,7 +12,7 @@ export interface ToolView {
 
 export type Item =
   | { key: string; kind: "text"; role: "user" | "assistant" | "system"; text: string; cut?: boolean; stopped?: boolean; speed?: AnswerSpeed; author?: string }
-  | { key: string; kind: "summary"; count: number; text: string }
+  | { key: string; kind: "summary"; id: number; count: number; text: string; inForce: boolean }
   | { key: string; kind: "file"; label: string; content: string | null; error: string | null }
   | { key: string; kind: "tools"; text: string | null; tools: ToolView[] }
   | { key: string; kind: "system"; text: string; retry?: boolean }
@@ -40,6 +40,7 @@ export function systemText(m: Message): string {
     case "notice": return c.text;
     case "merge": return `Merged ${c.record.source_name} (${c.record.strategy.replace("_", "-")})`;
     case "merge_undone": return "Merge undone";
+    case "summary_undone": return "Summary taken back: its messages are sent again";
     case "files_restored": return c.undoes ? `File restore undone: ${c.files} files` : c.changes_of ? `Changes undone: ${c.files} files` : `Files restored: ${c.files}`;
     case "workflow": {
       const args = Object.entries(c.arguments).map(([k, v]) => `${k}=${v}`).join(", ");
@@ -56,17 +57,56 @@ export function systemText(m: Message): string {
   }
 }
 
+interface Summary {
+  id: number;
+  text: string;
+  replaces: number[];
+}
+
+/** The summaries in force, newest first, as the core decides what is sent
+ *  (`prompt/summaries.rs`): not taken back, and not wholly covered by a
+ *  newer one. */
+export function standingSummaries(messages: Message[]): Summary[] {
+  const undone = new Set<number>();
+  for (const m of messages) if (m.body.type === "system_control" && m.body.control.kind === "summary_undone") undone.add(m.body.control.summary);
+  const covered = new Set<number>();
+  const out: Summary[] = [];
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i];
+    if (m.body.type !== "system_control" || m.body.control.kind !== "summary" || undone.has(m.id)) continue;
+    const { text, replaces } = m.body.control;
+    if (replaces.length === 0 || replaces.every((id) => covered.has(id))) continue;
+    for (const id of replaces) covered.add(id);
+    out.push({ id: m.id, text, replaces });
+  }
+  return out;
+}
+
 /** With `full`, every stored message; otherwise the latest summary stands
  *  where the messages it replaced were (they stay stored). */
 export function transcript(messages: Message[], full = true): Item[] {
-  let summary: { id: number; text: string; replaces: Set<number> } | null = null;
-  for (const m of messages) {
-    if (m.body.type === "system_control" && m.body.control.kind === "summary") {
-      summary = { id: m.id, text: m.body.control.text, replaces: new Set(m.body.control.replaces) };
+  const standing = standingSummaries(messages);
+  // Where each summary in force stands in the summarised view: at the
+  // first message it replaced.
+  const placeAt = new Map<number, Summary[]>();
+  const replaced = new Set<number>();
+  const owners = new Map<number, Summary[]>();
+  for (const s of standing) {
+    for (const id of s.replaces) {
+      replaced.add(id);
+      owners.set(id, [...(owners.get(id) ?? []), s]);
     }
   }
-  const summaryItem = (s: NonNullable<typeof summary>): Item => ({ key: `m${s.id}`, kind: "summary", count: s.replaces.size, text: s.text });
-  let placed = false;
+  const placedSummaries = new Set<number>();
+  for (const m of messages) {
+    for (const s of owners.get(m.id) ?? []) {
+      if (placedSummaries.has(s.id)) continue;
+      placedSummaries.add(s.id);
+      placeAt.set(m.id, [...(placeAt.get(m.id) ?? []), s]);
+    }
+  }
+  const inForce = new Set(standing.map((s) => s.id));
+  const summaryItem = (s: Summary): Item => ({ key: `m${s.id}`, kind: "summary", id: s.id, count: s.replaces.length, text: s.text, inForce: true });
   const results = new Map<string, ToolView["result"]>();
   for (const m of messages) if (m.body.type === "tool_result") results.set(m.body.request_id, m.body);
   const paired = new Set<string>();
@@ -78,20 +118,14 @@ export function transcript(messages: Message[], full = true): Item[] {
   for (const m of messages) {
     const key = `m${m.id}`;
     const b = m.body;
-    if (summary && !full) {
-      if (summary.replaces.has(m.id)) {
-        if (!placed) items.push(summaryItem(summary));
-        placed = true;
-        continue;
-      }
-      if (m.id === summary.id) {
-        if (!placed) items.push(summaryItem(summary));
-        placed = true;
-        continue;
-      }
+    if (!full && replaced.has(m.id)) {
+      for (const s of placeAt.get(m.id) ?? []) items.push(summaryItem(s));
+      continue;
     }
     if (b.type === "system_control" && b.control.kind === "summary") {
-      items.push({ key, kind: "summary", count: b.control.replaces.length, text: b.control.text });
+      // In the summarised view a summary in force stands where its
+      // messages were; in the full history each is a card where it was made.
+      if (full || !inForce.has(m.id)) items.push({ key, kind: "summary", id: m.id, count: b.control.replaces.length, text: b.control.text, inForce: inForce.has(m.id) });
       continue;
     }
     switch (b.type) {

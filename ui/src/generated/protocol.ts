@@ -4,7 +4,7 @@ export type CallId = string;
 
 export type FailureCode = "network" | "stream_cut" | "empty_response" | "rate_limited" | "server_error" | "auth" | "context_length_exceeded" | "context_too_large" | "bad_request" | "protocol" | "no_provider" | "image_unreadable" | "storage_failed" | "storage" | "agent_failed" | "other";
 
-export type NoticeCode = "agent_busy" | "invalid_input" | "not_found" | "storage" | "provider" | "invalid_state" | "internal" | "message_not_added" | "cancelled" | "interrupted" | "interrupting" | "empty_response" | "answer_cut" | "usage_unreported" | "file_changed" | "image_read" | "image_failed" | "ocr_used" | "loop_limit" | "loop_detected" | "summarized" | "summary_failed" | "context_trimmed" | "streaming_unavailable" | "titled" | "tools_left_out" | "team_task_cut" | "agent_failed" | "team_unknown_member" | "team_paused" | "team_limit" | "sub_agent_grace" | "secrets_hidden" | "workspace_copy" | "network" | "stream_cut" | "rate_limited" | "server_error" | "auth" | "context_length_exceeded" | "context_too_large" | "bad_request" | "protocol" | "no_provider" | "image_unreadable" | "storage_failed" | "other";
+export type NoticeCode = "agent_busy" | "invalid_input" | "not_found" | "storage" | "provider" | "invalid_state" | "internal" | "message_not_added" | "cancelled" | "interrupted" | "interrupting" | "empty_response" | "answer_cut" | "usage_unreported" | "file_changed" | "image_read" | "image_failed" | "ocr_used" | "loop_limit" | "loop_detected" | "summarized" | "summary_failed" | "summary_preview" | "summary_changed" | "context_trimmed" | "streaming_unavailable" | "titled" | "tools_left_out" | "team_task_cut" | "agent_failed" | "team_unknown_member" | "team_paused" | "team_limit" | "sub_agent_grace" | "secrets_hidden" | "workspace_copy" | "network" | "stream_cut" | "rate_limited" | "server_error" | "auth" | "context_length_exceeded" | "context_too_large" | "bad_request" | "protocol" | "no_provider" | "image_unreadable" | "storage_failed" | "other";
 
 export type ContextId = string;
 
@@ -315,7 +315,7 @@ used_bytes: number,
  */
 checkpoints: number, };
 
-export type ControlKind = { "kind": "mode_change", mode: string, } | { "kind": "branch_switch", from: BranchId, to: BranchId, } | { "kind": "summary", text: string, replaces: Array<MessageId>, } | { "kind": "recovery", interrupted_state: string, detail: string, } | { "kind": "notice", code: NoticeCode, text: string, } | { "kind": "merge", record: MergeRecord, } | { "kind": "files_restored", to: MessageId, files: number, kept?: Array<string>, undoes?: MessageId | null, changes_of?: MessageId | null, } | { "kind": "merge_undone", merge: MessageId, } | { "kind": "workflow", name: string, arguments: { [key in string]: string }, message: MessageId, outcome: WorkflowOutcome | null, };
+export type ControlKind = { "kind": "mode_change", mode: string, } | { "kind": "branch_switch", from: BranchId, to: BranchId, } | { "kind": "summary", text: string, replaces: Array<MessageId>, } | { "kind": "recovery", interrupted_state: string, detail: string, } | { "kind": "notice", code: NoticeCode, text: string, } | { "kind": "merge", record: MergeRecord, } | { "kind": "files_restored", to: MessageId, files: number, kept?: Array<string>, undoes?: MessageId | null, changes_of?: MessageId | null, } | { "kind": "merge_undone", merge: MessageId, } | { "kind": "summary_undone", summary: MessageId, } | { "kind": "workflow", name: string, arguments: { [key in string]: string }, message: MessageId, outcome: WorkflowOutcome | null, };
 
 export type MessageType = { "type": "text", role: Role, parts: Array<ContentPart>, } | { "type": "image", source: ImageSource, mode: ImageMode, vision_analysis: string | null, recognized_text: string | null, ocr_confidence: number | null, language: string | null, error: string | null, 
 /**
@@ -1167,6 +1167,49 @@ export type DownloadsView = {
  */
 endpoint: string, downloads: Array<Download>, };
 
+export type ContextBreakdown = { model: string, window: number, reserved_output: number, 
+/**
+ * The sum of the parts sent.
+ */
+total: number, parts: Array<BreakdownPart>, 
+/**
+ * Stored messages fitting leaves out to make room, and their tokens.
+ */
+left_out: number, left_out_tokens: number, 
+/**
+ * The user's summary threshold (percent of the window; 0: only when
+ * asked) and whether this request would be summarised first.
+ */
+summarize_at_percent: number, would_summarize: boolean, 
+/**
+ * Counted with an estimate (Braid lacks the model's tokenizer).
+ */
+estimated: boolean, 
+/**
+ * Why nothing could be sent (the newest message alone is too long).
+ */
+too_large?: string, };
+
+export type BreakdownPart = { category: BreakdownCategory, tokens: number, items: Array<BreakdownItem>, };
+
+export type BreakdownCategory = "base_prompt" | "instructions" | "team" | "tools" | "summary" | "messages" | "files" | "images" | "resources" | "draft";
+
+export type BreakdownItem = { label: string, tokens: number, 
+/**
+ * Sent with the next request (false: left out, or held back).
+ */
+sent: boolean, message?: MessageId, actions: Array<BreakdownAction>, };
+
+export type BreakdownAction = { "kind": "drop_tools", group: string, } | { "kind": "offer_tools", group: string, } | { "kind": "keep", message: MessageId, } | { "kind": "unkeep", message: MessageId, } | { "kind": "leave_out", message: MessageId, } | { "kind": "include", message: MessageId, } | { "kind": "summarize_up_to", message: MessageId, } | { "kind": "undo_summary", message: MessageId, };
+
+export type CompactScope = { "kind": "all" } | { "kind": "up_to", message: MessageId, } | { "kind": "from", message: MessageId, };
+
+export type SummaryPreview = { text: string, replaces: Array<MessageId>, 
+/**
+ * What the user asked the summary to keep, if anything.
+ */
+instructions?: string, };
+
 export type StoredImage = { id: string, media_type: string, width: number, height: number, bytes: number, 
 /**
  * The file name it came with, if any (shown on its card).
@@ -1189,7 +1232,7 @@ force_tool?: string,
  */
 images: Array<ImageAttachment>, };
 
-export type Command = { "type": "create_context", title: string | null, working_dir: string | null, } | { "type": "set_working_dir", context_id: ContextId, working_dir: string, } | { "type": "default_working_dir" } | { "type": "get_mcp_settings" } | { "type": "save_mcp_settings", text: string, } | { "type": "restart_mcp_server", name: string, } | { "type": "accept_tool_definition", server: string, tool: string, } | { "type": "list_mcp_resources" } | { "type": "list_mcp_prompts" } | { "type": "list_mcp_templates" } | { "type": "trust_workspace_mcp", trusted: boolean, } | { "type": "set_mcp_secret", name: string, value: string | null, } | { "type": "get_mcp_prompt", server: string, name: string, arguments: { [key in string]: string }, } | { "type": "list_contexts" } | { "type": "load_context", context_id: ContextId, } | { "type": "delete_context", context_id: ContextId, } | { "type": "send_message", context_id: ContextId, message: NewMessage, queue_if_busy: boolean, } | { "type": "send_payload", request: SendMessageRequest, } | { "type": "list_workflows", context_id: ContextId, } | { "type": "unqueue", context_id: ContextId, message_id: MessageId, } | { "type": "cancel", context_id: ContextId, } | { "type": "interrupt", context_id: ContextId, } | { "type": "retry", context_id: ContextId, } | { "type": "continue", context_id: ContextId, } | { "type": "decide_tool_call", context_id: ContextId, call_id: CallId, decision: ApprovalDecision, reason: string | null, } | { "type": "create_branch", context_id: ContextId, from_message: MessageId, name: string, system_prompt: string | null, } | { "type": "fork_before", context_id: ContextId, message: MessageId, name: string, } | { "type": "switch_branch", context_id: ContextId, branch_id: BranchId, } | { "type": "preview_switch_files", context_id: ContextId, branch_id: BranchId, } | { "type": "switch_branch_with_files", context_id: ContextId, branch_id: BranchId, overwrite: Array<string>, } | { "type": "rename_branch", context_id: ContextId, branch_id: BranchId, name: string, } | { "type": "set_branch_prompt", context_id: ContextId, branch_id: BranchId, system_prompt: string | null, } | { "type": "set_branch_model", context_id: ContextId, branch_id: BranchId, model: ModelChoice | null, } | { "type": "delete_branch", context_id: ContextId, branch_id: BranchId, } | { "type": "isolate_branch", context_id: ContextId, branch_id: BranchId, } | { "type": "remove_branch_copy", context_id: ContextId, branch_id: BranchId, discard: boolean, } | { "type": "preview_merge", context_id: ContextId, options: MergeOptions, } | { "type": "merge", context_id: ContextId, options: MergeOptions, } | { "type": "undo_merge", context_id: ContextId, merge: MessageId, } | { "type": "preview_rewind", context_id: ContextId, message_id: MessageId, } | { "type": "rewind_files", context_id: ContextId, message_id: MessageId, overwrite: Array<string>, } | { "type": "undo_rewind", context_id: ContextId, note: MessageId, } | { "type": "turn_changes", context_id: ContextId, message_id: MessageId, } | { "type": "undo_changes", context_id: ContextId, message_id: MessageId, files: Array<UndoSelection>, } | { "type": "changed_turns", context_id: ContextId, } | { "type": "draft_merge_summary", context_id: ContextId, source: BranchId, } | { "type": "branch_graph", context_id: ContextId, } | { "type": "rename_context", context_id: ContextId, title: string, } | { "type": "export_context", context_id: ContextId, format: ExportFormat, with_secrets: boolean, } | { "type": "import_context", text: string, } | { "type": "keep_in_context", context_id: ContextId, message_id: MessageId, keep: boolean, } | { "type": "pin_context", context_id: ContextId, pinned: boolean, } | { "type": "search_conversations", query: string, limit: number | null, } | { "type": "set_context_model", context_id: ContextId, model: ModelChoice | null, } | { "type": "get_settings" } | { "type": "get_checkpoint_storage" } | { "type": "set_checkpoint_storage", keep_days: number, budget_mb: number, } | { "type": "save_provider", provider: ProviderInput, } | { "type": "remove_provider", provider_id: string, } | { "type": "set_default_provider", provider_id: string, } | { "type": "test_provider", provider: ProviderInput, } | { "type": "list_models", provider_id: string, } | { "type": "detect_local_servers" } | { "type": "list_local_models" } | { "type": "import_local_model", path: string, } | { "type": "link_local_model", path: string, } | { "type": "remove_local_model", name: string, } | { "type": "set_default_local_model", name: string, } | { "type": "set_local_model_settings", settings: LocalModelSettings, } | { "type": "search_hub", query: string, } | { "type": "hub_repo", repo: string, } | { "type": "recommended_models" } | { "type": "list_downloads" } | { "type": "download_model", repo: string, file: string, use_when_done: boolean, } | { "type": "pause_download", id: string, } | { "type": "resume_download", id: string, } | { "type": "cancel_download", id: string, } | { "type": "set_hub_endpoint", endpoint: string, } | { "type": "list_tools" } | { "type": "set_tool_policy", context_id: ContextId, policy: ToolApprovalPolicy, always_ask: Array<string> | null, } | { "type": "set_sandbox", context_id: ContextId, sandbox: Sandbox, } | { "type": "set_generation", context_id: ContextId, settings: GenerationSettings, } | { "type": "set_mode", context_id: ContextId, mode: AgentMode, } | { "type": "set_role", context_id: ContextId, role: AgentRole, } | { "type": "get_sent_request", context_id: ContextId, } | { "type": "set_team", context_id: ContextId, team: Team | null, } | { "type": "get_team", context_id: ContextId, } | { "type": "steer_team", context_id: ContextId, action: TeamAction, } | { "type": "list_children", context_id: ContextId, } | { "type": "get_codebase_index", context_id: ContextId, } | { "type": "cancel_codebase_index", context_id: ContextId, } | { "type": "rebuild_codebase_index", context_id: ContextId, } | { "type": "read_workspace_file", context_id: ContextId, path: string, line: number, } | { "type": "list_workspace_files", context_id: ContextId, query: string, limit: number | null, } | { "type": "set_context_strategy", context_id: ContextId, strategy: ContextStrategy, summarize_at_percent: number | null, } | { "type": "store_image", data: string, name: string | null, } | { "type": "read_image", id: string, } | { "type": "retry_image", context_id: ContextId, message_id: MessageId, mode: ImageMode | null, };
+export type Command = { "type": "create_context", title: string | null, working_dir: string | null, } | { "type": "set_working_dir", context_id: ContextId, working_dir: string, } | { "type": "default_working_dir" } | { "type": "get_mcp_settings" } | { "type": "save_mcp_settings", text: string, } | { "type": "restart_mcp_server", name: string, } | { "type": "accept_tool_definition", server: string, tool: string, } | { "type": "list_mcp_resources" } | { "type": "list_mcp_prompts" } | { "type": "list_mcp_templates" } | { "type": "trust_workspace_mcp", trusted: boolean, } | { "type": "set_mcp_secret", name: string, value: string | null, } | { "type": "get_mcp_prompt", server: string, name: string, arguments: { [key in string]: string }, } | { "type": "list_contexts" } | { "type": "load_context", context_id: ContextId, } | { "type": "delete_context", context_id: ContextId, } | { "type": "send_message", context_id: ContextId, message: NewMessage, queue_if_busy: boolean, } | { "type": "send_payload", request: SendMessageRequest, } | { "type": "list_workflows", context_id: ContextId, } | { "type": "unqueue", context_id: ContextId, message_id: MessageId, } | { "type": "cancel", context_id: ContextId, } | { "type": "interrupt", context_id: ContextId, } | { "type": "retry", context_id: ContextId, } | { "type": "continue", context_id: ContextId, } | { "type": "decide_tool_call", context_id: ContextId, call_id: CallId, decision: ApprovalDecision, reason: string | null, } | { "type": "create_branch", context_id: ContextId, from_message: MessageId, name: string, system_prompt: string | null, } | { "type": "fork_before", context_id: ContextId, message: MessageId, name: string, } | { "type": "switch_branch", context_id: ContextId, branch_id: BranchId, } | { "type": "preview_switch_files", context_id: ContextId, branch_id: BranchId, } | { "type": "switch_branch_with_files", context_id: ContextId, branch_id: BranchId, overwrite: Array<string>, } | { "type": "rename_branch", context_id: ContextId, branch_id: BranchId, name: string, } | { "type": "set_branch_prompt", context_id: ContextId, branch_id: BranchId, system_prompt: string | null, } | { "type": "set_branch_model", context_id: ContextId, branch_id: BranchId, model: ModelChoice | null, } | { "type": "delete_branch", context_id: ContextId, branch_id: BranchId, } | { "type": "isolate_branch", context_id: ContextId, branch_id: BranchId, } | { "type": "remove_branch_copy", context_id: ContextId, branch_id: BranchId, discard: boolean, } | { "type": "preview_merge", context_id: ContextId, options: MergeOptions, } | { "type": "merge", context_id: ContextId, options: MergeOptions, } | { "type": "undo_merge", context_id: ContextId, merge: MessageId, } | { "type": "preview_rewind", context_id: ContextId, message_id: MessageId, } | { "type": "rewind_files", context_id: ContextId, message_id: MessageId, overwrite: Array<string>, } | { "type": "undo_rewind", context_id: ContextId, note: MessageId, } | { "type": "turn_changes", context_id: ContextId, message_id: MessageId, } | { "type": "undo_changes", context_id: ContextId, message_id: MessageId, files: Array<UndoSelection>, } | { "type": "changed_turns", context_id: ContextId, } | { "type": "draft_merge_summary", context_id: ContextId, source: BranchId, } | { "type": "branch_graph", context_id: ContextId, } | { "type": "rename_context", context_id: ContextId, title: string, } | { "type": "export_context", context_id: ContextId, format: ExportFormat, with_secrets: boolean, } | { "type": "import_context", text: string, } | { "type": "keep_in_context", context_id: ContextId, message_id: MessageId, keep: boolean, } | { "type": "pin_context", context_id: ContextId, pinned: boolean, } | { "type": "search_conversations", query: string, limit: number | null, } | { "type": "set_context_model", context_id: ContextId, model: ModelChoice | null, } | { "type": "get_settings" } | { "type": "get_checkpoint_storage" } | { "type": "set_checkpoint_storage", keep_days: number, budget_mb: number, } | { "type": "save_provider", provider: ProviderInput, } | { "type": "remove_provider", provider_id: string, } | { "type": "set_default_provider", provider_id: string, } | { "type": "test_provider", provider: ProviderInput, } | { "type": "list_models", provider_id: string, } | { "type": "detect_local_servers" } | { "type": "list_local_models" } | { "type": "import_local_model", path: string, } | { "type": "link_local_model", path: string, } | { "type": "remove_local_model", name: string, } | { "type": "set_default_local_model", name: string, } | { "type": "set_local_model_settings", settings: LocalModelSettings, } | { "type": "search_hub", query: string, } | { "type": "hub_repo", repo: string, } | { "type": "recommended_models" } | { "type": "list_downloads" } | { "type": "download_model", repo: string, file: string, use_when_done: boolean, } | { "type": "pause_download", id: string, } | { "type": "resume_download", id: string, } | { "type": "cancel_download", id: string, } | { "type": "set_hub_endpoint", endpoint: string, } | { "type": "list_tools" } | { "type": "set_tool_policy", context_id: ContextId, policy: ToolApprovalPolicy, always_ask: Array<string> | null, } | { "type": "set_sandbox", context_id: ContextId, sandbox: Sandbox, } | { "type": "set_generation", context_id: ContextId, settings: GenerationSettings, } | { "type": "set_mode", context_id: ContextId, mode: AgentMode, } | { "type": "set_role", context_id: ContextId, role: AgentRole, } | { "type": "get_sent_request", context_id: ContextId, } | { "type": "set_team", context_id: ContextId, team: Team | null, } | { "type": "get_team", context_id: ContextId, } | { "type": "steer_team", context_id: ContextId, action: TeamAction, } | { "type": "list_children", context_id: ContextId, } | { "type": "get_codebase_index", context_id: ContextId, } | { "type": "cancel_codebase_index", context_id: ContextId, } | { "type": "rebuild_codebase_index", context_id: ContextId, } | { "type": "read_workspace_file", context_id: ContextId, path: string, line: number, } | { "type": "list_workspace_files", context_id: ContextId, query: string, limit: number | null, } | { "type": "set_context_strategy", context_id: ContextId, strategy: ContextStrategy, summarize_at_percent: number | null, } | { "type": "context_breakdown", context_id: ContextId, draft: string, } | { "type": "compact_context", context_id: ContextId, instructions: string | null, scope: CompactScope, preview: boolean, } | { "type": "apply_summary", context_id: ContextId, text: string | null, } | { "type": "discard_summary", context_id: ContextId, } | { "type": "edit_summary", context_id: ContextId, message_id: MessageId, text: string, } | { "type": "undo_summary", context_id: ContextId, message_id: MessageId, } | { "type": "set_tool_group", context_id: ContextId, group: string, offered: boolean, } | { "type": "leave_out_of_context", context_id: ContextId, message_id: MessageId, out: boolean, } | { "type": "store_image", data: string, name: string | null, } | { "type": "read_image", id: string, } | { "type": "retry_image", context_id: ContextId, message_id: MessageId, mode: ImageMode | null, };
 
 export type SendReceipt = { message_id: MessageId, 
 /**
@@ -1393,7 +1436,19 @@ sub_agents?: SubAgentsView,
 /**
  * A sub-agent's parent and task.
  */
-child?: ChildOf, };
+child?: ChildOf, 
+/**
+ * Tool groups the user stopped offering in this conversation.
+ */
+dropped_tools: Array<string>, 
+/**
+ * Messages the user left out of what is sent.
+ */
+left_out: Array<MessageId>, 
+/**
+ * A summary made on request, waiting for approval.
+ */
+summary_preview?: SummaryPreview, };
 
 export type ExportFormat = { "kind": "json" } | { "kind": "markdown", all_branches: boolean, };
 
@@ -1588,6 +1643,14 @@ export type CommandResponses = {
   read_workspace_file: FileExcerpt,
   list_workspace_files: Array<string>,
   set_context_strategy: void,
+  context_breakdown: ContextBreakdown,
+  compact_context: void,
+  apply_summary: void,
+  discard_summary: void,
+  edit_summary: void,
+  undo_summary: void,
+  set_tool_group: void,
+  leave_out_of_context: void,
   store_image: StoredImage,
   read_image: ImageData,
   retry_image: void,
@@ -2064,6 +2127,44 @@ export interface Commands {
    */
   setContextStrategy(contextId: ContextId, strategy: ContextStrategy, summarizeAtPercent?: number | null): Promise<void>;
   /**
+   * What the next request would hold, part by part, with `draft`
+   * as its newest message (the `/context` view).
+   */
+  contextBreakdown(contextId: ContextId, draft: string): Promise<ContextBreakdown>;
+  /**
+   * Summarises now (`/compact`): everything but the last exchange,
+   * or up to / from a message, keeping what `instructions` say.
+   * With `preview` the summary waits for `apply_summary`.
+   */
+  compactContext(contextId: ContextId, instructions: string | null, scope: CompactScope, preview: boolean): Promise<void>;
+  /**
+   * The summary waiting for approval replaces its messages (with
+   * `text` when the user edited it).
+   */
+  applySummary(contextId: ContextId, text?: string | null): Promise<void>;
+  /**
+   * The summary waiting for approval is thrown away.
+   */
+  discardSummary(contextId: ContextId): Promise<void>;
+  /**
+   * A summary's text is changed; what it replaces stays.
+   */
+  editSummary(contextId: ContextId, messageId: MessageId, text: string): Promise<void>;
+  /**
+   * A summary is taken back: its messages are sent again.
+   */
+  undoSummary(contextId: ContextId, messageId: MessageId): Promise<void>;
+  /**
+   * A tool group (`files`, `commands`, `codebase`, `agents`,
+   * `mcp:NAME`) is offered in this conversation or no longer.
+   */
+  setToolGroup(contextId: ContextId, group: string, offered: boolean): Promise<void>;
+  /**
+   * A message is left out of what is sent (or sent again); it
+   * stays in the history.
+   */
+  leaveOutOfContext(contextId: ContextId, messageId: MessageId, out: boolean): Promise<void>;
+  /**
    * Checks an image (PNG, JPEG, WebP, GIF; `data` is Base64) and
    * keeps it once in the image store; messages then refer to it.
    * Corrupt or unsupported data is refused with the reason.
@@ -2369,6 +2470,30 @@ export abstract class CommandClient implements Commands {
   }
   setContextStrategy(contextId: ContextId, strategy: ContextStrategy, summarizeAtPercent?: number | null): Promise<void> {
     return this.execute({ type: "set_context_strategy", context_id: contextId, strategy, summarize_at_percent: summarizeAtPercent ?? null });
+  }
+  contextBreakdown(contextId: ContextId, draft: string): Promise<ContextBreakdown> {
+    return this.execute({ type: "context_breakdown", context_id: contextId, draft });
+  }
+  compactContext(contextId: ContextId, instructions: string | null, scope: CompactScope, preview: boolean): Promise<void> {
+    return this.execute({ type: "compact_context", context_id: contextId, instructions, scope, preview });
+  }
+  applySummary(contextId: ContextId, text?: string | null): Promise<void> {
+    return this.execute({ type: "apply_summary", context_id: contextId, text: text ?? null });
+  }
+  discardSummary(contextId: ContextId): Promise<void> {
+    return this.execute({ type: "discard_summary", context_id: contextId });
+  }
+  editSummary(contextId: ContextId, messageId: MessageId, text: string): Promise<void> {
+    return this.execute({ type: "edit_summary", context_id: contextId, message_id: messageId, text });
+  }
+  undoSummary(contextId: ContextId, messageId: MessageId): Promise<void> {
+    return this.execute({ type: "undo_summary", context_id: contextId, message_id: messageId });
+  }
+  setToolGroup(contextId: ContextId, group: string, offered: boolean): Promise<void> {
+    return this.execute({ type: "set_tool_group", context_id: contextId, group, offered });
+  }
+  leaveOutOfContext(contextId: ContextId, messageId: MessageId, out: boolean): Promise<void> {
+    return this.execute({ type: "leave_out_of_context", context_id: contextId, message_id: messageId, out });
   }
   storeImage(data: string, name?: string | null): Promise<StoredImage> {
     return this.execute({ type: "store_image", data, name: name ?? null });

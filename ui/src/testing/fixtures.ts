@@ -37,6 +37,8 @@ export function snapshotOf(messages: Message[], extra: Partial<ContextSnapshot> 
     tool_use: "auto",
     context: null,
     kept: [],
+    dropped_tools: [],
+    left_out: [],
     files: [],
     overwrites: [],
     previews: [],

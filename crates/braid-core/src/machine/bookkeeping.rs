@@ -32,6 +32,10 @@ pub struct Bookkeeping {
     /// What the turn since the last user message did (a workflow's
     /// outcome is read from it, even when its card comes after the end).
     pub turn: TurnFacts,
+    /// A summary the user asked for, being made.
+    pub compaction: Option<super::compact::Compaction>,
+    /// A summary made with a preview, waiting for approval.
+    pub summary_preview: Option<braid_protocol::SummaryPreview>,
 }
 
 /// What a turn did so far: its last answer, its tool results, whether
@@ -55,6 +59,8 @@ impl Default for Bookkeeping {
             announced: BTreeMap::new(),
             workflow: None,
             turn: TurnFacts::default(),
+            compaction: None,
+            summary_preview: None,
         }
     }
 }

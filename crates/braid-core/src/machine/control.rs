@@ -77,6 +77,9 @@ impl Step<'_> {
             self.s.book.turn.cancelled = true;
             self.child_failed("it was cancelled");
         }
+        if self.stop_compaction() {
+            return;
+        }
         match self.kind() {
             StatusKind::Idle => return,
             StatusKind::Failed => {}

@@ -149,6 +149,8 @@ pub enum Effect {
     Summarize {
         request_id: RequestId,
         replaces: Vec<MessageId>,
+        /// What the user asked the summary to keep.
+        instructions: Option<String>,
     },
     Emit(BraidEvent),
 }

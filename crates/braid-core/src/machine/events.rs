@@ -138,8 +138,37 @@ pub enum Event {
         request_id: RequestId,
         error: String,
     },
+    /// Summarise `batch` (ids as sent) now, keeping what `instructions`
+    /// say; with `preview` the summary waits for `ApplySummary`.
+    Compact {
+        batch: Vec<MessageId>,
+        instructions: Option<String>,
+        preview: bool,
+    },
+    /// The summary waiting for approval replaces its messages.
+    ApplySummary {
+        text: Option<String>,
+    },
+    DiscardSummary,
+    /// A summary with its text changed (checked by `Context`).
+    EditSummary {
+        message: Message,
+    },
+    /// A summary in force is taken back (checked by `Context`).
+    UndoSummary {
+        summary: MessageId,
+    },
+    SetToolGroup {
+        group: String,
+        offered: bool,
+    },
+    LeaveOut {
+        message: MessageId,
+        out: bool,
+    },
     /// How the conversation is fitted into the window from the next
-    /// request on; `summarize_at_percent` 50..=100 when given.
+    /// request on; `summarize_at_percent` 50..=100, or 0 (only when
+    /// asked), when given.
     SetContextStrategy {
         strategy: ContextStrategy,
         summarize_at_percent: Option<u8>,
@@ -304,6 +333,13 @@ impl Event {
             Event::SetGeneration { .. } => "set_generation",
             Event::SummaryReady { .. } => "summary_ready",
             Event::SummaryFailed { .. } => "summary_failed",
+            Event::Compact { .. } => "compact",
+            Event::ApplySummary { .. } => "apply_summary",
+            Event::DiscardSummary => "discard_summary",
+            Event::EditSummary { .. } => "edit_summary",
+            Event::UndoSummary { .. } => "undo_summary",
+            Event::SetToolGroup { .. } => "set_tool_group",
+            Event::LeaveOut { .. } => "leave_out",
             Event::SetToolPolicy { .. } => "set_tool_policy",
             Event::SetSandbox { .. } => "set_sandbox",
             Event::SetRole { .. } => "set_role",

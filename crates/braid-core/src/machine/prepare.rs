@@ -19,6 +19,20 @@ use braid_protocol::{ContextStatus, Message, MessageType, Notice, RequestId, Tok
 use braid_protocol::{FailureCode, NoticeCode, SentPart};
 use std::collections::HashSet;
 
+/// A request as fitting would send it.
+pub(super) struct Planned {
+    pub system: Vec<SentPart>,
+    pub system_tokens: u32,
+    pub tools: Vec<ToolSpec>,
+    pub tools_tokens: u32,
+    pub tool_choice: Option<ToolChoice>,
+    /// Tools "as needed" did not offer this turn.
+    pub held_back: Vec<String>,
+    /// Tools left out to fit the window, in the order registered.
+    pub left_out: Vec<String>,
+    pub plan: Fit,
+}
+
 impl Step<'_> {
     pub(super) fn prepared(&mut self, request_id: RequestId, mut p: PreparedRequest) {
         self.s.book.encoding = p.encoding;
@@ -26,48 +40,13 @@ impl Step<'_> {
             self.prepared_for_member(request_id, p, member);
             return;
         }
-        // Each change is told once, in the request that goes out.
-        let untold: Vec<_> = p
-            .changed_files
-            .iter()
-            .filter(|c| self.s.book.reminded.get(&c.path) != Some(&c.kind.key()))
-            .cloned()
-            .collect();
+        let untold = self.untold(&p);
+        self.adjust(&mut p);
+        let may_summarize = self.s.book.summarized_for != Some(request_id);
+        let Planned { system, tools, tool_choice, held_back, left_out, plan, .. } =
+            self.plan_request(&p, &untold, may_summarize);
         let generation = self.s.config.generation;
-        if let Some(limit) = generation.max_output_tokens {
-            p.max_output = limit.min(p.model_max_output);
-        }
-        let forced = self.s.request.as_ref().and_then(|r| r.force_tool.clone());
-        let (mut tools, mut tool_choice, held_back) = self.tools_for(&p, forced.clone());
-        let settings = FitSettings {
-            strategy: self.s.config.context,
-            summarize_at_percent: self.s.config.summarize_at_percent,
-            trimmed: self.s.request.as_ref().is_some_and(|r| r.trimmed),
-            estimate_ratio: self.s.book.estimate_ratio,
-            may_summarize: self.s.book.summarized_for != Some(request_id),
-        };
-        let mut left_out = Vec::new();
-        let (system, plan) = loop {
-            let (system, system_tokens, tools_tokens) = self.prompt_for(&p, &tools, tool_choice.as_ref(), &untold);
-            let plan = fit::plan(&p, system_tokens, tools_tokens, settings);
-            // Tools offered that leave the conversation no room (a small
-            // local model's window) go one at a time, the last registered
-            // first (an MCP server's, then the codebase tools), rather
-            // than the request failing. A tool the user forced stays.
-            let spare = tools.iter().rposition(|t| Some(&t.name) != forced.as_ref());
-            if let (Fit::TooLarge(_), Some(at), Some(ToolChoice::Auto | ToolChoice::Function(_))) =
-                (&plan, spare, &tool_choice)
-            {
-                left_out.push(tools.remove(at).name);
-                if tools.is_empty() {
-                    tool_choice = None;
-                }
-                continue;
-            }
-            break (system, plan);
-        };
         if !left_out.is_empty() && !matches!(plan, Fit::TooLarge(_)) {
-            left_out.reverse();
             self.notify(Notice::new(
                 NoticeCode::ToolsLeftOut,
                 format!(
@@ -82,7 +61,7 @@ impl Step<'_> {
             Fit::Summarize(replaces) => {
                 self.s.book.summarized_for = Some(request_id);
                 self.set_status(ContextStatus::Summarizing);
-                self.run(Effect::Summarize { request_id, replaces });
+                self.run(Effect::Summarize { request_id, replaces, instructions: None });
             }
             Fit::TooLarge(message) => self.failed(LlmFailure::fatal(FailureCode::ContextTooLarge, message)),
             Fit::Send { keep, mut usage } => {
@@ -108,6 +87,60 @@ impl Step<'_> {
                     temperature: generation.temperature,
                 });
             }
+        }
+    }
+
+    /// Each change is told once, in the request that goes out.
+    pub(super) fn untold(&self, p: &PreparedRequest) -> Vec<fit::FileChange> {
+        p.changed_files.iter().filter(|c| self.s.book.reminded.get(&c.path) != Some(&c.kind.key())).cloned().collect()
+    }
+
+    /// The conversation's own limits on what goes: its longest answer,
+    /// and the messages the user left out.
+    pub(super) fn adjust(&self, p: &mut PreparedRequest) {
+        if let Some(limit) = self.s.config.generation.max_output_tokens {
+            p.max_output = limit.min(p.model_max_output);
+        }
+        let out = &self.s.config.left_out;
+        if !out.is_empty() {
+            p.messages.retain(|m| !out.contains(&m.id));
+            p.kept.retain(|id| !out.contains(id));
+            p.pinned_summary = p.pinned_summary.filter(|id| !out.contains(id));
+        }
+    }
+
+    /// What the request would send: the prompt, the tools and how the
+    /// conversation fits beside them. Tools offered that leave the
+    /// conversation no room (a small local model's window) go one at a
+    /// time, the last registered first (an MCP server's, then the codebase
+    /// tools), rather than the request failing. A tool the user forced
+    /// stays.
+    pub(super) fn plan_request(&self, p: &PreparedRequest, untold: &[fit::FileChange], may_summarize: bool) -> Planned {
+        let forced = self.s.request.as_ref().and_then(|r| r.force_tool.clone());
+        let (mut tools, mut tool_choice, held_back) = self.tools_for(p, forced.clone());
+        let settings = FitSettings {
+            strategy: self.s.config.context,
+            summarize_at_percent: self.s.config.summarize_at_percent,
+            trimmed: self.s.request.as_ref().is_some_and(|r| r.trimmed),
+            estimate_ratio: self.s.book.estimate_ratio,
+            may_summarize,
+        };
+        let mut left_out = Vec::new();
+        loop {
+            let (system, system_tokens, tools_tokens) = self.prompt_for(p, &tools, tool_choice.as_ref(), untold);
+            let plan = fit::plan(p, system_tokens, tools_tokens, settings);
+            let spare = tools.iter().rposition(|t| Some(&t.name) != forced.as_ref());
+            if let (Fit::TooLarge(_), Some(at), Some(ToolChoice::Auto | ToolChoice::Function(_))) =
+                (&plan, spare, &tool_choice)
+            {
+                left_out.push(tools.remove(at).name);
+                if tools.is_empty() {
+                    tool_choice = None;
+                }
+                continue;
+            }
+            left_out.reverse();
+            return Planned { system, system_tokens, tools, tools_tokens, tool_choice, held_back, left_out, plan };
         }
     }
 
@@ -161,8 +194,9 @@ impl Step<'_> {
         forced: Option<String>,
     ) -> (Vec<ToolSpec>, Option<ToolChoice>, Vec<String>) {
         let child = self.is_child();
+        let dropped = &self.s.config.dropped_tools;
         let offered = offered_tools(&self.s.config.tools, &self.s.catalogue)
-            .filter(move |t| subagents::offered_to(&t.name, child));
+            .filter(move |t| subagents::offered_to(&t.name, child) && !tool_need::dropped(t, dropped));
         // A sub-agent's grace turn: it must submit what it has, so that is
         // the one tool offered, and called.
         if self.child_grace_turn() {
@@ -230,8 +264,11 @@ impl Step<'_> {
 
     /// Stored messages carry their count in the encoding in use, so fitting
     /// does not tokenise the conversation again for every request.
-    pub(super) fn counted(&self, mut message: Message) -> Message {
-        let encoding = self.s.book.encoding;
+    pub(super) fn counted(&self, message: Message) -> Message {
+        self.counted_in(message, self.s.book.encoding)
+    }
+
+    pub(super) fn counted_in(&self, mut message: Message, encoding: tokens::TokenEncoding) -> Message {
         if message.meta.tokens.is_none_or(|t| t.encoding != encoding) {
             let count = tokens::message_tokens(encoding, &message.body);
             message.meta.tokens = Some(TokenCount { encoding, count });

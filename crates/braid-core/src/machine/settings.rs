@@ -23,9 +23,9 @@ impl Step<'_> {
                 keep_last == 0
             }
         };
-        let bad_pct = summarize_at_percent.is_some_and(|p| !(50..=100).contains(&p));
+        let bad_pct = summarize_at_percent.is_some_and(|p| p != 0 && !(50..=100).contains(&p));
         if bad_n || bad_pct {
-            let text = "keep at least 1 message, and summarise at 50 to 100 % of the window";
+            let text = "keep at least 1 message, and summarise at 50 to 100 % of the window (or 0: only when asked)";
             self.reply(Err(WireError::new(ErrorCode::InvalidInput, text)));
             return;
         }

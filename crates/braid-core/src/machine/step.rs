@@ -70,6 +70,11 @@ pub(super) struct Step<'a> {
 }
 
 impl Step<'_> {
+    /// A step that only looks (the breakdown): its effects are dropped.
+    pub(super) fn looking(s: &mut ContextState, now: Timestamp) -> Step<'_> {
+        Step { s, now, durable: Vec::new(), other: Vec::new(), progress_only: false }
+    }
+
     fn handle(&mut self, event: Event) {
         match event {
             Event::Cancel => self.cancel(),
@@ -168,6 +173,17 @@ impl Step<'_> {
                 self.set_context_strategy(strategy, summarize_at_percent)
             }
             Event::SetGeneration { settings } => self.set_generation(settings),
+            Event::SummaryReady { request_id, text, replaces } if self.compacting(request_id) => {
+                self.compacted(text, replaces)
+            }
+            Event::SummaryFailed { request_id, error } if self.compacting(request_id) => self.compaction_failed(error),
+            Event::Compact { batch, instructions, preview } => self.compact(batch, instructions, preview),
+            Event::ApplySummary { text } => self.apply_summary(text),
+            Event::DiscardSummary => self.discard_summary(),
+            Event::EditSummary { message } => self.edit_summary(message),
+            Event::UndoSummary { summary } => self.undo_summary(summary),
+            Event::SetToolGroup { group, offered } => self.set_tool_group(group, offered),
+            Event::LeaveOut { message, out } => self.leave_out(message, out),
             Event::SummaryReady { request_id, text, replaces } => {
                 if self.request_is(request_id) && self.kind() == StatusKind::Summarizing {
                     let id = self.alloc_message_id();

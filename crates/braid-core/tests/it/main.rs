@@ -44,5 +44,6 @@ mod tool_approvals;
 mod tool_loop;
 mod transfer;
 mod vision;
+mod window;
 mod workflow;
 mod workspace;

@@ -213,6 +213,61 @@ macro_rules! __commands_continued {
                 #[serde(default)]
                 summarize_at_percent: Option<u8>,
             } => ();
+            /// What the next request would hold, part by part, with `draft`
+            /// as its newest message (the `/context` view).
+            context_breakdown: ContextBreakdown {
+                context_id: $crate::ContextId,
+                #[serde(default)]
+                draft: String,
+            } => $crate::ContextBreakdown;
+            /// Summarises now (`/compact`): everything but the last exchange,
+            /// or up to / from a message, keeping what `instructions` say.
+            /// With `preview` the summary waits for `apply_summary`.
+            compact_context: CompactContext {
+                context_id: $crate::ContextId,
+                #[serde(default)]
+                instructions: Option<String>,
+                #[serde(default)]
+                scope: $crate::CompactScope,
+                #[serde(default)]
+                preview: bool,
+            } => ();
+            /// The summary waiting for approval replaces its messages (with
+            /// `text` when the user edited it).
+            apply_summary: ApplySummary {
+                context_id: $crate::ContextId,
+                #[serde(default)]
+                text: Option<String>,
+            } => ();
+            /// The summary waiting for approval is thrown away.
+            discard_summary: DiscardSummary {
+                context_id: $crate::ContextId,
+            } => ();
+            /// A summary's text is changed; what it replaces stays.
+            edit_summary: EditSummary {
+                context_id: $crate::ContextId,
+                message_id: $crate::MessageId,
+                text: String,
+            } => ();
+            /// A summary is taken back: its messages are sent again.
+            undo_summary: UndoSummary {
+                context_id: $crate::ContextId,
+                message_id: $crate::MessageId,
+            } => ();
+            /// A tool group (`files`, `commands`, `codebase`, `agents`,
+            /// `mcp:NAME`) is offered in this conversation or no longer.
+            set_tool_group: SetToolGroup {
+                context_id: $crate::ContextId,
+                group: String,
+                offered: bool,
+            } => ();
+            /// A message is left out of what is sent (or sent again); it
+            /// stays in the history.
+            leave_out_of_context: LeaveOutOfContext {
+                context_id: $crate::ContextId,
+                message_id: $crate::MessageId,
+                out: bool,
+            } => ();
             /// Checks an image (PNG, JPEG, WebP, GIF; `data` is Base64) and
             /// keeps it once in the image store; messages then refer to it.
             /// Corrupt or unsupported data is refused with the reason.

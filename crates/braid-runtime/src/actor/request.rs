@@ -5,7 +5,7 @@
 
 use super::{sent, ContextActor, Input};
 use crate::{clock, llm_task, model_count, summary_task};
-use braid_core::fit::{PreparedRequest, SUMMARY_OUTPUT};
+use braid_core::fit::SUMMARY_OUTPUT;
 use braid_core::llm::LlmFailure;
 use braid_core::machine::Event;
 use braid_core::prompt;
@@ -61,29 +61,7 @@ impl ContextActor {
             }
         };
         let enc = resolved.encoding;
-        let config = &self.shared.config;
-        let prepared = PreparedRequest {
-            model: resolved.view.model.clone(),
-            encoding: enc,
-            window: resolved.view.context_window,
-            max_output: config.max_tokens.min(resolved.max_output_tokens),
-            model_max_output: resolved.max_output_tokens,
-            sees_images: resolved.view.vision,
-            calls_tools: resolved.view.tools,
-            counted_by_model: false,
-            configured_prompt: config.system_prompt.clone(),
-            branch_prompt: self
-                .ctx
-                .conversation
-                .system_prompt(self.ctx.conversation.active_branch(), None)
-                .map(str::to_owned),
-            messages: prompt::request_messages(&self.ctx.conversation),
-            pinned_summary: prompt::latest_summary(&self.ctx.conversation),
-            kept: self.ctx.state.config.kept.iter().copied().collect(),
-            changed_files: self.changed_files(),
-            workspace: Some(crate::workspace::facts(self.ctx.folder())),
-            member_file: member.and_then(|m| self.member_file(&m)),
-        };
+        let prepared = self.facts(&resolved, member);
         let counting = (enc == TokenEncoding::Estimate)
             .then(|| (resolved.provider.clone(), resolved.model.clone(), self.model_counts.clone()));
         // The server counts what the model will read: placeholders, never
@@ -193,7 +171,7 @@ impl ContextActor {
 
     /// Asks the model for a summary of `batch` (ids as sent; what it
     /// covers is the core's `prompt::summary_job`).
-    pub(super) fn start_summary(&mut self, request_id: RequestId, batch: Vec<MessageId>) {
+    pub(super) fn start_summary(&mut self, request_id: RequestId, batch: Vec<MessageId>, instructions: Option<String>) {
         let (replaces, mut input) = prompt::summary_job(&self.ctx.conversation, &batch);
         self.hide_secrets(&mut input);
         let resolved = match self.shared.providers.resolve(self.ctx.model_choice()) {
@@ -210,6 +188,7 @@ impl ContextActor {
             replaces,
             input,
             max_tokens: SUMMARY_OUTPUT.min(resolved.max_output_tokens),
+            instructions,
         };
         if let Some((_, old)) = self.summary.replace((request_id, summary_task::spawn(job, self.reports()))) {
             old.abort();

@@ -214,3 +214,57 @@ async fn the_next_turn_starts_with_the_bytes_this_turn_sent_so_prompt_caches_hol
         }
     }
 }
+
+#[tokio::test]
+async fn the_breakdown_counts_what_is_then_sent_and_compact_previews_applies_and_undoes() {
+    let dir = tempfile::tempdir().unwrap();
+    let fake = Arc::new(FakeProvider::echo(Duration::ZERO));
+    let rt = open(dir.path(), fake.clone(), 100_000);
+    let ctx = rt.create_context(None, None).await.unwrap();
+    for question in ["The budget is 40.", "The deadline is May.", "Go."] {
+        rt.send_message(&ctx.id, say(question), false).await.unwrap();
+        assert_eq!(settle(&rt, &ctx.id).await, ContextStatus::Idle);
+    }
+    // The breakdown while typing equals the request's own count once sent.
+    let b = rt.context_breakdown(&ctx.id, "And the team?".into()).await.unwrap();
+    rt.send_message(&ctx.id, say("And the team?"), false).await.unwrap();
+    assert_eq!(settle(&rt, &ctx.id).await, ContextStatus::Idle);
+    let usage = rt.load_context(&ctx.id).await.unwrap().context.unwrap();
+    assert_eq!(b.total, usage.system + usage.tools + usage.messages, "{b:#?}\n{usage:?}");
+
+    // `/compact keep the numbers`, with a preview: nothing replaced until
+    // approved, and the approved (edited) text is what the model reads.
+    rt.compact_context(&ctx.id, Some("keep the numbers".into()), Default::default(), true).await.unwrap();
+    assert_eq!(settle(&rt, &ctx.id).await, ContextStatus::Idle);
+    let asked = fake.requests().pop().unwrap();
+    assert!(asked.system.as_deref().unwrap().ends_with("keep this: keep the numbers"), "{:?}", asked.system);
+    let snap = rt.load_context(&ctx.id).await.unwrap();
+    let preview = snap.summary_preview.expect("the summary waits for approval");
+    assert_eq!(preview.replaces.len(), 6, "all but the last exchange");
+    assert!(!snap.messages.iter().any(|m| matches!(m.body, MessageType::SystemControl { .. })));
+    rt.apply_summary(&ctx.id, Some("Budget 40, deadline May (approved).".into())).await.unwrap();
+    rt.send_message(&ctx.id, say("Next?"), false).await.unwrap();
+    assert_eq!(settle(&rt, &ctx.id).await, ContextStatus::Idle);
+    let sent = fake.requests().pop().unwrap();
+    let first = sent.messages[0].body.plain_text().unwrap();
+    assert!(first.contains("Budget 40, deadline May (approved)."), "{first}");
+    assert_eq!(sent.messages.len(), 4, "the summary, the last exchange kept whole, the new question");
+
+    // Undo: the originals go again; they never left the history.
+    let summary = rt
+        .load_context(&ctx.id)
+        .await
+        .unwrap()
+        .messages
+        .iter()
+        .find(|m| {
+            matches!(&m.body, MessageType::SystemControl { control: braid_protocol::ControlKind::Summary { .. } })
+        })
+        .unwrap()
+        .id;
+    rt.undo_summary(&ctx.id, summary).await.unwrap();
+    rt.send_message(&ctx.id, say("Again?"), false).await.unwrap();
+    assert_eq!(settle(&rt, &ctx.id).await, ContextStatus::Idle);
+    let sent = fake.requests().pop().unwrap();
+    assert_eq!(sent.messages[0].body.plain_text().unwrap(), "The budget is 40.");
+}

@@ -1,0 +1,65 @@
+//! The facts a request is fitted from, and what the user asks of the
+//! window: the breakdown of the next request (`/context`) and the
+//! summaries and exclusions they steer. The core decides; this gathers.
+
+use super::ContextActor;
+use crate::clock;
+use crate::providers::Resolved;
+use braid_core::context::WindowOp;
+use braid_core::fit::PreparedRequest;
+use braid_core::machine::Reply;
+use braid_core::prompt;
+use braid_protocol::{ContextBreakdown, ErrorCode, TeamMember, TokenEncoding, WireError};
+
+impl ContextActor {
+    /// What the machine needs to fit a request to `resolved`'s model
+    /// (`member`: a team member answers with its instruction file).
+    pub(super) fn facts(&self, resolved: &Resolved, member: Option<Box<TeamMember>>) -> PreparedRequest {
+        let config = &self.shared.config;
+        PreparedRequest {
+            model: resolved.view.model.clone(),
+            encoding: resolved.encoding,
+            window: resolved.view.context_window,
+            max_output: config.max_tokens.min(resolved.max_output_tokens),
+            model_max_output: resolved.max_output_tokens,
+            sees_images: resolved.view.vision,
+            calls_tools: resolved.view.tools,
+            counted_by_model: false,
+            configured_prompt: config.system_prompt.clone(),
+            branch_prompt: self
+                .ctx
+                .conversation
+                .system_prompt(self.ctx.conversation.active_branch(), None)
+                .map(str::to_owned),
+            messages: prompt::request_messages(&self.ctx.conversation),
+            pinned_summary: prompt::latest_summary(&self.ctx.conversation),
+            kept: self.ctx.state.config.kept.iter().copied().collect(),
+            changed_files: self.changed_files(),
+            workspace: Some(crate::workspace::facts(self.ctx.folder())),
+            member_file: member.and_then(|m| self.member_file(&m)),
+        }
+    }
+
+    /// The next request part by part, with `draft` as its newest message.
+    /// For a model Braid has no tokenizer for, the server's counts made
+    /// for earlier requests are used, and Braid's estimate for the rest:
+    /// looking never waits on the network.
+    pub(super) fn breakdown(&self, draft: &str) -> Result<ContextBreakdown, WireError> {
+        let resolved = self
+            .shared
+            .providers
+            .resolve(self.ctx.model_choice())
+            .map_err(|e| WireError::new(ErrorCode::InvalidState, e))?;
+        let mut prepared = self.facts(&resolved, None);
+        if resolved.encoding == TokenEncoding::Estimate {
+            let (all, _) = crate::model_count::from_cache(&self.model_counts, &mut prepared.messages);
+            prepared.counted_by_model = all;
+        }
+        Ok(self.ctx.breakdown(prepared, draft, clock::now()))
+    }
+
+    pub(super) fn window_op(&mut self, op: WindowOp) -> Result<Reply, WireError> {
+        let step = self.ctx.window_op(op, clock::now());
+        self.carry_out(step).unwrap_or(Ok(Reply::Done))
+    }
+}
