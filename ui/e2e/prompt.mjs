@@ -1,7 +1,7 @@
 // "What the model sees", in a real browser, against braid-server and the
 // real llama.cpp peer behind a logging proxy: the conversation is set to
 // the Planner role in a folder with an AGENTS.md; after an answer, the
-// view (opened from the meter, and with Ctrl+Shift+I) shows the system
+// view (opened from the meter's context view, and with Ctrl+Shift+I) shows the system
 // prompt part by part with tokens, the messages and the tools, and the
 // system prompt, the messages and the tool names are exactly what the
 // model's server received. AGENTS.md edited between two requests: the next
@@ -74,8 +74,10 @@ await browserSuite("prompt", { check, finish }, { db: join(dir, "braid.db"), arg
   const sentBody = lastChat();
   check(!!sentBody, `the model's server received the request (${proxy.bodies.length} bodies through the proxy)`);
 
-  // The view from the meter: every part, named, with tokens.
+  // From the meter: the window by part, and from there what the model
+  // saw, every part named, with tokens.
   await page.locator("button.meter").click();
+  await page.getByTestId("context-panel").getByRole("button", { name: "What the model saw last" }).click();
   await view.getByTestId("sent-summary").waitFor({ timeout: 5000 });
   const parts = await view.locator(".sent-part").evaluateAll((ds) => ds.map((d) => ({ part: d.dataset.part, label: d.querySelector("summary").textContent, text: d.querySelector("pre").textContent })));
   const names = parts.map((p) => p.part);
@@ -107,6 +109,7 @@ await browserSuite("prompt", { check, finish }, { db: join(dir, "braid.db"), arg
   check(problems.length === 0, `axe-core finds no serious problem in the view (${problems.join("; ") || "none"})`);
   await page.screenshot({ path: "e2e/out/prompt-view.png" });
   await view.getByRole("button", { name: "Close" }).click();
+  await page.getByRole("button", { name: "Close the context view" }).click();
 
   // AGENTS.md changes: the next request and the view carry the new text.
   writeFileSync(join(project, "AGENTS.md"), "Answer like a pirate.\n");

@@ -187,7 +187,9 @@ async fn command(
     let (cmd, rest) = line.split_once(' ').map_or((line, ""), |(c, r)| (c, r.trim()));
     match cmd {
         "/quit" | "/exit" => return Ok(true),
-        "/help" => eprintln!("{HELP}\n{}", crate::merge::HELP),
+        "/help" => eprintln!("{HELP}\n{}\n{}", crate::window::HELP, crate::merge::HELP),
+        "/context" => crate::window::context(runtime, id).await?,
+        "/compact" => crate::window::compact(runtime, id, rest).await?,
         "/cancel" => runtime.cancel(id).await?,
         "/interrupt" | "/stop" => runtime.interrupt(id).await?,
         "/retry" | "/continue" => runtime.retry(id).await?,

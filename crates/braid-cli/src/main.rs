@@ -7,6 +7,7 @@ mod args;
 mod chat;
 mod merge;
 mod provider;
+mod window;
 
 use braid_llm::secrets::Secrets;
 use braid_runtime::{Fallback, Providers, Runtime, RuntimeConfig};

@@ -3,6 +3,7 @@ import { useEffect, useState } from "react";
 import type { Backend } from "../backend/types";
 import type { AgentMode, BranchId, ContextSnapshot, ContextStrategy, GenerationSettings, ModelChoice, SettingsView, ToolApprovalPolicy } from "../generated/protocol";
 import { meter, partsLabel } from "./meter";
+import { StrategySelect } from "../context/FittingSettings";
 import { counted } from "../counted";
 import { BranchControls } from "./BranchControls";
 import { FolderControl } from "./FolderControl";
@@ -31,17 +32,13 @@ interface Props {
   onRemoveBranchCopy: (b: BranchId) => void;
   onGraph: () => void;
   onMerge: (source: BranchId) => void;
+  /** Opens the context view (the window by part, `/context`). */
+  onContext: () => void;
   onError: (message: string) => void;
 }
 
 /** Title, the conversation's model (default or its own), and the meter. */
-const STRATEGIES: { id: string; label: string; strategy: ContextStrategy }[] = [
-  { id: "intelligent", label: "Keep the latest 10 messages, then files, text and tools", strategy: { kind: "intelligent", keep_last: 10 } },
-  { id: "importance_scoring", label: "Keep the latest 10 messages, then what matters most", strategy: { kind: "importance_scoring", keep_last: 10 } },
-  { id: "recent_n", label: "Send only the latest 20 messages", strategy: { kind: "recent_n", n: 20 } },
-];
-
-export function ChatHeader({ backend, noSandbox, snapshot, settings, busy, onModelChanged, onMode, onPolicy, onStrategy, onGeneration, onSwitchBranch, onRenameBranch, onDeleteBranch, onIsolateBranch, onRemoveBranchCopy, onGraph, onMerge, onError }: Props) {
+export function ChatHeader({ backend, noSandbox, snapshot, settings, busy, onModelChanged, onMode, onPolicy, onStrategy, onGeneration, onSwitchBranch, onRenameBranch, onDeleteBranch, onIsolateBranch, onRemoveBranchCopy, onGraph, onMerge, onContext, onError }: Props) {
   const [models, setModels] = useState<Record<string, string[]>>({});
   const [seeing, setSeeing] = useState(false);
   const [teamOpen, setTeamOpen] = useState(false);
@@ -162,13 +159,11 @@ export function ChatHeader({ backend, noSandbox, snapshot, settings, busy, onMod
         <SandboxControls tools={snapshot.tools} noSandbox={noSandbox} onSandbox={(sandbox) => void backend.setSandbox(snapshot.summary.id, sandbox).then(onModelChanged, (e: Error) => onError(e.message))} />
         <label title={`When a conversation outgrows the model's window, older messages are left out this way; summaries start at ${snapshot.summarize_at_percent} %`}>
           <span>Long conversations</span>
-          <select aria-label="Context strategy" value={snapshot.strategy.kind} onChange={(e) => onStrategy(STRATEGIES.find((s) => s.id === e.target.value)!.strategy)}>
-            {STRATEGIES.map((s) => <option key={s.id} value={s.id}>{s.label}</option>)}
-          </select>
+          <StrategySelect strategy={snapshot.strategy} onStrategy={onStrategy} />
         </label>
       </GenerationControls>
       {m ? (
-        <button type="button" className={`meter meter-${m.level}`} aria-label={`${m.label}: what the model sees`} onClick={() => setSeeing(true)} title={`${m.parts.length ? `Last request: ${partsLabel(m.parts)}` : "Tokens of the last request"}${m.heldBack ? ` (${counted(m.heldBack, "tool")} held back: nothing asked for them)` : ""}. Click for what the model sees (Ctrl+Shift+I)`}>
+        <button type="button" className={`meter meter-${m.level}`} aria-label={`${m.label}: the context window by part`} onClick={onContext} title={`${m.parts.length ? `Last request: ${partsLabel(m.parts)}` : "Tokens of the last request"}${m.heldBack ? ` (${counted(m.heldBack, "tool")} held back: nothing asked for them)` : ""}. Click for the window by part (/context); Ctrl+Shift+I for what the model saw`}>
           <div className="bar">
             {m.parts.length ? (
               m.parts.map((p) => <div key={p.name} className={`part-${p.name}`} style={{ width: `${(p.tokens / m.window) * 100}%` }} />)
@@ -179,7 +174,7 @@ export function ChatHeader({ backend, noSandbox, snapshot, settings, busy, onMod
           <span data-testid="meter">{m.label}</span>
         </button>
       ) : (
-        <button type="button" className="link" onClick={() => setSeeing(true)} title="Ctrl+Shift+I">What the model sees</button>
+        <button type="button" className="link" onClick={onContext} title="The context window by part (/context)">Context</button>
       )}
       {seeing ? <SentDialog backend={backend} id={snapshot.summary.id} onClose={() => setSeeing(false)} /> : null}
       {switchingTo ? (

@@ -34,6 +34,7 @@ import { useNoSandbox } from "./ToolControls";
 import { WorkflowPicker } from "./WorkflowPicker";
 import { Waiting } from "./Waiting";
 import { MemberColours, coloursOf } from "../team/colours";
+import { useWindow } from "../context/useWindow";
 import { Speaker } from "../team/Speaker";
 
 /** `onActivity` is told whenever the stored conversation changed (so the
@@ -92,9 +93,11 @@ export function ChatView({ backend, id, settings, onActivity, openMessage, onOpe
       setRereading(null);
     }
   }, [reading]);
+  const windowCommand = useRef<(t: string) => boolean>(() => false);
   const onSend = useCallback(
     (t: string) => {
       setError(null);
+      if (windowCommand.current(t)) return;
       const out = parseComposer(t);
       lastSent.current = t;
       const sent = attachments.pending.filter((p) => p.stored);
@@ -121,6 +124,9 @@ export function ChatView({ backend, id, settings, onActivity, openMessage, onOpe
     [backend, id, busy, attachments],
   );
   const report = useCallback((e: unknown) => setError(e instanceof BackendError ? `${e.code}: ${e.message}` : String(e)), []);
+  const windowing = useWindow(backend, id, model.snapshot, model.notice, busy, reload, report);
+  const { onSummarize, summaryActions } = windowing;
+  windowCommand.current = windowing.onCommand;
   const onRetryImage = useCallback(
     (messageId: number, mode?: ImageMode) => {
       setRereading(messageId);
@@ -218,13 +224,15 @@ export function ChatView({ backend, id, settings, onActivity, openMessage, onOpe
               onAgain={busy ? undefined : () => onAgain(Number(item.key.slice(1)))}
               onRewind={busy ? undefined : () => setRewinding(Number(item.key.slice(1)))}
               onUndoRestore={busy ? undefined : onUndoRestore}
+              onSummarize={busy ? undefined : (from: boolean) => onSummarize(Number(item.key.slice(1)), from)}
+              summaryActions={busy ? undefined : summaryActions}
               keep={item.kind === "file" ? keepOf(Number(item.key.slice(1))) : undefined}
             />
             {chipAfter(Number(item.key.slice(1)), i + 1 < all.length ? Number(all[i + 1].key.slice(1)) : Infinity)}
             </>
           ),
       })),
-    [model.snapshot, full, backend, rereading, reading, busy, onRetryImage, onFork, onContinue, onUndoMerge, onEdit, onAgain, onUndoRestore, setRewinding, keepOf, chipAfter],
+    [model.snapshot, full, backend, rereading, reading, busy, onRetryImage, onFork, onContinue, onUndoMerge, onEdit, onAgain, onUndoRestore, setRewinding, keepOf, chipAfter, onSummarize, summaryActions],
   );
   const running = model.route?.running;
   const colours = useMemo(() => coloursOf(model.snapshot?.team), [model.snapshot?.team]);
@@ -287,6 +295,7 @@ export function ChatView({ backend, id, settings, onActivity, openMessage, onOpe
         onGraph={() => setGraphOpen((o) => !o)}
         onMerge={setMergeFrom}
         onStrategy={onStrategy}
+        onContext={windowing.openPanel}
         onError={setError}
       />
       {model.snapshot?.truncated ? (
@@ -311,6 +320,7 @@ export function ChatView({ backend, id, settings, onActivity, openMessage, onOpe
         <MessageList rows={rows} reveal={reveal.row} />
       </FileOpener>
       {rewindDialog}
+      {windowing.dialog}
       {changesDialog}
       {model.snapshot ? (
         <BranchPanels
@@ -341,7 +351,7 @@ export function ChatView({ backend, id, settings, onActivity, openMessage, onOpe
       <StateLine status={model.status} notice={model.notice} onRetry={onRetry} onContinue={onContinue} />
       <FilesPanel files={model.snapshot?.files ?? []} />
       <Composer busy={busy} onSend={onSend} onCancel={onCancel} onInterrupt={onInterrupt} phase={model.status.state === "executing_tool" ? "tool" : "answer"} findFiles={findFiles} members={model.snapshot?.team?.members.map((m) => m.name)} restore={restore} attachments={attachments}
-        above={(text, setText) => <><McpAbove backend={backend} text={text} onFill={setText} /><WorkflowPicker backend={backend} id={id} text={text} onRan={() => setText("")} /></>} />
+        above={(text, setText) => <><McpAbove backend={backend} text={text} onFill={setText} /><WorkflowPicker backend={backend} id={id} text={text} onRan={() => setText("")} />{windowing.panel(text)}</>} />
     </section>
     </SubAgents.Provider>
     </MemberColours.Provider>

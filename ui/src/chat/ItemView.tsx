@@ -9,6 +9,7 @@ import { describeSpeed } from "./describe";
 import type { Item } from "./transcript";
 import { Speaker } from "../team/Speaker";
 import { counted } from "../counted";
+import { SummaryCard, type SummaryActions } from "../context/SummaryCard";
 
 interface Props {
   item: Item;
@@ -26,6 +27,10 @@ interface Props {
   onRewind?: () => void;
   /** Take a file restore back (absent while busy). */
   onUndoRestore?: (note: number) => void;
+  /** Summarise up to / from this message (absent while busy). */
+  onSummarize?: (from: boolean) => void;
+  /** A summary's own actions (absent while busy). */
+  summaryActions?: SummaryActions;
   /** A file reference: left out of the last request, kept by the user. */
   keep?: { leftOut: boolean; kept: boolean; onKeep?: (keep: boolean) => void };
 }
@@ -39,7 +44,7 @@ const STRATEGY_LABEL: Record<string, string> = {
 };
 
 /** One stored message of the transcript, as the chat shows it. */
-export function ItemView({ item, onFork, onContinue, onUndoMerge, onEdit, onAgain, onRewind, onUndoRestore, keep }: Props) {
+export function ItemView({ item, onFork, onContinue, onUndoMerge, onEdit, onAgain, onRewind, onUndoRestore, onSummarize, summaryActions, keep }: Props) {
   const [editing, setEditing] = useState<string | null>(null);
   const [raw, setRaw] = useState(false);
   if (item.kind === "text" && editing !== null && onEdit) {
@@ -87,6 +92,7 @@ export function ItemView({ item, onFork, onContinue, onUndoMerge, onEdit, onAgai
               e: onEdit && item.role === "user" ? () => setEditing(item.text) : undefined,
               a: item.role === "assistant" ? onAgain : undefined,
               w: item.role === "user" ? onRewind : undefined,
+              s: onSummarize && item.role !== "system" ? () => onSummarize(false) : undefined,
             };
             const run = act[e.key];
             if (run) {
@@ -105,6 +111,7 @@ export function ItemView({ item, onFork, onContinue, onUndoMerge, onEdit, onAgai
             onEdit={onEdit ? () => setEditing(item.text) : undefined}
             onAgain={onAgain}
             onRewind={onRewind}
+            onSummarize={onSummarize}
           />
           {raw ? <pre className="raw-text" aria-label="Raw text">{item.text}</pre> : item.role === "assistant" ? <Markdown source={item.text} /> : <div className="text">{item.text}</div>}
           {item.speed ? <small className="speed" data-testid="speed">{describeSpeed(item.speed)}</small> : null}
@@ -188,11 +195,6 @@ export function ItemView({ item, onFork, onContinue, onUndoMerge, onEdit, onAgai
         </div>
       );
     case "summary":
-      return (
-        <details className="summary-marker" data-testid="summary">
-          <summary>{item.count} earlier messages summarised to fit the model's window</summary>
-          <Markdown source={item.text} />
-        </details>
-      );
+      return <SummaryCard item={item} actions={summaryActions} />;
   }
 }

@@ -11,6 +11,8 @@ interface Props {
   onEdit?: () => void;
   onAgain?: () => void;
   onRewind?: () => void;
+  /** Summarise the conversation up to / from this message (with a preview). */
+  onSummarize?: (from: boolean) => void;
 }
 
 /** What a message's keys do while it has the focus (Tab reaches it). */
@@ -21,11 +23,12 @@ export const MESSAGE_KEYS: Record<string, string> = {
   e: "edit a question and send it again on a new branch",
   a: "have an answer written again on a new branch",
   w: "rewind the files and the conversation to a question (Esc Esc: the last one)",
+  s: "summarise the conversation up to here (a preview first)",
 };
 
 /** The buttons on a message, shown on hover and while it has the focus:
  *  copy (as Markdown), raw text, fork, edit, answer again. */
-export function MessageActions({ role, text, raw, onRaw, onFork, onEdit, onAgain, onRewind }: Props) {
+export function MessageActions({ role, text, raw, onRaw, onFork, onEdit, onAgain, onRewind, onSummarize }: Props) {
   const [copied, setCopied] = useState<"yes" | "no" | null>(null);
   useEffect(() => {
     if (copied === null) return;
@@ -65,6 +68,16 @@ export function MessageActions({ role, text, raw, onRaw, onFork, onEdit, onAgain
         <button type="button" className="fork" aria-label="Answer again" title="Answer again: a new answer on a new branch; this one stays (a)" onClick={onAgain}>
           ↻
         </button>
+      ) : null}
+      {onSummarize && role !== "system" ? (
+        <>
+          <button type="button" className="fork" aria-label="Summarise up to here" title="Summarise everything up to here; you see the summary before it replaces anything (s)" onClick={() => onSummarize(false)}>
+            Σ↑
+          </button>
+          <button type="button" className="fork" aria-label="Summarise from here" title="Summarise from here to the end; you see the summary before it replaces anything" onClick={() => onSummarize(true)}>
+            Σ↓
+          </button>
+        </>
       ) : null}
       {copied ? <span className="sr-only" role="status">{copied === "yes" ? "Copied" : "The clipboard is not available"}</span> : null}
     </div>

@@ -23,14 +23,19 @@ export async function saveExport(backend: Backend, id: ContextId, { format, with
     return path ? `Exported to ${path}` : null;
   }
   const file = await backend.exportContext(id, format, withSecrets);
-  const url = URL.createObjectURL(new Blob([file.text], { type: file.media_type }));
-  const a = Object.assign(document.createElement("a"), { href: url, download: file.file_name });
+  downloadText(file.file_name, file.text, file.media_type);
+  return `Downloaded ${file.file_name}`;
+}
+
+/** A browser download of `text` as `name`. */
+export function downloadText(name: string, text: string, type = "text/markdown") {
+  const url = URL.createObjectURL(new Blob([text], { type }));
+  const a = Object.assign(document.createElement("a"), { href: url, download: name });
   document.body.append(a);
   a.click();
   a.remove();
   // The download has its own copy once the click is handled.
   setTimeout(() => URL.revokeObjectURL(url), 0);
-  return `Downloaded ${file.file_name}`;
 }
 
 /** Import: a Braid export, a Claude Code session or ChatGPT's export
