@@ -372,7 +372,12 @@ async fn auto_tools_flow(dir: &Path, url: &str) {
     let rt = Runtime::open(config, recording.clone()).unwrap().0;
     let ctx = rt.create_context(None, None).await.unwrap();
     assert_eq!(rt.peek(&ctx.id).await.unwrap().tool_use, ToolUse::AsNeeded, "this model's default");
-    let auto = GenerationSettings { tool_use: Some(ToolUse::Auto), temperature: Some(0.0), max_output_tokens: None };
+    let auto = GenerationSettings {
+        tool_use: Some(ToolUse::Auto),
+        temperature: Some(0.0),
+        max_output_tokens: None,
+        continue_cut: None,
+    };
     rt.set_generation(&ctx.id, auto).await.unwrap();
     let (_, mut sub) = rt.subscribe(&ctx.id).await.unwrap();
     rt.send_message(&ctx.id, say("Read the file notes.txt and tell me what it says."), false).await.unwrap();

@@ -136,6 +136,7 @@ impl Context {
     /// the conversation. The change time moves with every stored change,
     /// as the store's row does.
     pub fn handle(&mut self, event: Event, now: Timestamp) -> Step {
+        let event = self.continuing(event);
         let name = event.name();
         let from = self.state.status.kind();
         let (effects, state) = if matches!(event, Event::LlmDelta { .. }) {
@@ -161,6 +162,25 @@ impl Context {
             return step;
         }
         step
+    }
+
+    /// Continue after an answer that was cut or stopped goes on from it
+    /// as the same answer (its text joined), not as a second one.
+    fn continuing(&self, event: Event) -> Event {
+        use braid_protocol::{MessageType, Role, StatusKind};
+        if !matches!(event, Event::Retry) || !matches!(self.state.status.kind(), StatusKind::Idle | StatusKind::Failed)
+        {
+            return event;
+        }
+        match self.conversation.active_messages().last() {
+            Some(m)
+                if matches!(m.body, MessageType::Text { role: Role::Assistant, .. })
+                    && (m.meta.cut || m.meta.stopped) =>
+            {
+                Event::ContinueAnswer { answer: Box::new(m.clone()) }
+            }
+            _ => event,
+        }
     }
 
     /// A streamed chunk, the event every answer sends most of: it moves

@@ -13,6 +13,7 @@ mod bookkeeping;
 mod branches;
 mod breakdown;
 mod compact;
+mod continuation;
 mod control;
 mod effects;
 mod events;
@@ -134,7 +135,7 @@ pub struct QueuedMessage {
 }
 
 /// The LLM request in flight (or waiting to be retried).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct InFlight {
     pub id: RequestId,
     /// 1 for the first send, +1 per retry.
@@ -153,6 +154,13 @@ pub struct InFlight {
     /// tighter selection of the conversation.
     #[serde(default)]
     pub trimmed: bool,
+    /// This request continues that answer, cut at the output limit: its
+    /// text is joined to it, and it stays one answer.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub continues: Option<Box<Message>>,
+    /// Automatic continuations of the answer so far.
+    #[serde(default)]
+    pub continued: u32,
     /// When this attempt went out, and when its first token came: the
     /// answer's speed (`MessageMeta::speed`).
     #[serde(default)]

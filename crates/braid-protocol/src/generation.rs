@@ -52,4 +52,21 @@ pub struct GenerationSettings {
     pub temperature: Option<f64>,
     /// The longest answer, in tokens; capped at the model's own limit.
     pub max_output_tokens: Option<u32>,
+    /// An answer cut at the output limit goes on by itself this many
+    /// times (0: it stops and waits for Continue); `None`: once.
+    pub continue_cut: Option<u32>,
 }
+
+impl GenerationSettings {
+    /// Automatic continuations of an answer cut at the output limit.
+    pub fn continuations(&self) -> u32 {
+        self.continue_cut.unwrap_or(DEFAULT_CONTINUATIONS)
+    }
+}
+
+/// An answer cut at the output limit continues once by itself unless the
+/// conversation says otherwise.
+pub const DEFAULT_CONTINUATIONS: u32 = 1;
+
+/// The most automatic continuations a conversation may ask for.
+pub const MAX_CONTINUATIONS: u32 = 10;

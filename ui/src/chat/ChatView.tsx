@@ -27,7 +27,7 @@ import { useChanges } from "./useChanges";
 import { useDropImages } from "./useDropImages";
 import { useChatModel } from "./useChatModel";
 import { StateLine } from "./StateLine";
-import { pendingCalls, transcript } from "./transcript";
+import { continuedAnswer, pendingCalls, transcript } from "./transcript";
 import { useReveal, type OpenRequest } from "./reveal";
 import { McpAbove, useMentionSearch } from "./mcpComposer";
 import { useNoSandbox } from "./ToolControls";
@@ -237,6 +237,20 @@ export function ChatView({ backend, id, settings, onActivity, openMessage, onOpe
   const running = model.route?.running;
   const colours = useMemo(() => coloursOf(model.snapshot?.team), [model.snapshot?.team]);
   const rows: Row[] = useMemo(() => {
+    // A cut or stopped answer going on (by itself, or Continue): what
+    // comes streams inside it, as it is stored, one answer.
+    const joined = continuedAnswer(model.snapshot?.messages, model.drafts, storedRows);
+    if (joined) {
+      return storedRows.slice(0, -1).concat({
+        key: joined.key,
+        render: () => (
+          <div className="message assistant streaming">
+            <Speaker role="assistant" author={running} />
+            <StreamingMarkdown source={joined.text} />
+          </div>
+        ),
+      });
+    }
     const drafts: Row[] = Object.entries(model.drafts).map(([mid, t]) => ({
       key: `m${mid}`,
       render: () => (
@@ -247,7 +261,7 @@ export function ChatView({ backend, id, settings, onActivity, openMessage, onOpe
       ),
     }));
     return drafts.length ? storedRows.concat(drafts) : storedRows;
-  }, [storedRows, model.drafts, running]);
+  }, [storedRows, model.drafts, model.snapshot, running]);
   const hasSummary = useMemo(
     () => model.snapshot?.messages.some((m) => m.body.type === "system_control" && m.body.control.kind === "summary") ?? false,
     [model.snapshot],

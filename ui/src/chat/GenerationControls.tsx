@@ -32,9 +32,17 @@ function parse(text: string, integer: boolean): number | null | undefined {
   return n;
 }
 
+/** How often a cut answer goes on by itself; empty is the default (once). */
+const CONTINUE_CUT: [number | null, string][] = [
+  [null, "Continue once (default)"],
+  [0, "Stop and wait for Continue"],
+  [3, "Continue up to 3 times"],
+  [10, "Continue up to 10 times"],
+];
+
 /** The conversation's settings behind one button, so the header stays on
  *  one row: what the caller adds (approval, fitting), then how the model
- *  is asked (tools, temperature, longest answer). */
+ *  is asked (tools, temperature, longest answer, cut answers). */
 export function GenerationControls({ generation, toolUse, onChange, children }: Props) {
   const [use, setUse] = useState<ToolUse | null>(generation.tool_use);
   const [temperature, setTemperature] = useState(generation.temperature?.toString() ?? "");
@@ -53,14 +61,14 @@ export function GenerationControls({ generation, toolUse, onChange, children }: 
 
   // The whole form is sent each time, so two quick edits never undo
   // each other.
-  const commit = (nextUse: ToolUse | null) => {
+  const commit = (nextUse: ToolUse | null, continueCut = generation.continue_cut) => {
     const t = parse(temperature, false);
     const m = parse(maxTokens, true);
     if (t === undefined) return setProblem("The temperature is a number from 0 to 2, or empty for the model's default.");
     if (m === undefined) return setProblem("The longest answer is a whole number of tokens, or empty for the model's.");
     setProblem(null);
-    const next = { tool_use: nextUse, temperature: t, max_output_tokens: m };
-    if (next.tool_use !== generation.tool_use || t !== generation.temperature || m !== generation.max_output_tokens) onChange(next);
+    const next = { tool_use: nextUse, temperature: t, max_output_tokens: m, continue_cut: continueCut };
+    if (next.tool_use !== generation.tool_use || t !== generation.temperature || m !== generation.max_output_tokens || continueCut !== generation.continue_cut) onChange(next);
   };
   const onKey = (e: React.KeyboardEvent) => {
     if (e.key === "Enter") commit(use);
@@ -123,6 +131,17 @@ export function GenerationControls({ generation, toolUse, onChange, children }: 
               onBlur={() => commit(use)}
               onKeyDown={onKey}
             />
+          </label>
+          <label>
+            <span>Answers cut at the limit</span>
+            <select
+              aria-label="Answers cut at the output limit"
+              value={generation.continue_cut ?? ""}
+              title="An answer that reaches the longest answer goes on by itself, joined into one answer"
+              onChange={(e) => commit(use, e.target.value === "" ? null : Number(e.target.value))}
+            >
+              {CONTINUE_CUT.map(([value, label]) => <option key={label} value={value ?? ""}>{label}</option>)}
+            </select>
           </label>
           {problem ? <p role="alert" className="generation-problem">{problem}</p> : null}
         </Popover.Content>

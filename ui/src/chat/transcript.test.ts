@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Message } from "../generated/protocol";
 import { textMessage } from "../testing/fixtures";
-import { argsSummary, pendingCalls, rowKeyFor, standingSummaries, systemText, transcript } from "./transcript";
+import { argsSummary, continuedAnswer, pendingCalls, rowKeyFor, standingSummaries, systemText, transcript } from "./transcript";
 
 const request: Message = {
   id: 2, created_at: 0, schema_version: 1,
@@ -135,5 +135,18 @@ describe("a workflow's card", () => {
     expect(systemText(card({ status: "completed", answer: 10, tool_results: 2, error: null }))).toBe("Workflow /review (file=a.rs): completed, 2 tool results");
     expect(systemText(card({ status: "failed", answer: null, tool_results: 0, error: "no provider" }))).toBe("Workflow /review (file=a.rs): failed: no provider");
     expect(systemText(card({ status: "cancelled", answer: null, tool_results: 0, error: null }))).toBe("Workflow /review (file=a.rs): cancelled");
+  });
+});
+
+describe("an answer going on", () => {
+  const cut: Message = { ...textMessage(2, "assistant", "Roses are"), meta: { cut: true } as Message["meta"] };
+  const rows = [{ key: "m1" }, { key: "m2" }];
+  it("streams inside the cut answer it continues", () => {
+    expect(continuedAnswer([textMessage(1, "user", "poem"), cut], { 7: " red" }, rows)).toEqual({ key: "m2", text: "Roses are red" });
+  });
+  it("leaves a new answer to its own row", () => {
+    expect(continuedAnswer([textMessage(1, "user", "poem"), textMessage(2, "assistant", "done")], { 7: "x" }, rows)).toBeNull();
+    expect(continuedAnswer([textMessage(1, "user", "poem")], { 7: "x" }, [{ key: "m1" }])).toBeNull();
+    expect(continuedAnswer([textMessage(1, "user", "poem"), cut], {}, rows)).toBeNull();
   });
 });

@@ -204,3 +204,14 @@ export function rowKeyFor(messages: Message[], id: number): string {
   }
   return `m${id}`;
 }
+
+/** The answer being continued and its text so far, when the last stored
+ *  message is an assistant answer that was cut or stopped, it is the last
+ *  row, and one draft streams: the continuation, joined to it when stored. */
+export function continuedAnswer(messages: Message[] | undefined, drafts: Record<number, string>, rows: { key: string }[]): { key: string; text: string } | null {
+  const last = messages?.at(-1);
+  const texts = Object.values(drafts);
+  if (!last || texts.length !== 1 || last.body.type !== "text" || last.body.role !== "assistant") return null;
+  if (!(last.meta?.cut || last.meta?.stopped) || rows.at(-1)?.key !== `m${last.id}`) return null;
+  return { key: `m${last.id}`, text: last.body.parts.map((p) => p.text).join("") + texts[0] };
+}

@@ -927,7 +927,12 @@ temperature: number | null,
 /**
  * The longest answer, in tokens; capped at the model's own limit.
  */
-max_output_tokens: number | null, };
+max_output_tokens: number | null, 
+/**
+ * An answer cut at the output limit goes on by itself this many
+ * times (0: it stops and waits for Continue); `None`: once.
+ */
+continue_cut: number | null, };
 
 export type ProviderKind = "open_ai_compatible" | "anthropic" | "gemini";
 

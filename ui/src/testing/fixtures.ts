@@ -33,7 +33,7 @@ export function snapshotOf(messages: Message[], extra: Partial<ContextSnapshot> 
     tools: defaultTools,
     strategy: { kind: "intelligent", keep_last: 10 },
     summarize_at_percent: 92,
-    generation: { tool_use: null, temperature: null, max_output_tokens: null },
+    generation: { tool_use: null, temperature: null, max_output_tokens: null, continue_cut: null },
     tool_use: "auto",
     context: null,
     kept: [],

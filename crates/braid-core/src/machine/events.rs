@@ -138,6 +138,11 @@ pub enum Event {
         request_id: RequestId,
         error: String,
     },
+    /// Continue (a `Retry` at rest after a cut or stopped answer, as
+    /// `Context` reads it): the answer goes on as itself.
+    ContinueAnswer {
+        answer: Box<Message>,
+    },
     /// Summarise `batch` (ids as sent) now, keeping what `instructions`
     /// say; with `preview` the summary waits for `ApplySummary`.
     Compact {
@@ -333,6 +338,7 @@ impl Event {
             Event::SetGeneration { .. } => "set_generation",
             Event::SummaryReady { .. } => "summary_ready",
             Event::SummaryFailed { .. } => "summary_failed",
+            Event::ContinueAnswer { .. } => "continue_answer",
             Event::Compact { .. } => "compact",
             Event::ApplySummary { .. } => "apply_summary",
             Event::DiscardSummary => "discard_summary",

@@ -33,6 +33,8 @@ impl Step<'_> {
             interrupted: false,
             force_tool,
             trimmed: false,
+            continues: None,
+            continued: 0,
             sent_at: None,
             first_token_at: None,
             progress_at: None,
@@ -116,7 +118,7 @@ impl Step<'_> {
     }
 
     pub(super) fn completed(&mut self, response: LlmResponse) {
-        let Some(request) = self.s.request.take() else { return };
+        let Some(mut request) = self.s.request.take() else { return };
         self.learn_usage(response.usage);
         self.child_answered(response.usage);
         self.set_status(ContextStatus::ProcessingLlmResponse);
@@ -147,7 +149,10 @@ impl Step<'_> {
             if request.sequence > 0 {
                 self.discard(request.response_id);
             }
-            if !interrupted {
+            if request.continues.is_some() && !interrupted {
+                // Nothing more came: the answer stays as it was, cut.
+                self.tell_cut(request.continued);
+            } else if !interrupted {
                 self.notify(Notice::new(NoticeCode::EmptyResponse, "The model returned an empty answer."));
             }
         } else {
@@ -162,13 +167,13 @@ impl Step<'_> {
             message.meta.stopped = interrupted;
             message.meta.author = member.clone();
             let cut = message.meta.cut;
-            self.append(message);
-            self.lifecycle(request.response_id, MessageKind::Text, MessageChange::Completed);
+            let stored = self.store_answer(&mut request, message);
+            if cut && member.is_none() && self.may_continue(request.continued) {
+                self.continue_answer(stored, request.continued + 1);
+                return;
+            }
             if cut {
-                self.notify(Notice::new(
-                    NoticeCode::AnswerCut,
-                    "The answer reached the model's output limit and was cut. Press Continue to let the model go on.",
-                ));
+                self.tell_cut(request.continued);
             }
         }
         if interrupted {

@@ -85,6 +85,12 @@ impl Step<'_> {
             GenerationSettings { max_output_tokens: Some(0), .. } => {
                 Some("the longest answer must be at least 1 token".to_owned())
             }
+            GenerationSettings { continue_cut: Some(n), .. } if n > braid_protocol::generation::MAX_CONTINUATIONS => {
+                Some(format!(
+                    "a cut answer continues at most {} times by itself, not {n}",
+                    braid_protocol::generation::MAX_CONTINUATIONS
+                ))
+            }
             _ => None,
         };
         match problem {

@@ -177,6 +177,7 @@ impl Step<'_> {
                 self.compacted(text, replaces)
             }
             Event::SummaryFailed { request_id, error } if self.compacting(request_id) => self.compaction_failed(error),
+            Event::ContinueAnswer { answer } => self.continue_by_hand(*answer),
             Event::Compact { batch, instructions, preview } => self.compact(batch, instructions, preview),
             Event::ApplySummary { text } => self.apply_summary(text),
             Event::DiscardSummary => self.discard_summary(),

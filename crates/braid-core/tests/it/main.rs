@@ -16,6 +16,7 @@ mod call_checks;
 mod catalogue;
 mod checkpoints;
 mod context_flows;
+mod continuation;
 mod events;
 mod flows;
 mod graph;

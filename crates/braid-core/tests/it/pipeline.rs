@@ -127,6 +127,8 @@ fn recovery_restores_idle_answers_open_calls_and_keeps_unsent_text() {
         interrupted: false,
         force_tool: None,
         trimmed: false,
+        continues: None,
+        continued: 0,
         sent_at: None,
         progress_at: None,
         first_token_at: None,

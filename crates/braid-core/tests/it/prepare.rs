@@ -204,6 +204,8 @@ fn facts_for_a_request_that_is_no_longer_current_change_nothing() {
 #[test]
 fn an_answer_cut_at_the_output_limit_is_marked_and_continue_goes_on_from_it() {
     let mut sim = Sim::new();
+    // Continue by hand: no automatic continuation (see continuation.rs).
+    sim.state.config.generation.continue_cut = Some(0);
     sim.start("write a long poem");
     sim.prepare(sim.prepared(8_000));
     let rid = sim.request_id();

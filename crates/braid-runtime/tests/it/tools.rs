@@ -210,8 +210,12 @@ async fn the_conversation_decides_tools_temperature_and_answer_length() {
 
     // On request: a plain turn offers no tools, with the temperature and
     // the answer limit asked for (capped at the model's own).
-    let wanted =
-        GenerationSettings { tool_use: Some(ToolUse::OnRequest), temperature: Some(0.3), max_output_tokens: Some(50) };
+    let wanted = GenerationSettings {
+        tool_use: Some(ToolUse::OnRequest),
+        temperature: Some(0.3),
+        max_output_tokens: Some(50),
+        continue_cut: None,
+    };
     assert_eq!(rt.set_generation(&ctx.id, wanted).await.unwrap(), wanted);
     rt.send_message(&ctx.id, say("hello"), false).await.unwrap();
     wait(&rt, &ctx.id, StatusKind::Idle, limit()).await;
