@@ -95,7 +95,15 @@ fn runtime(dir: &Path, p: Arc<HttpProvider>, max_tokens: u32) -> Runtime {
     let mut config = RuntimeConfig::new(dir.join("braid.db"), dir.to_owned());
     config.model = MODEL.into();
     config.max_tokens = max_tokens;
+    no_auto_continue(&mut config);
     Runtime::open(config, p).unwrap().0
+}
+
+/// The flows here keep their answers short on purpose: a cut answer
+/// stops (one request per turn, as each flow counts), except in
+/// `cut_flow`, which is about going on.
+fn no_auto_continue(config: &mut RuntimeConfig) {
+    config.machine.generation.continue_cut = Some(0);
 }
 
 /// Keeps every request Braid sends, then sends it on.
@@ -313,6 +321,10 @@ async fn against_a_real_llama_cpp_server() {
     //        that submit on their grace turn; the parent reads them all.
     subagents::subagents_flow(dir.path(), &url).await;
 
+    // 3c'. An answer cut at the output limit goes on by itself once and is
+    //      stored as one answer.
+    cut_flow(dir.path(), &url).await;
+
     // 3c. Text the estimate cannot know well is counted by the model's own
     //     tokenizer on its server, so it is fitted by the real figure.
     counting_flow(dir.path(), &url).await;
@@ -367,6 +379,7 @@ async fn auto_tools_flow(dir: &Path, url: &str) {
     let mut config = RuntimeConfig::new(work.join("braid.db"), work.clone());
     config.model = MODEL.into();
     config.max_tokens = 48;
+    no_auto_continue(&mut config);
     config.machine.tools.policy = ToolApprovalPolicy::AutoAll;
     config.machine.max_loop_depth = 1;
     let rt = Runtime::open(config, recording.clone()).unwrap().0;
@@ -402,6 +415,40 @@ async fn auto_tools_flow(dir: &Path, url: &str) {
     // Shown for the record (cargo test --nocapture).
     println!("auto tools: called {called}, answered {answered}, notices {notes:?}");
     assert!(called || answered, "{:?}", snap.messages.iter().map(|m| m.body.kind()).collect::<Vec<_>>());
+    rt.shutdown().await;
+}
+
+async fn cut_flow(dir: &Path, url: &str) {
+    let work = dir.join("cut");
+    std::fs::create_dir_all(&work).unwrap();
+    let recording = Arc::new(Recording { inner: provider(url, None), sent: Default::default() });
+    let mut config = RuntimeConfig::new(work.join("braid.db"), work.clone());
+    config.model = MODEL.into();
+    // Four tokens: any answer longer is cut (what the model writes does not
+    // matter, only that it writes more than four tokens, twice).
+    config.max_tokens = 4;
+    let rt = Runtime::open(config, recording.clone()).unwrap().0;
+    let ctx = rt.create_context(Some("cut".into()), None).await.unwrap();
+    let (_, mut sub) = rt.subscribe(&ctx.id).await.unwrap();
+    rt.send_message(&ctx.id, say("Tell me a long story about a lighthouse keeper."), false).await.unwrap();
+    until(&mut sub, &[StatusKind::Idle, StatusKind::Failed], REAL_MODEL_LIMIT).await;
+    let snap = rt.load_context(&ctx.id).await.unwrap();
+    assert_eq!(snap.summary.status, ContextStatus::Idle);
+    let sent = recording.sent.lock().unwrap().clone();
+    let answers: Vec<&braid_protocol::Message> = snap
+        .messages
+        .iter()
+        .filter(|m| matches!(m.body, braid_protocol::MessageType::Text { role: braid_protocol::Role::Assistant, .. }))
+        .collect();
+    let texts: Vec<Option<String>> = answers.iter().map(|m| m.body.plain_text()).collect();
+    println!("cut: {} requests, answers {texts:?}", sent.len());
+    assert_eq!(sent.len(), 2, "the cut answer went on once by itself");
+    let partial = sent[1].messages.last().and_then(|m| m.body.plain_text()).unwrap_or_default();
+    assert!(sent[1].system.as_deref().unwrap_or_default().contains("cut off at the output limit"));
+    assert_eq!(answers.len(), 1, "stored as one answer");
+    let text = answers[0].body.plain_text().unwrap_or_default();
+    // Whether the model wrote more, and where it stopped, is its own.
+    assert!(!partial.is_empty() && text.starts_with(&partial), "{text:?} joins {partial:?}");
     rt.shutdown().await;
 }
 

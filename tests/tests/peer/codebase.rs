@@ -13,6 +13,7 @@ pub async fn codebase_flow(dir: &Path, url: &str) {
     let work = braid_testkit::fixtures::codebase();
     let recording = Arc::new(Recording { inner: provider(url, None), sent: Default::default() });
     let mut config = RuntimeConfig::new(dir.join("codebase.db"), work.path().to_owned());
+    super::no_auto_continue(&mut config);
     config.model = MODEL.into();
     config.max_tokens = 48;
     config.machine.tools.policy = ToolApprovalPolicy::AutoAll;

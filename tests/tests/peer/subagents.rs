@@ -17,6 +17,7 @@ use std::sync::Arc;
 pub async fn subagents_flow(dir: &Path, url: &str) {
     let recording = Arc::new(Recording { inner: provider(url, None), sent: Default::default() });
     let mut config = RuntimeConfig::new(dir.join("subagents.db"), dir.to_owned());
+    super::no_auto_continue(&mut config);
     config.model = MODEL.into();
     config.max_tokens = 400;
     config.machine.tools.policy = ToolApprovalPolicy::AutoAll;

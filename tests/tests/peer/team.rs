@@ -26,6 +26,7 @@ fn member(name: &str) -> TeamMember {
 pub async fn team_flow(dir: &Path, url: &str) {
     let recording = Arc::new(Recording { inner: provider(url, None), sent: Default::default() });
     let mut config = RuntimeConfig::new(dir.join("team.db"), dir.to_owned());
+    super::no_auto_continue(&mut config);
     config.model = MODEL.into();
     config.max_tokens = 32;
     let rt = Runtime::open(config, recording.clone()).unwrap().0;
