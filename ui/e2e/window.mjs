@@ -4,7 +4,8 @@
 // draft as it is typed; dropping a tool group makes its count fall;
 // `/compact keep the numbers` shows the summary before anything is
 // replaced, the edited text is approved and is what the next request
-// carries (read in "What the model saw"); Undo sends the originals again.
+// carries (read in "What the model saw"); Undo sends the originals again;
+// a default set in Settings is what a new conversation starts with.
 // Screenshots: e2e/out/context-window.png, e2e/out/summary-preview.png.
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
@@ -96,5 +97,18 @@ await browserSuite("window", { check, finish }, { db: join(tempDir("window"), "b
   await say("Again?");
   const afterUndo = await firstSent();
   check(afterUndo === "The budget is 40.", `after Undo the originals are sent again (${afterUndo.slice(0, 60)})`);
+
+  // What new conversations start with, from the settings.
+  await page.getByRole("button", { name: "Settings", exact: true }).click();
+  const settings = page.getByRole("dialog", { name: "Settings" });
+  await settings.getByLabel("New conversations summarise at").selectOption("0");
+  await page.waitForFunction(() => document.querySelector('select[aria-label="New conversations summarise at"]')?.value === "0", null, { timeout: 5000 });
+  await settings.getByRole("button", { name: "Close settings" }).click();
+  await page.getByRole("button", { name: "New conversation", exact: true }).click();
+  await say("Fresh start.");
+  await box.fill("/context");
+  await box.press("Enter");
+  const threshold = await panel.getByLabel("Summarise at").inputValue();
+  check(threshold === "0", `a new conversation starts with the default from the settings: summaries only when asked (${threshold})`);
   check(errors.length === 0, `no console errors (${errors.join(" | ")})`);
 });

@@ -44,7 +44,7 @@ pub use breakdown::breakdown;
 pub use compact::{Compaction, MAX_INSTRUCTIONS};
 pub use effects::Effect;
 pub use events::{Event, Reply};
-pub use settings::tool_use;
+pub use settings::{apply_defaults, check_defaults, check_fitting, tool_use};
 pub use step::transition;
 pub(crate) use step::{stored_change, transition_in_place};
 pub use tools::tool_name;

@@ -40,6 +40,9 @@ pub struct Settings {
     /// filter is on everywhere else).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub show_secrets_in: Vec<String>,
+    /// What new conversations start with.
+    #[serde(default, skip_serializing_if = "braid_protocol::ConversationDefaults::is_empty")]
+    pub conversations: braid_protocol::ConversationDefaults,
 }
 
 fn is_default(limits: &braid_protocol::SubAgentLimits) -> bool {

@@ -77,8 +77,8 @@ pub use payload::{Payload, PayloadReceipt, SendMessageRequest};
 pub use search::{SearchHit, SnippetPart};
 pub use sent::{PromptPart, SentMessage, SentPart, SentRequest, SentTool};
 pub use settings::{
-    EffectiveModel, KeyChange, KeyLocation, LocalServer, ModelChoice, ModelSummary, ProviderInput, ProviderKind,
-    ProviderView, SettingsView,
+    ConversationDefaults, EffectiveModel, KeyChange, KeyLocation, LocalServer, ModelChoice, ModelSummary,
+    ProviderInput, ProviderKind, ProviderView, SettingsView,
 };
 pub use status::{ContextStatus, StatusKind};
 pub use subagents::{

@@ -56,6 +56,27 @@ pub struct SettingsView {
     /// download from); not when started with a model server or the echo.
     #[serde(default)]
     pub built_in_models: bool,
+    /// What a new conversation starts with.
+    #[serde(default)]
+    pub conversations: ConversationDefaults,
+}
+
+/// What a new conversation starts with; `None` is Braid's own default
+/// (Intelligent keeping the latest 10, summaries at 92 %, a cut answer
+/// continued once). A conversation's own settings change it alone.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(default)]
+pub struct ConversationDefaults {
+    pub strategy: Option<crate::ContextStrategy>,
+    /// Percent of the window (50 to 100), or 0: only when asked.
+    pub summarize_at_percent: Option<u8>,
+    pub continue_cut: Option<u32>,
+}
+
+impl ConversationDefaults {
+    pub fn is_empty(&self) -> bool {
+        *self == ConversationDefaults::default()
+    }
 }
 
 /// What to do with a provider's key when saving it.

@@ -213,6 +213,7 @@ pub fn generate() -> String {
     decl::<crate::BreakdownAction>(&cfg, &mut out);
     decl::<crate::CompactScope>(&cfg, &mut out);
     decl::<crate::SummaryPreview>(&cfg, &mut out);
+    decl::<crate::ConversationDefaults>(&cfg, &mut out);
     decl::<StoredImage>(&cfg, &mut out);
     decl::<ImageAttachment>(&cfg, &mut out);
     decl::<ImageData>(&cfg, &mut out);

@@ -329,6 +329,9 @@ impl Handlers for Runtime {
         self.shared.contexts.catalogue_changed(self.shared.catalogue()).await;
         Ok(view)
     }
+    async fn set_conversation_defaults(&self, defaults: ConversationDefaults) -> Answer<SettingsView> {
+        self.providers().set_conversation_defaults(defaults)
+    }
     async fn test_provider(&self, provider: ProviderInput) -> Answer<Vec<ModelSummary>> {
         self.providers().test(&provider).await
     }

@@ -205,6 +205,7 @@ impl Runtime {
         };
         let mut state = ContextState::new(id.clone());
         state.config = self.shared.config.machine.clone();
+        braid_core::machine::apply_defaults(&mut state.config, &self.shared.providers.conversation_defaults());
         state.config.tools.confirm_reads = self.shared.config.is_broad(&dir);
         let conversation = Conversation::new(now);
         self.shared.lock_store().create_context(&meta, &state, &conversation)?;

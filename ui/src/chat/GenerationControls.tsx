@@ -33,7 +33,7 @@ function parse(text: string, integer: boolean): number | null | undefined {
 }
 
 /** How often a cut answer goes on by itself; empty is the default (once). */
-const CONTINUE_CUT: [number | null, string][] = [
+export const CONTINUE_CUT: [number | null, string][] = [
   [null, "Continue once (default)"],
   [0, "Stop and wait for Continue"],
   [3, "Continue up to 3 times"],

@@ -10,7 +10,11 @@ const STRATEGIES: { id: ContextStrategy["kind"]; label: string }[] = [
 ];
 
 /** Where summaries start; 0 is "only when I ask" (`/compact`). */
-const THRESHOLDS = [0, 70, 80, 85, 92, 95, 100];
+export const THRESHOLDS = [0, 70, 80, 85, 92, 95, 100];
+
+export function thresholdLabel(p: number): string {
+  return p === 0 ? "Only when I ask (/compact)" : `At ${p} % of the window`;
+}
 
 export function countOf(s: ContextStrategy): number {
   return s.kind === "recent_n" ? s.n : s.keep_last;
@@ -79,7 +83,7 @@ export function FittingSettings({ backend, id, snapshot, onChanged, onError }: P
       <label>
         <span>Summarise older messages</span>
         <select aria-label="Summarise at" value={snapshot.summarize_at_percent} onChange={(e) => save(snapshot.strategy, Number(e.target.value))}>
-          {THRESHOLDS.map((p) => <option key={p} value={p}>{p === 0 ? "Only when I ask (/compact)" : `At ${p} % of the window`}</option>)}
+          {THRESHOLDS.map((p) => <option key={p} value={p}>{thresholdLabel(p)}</option>)}
           {THRESHOLDS.includes(snapshot.summarize_at_percent) ? null : <option value={snapshot.summarize_at_percent}>At {snapshot.summarize_at_percent} %</option>}
         </select>
       </label>

@@ -117,16 +117,17 @@ export function LocalShelf({ view, busy, onDefault, onRemove, onSettings }: Shel
 /** The built-in model: GGUF files run inside Braid, answering while no
  *  provider is set up. Import (the system's file picker in the window, a
  *  path in the browser), choose the default, remove, tune. */
-export function LocalModelsPanel({ backend, onChanged }: { backend: Backend; onChanged: () => void }) {
+export function LocalModelsPanel({ backend, available, onChanged }: { backend: Backend; available: boolean; onChanged: () => void }) {
   const confirm = useConfirm();
   const [view, setView] = useState<LocalModelsView | null>(null);
-  const [unavailable, setUnavailable] = useState<string | null>(null);
+  const [unavailable, setUnavailable] = useState<string | null>(available ? null : "This Braid runs no built-in model (it was started with a model server or the echo).");
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
   const [path, setPath] = useState("");
+  // Asked only of a Braid that keeps built-in models (the others refuse).
   useEffect(() => {
-    backend.listLocalModels().then(setView, (e: Error) => setUnavailable(e.message));
-  }, [backend]);
+    if (available) backend.listLocalModels().then(setView, (e: Error) => setUnavailable(e.message));
+  }, [backend, available]);
   const run = useCallback(
     (what: string, change: Promise<LocalModelsView>) => {
       setBusy(what);

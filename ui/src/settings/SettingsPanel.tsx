@@ -5,6 +5,7 @@ import { formFromView, keyLabel, newForm, type ProviderForm } from "./form";
 import { LocalModelsPanel } from "./LocalModelsPanel";
 import { McpPanel } from "./McpPanel";
 import { CheckpointsPanel } from "./CheckpointsPanel";
+import { ConversationDefaultsPanel } from "./ConversationDefaultsPanel";
 import { ProviderEditor } from "./ProviderEditor";
 import { useConfirm } from "../confirm";
 
@@ -17,7 +18,8 @@ interface Props {
   start?: ProviderForm;
 }
 
-/** Providers (add, edit, remove, choose the default), the built-in model,
+/** Providers (add, edit, remove, choose the default), what new
+ *  conversations start with, the built-in model,
  *  MCP servers and how long checkpoints are kept. Esc closes. */
 export function SettingsPanel({ backend, settings, onChange, onClose, start }: Props) {
   const confirm = useConfirm();
@@ -79,7 +81,8 @@ export function SettingsPanel({ backend, settings, onChange, onClose, start }: P
         ) : (
           <button type="button" className="primary" onClick={() => setEditing(newForm())}>Add provider</button>
         )}
-        <LocalModelsPanel backend={backend} onChanged={refresh} />
+        <ConversationDefaultsPanel backend={backend} settings={settings} onChange={onChange} onError={(e) => setError(e.message)} />
+        <LocalModelsPanel backend={backend} available={settings.built_in_models} onChanged={refresh} />
         <McpPanel backend={backend} />
         <CheckpointsPanel backend={backend} />
       </section>

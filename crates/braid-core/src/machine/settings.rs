@@ -15,17 +15,58 @@ pub fn tool_use(settings: &GenerationSettings, model_calls_tools: bool) -> ToolU
     settings.tool_use.unwrap_or(if model_calls_tools { ToolUse::Auto } else { ToolUse::AsNeeded })
 }
 
+/// Whether a strategy and a summary threshold can be kept: at least one
+/// message kept, and summaries at 50 to 100 % of the window or 0 (only
+/// when asked).
+pub fn check_fitting(strategy: Option<ContextStrategy>, summarize_at_percent: Option<u8>) -> Result<(), String> {
+    let bad_n = match strategy {
+        Some(ContextStrategy::RecentN { n }) => n == 0,
+        Some(ContextStrategy::Intelligent { keep_last } | ContextStrategy::ImportanceScoring { keep_last }) => {
+            keep_last == 0
+        }
+        None => false,
+    };
+    let bad_pct = summarize_at_percent.is_some_and(|p| p != 0 && !(50..=100).contains(&p));
+    if bad_n || bad_pct {
+        return Err(
+            "keep at least 1 message, and summarise at 50 to 100 % of the window (or 0: only when asked)".into()
+        );
+    }
+    Ok(())
+}
+
+/// Whether new conversations can start with these defaults.
+pub fn check_defaults(d: &braid_protocol::ConversationDefaults) -> Result<(), String> {
+    check_fitting(d.strategy, d.summarize_at_percent)?;
+    check_continue_cut(d.continue_cut)
+}
+
+fn check_continue_cut(continue_cut: Option<u32>) -> Result<(), String> {
+    match continue_cut {
+        Some(n) if n > braid_protocol::generation::MAX_CONTINUATIONS => Err(format!(
+            "a cut answer continues at most {} times by itself, not {n}",
+            braid_protocol::generation::MAX_CONTINUATIONS
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// A new conversation's settings with the user's defaults applied.
+pub fn apply_defaults(config: &mut super::MachineConfig, d: &braid_protocol::ConversationDefaults) {
+    if let Some(s) = d.strategy {
+        config.context = s;
+    }
+    if let Some(p) = d.summarize_at_percent {
+        config.summarize_at_percent = p;
+    }
+    if d.continue_cut.is_some() {
+        config.generation.continue_cut = d.continue_cut;
+    }
+}
+
 impl Step<'_> {
     pub(super) fn set_context_strategy(&mut self, strategy: ContextStrategy, summarize_at_percent: Option<u8>) {
-        let bad_n = match strategy {
-            ContextStrategy::RecentN { n } => n == 0,
-            ContextStrategy::Intelligent { keep_last } | ContextStrategy::ImportanceScoring { keep_last } => {
-                keep_last == 0
-            }
-        };
-        let bad_pct = summarize_at_percent.is_some_and(|p| p != 0 && !(50..=100).contains(&p));
-        if bad_n || bad_pct {
-            let text = "keep at least 1 message, and summarise at 50 to 100 % of the window (or 0: only when asked)";
+        if let Err(text) = check_fitting(Some(strategy), summarize_at_percent) {
             self.reply(Err(WireError::new(ErrorCode::InvalidInput, text)));
             return;
         }
@@ -85,13 +126,7 @@ impl Step<'_> {
             GenerationSettings { max_output_tokens: Some(0), .. } => {
                 Some("the longest answer must be at least 1 token".to_owned())
             }
-            GenerationSettings { continue_cut: Some(n), .. } if n > braid_protocol::generation::MAX_CONTINUATIONS => {
-                Some(format!(
-                    "a cut answer continues at most {} times by itself, not {n}",
-                    braid_protocol::generation::MAX_CONTINUATIONS
-                ))
-            }
-            _ => None,
+            GenerationSettings { continue_cut, .. } => check_continue_cut(continue_cut).err(),
         };
         match problem {
             Some(text) => self.reply(Err(WireError::new(ErrorCode::InvalidInput, text))),

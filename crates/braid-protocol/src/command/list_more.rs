@@ -30,6 +30,11 @@ macro_rules! __commands_continued {
             set_default_provider: SetDefaultProvider {
                 provider_id: String,
             } => $crate::SettingsView;
+            /// What new conversations start with (fitting, summaries, cut
+            /// answers); conversations already there keep their own.
+            set_conversation_defaults: SetConversationDefaults {
+                defaults: $crate::ConversationDefaults,
+            } => $crate::SettingsView;
             /// Connects with the form's values (the stored key when the key
             /// is unchanged) without saving; answered by the models it
             /// offers, or an error saying what failed.

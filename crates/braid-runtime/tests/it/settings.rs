@@ -196,3 +196,41 @@ async fn a_branch_answers_with_its_own_model_and_keeps_it() {
     run(&rt, branch(None, "main")).await;
     assert_eq!(rt.load_context(&ctx.id).await.unwrap().effective_model.unwrap().model, "gpt-4o");
 }
+
+#[tokio::test]
+async fn new_conversations_start_with_the_users_defaults_which_are_checked_and_kept() {
+    use braid_protocol::{ContextStrategy, ConversationDefaults};
+    let dir = tempfile::tempdir().unwrap();
+    let rt = open(dir.path());
+    let before = rt.create_context(None, None).await.unwrap();
+    let defaults = ConversationDefaults {
+        strategy: Some(ContextStrategy::RecentN { n: 6 }),
+        summarize_at_percent: Some(0),
+        continue_cut: Some(3),
+    };
+    let bad = ConversationDefaults { summarize_at_percent: Some(30), ..defaults };
+    let refused = rt.execute(Command::SetConversationDefaults { defaults: bad }).await.unwrap_err().to_string();
+    assert!(refused.contains("50 to 100 %"), "{refused}");
+    let too_many = ConversationDefaults { continue_cut: Some(11), ..defaults };
+    assert!(rt.execute(Command::SetConversationDefaults { defaults: too_many }).await.is_err());
+    let view: SettingsView =
+        serde_json::from_value(run(&rt, Command::SetConversationDefaults { defaults }).await).unwrap();
+    assert_eq!(view.conversations, defaults);
+    let new = rt.create_context(None, None).await.unwrap();
+    let snap = rt.load_context(&new.id).await.unwrap();
+    assert_eq!(
+        (snap.strategy, snap.summarize_at_percent, snap.generation.continue_cut),
+        (ContextStrategy::RecentN { n: 6 }, 0, Some(3))
+    );
+    let old = rt.load_context(&before.id).await.unwrap();
+    assert_eq!(
+        (old.summarize_at_percent, old.generation.continue_cut),
+        (92, None),
+        "a conversation already there keeps its own"
+    );
+    drop(rt);
+    // Kept in settings.json: a restart starts new conversations the same way.
+    let rt = open(dir.path());
+    let view: SettingsView = serde_json::from_value(run(&rt, Command::GetSettings).await).unwrap();
+    assert_eq!(view.conversations, defaults);
+}
