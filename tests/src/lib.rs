@@ -10,6 +10,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test support: a panic is how a test reports
 
 pub mod children;
+pub mod counting;
 pub mod fixtures;
 pub mod harness;
 pub mod hub;

@@ -14,6 +14,16 @@ use serde::{Deserialize, Serialize};
 /// Tokens a summary may take.
 pub const SUMMARY_OUTPUT: u32 = 600;
 
+/// What a summariser with this window can read of a transcript, beside
+/// its instructions and its answer.
+pub fn summariser_reads(window: u32) -> u32 {
+    window.saturating_sub(SUMMARY_OUTPUT + 800).max(256)
+}
+
+/// A summary brings the request this many points of the window under the
+/// threshold (but not under 40 %).
+pub const SUMMARY_HEADROOM: u8 = 25;
+
 /// What the runtime found out while preparing a request: facts about the
 /// model and the prompt, never a decision.
 #[derive(Debug, Clone, PartialEq)]
@@ -184,9 +194,13 @@ pub fn plan(request: &PreparedRequest, system_tokens: u32, tools_tokens: u32, se
     let limit = u64::from(budget.window) * u64::from(settings.summarize_at_percent) / 100;
     // 0: the user summarises when they choose (`/compact`).
     if settings.summarize_at_percent > 0 && total >= limit && settings.may_summarize {
-        // Within what the summariser itself can read.
-        let readable = budget.window.saturating_sub(SUMMARY_OUTPUT + 600).max(256);
-        let batch = optimize::summary_batch(&counted, optimize::keep_last(settings.strategy), readable);
+        // Summarised down to well under the threshold, so that one summary
+        // lasts many turns (not one per turn, each a little over it).
+        let after = u64::from(settings.summarize_at_percent.saturating_sub(SUMMARY_HEADROOM).max(40));
+        let room = u64::from(budget.window) * after / 100;
+        let fixed = u64::from(budget.system + budget.tools + budget.reserved_output + SUMMARY_OUTPUT);
+        let keep = room.saturating_sub(fixed).min(u64::from(u32::MAX)) as u32;
+        let batch = optimize::summary_batch(&counted, optimize::keep_last(settings.strategy), keep);
         if batch.len() >= 2 {
             return Fit::Summarize(batch);
         }

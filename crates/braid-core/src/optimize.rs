@@ -234,22 +234,24 @@ fn starts_a_turn(body: &MessageType) -> bool {
     )
 }
 
-/// The oldest whole units (never the last `keep_last` messages' units) to
-/// summarise: at least one, up to `max_tokens`. Empty when everything is
-/// in the tail.
-pub fn summary_batch(messages: &[(&Message, u32)], keep_last: u32, max_tokens: u32) -> Vec<MessageId> {
+/// The oldest whole units to summarise: everything older than what stays
+/// as it is — the last `keep_last` messages' units, and the newer units
+/// before them that fit in `keep_tokens` with them. Empty when everything
+/// stays.
+pub fn summary_batch(messages: &[(&Message, u32)], keep_last: u32, keep_tokens: u32) -> Vec<MessageId> {
     let units = units(messages);
     let tail = tail_units(&units, keep_last);
-    let mut out = Vec::new();
-    let mut used = 0u32;
-    for u in &units[..units.len().saturating_sub(tail)] {
-        if !out.is_empty() && used + u.tokens > max_tokens {
+    let older = &units[..units.len().saturating_sub(tail)];
+    let mut kept: u32 = units[older.len()..].iter().map(|u| u.tokens).sum();
+    let mut cut = older.len();
+    for u in older.iter().rev() {
+        if kept.saturating_add(u.tokens) > keep_tokens {
             break;
         }
-        used += u.tokens;
-        out.extend(&u.ids);
+        kept += u.tokens;
+        cut -= 1;
     }
-    out
+    older[..cut].iter().flat_map(|u| u.ids.iter().copied()).collect()
 }
 
 /// How many of the last messages a strategy always keeps.

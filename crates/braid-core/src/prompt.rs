@@ -152,10 +152,13 @@ pub fn summary_instructions(user: Option<&str>) -> String {
 pub const MERGE_SUMMARY_INSTRUCTIONS: &str = "The conversation below is a branch of a larger conversation, explored on its own since it parted from the main line. Summarise what it found, so the main line can use it: the decisions made and why, the results (what worked, what did not, figures), and the files touched and how. Write plain sentences and short lists, at most 200 words. Do not answer the conversation; only summarise it.";
 
 /// What a summary of `batch` (ids as sent) replaces and the text the
-/// model is asked to summarise. The latest summary stands for the messages
-/// it replaced: when it is in the batch, its text is folded in and its
-/// messages are replaced again, so one summary always covers all before it.
-pub fn summary_job(conversation: &Conversation, batch: &[MessageId]) -> (Vec<MessageId>, String) {
+/// model is asked to summarise, within `max_tokens` (what the summariser
+/// can read). The summaries in force in the batch are folded in (their
+/// text first, their messages replaced again), so one summary covers all
+/// before it. A batch longer than the summariser reads is read from its
+/// newest end: the oldest part, which no request could hold either, is
+/// covered by the earlier summary or dropped, and the text says so.
+pub fn summary_job(conversation: &Conversation, batch: &[MessageId], max_tokens: u32) -> (Vec<MessageId>, String) {
     let wanted: HashSet<MessageId> = batch.iter().copied().collect();
     let active: Vec<&Message> = conversation.active_messages().collect();
     let mut replaces: Vec<MessageId> = Vec::new();
@@ -171,38 +174,59 @@ pub fn summary_job(conversation: &Conversation, batch: &[MessageId]) -> (Vec<Mes
         .filter(|m| wanted.contains(&m.id) && !matches!(m.body, MessageType::SystemControl { .. }))
         .collect();
     replaces.extend(messages.iter().map(|m| m.id));
-    (replaces, summary_input(prior_text.as_deref(), &messages))
+    (replaces, summary_input(prior_text.as_deref(), &messages, max_tokens))
 }
 
 /// The batch of messages as one transcript for the summariser (tool calls
 /// and results as text, so no pairing rules apply), after the previous
-/// summary if there is one.
-pub fn summary_input(previous: Option<&str>, messages: &[&Message]) -> String {
-    let mut out = String::new();
+/// summary if there is one, within `max_tokens`: the newest lines are
+/// kept, and the number left out said.
+pub fn summary_input(previous: Option<&str>, messages: &[&Message], max_tokens: u32) -> String {
+    use crate::tokens::{count, TokenEncoding};
+    let mut head = String::new();
     if let Some(p) = previous {
-        out.push_str(&format!("Earlier summary:\n{p}\n\n"));
+        head.push_str(&format!("Earlier summary:\n{p}\n\n"));
     }
-    for m in messages {
-        let line = match &m.body {
-            MessageType::Text { role, .. } => format!("{role:?}: {}", m.body.plain_text().unwrap_or_default()),
-            MessageType::ToolRequest { text, calls } => format!(
-                "Assistant: {}[called {}]",
-                text.as_deref().map(|t| format!("{t} ")).unwrap_or_default(),
-                calls.iter().map(|c| format!("{}({})", c.name, c.arguments)).collect::<Vec<_>>().join(", ")
-            ),
-            MessageType::ToolResult { output, error, .. } => {
-                let text = error.as_deref().unwrap_or(output);
-                let short: String = text.chars().take(1_500).collect();
-                format!("Tool result: {short}")
-            }
-            MessageType::FileReference { path, .. } => format!("User referenced file {path}"),
-            MessageType::SystemControl { control: ControlKind::Summary { text, .. } } => {
-                format!("Earlier summary:\n{text}")
-            }
-            _ => continue,
-        };
-        out.push_str(&line);
+    let lines: Vec<String> = messages.iter().filter_map(|m| transcript_line(m)).collect();
+    let mut budget = max_tokens.saturating_sub(count(TokenEncoding::O200k, &head) + 32);
+    let mut from = lines.len();
+    while from > 0 {
+        let cost = count(TokenEncoding::O200k, &lines[from - 1]) + 1;
+        if cost > budget {
+            break;
+        }
+        budget -= cost;
+        from -= 1;
+    }
+    let mut out = head;
+    if from > 0 {
+        out.push_str(&format!("[{from} older messages are left out here: too long to read at once]\n\n"));
+    }
+    for line in &lines[from..] {
+        out.push_str(line);
         out.push_str("\n\n");
     }
     out
+}
+
+/// One message as a line of the summariser's transcript.
+fn transcript_line(m: &Message) -> Option<String> {
+    Some(match &m.body {
+        MessageType::Text { role, .. } => format!("{role:?}: {}", m.body.plain_text().unwrap_or_default()),
+        MessageType::ToolRequest { text, calls } => format!(
+            "Assistant: {}[called {}]",
+            text.as_deref().map(|t| format!("{t} ")).unwrap_or_default(),
+            calls.iter().map(|c| format!("{}({})", c.name, c.arguments)).collect::<Vec<_>>().join(", ")
+        ),
+        MessageType::ToolResult { output, error, .. } => {
+            let text = error.as_deref().unwrap_or(output);
+            let short: String = text.chars().take(1_500).collect();
+            format!("Tool result: {short}")
+        }
+        MessageType::FileReference { path, .. } => format!("User referenced file {path}"),
+        MessageType::SystemControl { control: ControlKind::Summary { text, .. } } => {
+            format!("Earlier summary:\n{text}")
+        }
+        _ => return None,
+    })
 }

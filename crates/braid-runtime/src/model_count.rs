@@ -4,6 +4,8 @@
 //! them instead of Braid's estimate. A server that cannot count leaves the
 //! estimate in place. The server is asked only when the core says the
 //! request is large enough for it to matter (`fit::needs_model_counts`).
+//! The counts are kept in the store, per model, so a restart does not ask
+//! again for every message of a long conversation.
 
 use braid_core::tokens::{count, message_pieces};
 use braid_llm::LlmProvider;
@@ -11,15 +13,32 @@ use braid_protocol::{Message, MessageId, TokenCount, TokenEncoding};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
 
-/// Per message: the length of the text counted (a message read again,
-/// like an image's text, is counted again) and the model's count.
-pub type Counts = Arc<Mutex<HashMap<MessageId, (usize, u32)>>>;
+/// One model's counts (per message: the length of the text counted — a
+/// message read again, like an image's text, is counted again — and the
+/// model's count).
+#[derive(Default)]
+pub struct Cache {
+    model: Option<String>,
+    known: HashMap<MessageId, (usize, u32)>,
+}
+
+pub type Counts = Arc<Mutex<Cache>>;
+
+/// The cache holds `model`'s counts: those stored are read when it held
+/// another model's (or none yet).
+pub fn for_model(cache: &Counts, model: &str, stored: impl FnOnce() -> HashMap<MessageId, (usize, u32)>) {
+    let mut c = cache.lock().unwrap_or_else(PoisonError::into_inner);
+    if c.model.as_deref() != Some(model) {
+        c.known = stored();
+        c.model = Some(model.to_owned());
+    }
+}
 
 /// Fills the counts the cache holds and estimates the others: whether every
 /// message has the model's count, and the messages' tokens (counted where
 /// known, estimated otherwise).
 pub fn from_cache(cache: &Counts, messages: &mut [Message]) -> (bool, u64) {
-    let known = cache.lock().unwrap_or_else(PoisonError::into_inner);
+    let known = &cache.lock().unwrap_or_else(PoisonError::into_inner).known;
     let (mut all, mut total) = (true, 0u64);
     for m in messages.iter_mut() {
         let Some((pieces, fixed)) = message_pieces(&m.body) else { continue };
@@ -39,21 +58,22 @@ pub fn from_cache(cache: &Counts, messages: &mut [Message]) -> (bool, u64) {
     (all, total)
 }
 
-/// Fills the messages' counts from the cache and the server; true when
-/// every message has the model's count. `hide` makes each text what the
-/// model will read (its secrets as placeholders) before it is sent.
+/// Fills the messages' counts from the cache and the server: whether every
+/// message has the model's count, and the counts the server made now (to
+/// be stored). `hide` makes each text what the model will read (its
+/// secrets as placeholders) before it is sent.
 pub async fn apply(
     provider: &dyn LlmProvider,
     model: &str,
     cache: &Counts,
     messages: &mut [Message],
     hide: impl Fn(&mut String),
-) -> bool {
+) -> (bool, Vec<(MessageId, usize, u32)>) {
     let mut missing: Vec<(usize, usize, u32)> = Vec::new(); // (index, text length, fixed cost)
     let mut texts: Vec<String> = Vec::new();
     let mut spans: Vec<std::ops::Range<usize>> = Vec::new();
     {
-        let known = cache.lock().unwrap_or_else(PoisonError::into_inner);
+        let known = &cache.lock().unwrap_or_else(PoisonError::into_inner).known;
         for (i, m) in messages.iter_mut().enumerate() {
             let Some((pieces, fixed)) = message_pieces(&m.body) else { continue };
             let len: usize = pieces.iter().map(|p| p.len()).sum();
@@ -73,16 +93,22 @@ pub async fn apply(
         }
     }
     if missing.is_empty() {
-        return true;
+        return (true, Vec::new());
     }
-    let Some(counts) = provider.count_tokens(model, texts).await else { return false };
-    let mut known = cache.lock().unwrap_or_else(PoisonError::into_inner);
+    let Some(counts) = provider.count_tokens(model, texts).await else { return (false, Vec::new()) };
+    let mut cache = cache.lock().unwrap_or_else(PoisonError::into_inner);
+    let mut made = Vec::with_capacity(missing.len());
     for ((i, len, fixed), span) in missing.into_iter().zip(spans) {
         let n = counts[span].iter().sum::<u32>() + fixed;
-        known.insert(messages[i].id, (len, n));
+        // Counts of another model (the conversation's changed meanwhile)
+        // are stored under their own model, not kept here.
+        if cache.model.as_deref() == Some(model) {
+            cache.known.insert(messages[i].id, (len, n));
+        }
+        made.push((messages[i].id, len, n));
         set(&mut messages[i], n);
     }
-    true
+    (true, made)
 }
 
 fn set(m: &mut Message, count: u32) {

@@ -7,6 +7,7 @@
 //! fail to load with an error naming it, and every other context loads.
 
 mod checkpoints;
+mod counts;
 mod error;
 mod files;
 mod images;
@@ -17,6 +18,7 @@ mod schema;
 mod write;
 
 pub use checkpoints::StoredCheckpoint;
+pub use counts::ModelCounts;
 pub use error::StoreError;
 pub use files::FileRow;
 pub use library::{SearchRow, HIT_END, HIT_START};

@@ -129,6 +129,20 @@ const MIGRATIONS: &[&str] = &[
     // 7: a branch's own copy of the workspace (NULL: the conversation's
     // folder).
     "ALTER TABLE branches ADD COLUMN folder TEXT;",
+    // 8: counts of messages by a model's own tokenizer (asked of its
+    // server once per message and model), so a long conversation is not
+    // counted again after a restart. `text_len` tells a message changed
+    // since (an image read again).
+    r#"
+    CREATE TABLE model_counts (
+        context_id TEXT NOT NULL REFERENCES contexts(id) ON DELETE CASCADE,
+        model      TEXT NOT NULL,
+        message_id INTEGER NOT NULL,
+        text_len   INTEGER NOT NULL,
+        count      INTEGER NOT NULL,
+        PRIMARY KEY (context_id, model, message_id)
+    ) WITHOUT ROWID;
+    "#,
 ];
 
 pub const SCHEMA_VERSION: u32 = MIGRATIONS.len() as u32;

@@ -92,7 +92,7 @@ fn a_database_from_before_search_is_indexed_when_it_is_migrated() {
     let path = dir.path().join("braid.db");
     let conn = rusqlite::Connection::open(&path).unwrap();
     conn.execute_batch(
-        "DROP TABLE checkpoints; DROP TRIGGER message_added; DROP TRIGGER message_changed; DROP TRIGGER message_removed;
+        "DROP TABLE model_counts; DROP TABLE checkpoints; DROP TRIGGER message_added; DROP TRIGGER message_changed; DROP TRIGGER message_removed;
          DROP TABLE message_search; DROP TABLE message_text; ALTER TABLE contexts DROP COLUMN pinned;
          ALTER TABLE branches DROP COLUMN folder;
          UPDATE messages SET json = 'not json' WHERE context_id = 'b' AND id = 1;

@@ -44,10 +44,10 @@ fn wal_and_schema_version_are_set_and_reopening_is_idempotent() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("nested/dir/braid.db");
     let store = Store::open(&path).unwrap();
-    assert_eq!(store.schema_version().unwrap(), 7);
+    assert_eq!(store.schema_version().unwrap(), 8);
     drop(store);
     let store = Store::open(&path).unwrap();
-    assert_eq!(store.schema_version().unwrap(), 7);
+    assert_eq!(store.schema_version().unwrap(), 8);
     let conn = rusqlite::Connection::open(&path).unwrap();
     let mode: String = conn.pragma_query_value(None, "journal_mode", |r| r.get(0)).unwrap();
     assert_eq!(mode, "wal");
@@ -165,7 +165,7 @@ fn a_version_1_database_is_migrated_and_keeps_its_contexts() {
     // Back to what version 1 wrote.
     let conn = rusqlite::Connection::open(&path).unwrap();
     conn.execute_batch(
-        "DROP TABLE checkpoints; DROP TRIGGER message_added; DROP TRIGGER message_changed; DROP TRIGGER message_removed;
+        "DROP TABLE model_counts; DROP TABLE checkpoints; DROP TRIGGER message_added; DROP TRIGGER message_changed; DROP TRIGGER message_removed;
          DROP TABLE message_search; DROP TABLE message_text; ALTER TABLE contexts DROP COLUMN pinned;
          DROP TABLE file_records; ALTER TABLE branches DROP COLUMN model_json; ALTER TABLE branches DROP COLUMN folder; ALTER TABLE contexts DROP COLUMN model_json;
          PRAGMA user_version = 1;",
@@ -173,7 +173,7 @@ fn a_version_1_database_is_migrated_and_keeps_its_contexts() {
     .unwrap();
     drop(conn);
     let mut store = Store::open(&path).unwrap();
-    assert_eq!(store.schema_version().unwrap(), 7);
+    assert_eq!(store.schema_version().unwrap(), 8);
     let loaded = store.load_context(&m.id).unwrap();
     assert_eq!((loaded.meta.title.as_str(), loaded.meta.model.as_ref()), ("title old", None));
     let choice = braid_protocol::ModelChoice { provider_id: "p".into(), model: "m".into() };
@@ -244,4 +244,24 @@ fn a_write_waits_for_another_process_holding_the_database() {
     assert_eq!(report.recovered.len(), 1);
     other.join().unwrap();
     assert_eq!(second.load_context(&p.id).unwrap().state.status, ContextStatus::Idle);
+}
+
+#[test]
+fn a_models_counts_are_kept_per_model_replaced_and_go_with_the_conversation() {
+    use braid_protocol::MessageId;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("braid.db");
+    let mut store = Store::open(&path).unwrap();
+    let p = Persisted::new(&mut store, "c1");
+    store.save_model_counts(&p.id, "qwen", &[(MessageId(1), 40, 12), (MessageId(2), 900, 310)]).unwrap();
+    store.save_model_counts(&p.id, "llama", &[(MessageId(1), 40, 14)]).unwrap();
+    // Counted again after the text changed: the newer count replaces it.
+    store.save_model_counts(&p.id, "qwen", &[(MessageId(2), 950, 330)]).unwrap();
+    drop(store);
+    let mut store = Store::open(&path).unwrap();
+    let qwen = store.model_counts(&p.id, "qwen").unwrap();
+    assert_eq!((qwen[&MessageId(1)], qwen[&MessageId(2)], qwen.len()), ((40, 12), (950, 330), 2));
+    assert_eq!(store.model_counts(&p.id, "llama").unwrap()[&MessageId(1)], (40, 14), "each model its own");
+    store.delete_context(&p.id).unwrap();
+    assert!(store.model_counts(&p.id, "qwen").unwrap().is_empty(), "deleted with the conversation");
 }

@@ -32,6 +32,10 @@ pub struct Bookkeeping {
     /// What the turn since the last user message did (a workflow's
     /// outcome is read from it, even when its card comes after the end).
     pub turn: TurnFacts,
+    /// The largest message of the last request sent: what is left out
+    /// when the model refuses the conversation as too long twice (its
+    /// count ran short of the model's).
+    pub largest_sent: Option<MessageId>,
     /// A summary the user asked for, being made.
     pub compaction: Option<super::compact::Compaction>,
     /// A summary made with a preview, waiting for approval.
@@ -59,6 +63,7 @@ impl Default for Bookkeeping {
             announced: BTreeMap::new(),
             workflow: None,
             turn: TurnFacts::default(),
+            largest_sent: None,
             compaction: None,
             summary_preview: None,
         }

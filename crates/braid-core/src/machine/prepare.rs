@@ -76,6 +76,12 @@ impl Step<'_> {
                     self.set_status(ContextStatus::PreparingLlmRequest);
                 }
                 let keep: HashSet<_> = keep.into_iter().collect();
+                self.s.book.largest_sent = p
+                    .messages
+                    .iter()
+                    .filter(|m| keep.contains(&m.id))
+                    .max_by_key(|m| fit::cost(m, p.encoding, p.sees_images))
+                    .map(|m| m.id);
                 let messages = p.messages.into_iter().filter(|m| keep.contains(&m.id)).collect();
                 self.run(Effect::SendLlmRequest {
                     request_id,

@@ -246,6 +246,24 @@ impl Step<'_> {
             }
             return;
         }
+        // Refused as too long again with less of the conversation: the
+        // largest message is what Braid under-counted. It stays out of
+        // what is sent until the user brings it back, so the next turns
+        // are not refused the same way.
+        if self.too_long(&failure, &request) && request.trimmed {
+            if let Some(id) = self.s.book.largest_sent.take() {
+                self.s.config.left_out.insert(id);
+                self.s.config.kept.remove(&id);
+                self.notify(Notice::new(
+                    NoticeCode::ContextTrimmed,
+                    format!(
+                        "The model refused the conversation as too long twice; message {id}, the largest sent, \
+                         is now left out of what is sent, so the next requests fit. It stays in the history; Send \
+                         again in the context view (/context) brings it back."
+                    ),
+                ));
+            }
+        }
         let max = self.s.config.max_retries;
         if failure.retryable && request.attempt <= max {
             let delay = retry_delay_ms(&self.s.config, request.attempt, request.id, failure.retry_after_ms);

@@ -216,12 +216,16 @@ fn a_context_length_error_trims_and_retries_once() {
     assert!(starts_request(&fx), "sent again at once");
     assert!(sim.state.request.as_ref().unwrap().trimmed);
     assert_ne!(sim.request_id(), rid);
-    // A second refusal is a real failure, with the provider's words.
+    // A second refusal is a real failure, with the provider's words; the
+    // largest message sent, under-counted, stays out until brought back.
+    sim.prepare(sim.prepared(8_000));
+    let largest = sim.state.book.largest_sent.expect("the request's largest message");
     let rid = sim.request_id();
     sim.send(Event::LlmFailed { request_id: rid, failure: too_long });
     assert!(
         matches!(&sim.state.status, S::Failed { error_code, .. } if *error_code == braid_protocol::FailureCode::ContextLengthExceeded)
     );
+    assert!(sim.state.config.left_out.contains(&largest), "left out after the second refusal");
     // The next turn starts untrimmed.
     sim.start("shorter");
     assert!(!sim.state.request.as_ref().unwrap().trimmed);

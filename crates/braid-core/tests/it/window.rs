@@ -368,3 +368,69 @@ fn the_summariser_is_told_what_the_user_asked_it_to_keep() {
     assert!(asked.starts_with(&plain) && asked.ends_with("keep this: keep the numbers"), "{asked}");
     let _ = Message::new(MessageId(1), braid_protocol::Timestamp(0), MessageType::text(Role::User, "x"));
 }
+
+/// Answers the summary the request in flight asked for with `text`.
+fn summarised(sim: &mut Sim, fx: &[Effect], text: &str) -> Vec<MessageId> {
+    let (rid, batch, _) = summarize_effect(fx);
+    let (replaces, _) = braid_core::prompt::summary_job(&sim.conversation, &batch, 100_000);
+    sim.send(Event::SummaryReady { request_id: rid, text: text.into(), replaces: replaces.clone() });
+    replaces
+}
+
+#[test]
+fn one_summary_brings_the_request_well_under_the_threshold_and_lasts_many_turns() {
+    let mut sim = Sim::new();
+    sim.state.config.summarize_at_percent = 100;
+    // A long conversation, as after an import: 800 messages, five windows.
+    for i in 0..400 {
+        exchange(
+            &mut sim,
+            &format!("question {i} {}", "word ".repeat(20)),
+            &format!("answer {i} {}", "more ".repeat(20)),
+            1_000_000,
+        );
+    }
+    sim.state.config.summarize_at_percent = 92;
+    sim.start("and now?");
+    let fx = sim.prepare(sim.prepared(4_096));
+    let replaced = summarised(&mut sim, &fx, "The story so far.");
+    assert!(
+        replaced.len() > 700,
+        "everything older than what stays is covered by the one summary ({})",
+        replaced.len()
+    );
+    let fx = sim.prepare(sim.prepared(4_096));
+    let texts = sent(&fx);
+    assert!(texts[0].contains("The story so far."), "{}", texts[0]);
+    let usage = sim.state.book.last_sent.clone().unwrap();
+    let share = (usage.system + usage.tools + usage.messages + usage.reserved_output) * 100 / usage.window;
+    assert!(share <= 70, "the request sits well under the threshold after it ({share} %)");
+    answer(&mut sim, "ok");
+    // The next turns go without summarising again.
+    for i in 0..8 {
+        sim.start(&format!("next {i}"));
+        let fx = sim.prepare(sim.prepared(4_096));
+        assert!(!fx.iter().any(|e| matches!(e, Effect::Summarize { .. })), "turn {i} summarised again");
+        answer(&mut sim, "fine");
+    }
+}
+
+#[test]
+fn the_summariser_reads_the_newest_part_of_a_batch_too_long_for_it() {
+    let messages: Vec<Message> = (1..=400)
+        .map(|i| {
+            Message::new(
+                MessageId(i),
+                braid_protocol::Timestamp(0),
+                MessageType::text(Role::User, format!("line {i} {}", "x ".repeat(20))),
+            )
+        })
+        .collect();
+    let refs: Vec<&Message> = messages.iter().collect();
+    let input = braid_core::prompt::summary_input(Some("before"), &refs, 2_000);
+    assert!(input.starts_with("Earlier summary:\nbefore"), "the earlier summary is always read");
+    assert!(input.contains("line 400 ") && !input.contains("line 1 "), "the newest part is read");
+    let left = input.lines().find(|l| l.contains("older messages are left out")).unwrap_or_default();
+    assert!(left.starts_with('['), "and the text says how many were left out: {left}");
+    assert!(braid_core::tokens::count(braid_core::tokens::TokenEncoding::O200k, &input) <= 2_000);
+}

@@ -47,13 +47,14 @@ impl ContextActor {
                     let text = "the source has nothing the branch in use lacks: there is nothing to summarise";
                     return Err(WireError::new(ErrorCode::InvalidInput, text));
                 }
-                let mut input = braid_core::prompt::summary_input(None, &messages);
-                self.hide_secrets(&mut input);
                 let resolved = self
                     .shared
                     .providers
                     .resolve(self.ctx.model_choice())
                     .map_err(|e| WireError::new(ErrorCode::InvalidInput, e))?;
+                let reads = braid_core::fit::summariser_reads(resolved.view.context_window);
+                let mut input = braid_core::prompt::summary_input(None, &messages, reads);
+                self.hide_secrets(&mut input);
                 Ok(MergeAnswer::Summarise {
                     provider: resolved.provider,
                     model: resolved.model,

@@ -62,8 +62,12 @@ impl ContextActor {
         };
         let enc = resolved.encoding;
         let prepared = self.facts(&resolved, member);
+        if enc == TokenEncoding::Estimate {
+            self.model_counts_for(&resolved.model);
+        }
         let counting = (enc == TokenEncoding::Estimate)
             .then(|| (resolved.provider.clone(), resolved.model.clone(), self.model_counts.clone()));
+        let store = (self.shared.clone(), self.ctx.meta.id.clone());
         // The server counts what the model will read: placeholders, never
         // the secrets (its tokenizer is as far from here as its model).
         let shared = self.secrets_on().then(|| self.shared.clone());
@@ -100,8 +104,17 @@ impl ContextActor {
                     shared.secrets.hide(text);
                 }
             };
-            prepared.counted_by_model =
+            let (all, made) =
                 model_count::apply(provider.as_ref(), &model, &counts, &mut prepared.messages, hide).await;
+            prepared.counted_by_model = all;
+            if !made.is_empty() {
+                let (shared, id) = store;
+                let saved = shared.lock_store().save_model_counts(&id, &model, &made);
+                if let Err(e) = saved {
+                    // Only a cost: they are asked for again after a restart.
+                    tracing::warn!(context = %id, error = %e, "the model's counts were not stored");
+                }
+            }
             let event = Event::RequestPrepared { request_id, prepared: Box::new(prepared) };
             let _ = mailbox.send(Input::Event(event));
         });
@@ -172,8 +185,6 @@ impl ContextActor {
     /// Asks the model for a summary of `batch` (ids as sent; what it
     /// covers is the core's `prompt::summary_job`).
     pub(super) fn start_summary(&mut self, request_id: RequestId, batch: Vec<MessageId>, instructions: Option<String>) {
-        let (replaces, mut input) = prompt::summary_job(&self.ctx.conversation, &batch);
-        self.hide_secrets(&mut input);
         let resolved = match self.shared.providers.resolve(self.ctx.model_choice()) {
             Ok(r) => r,
             Err(error) => {
@@ -181,6 +192,9 @@ impl ContextActor {
                 return;
             }
         };
+        let reads = braid_core::fit::summariser_reads(resolved.view.context_window);
+        let (replaces, mut input) = prompt::summary_job(&self.ctx.conversation, &batch, reads);
+        self.hide_secrets(&mut input);
         let job = summary_task::SummaryJob {
             provider: resolved.provider,
             model: resolved.model,

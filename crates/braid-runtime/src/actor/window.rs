@@ -52,10 +52,22 @@ impl ContextActor {
             .map_err(|e| WireError::new(ErrorCode::InvalidState, e))?;
         let mut prepared = self.facts(&resolved, None);
         if resolved.encoding == TokenEncoding::Estimate {
+            self.model_counts_for(&resolved.model);
             let (all, _) = crate::model_count::from_cache(&self.model_counts, &mut prepared.messages);
             prepared.counted_by_model = all;
         }
         Ok(self.ctx.breakdown(prepared, draft, clock::now()))
+    }
+
+    /// The model's counts of this conversation in the cache: read from
+    /// the store the first time (or when the model changed).
+    pub(super) fn model_counts_for(&self, model: &str) {
+        crate::model_count::for_model(&self.model_counts, model, || {
+            self.shared.lock_store().model_counts(&self.ctx.meta.id, model).unwrap_or_else(|e| {
+                tracing::warn!(context = %self.ctx.meta.id, error = %e, "the model's stored counts were not read");
+                Default::default()
+            })
+        });
     }
 
     pub(super) fn window_op(&mut self, op: WindowOp) -> Result<Reply, WireError> {

@@ -268,3 +268,41 @@ async fn the_breakdown_counts_what_is_then_sent_and_compact_previews_applies_and
     let sent = fake.requests().pop().unwrap();
     assert_eq!(sent.messages[0].body.plain_text().unwrap(), "The budget is 40.");
 }
+
+#[tokio::test]
+async fn the_models_own_counts_are_kept_so_a_restart_does_not_ask_for_them_again() {
+    use braid_testkit::counting::{no_tokenizer, Counting};
+    let dir = tempfile::tempdir().unwrap();
+    let open = |counting: Arc<Counting>| {
+        // A model without a tokenizer Braid has, and a window small enough
+        // that its server's counts matter.
+        let providers =
+            Providers::in_memory(Secrets::file_only(dir.path())).with_fallback(no_tokenizer(counting, 1_200));
+        let mut config = RuntimeConfig::new(dir.path().join("braid.db"), dir.path().to_owned());
+        config.max_tokens = 64;
+        Runtime::open_with(config, providers).unwrap().0
+    };
+    let reply = || FakeProvider::answering(|_| Some(braid_testkit::script::answer("ok")));
+    let before = Counting::new(reply());
+    let rt = open(before.clone());
+    let ctx = rt.create_context(None, None).await.unwrap();
+    for turn in 0..6 {
+        rt.send_message(&ctx.id, say(&words(60, &format!("t{turn}w"))), false).await.unwrap();
+        assert_eq!(settle(&rt, &ctx.id).await, ContextStatus::Idle);
+    }
+    let asked = before.counted();
+    assert!(asked.iter().any(|t| t.starts_with("t0w0")), "the server counted the conversation once it mattered");
+    rt.shutdown().await;
+    drop(rt);
+
+    let after = Counting::new(reply());
+    let rt = open(after.clone());
+    rt.send_message(&ctx.id, say("and now?"), false).await.unwrap();
+    assert_eq!(settle(&rt, &ctx.id).await, ContextStatus::Idle);
+    let asked = after.counted();
+    assert!(asked.iter().any(|t| t == "and now?"), "the new message is counted: {asked:?}");
+    assert!(
+        !asked.iter().any(|t| t.starts_with("t0w0") || t.starts_with("t4w0")),
+        "nothing counted before is asked again: {asked:?}"
+    );
+}

@@ -9,6 +9,7 @@
 use braid_llm::fake::FakeProvider;
 use braid_protocol::{MessageType, NewMessage, StatusKind, ToolApprovalPolicy};
 use braid_runtime::{Runtime, RuntimeConfig};
+use braid_testkit::counting::{no_tokenizer, Counting};
 use braid_testkit::harness::open_in;
 use braid_testkit::harness::Watch;
 use braid_testkit::script::{answer, calls};
@@ -117,27 +118,6 @@ async fn an_export_holds_placeholders() {
     rt.shutdown().await;
 }
 
-/// The echo that also counts tokens, as a local server does, and keeps
-/// every text it was asked to count.
-struct Counting {
-    inner: FakeProvider,
-    counted: std::sync::Mutex<Vec<String>>,
-}
-
-impl braid_llm::LlmProvider for Counting {
-    fn name(&self) -> &str {
-        self.inner.name()
-    }
-    fn stream(&self, request: braid_llm::LlmRequest) -> braid_llm::LlmStream {
-        self.inner.stream(request)
-    }
-    fn count_tokens(&self, _model: &str, texts: Vec<String>) -> futures::future::BoxFuture<'static, Option<Vec<u32>>> {
-        let counts = texts.iter().map(|t| t.len() as u32 / 4 + 1).collect();
-        self.counted.lock().unwrap().extend(texts);
-        Box::pin(async move { Some(counts) })
-    }
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_servers_tokenizer_counts_placeholders_never_the_secret() {
     let dir = tempfile::tempdir().unwrap();
@@ -149,18 +129,9 @@ async fn the_servers_tokenizer_counts_placeholders_never_the_secret() {
             braid_llm::fake::FakeStep::Finish(braid_core::llm::StopReason::EndTurn),
         ])
     });
-    let counting = Arc::new(Counting { inner: short, counted: Default::default() });
+    let counting = Counting::new(short);
     // A model Braid has no tokenizer for: its server is asked to count.
-    let fallback = braid_runtime::Fallback {
-        provider: counting.clone(),
-        model: "no-tokenizer-here".into(),
-        label: "local".into(),
-        context_window: 8_192,
-        max_output_tokens: 64,
-        vision: false,
-        tools: true,
-        encoding: braid_protocol::TokenEncoding::Estimate,
-    };
+    let fallback = no_tokenizer(counting.clone(), 8_192);
     let providers =
         braid_runtime::Providers::in_memory(braid_llm::secrets::Secrets::file_only(dir.path())).with_fallback(fallback);
     let config = RuntimeConfig::new(dir.path().join("braid.db"), dir.path().to_owned());
@@ -182,7 +153,7 @@ async fn the_servers_tokenizer_counts_placeholders_never_the_secret() {
     }
     assert_eq!(notices.len(), 1, "{notices:?}");
     assert!(notices[0].message.starts_with("1 secret was hidden from the model"), "{}", notices[0].message);
-    let counted = counting.counted.lock().unwrap().join("\n");
+    let counted = counting.counted().join("\n");
     assert!(counted.contains("count this: secret-github-"), "the server was asked to count the message: {counted}");
     assert!(!counted.contains(TOKEN), "the token went to the server's tokenizer: {counted}");
     rt.shutdown().await;
