@@ -57,6 +57,22 @@ fn bench(c: &mut Criterion) {
             select(&refs, strategy, 100_000).map(|s| s.keep.len()).unwrap_or(0)
         })
     });
+    // The context view (`/context`) of that conversation with 50 tools and
+    // a draft: the same planning a request runs, on a copy of the state.
+    let mut sim = braid_core::sim::Sim::new();
+    sim.state.catalogue = (0..50)
+        .map(|i| braid_core::sim::spec(&format!("tool_{i}"), braid_protocol::Permission::Read))
+        .collect::<Vec<_>>()
+        .into();
+    for (m, t) in messages.iter().zip(&counts) {
+        let mut m = m.clone();
+        m.meta.tokens = Some(braid_protocol::TokenCount { encoding: TokenEncoding::O200k, count: *t });
+        sim.conversation.append(m).unwrap_or_else(|e| panic!("{e}"));
+    }
+    let draft = "Now refactor the parser so that the tokenizer is shared, and run the tests in src/.";
+    c.bench_function("context: breakdown of 1,000 messages and 50 tools, with a draft", |b| {
+        b.iter(|| sim.breakdown(sim.prepared(128_000), draft, sim.now).total)
+    });
     c.bench_function("tokens: add a streamed delta to the running count", |b| {
         let mut running = RunningCount::default();
         let deltas = [" the", " quick", " brown", " fox", " jumps", " over", " lazy", " dogs", ".\n"];

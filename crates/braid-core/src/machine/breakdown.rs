@@ -42,8 +42,11 @@ pub fn breakdown(
     let excluded: Vec<Message> =
         p.messages.iter().filter(|m| step.s.config.left_out.contains(&m.id)).cloned().collect();
     step.adjust(&mut p);
-    let would_summarize = matches!(step.plan_request(&p, &untold, true).plan, Fit::Summarize(_));
-    let planned = step.plan_request(&p, &untold, false);
+    // Planned as the request would be; past the threshold, planned again
+    // as it would go without the summary, to show what fills the window.
+    let first = step.plan_request(&p, &untold, true);
+    let would_summarize = matches!(first.plan, Fit::Summarize(_));
+    let planned = if would_summarize { step.plan_request(&p, &untold, false) } else { first };
     let facts = Facts { p: &p, draft: draft_id, summaries, state: step.s, excluded: &excluded };
     facts.describe(planned, would_summarize)
 }
@@ -89,7 +92,10 @@ impl Facts<'_> {
         };
         let (mut left_out, mut left_out_tokens) = (0u32, 0u32);
         let superseded = crate::resources::superseded(&self.p.messages);
-        let mut listed: Vec<(Cat, BreakdownItem)> = Vec::new();
+        // Named are the references, images, resources and summaries, and
+        // the largest messages (naming all of a long conversation's would
+        // cost more than counting them).
+        let mut plain: Vec<(&Message, u32, bool)> = Vec::new();
         for m in self.p.messages.iter().filter(|m| !superseded.contains(&m.id)) {
             let tokens = fit::cost(m, self.p.encoding, self.p.sees_images);
             let sent = keep.contains(&m.id);
@@ -100,30 +106,29 @@ impl Facts<'_> {
                 left_out += 1;
                 left_out_tokens += tokens;
             }
-            listed.push((cat, self.item(m, tokens, sent, cat)));
+            if cat == Cat::Messages {
+                plain.push((m, tokens, sent));
+            } else {
+                let item = self.item(m, tokens, sent, cat);
+                part(&mut parts, cat).items.push(item);
+            }
         }
+        plain.sort_by_key(|(m, tokens, _)| (std::cmp::Reverse(*tokens), m.id));
+        let mut messages: Vec<BreakdownItem> =
+            plain.into_iter().take(LISTED_MESSAGES).map(|(m, t, sent)| self.item(m, t, sent, Cat::Messages)).collect();
         // The user's own exclusions show where they can be undone.
         for m in self.excluded {
             let cat = self.category(m);
             let tokens = fit::cost(m, self.p.encoding, self.p.sees_images);
             let actions = vec![BreakdownAction::Include { message: m.id }];
             let label = format!("{} (left out by you)", label_of(m, cat));
-            listed.push((cat, BreakdownItem { label, tokens, sent: false, message: Some(m.id), actions }));
-        }
-        let mut messages: Vec<BreakdownItem> = Vec::new();
-        for (cat, item) in listed {
+            let item = BreakdownItem { label, tokens, sent: false, message: Some(m.id), actions };
             if cat == Cat::Messages {
                 messages.push(item);
             } else {
                 part(&mut parts, cat).items.push(item);
             }
         }
-        // The largest, and every one the user left out (to undo it).
-        let (mut excluded, mut messages): (Vec<_>, Vec<_>) =
-            messages.into_iter().partition(|m| m.actions.iter().any(|a| matches!(a, BreakdownAction::Include { .. })));
-        messages.sort_by_key(|m| std::cmp::Reverse(m.tokens));
-        messages.truncate(LISTED_MESSAGES);
-        messages.append(&mut excluded);
         if !messages.is_empty() {
             part(&mut parts, Cat::Messages).items = messages;
         }
