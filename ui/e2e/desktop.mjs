@@ -193,12 +193,14 @@ await desktopSuite("desktop", { check, finish }, { data, cleanup: () => { proxy.
   await s.shot("image-ocr");
   // What the model sees, in the window: the system prompt shown is the one
   // the real model's server received, and the image went as its OCR text.
-  await s.click("//button[contains(@aria-label, 'what the model sees')]");
+  await s.click("//button[contains(@aria-label, 'the context window by part')]");
+  await s.click("//aside[@data-testid='context-panel']//button[.='What the model saw last']");
   const seen = JSON.parse(await s.until("the view of the last request", "const d = document.querySelector('.sent-dialog'); const parts = d ? [...d.querySelectorAll('.sent-part pre')].map((p) => p.textContent) : []; return parts.length ? JSON.stringify({ system: parts.join('\\n\\n'), messages: [...d.querySelectorAll('.sent-messages pre')].map((p) => p.textContent) }) : ''", 10000));
   const received = JSON.parse(request || "{}");
   check(seen.system === received.messages?.[0]?.content && seen.messages.some((m) => m.includes("4242")), `"What the model sees" shows the system prompt the real model received (${seen.system.length} characters) and the image as its OCR text`);
   await s.shot("what-the-model-sees");
   await s.js("document.querySelector('.sent-dialog button.primary').click(); return true");
+  await s.click("//button[@aria-label='Close the context view']");
 
   // A screenshot on the system clipboard (put there with xclip, as a
   // screenshot tool does), pasted with Ctrl+V: it waits as a thumbnail.

@@ -53,10 +53,10 @@ await browserSuite("prompt", { check, finish }, { db: join(dir, "braid.db"), arg
   };
 
   // Before any request: the view says so.
-  await page.getByRole("button", { name: /what the model sees/i }).click();
+  await page.keyboard.press("Control+Shift+I");
   const view = page.getByRole("dialog", { name: "What the model sees" });
-  await view.getByText("Nothing was sent from this conversation").waitFor({ timeout: 5000 });
-  check(true, "before any request the view says nothing was sent yet");
+  const nothing = await view.getByText("Nothing was sent from this conversation").waitFor({ timeout: 5000 }).then(() => true, () => false);
+  check(nothing, "before any request the view (Ctrl+Shift+I) says nothing was sent yet");
   await view.getByRole("button", { name: "Close" }).click();
 
   // The Planner role, from the Options panel.
