@@ -13,7 +13,7 @@ TARGET_DIR := $(or $(CARGO_TARGET_DIR),$(CURDIR)/target)
 ## `cargo test` by hand rebuilds only our crates.
 LINTED_CARGO := RUSTC_WORKSPACE_WRAPPER=clippy-driver CLIPPY_ARGS=-D__CLIPPY_HACKERY__warnings__CLIPPY_HACKERY__ $(CARGO)
 
-.PHONY: deps ui mcp-servers peer-setup build build-json run serve desktop chat test test-rust test-ui dist dist-check fmt lint generate bench bench-checkpoint bench-codebase bench-ui bench-ipc bench-ttft bench-first-answer bench-download clean
+.PHONY: deps ui mcp-servers peer-setup build build-json run serve desktop chat test test-rust test-ui dist dist-check fmt lint generate bench bench-checkpoint bench-codebase bench-ui bench-ipc bench-ttft bench-prefix bench-first-answer bench-download clean
 
 deps:
 	@./scripts/install-deps.sh
@@ -163,6 +163,13 @@ bench-ttft: deps
 	$(CARGO) build --release --locked -p braid-server
 	./tests/llm-peer.sh start
 	python3 scripts/ttft.py --server-bin $(TARGET_DIR)/release/braid-server --runs 20
+
+## The prompt cache Braid's stable prefix keeps: turn 2 as sent against
+## turn 2 with one byte of the system prompt changed, on the real peer.
+bench-prefix: deps
+	$(CARGO) build --release --locked -p braid-server
+	./tests/llm-peer.sh start
+	python3 scripts/prefix-cache.py --server-bin $(TARGET_DIR)/release/braid-server --runs 5
 
 ## The built-in model's first answer from a cold start: tools as needed
 ## against always, idle against loaded, in a release build.
