@@ -39,6 +39,8 @@ await browserSuite("approvals", { check, finish }, { db: join(dir, "braid.db"), 
   const warning = await dialog.getByTestId("overwrite-warning").innerText();
   check(warning.startsWith("notes.md exists and the model has not read it"), `it says the model never read the file (${warning.slice(0, 60)}…)`);
   check(await dialog.getByRole("button", { name: "Approve and overwrite" }).isVisible(), "and offers Approve and overwrite");
+  const focused = await page.evaluate(() => document.activeElement?.textContent ?? "");
+  check(focused === "Approve and overwrite" && (await dialog.getByRole("button", { name: "Approve", exact: true }).count()) === 0, `the focused default is the action that works: Enter overwrites (${focused})`);
   await page.screenshot({ path: "e2e/out/approval-diff.png" });
   await page.keyboard.press("Escape");
   await page.getByText("Understood.").waitFor({ timeout: 15000 });
@@ -64,4 +66,13 @@ await browserSuite("approvals", { check, finish }, { db: join(dir, "braid.db"), 
   await dialog.getByLabel("Why deny write_file").press("Enter");
   await page.getByText("Understood.").nth(2).waitFor({ timeout: 15000 });
   check(told.at(-1)?.includes("the user denied this tool call: keep my notes as they are"), `a denial's reason reaches the model (${JSON.stringify(told.at(-1))})`);
+
+  // Enter on the focused default writes over the file the model never read.
+  await box.fill("write the notes, and mean it");
+  await box.press("Enter");
+  await dialog.waitFor({ timeout: 15000 });
+  await dialog.getByRole("button", { name: "Approve and overwrite" }).waitFor({ timeout: 5000 });
+  await page.keyboard.press("Enter");
+  await page.getByText("Understood.").nth(3).waitFor({ timeout: 15000 });
+  check(readFileSync(join(work, "notes.md"), "utf8") === "agent's notes\nkept line\n", "Enter on the dialog's default writes the file");
 });

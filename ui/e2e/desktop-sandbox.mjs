@@ -75,6 +75,10 @@ await desktopSuite("sandbox-desktop", { check, finish }, { data, cleanup: () => 
   const reason = await s.js("return document.querySelector('[data-testid=blocked-reason]')?.textContent ?? ''");
   check(/refused a write/.test(reason), `the sandbox stopped the write and the dialog says why (${JSON.stringify(reason.slice(0, 90))})`);
   check(asked.includes("Run outside the sandbox") && !asked.includes("Always allow"), "it offers to run that command once outside the sandbox, never always");
+  // The focus is on the default, inside the dialog: Enter keeps it in the
+  // sandbox and Esc denies (a page-body focus heard neither).
+  const focused = await s.until("the focus in the question", "return document.activeElement?.closest('section.approval') ? document.activeElement.textContent : ''", 5000).catch(() => "");
+  check(focused === "Keep it in the sandbox", `the sandbox's question has the focus on its default (${JSON.stringify(focused)})`);
   const card = await s.js(`return ${lastCard}`);
   check(card.includes("blocked by the sandbox"), `the card says the sandbox blocked it (${JSON.stringify(card.slice(0, 100))})`);
   check(!existsSync(note), "nothing was written outside the workspace");

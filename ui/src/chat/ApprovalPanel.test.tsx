@@ -83,3 +83,18 @@ describe("a command the sandbox stopped", () => {
     expect(html).toContain("No sandbox on this machine (bubblewrap (/usr/bin/bwrap) is not installed): approved, it runs with your full rights.");
   });
 });
+
+describe("the approval dialog's default", () => {
+  const write = { id: "w", name: "write_file", arguments: JSON.stringify({ path: "notes.md", content: "x" }), approval: "pending" as const };
+  it("is Approve and overwrite over a file the model never read, the plain Approve that would fail gone", () => {
+    const risk = { call_id: "w", path: "notes.md", reason: "not_read" as const };
+    const html = renderToStaticMarkup(<ApprovalPanel calls={[write]} tools={null} overwrites={[risk]} onDecide={() => undefined} />);
+    expect(html).toContain('class="primary">Approve and overwrite<');
+    expect(html).not.toContain(">Approve<");
+  });
+  it("is Approve otherwise", () => {
+    const html = renderToStaticMarkup(<ApprovalPanel calls={[write]} tools={null} onDecide={() => undefined} />);
+    expect(html).toContain('class="primary">Approve<');
+    expect(html).not.toContain("Approve and overwrite");
+  });
+});

@@ -33,9 +33,6 @@ export function overwriteWarning(call: ToolCall, overwrites: OverwriteRisk[]): s
     : `${risk.path} changed outside Braid since the model read it: approving as is lets the tool refuse; overwriting replaces those changes.`;
 }
 
-/** The calls waiting for the user. The first Approve has the focus: Enter
- *  approves it, Esc denies it (with the reason typed, if any), Tab
- *  reaches the other buttons and the reason box. */
 /** Where a command would run: its sandbox level in words, full access red. */
 export function SandboxNote({ sandbox, missing }: { sandbox: Sandbox; missing?: string | null }) {
   if (missing && sandbox.level !== "full_access") {
@@ -59,11 +56,20 @@ export function PromptedNote({ prompted }: { prompted: PromptedCall }) {
   );
 }
 
+/** The calls waiting for the user. The first call's default action has
+ *  the focus — Approve, or Approve and overwrite over a file the model
+ *  never read, or Keep it in the sandbox — so Enter does it; Esc denies
+ *  (with the reason typed, if any); Tab reaches the other buttons and the
+ *  reason box. */
 export function ApprovalPanel({ calls, tools, overwrites = [], previews = [], prompted = [], folder, blocked, noSandbox, onDecide, from }: Props) {
   const first = useRef<HTMLButtonElement>(null);
+  // The default action has the focus whenever the question changes (a
+  // call added, or one now asking to leave the sandbox), so Enter does
+  // what it says and Esc, heard inside the dialog, denies.
+  const asking = calls.map((c) => `${c.id}:${c.approval}`).join(" ");
   useEffect(() => {
     first.current?.focus();
-  }, [calls.length]);
+  }, [asking]);
   // Why not, per call: told to the model with the denial.
   const [reasons, setReasons] = useState<Record<string, string>>({});
   const deny = (c: ToolCall) => onDecide(c, "deny", reasons[c.id]?.trim() || undefined);
@@ -112,9 +118,17 @@ export function ApprovalPanel({ calls, tools, overwrites = [], previews = [], pr
             {c.name === "run_command" && tools ? <SandboxNote sandbox={tools.sandbox} missing={noSandbox} /> : null}
           </div>
           <div className="actions">
-            <button type="button" className="primary" ref={i === 0 ? first : undefined} onClick={() => onDecide(c, "approve")}>
-              Approve
-            </button>
+            {/* Over a file the model never read, only overwriting writes:
+                that is the default then, named as what it does. */}
+            {warning ? (
+              <button type="button" className="primary" ref={i === 0 ? first : undefined} onClick={() => onDecide(c, "approve_overwrite")}>
+                Approve and overwrite
+              </button>
+            ) : (
+              <button type="button" className="primary" ref={i === 0 ? first : undefined} onClick={() => onDecide(c, "approve")}>
+                Approve
+              </button>
+            )}
             <button type="button" className="danger" onClick={() => deny(c)}>Deny</button>
             <input
               className="deny-reason"
@@ -129,9 +143,6 @@ export function ApprovalPanel({ calls, tools, overwrites = [], previews = [], pr
                 }
               }}
             />
-            {warning ? (
-              <button type="button" onClick={() => onDecide(c, "approve_overwrite")}>Approve and overwrite</button>
-            ) : null}
             {tools?.always_ask.includes(c.name) ? null : (
               <button type="button" onClick={() => onDecide(c, "always_allow")} title="Run every later call of this tool in this conversation without asking">
                 Always allow {c.name}
