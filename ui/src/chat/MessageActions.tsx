@@ -71,10 +71,10 @@ export function MessageActions({ role, text, raw, onRaw, onFork, onEdit, onAgain
       ) : null}
       {onSummarize && role !== "system" ? (
         <>
-          <button type="button" className="fork" aria-label="Summarise up to here" title="Summarise everything up to here; you see the summary before it replaces anything (s)" onClick={() => onSummarize(false)}>
+          <button type="button" className="fork" aria-label="Σ↑ Summarise up to here" title="Summarise everything up to here; you see the summary before it replaces anything (s)" onClick={() => onSummarize(false)}>
             Σ↑
           </button>
-          <button type="button" className="fork" aria-label="Summarise from here" title="Summarise from here to the end; you see the summary before it replaces anything" onClick={() => onSummarize(true)}>
+          <button type="button" className="fork" aria-label="Σ↓ Summarise from here" title="Summarise from here to the end; you see the summary before it replaces anything" onClick={() => onSummarize(true)}>
             Σ↓
           </button>
         </>

@@ -1,0 +1,43 @@
+// The conversation's header in a real browser, with a second branch (an
+// answer written again makes one): at 1024, 1280 and 1920 px wide, in the
+// light and the dark theme, every control is inside the window and whole
+// (none cut to "Op"), wrapping onto a second row where one is not enough.
+// Screenshots: e2e/out/header-<width>-<theme>.png.
+import { join } from "node:path";
+import { accessibilityProblems, browserSuite, checker, clickOnHover, echoChat, tempDir } from "./lib.mjs";
+
+const { check, finish } = checker();
+await browserSuite("header", { check, finish }, { db: join(tempDir("header"), "braid.db"), args: ["--echo", "--echo-delay-ms", "0"] }, async ({ page, url }) => {
+  await page.goto(url);
+  await page.getByRole("button", { name: "New conversation", exact: true }).click();
+  const { say } = echoChat(page);
+  await say("Plan the migration of the billing service to the new cluster, step by step.");
+  await clickOnHover(page.locator(".message.assistant").first(), "Answer again");
+  await page.locator(".message.assistant").first().waitFor();
+  await page.getByRole("combobox", { name: "Model for this branch" }).waitFor({ timeout: 15000 });
+  for (const theme of ["light", "dark"]) {
+    await page.getByRole("combobox", { name: "Theme" }).selectOption(theme);
+    for (const width of [1024, 1280, 1920]) {
+      await page.setViewportSize({ width, height: 800 });
+      await page.waitForTimeout(100);
+      // Each control: inside the window, and as wide as its content
+      // (a control squeezed shows a part of its label).
+      const problems = await page.locator(".chat-header").evaluate((header) => {
+        const out = [];
+        const controls = header.querySelectorAll("button, select, [role=combobox]");
+        for (const c of controls) {
+          const r = c.getBoundingClientRect();
+          const name = c.getAttribute("aria-label") || c.textContent?.trim() || c.tagName;
+          if (r.width === 0) continue; // hidden by design (e.g. the sr-only)
+          if (r.right > window.innerWidth + 1 || r.left < -1) out.push(`${name}: outside (${Math.round(r.left)}–${Math.round(r.right)})`);
+          if (c.tagName === "BUTTON" && c.scrollWidth > c.clientWidth + 2) out.push(`${name}: cut (${c.clientWidth} of ${c.scrollWidth} px)`);
+        }
+        return out;
+      });
+      check(problems.length === 0, `at ${width} px (${theme}) every header control is whole and in the window (${problems.join("; ") || "all"})`);
+      await page.screenshot({ path: `e2e/out/header-${width}-${theme}.png`, clip: { x: 0, y: 0, width, height: 140 } });
+    }
+  }
+  const axe = await accessibilityProblems(page);
+  check(axe.length === 0, `axe-core finds no serious problem on the chat screen (${axe.join("; ") || "none"})`);
+});
