@@ -5,7 +5,8 @@
 // `/compact keep the numbers` shows the summary before anything is
 // replaced, the edited text is approved and is what the next request
 // carries (read in "What the model saw"); Undo sends the originals again;
-// a default set in Settings is what a new conversation starts with.
+// a default set in Settings is what a new conversation starts with; a
+// provider preset fills the form, and Save closes it with the connection's result.
 // Screenshots: e2e/out/context-window.png, e2e/out/summary-preview.png.
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
@@ -110,5 +111,23 @@ await browserSuite("window", { check, finish }, { db: join(tempDir("window"), "b
   await box.press("Enter");
   const threshold = await panel.getByLabel("Summarise at").inputValue();
   check(threshold === "0", `a new conversation starts with the default from the settings: summaries only when asked (${threshold})`);
-  check(errors.length === 0, `no console errors (${errors.join(" | ")})`);
+
+  // The failed connection test below answers 502, which the console logs.
+  const quiet = [...errors];
+  // Connecting a server: a preset fills the form in; Save closes it and
+  // says what the connection found (nothing answers on port 9).
+  await page.getByRole("button", { name: "Close the context view" }).click();
+  await page.getByRole("button", { name: "Settings", exact: true }).click();
+  await settings.getByRole("button", { name: "Add provider" }).click();
+  const form = settings.getByRole("form", { name: "Add a provider" });
+  check((await form.getByLabel("Name").inputValue()) === "", "a new provider's form starts empty, not as OpenAI");
+  await form.getByRole("group", { name: "Start from" }).getByRole("button", { name: "Ollama" }).click();
+  const filled = [await form.getByLabel("Name").inputValue(), await form.getByLabel("Base URL").inputValue()];
+  check(filled[0] === "Ollama" && filled[1] === "http://127.0.0.1:11434/v1", `the Ollama preset fills in name and URL (${filled.join(", ")})`);
+  await form.getByLabel("Base URL").fill("http://127.0.0.1:9/v1");
+  await form.getByRole("button", { name: "Save" }).click();
+  const said = await settings.getByTestId("provider-saved").innerText({ timeout: 15000 });
+  check(said.startsWith("Saved Ollama, but the connection failed") && said.includes("nothing answers at 127.0.0.1:9") && (await form.count()) === 0, `Save closes the form and says, in plain words, what the connection found (${said.slice(0, 120)})`);
+  const after = errors.slice(quiet.length);
+  check(quiet.length === 0 && after.every((e) => e.includes("502")), `no console errors but the refused connection test's (${errors.join(" | ")})`);
 });

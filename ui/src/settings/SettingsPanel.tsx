@@ -25,6 +25,8 @@ export function SettingsPanel({ backend, settings, onChange, onClose, start }: P
   const confirm = useConfirm();
   const [editing, setEditing] = useState<ProviderForm | null>(start ?? null);
   const [error, setError] = useState<string | null>(null);
+  /** What the last save's connection found. */
+  const [saved, setSaved] = useState<string | null>(null);
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => e.key === "Escape" && onClose();
     window.addEventListener("keydown", onKey);
@@ -67,19 +69,21 @@ export function SettingsPanel({ backend, settings, onChange, onClose, start }: P
           ))}
         </ul>
         {error ? <div className="field-error" role="alert">{error}</div> : null}
+        {saved ? <p className="hint" role="status" data-testid="provider-saved">{saved}</p> : null}
         {editing ? (
           <ProviderEditor
             key={editing.id ?? "new"}
             backend={backend}
             initial={editing}
-            onSaved={(v) => {
+            onSaved={(v, connection) => {
               setEditing(null);
+              setSaved(connection);
               onChange(v);
             }}
             onClose={() => setEditing(null)}
           />
         ) : (
-          <button type="button" className="primary" onClick={() => setEditing(newForm())}>Add provider</button>
+          <button type="button" className="primary" onClick={() => { setSaved(null); setEditing(newForm()); }}>Add provider</button>
         )}
         <ConversationDefaultsPanel backend={backend} settings={settings} onChange={onChange} onError={(e) => setError(e.message)} />
         <LocalModelsPanel backend={backend} available={settings.built_in_models} onChanged={refresh} />

@@ -2,8 +2,8 @@ import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import type { Backend } from "../backend/types";
 import { StateLine } from "../chat/StateLine";
-import { formFromView } from "./form";
-import { ProviderEditor } from "./ProviderEditor";
+import { formFromView, newForm } from "./form";
+import { connectionLine, ProviderEditor } from "./ProviderEditor";
 import { SettingsPanel } from "./SettingsPanel";
 
 const backend = {} as Backend;
@@ -33,5 +33,19 @@ describe("components", () => {
     expect(failed).toContain("Failed: could not reach OpenAI");
     expect(failed).toContain(">Retry<");
     expect(renderToStaticMarkup(<StateLine status={{ state: "idle" }} notice={null} onRetry={() => {}} />)).not.toContain("Retry");
+  });
+});
+
+describe("the provider form", () => {
+  it("offers presets for a new provider and none when editing one", () => {
+    const html = renderToStaticMarkup(<ProviderEditor backend={{} as never} initial={newForm()} onSaved={() => {}} onClose={() => {}} />);
+    for (const label of ["llama.cpp", "Ollama", "LM Studio", "vLLM", "OpenRouter", "OpenAI", "Anthropic", "Gemini"]) expect(html).toContain(`>${label}</button>`);
+    expect(html).toContain('value=""');
+    const editing = renderToStaticMarkup(<ProviderEditor backend={{} as never} initial={{ ...newForm(), id: "p", name: "Mine", baseUrl: "http://127.0.0.1:11434/v1" }} onSaved={() => {}} onClose={() => {}} />);
+    expect(editing).not.toContain("Start from");
+  });
+  it("says after saving what the connection found", () => {
+    expect(connectionLine("Ollama", [{ id: "qwen2.5" }] as never, null)).toBe("Saved Ollama: connected, 1 model (qwen2.5).");
+    expect(connectionLine("Ollama", null, "nothing answers at 127.0.0.1:11434")).toBe("Saved Ollama, but the connection failed: nothing answers at 127.0.0.1:11434");
   });
 });

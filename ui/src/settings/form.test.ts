@@ -1,12 +1,21 @@
 import { describe, expect, it } from "vitest";
-import { formFromView, newForm, toInput, validate, withKind } from "./form";
+import { formFromView, newForm, PRESETS, presetOf, toInput, validate, withKind, withPreset } from "./form";
 
 describe("provider form", () => {
-  it("starts as OpenAI with its URL, and needs a key for api.openai.com", () => {
+  it("starts empty; a preset fills in kind, name and URL, and says when a key is needed", () => {
     const f = newForm();
-    expect(f.baseUrl).toBe("https://api.openai.com/v1");
-    expect(validate(f)).toEqual({ apiKey: "This provider needs an API key." });
-    expect(validate({ ...f, apiKey: "sk-abc" })).toEqual({});
+    expect([f.name, f.baseUrl]).toEqual(["", ""]);
+    expect(validate(f).name).toBeTruthy();
+    const openai = withPreset(f, PRESETS.find((p) => p.id === "openai")!);
+    expect(openai.baseUrl).toBe("https://api.openai.com/v1");
+    expect(validate(openai)).toEqual({ apiKey: "This provider needs an API key." });
+    expect(validate({ ...openai, apiKey: "sk-abc" })).toEqual({});
+    for (const p of PRESETS) {
+      const filled = withPreset({ ...f, apiKey: "sk-abc" }, p);
+      expect(presetOf(filled)?.id).toBe(p.id);
+      expect(validate(filled)).toEqual({});
+      expect(!!validate({ ...filled, apiKey: "" }).apiKey).toBe(p.needsKey);
+    }
   });
 
   it("needs no key for a local server", () => {
@@ -36,6 +45,7 @@ describe("provider form", () => {
 
   it("keeps what the user typed when the kind changes", () => {
     const f = withKind({ ...newForm(), name: "Work", baseUrl: "https://proxy.corp/v1" }, "gemini");
+    expect(withKind(newForm(), "anthropic").name).toBe("Anthropic");
     expect([f.name, f.baseUrl]).toEqual(["Work", "https://proxy.corp/v1"]);
   });
 

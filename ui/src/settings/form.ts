@@ -23,9 +23,42 @@ export const KINDS: { kind: ProviderKind; label: string; baseUrl: string; name: 
   { kind: "gemini", label: "Google Gemini", baseUrl: "https://generativelanguage.googleapis.com/v1beta", name: "Gemini" },
 ];
 
+/** Where people's models usually are: a preset fills in the kind, the
+ *  name and the URL, and says whether a key is needed. */
+export interface Preset {
+  id: string;
+  label: string;
+  kind: ProviderKind;
+  name: string;
+  baseUrl: string;
+  needsKey: boolean;
+}
+
+export const PRESETS: Preset[] = [
+  { id: "llama.cpp", label: "llama.cpp", kind: "open_ai_compatible", name: "llama.cpp", baseUrl: "http://127.0.0.1:8080/v1", needsKey: false },
+  { id: "ollama", label: "Ollama", kind: "open_ai_compatible", name: "Ollama", baseUrl: "http://127.0.0.1:11434/v1", needsKey: false },
+  { id: "lm-studio", label: "LM Studio", kind: "open_ai_compatible", name: "LM Studio", baseUrl: "http://127.0.0.1:1234/v1", needsKey: false },
+  { id: "vllm", label: "vLLM", kind: "open_ai_compatible", name: "vLLM", baseUrl: "http://127.0.0.1:8000/v1", needsKey: false },
+  { id: "openrouter", label: "OpenRouter", kind: "open_ai_compatible", name: "OpenRouter", baseUrl: "https://openrouter.ai/api/v1", needsKey: true },
+  { id: "openai", label: "OpenAI", kind: "open_ai_compatible", name: "OpenAI", baseUrl: "https://api.openai.com/v1", needsKey: true },
+  { id: "anthropic", label: "Anthropic", kind: "anthropic", name: "Anthropic", baseUrl: "https://api.anthropic.com/v1", needsKey: true },
+  { id: "gemini", label: "Gemini", kind: "gemini", name: "Gemini", baseUrl: "https://generativelanguage.googleapis.com/v1beta", needsKey: true },
+];
+
+/** A new provider: nothing filled in until a preset is chosen or the
+ *  fields are typed (no one else's name and URL to clear first). */
 export function newForm(kind: ProviderKind = "open_ai_compatible"): ProviderForm {
-  const k = KINDS.find((x) => x.kind === kind) ?? KINDS[0];
-  return { id: null, kind: k.kind, name: k.name, baseUrl: k.baseUrl, defaultModel: "", apiKey: "", clearKey: false, storedKey: null };
+  return { id: null, kind, name: "", baseUrl: "", defaultModel: "", apiKey: "", clearKey: false, storedKey: null };
+}
+
+/** The form filled in from a preset (a key already typed stays). */
+export function withPreset(f: ProviderForm, p: Preset): ProviderForm {
+  return { ...f, kind: p.kind, name: p.name, baseUrl: p.baseUrl, defaultModel: "" };
+}
+
+/** The preset the form's URL is, if any. */
+export function presetOf(f: ProviderForm): Preset | undefined {
+  return PRESETS.find((p) => p.kind === f.kind && p.baseUrl === f.baseUrl.trim());
 }
 
 export function formFromView(v: ProviderView): ProviderForm {
@@ -75,7 +108,7 @@ export function validate(f: ProviderForm): FormErrors {
   if (key && /\s/.test(key)) errors.apiKey = "An API key has no spaces; check what was pasted.";
   const hasKey = key !== "" || (f.storedKey !== null && !f.clearKey);
   const hosted = url !== null && !isLocal(url);
-  if (!hasKey && (f.kind !== "open_ai_compatible" || (hosted && url?.hostname === "api.openai.com"))) {
+  if (!hasKey && (f.kind !== "open_ai_compatible" || (hosted && (url?.hostname === "api.openai.com" || url?.hostname === "openrouter.ai")))) {
     errors.apiKey = "This provider needs an API key.";
   }
   return errors;
