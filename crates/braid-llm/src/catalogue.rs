@@ -134,7 +134,8 @@ pub async fn list_models(
             (_, None) => b,
         }
     };
-    let net = |e: reqwest::Error| LlmError::Network { provider: provider.to_owned(), detail: e.to_string() };
+    // In plain words, as a chat request's failure is.
+    let net = |e: reqwest::Error| crate::http::network_error(provider, &e);
     let response = get(format!("{base}/models")).send().await.map_err(net)?;
     let status = response.status().as_u16();
     if status == 404 && kind == ProviderKind::OpenAiCompatible {

@@ -5,6 +5,7 @@
 mod count;
 mod fallback;
 mod network;
+pub(crate) use network::network as network_error;
 
 use crate::sse::{SseDecoder, SseEvent};
 use crate::{anthropic, gemini, http_error, openai, LlmError, LlmProvider, LlmRequest, LlmStream, ProviderEvent};

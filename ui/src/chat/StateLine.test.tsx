@@ -5,13 +5,13 @@ import { StateLine } from "./StateLine";
 const failed = {
   state: "failed" as const,
   error_code: "network" as const,
-  message: "could not reach Local: nothing is listening there (connection refused); is the server running? (gave up after 3 retries)",
+  message: "could not reach Local: nothing answers at 127.0.0.1:8089 (connection refused) — is the server running? (gave up after 3 retries)",
   recoverable: true,
 };
 
 describe("the state line", () => {
   it("says a failure once, not again as a notice", () => {
-    const notice = { code: "network" as const, message: "could not reach Local: nothing is listening there (connection refused); is the server running?" };
+    const notice = { code: "network" as const, message: "could not reach Local: nothing answers at 127.0.0.1:8089 (connection refused) — is the server running?" };
     const html = renderToStaticMarkup(<StateLine status={failed} notice={notice} onRetry={() => undefined} />);
     expect(html).not.toContain(" · could not reach");
     expect(html).toContain(">Retry</button>");

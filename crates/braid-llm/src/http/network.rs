@@ -5,7 +5,7 @@
 use crate::LlmError;
 
 /// The error for a request to `provider` that failed before an answer.
-pub(super) fn network(provider: &str, e: &reqwest::Error) -> LlmError {
+pub(crate) fn network(provider: &str, e: &reqwest::Error) -> LlmError {
     // reqwest's Display can include the URL; never the headers (the key).
     let detail = if e.is_timeout() {
         "timed out".to_owned()
@@ -26,7 +26,11 @@ fn connect_failure(e: &reqwest::Error) -> String {
             use std::io::ErrorKind::*;
             match io.kind() {
                 ConnectionRefused => {
-                    return "nothing is listening there (connection refused); is the server running?".into()
+                    let at = e
+                        .url()
+                        .and_then(|u| Some(format!("{}:{}", u.host_str()?, u.port_or_known_default()?)))
+                        .unwrap_or_else(|| "that address".to_owned());
+                    return format!("nothing answers at {at} (connection refused) — is the server running?");
                 }
                 ConnectionReset | ConnectionAborted => return "the server closed the connection".into(),
                 TimedOut => return "the connection timed out".into(),

@@ -124,7 +124,8 @@ async fn bad_provider_input_is_refused_and_changes_nothing() {
     assert!(e.unwrap_err().message.contains("empty"));
     // Nothing listens on port 9: the test says what failed.
     let e = rt.execute(Command::TestProvider { provider: input("Nothing", KeyChange::Keep) }).await.unwrap_err();
-    assert!(e.message.contains("could not reach Nothing"), "{}", e.message);
+    let words = "could not reach Nothing: nothing answers at 127.0.0.1:9 (connection refused) — is the server running?";
+    assert_eq!(e.message, words, "in plain words, not the HTTP library's");
     let view: SettingsView = serde_json::from_value(run(&rt, Command::GetSettings).await).unwrap();
     assert!(view.providers.is_empty());
     assert!(!dir.path().join("settings.json").exists());
