@@ -1,7 +1,8 @@
 // The conversation's header in a real browser, with a second branch (an
 // answer written again makes one): at 1024, 1280 and 1920 px wide, in the
 // light and the dark theme, every control is inside the window and whole
-// (none cut to "Op"), wrapping onto a second row where one is not enough.
+// (none cut to "Op"), wrapping onto a second row where one is not enough;
+// the empty conversation before it offers ways to begin.
 // Screenshots: e2e/out/header-<width>-<theme>.png.
 import { join } from "node:path";
 import { accessibilityProblems, browserSuite, checker, clickOnHover, echoChat, tempDir } from "./lib.mjs";
@@ -10,7 +11,20 @@ const { check, finish } = checker();
 await browserSuite("header", { check, finish }, { db: join(tempDir("header"), "braid.db"), args: ["--echo", "--echo-delay-ms", "0"] }, async ({ page, url }) => {
   await page.goto(url);
   await page.getByRole("button", { name: "New conversation", exact: true }).click();
-  const { say } = echoChat(page);
+  const { box, say } = echoChat(page);
+  // An empty conversation offers ways to begin and names its model.
+  const empty = page.getByTestId("empty-chat");
+  await empty.waitFor({ timeout: 10000 });
+  const starters = empty.getByRole("list", { name: "Ways to begin" }).getByRole("button");
+  // (The model's name comes with the conversation's snapshot.)
+  await empty.getByText("built-in echo").waitFor({ timeout: 10000 }).catch(() => undefined);
+  const intro = await empty.innerText();
+  check((await starters.count()) === 4 && intro.includes("built-in echo"), `the empty chat names its model and offers 4 ways to begin (${intro.slice(0, 60)})`);
+  const first = await starters.first().innerText();
+  await starters.first().click();
+  const filled = await page.waitForFunction((t) => document.querySelector("textarea[aria-label=Message]")?.value === t, first, { timeout: 5000 }).then(() => true, () => false);
+  check(filled, "a starter fills the message box, unsent");
+  await box.fill("");
   await say("Plan the migration of the billing service to the new cluster, step by step.");
   await clickOnHover(page.locator(".message.assistant").first(), "Answer again");
   await page.locator(".message.assistant").first().waitFor();

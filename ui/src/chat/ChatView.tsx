@@ -33,6 +33,7 @@ import { McpAbove, useMentionSearch } from "./mcpComposer";
 import { useNoSandbox } from "./ToolControls";
 import { WorkflowPicker } from "./WorkflowPicker";
 import { Waiting } from "./Waiting";
+import { EmptyChat } from "./EmptyChat";
 import { MemberColours, coloursOf } from "../team/colours";
 import { useWindow } from "../context/useWindow";
 import { Speaker } from "../team/Speaker";
@@ -329,6 +330,9 @@ export function ChatView({ backend, id, settings, onActivity, openMessage, onOpe
         <p className="hint" data-testid="left-out">
           {model.snapshot.context.left_out} earlier message{model.snapshot.context.left_out === 1 ? " was" : "s were"} left out of the last request to fit the model's window; they stay here.
         </p>
+      ) : null}
+      {model.snapshot && model.snapshot.messages.length === 0 && rows.length === 0 && !busy ? (
+        <EmptyChat model={model.snapshot.effective_model} folder={model.snapshot.summary.working_dir} onPick={(text) => setRestore({ text, nonce: Date.now() })} />
       ) : null}
       <FileOpener backend={backend} id={id}>
         <MessageList rows={rows} reveal={reveal.row} />

@@ -1,6 +1,7 @@
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import { ItemView } from "./ItemView";
+import { EmptyChat, STARTERS } from "./EmptyChat";
 
 const cut = { key: "m7", kind: "text" as const, role: "assistant" as const, text: "Once upon a", cut: true };
 
@@ -46,5 +47,16 @@ describe("a stored message", () => {
     const kept = renderToStaticMarkup(<ItemView item={file} keep={{ leftOut: false, kept: true, onKeep: () => undefined }} />);
     expect(kept).toContain("Kept in context");
     expect(kept).toContain(">Stop keeping</button>");
+  });
+});
+
+describe("an empty conversation", () => {
+  it("names who answers and where, and offers ways to begin", () => {
+    const model = { provider_id: null, provider_name: "Local", model: "qwen2.5", context_window: 4096, vision: false, tools: false } as never;
+    const html = renderToStaticMarkup(<EmptyChat model={model} folder="/home/me/project" onPick={() => {}} />);
+    expect(html).toContain("Local · qwen2.5");
+    expect(html).toContain("/home/me/project");
+    for (const s of STARTERS) expect(html).toContain(s);
+    expect(renderToStaticMarkup(<EmptyChat model={null} folder="/" onPick={() => {}} />)).toContain("open Settings to add one");
   });
 });

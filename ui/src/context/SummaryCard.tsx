@@ -1,4 +1,5 @@
 import { useState } from "react";
+import { counted } from "../counted";
 import { copyText } from "../clipboard";
 import { downloadText } from "../conversations/transfer";
 import { Markdown } from "../markdown/Markdown";
@@ -19,14 +20,14 @@ export function SummaryCard({ item, actions }: { item: SummaryItem; actions?: Su
   const [editing, setEditing] = useState<string | null>(null);
   const [note, setNote] = useState<string | null>(null);
   const exportIt = () => {
-    const text = `# Summary of ${item.count} messages\n\n${item.text}\n`;
+    const text = `# Summary of ${counted(item.count, "message")}\n\n${item.text}\n`;
     void copyText(text).then((ok) => setNote(ok ? "Copied as Markdown" : "Saved as a file"));
     downloadText(`summary-${item.id}.md`, text);
   };
   return (
     <details className={`summary-marker${item.inForce ? "" : " undone"}`} data-testid="summary" open={editing !== null || undefined}>
       <summary>
-        {item.count} earlier messages summarised{item.inForce ? " — the model reads this instead" : " — taken back: the messages are sent again"}
+        {counted(item.count, "earlier message")} summarised{item.inForce ? " — the model reads this instead" : " — taken back: the messages are sent again"}
       </summary>
       {editing !== null ? (
         <div className="summary-edit">

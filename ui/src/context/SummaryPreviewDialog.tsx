@@ -1,4 +1,5 @@
 import { useState } from "react";
+import { counted } from "../counted";
 import type { SummaryPreview } from "../generated/protocol";
 import { useModal } from "../useModal";
 
@@ -22,7 +23,7 @@ export function SummaryPreviewDialog({ preview, onApprove, onDiscard }: Props) {
   };
   return (
     <dialog ref={dialog} className="summary-preview" aria-labelledby="summary-preview-title" onCancel={(e) => { e.preventDefault(); onDiscard(); }}>
-      <h2 id="summary-preview-title">Summary of {preview.replaces.length} messages</h2>
+      <h2 id="summary-preview-title">Summary of {counted(preview.replaces.length, "message")}</h2>
       <p className="hint">
         The model will read this instead of those messages; they stay in the history, and Undo on the summary sends them again.
         {preview.instructions ? <> You asked it to keep: <q>{preview.instructions}</q>.</> : null}
