@@ -38,14 +38,71 @@ pub fn input(conversation: &Conversation) -> Option<String> {
     None
 }
 
+/// A title has at most this many words.
+pub const MAX_WORDS: usize = 6;
+
 /// The model's reply as a title: its first line, without quotes, a
-/// "Title:" label or a full stop, cut at a word; `None` if nothing is left.
+/// "Title:" label or a full stop, at most [`MAX_WORDS`] words; `None` if
+/// nothing is left or it is not a title (then the question's first words
+/// are used).
 pub fn from_reply(reply: &str) -> Option<String> {
     let line = reply.lines().map(str::trim).find(|l| !l.is_empty())?;
     let line = line.strip_prefix("Title:").or_else(|| line.strip_prefix("title:")).unwrap_or(line).trim();
     let line = line.trim_matches(|c: char| matches!(c, '"' | '\'' | '“' | '”' | '«' | '»' | '*' | '#' | '`')).trim();
     let line = line.trim_end_matches(['.', '!', ':']).trim();
-    (!line.is_empty()).then(|| words(line, MAX_CHARS))
+    if line.is_empty() || !title_like(line) {
+        return None;
+    }
+    let first: Vec<&str> = line.split_whitespace().take(MAX_WORDS).collect();
+    Some(words(&first.join(" "), MAX_CHARS))
+}
+
+/// What a small model writes when asked for a title is often a sentence
+/// of an answer ("I'm excited to continue exploring…"): a reply that
+/// speaks (I, sure, here…), holds more than one sentence, or runs long
+/// is not a title.
+fn title_like(line: &str) -> bool {
+    const SPEAKS: &[&str] = &[
+        "i",
+        "i'm",
+        "i’m",
+        "i'd",
+        "i’d",
+        "i'll",
+        "i’ll",
+        "i've",
+        "i’ve",
+        "sure",
+        "here",
+        "here's",
+        "here’s",
+        "hello",
+        "hi",
+        "hey",
+        "okay",
+        "ok",
+        "certainly",
+        "yes",
+        "no",
+        "thanks",
+        "thank",
+        "great",
+        "absolutely",
+        "you",
+        "you're",
+        "you’re",
+        "we",
+        "let's",
+        "let’s",
+        "welcome",
+    ];
+    let mut ws = line.split_whitespace();
+    let first = ws.next().unwrap_or_default().trim_matches(|c: char| !c.is_alphanumeric() && c != '\'' && c != '’');
+    let first = first.to_lowercase();
+    let second = ws.next().unwrap_or_default().to_lowercase();
+    let speaks = SPEAKS.contains(&first.as_str()) || (first == "as" && matches!(second.as_str(), "a" | "an"));
+    let sentences = line.contains(". ") || line.contains("? ") || line.contains("! ");
+    !speaks && !sentences && line.split_whitespace().count() <= MAX_WORDS + 4
 }
 
 /// A title made of the question's first words, when the model gives none.

@@ -211,7 +211,7 @@ export function ConversationList({ items, selected, onSelect, onCreate, onCreate
                         onDoubleClick={() => setRenaming(c.id)}
                         onKeyDown={(e) => e.key === "F2" && setRenaming(c.id)}
                       >
-                        {c.title} <small>{counted(c.message_count, "message")}</small>
+                        <span className="title" title={c.title}>{c.title}</span> <small>{counted(c.message_count, "message")}</small>
                         <small className="folder" title={c.working_dir}>{c.working_dir.split("/").filter(Boolean).pop() ?? "/"}</small>
                       </button>
                       <button

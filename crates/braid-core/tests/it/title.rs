@@ -27,8 +27,32 @@ fn the_reply_is_read_as_a_title() {
     assert_eq!(title::from_reply("\n  Title: Redis vs Memcached\nmore").as_deref(), Some("Redis vs Memcached"));
     assert_eq!(title::from_reply("**Кэш для API**").as_deref(), Some("Кэш для API"));
     assert_eq!(title::from_reply("  \n \"\" "), None);
-    let long = title::from_reply(&"word ".repeat(40)).unwrap();
+    assert_eq!(title::from_reply(&"word ".repeat(40)), None, "forty words are an answer, not a title");
+    let seven = title::from_reply("Choosing a cache for the public API quickly").unwrap();
+    assert_eq!(seven, "Choosing a cache for the public", "at most six words");
+    let long =
+        title::from_reply("Supercalifragilisticexpialidocious-extraordinarily-long-hyphenated-compound-title").unwrap();
     assert!(long.chars().count() <= title::MAX_CHARS + 1 && long.ends_with('…'), "{long}");
+}
+
+#[test]
+fn an_answer_sentence_is_not_taken_for_a_title() {
+    for reply in [
+        "I'm excited to continue exploring this with you!",
+        "Sure, here is a title",
+        "Here's a short title",
+        "Hello! How can I help you today?",
+        "As an AI, I cannot",
+        "Greetings. I will help you now",
+        "You are unsure. Please clarify",
+    ] {
+        assert_eq!(title::from_reply(reply), None, "{reply}");
+    }
+    for reply in
+        ["Saying hello", "Redis vs Memcached for the API", "Dragons and lighthouses", "Intro to Rust lifetimes"]
+    {
+        assert!(title::from_reply(reply).is_some(), "{reply}");
+    }
 }
 
 #[test]
