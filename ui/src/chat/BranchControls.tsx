@@ -21,6 +21,20 @@ interface Props {
   onMerge: (source: BranchId) => void;
 }
 
+/** The branches as the menu lists them: main first, then by name as
+ *  people count ("idea 2" before "idea 19"), those matching `filter`
+ *  (the branch in use always). */
+export function branchOrder(branches: BranchSummary[], filter = "", active?: BranchId): BranchSummary[] {
+  const f = filter.trim().toLowerCase();
+  const sorted = [...branches].sort((a, b) =>
+    a.id === "main" ? -1 : b.id === "main" ? 1 : a.name.localeCompare(b.name, undefined, { numeric: true, sensitivity: "base" }),
+  );
+  return f ? sorted.filter((b) => b.id === active || b.name.toLowerCase().includes(f)) : sorted;
+}
+
+/** Past this many branches the menu offers a filter box. */
+const FILTER_FROM = 8;
+
 /** The conversation's branches: switch, rename, set a branch's own system
  *  prompt, give a fork its own copy of the folder, delete (not main, not
  *  the one in use). Forking is on each message. */
@@ -29,7 +43,9 @@ export function BranchControls({ branches, active, busy, onSwitch, onSwitchWithF
   const [renaming, setRenaming] = useState<BranchId | null>(null);
   const [prompting, setPrompting] = useState<BranchId | null>(null);
   const [name, setName] = useState("");
+  const [filter, setFilter] = useState("");
   const current = branches.find((b) => b.id === active);
+  const listed = branchOrder(branches, filter, active);
   if (branches.length <= 1 && !renaming) {
     return null;
   }
@@ -41,7 +57,12 @@ export function BranchControls({ branches, active, busy, onSwitch, onSwitchWithF
     <details className="branches">
       <summary title="Branches of this conversation">Branch: {current?.name ?? active}</summary>
       <ul className="branches-panel" aria-label="Branches">
-        {branches.map((b) => (
+        {branches.length > FILTER_FROM ? (
+          <li className="branch-filter">
+            <input aria-label="Filter branches" placeholder={`Filter ${branches.length} branches`} value={filter} onChange={(e) => setFilter(e.target.value)} />
+          </li>
+        ) : null}
+        {listed.map((b) => (
           <Fragment key={b.id}>
           <li className={b.id === active ? "active" : undefined}>
             {renaming === b.id ? (
