@@ -70,7 +70,9 @@ await desktopSuite("local-desktop", { check, finish }, { data }, async ({ open }
   }
   check(parsed !== null && typeof parsed === "object" && typeof parsed.path === "string", `its arguments are valid JSON for the tool (${args})`);
   await s.shot("tool-call");
-  await s.click("//section[@aria-label='Approve tool calls']//button[.='Approve']");
+  // The dialog's default (Approve, or Approve and overwrite when the
+  // model's own call writes over a file it never read).
+  await s.click("//section[@aria-label='Approve tool calls']//button[contains(@class, 'primary')]");
   const ran = await s.until("the tool's result", "const c = [...document.querySelectorAll('[data-testid=tool-card]')].find(c => /done|failed/.test(c.querySelector('.tool-state')?.textContent ?? '')); return c ? c.querySelector('.tool-state').textContent : ''", 60000);
   // The path is the model's choice; the outcome must follow from it: a
   // file that exists in the folder is read, any other path fails.

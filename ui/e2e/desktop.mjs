@@ -164,7 +164,11 @@ await desktopSuite("desktop", { check, finish }, { data, cleanup: () => { proxy.
   await sleep(300);
   await s.shot("write-diff");
   const deniedBeforeEsc = await denied();
-  await s.type("//section[@aria-label='Approve tool calls']//button[.='Approve']", ESC);
+  // The default here is Approve and overwrite (the model did not see the
+  // file as it is now): Esc on it denies.
+  const focusedDefault = await s.js("return document.activeElement?.textContent ?? ''");
+  check(focusedDefault === "Approve and overwrite", `over a file changed since the model read it, the focused default is the action that writes (${focusedDefault})`);
+  await s.type("//section[@aria-label='Approve tool calls']//button[contains(@class, 'primary')]", ESC);
   const escDenied = await s.until("the denied write", `return [...document.querySelectorAll('[data-testid=tool-card]')].filter(c => c.textContent.includes('the user denied this tool call')).length > ${deniedBeforeEsc}`, 10000).catch(() => false);
   await settle();
   check(escDenied && readFileSync(join(data, "notes.txt"), "utf8").includes("mango"), "Esc denies the write: the file is untouched and the model is told");
