@@ -158,8 +158,7 @@ impl Facts<'_> {
             g.0 += tokens::tool_tokens(enc, t);
         }
         let not_sent = |name: &str| planned.held_back.iter().chain(&planned.left_out).any(|n| n == name);
-        let by_name = |name: &str| self.state.catalogue.iter().find(|t| t.name == name);
-        for t in self.state.catalogue.iter().filter(|t| not_sent(&t.name)).filter_map(|t| by_name(&t.name)) {
+        for t in self.state.catalogue.iter().filter(|t| not_sent(&t.name)) {
             groups.entry(tool_need::group_of(t)).or_insert((tokens::tool_tokens(enc, t), false));
         }
         let dropped: Vec<&ToolSpec> =
