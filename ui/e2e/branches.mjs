@@ -58,7 +58,8 @@ await browserSuite("branches", { check, finish }, { db: join(tempDir("branches")
   const graph = page.getByRole("listbox", { name: /Messages of every branch/ });
   await graph.waitFor();
   const rows = await page.locator(".graph-row").count();
-  check(rows >= 9, `the history graph shows the messages of every branch (${rows} rows)`);
+  const switchRows = await page.locator(".graph-row").filter({ hasText: "switched to" }).count();
+  check(rows === 8 && switchRows === 0, `the history graph shows the messages of every branch, switches folded away (${rows} rows, ${switchRows} switch rows)`);
   const tips = await page.locator(".graph-tip").allInnerTexts();
   check(["main", "Branch 2", "Branch 3"].every((t) => tips.some((x) => x.includes(t))), `each branch's tip is labelled (${tips.join(" | ")})`);
   await graph.focus();
@@ -70,10 +71,12 @@ await browserSuite("branches", { check, finish }, { db: join(tempDir("branches")
   const fork = await selected();
   await page.keyboard.press("ArrowDown");
   const down = await selected();
-  await page.keyboard.press("Alt+ArrowDown");
+  // main's question is the last of the fork point's three followers.
+  await page.keyboard.press("Alt+ArrowUp");
   const sibling = await selected();
   const path = [start, up, fork, down, sibling].map((s) => s.replace(/\s+/g, " ").slice(0, 28));
-  check(new Set(path).size === 5 && path[2].includes("which c"), `↑, Alt+←, ↓ and Alt+↓ move through the graph (${path.join(" → ")})`);
+  // ↓ from the fork point carries main's line on: back to its question.
+  check(new Set(path).size === 4 && path[2].includes("which c") && path[3] === path[1] && path[4].includes("try memc"), `↑, Alt+←, ↓ and Alt+↑ move through the graph (${path.join(" → ")})`);
   await page.screenshot({ path: join(out, "graph.png") });
 
   // Open a message of another branch in the chat: Enter switches to its
@@ -146,16 +149,43 @@ await browserSuite("branches", { check, finish }, { db: join(tempDir("branches")
   const onMain = await page.locator("details.branches summary").innerText();
   check(copied >= 1 && onMain.includes("main"), `an append merge copies the fork's messages into main (${copied} question, on ${onMain.split("\n")[0]})`);
 
-  // Editing a question sends it again on a new branch; main keeps it.
+  // Editing a question sends it again as a new version (an unnamed
+  // branch); ‹ › on the question switches between the versions, and
+  // main keeps the original.
   const asked = page.locator(".message.user").filter({ hasText: "meanwhile on main" });
   await clickOnHover(asked, "Edit and send again");
   await page.getByLabel("Edited message").fill("meanwhile, on main, edited");
   await page.getByLabel("Edited message").press("Enter");
   await page.getByText("You said: meanwhile, on main, edited").waitFor({ timeout: 10000 });
   const onEdit = await page.locator("details.branches summary").innerText();
-  check(onEdit.includes("Edit") && !(await page.getByText("You said: meanwhile on main").isVisible()), `an edited question goes to a new branch without the original (${onEdit})`);
+  const edited = page.locator(".message.user").filter({ hasText: "meanwhile, on main, edited" });
+  const versionOf = (m) => m.getByRole("group", { name: /^Version \d+ of \d+$/ }).getAttribute("aria-label", { timeout: 5000 }).catch(() => "none");
+  const v2 = await versionOf(edited);
+  // Every way the conversation went on from there is a version: the two
+  // forks' questions, main's, and the edit (the newest).
+  check(onEdit.includes("unnamed") && v2 === "Version 4 of 4" && !(await page.getByText("You said: meanwhile on main").isVisible()), `an edited question is a second version on an unnamed branch, without the original (${onEdit.trim()}; ${v2})`);
+  const switchLines = await page.locator(".message.system, .system").filter({ hasText: "Switched branch" }).count();
+  check(switchLines === 0, `no "Switched branch" line hides the original (${switchLines})`);
+  await edited.getByRole("button", { name: "Previous version" }).click();
+  await page.getByText("You said: meanwhile on main").waitFor({ timeout: 5000 });
+  const v1 = await versionOf(page.locator(".message.user").filter({ hasText: "meanwhile on main" }));
+  const backOnMain = await page.locator("details.branches summary").innerText();
+  check(v1 === "Version 3 of 4" && backOnMain.includes("main"), `‹ shows the original question and its answer, on main (${v1}, ${backOnMain.trim()})`);
+  // By keyboard: ] on the focused question goes to the next version.
+  await page.locator(".message.user").filter({ hasText: "meanwhile on main" }).focus();
+  await page.keyboard.press("]");
+  await page.getByText("You said: meanwhile, on main, edited").waitFor({ timeout: 5000 });
+  check(true, "] on a focused question shows its next version");
+  // Answer again: the answer gets versions where it stands.
+  const lastAnswer = page.locator(".message.assistant").filter({ hasText: "You said: meanwhile, on main, edited" });
+  await clickOnHover(lastAnswer, "Answer again");
+  const answerVersion = await versionOf(page.locator(".message.assistant").last());
+  const answered = await page.locator(".message.assistant").filter({ hasText: "You said: meanwhile, on main, edited" }).count();
+  check(answerVersion === "Version 2 of 2" && answered === 1, `an answer written again is its second version, shown in place of the first (${answerVersion}, ${answered} shown)`);
+  await page.screenshot({ path: join(out, "versions.png") });
   await switchTo("main");
   check(await page.getByText("You said: meanwhile on main").isVisible(), "main keeps the original question and answer");
+  await branchPanel.locator("summary").click();
 
   await page.keyboard.press("Control+Shift+H");
   await page.locator(".graph-row").filter({ hasText: "merged Branch 3" }).waitFor();
@@ -175,13 +205,14 @@ await browserSuite("branches", { check, finish }, { db: join(tempDir("branches")
   await listed.getByRole("button", { name: /memcached idea/ }).waitFor();
   check(true, "a branch renamed from the graph is renamed in the conversation list too");
   await page.locator(".graph-row").filter({ hasText: "meanwhile, on main, edited" }).first().click();
-  const del = actions.getByRole("button", { name: /^Delete Edit/ });
+  const del = actions.getByRole("button", { name: /^Delete unnamed/ });
   const doomed = (await del.innerText()).replace(/^Delete |…$/g, "");
   await del.click();
   await page.getByRole("alertdialog", { name: "Delete the branch?" }).getByRole("button", { name: "Delete", exact: true }).click();
   await listed.getByRole("button", { name: doomed }).waitFor({ state: "detached" });
   const names = (await listed.getByRole("button").allInnerTexts()).map((t) => t.replace(/\s+in use$/, "").trim());
-  check(names.join(",") === "main,Branch 2,memcached idea", `a branch deleted from the graph leaves the list, the others stay under their conversation (${names.join(", ")})`);
+  const named = names.filter((n) => !n.startsWith("unnamed"));
+  check(named.join(",") === "main,Branch 2,memcached idea" && names.length === 4, `a branch deleted from the graph leaves the list, the others stay under their conversation (${names.join(", ")})`);
   check(await actions.getByRole("button", { name: "Delete main…" }).count() === 0 || await actions.getByRole("button", { name: "Delete main…" }).isDisabled(), "main cannot be deleted from the graph");
 
   // A branch picked in the conversation list opens the conversation on it.

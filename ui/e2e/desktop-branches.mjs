@@ -87,14 +87,20 @@ await desktopSuite("branches", { check, finish }, { data, cleanup: () => { proxy
   await ask("Name one animal.");
   check(true, "forked twice from the UI and chatted with the real model on both forks and on main");
 
-  // Answer again: a new branch with a new answer; main keeps its own.
+  // Answer again: a new version of the answer (an unnamed branch), shown
+  // where the first was with ‹ 2 / 2 ›; main keeps its own.
   const before = await s.js("const a = document.querySelectorAll('.message.assistant .markdown'); return a[a.length - 1].textContent");
   const beforeAgain = await lastAnswer();
   await hidden(-1, "Answer again");
-  await s.until("the new branch", branchNamed("Again"), 10000);
+  await s.until("the new version", branchNamed("unnamed"), 10000);
   await settled(beforeAgain);
   const again = await answers();
-  check(again === 2, `answering again puts a new answer on a new branch (${again} answers there)`);
+  const version = await s.js("const g = document.querySelectorAll('.message.assistant'); return g[g.length - 1].querySelector('.versions')?.getAttribute('aria-label') ?? 'none'");
+  check(again === 2 && version === "Version 2 of 2", `answering again puts a new answer in place of the old, as its second version (${again} answers there, ${version})`);
+  await s.click("(//div[contains(@class,'message') and contains(@class,'assistant')])[last()]//button[@aria-label='Previous version']");
+  await s.until("the first version", "return (document.querySelector('details.branches summary')?.textContent ?? '').includes('main')", 10000);
+  const first = await s.js("const a = document.querySelectorAll('.message.assistant .markdown'); return a[a.length - 1].textContent");
+  check(first === before, "‹ on the answer shows the first version again, on main");
   await switchTo("main");
   const kept = await s.js("const a = document.querySelectorAll('.message.assistant .markdown'); return a[a.length - 1].textContent");
   check(kept === before, "main keeps the answer it had");
@@ -268,7 +274,7 @@ await desktopSuite("branches", { check, finish }, { data, cleanup: () => { proxy
   await s.type("//textarea[@aria-label='Edited message']", `\uE009a\uE009Name one bird.${ENTER}`);
   await settled(beforeEdit);
   const [onBranch, questions] = await s.js("return [document.querySelector('details.branches summary')?.textContent ?? '', [...document.querySelectorAll('.message.user')].map((m) => m.textContent).join(' | ')]");
-  check(onBranch.includes("Edit") && questions.includes("Name one bird.") && !questions.includes("Show me what Markdown"), `an edited question goes to a new branch, answered there by the real model (${onBranch}; ${questions})`);
+  check(onBranch.includes("unnamed") && questions.includes("Name one bird.") && !questions.includes("Show me what Markdown"), `an edited question goes to a new branch, answered there by the real model (${onBranch}; ${questions})`);
   await switchTo("main");
   const original = await s.until("main's question", "const q = document.querySelector('.message.user')?.textContent ?? ''; return q.includes('Show me what Markdown can do.') && document.querySelector('.message.assistant table') ? q : ''", 10000).catch(() => "");
   check(original !== "", "main keeps the original question and its answer");

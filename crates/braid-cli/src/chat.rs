@@ -217,7 +217,7 @@ async fn command(
             let snap = runtime.peek(id).await?;
             for b in snap.branches {
                 let mark = if b.id == snap.active_branch { "*" } else { " " };
-                eprintln!("{mark} {}  {}  ({} messages)", b.id, b.name, b.message_count);
+                eprintln!("{mark} {}  {}  ({} messages)", b.id, b.label(), b.message_count);
             }
         }
         "/branch" => {

@@ -37,6 +37,14 @@ pub struct Branch {
     pub created_at: Timestamp,
 }
 
+impl Branch {
+    /// What the branch is called where it is named: its name, or for an
+    /// unnamed one (a version made by an edit or an answer again) its id.
+    pub fn label(&self) -> String {
+        braid_protocol::branch_label(&self.id, &self.name)
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ConversationError {
     #[error("branch {0} does not exist")]
@@ -47,8 +55,6 @@ pub enum ConversationError {
     DuplicateMessage(MessageId),
     #[error("message {0} is not in the pool")]
     NoSuchMessage(MessageId),
-    #[error("a branch name cannot be empty")]
-    EmptyBranchName,
     #[error("branch {0} already exists")]
     DuplicateBranch(BranchId),
     #[error("the tool calls of message {0} are still running; fork once they finish, or at an earlier message")]
@@ -403,10 +409,9 @@ mod tests {
             c.fork(&BranchId::main(), MessageId(9), "x", None, Timestamp(1)),
             Err(ConversationError::NotOnBranch { message: MessageId(9), branch: BranchId::main() })
         );
-        assert_eq!(
-            c.fork(&BranchId::main(), MessageId(1), " ", None, Timestamp(1)),
-            Err(ConversationError::EmptyBranchName)
-        );
+        let mut unnamed = c.fork(&BranchId::main(), MessageId(1), " ", None, Timestamp(1)).unwrap();
+        unnamed.id = BranchId("b4".into());
+        assert_eq!((unnamed.name.as_str(), unnamed.label().as_str()), ("", "unnamed b4"));
         assert_eq!(c.of_kind(braid_protocol::MessageKind::ToolResult).count(), 1);
     }
 

@@ -52,7 +52,9 @@ pub struct Layout {
 }
 
 /// The nodes of a conversation, oldest first: each branch's messages
-/// follow one another; messages shared by branches appear once.
+/// follow one another; messages shared by branches appear once. Switch
+/// records are folded away: flipping between versions of an answer would
+/// otherwise fill the graph with "switched to" rows.
 pub fn nodes(conversation: &Conversation) -> Vec<Node> {
     let mut branches: Vec<_> = conversation.branches().collect();
     branches.sort_by_key(|b| (b.created_at, branch_order(&b.id)));
@@ -60,7 +62,7 @@ pub fn nodes(conversation: &Conversation) -> Vec<Node> {
     let mut out: Vec<Node> = Vec::new();
     for (color, branch) in branches.iter().enumerate() {
         let mut previous: Option<MessageId> = None;
-        for &id in &branch.message_ids {
+        for &id in branch.message_ids.iter().filter(|id| !is_switch(conversation, **id)) {
             if seen.insert(id) {
                 let mut parents: Vec<MessageId> = previous.into_iter().collect();
                 // A merge card has two parents: its branch's line and the
@@ -78,10 +80,30 @@ pub fn nodes(conversation: &Conversation) -> Vec<Node> {
     out
 }
 
+fn is_switch(conversation: &Conversation, id: MessageId) -> bool {
+    conversation
+        .message(id)
+        .is_some_and(|m| matches!(m.body, MessageType::SystemControl { control: ControlKind::BranchSwitch { .. } }))
+}
+
+/// A branch's last message that is a row of the graph.
+fn tip(conversation: &Conversation, branch: &crate::Branch) -> Option<MessageId> {
+    branch.message_ids.iter().rev().find(|id| !is_switch(conversation, **id)).copied()
+}
+
 fn merged_tip(conversation: &Conversation, id: MessageId) -> Option<MessageId> {
     match &conversation.message(id)?.body {
         MessageType::SystemControl { control: ControlKind::Merge { record } } => {
-            Some(record.source_tip).filter(|t| *t < id && conversation.message(*t).is_some())
+            // A source last switched to ends in a switch record, which is
+            // no row: the line comes from the message before it.
+            let tip = match conversation.branch(&record.source) {
+                Some(b) if is_switch(conversation, record.source_tip) => {
+                    let at = b.message_ids.iter().position(|m| *m == record.source_tip)?;
+                    b.message_ids[..at].iter().rev().find(|m| !is_switch(conversation, **m)).copied()?
+                }
+                _ => record.source_tip,
+            };
+            Some(tip).filter(|t| *t < id && conversation.message(*t).is_some() && !is_switch(conversation, *t))
         }
         _ => None,
     }
@@ -253,11 +275,12 @@ pub fn view(conversation: &Conversation, checkpoints: &[Checkpoint]) -> braid_pr
     branches.sort_by_key(|b| (b.created_at, branch_order(&b.id)));
     let mut tips: HashMap<MessageId, Vec<BranchId>> = HashMap::new();
     for b in &branches {
-        if let Some(t) = b.message_ids.last() {
-            tips.entry(*t).or_default().push(b.id.clone());
+        if let Some(t) = tip(conversation, b) {
+            tips.entry(t).or_default().push(b.id.clone());
         }
     }
-    let names: HashMap<&BranchId, &str> = branches.iter().map(|b| (&b.id, b.name.as_str())).collect();
+    let labels: Vec<String> = branches.iter().map(|b| b.label()).collect();
+    let names: HashMap<&BranchId, &str> = branches.iter().zip(&labels).map(|(b, l)| (&b.id, l.as_str())).collect();
     let parents: HashMap<MessageId, &Vec<MessageId>> = nodes.iter().map(|n| (n.id, &n.parents)).collect();
     let pairs = |v: &[(u32, u32)]| v.iter().map(|(l, c)| [*l, *c]).collect::<Vec<_>>();
     let rows = laid
@@ -305,7 +328,7 @@ pub fn view(conversation: &Conversation, checkpoints: &[Checkpoint]) -> braid_pr
                 name: b.name.clone(),
                 color: color as u32,
                 parent: b.parent.clone(),
-                tip: b.message_ids.last().copied(),
+                tip: tip(conversation, b),
                 message_count: b.message_ids.len() as u32,
                 system_prompt: b.system_prompt.clone(),
                 folder: b.folder.clone(),

@@ -39,6 +39,7 @@ pub mod tool_need;
 pub mod transfer;
 pub mod untrusted;
 pub mod validate;
+pub mod versions;
 pub mod vision;
 pub mod workflow;
 

@@ -336,7 +336,7 @@ pub fn plan(c: &Conversation, options: &MergeOptions, encoding: TokenEncoding) -
     }
     let record = MergeRecord {
         source: source.id.clone(),
-        source_name: source.name.clone(),
+        source_name: source.label(),
         target: target.id.clone(),
         source_tip: source.message_ids.last().copied().or(base).unwrap_or(MessageId(0)),
         strategy,

@@ -184,7 +184,7 @@ pub fn markdown(title: &str, conversation: &Conversation, which: Branches) -> St
     let active = conversation.active_branch().clone();
     match which {
         Branches::Active => {
-            let name = conversation.branch(&active).map_or("main", |b| b.name.as_str());
+            let name = conversation.branch(&active).map_or_else(|| "main".to_owned(), Branch::label);
             let _ = writeln!(out, "\n_Branch {name}_\n");
             for m in conversation.messages(&active) {
                 push_message(&mut out, m);
@@ -196,9 +196,9 @@ pub fn markdown(title: &str, conversation: &Conversation, which: Branches) -> St
             let mut order: Vec<&Branch> = conversation.branches().collect();
             order.sort_by_key(|b| (b.parent.is_some(), b.created_at, b.id.0.clone()));
             for b in order {
-                let _ = write!(out, "\n## Branch {}", b.name);
+                let _ = write!(out, "\n## Branch {}", b.label());
                 if let Some(parent) = &b.parent {
-                    let name = conversation.branch(parent).map_or(parent.0.as_str(), |p| p.name.as_str());
+                    let name = conversation.branch(parent).map_or_else(|| parent.0.clone(), Branch::label);
                     let after = b.fork_point.map(|f| format!(" after message {}", f.0)).unwrap_or_default();
                     let _ = write!(out, " (from {name}{after})");
                 }

@@ -62,6 +62,23 @@ pub struct BranchSummary {
     pub folder: Option<String>,
 }
 
+impl BranchSummary {
+    /// What the branch is called where it is named.
+    pub fn label(&self) -> String {
+        branch_label(&self.id, &self.name)
+    }
+}
+
+/// A branch's name, or for an unnamed one (a version an edit or an answer
+/// again made, until the user names it) its id.
+pub fn branch_label(id: &BranchId, name: &str) -> String {
+    if name.is_empty() {
+        format!("unnamed {id}")
+    } else {
+        name.to_owned()
+    }
+}
+
 /// What a client needs to draw a context: its state, its queue, its
 /// branches, and the active branch's messages (the most recent ones when
 /// the snapshot is for a new subscriber).
@@ -131,6 +148,25 @@ pub struct ContextSnapshot {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub summary_preview: Option<crate::SummaryPreview>,
+    /// Messages of the branch in use that have other versions on other
+    /// branches (an edited question, an answer written again).
+    #[serde(default)]
+    pub versions: Vec<MessageVersions>,
+}
+
+/// The versions of one place in the conversation, oldest first: `message`
+/// (on the branch in use) is one of them.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct MessageVersions {
+    pub message: MessageId,
+    pub versions: Vec<MessageVersion>,
+}
+
+/// One version and the branch that shows it when switched to.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct MessageVersion {
+    pub message: MessageId,
+    pub branch: BranchId,
 }
 
 /// The window as the last request used it (local counts, before sending).

@@ -223,6 +223,8 @@ pub fn generate() -> String {
     decl::<ContextSummary>(&cfg, &mut out);
     decl::<BranchSummary>(&cfg, &mut out);
     decl::<BranchLabel>(&cfg, &mut out);
+    decl::<crate::MessageVersions>(&cfg, &mut out);
+    decl::<crate::MessageVersion>(&cfg, &mut out);
     decl::<FileState>(&cfg, &mut out);
     decl::<SearchHit>(&cfg, &mut out);
     decl::<SnippetPart>(&cfg, &mut out);

@@ -94,8 +94,8 @@ impl Runtime {
     pub(crate) async fn drop_branch_copies(&self, id: &ContextId) {
         let Ok(snapshot) = self.peek(id).await else { return };
         for b in snapshot.branches {
-            let Some(folder) = b.folder else { continue };
-            match self.open_copy(&b.name, &folder, false).await {
+            let Some(folder) = b.folder.clone() else { continue };
+            match self.open_copy(&b.label(), &folder, false).await {
                 Ok(copy) => copy.into_iter().for_each(|c| c.remove()),
                 Err(e) => tracing::warn!(folder, error = %e, "a deleted conversation's branch copy is kept"),
             }
@@ -140,6 +140,6 @@ impl Runtime {
         let snapshot = self.peek(id).await?;
         let found = snapshot.branches.into_iter().find(|b| &b.id == branch);
         let found = found.ok_or_else(|| refused(format!("branch {branch} does not exist")))?;
-        Ok((found.name, found.folder))
+        Ok((found.label(), found.folder))
     }
 }

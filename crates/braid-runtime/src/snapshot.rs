@@ -71,6 +71,7 @@ pub fn build(
         dropped_tools: state.config.dropped_tools.iter().cloned().collect(),
         left_out: state.config.left_out.iter().copied().collect(),
         summary_preview: state.book.summary_preview.clone(),
+        versions: braid_core::versions::of(conversation),
         team: state.config.team.clone(),
         route: state.route.visible(),
         sub_agents: state.agents.clone(),

@@ -7,6 +7,7 @@ import { GraphBranchEdit } from "./GraphBranchEdit";
 import { GraphOverview } from "./GraphOverview";
 import { SideLanes } from "../subagents/SideLanes";
 import { counted } from "../counted";
+import { branchLabel } from "./label";
 
 const ROW = 28;
 const LANE = 14;
@@ -72,7 +73,7 @@ export function BranchGraph({ backend, contextId, version, busy, onSwitch, onFor
   const index = useMemo(() => indexRows(rows), [rows]);
   const byColor = useMemo(() => new Map((graph?.branches ?? []).map((b) => [b.color, b])), [graph]);
   // A branch in its own copy of the folder is marked where its tip is.
-  const names = useMemo(() => new Map((graph?.branches ?? []).map((b) => [b.id, b.folder ? `${b.name} ❐ own copy` : b.name])), [graph]);
+  const names = useMemo(() => new Map((graph?.branches ?? []).map((b) => [b.id, b.folder ? `${branchLabel(b)} ❐ own copy` : branchLabel(b)])), [graph]);
   const activeColor = graph?.branches.find((b) => b.id === graph.active)?.color;
   const lanes = Math.max(1, graph?.width ?? 1) * LANE + 8;
 
@@ -179,14 +180,14 @@ export function BranchGraph({ backend, contextId, version, busy, onSwitch, onFor
       {sel ? (
         <footer className="graph-actions" aria-label="Actions on the selected message">
           <div className="graph-preview" title={sel.preview}>
-            <span className="dot" style={{ background: colour(sel.color) }} /> {selBranch?.name ?? ""} · {sel.role ?? sel.kind}: {sel.preview}
+            <span className="dot" style={{ background: colour(sel.color) }} /> {selBranch ? branchLabel(selBranch) : ""} · {sel.role ?? sel.kind}: {sel.preview}
           </div>
           <div className="buttons">
             {selBranch && selBranch.id !== graph.active ? (
               <>
-                <button type="button" disabled={busy} onClick={() => onSwitch(selBranch.id)}>Switch to {selBranch.name}</button>
-                <button type="button" onClick={() => onCompare(selBranch.id)}>Compare with {byColor.get(activeColor ?? -1)?.name ?? "this branch"}</button>
-                <button type="button" disabled={busy} onClick={() => onMerge(selBranch.id)}>Merge {selBranch.name} into {byColor.get(activeColor ?? -1)?.name ?? "this branch"}…</button>
+                <button type="button" disabled={busy} onClick={() => onSwitch(selBranch.id)}>Switch to {branchLabel(selBranch)}</button>
+                <button type="button" onClick={() => onCompare(selBranch.id)}>Compare with {((t) => (t ? branchLabel(t) : "this branch"))(byColor.get(activeColor ?? -1))}</button>
+                <button type="button" disabled={busy} onClick={() => onMerge(selBranch.id)}>Merge {branchLabel(selBranch)} into {((t) => (t ? branchLabel(t) : "this branch"))(byColor.get(activeColor ?? -1))}…</button>
               </>
             ) : null}
             <button type="button" onClick={() => open(sel)} title="Show this message in the chat (Enter, or double-click)">Open in chat</button>
@@ -230,7 +231,7 @@ function Row({ row, top, indent, selected, branch, tipNames, onSelect, onOpen }:
       aria-selected={selected}
       className={`graph-row${selected ? " selected" : ""}`}
       style={{ top, height: ROW, paddingLeft: indent }}
-      title={`${branch?.name ?? ""} · ${when}\n${row.preview}`}
+      title={`${branch ? branchLabel(branch) : ""} · ${when}\n${row.preview}`}
       onClick={onSelect}
       onDoubleClick={onOpen}
     >

@@ -1,5 +1,6 @@
 import { useState } from "react";
 import type { BranchSummary } from "../generated/protocol";
+import { branchLabel } from "./label";
 
 interface Props {
   branch: BranchSummary;
@@ -17,9 +18,9 @@ export function BranchPrompt({ branch, onSave, onClose }: Props) {
     onClose();
   };
   return (
-    <div className="branch-prompt" role="group" aria-label={`System prompt of ${branch.name}`}>
+    <div className="branch-prompt" role="group" aria-label={`System prompt of ${branchLabel(branch)}`}>
       <textarea
-        aria-label={`System prompt for ${branch.name}`}
+        aria-label={`System prompt for ${branchLabel(branch)}`}
         autoFocus
         rows={4}
         placeholder="Empty: the conversation's system prompt"
@@ -37,7 +38,7 @@ export function BranchPrompt({ branch, onSave, onClose }: Props) {
         }}
       />
       <div className="actions">
-        <small>Used in place of the conversation&apos;s prompt on {branch.name}, from the next answer on.</small>
+        <small>Used in place of the conversation&apos;s prompt on {branchLabel(branch)}, from the next answer on.</small>
         {branch.system_prompt !== null && branch.system_prompt !== undefined ? (
           <button type="button" onClick={() => { onSave(null); onClose(); }}>Clear</button>
         ) : null}

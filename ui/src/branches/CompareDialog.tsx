@@ -4,6 +4,7 @@ import type { BranchId, BranchSummary, ContextId, MergeFile, MergeItem, Message 
 import { DiffLines } from "../chat/DiffLines";
 import { describeMessage } from "./describeMessage";
 import { useModal } from "../useModal";
+import { branchLabel } from "./label";
 
 interface Props {
   backend: Backend;
@@ -36,7 +37,7 @@ export function CompareDialog({ backend, contextId, branches, active, messages, 
       live = false;
     };
   }, [backend, contextId, other]);
-  const name = (b: BranchId) => branches.find((x) => x.id === b)?.name ?? b;
+  const name = (b: BranchId) => ((x) => (x ? branchLabel(x) : b))(branches.find((x) => x.id === b));
   const at = theirs?.base === null || theirs === null ? -1 : messages.findIndex((m) => m.id === theirs.base);
   const ours = messages.slice(at + 1).filter((m) => m.body.type !== "system_control");
   const baseText = at >= 0 ? describeMessage(messages[at]) : "the start";

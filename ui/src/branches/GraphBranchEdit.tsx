@@ -1,6 +1,7 @@
 import { useState } from "react";
 import type { GraphBranch } from "../generated/protocol";
 import { useConfirm } from "../confirm";
+import { branchLabel } from "./label";
 
 interface Props {
   branch: GraphBranch;
@@ -23,7 +24,7 @@ export function GraphBranchEdit({ branch, active, onRename, onDelete }: Props) {
     };
     return (
       <input
-        aria-label={`New name for ${branch.name}`}
+        aria-label={`New name for ${branchLabel(branch)}`}
         autoFocus
         value={name}
         maxLength={80}
@@ -41,15 +42,15 @@ export function GraphBranchEdit({ branch, active, onRename, onDelete }: Props) {
   const undeletable = branch.id === "main" ? "main cannot be deleted" : active ? "Switch to another branch to delete this one" : null;
   return (
     <>
-      <button type="button" onClick={() => setName(branch.name)}>Rename {branch.name}</button>
+      <button type="button" onClick={() => setName(branch.name)}>Rename {branchLabel(branch)}</button>
       <button
         type="button"
         className="danger"
         disabled={undeletable !== null}
-        title={undeletable ?? `Delete ${branch.name}; messages other branches share stay`}
-        onClick={() => void confirm({ title: "Delete the branch?", message: `Delete the branch "${branch.name}"? Messages other branches share stay.`, confirm: "Delete", danger: true }).then((yes) => yes && onDelete())}
+        title={undeletable ?? `Delete ${branchLabel(branch)}; messages other branches share stay`}
+        onClick={() => void confirm({ title: "Delete the branch?", message: `Delete the branch "${branchLabel(branch)}"? Messages other branches share stay.`, confirm: "Delete", danger: true }).then((yes) => yes && onDelete())}
       >
-        Delete {branch.name}…
+        Delete {branchLabel(branch)}…
       </button>
     </>
   );

@@ -13,6 +13,7 @@ import type {
   Resolution,
 } from "../generated/protocol";
 import { useModal } from "../useModal";
+import { branchLabel } from "./label";
 
 interface Props {
   backend: Backend;
@@ -118,7 +119,7 @@ export function MergeDialog({ backend, contextId, branches, active, source: init
       },
     );
   };
-  const targetName = branches.find((b) => b.id === active)?.name ?? active;
+  const targetName = ((t) => (t ? branchLabel(t) : active))(branches.find((b) => b.id === active));
   const others = branches.filter((b) => b.id !== active);
   const toggle = (id: number) => setPicks((p) => (p.includes(id) ? p.filter((x) => x !== id) : [...p, id]));
 
@@ -128,7 +129,7 @@ export function MergeDialog({ backend, contextId, branches, active, source: init
       <label>
         From
         <select aria-label="Branch to merge" value={source} onChange={(e) => { setSource(e.target.value); setPicks([]); setChosen({}); setTakes({}); }}>
-          {others.map((b) => <option key={b.id} value={b.id}>{b.name}</option>)}
+          {others.map((b) => <option key={b.id} value={b.id}>{branchLabel(b)}</option>)}
         </select>
       </label>
       <fieldset className="strategies">

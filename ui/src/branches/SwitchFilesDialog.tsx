@@ -10,6 +10,7 @@ import type { BranchSummary, ContextId, RewindPreview } from "../generated/proto
 import { RewindFileList } from "../chat/RewindFileList";
 import { useModal } from "../useModal";
 import { counted } from "../counted";
+import { branchLabel } from "./label";
 
 interface Props {
   backend: Backend;
@@ -47,17 +48,17 @@ export function SwitchFilesDialog({ backend, id, branch, onDone, onClose }: Prop
         onClose();
       }}
     >
-      <h2 id="switch-files-title">Switch to {branch.name} with its files</h2>
+      <h2 id="switch-files-title">Switch to {branchLabel(branch)} with its files</h2>
       {error ? <p className="tool-error" role="alert">{error}</p> : null}
       {!preview && !error ? <p role="status">Looking at the files…</p> : null}
       {preview ? (
         files.length ? (
           <>
-            <p>The files back as they were at {branch.name}'s last message ({counted(preview.checkpoints, "change")} since undone). Nothing is written until you choose; the switch of files can be undone from its card.</p>
+            <p>The files back as they were at {branchLabel(branch)}'s last message ({counted(preview.checkpoints, "change")} since undone). Nothing is written until you choose; the switch of files can be undone from its card.</p>
             <RewindFileList files={files} overwrite={overwrite} onToggle={(p, on) => setOverwrite((o) => (on ? [...o, p] : o.filter((x) => x !== p)))} label="Files the switch would write" />
           </>
         ) : (
-          <p>The files are as they were at {branch.name}'s last message: switching writes nothing.</p>
+          <p>The files are as they were at {branchLabel(branch)}'s last message: switching writes nothing.</p>
         )
       ) : null}
       <div className="dialog-buttons">

@@ -13,6 +13,11 @@ describe("the branch menu's order", () => {
     expect(branchOrder(many, "19", "b1").map((b) => b.name)).toEqual(["idea 2", "idea 19"]);
     expect(branchOrder(many, "  ").length).toBe(5);
   });
+  it("lists unnamed versions after the named branches, by id, under their id", () => {
+    const withVersions = [branch("b12", ""), branch("b2", "idea"), branch("b9", ""), branch("main", "main")];
+    expect(branchOrder(withVersions).map((b) => b.id)).toEqual(["main", "b2", "b9", "b12"]);
+    expect(branchOrder(withVersions, "unnamed b1").map((b) => b.id)).toEqual(["b12"]);
+  });
   it("orders 200 branches naturally", () => {
     const lots = Array.from({ length: 200 }, (_, i) => branch(`b${i}`, `idea ${200 - i}`));
     const names = branchOrder(lots).map((b) => Number(b.name.split(" ")[1]));

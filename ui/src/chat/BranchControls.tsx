@@ -3,6 +3,7 @@ import { BranchPrompt } from "../branches/BranchPrompt";
 import type { BranchId, BranchSummary } from "../generated/protocol";
 import { useConfirm } from "../confirm";
 import { counted } from "../counted";
+import { branchLabel } from "../branches/label";
 
 interface Props {
   branches: BranchSummary[];
@@ -21,15 +22,16 @@ interface Props {
   onMerge: (source: BranchId) => void;
 }
 
-/** The branches as the menu lists them: main first, then by name as
- *  people count ("idea 2" before "idea 19"), those matching `filter`
- *  (the branch in use always). */
+/** The branches as the menu lists them: main first, then the named ones
+ *  by name as people count ("idea 2" before "idea 19"), then the unnamed
+ *  versions, those matching `filter` (the branch in use always). */
 export function branchOrder(branches: BranchSummary[], filter = "", active?: BranchId): BranchSummary[] {
   const f = filter.trim().toLowerCase();
-  const sorted = [...branches].sort((a, b) =>
-    a.id === "main" ? -1 : b.id === "main" ? 1 : a.name.localeCompare(b.name, undefined, { numeric: true, sensitivity: "base" }),
+  const rank = (b: BranchSummary) => (b.id === "main" ? 0 : b.name ? 1 : 2);
+  const sorted = [...branches].sort(
+    (a, b) => rank(a) - rank(b) || branchLabel(a).localeCompare(branchLabel(b), undefined, { numeric: true, sensitivity: "base" }),
   );
-  return f ? sorted.filter((b) => b.id === active || b.name.toLowerCase().includes(f)) : sorted;
+  return f ? sorted.filter((b) => b.id === active || branchLabel(b).toLowerCase().includes(f)) : sorted;
 }
 
 /** Past this many branches the menu offers a filter box. */
@@ -55,7 +57,7 @@ export function BranchControls({ branches, active, busy, onSwitch, onSwitchWithF
   };
   return (
     <details className="branches">
-      <summary title="Branches of this conversation">Branch: {current?.name ?? active}</summary>
+      <summary title="Branches of this conversation">Branch: {(current ? branchLabel(current) : active)}</summary>
       <ul className="branches-panel" aria-label="Branches">
         {branches.length > FILTER_FROM ? (
           <li className="branch-filter">
@@ -67,7 +69,7 @@ export function BranchControls({ branches, active, busy, onSwitch, onSwitchWithF
           <li className={b.id === active ? "active" : undefined}>
             {renaming === b.id ? (
               <input
-                aria-label={`New name for ${b.name}`}
+                aria-label={`New name for ${branchLabel(b)}`}
                 autoFocus
                 value={name}
                 maxLength={80}
@@ -79,31 +81,31 @@ export function BranchControls({ branches, active, busy, onSwitch, onSwitchWithF
                 onBlur={() => save(b.id)}
               />
             ) : (
-              <button type="button" className="branch-name" disabled={busy || b.id === active} onClick={() => onSwitch(b.id)} title={b.id === active ? "The branch in use" : `Switch to ${b.name}`}>
-                {b.name} <small>{counted(b.message_count, "message")}</small>
+              <button type="button" className="branch-name" disabled={busy || b.id === active} onClick={() => onSwitch(b.id)} title={b.id === active ? "The branch in use" : `Switch to ${branchLabel(b)}`}>
+                <span className={b.name ? undefined : "unnamed"}>{branchLabel(b)}</span> <small>{counted(b.message_count, "message")}</small>
               </button>
             )}
             {b.folder ? (
-              <span className="copy-badge" title={`${b.name} works in its own copy of the folder: ${b.folder}`}>
+              <span className="copy-badge" title={`${branchLabel(b)} works in its own copy of the folder: ${b.folder}`}>
                 own copy
               </span>
             ) : null}
             {/* A branch in a copy of its own has its files there. */}
             {b.id !== active && onSwitchWithFiles && !b.folder && !current?.folder ? (
-              <button type="button" className="icon" aria-label={`Switch to ${b.name} with its files`} title={`Switch to ${b.name} and put the files back as they were there`} disabled={busy} onClick={() => onSwitchWithFiles(b.id)}>⇆</button>
+              <button type="button" className="icon" aria-label={`Switch to ${branchLabel(b)} with its files`} title={`Switch to ${branchLabel(b)} and put the files back as they were there`} disabled={busy} onClick={() => onSwitchWithFiles(b.id)}>⇆</button>
             ) : null}
             {b.id !== active ? (
-              <button type="button" className="icon" aria-label={`Merge ${b.name} into ${current?.name ?? active}`} title={`Merge ${b.name} into the branch in use`} disabled={busy} onClick={() => onMerge(b.id)}>⤵</button>
+              <button type="button" className="icon" aria-label={`Merge ${branchLabel(b)} into ${(current ? branchLabel(current) : active)}`} title={`Merge ${branchLabel(b)} into the branch in use`} disabled={busy} onClick={() => onMerge(b.id)}>⤵</button>
             ) : null}
             {b.id !== "main" ? (
               <button
                 type="button"
                 className={b.folder ? "icon set" : "icon"}
-                aria-label={b.folder ? `Remove ${b.name}'s own copy` : `Give ${b.name} its own copy of the folder`}
+                aria-label={b.folder ? `Remove ${branchLabel(b)}'s own copy` : `Give ${branchLabel(b)} its own copy of the folder`}
                 title={
                   b.folder
-                    ? `Remove ${b.name}'s copy (${b.folder}): it works in the conversation's folder again`
-                    : `Give ${b.name} its own copy of the folder (a git worktree in a repository): its tools work there, beside the other branches`
+                    ? `Remove ${branchLabel(b)}'s copy (${b.folder}): it works in the conversation's folder again`
+                    : `Give ${branchLabel(b)} its own copy of the folder (a git worktree in a repository): its tools work there, beside the other branches`
                 }
                 disabled={busy && b.id === active}
                 onClick={() => (b.folder ? onRemoveCopy(b.id) : onIsolate(b.id))}
@@ -111,13 +113,13 @@ export function BranchControls({ branches, active, busy, onSwitch, onSwitchWithF
                 ❐
               </button>
             ) : null}
-            <button type="button" className="icon" aria-label={`Rename ${b.name}`} onClick={() => { setName(b.name); setRenaming(b.id); }}>✎</button>
+            <button type="button" className="icon" aria-label={`Rename ${branchLabel(b)}`} onClick={() => { setName(b.name); setRenaming(b.id); }}>✎</button>
             <button
               type="button"
               className={b.system_prompt ? "icon set" : "icon"}
-              aria-label={`System prompt of ${b.name}`}
+              aria-label={`System prompt of ${branchLabel(b)}`}
               aria-expanded={prompting === b.id}
-              title={b.system_prompt ? `${b.name} has its own system prompt: ${b.system_prompt.slice(0, 120)}` : `Give ${b.name} its own system prompt`}
+              title={b.system_prompt ? `${branchLabel(b)} has its own system prompt: ${b.system_prompt.slice(0, 120)}` : `Give ${branchLabel(b)} its own system prompt`}
               onClick={() => setPrompting((p) => (p === b.id ? null : b.id))}
             >
               ¶
@@ -125,10 +127,10 @@ export function BranchControls({ branches, active, busy, onSwitch, onSwitchWithF
             <button
               type="button"
               className="icon delete"
-              aria-label={`Delete ${b.name}`}
+              aria-label={`Delete ${branchLabel(b)}`}
               disabled={b.id === "main" || b.id === active}
-              title={b.id === "main" ? "main cannot be deleted" : b.id === active ? "Switch to another branch to delete this one" : `Delete ${b.name}`}
-              onClick={() => void confirm({ title: "Delete the branch?", message: `Delete the branch "${b.name}"? Messages other branches share stay.`, confirm: "Delete", danger: true }).then((yes) => yes && onDelete(b.id))}
+              title={b.id === "main" ? "main cannot be deleted" : b.id === active ? "Switch to another branch to delete this one" : `Delete ${branchLabel(b)}`}
+              onClick={() => void confirm({ title: "Delete the branch?", message: `Delete the branch "${branchLabel(b)}"? Messages other branches share stay.`, confirm: "Delete", danger: true }).then((yes) => yes && onDelete(b.id))}
             >
               ×
             </button>

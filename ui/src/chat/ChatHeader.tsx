@@ -12,6 +12,7 @@ import { ModeControls, PolicySelect, RoleSelect, SandboxControls } from "./ToolC
 import { SentDialog } from "./SentDialog";
 import { SwitchFilesDialog } from "../branches/SwitchFilesDialog";
 import { TeamDialog } from "../team/TeamDialog";
+import { branchLabel } from "../branches/label";
 
 interface Props {
   backend: Backend;
@@ -115,8 +116,8 @@ export function ChatHeader({ backend, noSandbox, snapshot, settings, busy, onMod
       {snapshot.branches.length > 1 && branch ? (
         <label className="model">
           <span className="sr-only">Model for this branch</span>
-          <select aria-label="Model for this branch" value={branch.model ? JSON.stringify(branch.model) : ""} onChange={(e) => chooseForBranch(e.target.value)} title={`Answers on ${branch.name} come from this model`}>
-            <option value="">{branch.name}: the conversation's model</option>
+          <select aria-label="Model for this branch" value={branch.model ? JSON.stringify(branch.model) : ""} onChange={(e) => chooseForBranch(e.target.value)} title={`Answers on ${branchLabel(branch)} come from this model`}>
+            <option value="">{branchLabel(branch)}: the conversation's model</option>
             {options(branch.model)}
           </select>
         </label>

@@ -13,6 +13,7 @@ import { SendingImages } from "./SendingImages";
 import { ChildBanner } from "../subagents/ChildBanner";
 import { SubAgents, useSubAgents } from "../subagents/SubAgents";
 import { ItemView } from "./ItemView";
+import type { Versions } from "./VersionSwitch";
 import { BranchPanels } from "../branches/BranchPanels";
 import { ChatHeader } from "./ChatHeader";
 import { parseComposer } from "./command";
@@ -161,6 +162,18 @@ export function ChatView({ backend, id, settings, onActivity, openMessage, onOpe
     reload,
     report,
   );
+  // An edited question or an answer written again: its versions, each a
+  // branch; ‹ › switches to the branch showing the one asked for.
+  const versionsOf = useMemo(() => {
+    const by = new Map((model.snapshot?.versions ?? []).map((v) => [v.message, v.versions]));
+    return (message: number): Versions | undefined => {
+      const all = by.get(message);
+      const at = all?.findIndex((v) => v.message === message) ?? -1;
+      if (!all || at < 0) return undefined;
+      const go = (i: number) => (busy || i < 0 || i >= all.length ? undefined : () => onSwitchBranch(all[i].branch));
+      return { index: at + 1, total: all.length, onPrev: go(at - 1), onNext: go(at + 1) };
+    };
+  }, [model.snapshot?.versions, busy, onSwitchBranch]);
   // A reference or image: left out of the last request? kept by the user?
   const keepOf = useCallback(
     (message: number) => ({
@@ -228,12 +241,13 @@ export function ChatView({ backend, id, settings, onActivity, openMessage, onOpe
               onSummarize={busy ? undefined : (from: boolean) => onSummarize(Number(item.key.slice(1)), from)}
               summaryActions={busy ? undefined : summaryActions}
               keep={item.kind === "file" ? keepOf(Number(item.key.slice(1))) : undefined}
+              versions={versionsOf(Number(item.key.slice(1)))}
             />
             {chipAfter(Number(item.key.slice(1)), i + 1 < all.length ? Number(all[i + 1].key.slice(1)) : Infinity)}
             </>
           ),
       })),
-    [model.snapshot, full, backend, rereading, reading, busy, onRetryImage, onFork, onContinue, onUndoMerge, onEdit, onAgain, onUndoRestore, setRewinding, keepOf, chipAfter, onSummarize, summaryActions],
+    [model.snapshot, full, backend, rereading, reading, busy, onRetryImage, onFork, onContinue, onUndoMerge, onEdit, onAgain, onUndoRestore, setRewinding, keepOf, chipAfter, onSummarize, summaryActions, versionsOf],
   );
   const running = model.route?.running;
   const colours = useMemo(() => coloursOf(model.snapshot?.team), [model.snapshot?.team]);

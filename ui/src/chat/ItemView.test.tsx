@@ -38,6 +38,14 @@ describe("a stored message", () => {
     expect(html).not.toContain('aria-label="Edit and send again"');
     expect(html).toContain("<strong>done</strong>");
   });
+  it("shows the versions of an edited question where it was edited, ‹ › off at the ends", () => {
+    const q = { key: "m5", kind: "text" as const, role: "user" as const, text: "Say hi" };
+    const first = renderToStaticMarkup(<ItemView item={q} versions={{ index: 1, total: 3, onNext: () => undefined }} />);
+    expect(first).toContain('aria-label="Version 1 of 3"');
+    expect(first).toMatch(/aria-label="Previous version"[^>]*disabled/);
+    expect(first).not.toMatch(/aria-label="Next version"[^>]*disabled/);
+    expect(renderToStaticMarkup(<ItemView item={q} />)).not.toContain("Version");
+  });
   it("marks a file reference the last request left out, with Keep in context", () => {
     const file = { key: "m4", kind: "file" as const, label: "notes.md", content: "x", error: null };
     const left = renderToStaticMarkup(<ItemView item={file} keep={{ leftOut: true, kept: false, onKeep: () => undefined }} />);

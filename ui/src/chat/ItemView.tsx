@@ -10,6 +10,7 @@ import type { Item } from "./transcript";
 import { Speaker } from "../team/Speaker";
 import { counted } from "../counted";
 import { SummaryCard, type SummaryActions } from "../context/SummaryCard";
+import { VersionSwitch, type Versions } from "./VersionSwitch";
 
 interface Props {
   item: Item;
@@ -31,6 +32,8 @@ interface Props {
   onSummarize?: (from: boolean) => void;
   /** A summary's own actions (absent while busy). */
   summaryActions?: SummaryActions;
+  /** Other versions of this message, on other branches. */
+  versions?: Versions;
   /** A file reference: left out of the last request, kept by the user. */
   keep?: { leftOut: boolean; kept: boolean; onKeep?: (keep: boolean) => void };
 }
@@ -44,7 +47,7 @@ const STRATEGY_LABEL: Record<string, string> = {
 };
 
 /** One stored message of the transcript, as the chat shows it. */
-export function ItemView({ item, onFork, onContinue, onUndoMerge, onEdit, onAgain, onRewind, onUndoRestore, onSummarize, summaryActions, keep }: Props) {
+export function ItemView({ item, onFork, onContinue, onUndoMerge, onEdit, onAgain, onRewind, onUndoRestore, onSummarize, summaryActions, versions, keep }: Props) {
   const [editing, setEditing] = useState<string | null>(null);
   const [raw, setRaw] = useState(false);
   if (item.kind === "text" && editing !== null && onEdit) {
@@ -71,7 +74,7 @@ export function ItemView({ item, onFork, onContinue, onUndoMerge, onEdit, onAgai
         />
         <div className="edit-buttons">
           <button type="button" onClick={() => setEditing(null)}>Cancel</button>
-          <button type="button" className="primary" onClick={send} title="The original stays on its branch">Send on a new branch</button>
+          <button type="button" className="primary" onClick={send} title="The original stays: ‹ › on the message switches between the versions">Send as a new version</button>
         </div>
       </div>
     );
@@ -93,6 +96,8 @@ export function ItemView({ item, onFork, onContinue, onUndoMerge, onEdit, onAgai
               a: item.role === "assistant" ? onAgain : undefined,
               w: item.role === "user" ? onRewind : undefined,
               s: onSummarize && item.role !== "system" ? () => onSummarize(false) : undefined,
+              "[": versions?.onPrev,
+              "]": versions?.onNext,
             };
             const run = act[e.key];
             if (run) {
@@ -114,6 +119,7 @@ export function ItemView({ item, onFork, onContinue, onUndoMerge, onEdit, onAgai
             onSummarize={onSummarize}
           />
           {raw ? <pre className="raw-text" aria-label="Raw text">{item.text}</pre> : item.role === "assistant" ? <Markdown source={item.text} /> : <div className="text">{item.text}</div>}
+          {versions ? <VersionSwitch v={versions} /> : null}
           {item.speed ? <small className="speed" data-testid="speed">{describeSpeed(item.speed)}</small> : null}
           {item.cut || item.stopped ? (
             <div
@@ -137,6 +143,7 @@ export function ItemView({ item, onFork, onContinue, onUndoMerge, onEdit, onAgai
           <span className="who">assistant</span>
           {item.text ? <Markdown source={item.text} /> : null}
           {item.tools.map((t) => <ToolCard key={t.call.id} tool={t} />)}
+          {versions ? <VersionSwitch v={versions} /> : null}
         </div>
       );
     case "system":

@@ -20,8 +20,9 @@ export const MESSAGE_KEYS: Record<string, string> = {
   c: "copy it as Markdown",
   r: "show the raw text, or the formatted one again",
   f: "fork a branch from here",
-  e: "edit a question and send it again on a new branch",
-  a: "have an answer written again on a new branch",
+  e: "edit a question and send it again as a new version",
+  a: "have an answer written again as a new version",
+  "[ ]": "the previous / next version of an edited question or an answer written again",
   w: "rewind the files and the conversation to a question (Esc Esc: the last one)",
   s: "summarise the conversation up to here (a preview first)",
 };
@@ -55,7 +56,7 @@ export function MessageActions({ role, text, raw, onRaw, onFork, onEdit, onAgain
         </button>
       ) : null}
       {onEdit && role === "user" ? (
-        <button type="button" className="fork" aria-label="Edit and send again" title="Edit: send it again, changed, on a new branch (e)" onClick={onEdit}>
+        <button type="button" className="fork" aria-label="Edit and send again" title="Edit: send it again, changed, as a new version; the original stays (e)" onClick={onEdit}>
           ✎
         </button>
       ) : null}
@@ -65,7 +66,7 @@ export function MessageActions({ role, text, raw, onRaw, onFork, onEdit, onAgain
         </button>
       ) : null}
       {onAgain && role === "assistant" ? (
-        <button type="button" className="fork" aria-label="Answer again" title="Answer again: a new answer on a new branch; this one stays (a)" onClick={onAgain}>
+        <button type="button" className="fork" aria-label="Answer again" title="Answer again: a new version of the answer; this one stays (a)" onClick={onAgain}>
           ↻
         </button>
       ) : null}

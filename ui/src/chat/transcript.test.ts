@@ -56,6 +56,11 @@ describe("transcript", () => {
     expect(transcript([mode, notice]).map((i) => i.kind === "system" && i.text)).toEqual(["Switched to Plan mode", "The tool loop stopped after 10 rounds."]);
   });
 
+  it("leaves branch switches to the versions on the message, but the full history keeps them", () => {
+    const sw: Message = { id: 6, created_at: 0, schema_version: 1, body: { type: "system_control", control: { kind: "branch_switch", from: "main", to: "b2" } } };
+    expect(transcript([sw], false).length).toBe(0);
+    expect(transcript([sw], true).map((i) => i.kind === "system" && i.text)).toEqual(["Switched branch"]);
+  });
   it("summarises arguments on one line and finds pending calls", () => {
     expect(argsSummary('{"path":"x","content":"line1\\nline2"}')).toBe("path: x, content: line1");
     expect(argsSummary("{not json")).toBe("{not json");

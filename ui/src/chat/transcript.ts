@@ -146,6 +146,9 @@ export function transcript(messages: Message[], full = true): Item[] {
           const c = b.control;
           items.push({ key, kind: "restore", id: m.id, files: c.files, kept: c.kept ?? [], undoes: c.undoes ?? null, undone: restoresUndone.has(m.id), changesOf: c.changes_of ?? null });
         }
+        // A switch is shown by the versions on the message and the
+        // header; the full history keeps it where it happened.
+        else if (b.control.kind === "branch_switch" && !full) continue;
         else items.push({ key, kind: "system", text: systemText(m), retry: b.control.kind === "recovery" && unanswered(messages, m) });
         break;
       case "image":

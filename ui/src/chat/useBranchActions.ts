@@ -25,24 +25,25 @@ export function useBranchActions(backend: Backend, id: ContextId, branchCount: n
     [backend, id, branchCount, reload, report],
   );
   // Editing a question or answering again never overwrites: the new turn
-  // goes to a branch holding everything before the message.
+  // goes to a branch holding everything before the message, unnamed (a
+  // version, switched between on the message) until the user names it.
   const onEdit = useCallback(
     (message: number, text: string) =>
       void backend
-        .forkBefore(id, message, `Edit ${branchCount + 1}`)
+        .forkBefore(id, message, "")
         .then((b) => backend.switchBranch(id, b))
         .then(() => backend.sendMessage(id, { body: { type: "text", role: "user", parts: [{ kind: "text", text }] }, images: [] }, false))
         .then(reload, report),
-    [backend, id, branchCount, reload, report],
+    [backend, id, reload, report],
   );
   const onAgain = useCallback(
     (message: number) =>
       void backend
-        .forkBefore(id, message, `Again ${branchCount + 1}`)
+        .forkBefore(id, message, "")
         .then((b) => backend.switchBranch(id, b))
         .then(() => backend.retry(id))
         .then(reload, report),
-    [backend, id, branchCount, reload, report],
+    [backend, id, reload, report],
   );
   const onUndoMerge = useCallback((card: number) => void backend.undoMerge(id, card).then(reload, report), [backend, id, reload, report]);
   return { onSwitchBranch, onRenameBranch, onDeleteBranch, onIsolateBranch, onRemoveBranchCopy, onFork, onEdit, onAgain, onUndoMerge };

@@ -8,6 +8,7 @@ import { groupByDate } from "./groups";
 import { SearchResults } from "./SearchResults";
 import { EXPORTS, ImportButton, type ExportChoice } from "./transfer";
 import { counted } from "../counted";
+import { branchLabel } from "../branches/label";
 
 interface Props {
   items: ContextSummary[];
@@ -121,7 +122,7 @@ function BranchList({ c, selected, onOpen }: { c: ContextSummary; selected: bool
         return (
           <li key={b.id}>
             <button type="button" className={active ? "active" : ""} aria-current={selected && active ? "true" : undefined} onClick={() => onOpen(c, b.id)}>
-              <ForkIcon /> {b.name}
+              <ForkIcon /> {branchLabel(b)}
               {active ? <small> in use</small> : null}
             </button>
           </li>

@@ -1292,6 +1292,10 @@ folder?: string, };
 
 export type BranchLabel = { id: BranchId, name: string, };
 
+export type MessageVersions = { message: MessageId, versions: Array<MessageVersion>, };
+
+export type MessageVersion = { message: MessageId, branch: BranchId, };
+
 export type FileState = "fresh" | "changed_outside" | "deleted";
 
 export type SearchHit = { context_id: ContextId, 
@@ -1463,7 +1467,12 @@ left_out: Array<MessageId>,
 /**
  * A summary made on request, waiting for approval.
  */
-summary_preview?: SummaryPreview, };
+summary_preview?: SummaryPreview, 
+/**
+ * Messages of the branch in use that have other versions on other
+ * branches (an edited question, an answer written again).
+ */
+versions: Array<MessageVersions>, };
 
 export type ExportFormat = { "kind": "json" } | { "kind": "markdown", all_branches: boolean, };
 

@@ -38,6 +38,7 @@ export function snapshotOf(messages: Message[], extra: Partial<ContextSnapshot> 
     context: null,
     kept: [],
     dropped_tools: [],
+    versions: [],
     left_out: [],
     files: [],
     overwrites: [],

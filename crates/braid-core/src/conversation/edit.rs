@@ -21,8 +21,9 @@ pub struct BranchDeletion {
 }
 
 impl Conversation {
-    /// What a fork needs first: its trimmed name (not empty), the source
-    /// branch, and where `at` stands on it.
+    /// What a fork needs first: its trimmed name (empty: unnamed, as the
+    /// versions an edit or an answer again make are until the user names
+    /// one), the source branch, and where `at` stands on it.
     pub(crate) fn fork_point<'a, 'n>(
         &'a self,
         source: &BranchId,
@@ -30,9 +31,6 @@ impl Conversation {
         name: &'n str,
     ) -> Result<(&'n str, &'a Branch, usize), ConversationError> {
         let name = name.trim();
-        if name.is_empty() {
-            return Err(ConversationError::EmptyBranchName);
-        }
         let parent = self.branches.get(source).ok_or_else(|| ConversationError::NoSuchBranch(source.clone()))?;
         let pos = parent
             .message_ids
@@ -100,7 +98,7 @@ impl Conversation {
         }
         Ok(BranchDeletion {
             id: id.clone(),
-            name: b.name.clone(),
+            name: b.label(),
             parent: b.parent.clone(),
             orphans: b.message_ids.iter().copied().filter(|m| !others.contains(m)).collect(),
             children: self.branches.values().filter(|o| o.parent.as_ref() == Some(id)).map(|o| o.id.clone()).collect(),

@@ -25,11 +25,6 @@ impl Step<'_> {
     }
 
     pub(super) fn create_branch(&mut self, mut branch: crate::conversation::Branch, switch: bool) {
-        if branch.name.trim().is_empty() {
-            let text = "a branch name cannot be empty";
-            self.reply(Err(WireError::new(ErrorCode::InvalidInput, text)));
-            return;
-        }
         if switch && self.s.status.is_busy() {
             let what = self.s.status.describe(self.now);
             let text = format!("Braid is busy ({what}). Cancel or wait before switching to a new branch.");

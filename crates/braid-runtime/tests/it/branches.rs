@@ -110,6 +110,7 @@ async fn an_edited_question_and_an_answer_written_again_go_to_new_branches() {
     let edited =
         run(&rt, Command::ForkBefore { context_id: id.clone(), message: two, name: "edit".into() }).await.unwrap();
     let edited: BranchId = serde_json::from_value(edited).unwrap();
+    let edited_id = edited.clone();
     rt.switch_branch(&id, edited).await.unwrap();
     say(&rt, &id, "two, said better").await;
     let texts: Vec<String> =
@@ -117,8 +118,9 @@ async fn an_edited_question_and_an_answer_written_again_go_to_new_branches() {
     assert_eq!(texts, ["one", "You said: one", "two, said better", "You said: two, said better"]);
 
     rt.switch_branch(&id, BranchId::main()).await.unwrap();
-    let again = rt.fork_before(&id, answer, "again".into()).await.unwrap();
-    rt.switch_branch(&id, again).await.unwrap();
+    // Unnamed: a version, shown on the answer, named by its id elsewhere.
+    let again = rt.fork_before(&id, answer, String::new()).await.unwrap();
+    rt.switch_branch(&id, again.clone()).await.unwrap();
     rt.retry(&id).await.unwrap();
     Watch::new(&rt, &id).await.settled().await;
     let texts: Vec<String> =
@@ -128,6 +130,18 @@ async fn an_edited_question_and_an_answer_written_again_go_to_new_branches() {
     let main: Vec<String> =
         rt.load_context(&id).await.unwrap().messages.iter().filter_map(|m| m.body.plain_text()).collect();
     assert_eq!(main, ["one", "You said: one", "two", "You said: two"], "main is as it was");
+    // Versions where they happened: the question has two (main's and the
+    // edit), the answer two (main's and the one written again), however
+    // many switches were recorded on the way.
+    let snap = rt.load_context(&id).await.unwrap();
+    let versions: Vec<(MessageId, Vec<BranchId>)> =
+        snap.versions.iter().map(|v| (v.message, v.versions.iter().map(|x| x.branch.clone()).collect())).collect();
+    assert_eq!(
+        versions,
+        [(two, vec![BranchId::main(), edited_id.clone()]), (answer, vec![BranchId::main(), again.clone()])]
+    );
+    let unnamed = snap.branches.iter().find(|b| b.id == again).unwrap();
+    assert_eq!((unnamed.name.as_str(), unnamed.label()), ("", format!("unnamed {again}")));
     let bad = run(&rt, Command::ForkBefore { context_id: id.clone(), message: MessageId(999), name: "x".into() }).await;
     assert_eq!(bad.unwrap_err().code, ErrorCode::NotFound);
 }
