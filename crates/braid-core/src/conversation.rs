@@ -349,9 +349,12 @@ impl Conversation {
         self.branches.values().find(|b| contains(b)).map(|b| &b.id)
     }
 
-    /// The system prompt in force on a branch: its override, else `base`.
+    /// The system prompt in force on a branch: its own, else main's (the
+    /// conversation's prompt, set where there is only one branch), else
+    /// `base`.
     pub fn system_prompt<'a>(&'a self, branch: &BranchId, base: Option<&'a str>) -> Option<&'a str> {
-        self.branches.get(branch).and_then(|b| b.system_prompt.as_deref()).or(base)
+        let own = |b: &BranchId| self.branches.get(b).and_then(|b| b.system_prompt.as_deref());
+        own(branch).or_else(|| own(&BranchId::main())).or(base)
     }
 
     pub fn len(&self) -> usize {

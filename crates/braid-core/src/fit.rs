@@ -49,6 +49,8 @@ pub struct PreparedRequest {
     pub configured_prompt: Option<String>,
     /// The active branch's own prompt, which takes the base's place.
     pub branch_prompt: Option<String>,
+    /// What the user tells every conversation (standing instructions).
+    pub personal: Option<String>,
     /// The messages of the active branch as they would be sent, in order.
     pub messages: Vec<Message>,
     /// The summary among them that stands for older messages, if any.

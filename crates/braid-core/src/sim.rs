@@ -348,6 +348,7 @@ impl Sim {
             counted_by_model: false,
             configured_prompt: None,
             branch_prompt: None,
+            personal: None,
             messages: crate::prompt::request_messages(&self.conversation),
             pinned_summary: crate::prompt::latest_summary(&self.conversation),
             kept: self.state.config.kept.iter().copied().collect(),

@@ -43,6 +43,9 @@ pub struct Settings {
     /// What new conversations start with.
     #[serde(default, skip_serializing_if = "braid_protocol::ConversationDefaults::is_empty")]
     pub conversations: braid_protocol::ConversationDefaults,
+    /// What the user tells every conversation.
+    #[serde(default, skip_serializing_if = "braid_protocol::StandingInstructions::is_empty")]
+    pub instructions: braid_protocol::StandingInstructions,
 }
 
 fn is_default(limits: &braid_protocol::SubAgentLimits) -> bool {

@@ -78,7 +78,7 @@ pub use search::{SearchHit, SnippetPart};
 pub use sent::{PromptPart, SentMessage, SentPart, SentRequest, SentTool};
 pub use settings::{
     ConversationDefaults, EffectiveModel, KeyChange, KeyLocation, LocalServer, ModelChoice, ModelSummary,
-    ProviderInput, ProviderKind, ProviderView, SettingsView,
+    ProviderInput, ProviderKind, ProviderView, SettingsView, StandingInstructions, MAX_STANDING_INSTRUCTIONS,
 };
 pub use status::{ContextStatus, StatusKind};
 pub use subagents::{

@@ -14,6 +14,9 @@ pub enum PromptPart {
     Base,
     /// The branch's own prompt: it takes the base prompt's place.
     BranchOverride,
+    /// What the user tells every conversation (Settings → Your
+    /// instructions).
+    Personal,
     /// What comes from outside (tools, files, MCP, other agents) is data:
     /// sent with tools or such content.
     Untrusted,

@@ -59,18 +59,63 @@ pub struct SettingsView {
     /// What a new conversation starts with.
     #[serde(default)]
     pub conversations: ConversationDefaults,
+    /// What the user tells every conversation.
+    #[serde(default)]
+    pub instructions: StandingInstructions,
+}
+
+/// What the user tells the model in every conversation, after the base
+/// prompt: who they are and how they like answers. Empty: nothing.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(default)]
+pub struct StandingInstructions {
+    pub about_me: String,
+    pub how_to_answer: String,
+}
+
+/// Longer standing instructions would crowd a small model's window.
+pub const MAX_STANDING_INSTRUCTIONS: usize = 3_000;
+
+impl StandingInstructions {
+    pub fn is_empty(&self) -> bool {
+        self.about_me.trim().is_empty() && self.how_to_answer.trim().is_empty()
+    }
+
+    /// The text sent, or `None` when there is none.
+    pub fn text(&self) -> Option<String> {
+        let part = |head: &str, text: &str| {
+            let text = text.trim();
+            (!text.is_empty()).then(|| format!("{head}\n{text}"))
+        };
+        let parts: Vec<String> = [
+            part("What the developer says about themselves:", &self.about_me),
+            part("How the developer wants answers:", &self.how_to_answer),
+        ]
+        .into_iter()
+        .flatten()
+        .collect();
+        (!parts.is_empty()).then(|| parts.join("\n\n"))
+    }
 }
 
 /// What a new conversation starts with; `None` is Braid's own default
 /// (Intelligent keeping the latest 10, summaries at 92 %, a cut answer
-/// continued once). A conversation's own settings change it alone.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
+/// continued once, the default provider's model, reads and searches
+/// allowed, commands in a sandbox that writes only in the folder). A
+/// conversation's own settings change it alone.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(default)]
 pub struct ConversationDefaults {
     pub strategy: Option<crate::ContextStrategy>,
     /// Percent of the window (50 to 100), or 0: only when asked.
     pub summarize_at_percent: Option<u8>,
     pub continue_cut: Option<u32>,
+    pub model: Option<ModelChoice>,
+    pub tool_policy: Option<crate::ToolApprovalPolicy>,
+    pub sandbox: Option<crate::Sandbox>,
+    /// The folder a conversation started without one works in (else the
+    /// one Braid was started in).
+    pub working_dir: Option<String>,
 }
 
 impl ConversationDefaults {

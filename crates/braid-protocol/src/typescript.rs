@@ -214,6 +214,7 @@ pub fn generate() -> String {
     decl::<crate::CompactScope>(&cfg, &mut out);
     decl::<crate::SummaryPreview>(&cfg, &mut out);
     decl::<crate::ConversationDefaults>(&cfg, &mut out);
+    decl::<crate::StandingInstructions>(&cfg, &mut out);
     decl::<StoredImage>(&cfg, &mut out);
     decl::<ImageAttachment>(&cfg, &mut out);
     decl::<ImageData>(&cfg, &mut out);

@@ -332,6 +332,20 @@ impl Handlers for Runtime {
     async fn set_conversation_defaults(&self, defaults: ConversationDefaults) -> Answer<SettingsView> {
         self.providers().set_conversation_defaults(defaults)
     }
+    async fn set_standing_instructions(
+        &self,
+        instructions: braid_protocol::StandingInstructions,
+    ) -> Answer<SettingsView> {
+        self.providers().set_standing_instructions(instructions)
+    }
+    async fn export_settings(&self) -> Answer<String> {
+        self.providers().export_settings()
+    }
+    async fn import_settings(&self, text: String) -> Answer<SettingsView> {
+        let view = self.providers().import_settings(&text)?;
+        self.shared.contexts.catalogue_changed(self.shared.catalogue()).await;
+        Ok(view)
+    }
     async fn test_provider(&self, provider: ProviderInput) -> Answer<Vec<ModelSummary>> {
         self.providers().test(&provider).await
     }

@@ -188,6 +188,7 @@ impl Runtime {
         working_dir: Option<String>,
     ) -> Result<ContextSummary, RuntimeError> {
         let dir = self.folder(working_dir.as_deref())?;
+        let defaults = self.shared.providers.conversation_defaults();
         let now = clock::now();
         let id = clock::new_context_id();
         let title = title
@@ -200,12 +201,13 @@ impl Runtime {
             working_dir: dir.display().to_string(),
             created_at: now,
             updated_at: now,
-            model: None,
+            // The default model, while its provider is still set up.
+            model: defaults.model.clone().filter(|m| self.shared.providers.has(&m.provider_id)),
             pinned: false,
         };
         let mut state = ContextState::new(id.clone());
         state.config = self.shared.config.machine.clone();
-        braid_core::machine::apply_defaults(&mut state.config, &self.shared.providers.conversation_defaults());
+        braid_core::machine::apply_defaults(&mut state.config, &defaults);
         state.config.tools.confirm_reads = self.shared.config.is_broad(&dir);
         let conversation = Conversation::new(now);
         self.shared.lock_store().create_context(&meta, &state, &conversation)?;

@@ -5,6 +5,8 @@
 
 pub use crate::fallback::Fallback;
 pub use crate::local_servers::detect_local_servers;
+
+mod preferences;
 use crate::RuntimeError;
 use braid_llm::catalogue::{list_models, Catalogue};
 use braid_llm::local::LocalModels;
@@ -130,7 +132,8 @@ impl Providers {
             default_provider: inner.settings.default_provider.clone(),
             fallback: self.fallback().as_ref().map(|f| f.label.clone()),
             built_in_models: self.local.is_some(),
-            conversations: inner.settings.conversations,
+            conversations: inner.settings.conversations.clone(),
+            instructions: inner.settings.instructions.clone(),
         }
     }
 
@@ -205,25 +208,6 @@ impl Providers {
         inner.settings = settings;
         drop(inner);
         Ok(self.view())
-    }
-
-    /// What new conversations start with, checked and saved.
-    pub fn set_conversation_defaults(
-        &self,
-        defaults: braid_protocol::ConversationDefaults,
-    ) -> Result<SettingsView, RuntimeError> {
-        braid_core::machine::check_defaults(&defaults).map_err(RuntimeError::InvalidInput)?;
-        let mut inner = self.write();
-        let mut settings = inner.settings.clone();
-        settings.conversations = defaults;
-        self.persist(&settings)?;
-        inner.settings = settings;
-        drop(inner);
-        Ok(self.view())
-    }
-
-    pub fn conversation_defaults(&self) -> braid_protocol::ConversationDefaults {
-        self.read().settings.conversations
     }
 
     fn persist(&self, settings: &Settings) -> Result<(), SettingsError> {

@@ -19,8 +19,14 @@ impl RuntimeConfig {
 
 impl Runtime {
     /// The folder a conversation created without one works in.
+    /// The folder set in Settings → New conversations, else the one
+    /// Braid was started in (or given).
     pub fn default_working_dir(&self) -> String {
-        self.shared.config.default_working_dir.display().to_string()
+        self.shared
+            .providers
+            .conversation_defaults()
+            .working_dir
+            .unwrap_or_else(|| self.shared.config.default_working_dir.display().to_string())
     }
 
     /// The tools work in `dir` from their next call. Refused while the
@@ -41,7 +47,7 @@ impl Runtime {
     pub(crate) fn folder(&self, dir: Option<&str>) -> Result<PathBuf, RuntimeError> {
         let dir = match dir.map(str::trim).filter(|d| !d.is_empty()) {
             Some(d) => PathBuf::from(d),
-            None => self.shared.config.default_working_dir.clone(),
+            None => PathBuf::from(self.default_working_dir()),
         };
         std::fs::canonicalize(&dir).ok().filter(|d| d.is_dir()).ok_or_else(|| {
             RuntimeError::InvalidInput(format!(

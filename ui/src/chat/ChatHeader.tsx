@@ -13,6 +13,7 @@ import { SentDialog } from "./SentDialog";
 import { SwitchFilesDialog } from "../branches/SwitchFilesDialog";
 import { TeamDialog } from "../team/TeamDialog";
 import { branchLabel } from "../branches/label";
+import { ConversationPrompt } from "./ConversationPrompt";
 
 interface Props {
   backend: Backend;
@@ -155,9 +156,13 @@ export function ChatHeader({ backend, noSandbox, snapshot, settings, busy, onMod
           broad={snapshot.tools.confirm_reads}
           busy={busy}
         />
-        <PolicySelect tools={snapshot.tools} onPolicy={onPolicy} />
+        <ConversationPrompt
+          main={snapshot.branches.find((b) => b.id === "main")}
+          onSave={(prompt) => void backend.setBranchPrompt(snapshot.summary.id, "main", prompt).then(onModelChanged, (e: Error) => onError(e.message))}
+        />
+        <PolicySelect policy={snapshot.tools.policy} onPolicy={onPolicy} />
         <RoleSelect tools={snapshot.tools} onRole={(role) => void backend.setRole(snapshot.summary.id, role).then(onModelChanged, (e: Error) => onError(e.message))} />
-        <SandboxControls tools={snapshot.tools} noSandbox={noSandbox} onSandbox={(sandbox) => void backend.setSandbox(snapshot.summary.id, sandbox).then(onModelChanged, (e: Error) => onError(e.message))} />
+        <SandboxControls sandbox={snapshot.tools.sandbox} noSandbox={noSandbox} onSandbox={(sandbox) => void backend.setSandbox(snapshot.summary.id, sandbox).then(onModelChanged, (e: Error) => onError(e.message))} />
         <label title={`When a conversation outgrows the model's window, older messages are left out this way; summaries start at ${snapshot.summarize_at_percent} %`}>
           <span>Long conversations</span>
           <StrategySelect strategy={snapshot.strategy} onStrategy={onStrategy} />

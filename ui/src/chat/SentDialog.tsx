@@ -7,7 +7,8 @@ import { counted } from "../counted";
 
 const PART_LABELS: Record<PromptPart, string> = {
   base: "Base prompt",
-  branch_override: "Branch prompt (instead of the base prompt)",
+  branch_override: "The conversation's or branch's prompt (instead of the base prompt)",
+  personal: "Your instructions (Settings)",
   untrusted: "Outside text is data (with tools, files and results)",
   role: "Role",
   mode: "Mode",

@@ -6,7 +6,7 @@ import { SandboxControls } from "./ToolControls";
 
 describe("the command sandbox control", () => {
   it("shows the level with the network and .git choices, off by default", () => {
-    const html = renderToStaticMarkup(<SandboxControls tools={defaultTools} onSandbox={() => {}} />);
+    const html = renderToStaticMarkup(<SandboxControls sandbox={defaultTools.sandbox} onSandbox={() => {}} />);
     expect(html).toMatch(/<option value="workspace_write"[^>]*selected=""/);
     expect(html).toMatch(/<span>Network<\/span><input type="checkbox"\/>/);
     expect(html).toContain(".git writable");
@@ -15,25 +15,25 @@ describe("the command sandbox control", () => {
 
   it("full access is marked red and has no sandbox options left", () => {
     const tools = { ...defaultTools, sandbox: { level: "full_access" as const, network: false, git_writable: false } };
-    const html = renderToStaticMarkup(<SandboxControls tools={tools} onSandbox={() => {}} />);
+    const html = renderToStaticMarkup(<SandboxControls sandbox={tools.sandbox} onSandbox={() => {}} />);
     expect(html).toContain("sandbox full-access");
     expect(html).not.toContain("Network");
   });
 
   it("explains the chosen level in plain words", () => {
-    const html = renderToStaticMarkup(<SandboxControls tools={defaultTools} onSandbox={() => {}} />);
+    const html = renderToStaticMarkup(<SandboxControls sandbox={defaultTools.sandbox} onSandbox={() => {}} />);
     expect(html).toContain("never your home&#x27;s other files, keys or Braid&#x27;s data; they change only this folder (not its .git, .mcp.json or .env)");
     expect(html).toContain("Network: off, not even 127.0.0.1.");
   });
 
   it("says once when this machine has no sandbox", () => {
-    const html = renderToStaticMarkup(<SandboxControls tools={defaultTools} noSandbox="bubblewrap (/usr/bin/bwrap) is not installed" onSandbox={() => {}} />);
+    const html = renderToStaticMarkup(<SandboxControls sandbox={defaultTools.sandbox} noSandbox="bubblewrap (/usr/bin/bwrap) is not installed" onSandbox={() => {}} />);
     expect(html).toContain("This machine has no sandbox (bubblewrap (/usr/bin/bwrap) is not installed): Braid asks before every command");
   });
 
   it("read-only offers the network but not .git", () => {
     const tools = { ...defaultTools, sandbox: { level: "read_only" as const, network: true, git_writable: false } };
-    const html = renderToStaticMarkup(<SandboxControls tools={tools} onSandbox={() => {}} />);
+    const html = renderToStaticMarkup(<SandboxControls sandbox={tools.sandbox} onSandbox={() => {}} />);
     expect(html).toMatch(/<span>Network<\/span><input type="checkbox" checked=""\/>/);
     expect(html).not.toContain(".git writable");
   });

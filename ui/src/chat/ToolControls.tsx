@@ -65,11 +65,11 @@ export function RoleSelect({ tools, onRole }: { tools: ToolSettings; onRole: (ro
 }
 
 /** When the model's tool calls need the user's yes. */
-export function PolicySelect({ tools, onPolicy }: { tools: ToolSettings; onPolicy: (policy: ToolApprovalPolicy) => void }) {
+export function PolicySelect({ policy, onPolicy, label = "Tool approval" }: { policy: ToolApprovalPolicy; onPolicy: (policy: ToolApprovalPolicy) => void; label?: string }) {
   return (
     <label>
       <span>Tool approval</span>
-      <select aria-label="Tool approval" value={tools.policy.kind} onChange={(e) => onPolicy(POLICIES.find((p) => p.id === e.target.value)!.policy)}>
+      <select aria-label={label} value={policy.kind} onChange={(e) => onPolicy(POLICIES.find((p) => p.id === e.target.value)!.policy)}>
         {POLICIES.map((p) => <option key={p.id} value={p.id}>{p.label}</option>)}
       </select>
     </label>
@@ -84,8 +84,7 @@ const LEVELS: { id: SandboxLevel; label: string; title: string }[] = [
 
 /** Where this conversation's commands may write and whether they may use
  *  the network; leaving the sandbox is asked for plainly and shown red. */
-export function SandboxControls({ tools, noSandbox = null, onSandbox }: { tools: ToolSettings; noSandbox?: string | null; onSandbox: (sandbox: Sandbox) => void }) {
-  const s = tools.sandbox;
+export function SandboxControls({ sandbox: s, noSandbox = null, onSandbox, label = "Command sandbox" }: { sandbox: Sandbox; noSandbox?: string | null; onSandbox: (sandbox: Sandbox) => void; label?: string }) {
   const level = LEVELS.find((l) => l.id === s.level)!;
   const confirm = useConfirm();
   const choose = async (id: SandboxLevel) => {
@@ -97,7 +96,7 @@ export function SandboxControls({ tools, noSandbox = null, onSandbox }: { tools:
     <fieldset className={`sandbox${s.level === "full_access" ? " full-access" : ""}`} aria-label="Commands">
       <label title={level.title}>
         <span>Commands</span>
-        <select aria-label="Command sandbox" value={s.level} onChange={(e) => choose(e.target.value as SandboxLevel)}>
+        <select aria-label={label} value={s.level} onChange={(e) => choose(e.target.value as SandboxLevel)}>
           {LEVELS.map((l) => <option key={l.id} value={l.id} title={l.title}>{l.label}</option>)}
         </select>
       </label>

@@ -470,7 +470,7 @@ reason: string,
  */
 output: string, };
 
-export type PromptPart = "base" | "branch_override" | "untrusted" | "role" | "mode" | "workspace" | "instructions" | "tools" | "tool_examples" | "file_changes" | "continuation" | "team" | "sub_agent";
+export type PromptPart = "base" | "branch_override" | "personal" | "untrusted" | "role" | "mode" | "workspace" | "instructions" | "tools" | "tool_examples" | "file_changes" | "continuation" | "team" | "sub_agent";
 
 export type Payload = { "type": "text", text: string, } | { "type": "file_reference", path: string, range: LineRange | null, text: string | null, } | { "type": "image", source: ImageSource, mode: ImageMode | null, text: string | null, } | { "type": "workflow", name: string, arguments: { [key in string]: string }, } | { "type": "tool_result", call_id: CallId, output: string, is_error: boolean, } | { "type": "mcp_resource", server: string, uri: string, text: string | null, };
 
@@ -958,7 +958,11 @@ built_in_models: boolean,
 /**
  * What a new conversation starts with.
  */
-conversations: ConversationDefaults, };
+conversations: ConversationDefaults, 
+/**
+ * What the user tells every conversation.
+ */
+instructions: StandingInstructions, };
 
 export type KeyChange = { "action": "keep" } | { "action": "set", key: string, } | { "action": "clear" };
 
@@ -1223,7 +1227,14 @@ export type ConversationDefaults = { strategy: ContextStrategy | null,
 /**
  * Percent of the window (50 to 100), or 0: only when asked.
  */
-summarize_at_percent: number | null, continue_cut: number | null, };
+summarize_at_percent: number | null, continue_cut: number | null, model: ModelChoice | null, tool_policy: ToolApprovalPolicy | null, sandbox: Sandbox | null, 
+/**
+ * The folder a conversation started without one works in (else the
+ * one Braid was started in).
+ */
+working_dir: string | null, };
+
+export type StandingInstructions = { about_me: string, how_to_answer: string, };
 
 export type StoredImage = { id: string, media_type: string, width: number, height: number, bytes: number, 
 /**
@@ -1247,7 +1258,7 @@ force_tool?: string,
  */
 images: Array<ImageAttachment>, };
 
-export type Command = { "type": "create_context", title: string | null, working_dir: string | null, } | { "type": "set_working_dir", context_id: ContextId, working_dir: string, } | { "type": "default_working_dir" } | { "type": "get_mcp_settings" } | { "type": "save_mcp_settings", text: string, } | { "type": "restart_mcp_server", name: string, } | { "type": "accept_tool_definition", server: string, tool: string, } | { "type": "list_mcp_resources" } | { "type": "list_mcp_prompts" } | { "type": "list_mcp_templates" } | { "type": "trust_workspace_mcp", trusted: boolean, } | { "type": "set_mcp_secret", name: string, value: string | null, } | { "type": "get_mcp_prompt", server: string, name: string, arguments: { [key in string]: string }, } | { "type": "list_contexts" } | { "type": "load_context", context_id: ContextId, } | { "type": "delete_context", context_id: ContextId, } | { "type": "send_message", context_id: ContextId, message: NewMessage, queue_if_busy: boolean, } | { "type": "send_payload", request: SendMessageRequest, } | { "type": "list_workflows", context_id: ContextId, } | { "type": "unqueue", context_id: ContextId, message_id: MessageId, } | { "type": "cancel", context_id: ContextId, } | { "type": "interrupt", context_id: ContextId, } | { "type": "retry", context_id: ContextId, } | { "type": "continue", context_id: ContextId, } | { "type": "decide_tool_call", context_id: ContextId, call_id: CallId, decision: ApprovalDecision, reason: string | null, } | { "type": "create_branch", context_id: ContextId, from_message: MessageId, name: string, system_prompt: string | null, } | { "type": "fork_before", context_id: ContextId, message: MessageId, name: string, } | { "type": "switch_branch", context_id: ContextId, branch_id: BranchId, } | { "type": "preview_switch_files", context_id: ContextId, branch_id: BranchId, } | { "type": "switch_branch_with_files", context_id: ContextId, branch_id: BranchId, overwrite: Array<string>, } | { "type": "rename_branch", context_id: ContextId, branch_id: BranchId, name: string, } | { "type": "set_branch_prompt", context_id: ContextId, branch_id: BranchId, system_prompt: string | null, } | { "type": "set_branch_model", context_id: ContextId, branch_id: BranchId, model: ModelChoice | null, } | { "type": "delete_branch", context_id: ContextId, branch_id: BranchId, } | { "type": "isolate_branch", context_id: ContextId, branch_id: BranchId, } | { "type": "remove_branch_copy", context_id: ContextId, branch_id: BranchId, discard: boolean, } | { "type": "preview_merge", context_id: ContextId, options: MergeOptions, } | { "type": "merge", context_id: ContextId, options: MergeOptions, } | { "type": "undo_merge", context_id: ContextId, merge: MessageId, } | { "type": "preview_rewind", context_id: ContextId, message_id: MessageId, } | { "type": "rewind_files", context_id: ContextId, message_id: MessageId, overwrite: Array<string>, } | { "type": "undo_rewind", context_id: ContextId, note: MessageId, } | { "type": "turn_changes", context_id: ContextId, message_id: MessageId, } | { "type": "undo_changes", context_id: ContextId, message_id: MessageId, files: Array<UndoSelection>, } | { "type": "changed_turns", context_id: ContextId, } | { "type": "draft_merge_summary", context_id: ContextId, source: BranchId, } | { "type": "branch_graph", context_id: ContextId, } | { "type": "rename_context", context_id: ContextId, title: string, } | { "type": "export_context", context_id: ContextId, format: ExportFormat, with_secrets: boolean, } | { "type": "import_context", text: string, } | { "type": "keep_in_context", context_id: ContextId, message_id: MessageId, keep: boolean, } | { "type": "pin_context", context_id: ContextId, pinned: boolean, } | { "type": "search_conversations", query: string, limit: number | null, } | { "type": "set_context_model", context_id: ContextId, model: ModelChoice | null, } | { "type": "get_settings" } | { "type": "get_checkpoint_storage" } | { "type": "set_checkpoint_storage", keep_days: number, budget_mb: number, } | { "type": "save_provider", provider: ProviderInput, } | { "type": "remove_provider", provider_id: string, } | { "type": "set_default_provider", provider_id: string, } | { "type": "set_conversation_defaults", defaults: ConversationDefaults, } | { "type": "test_provider", provider: ProviderInput, } | { "type": "list_models", provider_id: string, } | { "type": "detect_local_servers" } | { "type": "list_local_models" } | { "type": "import_local_model", path: string, } | { "type": "link_local_model", path: string, } | { "type": "remove_local_model", name: string, } | { "type": "set_default_local_model", name: string, } | { "type": "set_local_model_settings", settings: LocalModelSettings, } | { "type": "search_hub", query: string, } | { "type": "hub_repo", repo: string, } | { "type": "recommended_models" } | { "type": "list_downloads" } | { "type": "download_model", repo: string, file: string, use_when_done: boolean, } | { "type": "pause_download", id: string, } | { "type": "resume_download", id: string, } | { "type": "cancel_download", id: string, } | { "type": "set_hub_endpoint", endpoint: string, } | { "type": "list_tools" } | { "type": "set_tool_policy", context_id: ContextId, policy: ToolApprovalPolicy, always_ask: Array<string> | null, } | { "type": "set_sandbox", context_id: ContextId, sandbox: Sandbox, } | { "type": "set_generation", context_id: ContextId, settings: GenerationSettings, } | { "type": "set_mode", context_id: ContextId, mode: AgentMode, } | { "type": "set_role", context_id: ContextId, role: AgentRole, } | { "type": "get_sent_request", context_id: ContextId, } | { "type": "set_team", context_id: ContextId, team: Team | null, } | { "type": "get_team", context_id: ContextId, } | { "type": "steer_team", context_id: ContextId, action: TeamAction, } | { "type": "list_children", context_id: ContextId, } | { "type": "get_codebase_index", context_id: ContextId, } | { "type": "cancel_codebase_index", context_id: ContextId, } | { "type": "rebuild_codebase_index", context_id: ContextId, } | { "type": "read_workspace_file", context_id: ContextId, path: string, line: number, } | { "type": "list_workspace_files", context_id: ContextId, query: string, limit: number | null, } | { "type": "set_context_strategy", context_id: ContextId, strategy: ContextStrategy, summarize_at_percent: number | null, } | { "type": "context_breakdown", context_id: ContextId, draft: string, } | { "type": "compact_context", context_id: ContextId, instructions: string | null, scope: CompactScope, preview: boolean, } | { "type": "apply_summary", context_id: ContextId, text: string | null, } | { "type": "discard_summary", context_id: ContextId, } | { "type": "edit_summary", context_id: ContextId, message_id: MessageId, text: string, } | { "type": "undo_summary", context_id: ContextId, message_id: MessageId, } | { "type": "set_tool_group", context_id: ContextId, group: string, offered: boolean, } | { "type": "leave_out_of_context", context_id: ContextId, message_id: MessageId, out: boolean, } | { "type": "store_image", data: string, name: string | null, } | { "type": "read_image", id: string, } | { "type": "retry_image", context_id: ContextId, message_id: MessageId, mode: ImageMode | null, };
+export type Command = { "type": "create_context", title: string | null, working_dir: string | null, } | { "type": "set_working_dir", context_id: ContextId, working_dir: string, } | { "type": "default_working_dir" } | { "type": "get_mcp_settings" } | { "type": "save_mcp_settings", text: string, } | { "type": "restart_mcp_server", name: string, } | { "type": "accept_tool_definition", server: string, tool: string, } | { "type": "list_mcp_resources" } | { "type": "list_mcp_prompts" } | { "type": "list_mcp_templates" } | { "type": "trust_workspace_mcp", trusted: boolean, } | { "type": "set_mcp_secret", name: string, value: string | null, } | { "type": "get_mcp_prompt", server: string, name: string, arguments: { [key in string]: string }, } | { "type": "list_contexts" } | { "type": "load_context", context_id: ContextId, } | { "type": "delete_context", context_id: ContextId, } | { "type": "send_message", context_id: ContextId, message: NewMessage, queue_if_busy: boolean, } | { "type": "send_payload", request: SendMessageRequest, } | { "type": "list_workflows", context_id: ContextId, } | { "type": "unqueue", context_id: ContextId, message_id: MessageId, } | { "type": "cancel", context_id: ContextId, } | { "type": "interrupt", context_id: ContextId, } | { "type": "retry", context_id: ContextId, } | { "type": "continue", context_id: ContextId, } | { "type": "decide_tool_call", context_id: ContextId, call_id: CallId, decision: ApprovalDecision, reason: string | null, } | { "type": "create_branch", context_id: ContextId, from_message: MessageId, name: string, system_prompt: string | null, } | { "type": "fork_before", context_id: ContextId, message: MessageId, name: string, } | { "type": "switch_branch", context_id: ContextId, branch_id: BranchId, } | { "type": "preview_switch_files", context_id: ContextId, branch_id: BranchId, } | { "type": "switch_branch_with_files", context_id: ContextId, branch_id: BranchId, overwrite: Array<string>, } | { "type": "rename_branch", context_id: ContextId, branch_id: BranchId, name: string, } | { "type": "set_branch_prompt", context_id: ContextId, branch_id: BranchId, system_prompt: string | null, } | { "type": "set_branch_model", context_id: ContextId, branch_id: BranchId, model: ModelChoice | null, } | { "type": "delete_branch", context_id: ContextId, branch_id: BranchId, } | { "type": "isolate_branch", context_id: ContextId, branch_id: BranchId, } | { "type": "remove_branch_copy", context_id: ContextId, branch_id: BranchId, discard: boolean, } | { "type": "preview_merge", context_id: ContextId, options: MergeOptions, } | { "type": "merge", context_id: ContextId, options: MergeOptions, } | { "type": "undo_merge", context_id: ContextId, merge: MessageId, } | { "type": "preview_rewind", context_id: ContextId, message_id: MessageId, } | { "type": "rewind_files", context_id: ContextId, message_id: MessageId, overwrite: Array<string>, } | { "type": "undo_rewind", context_id: ContextId, note: MessageId, } | { "type": "turn_changes", context_id: ContextId, message_id: MessageId, } | { "type": "undo_changes", context_id: ContextId, message_id: MessageId, files: Array<UndoSelection>, } | { "type": "changed_turns", context_id: ContextId, } | { "type": "draft_merge_summary", context_id: ContextId, source: BranchId, } | { "type": "branch_graph", context_id: ContextId, } | { "type": "rename_context", context_id: ContextId, title: string, } | { "type": "export_context", context_id: ContextId, format: ExportFormat, with_secrets: boolean, } | { "type": "import_context", text: string, } | { "type": "keep_in_context", context_id: ContextId, message_id: MessageId, keep: boolean, } | { "type": "pin_context", context_id: ContextId, pinned: boolean, } | { "type": "search_conversations", query: string, limit: number | null, } | { "type": "set_context_model", context_id: ContextId, model: ModelChoice | null, } | { "type": "get_settings" } | { "type": "get_checkpoint_storage" } | { "type": "set_checkpoint_storage", keep_days: number, budget_mb: number, } | { "type": "save_provider", provider: ProviderInput, } | { "type": "remove_provider", provider_id: string, } | { "type": "set_default_provider", provider_id: string, } | { "type": "set_conversation_defaults", defaults: ConversationDefaults, } | { "type": "set_standing_instructions", instructions: StandingInstructions, } | { "type": "export_settings" } | { "type": "import_settings", text: string, } | { "type": "test_provider", provider: ProviderInput, } | { "type": "list_models", provider_id: string, } | { "type": "detect_local_servers" } | { "type": "list_local_models" } | { "type": "import_local_model", path: string, } | { "type": "link_local_model", path: string, } | { "type": "remove_local_model", name: string, } | { "type": "set_default_local_model", name: string, } | { "type": "set_local_model_settings", settings: LocalModelSettings, } | { "type": "search_hub", query: string, } | { "type": "hub_repo", repo: string, } | { "type": "recommended_models" } | { "type": "list_downloads" } | { "type": "download_model", repo: string, file: string, use_when_done: boolean, } | { "type": "pause_download", id: string, } | { "type": "resume_download", id: string, } | { "type": "cancel_download", id: string, } | { "type": "set_hub_endpoint", endpoint: string, } | { "type": "list_tools" } | { "type": "set_tool_policy", context_id: ContextId, policy: ToolApprovalPolicy, always_ask: Array<string> | null, } | { "type": "set_sandbox", context_id: ContextId, sandbox: Sandbox, } | { "type": "set_generation", context_id: ContextId, settings: GenerationSettings, } | { "type": "set_mode", context_id: ContextId, mode: AgentMode, } | { "type": "set_role", context_id: ContextId, role: AgentRole, } | { "type": "get_sent_request", context_id: ContextId, } | { "type": "set_team", context_id: ContextId, team: Team | null, } | { "type": "get_team", context_id: ContextId, } | { "type": "steer_team", context_id: ContextId, action: TeamAction, } | { "type": "list_children", context_id: ContextId, } | { "type": "get_codebase_index", context_id: ContextId, } | { "type": "cancel_codebase_index", context_id: ContextId, } | { "type": "rebuild_codebase_index", context_id: ContextId, } | { "type": "read_workspace_file", context_id: ContextId, path: string, line: number, } | { "type": "list_workspace_files", context_id: ContextId, query: string, limit: number | null, } | { "type": "set_context_strategy", context_id: ContextId, strategy: ContextStrategy, summarize_at_percent: number | null, } | { "type": "context_breakdown", context_id: ContextId, draft: string, } | { "type": "compact_context", context_id: ContextId, instructions: string | null, scope: CompactScope, preview: boolean, } | { "type": "apply_summary", context_id: ContextId, text: string | null, } | { "type": "discard_summary", context_id: ContextId, } | { "type": "edit_summary", context_id: ContextId, message_id: MessageId, text: string, } | { "type": "undo_summary", context_id: ContextId, message_id: MessageId, } | { "type": "set_tool_group", context_id: ContextId, group: string, offered: boolean, } | { "type": "leave_out_of_context", context_id: ContextId, message_id: MessageId, out: boolean, } | { "type": "store_image", data: string, name: string | null, } | { "type": "read_image", id: string, } | { "type": "retry_image", context_id: ContextId, message_id: MessageId, mode: ImageMode | null, };
 
 export type SendReceipt = { message_id: MessageId, 
 /**
@@ -1633,6 +1644,9 @@ export type CommandResponses = {
   remove_provider: SettingsView,
   set_default_provider: SettingsView,
   set_conversation_defaults: SettingsView,
+  set_standing_instructions: SettingsView,
+  export_settings: string,
+  import_settings: SettingsView,
   test_provider: Array<ModelSummary>,
   list_models: Array<ModelSummary>,
   detect_local_servers: Array<LocalServer>,
@@ -1985,6 +1999,24 @@ export interface Commands {
    * answers); conversations already there keep their own.
    */
   setConversationDefaults(defaults: ConversationDefaults): Promise<SettingsView>;
+  /**
+   * What the user tells every conversation (about them, how to
+   * answer), from the next request on; each at most 3,000
+   * characters.
+   */
+  setStandingInstructions(instructions: StandingInstructions): Promise<SettingsView>;
+  /**
+   * The settings as a JSON file to keep or take to another
+   * machine: providers (never their keys), defaults, standing
+   * instructions.
+   */
+  exportSettings(): Promise<string>;
+  /**
+   * Settings from an exported file, checked whole first: a file
+   * that cannot be used changes nothing. Providers' keys stay
+   * where they are (a provider new here needs its key).
+   */
+  importSettings(text: string): Promise<SettingsView>;
   /**
    * Connects with the form's values (the stored key when the key
    * is unchanged) without saving; answered by the models it
@@ -2398,6 +2430,15 @@ export abstract class CommandClient implements Commands {
   }
   setConversationDefaults(defaults: ConversationDefaults): Promise<SettingsView> {
     return this.execute({ type: "set_conversation_defaults", defaults });
+  }
+  setStandingInstructions(instructions: StandingInstructions): Promise<SettingsView> {
+    return this.execute({ type: "set_standing_instructions", instructions });
+  }
+  exportSettings(): Promise<string> {
+    return this.execute({ type: "export_settings" });
+  }
+  importSettings(text: string): Promise<SettingsView> {
+    return this.execute({ type: "import_settings", text });
   }
   testProvider(provider: ProviderInput): Promise<Array<ModelSummary>> {
     return this.execute({ type: "test_provider", provider });

@@ -6,6 +6,8 @@ import { LocalModelsPanel } from "./LocalModelsPanel";
 import { McpPanel } from "./McpPanel";
 import { CheckpointsPanel } from "./CheckpointsPanel";
 import { ConversationDefaultsPanel } from "./ConversationDefaultsPanel";
+import { InstructionsPanel } from "./InstructionsPanel";
+import { SettingsTransfer } from "./SettingsTransfer";
 import { ProviderEditor } from "./ProviderEditor";
 import { useConfirm } from "../confirm";
 
@@ -32,6 +34,11 @@ export function SettingsPanel({ backend, settings, onChange, onClose, start }: P
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
   }, [onClose]);
+  // A change that went through clears the last refusal.
+  const changed = useCallback((v: SettingsView) => {
+    setError(null);
+    onChange(v);
+  }, [onChange]);
   const act = (p: Promise<SettingsView>) => p.then(onChange, (e: Error) => setError(e.message));
   // The built-in model's label (what answers without a provider) follows its shelf.
   const refresh = useCallback(() => void backend.getSettings().then(onChange, (e: Error) => setError(e.message)), [backend, onChange]);
@@ -85,10 +92,12 @@ export function SettingsPanel({ backend, settings, onChange, onClose, start }: P
         ) : (
           <button type="button" className="primary" onClick={() => { setSaved(null); setEditing(newForm()); }}>Add provider</button>
         )}
-        <ConversationDefaultsPanel backend={backend} settings={settings} onChange={onChange} onError={(e) => setError(e.message)} />
+        <InstructionsPanel backend={backend} settings={settings} onChange={changed} onError={(e) => setError(e.message)} />
+        <ConversationDefaultsPanel backend={backend} settings={settings} onChange={changed} onError={(e) => setError(e.message)} />
         <LocalModelsPanel backend={backend} available={settings.built_in_models} onChanged={refresh} />
         <McpPanel backend={backend} />
         <CheckpointsPanel backend={backend} />
+        <SettingsTransfer backend={backend} onChange={onChange} />
       </section>
     </div>
   );

@@ -20,7 +20,7 @@ describe("components", () => {
 
   it("settings list providers with the default marked and no key anywhere", () => {
     const html = renderToStaticMarkup(
-      <SettingsPanel backend={backend} settings={{ providers: [view], default_provider: "openai", fallback: null, built_in_models: false, conversations: { strategy: null, summarize_at_percent: null, continue_cut: null } }} onChange={() => {}} onClose={() => {}} />,
+      <SettingsPanel backend={backend} settings={{ providers: [view], default_provider: "openai", fallback: null, built_in_models: false, conversations: { strategy: null, summarize_at_percent: null, continue_cut: null, model: null, tool_policy: null, sandbox: null, working_dir: null }, instructions: { about_me: "", how_to_answer: "" } }} onChange={() => {}} onClose={() => {}} />,
     );
     expect(html).toContain("OpenAI");
     expect(html).toContain(">default<");

@@ -227,7 +227,8 @@ fn part(parts: &mut BTreeMap<Cat, BreakdownPart>, c: Cat) -> &mut BreakdownPart 
 fn prompt_label(part: PromptPart) -> String {
     match part {
         PromptPart::Base => "Base prompt",
-        PromptPart::BranchOverride => "Branch prompt",
+        PromptPart::BranchOverride => "Conversation or branch prompt",
+        PromptPart::Personal => "Your instructions",
         PromptPart::Untrusted => "Rule for outside text",
         PromptPart::Role => "Role",
         PromptPart::Mode => "Plan mode",

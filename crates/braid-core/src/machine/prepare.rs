@@ -164,6 +164,7 @@ impl Step<'_> {
         let facts = prompt::PromptFacts {
             configured: p.configured_prompt.as_deref(),
             branch: p.branch_prompt.as_deref(),
+            personal: p.personal.as_deref(),
             settings: &self.s.config.tools,
             workspace: p.workspace.as_ref(),
             callable,

@@ -62,6 +62,12 @@ pub fn apply_defaults(config: &mut super::MachineConfig, d: &braid_protocol::Con
     if d.continue_cut.is_some() {
         config.generation.continue_cut = d.continue_cut;
     }
+    if let Some(policy) = &d.tool_policy {
+        config.tools.policy = policy.clone();
+    }
+    if let Some(sandbox) = &d.sandbox {
+        config.tools.sandbox = *sandbox;
+    }
 }
 
 impl Step<'_> {

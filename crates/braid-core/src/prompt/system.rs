@@ -1,6 +1,6 @@
 //! The system prompt, assembled for every request from named parts in a
 //! fixed order: the base prompt (or the branch's own, which takes its
-//! place), the role, the mode, the workspace and its instructions file,
+//! place), the user's standing instructions, the role, the mode, the workspace and its instructions file,
 //! the tools, then what this request alone needs (changed files, "go on").
 //! Each part is kept apart so the user can see what it says and costs.
 
@@ -31,6 +31,8 @@ pub struct PromptFacts<'a> {
     pub configured: Option<&'a str>,
     /// The active branch's own prompt.
     pub branch: Option<&'a str>,
+    /// What the user tells every conversation, after the base prompt.
+    pub personal: Option<&'a str>,
     pub settings: &'a ToolSettings,
     pub workspace: Option<&'a WorkspaceFacts>,
     /// Tools the model may call in this request (none when they are only
@@ -57,6 +59,7 @@ pub fn parts(f: &PromptFacts) -> Vec<(PromptPart, String)> {
     let rule = (with_tools || f.messages.iter().any(reads_outside)).then(|| UNTRUSTED_RULE.to_owned());
     [
         base,
+        (PromptPart::Personal, f.personal.map(str::to_owned)),
         (PromptPart::Untrusted, rule),
         (PromptPart::SubAgent, f.sub_agent.map(str::to_owned)),
         (PromptPart::Role, role),

@@ -33,6 +33,7 @@ fn every_part_in_its_order() {
     let facts = PromptFacts {
         configured: None,
         branch: None,
+        personal: None,
         settings: &settings,
         workspace: Some(&ws),
         callable: &tools,
@@ -60,6 +61,7 @@ fn the_branch_prompt_takes_the_base_prompts_place_and_the_settings_replace_braid
     let facts = |configured, branch| PromptFacts {
         configured,
         branch,
+        personal: None,
         settings: &settings,
         workspace: None,
         callable: &[],
@@ -81,6 +83,7 @@ fn without_callable_tools_neither_the_folder_nor_the_tools_are_told() {
     let facts = PromptFacts {
         configured: None,
         branch: None,
+        personal: None,
         settings: &settings,
         workspace: Some(&ws),
         callable: &[],
@@ -125,6 +128,7 @@ fn the_rule_on_outside_text_goes_with_tools_or_outside_text_even_under_the_users
     let facts = |callable, messages| PromptFacts {
         configured: Some("Be terse."),
         branch: None,
+        personal: None,
         settings: &settings,
         workspace: None,
         callable,
@@ -149,4 +153,26 @@ fn the_rule_on_outside_text_goes_with_tools_or_outside_text_even_under_the_users
     let both = [say.clone(), file];
     let parts = prompt::parts(&facts(&[], &both));
     assert_eq!(parts[1], (P::Untrusted, UNTRUSTED_RULE.to_owned()), "a file's text is data, tools or not");
+}
+
+#[test]
+fn the_users_standing_instructions_follow_whichever_base_prompt_is_in_use() {
+    let settings = ToolSettings::default();
+    let facts = |branch| PromptFacts {
+        configured: None,
+        branch,
+        personal: Some("What the developer says about themselves:\nI write Rust."),
+        settings: &settings,
+        workspace: None,
+        callable: &[],
+        changes: &[],
+        messages: &[],
+        sub_agent: None,
+    };
+    for branch in [None, Some("You are a pirate.")] {
+        let parts: Vec<P> = prompt::parts(&facts(branch)).into_iter().map(|(p, _)| p).collect();
+        assert_eq!(parts[1], P::Personal, "{branch:?}: {parts:?}");
+    }
+    let blank = PromptFacts { personal: Some("  "), ..facts(None) };
+    assert!(prompt::parts(&blank).iter().all(|(p, _)| *p != P::Personal), "an empty one is left out");
 }

@@ -35,6 +35,22 @@ macro_rules! __commands_continued {
             set_conversation_defaults: SetConversationDefaults {
                 defaults: $crate::ConversationDefaults,
             } => $crate::SettingsView;
+            /// What the user tells every conversation (about them, how to
+            /// answer), from the next request on; each at most 3,000
+            /// characters.
+            set_standing_instructions: SetStandingInstructions {
+                instructions: $crate::StandingInstructions,
+            } => $crate::SettingsView;
+            /// The settings as a JSON file to keep or take to another
+            /// machine: providers (never their keys), defaults, standing
+            /// instructions.
+            export_settings: ExportSettings => String;
+            /// Settings from an exported file, checked whole first: a file
+            /// that cannot be used changes nothing. Providers' keys stay
+            /// where they are (a provider new here needs its key).
+            import_settings: ImportSettings {
+                text: String,
+            } => $crate::SettingsView;
             /// Connects with the form's values (the stored key when the key
             /// is unchanged) without saving; answered by the models it
             /// offers, or an error saying what failed.

@@ -27,6 +27,7 @@ impl ContextActor {
             counted_by_model: false,
             configured_prompt: None,
             branch_prompt: None,
+            personal: None,
             messages: prompt::request_messages(&self.ctx.conversation),
             pinned_summary: None,
             kept: Vec::new(),

@@ -31,6 +31,7 @@ impl ContextActor {
                 .conversation
                 .system_prompt(self.ctx.conversation.active_branch(), None)
                 .map(str::to_owned),
+            personal: self.shared.providers.standing_instructions().text(),
             messages: prompt::request_messages(&self.ctx.conversation),
             pinned_summary: prompt::latest_summary(&self.ctx.conversation),
             kept: self.ctx.state.config.kept.iter().copied().collect(),

@@ -71,3 +71,46 @@ async fn the_instructions_file_at_the_folders_root_is_read_for_every_request() {
     assert!(!cut.contains(&"x".repeat(32 * 1024 + 1)), "at most 32 KB of it");
     rt.shutdown().await;
 }
+
+/// Settings → Your instructions: what the user tells every conversation
+/// goes after the base prompt of every request, from the next one on,
+/// in conversations already there too; main's own prompt is the
+/// conversation's, so a fork made later keeps it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn standing_instructions_and_the_conversations_prompt_reach_every_request() {
+    use braid_protocol::{BranchId, Command, StandingInstructions};
+    let dir = tempfile::tempdir().unwrap();
+    let fake = Arc::new(FakeProvider::echo(Duration::ZERO));
+    let rt = open_in(dir.path(), fake.clone(), |_| {});
+    let id = rt.create_context(None, None).await.unwrap().id;
+    let system = |i: usize| fake.requests()[i].system.clone().unwrap_or_default();
+    say(&rt, &id, "hello").await;
+    assert!(!system(0).contains("developer says"), "{}", system(0));
+
+    let mine = StandingInstructions { about_me: "I write Rust.".into(), how_to_answer: "Be brief.".into() };
+    let too_long = StandingInstructions { about_me: "x".repeat(3_001), ..mine.clone() };
+    let refused = rt.execute(Command::SetStandingInstructions { instructions: too_long }).await.unwrap_err();
+    assert!(refused.message.contains("3001 characters"), "{}", refused.message);
+    rt.execute(Command::SetStandingInstructions { instructions: mine }).await.unwrap();
+    say(&rt, &id, "one").await;
+    let told = system(1);
+    let base = told.find("You are the assistant in Braid").unwrap();
+    let about = told.find("What the developer says about themselves:\nI write Rust.").expect(&told);
+    assert!(base < about && told.contains("How the developer wants answers:\nBe brief."), "{told}");
+
+    // The conversation's prompt, set on main with one branch, replaces the
+    // base prompt; a fork made afterwards answers with it too.
+    let prompt = |b: &str, p: &str| Command::SetBranchPrompt {
+        context_id: id.clone(),
+        branch_id: BranchId(b.into()),
+        system_prompt: Some(p.into()),
+    };
+    rt.execute(prompt("main", "You are a pirate.")).await.unwrap();
+    say(&rt, &id, "two").await;
+    assert!(system(2).starts_with("You are a pirate.") && system(2).contains("I write Rust."), "{}", system(2));
+    let last = rt.load_context(&id).await.unwrap().messages.last().unwrap().id;
+    let fork = rt.create_branch(&id, last, "fork".into(), None).await.unwrap();
+    rt.switch_branch(&id, fork).await.unwrap();
+    say(&rt, &id, "three").await;
+    assert!(system(3).starts_with("You are a pirate."), "{}", system(3));
+}

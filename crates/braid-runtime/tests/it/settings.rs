@@ -200,22 +200,38 @@ async fn a_branch_answers_with_its_own_model_and_keeps_it() {
 
 #[tokio::test]
 async fn new_conversations_start_with_the_users_defaults_which_are_checked_and_kept() {
-    use braid_protocol::{ContextStrategy, ConversationDefaults};
+    use braid_protocol::{ContextStrategy, ConversationDefaults, Sandbox, SandboxLevel, ToolApprovalPolicy};
     let dir = tempfile::tempdir().unwrap();
     let rt = open(dir.path());
+    run(&rt, Command::SaveProvider { provider: input("Work", KeyChange::Keep) }).await;
     let before = rt.create_context(None, None).await.unwrap();
+    let mini = ModelChoice { provider_id: "work".into(), model: "gpt-4.1-mini".into() };
+    let sandbox = Sandbox { level: SandboxLevel::ReadOnly, ..Sandbox::default() };
     let defaults = ConversationDefaults {
         strategy: Some(ContextStrategy::RecentN { n: 6 }),
         summarize_at_percent: Some(0),
         continue_cut: Some(3),
+        model: Some(mini.clone()),
+        tool_policy: Some(ToolApprovalPolicy::Manual),
+        sandbox: Some(sandbox),
+        working_dir: Some(std::fs::canonicalize(dir.path()).unwrap().join("projects").display().to_string()),
     };
-    let bad = ConversationDefaults { summarize_at_percent: Some(30), ..defaults };
+    let nowhere = ConversationDefaults { working_dir: Some("/no/such/folder".into()), ..defaults.clone() };
+    let refused = rt.execute(Command::SetConversationDefaults { defaults: nowhere }).await.unwrap_err().to_string();
+    assert!(refused.contains("/no/such/folder is not a folder"), "{refused}");
+    std::fs::create_dir(dir.path().join("projects")).unwrap();
+    let bad = ConversationDefaults { summarize_at_percent: Some(30), ..defaults.clone() };
     let refused = rt.execute(Command::SetConversationDefaults { defaults: bad }).await.unwrap_err().to_string();
     assert!(refused.contains("50 to 100 %"), "{refused}");
-    let too_many = ConversationDefaults { continue_cut: Some(11), ..defaults };
+    let too_many = ConversationDefaults { continue_cut: Some(11), ..defaults.clone() };
     assert!(rt.execute(Command::SetConversationDefaults { defaults: too_many }).await.is_err());
+    let nobody = ModelChoice { provider_id: "nobody".into(), model: "m".into() };
+    let unknown = ConversationDefaults { model: Some(nobody), ..defaults.clone() };
+    let refused = rt.execute(Command::SetConversationDefaults { defaults: unknown }).await.unwrap_err().to_string();
+    assert!(refused.contains("no provider \"nobody\""), "{refused}");
     let view: SettingsView =
-        serde_json::from_value(run(&rt, Command::SetConversationDefaults { defaults }).await).unwrap();
+        serde_json::from_value(run(&rt, Command::SetConversationDefaults { defaults: defaults.clone() }).await)
+            .unwrap();
     assert_eq!(view.conversations, defaults);
     let new = rt.create_context(None, None).await.unwrap();
     let snap = rt.load_context(&new.id).await.unwrap();
@@ -223,10 +239,16 @@ async fn new_conversations_start_with_the_users_defaults_which_are_checked_and_k
         (snap.strategy, snap.summarize_at_percent, snap.generation.continue_cut),
         (ContextStrategy::RecentN { n: 6 }, 0, Some(3))
     );
+    assert_eq!(
+        (snap.summary.model.as_ref(), &snap.tools.policy, &snap.tools.sandbox),
+        (Some(&mini), &ToolApprovalPolicy::Manual, &sandbox),
+        "the default model, approval policy and sandbox"
+    );
+    assert_eq!(Some(&snap.summary.working_dir), defaults.working_dir.as_ref(), "the default folder");
     let old = rt.load_context(&before.id).await.unwrap();
     assert_eq!(
-        (old.summarize_at_percent, old.generation.continue_cut),
-        (92, None),
+        (old.summarize_at_percent, old.generation.continue_cut, old.summary.model),
+        (92, None, None),
         "a conversation already there keeps its own"
     );
     drop(rt);
@@ -234,4 +256,47 @@ async fn new_conversations_start_with_the_users_defaults_which_are_checked_and_k
     let rt = open(dir.path());
     let view: SettingsView = serde_json::from_value(run(&rt, Command::GetSettings).await).unwrap();
     assert_eq!(view.conversations, defaults);
+}
+
+/// Export → import on another machine: providers (never their keys),
+/// defaults and standing instructions arrive whole; a file that cannot be
+/// used is refused and changes nothing.
+#[tokio::test]
+async fn settings_go_to_another_machine_without_their_keys() {
+    use braid_protocol::{ConversationDefaults, StandingInstructions};
+    let here = tempfile::tempdir().unwrap();
+    let rt = open(here.path());
+    let key = KeyChange::Set { key: "sk-export-secret-0123456789".into() };
+    run(&rt, Command::SaveProvider { provider: input("Work", key) }).await;
+    let defaults = ConversationDefaults { summarize_at_percent: Some(80), ..ConversationDefaults::default() };
+    run(&rt, Command::SetConversationDefaults { defaults: defaults.clone() }).await;
+    let mine = StandingInstructions { about_me: "I write Rust.".into(), how_to_answer: String::new() };
+    run(&rt, Command::SetStandingInstructions { instructions: mine.clone() }).await;
+    let file: String = serde_json::from_value(run(&rt, Command::ExportSettings).await).unwrap();
+    assert!(!file.contains("sk-export-secret"), "no key in the file: {file}");
+
+    let there = tempfile::tempdir().unwrap();
+    let other = open(there.path());
+    let before: SettingsView = serde_json::from_value(run(&other, Command::GetSettings).await).unwrap();
+    for (bad, says) in [
+        ("{ not json", "not a Braid settings file"),
+        (
+            r#"{"providers":[{"id":"x y","kind":"open_ai_compatible","name":"X","base_url":"http://h"}]}"#,
+            "provider \"x y\"",
+        ),
+        (r#"{"default_provider":"gone"}"#, "default provider \"gone\""),
+        (r#"{"conversations":{"summarize_at_percent":20}}"#, "50 to 100 %"),
+    ] {
+        let e = other.execute(Command::ImportSettings { text: bad.into() }).await.unwrap_err().message;
+        assert!(e.contains(says), "{bad}: {e}");
+    }
+    let unchanged: SettingsView = serde_json::from_value(run(&other, Command::GetSettings).await).unwrap();
+    assert_eq!(unchanged, before, "a refused file changes nothing");
+    let view: SettingsView = serde_json::from_value(run(&other, Command::ImportSettings { text: file }).await).unwrap();
+    assert_eq!((&view.conversations, &view.instructions), (&defaults, &mine));
+    assert_eq!(view.providers.len(), 1);
+    assert_eq!((view.providers[0].id.as_str(), view.providers[0].key), ("work", None), "the key stays behind");
+    drop(other);
+    let again: SettingsView = serde_json::from_value(run(&open(there.path()), Command::GetSettings).await).unwrap();
+    assert_eq!(again, view, "kept in the other machine's settings.json");
 }
