@@ -98,7 +98,7 @@ peer-setup: deps
 # the Rust tests; `cargo build -p braid-server` would rebuild ~100 crates.
 test-ui: build
 	cd ui && npm run lint && npm test
-	cd ui && BRAID_SERVER_BIN=$(TARGET_DIR)/debug/braid-server npm run e2e
+	cd ui && BRAID_SERVER_BIN=$(TARGET_DIR)/debug/braid-server BRAID_SEED_BIN=$(TARGET_DIR)/debug/examples/seed npm run e2e
 	cd ui && BRAID_DESKTOP_BIN=$(TARGET_DIR)/debug/braid-desktop BRAID_SEED_BIN=$(TARGET_DIR)/debug/examples/seed npm run e2e:desktop
 
 fmt:

@@ -11,6 +11,19 @@ import { branchLabel } from "./label";
 
 const ROW = 28;
 const LANE = 14;
+/** The narrowest a lane gets before lanes fold onto the column's edge. */
+const MIN_LANE = 3;
+
+/** How wide each lane is drawn, and how many fit, for `width` lanes in a
+ *  panel `panelWidth` wide: the lanes take at most 45 % of it, narrowing
+ *  to 3 px each, so every row keeps room for its label (50 branches fit
+ *  at 4 px; lanes past what fits are drawn on the column's last). */
+export function laneFit(width: number, panelWidth: number): { lane: number; shown: number; px: number } {
+  const max = Math.max(120, Math.floor(panelWidth * 0.45)) - 8;
+  const lane = Math.min(LANE, Math.max(MIN_LANE, Math.floor(max / Math.max(1, width))));
+  const shown = Math.max(1, Math.floor(max / lane));
+  return { lane, shown, px: Math.min(Math.max(1, width), shown) * lane + 8 };
+}
 const OVERSCAN = 8;
 
 interface Props {
@@ -39,6 +52,7 @@ export function BranchGraph({ backend, contextId, version, busy, onSwitch, onFor
   const [selected, setSelected] = useState<number | null>(null);
   const [top, setTop] = useState(0);
   const [height, setHeight] = useState(400);
+  const [panelWidth, setPanelWidth] = useState(520);
   const scroller = useRef<HTMLDivElement>(null);
   const canvas = useRef<HTMLCanvasElement>(null);
 
@@ -63,7 +77,10 @@ export function BranchGraph({ backend, contextId, version, busy, onSwitch, onFor
   useEffect(() => {
     const el = scroller.current;
     if (!el) return;
-    const ro = new ResizeObserver(() => setHeight(el.clientHeight));
+    const ro = new ResizeObserver(() => {
+      setHeight(el.clientHeight);
+      setPanelWidth(el.clientWidth);
+    });
     ro.observe(el);
     return () => ro.disconnect();
   }, [graph]);
@@ -75,7 +92,8 @@ export function BranchGraph({ backend, contextId, version, busy, onSwitch, onFor
   // A branch in its own copy of the folder is marked where its tip is.
   const names = useMemo(() => new Map((graph?.branches ?? []).map((b) => [b.id, b.folder ? `${branchLabel(b)} ❐ own copy` : branchLabel(b)])), [graph]);
   const activeColor = graph?.branches.find((b) => b.id === graph.active)?.color;
-  const lanes = Math.max(1, graph?.width ?? 1) * LANE + 8;
+  const fit = useMemo(() => laneFit(graph?.width ?? 1, panelWidth), [graph, panelWidth]);
+  const lanes = fit.px;
 
   // The lanes of the rows in view, drawn on one canvas: a few elements in
   // the DOM however wide the graph is.
@@ -93,8 +111,8 @@ export function BranchGraph({ backend, contextId, version, busy, onSwitch, onFor
     ctx.clearRect(0, 0, lanes, height);
     const first = Math.max(0, Math.floor(top / ROW) - 1);
     const last = Math.min(rows.length, Math.ceil((top + height) / ROW) + 1);
-    drawLanes(ctx, rows, spans, first, last, top, activeColor);
-  }, [rows, spans, top, height, lanes, activeColor]);
+    drawLanes(ctx, rows, spans, first, last, top, activeColor, fit);
+  }, [rows, spans, top, height, lanes, activeColor, fit]);
 
   // Esc closes the graph with the focus anywhere in it, or nowhere (after
   // the button that had it went away); a name being edited keeps its Esc.
@@ -245,8 +263,12 @@ function Row({ row, top, indent, selected, branch, tipNames, onSelect, onOpen }:
 
 /** Draws the lanes of rows `[start, end)` (lines passing, forking and
  *  merging, and each node) for a viewport scrolled to `top`. */
-export function drawLanes(ctx: CanvasRenderingContext2D, rows: GraphRow[], spans: number[][], start: number, end: number, top: number, activeColor: number | undefined) {
-  const x = (lane: number) => lane * LANE + LANE / 2 + 4;
+export function drawLanes(ctx: CanvasRenderingContext2D, rows: GraphRow[], spans: number[][], start: number, end: number, top: number, activeColor: number | undefined, fit = { lane: LANE, shown: Infinity }) {
+  const x = (lane: number) => Math.min(lane, fit.shown - 1) * fit.lane + fit.lane / 2 + 4;
+  // Dots shrink with narrow lanes so neighbours stay apart.
+  const dot = Math.min(3.5, Math.max(1.5, fit.lane / 2 - 0.5));
+  const big = Math.min(5, dot + 1.5);
+  const diamond = Math.min(6, Math.max(2.5, fit.lane / 2 + 1));
   const mid = ROW / 2;
   ctx.lineWidth = 1.5;
   const line = (c: number, draw: () => void) => {
@@ -274,9 +296,9 @@ export function drawLanes(ctx: CanvasRenderingContext2D, rows: GraphRow[], spans
     ctx.beginPath();
     if (r.merge) {
       const cx = x(r.lane);
-      ctx.moveTo(cx, y + mid - 6); ctx.lineTo(cx + 6, y + mid); ctx.lineTo(cx, y + mid + 6); ctx.lineTo(cx - 6, y + mid);
+      ctx.moveTo(cx, y + mid - diamond); ctx.lineTo(cx + diamond, y + mid); ctx.lineTo(cx, y + mid + diamond); ctx.lineTo(cx - diamond, y + mid);
     } else {
-      ctx.arc(x(r.lane), y + mid, r.color === activeColor ? 5 : 3.5, 0, Math.PI * 2);
+      ctx.arc(x(r.lane), y + mid, r.color === activeColor ? big : dot, 0, Math.PI * 2);
     }
     ctx.fill();
   }

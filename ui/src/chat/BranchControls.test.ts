@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { BranchSummary } from "../generated/protocol";
-import { branchOrder } from "./BranchControls";
+import { branchOrder } from "../branches/label";
 
 const branch = (id: string, name: string) => ({ id, name, message_count: 1 }) as BranchSummary;
 

@@ -3,7 +3,7 @@ import { BranchPrompt } from "../branches/BranchPrompt";
 import type { BranchId, BranchSummary } from "../generated/protocol";
 import { useConfirm } from "../confirm";
 import { counted } from "../counted";
-import { branchLabel } from "../branches/label";
+import { branchLabel, branchOrder } from "../branches/label";
 
 interface Props {
   branches: BranchSummary[];
@@ -20,18 +20,6 @@ interface Props {
   onRemoveCopy: (b: BranchId) => void;
   onGraph: () => void;
   onMerge: (source: BranchId) => void;
-}
-
-/** The branches as the menu lists them: main first, then the named ones
- *  by name as people count ("idea 2" before "idea 19"), then the unnamed
- *  versions, those matching `filter` (the branch in use always). */
-export function branchOrder(branches: BranchSummary[], filter = "", active?: BranchId): BranchSummary[] {
-  const f = filter.trim().toLowerCase();
-  const rank = (b: BranchSummary) => (b.id === "main" ? 0 : b.name ? 1 : 2);
-  const sorted = [...branches].sort(
-    (a, b) => rank(a) - rank(b) || branchLabel(a).localeCompare(branchLabel(b), undefined, { numeric: true, sensitivity: "base" }),
-  );
-  return f ? sorted.filter((b) => b.id === active || branchLabel(b).toLowerCase().includes(f)) : sorted;
 }
 
 /** Past this many branches the menu offers a filter box. */

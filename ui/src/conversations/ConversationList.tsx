@@ -8,6 +8,7 @@ import { groupByDate } from "./groups";
 import { SearchResults } from "./SearchResults";
 import { EXPORTS, ImportButton, type ExportChoice } from "./transfer";
 import { counted } from "../counted";
+import { branchOrder } from "../branches/label";
 import { branchLabel } from "../branches/label";
 
 interface Props {
@@ -111,13 +112,21 @@ function RowMenu({ c, onRename, onDelete, onExport }: { c: ContextSummary; onRen
   );
 }
 
+/** Past this many branches the list shows the first ones and a button for
+ *  the rest: a conversation of 200 branches would bury the others. */
+const BRANCHES_SHOWN = 8;
+
 /** A conversation's branches, under it rather than as chats of their own;
- *  shown once it has more than main. */
+ *  shown once it has more than main, in the branch menu's order. */
 function BranchList({ c, selected, onOpen }: { c: ContextSummary; selected: boolean; onOpen: Props["onOpenBranch"] }) {
+  const [all, setAll] = useState(false);
   if (c.branches.length < 2) return null;
+  const ordered = branchOrder(c.branches);
+  const cut = !all && ordered.length > BRANCHES_SHOWN + 1;
+  const shown = cut ? ordered.filter((b, i) => i < BRANCHES_SHOWN || b.id === c.active_branch) : ordered;
   return (
     <ul className="branch-list" aria-label={`Branches of ${c.title}`}>
-      {c.branches.map((b) => {
+      {shown.map((b) => {
         const active = b.id === c.active_branch;
         return (
           <li key={b.id}>
@@ -128,6 +137,13 @@ function BranchList({ c, selected, onOpen }: { c: ContextSummary; selected: bool
           </li>
         );
       })}
+      {cut || all ? (
+        <li>
+          <button type="button" className="more" onClick={() => setAll(!all)}>
+            {all ? "Fewer branches" : `${ordered.length - shown.length} more branches…`}
+          </button>
+        </li>
+      ) : null}
     </ul>
   );
 }
