@@ -35,6 +35,8 @@ const ENTER = "\uE007";
 const box = "//textarea[@aria-label='Message']";
 await desktopSuite("branches", { check, finish }, { data, cleanup: () => { proxy.close(); peer.stop(); } }, async ({ open, display }) => {
   let s = await open();
+  // What the window's CSP refuses (the WebKit console is out of reach).
+  await s.js("window.__csp = []; document.addEventListener('securitypolicyviolation', (e) => window.__csp.push(`${e.violatedDirective} ${e.blockedURI}`), true); return true");
   await useLocalServer(s);
   await newConversation(s);
 
@@ -254,6 +256,8 @@ await desktopSuite("branches", { check, finish }, { data, cleanup: () => { proxy
     `the window renders a GFM table, a task list, strikethrough, maths, a footnote and highlighted code (${JSON.stringify(md)})`,
   );
   await s.shot("markdown");
+  const refused = await s.js("return window.__csp ?? ['the listener is gone']");
+  check(refused.length === 0, `the window's CSP refuses nothing: not the maths' styles and fonts, not the IPC (${refused.join(", ")})`);
   await s.clickHidden(".message.assistant", 0, "Copy as Markdown");
   await sleep(300);
   const copied = spawnSync("xclip", ["-o", "-selection", "clipboard"], { env: { ...process.env, DISPLAY: display } }).stdout.toString();
