@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import type { Backend } from "../backend/types";
 import type { SettingsView } from "../generated/protocol";
 import { formFromView, keyLabel, newForm, type ProviderForm } from "./form";
@@ -29,6 +29,14 @@ export function SettingsPanel({ backend, settings, onChange, onClose, start }: P
   const [error, setError] = useState<string | null>(null);
   /** What the last save's connection found. */
   const [saved, setSaved] = useState<string | null>(null);
+  // The focus goes into the panel when it opens (unless a form in it took
+  // it) and back where it was when it closes.
+  const section = useRef<HTMLElement>(null);
+  useEffect(() => {
+    const before = document.activeElement as HTMLElement | null;
+    if (!section.current?.contains(document.activeElement)) section.current?.focus();
+    return () => before?.focus?.();
+  }, []);
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => e.key === "Escape" && onClose();
     window.addEventListener("keydown", onKey);
@@ -45,7 +53,7 @@ export function SettingsPanel({ backend, settings, onChange, onClose, start }: P
 
   return (
     <div className="overlay">
-      <section className="settings" role="dialog" aria-label="Settings">
+      <section ref={section} className="settings" role="dialog" aria-modal="true" aria-label="Settings" tabIndex={-1}>
         <header>
           <h2>Providers</h2>
           <button type="button" aria-label="Close settings" onClick={onClose}>×</button>
