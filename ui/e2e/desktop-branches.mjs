@@ -89,6 +89,19 @@ await desktopSuite("branches", { check, finish }, { data, cleanup: () => { proxy
   await ask("Name one animal.");
   check(true, "forked twice from the UI and chatted with the real model on both forks and on main");
 
+  // With three branches the header still fits: at 1024, 1280 and 1920 px
+  // every control is inside the window (it wraps onto a second row).
+  const outside = `const W = document.documentElement.clientWidth; return [...document.querySelectorAll('.chat-header button, .chat-header select, .chat-header summary, .chat-header [data-testid=meter]')].filter((e) => e.offsetParent !== null).filter((e) => { const r = e.getBoundingClientRect(); return r.right > W + 1 || r.left < 0; }).map((e) => (e.getAttribute('aria-label') || e.textContent.trim()).slice(0, 24))`;
+  for (const width of [1024, 1280, 1920]) {
+    await s.rect(width, 800);
+    await s.until(`the window at ${width} px`, `return Math.abs(window.outerWidth - ${width}) < 40 || null`, 5000).catch(() => null);
+    await sleep(300);
+    const [inner, out] = [await s.js("return window.innerWidth"), await s.js(outside)];
+    check(out.length === 0 && Math.abs(inner - width) < 40, `at ${width} px (${inner} inside) every header control is in the window (${out.join(", ") || "all"})`);
+    await s.shot(`header-${width}`);
+  }
+  await s.rect(1200, 800);
+
   // Answer again: a new version of the answer (an unnamed branch), shown
   // where the first was with ‹ 2 / 2 ›; main keeps its own.
   const before = await s.js("const a = document.querySelectorAll('.message.assistant .markdown'); return a[a.length - 1].textContent");

@@ -132,7 +132,7 @@ export function desktopApp(data, prefix) {
     .find((p) => p && existsSync(p)) ?? "tauri-driver";
   const display = freeDisplay();
   mkdirSync("e2e/out", { recursive: true });
-  const xvfb = spawn("Xvfb", [display, "-screen", "0", "1280x800x24"], { stdio: "ignore" });
+  const xvfb = spawn("Xvfb", [display, "-screen", "0", "1920x1080x24"], { stdio: "ignore" });
   // GTK's file chooser keeps its settings in memory, not in a dconf
   // that needs a session bus.
   const env = { ...process.env, DISPLAY: display, HOME: data, XDG_DATA_HOME: join(data, "share"), BRAID_NO_KEYCHAIN: "1", GSETTINGS_BACKEND: "memory" };
@@ -246,6 +246,8 @@ export function desktopApp(data, prefix) {
       answered: (n, timeout = REAL_MODEL_MS) =>
         until(`answer ${n}`, "return document.querySelectorAll('.message.assistant').length >= arguments[0] && (document.querySelector('[data-testid=state]')?.textContent ?? '').startsWith('Idle')", timeout, n),
       shot: async (name) => writeFileSync(`e2e/out/${prefix}-${name}.png`, Buffer.from(await wd("GET", `/session/${id}/screenshot`), "base64")),
+      /** Resizes the window (the screen is 1920×1080). */
+      rect: (width, height) => wd("POST", `/session/${id}/window/rect`, { width, height }),
       close: () => wd("DELETE", `/session/${id}`),
     };
   }
