@@ -50,6 +50,15 @@ await browserSuite("header", { check, finish }, { db: join(tempDir("header"), "b
       });
       check(problems.length === 0, `at ${width} px (${theme}) every header control is whole and in the window (${problems.join("; ") || "all"})`);
       await page.screenshot({ path: `e2e/out/header-${width}-${theme}.png`, clip: { x: 0, y: 0, width, height: 140 } });
+      // The branch menu opens inside the window and over the chat, not the
+      // conversation list, wherever the header put its button.
+      if (theme === "light") {
+        await page.locator("details.branches summary").click();
+        const [menu, chat] = [await page.locator(".branches-panel").boundingBox(), await page.locator(".chat-header").boundingBox()];
+        const inside = menu.x >= chat.x - 1 && menu.x + menu.width <= width + 1;
+        check(inside, `at ${width} px the branch menu opens over the chat, inside the window (${Math.round(menu.x)}–${Math.round(menu.x + menu.width)}, chat from ${Math.round(chat.x)})`);
+        await page.locator("details.branches summary").click();
+      }
     }
   }
   const axe = await accessibilityProblems(page);

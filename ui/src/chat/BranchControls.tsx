@@ -34,6 +34,7 @@ export function BranchControls({ branches, active, busy, onSwitch, onSwitchWithF
   const [prompting, setPrompting] = useState<BranchId | null>(null);
   const [name, setName] = useState("");
   const [filter, setFilter] = useState("");
+  const [leftSide, setLeftSide] = useState(false);
   const current = branches.find((b) => b.id === active);
   const listed = branchOrder(branches, filter, active);
   if (branches.length <= 1 && !renaming) {
@@ -44,7 +45,15 @@ export function BranchControls({ branches, active, busy, onSwitch, onSwitchWithF
     setRenaming(null);
   };
   return (
-    <details className="branches">
+    <details
+      className={`branches${leftSide ? " from-left" : ""}`}
+      // Where the header wrapped the menu's button to the left, the menu
+      // opens rightwards, over the chat rather than off the window.
+      onToggle={(e) => {
+        const r = e.currentTarget.getBoundingClientRect();
+        setLeftSide(r.left + r.width / 2 < window.innerWidth / 2);
+      }}
+    >
       <summary title="Branches of this conversation">Branch: {(current ? branchLabel(current) : active)}</summary>
       <ul className="branches-panel" aria-label="Branches">
         {branches.length > FILTER_FROM ? (
