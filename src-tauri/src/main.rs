@@ -42,6 +42,12 @@ async fn subscribe(
     Ok(subs.start(snapshot, sub, on_event))
 }
 
+/// Every conversation's changes of state, for the list.
+#[tauri::command]
+fn subscribe_states(runtime: State<'_, Runtime>, subs: State<'_, Subscriptions>, on_event: Channel<Value>) -> u64 {
+    subs.start_states(runtime.subscribe_states(), on_event)
+}
+
 #[tauri::command]
 fn unsubscribe(subs: State<'_, Subscriptions>, id: u64) {
     subs.stop(id);
@@ -52,6 +58,7 @@ fn handlers() -> impl Fn(tauri::ipc::Invoke) -> bool + Send + Sync + 'static {
     tauri::generate_handler![
         execute,
         subscribe,
+        subscribe_states,
         unsubscribe,
         clipboard::clipboard_image,
         clipboard::copy_text,
@@ -65,6 +72,7 @@ fn handlers() -> impl Fn(tauri::ipc::Invoke) -> bool + Send + Sync + 'static {
     tauri::generate_handler![
         execute,
         subscribe,
+        subscribe_states,
         unsubscribe,
         clipboard::clipboard_image,
         clipboard::copy_text,

@@ -25,11 +25,22 @@ impl Subscriptions {
                 return;
             }
             while let Some(item) = sub.recv().await {
-                let message = match item {
-                    Ok(event) => json!({ "kind": "event", "event": event }),
-                    Err(missed) => json!({ "kind": "lagged", "missed": missed }),
-                };
-                if channel.send(message).is_err() {
+                if channel.send(message(item)).is_err() {
+                    return;
+                }
+            }
+        });
+        self.tasks.lock().unwrap_or_else(PoisonError::into_inner).insert(id, task);
+        id
+    }
+
+    /// Every conversation's changes of state, as `{kind: "event", …}`
+    /// messages, for the conversation list.
+    pub fn start_states(&self, mut sub: Subscription, channel: Channel<Value>) -> u64 {
+        let id = self.next.fetch_add(1, Ordering::Relaxed);
+        let task = tauri::async_runtime::spawn(async move {
+            while let Some(item) = sub.recv().await {
+                if channel.send(message(item)).is_err() {
                     return;
                 }
             }
@@ -42,5 +53,12 @@ impl Subscriptions {
         if let Some(task) = self.tasks.lock().unwrap_or_else(PoisonError::into_inner).remove(&id) {
             task.abort();
         }
+    }
+}
+
+fn message(item: Result<braid_protocol::BraidEvent, u64>) -> Value {
+    match item {
+        Ok(event) => json!({ "kind": "event", "event": event }),
+        Err(missed) => json!({ "kind": "lagged", "missed": missed }),
     }
 }

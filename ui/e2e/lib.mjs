@@ -199,14 +199,20 @@ function streamReply(res, r) {
   const event = (choice) => `data: ${JSON.stringify({ id: "x", object: "chat.completion.chunk", model: "gpt-4o", choices: [choice] })}\n\n`;
   res.writeHead(200, { "Content-Type": "text/event-stream" });
   res.write(event({ index: 0, delta, finish_reason: null }));
-  res.write(event({ index: 0, delta: {}, finish_reason: r.finish ?? (r.tool ? "tool_calls" : "stop") }));
-  res.end("data: [DONE]\n\n");
+  const end = () => {
+    res.write(event({ index: 0, delta: {}, finish_reason: r.finish ?? (r.tool ? "tool_calls" : "stop") }));
+    res.end("data: [DONE]\n\n");
+  };
+  // `delayMs`: the answer stays open that long after its first words.
+  if (r.delayMs) setTimeout(end, r.delayMs);
+  else end();
 }
 
 /** A scripted OpenAI-compatible model on 127.0.0.1 (a free port): `reply`
  *  gets each chat request's body and returns `{ tool: { name, args } }`
  *  (one tool call) or `{ text }` (with `finish: "length"`, cut at the
- *  output limit); streamed as the OpenAI API does. For
+ *  output limit; with `delayMs`, finished that long after its first
+ *  words); streamed as the OpenAI API does. For
  *  flows a small real model will not produce on cue (a given tool call). */
 export async function startScriptedModel(reply) {
   const http = await import("node:http");

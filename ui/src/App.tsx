@@ -15,6 +15,7 @@ import { HelpSheet } from "./HelpSheet";
 import { applyTheme, savedTheme, type Theme } from "./theme";
 import { Tip } from "./Tip";
 import { useConfirm } from "./confirm";
+import { needsMe, useLife } from "./conversations/life";
 
 export function App() {
   const confirm = useConfirm();
@@ -50,6 +51,13 @@ export function App() {
     return () => l.close();
   }, [backend]);
   const refresh = useCallback(() => lists.current?.request(), []);
+  // What every conversation is doing, pushed as it changes; the window's
+  // title counts those that need the user.
+  const lifeOf = useLife(backend, selected, refresh);
+  const waiting = items.filter((c) => needsMe(lifeOf(c))).length;
+  useEffect(() => {
+    document.title = waiting > 0 ? `(${waiting}) Braid` : "Braid";
+  }, [waiting]);
   useEffect(() => void backend.getSettings().then(setSettings, (e) => setError(e.message)), [backend]);
   // A downloaded model may now be the one that answers: its label follows.
   const reloadSettings = useCallback(() => void backend.getSettings().then(setSettings, () => {}), [backend]);
@@ -142,6 +150,7 @@ export function App() {
       {sidebar ? (
       <ConversationList
         items={items}
+        lifeOf={lifeOf}
         selected={selected}
         onSelect={setSelected}
         onCreate={create}

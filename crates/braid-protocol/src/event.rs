@@ -19,6 +19,16 @@ pub enum BraidEvent {
 }
 
 impl BraidEvent {
+    /// A context's change of state (idle → streaming, → awaiting approval,
+    /// → failed…): what a list of every conversation follows, without
+    /// each streamed word.
+    pub fn state_change(&self) -> Option<&ContextUpdate> {
+        match self {
+            BraidEvent::ContextUpdate(u) if u.previous_state.is_some() => Some(u),
+            _ => None,
+        }
+    }
+
     pub fn context_id(&self) -> &ContextId {
         match self {
             BraidEvent::ContextUpdate(e) => &e.context_id,

@@ -182,6 +182,12 @@ impl Runtime {
         self.shared.events.subscribe()
     }
 
+    /// Every context's changes of state (busy, waiting for approval,
+    /// failed, idle again): the conversation list's live feed.
+    pub fn subscribe_states(&self) -> Subscription {
+        Subscription { only: subscription::Only::States, rx: self.shared.events.subscribe() }
+    }
+
     pub async fn create_context(
         &self,
         title: Option<String>,
@@ -253,7 +259,7 @@ impl Runtime {
     pub async fn subscribe(&self, id: &ContextId) -> Result<(ContextSnapshot, Subscription), RuntimeError> {
         let (snapshot, rx) = self.ask(id, |answer| Input::Subscribe { tail: SUBSCRIBE_TAIL, answer }).await?;
         self.open_codebase(&snapshot.summary.working_dir);
-        Ok((snapshot, Subscription { context: id.clone(), rx }))
+        Ok((snapshot, Subscription { only: subscription::Only::Context(id.clone()), rx }))
     }
 
     /// Stops whatever runs in the context, then deletes it for good, with

@@ -245,8 +245,22 @@ async fn context_events(
     Ok(Sse::new(head.chain(tail)).keep_alive(KeepAlive::default()))
 }
 
-/// Every context's events.
-async fn all_events(State(s): State<AppState>) -> Sse<impl Stream<Item = Result<Event, Infallible>>> {
+/// Every context's events; with `?states=true` only their changes of
+/// state: the conversation list's feed, without every streamed word of
+/// every conversation.
+async fn all_events(
+    State(s): State<AppState>,
+    uri: axum::http::Uri,
+) -> Sse<impl Stream<Item = Result<Event, Infallible>>> {
+    if uri.query().is_some_and(|q| q.split('&').any(|p| p == "states=true")) {
+        let tail = events(s.runtime.subscribe_states()).map(|item| {
+            Ok(match item {
+                Ok(e) => sse_event(&e),
+                Err(missed) => json_event("lagged", &serde_json::json!({ "missed": missed })),
+            })
+        });
+        return Sse::new(tail.boxed()).keep_alive(KeepAlive::default());
+    }
     let rx = s.runtime.subscribe_all();
     let stream = stream::unfold(rx, |mut rx| async move {
         let event = match rx.recv().await {
@@ -258,5 +272,5 @@ async fn all_events(State(s): State<AppState>) -> Sse<impl Stream<Item = Result<
         };
         Some((Ok(event), rx))
     });
-    Sse::new(stream).keep_alive(KeepAlive::default())
+    Sse::new(stream.boxed()).keep_alive(KeepAlive::default())
 }

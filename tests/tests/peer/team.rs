@@ -41,7 +41,9 @@ pub async fn team_flow(dir: &Path, url: &str) {
     let snap = rt.load_context(&ctx.id).await.unwrap();
     let answers: Vec<(String, String)> =
         snap.messages.iter().filter_map(|m| Some((m.meta.author.clone()?, m.body.plain_text()?))).collect();
-    println!("team answers: {answers:?}");
+    // How the chain ended, for a failure's reader (a member's request
+    // that failed ends it early).
+    println!("team answers: {answers:?}; status at the end: {:?}", snap.summary.status);
     let authors: Vec<&str> = answers.iter().take(3).map(|(a, _)| a.as_str()).collect();
     assert_eq!(authors, ["max", "sarah", "carol"], "each member answered in turn");
     let sent = recording.sent.lock().unwrap().clone();

@@ -2,7 +2,7 @@
 // protocol command, and a Channel per subscription for the events.
 import { Channel, invoke } from "@tauri-apps/api/core";
 import { open } from "@tauri-apps/plugin-dialog";
-import type { BraidEvent, Command, ContextId, ContextSnapshot, ExportFormat, ResponseTo, WireError } from "../generated/protocol";
+import type { BraidEvent, Command, ContextId, ContextSnapshot, ContextUpdate, ExportFormat, ResponseTo, WireError } from "../generated/protocol";
 import { CommandBackend } from "./commands";
 import { BackendError } from "./types";
 
@@ -64,6 +64,24 @@ export class TauriBackend extends CommandBackend {
     let subscription: number | null = null;
     let closed = false;
     invoke<number>("subscribe", { contextId: id, onEvent: channel }).then((sid) => {
+      if (closed) void invoke("unsubscribe", { id: sid });
+      else subscription = sid;
+    });
+    return () => {
+      closed = true;
+      if (subscription !== null) void invoke("unsubscribe", { id: subscription });
+    };
+  }
+
+  subscribeStates(onUpdate: (u: ContextUpdate) => void, onLagged: () => void): () => void {
+    const channel = new Channel<Push>();
+    channel.onmessage = (m) => {
+      if (m.kind === "event" && m.event.event === "context_update") onUpdate(m.event);
+      else if (m.kind === "lagged") onLagged();
+    };
+    let subscription: number | null = null;
+    let closed = false;
+    invoke<number>("subscribe_states", { onEvent: channel }).then((sid) => {
       if (closed) void invoke("unsubscribe", { id: sid });
       else subscription = sid;
     });

@@ -1,7 +1,7 @@
 // The one interface the UI talks to. A Tauri implementation (desktop) and
 // an HTTP/SSE one (browser) both provide it; components never call a
 // transport directly.
-import type { BraidEvent, Commands, ContextId, ContextSnapshot, ExportFormat, WireError } from "../generated/protocol";
+import type { BraidEvent, Commands, ContextId, ContextSnapshot, ContextUpdate, ExportFormat, WireError } from "../generated/protocol";
 
 /** Every protocol command as a method (generated from the Rust list of
  *  commands), plus what only a transport or the desktop window gives. */
@@ -9,6 +9,10 @@ export interface Backend extends Commands {
   /** The current snapshot first, then every event of the context;
    *  `onLagged` when the reader fell behind and events were dropped. */
   subscribe(id: ContextId, onSnapshot: (s: ContextSnapshot) => void, onEvent: (e: BraidEvent) => void, onLagged: () => void): () => void;
+  /** Every conversation's changes of state (busy, waiting for approval,
+   *  failed, idle again), for the list; `onLagged` when some were missed
+   *  (the list is loaded again). */
+  subscribeStates(onUpdate: (u: ContextUpdate) => void, onLagged: () => void): () => void;
   /** The system's folder picker (the desktop window), starting at
    *  `start`; `null` when closed without a choice. Absent in browsers,
    *  where the path is typed. */

@@ -1,6 +1,6 @@
 // The Backend over braid-server's HTTP API: every command to /api/command,
 // the events of a context as an SSE stream.
-import type { BraidEvent, Command, ContextId, ContextSnapshot, ResponseTo } from "../generated/protocol";
+import type { BraidEvent, Command, ContextId, ContextSnapshot, ContextUpdate, ResponseTo } from "../generated/protocol";
 import { CommandBackend } from "./commands";
 import { BackendError } from "./types";
 
@@ -37,6 +37,13 @@ export class WebBackend extends CommandBackend {
       source.addEventListener(name, (e) => onEvent(JSON.parse((e as MessageEvent).data)));
     }
     // A reader that fell behind needs a fresh snapshot.
+    source.addEventListener("lagged", () => onLagged());
+    return () => source.close();
+  }
+
+  subscribeStates(onUpdate: (u: ContextUpdate) => void, onLagged: () => void): () => void {
+    const source = new EventSource(`${this.base}/api/events?states=true&token=${encodeURIComponent(this.token)}`);
+    source.addEventListener("context_update", (e) => onUpdate(JSON.parse((e as MessageEvent).data)));
     source.addEventListener("lagged", () => onLagged());
     return () => source.close();
   }

@@ -4,15 +4,17 @@ import type { ContextSummary } from "../generated/protocol";
 import { ConversationList } from "./ConversationList";
 import { SearchResults } from "./SearchResults";
 import { summaryOf } from "../testing/fixtures";
+import { lifeOf, type Life } from "./life";
 
 const conv = (id: string, title: string, pinned: boolean, extra: Partial<ContextSummary> = {}): ContextSummary =>
   summaryOf({ id, title, working_dir: "/home/u/project", created_at: Date.now(), updated_at: Date.now(), message_count: 4, pinned, ...extra });
 const none = () => undefined;
 
-function list(items: ContextSummary[], selected: string | null) {
+function list(items: ContextSummary[], selected: string | null, life: (c: ContextSummary) => Life | null = () => null) {
   return renderToStaticMarkup(
     <ConversationList
       items={items}
+      lifeOf={life}
       selected={selected}
       onSelect={none}
       onCreate={none}
@@ -64,5 +66,14 @@ describe("moving conversations in and out", () => {
     const html = list([conv("a", "Alpha", false)], "a");
     expect(html).toContain('aria-label="Import a conversation"');
     expect(html).toContain('accept=".json,.jsonl,application/json"');
+  });
+  it("shows what each conversation does and offers Needs me when one waits", () => {
+    const busy = conv("a", "Busy one", false, { status: { state: "executing_tool", tool_name: "run_command", index: 0, total: 1, attempt: 1 } });
+    const asks = conv("b", "Asks me", false, { status: { state: "awaiting_tool_approval", pending_requests: ["c"], tool_names: ["write_file"] } });
+    const html = list([busy, asks], "a", (c) => lifeOf(c.status, false));
+    expect(html).toContain("Running run_command");
+    expect(html).toContain("Needs your approval: write_file");
+    expect(html).toContain("Needs me (1)");
+    expect(list([busy], "a", (c) => lifeOf(c.status, false))).not.toContain("Needs me");
   });
 });

@@ -10,9 +10,12 @@ import { EXPORTS, ImportButton, type ExportChoice } from "./transfer";
 import { counted } from "../counted";
 import { branchOrder } from "../branches/label";
 import { branchLabel } from "../branches/label";
+import { needsMe, type Life } from "./life";
 
 interface Props {
   items: ContextSummary[];
+  /** What each is doing now (running, waiting for you, failed, done). */
+  lifeOf: (c: ContextSummary) => Life | null;
   selected: ContextId | null;
   onSelect: (id: ContextId) => void;
   onCreate: () => void;
@@ -171,7 +174,7 @@ function FolderForm({ onCreateIn, onDone, defaultFolder }: { onCreateIn: Props["
 /** Pinned first, then grouped by date, most recent first (the server's
  *  order); the search box filters titles at once and searches messages
  *  as typing pauses. Double-click or F2 renames. */
-export function ConversationList({ items, selected, onSelect, onCreate, onCreateIn, defaultFolder, pickFolder, pickImport, onDelete, onRename, onExport, onImport, onSettings, onHelp, onPin, search, onOpenHit, onOpenBranch, theme, onTheme }: Props) {
+export function ConversationList({ items, lifeOf, selected, onSelect, onCreate, onCreateIn, defaultFolder, pickFolder, pickImport, onDelete, onRename, onExport, onImport, onSettings, onHelp, onPin, search, onOpenHit, onOpenBranch, theme, onTheme }: Props) {
   const [query, setQuery] = useState("");
   const [choosing, setChoosing] = useState(false);
   const [pickError, setPickError] = useState<string | null>(null);
@@ -186,7 +189,11 @@ export function ConversationList({ items, selected, onSelect, onCreate, onCreate
   };
   const [renaming, setRenaming] = useState<ContextId | null>(null);
   const found = useSearch(query, search);
-  const shown = items.filter((c) => c.title.toLowerCase().includes(query.trim().toLowerCase()));
+  // "Needs me": only the conversations waiting for the user.
+  const [mine, setMine] = useState(false);
+  const wanting = items.filter((c) => needsMe(lifeOf(c))).length;
+  const onlyMine = mine && wanting > 0;
+  const shown = items.filter((c) => c.title.toLowerCase().includes(query.trim().toLowerCase()) && (!onlyMine || needsMe(lifeOf(c))));
   // Recomputed when the list changes; "today" moves on with the next change.
   const groups = useMemo(() => groupByDate(shown, new Date()), [shown]);
   return (
@@ -209,6 +216,11 @@ export function ConversationList({ items, selected, onSelect, onCreate, onCreate
         onChange={(e) => setQuery(e.target.value)}
         onKeyDown={(e) => e.key === "Escape" && setQuery("")}
       />
+      {wanting > 0 || mine ? (
+        <button type="button" className={`needs-me${onlyMine ? " on" : ""}`} aria-pressed={onlyMine} onClick={() => setMine(!mine)} title="Only the conversations waiting for you: an approval, a failure, an answer you have not read">
+          Needs me ({wanting})
+        </button>
+      ) : null}
       <div className="conversation-groups">
         {groups.map((g) => (
           <section key={g.label} aria-label={g.label}>
@@ -229,6 +241,7 @@ export function ConversationList({ items, selected, onSelect, onCreate, onCreate
                         onKeyDown={(e) => e.key === "F2" && setRenaming(c.id)}
                       >
                         <span className="title" title={c.title}>{c.title}</span> <small>{counted(c.message_count, "message")}</small>
+                        {((life) => (life ? <small className={`life life-${life.kind}`} data-testid="life" title={life.text}>{life.text}</small> : null))(lifeOf(c))}
                         <small className="folder" title={c.working_dir}>{c.working_dir.split("/").filter(Boolean).pop() ?? "/"}</small>
                       </button>
                       <button
