@@ -99,7 +99,7 @@ peer-setup: deps
 test-ui: build
 	cd ui && npm run lint && npm test
 	cd ui && BRAID_SERVER_BIN=$(TARGET_DIR)/debug/braid-server BRAID_SEED_BIN=$(TARGET_DIR)/debug/examples/seed npm run e2e
-	cd ui && BRAID_DESKTOP_BIN=$(TARGET_DIR)/debug/braid-desktop BRAID_SEED_BIN=$(TARGET_DIR)/debug/examples/seed npm run e2e:desktop
+	cd ui && BRAID_DESKTOP_BIN=$(TARGET_DIR)/debug/braid-desktop BRAID_SEED_BIN=$(TARGET_DIR)/debug/examples/seed BRAID_NOTIFICATION_SERVICE_BIN=$(TARGET_DIR)/debug/notification-service npm run e2e:desktop
 
 fmt:
 	$(CARGO) fmt --all

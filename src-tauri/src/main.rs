@@ -15,6 +15,8 @@ mod clipboard;
 mod export;
 #[cfg(feature = "ipc-bench")]
 mod ipc_bench;
+#[cfg(target_os = "linux")]
+mod notify;
 mod subscriptions;
 
 use braid_llm::secrets::Secrets;
@@ -63,7 +65,8 @@ fn handlers() -> impl Fn(tauri::ipc::Invoke) -> bool + Send + Sync + 'static {
         clipboard::clipboard_image,
         clipboard::copy_text,
         export::save_export,
-        export::open_import
+        export::open_import,
+        notify::notify
     ]
 }
 
@@ -78,6 +81,7 @@ fn handlers() -> impl Fn(tauri::ipc::Invoke) -> bool + Send + Sync + 'static {
         clipboard::copy_text,
         export::save_export,
         export::open_import,
+        notify::notify,
         ipc_bench::ipc_bench
     ]
 }
@@ -132,6 +136,8 @@ fn main() {
             app.add_capability(include_str!("../bench/ipc-bench.json"))?;
             app.manage(runtime);
             app.manage(Subscriptions::default());
+            #[cfg(target_os = "linux")]
+            app.manage(notify::Notifier::default());
             Ok(())
         })
         .invoke_handler(handlers())

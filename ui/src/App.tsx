@@ -16,6 +16,7 @@ import { applyTheme, savedTheme, type Theme } from "./theme";
 import { Tip } from "./Tip";
 import { useConfirm } from "./confirm";
 import { needsMe, useLife } from "./conversations/life";
+import { useNotifications } from "./conversations/notifications";
 
 export function App() {
   const confirm = useConfirm();
@@ -53,7 +54,8 @@ export function App() {
   const refresh = useCallback(() => lists.current?.request(), []);
   // What every conversation is doing, pushed as it changes; the window's
   // title counts those that need the user.
-  const lifeOf = useLife(backend, selected, refresh);
+  const notice = useNotifications(backend, items, selected, setSelected);
+  const lifeOf = useLife(backend, selected, refresh, notice);
   const waiting = items.filter((c) => needsMe(lifeOf(c))).length;
   useEffect(() => {
     document.title = waiting > 0 ? `(${waiting}) Braid` : "Braid";

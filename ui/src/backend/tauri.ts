@@ -1,6 +1,7 @@
 // The Backend inside the desktop window: one `execute` command for every
 // protocol command, and a Channel per subscription for the events.
 import { Channel, invoke } from "@tauri-apps/api/core";
+import { listen } from "@tauri-apps/api/event";
 import { open } from "@tauri-apps/plugin-dialog";
 import type { BraidEvent, Command, ContextId, ContextSnapshot, ContextUpdate, ExportFormat, ResponseTo, WireError } from "../generated/protocol";
 import { CommandBackend } from "./commands";
@@ -71,6 +72,15 @@ export class TauriBackend extends CommandBackend {
       closed = true;
       if (subscription !== null) void invoke("unsubscribe", { id: subscription });
     };
+  }
+
+  notify(title: string, body: string, contextId: ContextId): Promise<void> {
+    return invoke("notify", { title, body, contextId });
+  }
+
+  onOpenContext(open: (id: ContextId) => void): () => void {
+    const stop = listen<string>("open-context", (e) => open(e.payload));
+    return () => void stop.then((f) => f());
   }
 
   subscribeStates(onUpdate: (u: ContextUpdate) => void, onLagged: () => void): () => void {

@@ -13,6 +13,11 @@ export interface Backend extends Commands {
    *  failed, idle again), for the list; `onLagged` when some were missed
    *  (the list is loaded again). */
   subscribeStates(onUpdate: (u: ContextUpdate) => void, onLagged: () => void): () => void;
+  /** The system's notification (the desktop window); a click on it comes
+   *  back through `onOpenContext`. A browser uses its Notification API. */
+  notify?(title: string, body: string, contextId: ContextId): Promise<void>;
+  /** A notification clicked: the conversation to open. */
+  onOpenContext?(open: (id: ContextId) => void): () => void;
   /** The system's folder picker (the desktop window), starting at
    *  `start`; `null` when closed without a choice. Absent in browsers,
    *  where the path is typed. */

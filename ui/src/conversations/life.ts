@@ -4,7 +4,7 @@
 // the backend pushes (`useLife`).
 import { useCallback, useEffect, useRef, useState } from "react";
 import type { Backend } from "../backend/types";
-import type { ContextId, ContextStatus, ContextSummary } from "../generated/protocol";
+import type { ContextId, ContextStatus, ContextSummary, ContextUpdate } from "../generated/protocol";
 
 export type Life =
   | { kind: "running"; text: string }
@@ -47,14 +47,17 @@ export function needsMe(life: Life | null): boolean {
  *  a turn while the user was elsewhere (until opened). `reload`: the list
  *  is loaded again — when a turn ends (its counts changed) or when some
  *  changes were missed. */
-export function useLife(backend: Backend, selected: ContextId | null, reload: () => void) {
+export function useLife(backend: Backend, selected: ContextId | null, reload: () => void, onUpdate?: (u: ContextUpdate) => void) {
   const [states, setStates] = useState<ReadonlyMap<ContextId, ContextStatus>>(new Map());
   const [unread, setUnread] = useState<ReadonlySet<ContextId>>(new Set());
   const front = useRef(selected);
   front.current = selected;
+  const also = useRef(onUpdate);
+  also.current = onUpdate;
   useEffect(
     () =>
       backend.subscribeStates((u) => {
+        also.current?.(u);
         setStates((m) => new Map(m).set(u.context_id, u.current_state));
         const was = u.previous_state?.state;
         const finished = u.current_state.state === "idle" && was !== undefined && was !== "idle" && was !== "failed";

@@ -7,6 +7,7 @@ import { McpPanel } from "./McpPanel";
 import { CheckpointsPanel } from "./CheckpointsPanel";
 import { ConversationDefaultsPanel } from "./ConversationDefaultsPanel";
 import { InstructionsPanel } from "./InstructionsPanel";
+import { NotificationsSetting } from "./NotificationsSetting";
 import { SettingsTransfer } from "./SettingsTransfer";
 import { ProviderEditor } from "./ProviderEditor";
 import { useConfirm } from "../confirm";
@@ -102,6 +103,7 @@ export function SettingsPanel({ backend, settings, onChange, onClose, start }: P
         )}
         <InstructionsPanel backend={backend} settings={settings} onChange={changed} onError={(e) => setError(e.message)} />
         <ConversationDefaultsPanel backend={backend} settings={settings} onChange={changed} onError={(e) => setError(e.message)} />
+        <NotificationsSetting />
         <LocalModelsPanel backend={backend} available={settings.built_in_models} onChanged={refresh} />
         <McpPanel backend={backend} />
         <CheckpointsPanel backend={backend} />
