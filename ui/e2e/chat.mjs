@@ -81,8 +81,27 @@ await browserSuite("chat", { check, finish }, { db: join(tempDir("e2e"), "e2e.db
   await page.getByRole("button", { name: "Remove" }).click();
   await page.getByText("Queued: queued one").waitFor({ state: "detached", timeout: 5000 });
   check(true, "a message sent while busy is queued visibly and can be removed");
-  await page.getByRole("button", { name: "Discard" }).click();
-  await page.getByTestId("state").filter({ hasText: "Idle" }).waitFor({ timeout: 5000 });
+  // The queue under the user's hand: edited, moved, one sent now.
+  for (const q of ["queued two", "queued three"]) {
+    await box.fill(q);
+    await box.press("Enter");
+    await page.getByText(`Queued: ${q}`).waitFor({ timeout: 5000 });
+  }
+  await page.getByRole("button", { name: "Edit queued 1" }).click();
+  await page.getByLabel("Queued text").fill("queued two, edited");
+  await page.getByLabel("Queued text").press("Enter");
+  await page.getByText("Queued: queued two, edited").waitFor({ timeout: 5000 });
+  await page.getByRole("button", { name: "Move queued 2 up" }).click();
+  const queueList = page.getByRole("list", { name: "Queue" });
+  await page.waitForFunction(() => document.querySelector("ol.queue li .queued-text")?.textContent === "Queued: queued three", null, { timeout: 5000 });
+  const order = await queueList.locator(".queued-text").allInnerTexts();
+  check(order.join(" | ") === "Queued: queued three | Queued: queued two, edited", `a queued message is edited and moved up (${order.join(" | ")})`);
+  await queueList.locator("li").filter({ hasText: "queued two, edited" }).getByRole("button", { name: "Send now" }).click();
+  await page.getByText("You said: queued three").waitFor({ timeout: 30000 });
+  await page.getByTestId("state").filter({ hasText: "Idle" }).waitFor({ timeout: 30000 });
+  const asked = (await page.locator(".message.user").allInnerTexts()).map((t) => t.replace(/^User\s*/i, "").trim()).filter((t) => t.startsWith("queued"));
+  const stoppedAnswers = await page.getByTestId("stopped-marker").count();
+  check(stoppedAnswers >= 1 && asked.join(" | ") === "queued two, edited | queued three", `Send now stops the answer being written (kept, marked Stopped) and sends that message first, then the rest (${asked.join(" | ")}; ${stoppedAnswers} stopped)`);
 
   // Answers render Markdown: a fenced block becomes code with a Copy button.
   await box.fill("code:\n```js\nlet x = 1;\n```");
@@ -96,10 +115,11 @@ await browserSuite("chat", { check, finish }, { db: join(tempDir("e2e"), "e2e.db
 
   await page.reload();
   await page.locator(".conversations .open").first().click();
-  await page.getByText("You said: hello from the browser").waitFor({ timeout: 10000 });
+  // (The list draws the latest rows: the last answer is in view.)
+  await page.locator(".markdown pre", { hasText: "let x = 1;" }).waitFor({ timeout: 10000 });
   check(true, "after a reload the conversation is listed and its messages load");
   const listed = await page.locator(".conversations li").first().innerText();
-  check(listed.includes("8 messages"), `the list shows the message count (${listed.replace(/\s+/g, " ")})`);
+  check(listed.includes("13 messages"), `the list shows the message count (${listed.replace(/\s+/g, " ")})`);
 
   // The list follows a streaming answer, stays where a reader who scrolled
   // up is, and "Jump to latest" brings it back to following.

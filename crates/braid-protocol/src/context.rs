@@ -154,6 +154,19 @@ pub struct ContextSnapshot {
     pub versions: Vec<MessageVersions>,
 }
 
+/// A change to a message waiting in the queue.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum QueueChange {
+    /// Its text, replaced (not blank).
+    Edit { text: String },
+    /// Its place: 0 is the next to go.
+    Move { to: u32 },
+    /// It goes next, now: the answer being written is interrupted (what
+    /// was written is kept).
+    SendNow,
+}
+
 /// The versions of one place in the conversation, oldest first: `message`
 /// (on the branch in use) is one of them.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]

@@ -225,6 +225,7 @@ pub fn generate() -> String {
     decl::<BranchSummary>(&cfg, &mut out);
     decl::<BranchLabel>(&cfg, &mut out);
     decl::<crate::MessageVersions>(&cfg, &mut out);
+    decl::<crate::QueueChange>(&cfg, &mut out);
     decl::<crate::MessageVersion>(&cfg, &mut out);
     decl::<FileState>(&cfg, &mut out);
     decl::<SearchHit>(&cfg, &mut out);

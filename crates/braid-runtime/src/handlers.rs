@@ -71,6 +71,14 @@ impl Handlers for Runtime {
     async fn unqueue(&self, context_id: ContextId, message_id: MessageId) -> Answer<()> {
         Runtime::unqueue(self, &context_id, message_id).await
     }
+    async fn edit_queued(
+        &self,
+        context_id: ContextId,
+        message_id: MessageId,
+        change: braid_protocol::QueueChange,
+    ) -> Answer<()> {
+        Runtime::edit_queued(self, &context_id, message_id, change).await
+    }
     async fn cancel(&self, context_id: ContextId) -> Answer<()> {
         Runtime::cancel(self, &context_id).await
     }

@@ -372,6 +372,15 @@ impl Runtime {
         self.command(id, Event::Unqueue { message_id }).await.map(drop)
     }
 
+    pub async fn edit_queued(
+        &self,
+        id: &ContextId,
+        message_id: MessageId,
+        change: braid_protocol::QueueChange,
+    ) -> Result<(), RuntimeError> {
+        self.command(id, Event::EditQueued { message_id, change }).await.map(drop)
+    }
+
     pub async fn decide_tool_call(
         &self,
         id: &ContextId,

@@ -376,7 +376,7 @@ export function ChatView({ backend, id, settings, onActivity, openMessage, onOpe
       ) : null}
       {sending.length > 0 && reading ? <SendingImages sending={sending} status={model.status} onCancel={onCancel} /> : null}
       {viewing ? <ImageViewer url={viewing.url} name={viewing.name} onClose={() => setViewing(null)} /> : null}
-      <Waiting backend={backend} id={id} queue={model.queue} route={model.route} onError={report} />
+      <Waiting backend={backend} id={id} queue={model.queue} full={model.snapshot?.queued ?? []} route={model.route} onError={report} />
       {error ? <div className="error" role="alert">{error}</div> : null}
       <ApprovalPanel calls={waiting} tools={model.snapshot?.tools ?? null} overwrites={model.snapshot?.overwrites ?? []} previews={model.snapshot?.previews ?? []} prompted={model.snapshot?.prompted ?? []} folder={model.snapshot?.summary.working_dir} blocked={model.snapshot?.blocked} noSandbox={noSandbox} onDecide={onDecide} />
       {children.approvals}

@@ -34,6 +34,10 @@ pub enum Event {
     Unqueue {
         message_id: MessageId,
     },
+    EditQueued {
+        message_id: MessageId,
+        change: braid_protocol::QueueChange,
+    },
     PipelineStage {
         message_id: MessageId,
         stage: PipelineStage,
@@ -311,6 +315,7 @@ impl Event {
         match self {
             Event::UserMessage { .. } => "user_message",
             Event::Unqueue { .. } => "unqueue",
+            Event::EditQueued { .. } => "edit_queued",
             Event::RereadImage { .. } => "reread_image",
             Event::ImageReread { .. } => "image_reread",
             Event::PipelineStage { .. } => "pipeline_stage",

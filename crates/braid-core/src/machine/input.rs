@@ -113,6 +113,52 @@ impl Step<'_> {
         }
     }
 
+    /// A queued message changed before it is sent: its text, its place,
+    /// or it goes now (interrupting what runs; it starts at rest, first).
+    pub(super) fn edit_queued(&mut self, id: MessageId, change: braid_protocol::QueueChange) {
+        use braid_protocol::QueueChange;
+        let Some(pos) = self.s.queue.iter().position(|q| q.id == id) else {
+            self.reply(Err(WireError::new(ErrorCode::NotFound, format!("message {id} is not queued"))));
+            return;
+        };
+        match change {
+            QueueChange::Edit { text } => {
+                let body = MessageType::text(braid_protocol::Role::User, text);
+                if is_blank_text(&body) {
+                    let text = "a queued message cannot be made empty: remove it instead";
+                    self.reply(Err(WireError::new(ErrorCode::InvalidInput, text)));
+                    return;
+                }
+                self.s.queue[pos].body = body;
+                self.reply(Ok(Reply::Done));
+            }
+            QueueChange::Move { to } => {
+                if let Some(queued) = self.s.queue.remove(pos) {
+                    let to = (to as usize).min(self.s.queue.len());
+                    self.s.queue.insert(to, queued);
+                }
+                self.reply(Ok(Reply::Done));
+            }
+            QueueChange::SendNow => {
+                if let Some(queued) = self.s.queue.remove(pos) {
+                    self.s.queue.push_front(queued);
+                }
+                let effect = self.update_effect();
+                self.run(effect);
+                // At rest it starts with this step; busy, what runs stops
+                // (what was written is kept) and it starts then.
+                if self.s.status.is_busy() {
+                    self.interrupt();
+                } else {
+                    self.reply(Ok(Reply::Done));
+                }
+                return;
+            }
+        }
+        let effect = self.update_effect();
+        self.run(effect);
+    }
+
     /// Starts processing a user message: it enters the pool only if the
     /// pipeline succeeds.
     pub(super) fn begin(&mut self, queued: QueuedMessage) {

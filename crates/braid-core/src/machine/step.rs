@@ -95,6 +95,7 @@ impl Step<'_> {
                 }
             }
             Event::Unqueue { message_id } => self.unqueue(message_id),
+            Event::EditQueued { message_id, change } => self.edit_queued(message_id, change),
             Event::PipelineStage { message_id, stage } => {
                 if self.pending_is(message_id) && is_pipeline_phase(self.kind()) {
                     self.set_status(stage.status());

@@ -234,6 +234,51 @@ fn unqueue_removes_a_waiting_message() {
 }
 
 #[test]
+fn queued_messages_are_edited_reordered_and_one_is_sent_now() {
+    use braid_protocol::QueueChange;
+    let mut sim = Sim::new();
+    sim.start("first");
+    stream(&mut sim, &["Partial "]);
+    for t in ["a", "b", "c"] {
+        sim.send(queued(t));
+    }
+    let id = |sim: &Sim, i: usize| sim.state.queue[i].id;
+    let text = |sim: &Sim| -> Vec<String> {
+        sim.state.queue.iter().map(|q| braid_core::conversation::describe(&q.body)).collect()
+    };
+    let edit = |message_id, change| Event::EditQueued { message_id, change };
+    let b = id(&sim, 1);
+    assert_eq!(
+        reply_of(&sim.send(edit(b, QueueChange::Edit { text: "b, said better".into() }))),
+        Some(&Ok(Reply::Done))
+    );
+    let blank = sim.send(edit(b, QueueChange::Edit { text: "  ".into() }));
+    assert!(
+        matches!(reply_of(&blank), Some(Err(e)) if e.code == ErrorCode::InvalidInput && e.message.contains("remove it"))
+    );
+    let c = id(&sim, 2);
+    sim.send(edit(c, QueueChange::Move { to: 0 }));
+    assert_eq!(text(&sim), ["c", "a", "b, said better"]);
+    sim.send(edit(c, QueueChange::Move { to: 99 }));
+    assert_eq!(text(&sim), ["a", "b, said better", "c"], "a place past the end is the end");
+    let gone = sim.send(edit(MessageId(999), QueueChange::SendNow));
+    assert!(matches!(reply_of(&gone), Some(Err(e)) if e.code == ErrorCode::NotFound));
+
+    // Send now: it goes first, and the answer being written stops, kept.
+    let rid = sim.request_id();
+    let fx = sim.send(edit(b, QueueChange::SendNow));
+    assert_eq!(reply_of(&fx), Some(&Ok(Reply::Done)));
+    assert!(fx.contains(&Effect::AbortLlmRequest { request_id: rid, keep_partial: true }), "{fx:?}");
+    assert_eq!(text(&sim), ["b, said better", "a", "c"]);
+    let response = LlmResponse { text: "Partial ".into(), stop_reason: StopReason::Interrupted, ..Default::default() };
+    let fx = sim.send(Event::LlmCompleted { request_id: rid, response });
+    assert_eq!(sim.state.status, S::ProcessingUserMessage, "the message sent now starts at once");
+    sim.pipeline_ok(&fx);
+    assert_eq!(texts(&sim), ["first", "Partial ", "b, said better"]);
+    assert_eq!(text(&sim), ["a", "c"]);
+}
+
+#[test]
 fn cancel_mid_stream_keeps_no_partial_answer() {
     let mut sim = Sim::new();
     sim.start("write an essay");

@@ -117,6 +117,14 @@ macro_rules! with_commands {
                 context_id: $crate::ContextId,
                 message_id: $crate::MessageId,
             } => ();
+            /// Changes a queued message before it is sent: its text, its
+            /// place, or sends it now (interrupting the answer being
+            /// written, which is kept).
+            edit_queued: EditQueued {
+                context_id: $crate::ContextId,
+                message_id: $crate::MessageId,
+                change: $crate::QueueChange,
+            } => ();
             /// Stops whatever runs, at once; no partial answer is kept.
             cancel: Cancel {
                 context_id: $crate::ContextId,
