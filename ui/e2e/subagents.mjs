@@ -25,7 +25,11 @@ const model = await startScriptedModel((body) => {
   }
   if (!body.tools?.length) return { text: "A title" };
   asked.push(body);
-  if (last.role === "tool") return { text: "Both sub-agents reported." };
+  if (last.role === "tool") return { text: JSON.stringify(body.messages).includes("Split three ways") ? "The sub-agents reported." : "Both sub-agents reported." };
+  if (JSON.stringify(last.content).includes("Split three ways")) {
+    const three = ["alpha", "beta", "gamma"].map((name) => ({ name, instructions: "Read notes.txt." }));
+    return { tool: { name: "spawn_agents", args: { tasks: three } } };
+  }
   const tasks = [
     { name: "reader", instructions: "Read notes.txt and say when we ship." },
     { name: "checker", instructions: "Read notes.txt and check the day." },
@@ -82,5 +86,28 @@ await browserSuite("subagents", { check, finish }, { db: join(dir, "braid.db"), 
   await banner.getByRole("button", { name: "Back to the parent conversation" }).click();
   await page.getByTestId("sub-agents").waitFor({ timeout: 10000 });
   check(true, "the child leads back to its parent");
+
+  // Three children; one stopped while it waits: the others go on, and the
+  // parent's model hears which one was cancelled.
+  await page.getByRole("button", { name: "New conversation", exact: true }).click();
+  await box.fill("Split three ways.");
+  await box.press("Enter");
+  await parentAsks.getByText("spawn_agents", { exact: true }).waitFor({ timeout: 15000 });
+  await parentAsks.getByRole("button", { name: "Approve", exact: true }).click();
+  await page.getByRole("dialog", { name: "Approve beta's tool calls" }).waitFor({ timeout: 15000 });
+  await page.getByRole("button", { name: "Stop beta" }).click();
+  await page.getByRole("dialog", { name: "Approve beta's tool calls" }).waitFor({ state: "detached", timeout: 10000 });
+  for (const name of ["alpha", "gamma"]) {
+    const childAsks = page.getByRole("dialog", { name: `Approve ${name}'s tool calls` });
+    await childAsks.waitFor({ timeout: 15000 });
+    await childAsks.getByRole("button", { name: "Approve", exact: true }).click();
+  }
+  await page.getByText("The sub-agents reported.").waitFor({ timeout: 20000 });
+  const three = asked.at(-1).messages.find((m) => m.role === "tool")?.content ?? "";
+  const ended = await page.getByTestId("sub-agents").locator("li").allInnerTexts();
+  check(
+    /## beta \(2 of 3\)\n(Failed|Cancelled)[^\n]*cancel/i.test(three) && three.includes("alpha read:") && three.includes("gamma read:"),
+    `one child stopped, the other two finish, and the model hears which was cancelled (${JSON.stringify(three.slice(0, 160))}…; ${ended.join(" | ")})`,
+  );
   check(consoleErrors.length === 0, `no console errors (${consoleErrors.join(" | ")})`);
 });

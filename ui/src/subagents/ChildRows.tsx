@@ -5,7 +5,7 @@ import { childRows } from "./children";
 import { SubAgents } from "./SubAgents";
 
 export function ChildRows({ callId }: { callId: string }) {
-  const { live, states, stored, open } = useContext(SubAgents);
+  const { live, states, stored, open, stop } = useContext(SubAgents);
   const [now, setNow] = useState(() => Date.now());
   const running = live?.call_id === callId;
   useEffect(() => {
@@ -29,6 +29,11 @@ export function ChildRows({ callId }: { callId: string }) {
           {r.id && open ? (
             <button type="button" className="link" aria-label={`Open ${r.name}'s conversation`} onClick={() => open(r.id!)}>
               Open
+            </button>
+          ) : null}
+          {r.id && stop && running && !r.ended ? (
+            <button type="button" className="link" aria-label={`Stop ${r.name}`} title="Stop this sub-agent; the others go on" onClick={() => stop(r.id!)}>
+              Stop
             </button>
           ) : null}
         </li>

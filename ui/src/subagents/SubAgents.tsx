@@ -3,7 +3,7 @@
 // have approved — asked in the parent's own approval area, under the
 // child's name — and the stored children, so a finished call's card still
 // opens them.
-import { createContext, useEffect, useMemo, useState, type ReactNode } from "react";
+import { createContext, useCallback, useEffect, useMemo, useState, type ReactNode } from "react";
 import type { Backend } from "../backend/types";
 import type { ChildSummary, ContextId, ContextSnapshot, ContextStatus, SubAgentsView, ToolCall } from "../generated/protocol";
 import { ApprovalPanel } from "../chat/ApprovalPanel";
@@ -14,6 +14,9 @@ export interface SubAgentsValue {
   stored: ChildSummary[];
   /** Opens a child's conversation; null where none can be opened. */
   open: ((id: ContextId) => void) | null;
+  /** Stops one child (its siblings go on; the parent hears it was
+   *  cancelled); absent where none can be stopped. */
+  stop?: (id: ContextId) => void;
 }
 
 export const SubAgents = createContext<SubAgentsValue>({ live: null, states: {}, stored: [], open: null });
@@ -79,7 +82,8 @@ export function useSubAgents(
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [backend, key, onError]);
 
-  const value = useMemo(() => ({ live, states, stored, open }), [live, states, stored, open]);
+  const stop = useCallback((child: ContextId) => void backend.cancel(child).catch(onError), [backend, onError]);
+  const value = useMemo(() => ({ live, states, stored, open, stop }), [live, states, stored, open, stop]);
   const names = Object.fromEntries((live?.agents ?? []).map((a) => [a.context_id ?? "", a.name]));
   const approvals: ReactNode = working
     .filter((child) => asking[child]?.calls.length)
