@@ -46,7 +46,7 @@ try {
   //    connection test lists the model.
   await page.getByRole("button", { name: "Settings" }).click();
   const dialog = page.getByRole("dialog", { name: "Settings" });
-  await dialog.getByText("Local llama.cpp").waitFor();
+  await dialog.getByText("Local llama.cpp", { exact: true }).waitFor();
   check(await dialog.getByText("default", { exact: true }).isVisible(), "the provider is the default");
   await dialog.getByRole("button", { name: "Edit", exact: true }).click();
   const key = dialog.getByLabel("API key");
