@@ -64,10 +64,10 @@ await browserSuite("settings", { check, finish }, { db: join(dir, "braid.db"), a
   check(policy === "manual" && sandbox === "read_only" && folder?.endsWith("/projects"), `a new conversation starts with the default approval, sandbox and folder (${policy}, ${sandbox}, ${folder})`);
 
   // The conversation's prompt, from Options with one branch.
-  await page.getByRole("button", { name: "Edit the conversation's system prompt" }).click();
+  await page.getByRole("button", { name: /^System prompt: / }).click();
   await page.getByLabel("System prompt of this conversation").fill("You are a pirate.");
   await page.getByLabel("System prompt of this conversation").press("Control+Enter");
-  await page.getByRole("button", { name: "Edit the conversation's system prompt" }).filter({ hasText: "pirate" }).waitFor({ timeout: 5000 });
+  await page.getByRole("button", { name: /^System prompt: You are a pirate/ }).waitFor({ timeout: 5000 });
   await page.getByRole("button", { name: "Options" }).click();
   await say("Ahoy?");
   await page.keyboard.press("Control+Shift+I");

@@ -16,11 +16,13 @@ export function ConversationPrompt({ main, onSave }: { main: BranchSummary | und
   const [editing, setEditing] = useState(false);
   const current = main?.system_prompt ?? "";
   if (editing && main) return <BranchPrompt branch={main} words={WORDS} onSave={onSave} onClose={() => setEditing(false)} />;
+  const shown = current ? `${current.slice(0, 40)}${current.length > 40 ? "…" : ""}` : "Braid's (set one…)";
+  // The button's name holds its visible text (what a voice user says).
   return (
     <label title={current || "Braid's base prompt and your instructions from Settings"}>
       <span>System prompt</span>
-      <button type="button" className="link" aria-label="Edit the conversation's system prompt" onClick={() => setEditing(true)}>
-        {current ? `${current.slice(0, 40)}${current.length > 40 ? "…" : ""}` : "Braid's (set one…)"}
+      <button type="button" className="link" aria-label={`System prompt: ${shown}`} onClick={() => setEditing(true)}>
+        {shown}
       </button>
     </label>
   );
