@@ -19,6 +19,7 @@ mod effects;
 mod events;
 mod input;
 mod merge;
+mod parallel;
 mod prepare;
 mod request;
 mod restore;
@@ -173,7 +174,9 @@ pub struct InFlight {
     pub progress_at: Option<braid_protocol::Timestamp>,
 }
 
-/// The tool calls of one model turn, run one at a time in order.
+/// The tool calls of one model turn, run in order: one at a time, but a
+/// run of reads (tools that only read, approved) together, their results
+/// still written in the model's order.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ToolRound {
     /// The ToolRequest message, kept so approval changes can be rewritten.
@@ -199,6 +202,12 @@ pub struct ToolRound {
     /// Results a client gave for calls of the round, written in their turn.
     #[serde(default)]
     pub supplied: Vec<(CallId, ToolOutcome)>,
+    /// Reads started beside `running`, in order, each written in its turn.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub alongside: Vec<CallId>,
+    /// Results of reads that finished before their turn.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub early: Vec<(CallId, ToolOutcome)>,
 }
 
 impl ToolRound {

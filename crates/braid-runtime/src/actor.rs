@@ -49,7 +49,8 @@ pub struct ContextActor {
     /// A prepared request waiting for the machine to say what to send.
     outgoing: Option<request::Outgoing>,
     retry: Option<(RequestId, tokio::task::JoinHandle<()>)>,
-    tool: Option<ToolTask>,
+    /// The calls running: one, or a run of reads together.
+    tools: Vec<ToolTask>,
     /// What the agent read and wrote in this conversation, and whether it
     /// changed outside Braid since (shared with the tools it runs).
     freshness: Arc<Mutex<FileFreshness>>,
@@ -110,7 +111,7 @@ impl ContextActor {
             llm: None,
             outgoing: None,
             retry: None,
-            tool: None,
+            tools: Vec::new(),
             freshness: Arc::default(),
             watch: None,
             changed_while_closed: Default::default(),
@@ -233,7 +234,7 @@ impl ContextActor {
         if let Some((_, t)) = self.summary.take() {
             t.abort();
         }
-        if let Some(t) = self.tool.take() {
+        for t in self.tools.drain(..) {
             t.handle.abort();
         }
         if let Some(t) = self.llm.take() {

@@ -76,6 +76,12 @@ impl Step<'_> {
     /// every queued call, and wait in Cancelling for the kill to land.
     pub(super) fn kill_running_tool(&mut self, why: &str) -> bool {
         let Some(running) = self.s.round.as_ref().and_then(|r| r.running.clone()) else { return false };
+        // Reads running beside it go too (their acknowledgements, coming
+        // after the round closed, change nothing).
+        let alongside = self.s.round.as_ref().map(|r| r.alongside.clone()).unwrap_or_default();
+        for call_id in alongside {
+            self.run(Effect::KillTool { call_id });
+        }
         self.run(Effect::KillTool { call_id: running.clone() });
         let request = self.s.round.as_ref().map(|r| r.request.clone());
         self.close_round(why);
@@ -95,6 +101,8 @@ impl Step<'_> {
                 images: Vec::new(),
                 blocked: None,
                 supplied: Vec::new(),
+                alongside: Vec::new(),
+                early: Vec::new(),
             });
         }
         self.set_status(ContextStatus::Cancelling);

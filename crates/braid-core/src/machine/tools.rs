@@ -1,5 +1,5 @@
-//! Tool rounds: approval, one-at-a-time execution in request order, the
-//! automatic loop and its depth limit. Every call gets exactly one result,
+//! Tool rounds: approval, execution in request order (reads together,
+//! `parallel`), the automatic loop and its depth limit. Every call gets exactly one result,
 //! whatever happens (denied, invalid, cancelled, interrupted).
 
 use super::step::Step;
@@ -54,6 +54,8 @@ impl Step<'_> {
             images: Vec::new(),
             blocked: None,
             supplied: Vec::new(),
+            alongside: Vec::new(),
+            early: Vec::new(),
         });
         self.await_approvals_or_run();
     }
@@ -235,6 +237,12 @@ impl Step<'_> {
                 self.finish_round();
                 return;
             }
+            match self.turn_of_read() {
+                super::parallel::Turn::Written => continue,
+                super::parallel::Turn::Wait => return,
+                super::parallel::Turn::Alone => {}
+            }
+            let Some(round) = self.s.round.as_mut() else { return };
             let index = round.next;
             let call = round.calls()[index].clone();
             let problem = round.rejected.get(index).cloned().flatten();
@@ -283,16 +291,30 @@ impl Step<'_> {
             }
             // Run again outside the sandbox: the blocked result is replaced.
             let attempt = if round.blocked.take().is_some() { 2 } else { 1 };
+            let reads = self.reads_after(index);
+            let Some(round) = self.s.round.as_mut() else { return };
             round.running = Some(call.id.clone());
-            let (index, total) = (index as u32 + 1, total as u32);
-            self.set_status(ContextStatus::ExecutingTool { tool_name: call.name.clone(), index, total, attempt });
-            self.run(Effect::RunTool { call, index, total });
+            round.alongside = reads.iter().map(|c| c.id.clone()).collect();
+            let (first, total) = (index as u32 + 1, total as u32);
+            self.set_status(ContextStatus::ExecutingTool {
+                tool_name: call.name.clone(),
+                index: first,
+                total,
+                attempt,
+            });
+            self.run(Effect::RunTool { call, index: first, total });
+            for (k, read) in reads.into_iter().enumerate() {
+                self.run(Effect::RunTool { call: read, index: first + 1 + k as u32, total });
+            }
             return;
         }
     }
 
     pub(super) fn tool_finished(&mut self, call_id: CallId, outcome: ToolOutcome) {
         let running = self.s.round.as_ref().and_then(|r| r.running.as_ref()) == Some(&call_id);
+        if self.kind() == StatusKind::ExecutingTool && !running && self.read_finished_early(&call_id, &outcome) {
+            return;
+        }
         match self.kind() {
             StatusKind::ExecutingTool if running => {
                 if outcome.blocked.is_some() && self.ask_to_leave_sandbox(&call_id, &outcome) {

@@ -584,7 +584,8 @@ fn interrupt_keeps_partial_answer_and_running_tool_result() {
 
     sim.state.config.tools.policy = braid_protocol::ToolApprovalPolicy::AutoAll;
     sim.start("two tools");
-    ask_tools(&mut sim, vec![tool_call("t1", "read_file", "{}"), tool_call("t2", "read_file", "{}")]);
+    // (A read then a write: the write has not started when the read ends.)
+    ask_tools(&mut sim, vec![tool_call("t1", "read_file", "{}"), tool_call("t2", "write_file", "{}")]);
     sim.send(Event::Interrupt);
     let fx = sim.send(Event::ToolFinished { call_id: "t1".into(), outcome: ok("done") });
     assert!(

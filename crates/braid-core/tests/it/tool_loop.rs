@@ -1,5 +1,6 @@
-//! The tool auto-loop, event by event with the simulator: calls run one at
-//! a time, results (and their images) go back in one request, and how the
+//! The tool auto-loop, event by event with the simulator: calls run in
+//! order (reads together, their results still in order), results (and
+//! their images) go back in one request, and how the
 //! loop stops (depth limit, repeats, interrupt, cancel, a full window).
 //! Approval policies and modes are in `tool_approvals.rs`.
 
@@ -28,19 +29,89 @@ fn a_single_read_runs_by_itself_and_its_result_goes_back() {
 }
 
 #[test]
-fn several_calls_run_one_at_a_time_in_order_and_go_back_in_one_request() {
+fn several_reads_run_together_and_their_results_go_back_in_order_in_one_request() {
     let mut sim = Sim::new();
     sim.start("read three");
     let calls = ["a", "b", "c"].map(|p| call(p, "read_file", &format!(r#"{{"path":"{p}"}}"#))).to_vec();
     let fx = model_calls(&mut sim, calls);
-    assert_eq!(ran(&fx), ["a"], "only the first starts");
-    assert_eq!(ran(&done(&mut sim, "a")), ["b"]);
+    assert_eq!(ran(&fx), ["a", "b", "c"], "reads start together");
+    assert_eq!(sim.state.status, S::ExecutingTool { tool_name: "read_file".into(), index: 1, total: 3, attempt: 1 });
+    // They finish in any order; each result is written in its turn.
+    assert!(ran(&done(&mut sim, "c")).is_empty());
+    assert!(sim.tool_results().is_empty(), "c waits for a and b");
+    assert!(ran(&done(&mut sim, "a")).is_empty(), "nothing starts again");
     assert_eq!(sim.state.status, S::ExecutingTool { tool_name: "read_file".into(), index: 2, total: 3, attempt: 1 });
-    assert_eq!(ran(&done(&mut sim, "b")), ["c"]);
-    let fx = done(&mut sim, "c");
+    let fx = done(&mut sim, "b");
     let requests = fx.iter().filter(|e| matches!(e, Effect::StartLlmRequest { .. })).count();
     assert_eq!(requests, 1, "all three results in one request");
     assert_eq!(sim.tool_results().iter().map(|r| r.0.as_str()).collect::<Vec<_>>(), ["a", "b", "c"]);
+}
+
+#[test]
+fn a_write_runs_alone_and_the_reads_after_it_wait_for_it() {
+    let mut sim = Sim::new();
+    sim.state.config.tools.policy = ToolApprovalPolicy::AutoAll;
+    sim.start("read, write, read");
+    let calls = vec![
+        call("r1", "read_file", r#"{"path":"a"}"#),
+        call("r2", "glob_files", r#"{"pattern":"*"}"#),
+        call("w", "write_file", r#"{"path":"a","content":"x"}"#),
+        call("r3", "read_file", r#"{"path":"a"}"#),
+    ];
+    assert_eq!(ran(&model_calls(&mut sim, calls)), ["r1", "r2"], "the reads before the write, together");
+    assert!(ran(&done(&mut sim, "r1")).is_empty());
+    assert_eq!(ran(&done(&mut sim, "r2")), ["w"], "the write alone, once the reads are done");
+    assert_eq!(ran(&done(&mut sim, "w")), ["r3"], "the read after it sees what it wrote");
+    done(&mut sim, "r3");
+    assert_eq!(sim.tool_results().iter().map(|r| r.0.as_str()).collect::<Vec<_>>(), ["r1", "r2", "w", "r3"]);
+}
+
+#[test]
+fn a_failed_read_among_others_is_written_in_its_place() {
+    let mut sim = Sim::new();
+    sim.start("read three");
+    let calls = ["a", "b", "c"].map(|p| call(p, "read_file", &format!(r#"{{"path":"{p}"}}"#))).to_vec();
+    model_calls(&mut sim, calls);
+    done(&mut sim, "c");
+    sim.send(Event::ToolFinished {
+        call_id: "b".into(),
+        outcome: outcome(ToolResultStatus::Error, "", Some("no such file")),
+    });
+    done(&mut sim, "a");
+    let statuses: Vec<(String, ToolResultStatus)> = sim.tool_results().into_iter().map(|(id, s, _)| (id, s)).collect();
+    assert_eq!(
+        statuses,
+        [
+            ("a".into(), ToolResultStatus::Success),
+            ("b".into(), ToolResultStatus::Error),
+            ("c".into(), ToolResultStatus::Success)
+        ]
+    );
+    assert_eq!(sim.state.status.kind(), StatusKind::ToolAutoLoop, "the model hears all three");
+}
+
+#[test]
+fn cancel_mid_batch_stops_every_running_read() {
+    let mut sim = Sim::new();
+    sim.start("read three");
+    let calls = ["a", "b", "c"].map(|p| call(p, "read_file", &format!(r#"{{"path":"{p}"}}"#))).to_vec();
+    model_calls(&mut sim, calls);
+    done(&mut sim, "b");
+    let fx = sim.send(Event::Cancel);
+    let killed: Vec<String> = fx
+        .iter()
+        .filter_map(|e| match e {
+            Effect::KillTool { call_id } => Some(call_id.to_string()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(killed, ["c", "a"], "the read still beside it (b had finished), then the running one");
+    assert_eq!(sim.state.status, S::Cancelling);
+    sim.send(Event::ToolFinished { call_id: "c".into(), outcome: outcome(ToolResultStatus::Cancelled, "", None) });
+    sim.send(Event::ToolFinished { call_id: "a".into(), outcome: outcome(ToolResultStatus::Cancelled, "", None) });
+    assert_eq!(sim.state.status, S::Idle);
+    let statuses: Vec<ToolResultStatus> = sim.tool_results().into_iter().map(|(_, s, _)| s).collect();
+    assert_eq!(statuses, [ToolResultStatus::Cancelled; 3], "every call has its one result");
 }
 
 #[test]

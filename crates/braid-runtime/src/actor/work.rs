@@ -114,9 +114,9 @@ impl ContextActor {
 
     /// Only approved calls reach here: the core decided (policy or user).
     pub(super) fn run_tool(&mut self, call: ToolCall) {
-        if let Some(old) = self.tool.take() {
-            old.handle.abort();
-        }
+        // Several run at once only where the core started reads together;
+        // finished ones are dropped here.
+        self.tools.retain(|t| !t.handle.is_finished() && t.call_id != call.id);
         let ctx = ToolContext {
             workspace: PathBuf::from(self.ctx.folder()),
             freshness: Some(self.freshness.clone()),
@@ -132,13 +132,14 @@ impl ContextActor {
         let timeout = Duration::from_millis(self.ctx.state.config.tools.timeout_ms.max(1));
         let call = self.with_secrets(call);
         let watch = self.turn_of(&call.id).and_then(|turn| self.watch(turn));
-        self.tool = Some(tool_task::spawn(self.shared.tools(), call, ctx, timeout, self.reading_job(), watch));
+        self.tools.push(tool_task::spawn(self.shared.tools(), call, ctx, timeout, self.reading_job(), watch));
     }
 
     /// Cancel: the task is aborted (its process group killed) and the core
     /// hears at once that the call ended.
     pub(super) fn kill_tool(&mut self, call_id: &CallId) {
-        if let Some(task) = self.tool.take_if(|t| &t.call_id == call_id) {
+        if let Some(i) = self.tools.iter().position(|t| &t.call_id == call_id) {
+            let task = self.tools.remove(i);
             task.handle.abort();
             if let Some(watch) = task.watch {
                 let reports = self.reports();
