@@ -50,7 +50,11 @@ impl ServerHandler for Server {
     ) -> Result<ListToolsResult, ErrorData> {
         // A test may change the description between two starts.
         let shout = std::env::var("SHOUT_DESCRIPTION").unwrap_or_else(|_| "Says the text in capitals".to_owned());
-        let mut tools = vec![tool("shout", &shout), tool("grow", "Adds the tool extra")];
+        // A read that takes its time (marked read-only: it runs beside
+        // other reads); it answers with when it started and ended.
+        let mut nap = tool("nap", "Waits 200 ms, reading nothing");
+        nap.annotations = Some(rmcp::model::ToolAnnotations::new().read_only(true));
+        let mut tools = vec![tool("shout", &shout), tool("grow", "Adds the tool extra"), nap];
         if self.grown.load(Ordering::SeqCst) {
             tools.push(tool("extra", "Came with grow"));
         }
@@ -74,6 +78,13 @@ impl ServerHandler for Server {
                     },
                     None => "grown, but the client listens to nothing".to_owned(),
                 }
+            }
+            "nap" => {
+                let now =
+                    || std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis());
+                let start = now();
+                tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+                format!("{start}-{}", now())
             }
             _ => text.to_uppercase(),
         };

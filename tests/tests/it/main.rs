@@ -8,6 +8,7 @@ mod mcp_pins;
 mod mcp_protocols;
 mod model_hub;
 mod providers;
+mod reads_together;
 mod subagent_copies;
 mod subagents;
 mod team;
