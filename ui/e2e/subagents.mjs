@@ -97,17 +97,25 @@ await browserSuite("subagents", { check, finish }, { db: join(dir, "braid.db"), 
   await page.getByRole("dialog", { name: "Approve beta's tool calls" }).waitFor({ timeout: 15000 });
   await page.getByRole("button", { name: "Stop beta" }).click();
   await page.getByRole("dialog", { name: "Approve beta's tool calls" }).waitFor({ state: "detached", timeout: 10000 });
+  // Stop on the parent while two still work: asked, never dropped.
+  const requests = asked.length;
+  await page.locator(".composer button.interrupt, button.interrupt").first().click();
+  const question = page.getByRole("alertdialog", { name: "Sub-agents are working" });
+  await question.waitFor({ timeout: 5000 });
+  const said = await question.innerText();
+  await question.getByRole("button", { name: "Stop after they finish" }).click();
   for (const name of ["alpha", "gamma"]) {
     const childAsks = page.getByRole("dialog", { name: `Approve ${name}'s tool calls` });
     await childAsks.waitFor({ timeout: 15000 });
     await childAsks.getByRole("button", { name: "Approve", exact: true }).click();
   }
-  await page.getByText("The sub-agents reported.").waitFor({ timeout: 20000 });
-  const three = asked.at(-1).messages.find((m) => m.role === "tool")?.content ?? "";
+  await page.getByTestId("state").filter({ hasText: "Idle" }).waitFor({ timeout: 20000 });
+  await page.waitForFunction(() => [...document.querySelectorAll("[data-testid=sub-agents] li")].filter((l) => l.textContent.includes("submitted")).length === 2, null, { timeout: 10000 }).catch(() => undefined);
   const ended = await page.getByTestId("sub-agents").locator("li").allInnerTexts();
+  check(said.includes("2 sub-agents still work"), `Stop while sub-agents work asks first, saying what happens to them (${said.replace(/\s+/g, " ").slice(0, 120)})`);
   check(
-    /## beta \(2 of 3\)\n(Failed|Cancelled)[^\n]*cancel/i.test(three) && three.includes("alpha read:") && three.includes("gamma read:"),
-    `one child stopped, the other two finish, and the model hears which was cancelled (${JSON.stringify(three.slice(0, 160))}…; ${ended.join(" | ")})`,
+    ended.filter((r) => r.includes("submitted")).length === 2 && ended.some((r) => r.startsWith("beta") && /cancel/i.test(r)) && asked.length === requests,
+    `one child stopped, the other two finish and are kept, and nothing more is asked of the model (${ended.join(" | ")}; ${asked.length - requests} more requests)`,
   );
   check(consoleErrors.length === 0, `no console errors (${consoleErrors.join(" | ")})`);
 });

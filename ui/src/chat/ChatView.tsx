@@ -14,6 +14,8 @@ import { ChildBanner } from "../subagents/ChildBanner";
 import { SubAgents, useSubAgents } from "../subagents/SubAgents";
 import { ItemView } from "./ItemView";
 import type { Versions } from "./VersionSwitch";
+import { useConfirm } from "../confirm";
+import { counted } from "../counted";
 import { BranchPanels } from "../branches/BranchPanels";
 import { ChatHeader } from "./ChatHeader";
 import { parseComposer } from "./command";
@@ -140,7 +142,18 @@ export function ChatView({ backend, id, settings, onActivity, openMessage, onOpe
     [backend, id, report],
   );
   const onCancel = useCallback(() => void backend.cancel(id).catch(report), [backend, id, report]);
-  const onInterrupt = useCallback(() => void backend.interrupt(id).catch(report), [backend, id, report]);
+  // Stop while sub-agents work: said plainly what happens to them (they
+  // finish and are kept; Discard stops them now), never dropped unasked.
+  const confirmStop = useConfirm();
+  const working = model.status.state === "awaiting_sub_agents" ? model.status.total - model.status.done : 0;
+  const onInterrupt = useCallback(() => {
+    if (working === 0) return void backend.interrupt(id).catch(report);
+    const one = working === 1;
+    const message = `${counted(working, "sub-agent")} still ${one ? "works" : "work"}. Stop once ${one ? "it finishes" : "they finish"}, keeping ${one ? "its result" : "their results"}? (Discard stops ${one ? "it" : "them"} now.)`;
+    void confirmStop({ title: "Sub-agents are working", message, confirm: "Stop after they finish" }).then((yes) => {
+      if (yes) void backend.interrupt(id).catch(report);
+    });
+  }, [backend, id, report, working, confirmStop]);
   const onRetry = useCallback(() => void backend.retry(id).catch(report), [backend, id, report]);
 
   const onDecide = useCallback(

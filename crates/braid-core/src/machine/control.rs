@@ -138,6 +138,16 @@ impl Step<'_> {
             }
             self.reply(Ok(Reply::Done));
             self.notify(Notice::new(NoticeCode::Interrupting, "Stopping after the running tool."));
+        } else if kind == StatusKind::AwaitingSubAgents {
+            // Children are never dropped by an interrupt: they finish, their
+            // results are kept, and nothing further starts. Cancel stops
+            // them now.
+            if let Some(round) = self.s.round.as_mut() {
+                round.interrupted = true;
+            }
+            self.reply(Ok(Reply::Done));
+            let text = "Stopping once the sub-agents finish; their results are kept. Cancel stops them now.";
+            self.notify(Notice::new(NoticeCode::Interrupting, text));
         } else {
             // Nothing partial to keep: the same as cancel.
             self.cancel();

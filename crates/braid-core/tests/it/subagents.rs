@@ -168,6 +168,28 @@ fn spawn_agents_is_asked_like_any_tool_under_the_default_policy() {
 }
 
 #[test]
+fn an_interrupt_lets_the_children_finish_keeps_their_results_and_starts_nothing() {
+    let mut sim = parent();
+    sim.start("go");
+    model_calls(&mut sim, vec![call("spawn", SPAWN_AGENTS, THREE)]);
+    finish(&mut sim, 0, submitted("a is done"));
+    let fx = sim.send(Event::Interrupt);
+    assert_eq!(braid_core::sim::reply_of(&fx), Some(&Ok(braid_core::machine::Reply::Done)));
+    assert!(!fx.iter().any(|e| matches!(e, Effect::StopSubAgents { .. })), "no child is dropped: {fx:?}");
+    assert_eq!(sim.state.status, S::AwaitingSubAgents { done: 1, total: 3 });
+    finish(&mut sim, 1, submitted("b is done"));
+    let fx = finish(&mut sim, 2, submitted("c is done"));
+    assert!(!starts_request(&fx), "nothing further starts");
+    assert_eq!(sim.state.status, S::Idle);
+    let (status, output) = result_of(&sim, "spawn");
+    assert!(
+        status == ToolResultStatus::Success
+            && ["a is done", "b is done", "c is done"].iter().all(|t| output.contains(t)),
+        "{output}"
+    );
+}
+
+#[test]
 fn cancel_stops_every_child_and_keeps_what_finished() {
     let mut sim = parent();
     sim.start("go");
