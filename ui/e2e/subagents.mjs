@@ -58,6 +58,12 @@ await browserSuite("subagents", { check, finish }, { db: join(dir, "braid.db"), 
     if (name === "reader") {
       const rows = await page.getByTestId("sub-agents").locator("li").allInnerTexts();
       check(rows.length === 2 && rows.some((r) => r.includes("Awaiting approval: run_command")), `the card shows each child live (${rows.join(" | ")})`);
+      // Watched live beside the parent: its state, turns and last call.
+      await page.getByRole("button", { name: "Watch reader" }).click();
+      const watch = page.getByRole("complementary", { name: "Sub-agent reader, live" });
+      await watch.waitFor({ timeout: 5000 });
+      const stats = await watch.getByTestId("child-stats").innerText();
+      check(stats.includes("Awaiting approval") && stats.includes("1 turn") && stats.includes("last call run_command") && (await watch.innerText()).includes("Read notes.txt"), `a child's conversation shows live beside the parent (${stats})`);
       await page.screenshot({ path: join(out, "subagents-asking.png") });
       const problems = await accessibilityProblems(page);
       check(problems.length === 0, `axe-core finds no serious problem while a child asks (${problems.join("; ")})`);
@@ -66,6 +72,10 @@ await browserSuite("subagents", { check, finish }, { db: join(dir, "braid.db"), 
   }
 
   await page.getByText("Both sub-agents reported.").waitFor({ timeout: 15000 });
+  const watched = page.getByRole("complementary", { name: "Sub-agent reader, live" }).getByTestId("child-stats");
+  const later = await page.waitForFunction(() => document.querySelector("[data-testid=child-stats]")?.textContent?.includes("last call submit_result"), null, { timeout: 10000 }).then(() => watched.innerText(), () => watched.innerText());
+  check(later.includes("2 turns") && later.includes("last call submit_result"), `the watched child follows live to its submission (${later})`);
+  await page.getByRole("button", { name: "Close reader's live view" }).click();
   const rows = page.getByTestId("sub-agents").locator("li");
   await page.waitForFunction(() => [...document.querySelectorAll("[data-testid=sub-agents] li")].every((l) => l.textContent.includes("submitted")), null, { timeout: 10000 });
   check((await rows.count()) === 2, "after the call, the card still lists both children, each submitted");

@@ -40,6 +40,7 @@ import { EmptyChat } from "./EmptyChat";
 import { MemberColours, coloursOf } from "../team/colours";
 import { useWindow } from "../context/useWindow";
 import { Speaker } from "../team/Speaker";
+import { ChildWatch } from "../subagents/ChildWatch";
 
 /** `onActivity` is told whenever the stored conversation changed (so the
  *  list can show the new count and order). */
@@ -299,6 +300,9 @@ export function ChatView({ backend, id, settings, onActivity, openMessage, onOpe
     [backend, id, reload, report],
   );
   const children = useSubAgents(backend, id, model.subAgents, model.edits, onOpenContext ?? null, report, noSandbox);
+  // One child's conversation, live beside this one.
+  const [watching, setWatching] = useState<{ id: ContextId; name: string } | null>(null);
+  const subAgents = useMemo(() => ({ ...children.value, watch: (child: ContextId, name: string) => setWatching({ id: child, name }) }), [children.value]);
   // The dialog waits for the snapshot of this very question: what a write
   // would overwrite and why the sandbox stopped a command come with it, so
   // the dialog never opens on a default it must then correct.
@@ -312,7 +316,7 @@ export function ChatView({ backend, id, settings, onActivity, openMessage, onOpe
 
   return (
     <MemberColours.Provider value={colours}>
-    <SubAgents.Provider value={children.value}>
+    <SubAgents.Provider value={subAgents}>
     <section
       className={`chat${drop.dragging ? " dragging" : ""}`}
       {...drop.handlers}
@@ -398,6 +402,16 @@ export function ChatView({ backend, id, settings, onActivity, openMessage, onOpe
       <Composer busy={busy} onSend={onSend} onCancel={onCancel} onInterrupt={onInterrupt} phase={model.status.state === "executing_tool" ? "tool" : "answer"} findFiles={findFiles} members={model.snapshot?.team?.members.map((m) => m.name)} restore={restore} attachments={attachments}
         above={(text, setText) => <><McpAbove backend={backend} text={text} onFill={setText} /><WorkflowPicker backend={backend} id={id} text={text} onRan={() => setText("")} />{windowing.panel(text)}</>} />
     </section>
+      {watching ? (
+        <ChildWatch
+          key={watching.id}
+          backend={backend}
+          id={watching.id}
+          name={watching.name}
+          onOpen={onOpenContext ? () => onOpenContext(watching.id) : undefined}
+          onClose={() => setWatching(null)}
+        />
+      ) : null}
     </SubAgents.Provider>
     </MemberColours.Provider>
   );

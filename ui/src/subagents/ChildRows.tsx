@@ -5,7 +5,7 @@ import { childRows } from "./children";
 import { SubAgents } from "./SubAgents";
 
 export function ChildRows({ callId }: { callId: string }) {
-  const { live, states, stored, open, stop } = useContext(SubAgents);
+  const { live, states, stored, open, stop, watch } = useContext(SubAgents);
   const [now, setNow] = useState(() => Date.now());
   const running = live?.call_id === callId;
   useEffect(() => {
@@ -29,6 +29,11 @@ export function ChildRows({ callId }: { callId: string }) {
           {r.id && open ? (
             <button type="button" className="link" aria-label={`Open ${r.name}'s conversation`} onClick={() => open(r.id!)}>
               Open
+            </button>
+          ) : null}
+          {r.id && watch ? (
+            <button type="button" className="link" aria-label={`Watch ${r.name}`} title="Its conversation, live, beside this one" onClick={() => watch(r.id!, r.name)}>
+              Watch
             </button>
           ) : null}
           {r.id && stop && running && !r.ended ? (

@@ -17,6 +17,8 @@ export interface SubAgentsValue {
   /** Stops one child (its siblings go on; the parent hears it was
    *  cancelled); absent where none can be stopped. */
   stop?: (id: ContextId) => void;
+  /** Shows one child's conversation live beside the parent. */
+  watch?: (id: ContextId, name: string) => void;
 }
 
 export const SubAgents = createContext<SubAgentsValue>({ live: null, states: {}, stored: [], open: null });
