@@ -38,7 +38,7 @@ async function stop() {
 
 try {
   let { page, panel } = await braid({});
-  check((await panel.locator('li[data-state="ready"] .badge').innerText()).includes("2 tools"), "first start: the server's tools are offered (and pinned)");
+  check((await panel.locator('li[data-state="ready"] .badge').innerText()).includes("3 tools"), "first start: the server's tools are offered (and pinned)");
   check((await panel.getByTestId("held-tools").count()) === 0, "nothing is held the first time");
   await page.close();
   await stop();
@@ -52,14 +52,14 @@ try {
   check(added.join("").includes("BEFORE") && added.join("").includes("id_rsa"), `the new words are marked (${added.join("").slice(0, 60)})`);
   const removed = await held.locator("del").allInnerTexts();
   check(removed.join("").includes("Says"), `and the old ones too (${removed.join("").slice(0, 60)})`);
-  check((await panel.locator('li[data-state="ready"] .badge').innerText()).includes("1 tool"), "meanwhile only the unchanged tool is offered");
+  check((await panel.locator('li[data-state="ready"] .badge').innerText()).includes("2 tools"), "meanwhile only the unchanged tools are offered");
   await page.screenshot({ path: join(out, "mcp-held.png") });
   await held.getByRole("button", { name: "Accept the new definition" }).click();
   await held.waitFor({ state: "detached", timeout: 30000 }).catch(() => {});
-  await panel.locator('li[data-state="ready"] .badge', { hasText: "2 tools" }).waitFor({ timeout: 30000 }).catch(() => {});
+  await panel.locator('li[data-state="ready"] .badge', { hasText: "3 tools" }).waitFor({ timeout: 30000 }).catch(() => {});
   const after = await panel.locator('li[data-state="ready"] .badge').innerText().catch(() => "not ready");
   const stillHeld = await panel.getByTestId("held-tools").count();
-  check(stillHeld === 0 && after.includes("2 tools"), `Accept releases it: the server starts again and offers both tools (${after}, ${stillHeld} held)`);
+  check(stillHeld === 0 && after.includes("3 tools"), `Accept releases it: the server starts again and offers all its tools (${after}, ${stillHeld} held)`);
   await page.close();
 } catch (e) {
   check(false, String(e));
