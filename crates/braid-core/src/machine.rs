@@ -15,6 +15,7 @@ mod breakdown;
 mod compact;
 mod continuation;
 mod control;
+mod decisions;
 mod effects;
 mod events;
 mod input;

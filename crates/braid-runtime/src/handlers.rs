@@ -350,9 +350,7 @@ impl Handlers for Runtime {
         self.providers().export_settings()
     }
     async fn import_settings(&self, text: String) -> Answer<SettingsView> {
-        let view = self.providers().import_settings(&text)?;
-        self.shared.contexts.catalogue_changed(self.shared.catalogue()).await;
-        Ok(view)
+        Runtime::import_settings(self, &text).await
     }
     async fn test_provider(&self, provider: ProviderInput) -> Answer<Vec<ModelSummary>> {
         self.providers().test(&provider).await

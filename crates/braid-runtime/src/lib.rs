@@ -42,12 +42,14 @@ mod meta_edits;
 mod model_count;
 mod payload;
 pub mod providers;
+mod queue;
 mod references;
 mod report;
 mod rewind;
 mod secret_mask;
 mod seen;
 mod send;
+mod settings_file;
 mod shared;
 mod snapshot;
 mod subscription;
@@ -78,8 +80,8 @@ use braid_core::{ContextState, Conversation};
 use braid_llm::secrets::Secrets;
 use braid_llm::LlmProvider;
 use braid_protocol::{
-    AgentMode, ApprovalDecision, BraidEvent, CallId, ContextId, ContextSnapshot, ContextSummary, ErrorCode, ImageData,
-    ImageMode, MessageId, StoredImage, WireError,
+    AgentMode, ApprovalDecision, CallId, ContextId, ContextSnapshot, ContextSummary, ErrorCode, ImageData, ImageMode,
+    MessageId, StoredImage, WireError,
 };
 use braid_store::{ContextMeta, RecoveryReport, Store};
 use mailbox::Input;
@@ -175,17 +177,6 @@ impl Runtime {
             }));
         }
         Ok((Runtime { shared }, report))
-    }
-
-    /// Every event of every context (for a global event stream).
-    pub fn subscribe_all(&self) -> broadcast::Receiver<BraidEvent> {
-        self.shared.events.subscribe()
-    }
-
-    /// Every context's changes of state (busy, waiting for approval,
-    /// failed, idle again): the conversation list's live feed.
-    pub fn subscribe_states(&self) -> Subscription {
-        Subscription { only: subscription::Only::States, rx: self.shared.events.subscribe() }
     }
 
     pub async fn create_context(
@@ -366,19 +357,6 @@ impl Runtime {
     /// Plan (read tools only) or Act; recorded in the conversation.
     pub async fn set_mode(&self, id: &ContextId, mode: AgentMode) -> Result<(), RuntimeError> {
         self.command(id, Event::SetMode { mode }).await.map(drop)
-    }
-
-    pub async fn unqueue(&self, id: &ContextId, message_id: MessageId) -> Result<(), RuntimeError> {
-        self.command(id, Event::Unqueue { message_id }).await.map(drop)
-    }
-
-    pub async fn edit_queued(
-        &self,
-        id: &ContextId,
-        message_id: MessageId,
-        change: braid_protocol::QueueChange,
-    ) -> Result<(), RuntimeError> {
-        self.command(id, Event::EditQueued { message_id, change }).await.map(drop)
     }
 
     pub async fn decide_tool_call(

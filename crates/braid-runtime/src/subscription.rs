@@ -17,6 +17,19 @@ pub(crate) enum Only {
     States,
 }
 
+impl crate::Runtime {
+    /// Every event of every context (for a global event stream).
+    pub fn subscribe_all(&self) -> broadcast::Receiver<BraidEvent> {
+        self.shared.events.subscribe()
+    }
+
+    /// Every context's changes of state (busy, waiting for approval,
+    /// failed, idle again): the conversation list's live feed.
+    pub fn subscribe_states(&self) -> Subscription {
+        Subscription { only: Only::States, rx: self.shared.events.subscribe() }
+    }
+}
+
 impl Subscription {
     /// The next event. `Err(n)` means `n` events were missed (a slow
     /// reader): take a new snapshot (or list).
