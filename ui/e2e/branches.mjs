@@ -174,8 +174,8 @@ await browserSuite("branches", { check, finish }, { db: join(tempDir("branches")
   // By keyboard: ] on the focused question goes to the next version.
   await page.locator(".message.user").filter({ hasText: "meanwhile on main" }).focus();
   await page.keyboard.press("]");
-  await page.getByText("You said: meanwhile, on main, edited").waitFor({ timeout: 5000 });
-  check(true, "] on a focused question shows its next version");
+  const next = await page.getByText("You said: meanwhile, on main, edited").waitFor({ timeout: 5000 }).then(() => versionOf(page.locator(".message.user").filter({ hasText: "meanwhile, on main, edited" })), () => "not shown");
+  check(next === "Version 4 of 4", `] on a focused question shows its next version (${next})`);
   // Answer again: the answer gets versions where it stands.
   const lastAnswer = page.locator(".message.assistant").filter({ hasText: "You said: meanwhile, on main, edited" });
   await clickOnHover(lastAnswer, "Answer again");
