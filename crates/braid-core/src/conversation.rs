@@ -146,6 +146,14 @@ impl Conversation {
         self.pool.get(&id)
     }
 
+    /// Whether `id` is a branch-switch record: where the user changed
+    /// branches, not content (the graph, versions and file rewind skip it).
+    pub fn is_switch(&self, id: MessageId) -> bool {
+        self.message(id).is_some_and(|m| {
+            matches!(m.body, MessageType::SystemControl { control: braid_protocol::ControlKind::BranchSwitch { .. } })
+        })
+    }
+
     /// Every message in the pool, in id order.
     pub fn pool(&self) -> impl ExactSizeIterator<Item = &Message> {
         self.pool.values()

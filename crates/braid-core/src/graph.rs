@@ -62,7 +62,7 @@ pub fn nodes(conversation: &Conversation) -> Vec<Node> {
     let mut out: Vec<Node> = Vec::new();
     for (color, branch) in branches.iter().enumerate() {
         let mut previous: Option<MessageId> = None;
-        for &id in branch.message_ids.iter().filter(|id| !is_switch(conversation, **id)) {
+        for &id in branch.message_ids.iter().filter(|id| !conversation.is_switch(**id)) {
             if seen.insert(id) {
                 let mut parents: Vec<MessageId> = previous.into_iter().collect();
                 // A merge card has two parents: its branch's line and the
@@ -80,15 +80,9 @@ pub fn nodes(conversation: &Conversation) -> Vec<Node> {
     out
 }
 
-fn is_switch(conversation: &Conversation, id: MessageId) -> bool {
-    conversation
-        .message(id)
-        .is_some_and(|m| matches!(m.body, MessageType::SystemControl { control: ControlKind::BranchSwitch { .. } }))
-}
-
 /// A branch's last message that is a row of the graph.
 fn tip(conversation: &Conversation, branch: &crate::Branch) -> Option<MessageId> {
-    branch.message_ids.iter().rev().find(|id| !is_switch(conversation, **id)).copied()
+    branch.message_ids.iter().rev().find(|id| !conversation.is_switch(**id)).copied()
 }
 
 fn merged_tip(conversation: &Conversation, id: MessageId) -> Option<MessageId> {
@@ -97,13 +91,13 @@ fn merged_tip(conversation: &Conversation, id: MessageId) -> Option<MessageId> {
             // A source last switched to ends in a switch record, which is
             // no row: the line comes from the message before it.
             let tip = match conversation.branch(&record.source) {
-                Some(b) if is_switch(conversation, record.source_tip) => {
+                Some(b) if conversation.is_switch(record.source_tip) => {
                     let at = b.message_ids.iter().position(|m| *m == record.source_tip)?;
-                    b.message_ids[..at].iter().rev().find(|m| !is_switch(conversation, **m)).copied()?
+                    b.message_ids[..at].iter().rev().find(|m| !conversation.is_switch(**m)).copied()?
                 }
                 _ => record.source_tip,
             };
-            Some(tip).filter(|t| *t < id && conversation.message(*t).is_some() && !is_switch(conversation, *t))
+            Some(tip).filter(|t| *t < id && conversation.message(*t).is_some() && !conversation.is_switch(*t))
         }
         _ => None,
     }

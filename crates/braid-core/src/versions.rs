@@ -9,7 +9,7 @@
 //! lengths: each branch is compared once with the branch in use.
 
 use crate::conversation::{Branch, Conversation};
-use braid_protocol::{ControlKind, MessageId, MessageType, MessageVersion, MessageVersions, Role};
+use braid_protocol::{MessageId, MessageVersion, MessageVersions, Role};
 use std::collections::BTreeMap;
 
 /// The messages of the branch in use that have other versions, in the
@@ -51,12 +51,7 @@ pub fn of(conversation: &Conversation) -> Vec<MessageVersions> {
 
 /// A branch's messages without its switch records.
 fn content(conversation: &Conversation, branch: &Branch) -> Vec<MessageId> {
-    let switch = |id: &MessageId| {
-        conversation
-            .message(*id)
-            .is_some_and(|m| matches!(m.body, MessageType::SystemControl { control: ControlKind::BranchSwitch { .. } }))
-    };
-    branch.message_ids.iter().copied().filter(|id| !switch(id)).collect()
+    branch.message_ids.iter().copied().filter(|id| !conversation.is_switch(*id)).collect()
 }
 
 /// Two messages are versions of one place when both are the user's or
@@ -73,7 +68,7 @@ fn tip(branch: &Branch) -> MessageId {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use braid_protocol::{BranchId, Message, Timestamp};
+    use braid_protocol::{BranchId, ControlKind, Message, MessageType, Timestamp};
 
     fn text(id: u64, role: Role, t: &str) -> Message {
         Message::new(MessageId(id), Timestamp(id), MessageType::text(role, t))

@@ -38,12 +38,8 @@ impl Context {
             .ok_or_else(|| WireError::new(ErrorCode::NotFound, format!("there is no branch {branch}")))?;
         // A switch to the branch is recorded on it without changing a
         // file: the branch's files are those of its last other message.
-        let switch = |id: &MessageId| {
-            self.conversation.message(*id).is_some_and(|m| {
-                matches!(&m.body, MessageType::SystemControl { control: ControlKind::BranchSwitch { .. } })
-            })
-        };
-        let tip = b.message_ids.iter().rev().find(|id| !switch(id)).copied().unwrap_or(MessageId(0));
+        let tip =
+            b.message_ids.iter().rev().find(|id| !self.conversation.is_switch(**id)).copied().unwrap_or(MessageId(0));
         let mut after: Vec<&Checkpoint> = checkpoints.iter().filter(|cp| cp.message_id > tip).collect();
         after.sort_by_key(|cp| cp.id);
         Ok(RewindPlan { at: Some(tip), ..rewind(after) })
