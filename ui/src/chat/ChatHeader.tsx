@@ -1,4 +1,5 @@
 import { IndexStatus } from "./IndexStatus";
+import { choiceKey } from "../settings/choiceKey";
 import { useEffect, useState } from "react";
 import type { Backend } from "../backend/types";
 import type { AgentMode, BranchId, ContextSnapshot, ContextStrategy, GenerationSettings, ModelChoice, SettingsView, ToolApprovalPolicy } from "../generated/protocol";
@@ -75,7 +76,7 @@ export function ChatHeader({ backend, noSandbox, snapshot, settings, busy, onMod
   if (!snapshot) return <header className="chat-header" />;
   const m = meter(snapshot);
   const own = snapshot.summary.model;
-  const value = own ? JSON.stringify(own) : "";
+  const value = own ? choiceKey(own) : "";
   const effective = snapshot.effective_model;
   const choose = (v: string) => {
     const choice: ModelChoice | null = v ? JSON.parse(v) : null;
@@ -93,7 +94,7 @@ export function ChatHeader({ backend, noSandbox, snapshot, settings, busy, onMod
       return (
         <optgroup key={p.id} label={p.name}>
           {[...ids].map((id) => (
-            <option key={id} value={JSON.stringify({ provider_id: p.id, model: id })}>{p.name} · {id}</option>
+            <option key={id} value={choiceKey({ provider_id: p.id, model: id })}>{p.name} · {id}</option>
           ))}
         </optgroup>
       );
@@ -117,7 +118,7 @@ export function ChatHeader({ backend, noSandbox, snapshot, settings, busy, onMod
       {snapshot.branches.length > 1 && branch ? (
         <label className="model">
           <span className="sr-only">Model for this branch</span>
-          <select aria-label="Model for this branch" value={branch.model ? JSON.stringify(branch.model) : ""} onChange={(e) => chooseForBranch(e.target.value)} title={`Answers on ${branchLabel(branch)} come from this model`}>
+          <select aria-label="Model for this branch" value={branch.model ? choiceKey(branch.model) : ""} onChange={(e) => chooseForBranch(e.target.value)} title={`Answers on ${branchLabel(branch)} come from this model`}>
             <option value="">{branchLabel(branch)}: the conversation's model</option>
             {options(branch.model)}
           </select>

@@ -1,5 +1,6 @@
 import { useEffect, useState } from "react";
 import type { Backend } from "../backend/types";
+import { choiceKey } from "./choiceKey";
 import type { ConversationDefaults, ModelChoice, Sandbox, SettingsView, ToolApprovalPolicy } from "../generated/protocol";
 import { CONTINUE_CUT } from "../chat/GenerationControls";
 import { PolicySelect, SandboxControls } from "../chat/ToolControls";
@@ -35,9 +36,9 @@ export function ConversationDefaultsPanel({ backend, settings, onChange, onError
       <legend>New conversations</legend>
       <label>
         <span>Model</span>
-        <select aria-label="New conversations: model" value={d.model ? JSON.stringify(d.model) : ""} onChange={(e) => save({ ...d, model: e.target.value ? (JSON.parse(e.target.value) as ModelChoice) : null })}>
+        <select aria-label="New conversations: model" value={d.model ? choiceKey(d.model) : ""} onChange={(e) => save({ ...d, model: e.target.value ? (JSON.parse(e.target.value) as ModelChoice) : null })}>
           <option value="">The default provider&apos;s model</option>
-          {choices.map((c) => <option key={`${c.provider_id}/${c.model}`} value={JSON.stringify(c)}>{nameOf(c.provider_id)} · {c.model}</option>)}
+          {choices.map((c) => <option key={`${c.provider_id}/${c.model}`} value={choiceKey(c)}>{nameOf(c.provider_id)} · {c.model}</option>)}
         </select>
       </label>
       <label>
