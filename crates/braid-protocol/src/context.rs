@@ -152,6 +152,18 @@ pub struct ContextSnapshot {
     /// branches (an edited question, an answer written again).
     #[serde(default)]
     pub versions: Vec<MessageVersions>,
+    /// The answer being written, as streamed so far: a client that opens
+    /// the conversation mid-answer starts from it, then adds the deltas.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub draft: Option<Draft>,
+}
+
+/// An answer's text as streamed so far (before it is stored).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct Draft {
+    pub message_id: MessageId,
+    pub text: String,
 }
 
 /// A change to a message waiting in the queue.

@@ -49,7 +49,7 @@ pub use command::{
     ApprovalDecision, BranchLabel, Command, ContextSnapshot, ContextSummary, ContextUsage, ImageAttachment, ImageData,
     NewMessage, SendReceipt,
 };
-pub use context::{branch_label, ExportFormat, ExportedFile, MessageVersion, MessageVersions, QueueChange};
+pub use context::{branch_label, Draft, ExportFormat, ExportedFile, MessageVersion, MessageVersions, QueueChange};
 pub use error::{ErrorCode, WireError};
 pub use event::{
     BraidEvent, ContentDelta, ContentFinal, ContextUpdate, MessageChange, MessageLifecycle, Notice, QueuedPreview,

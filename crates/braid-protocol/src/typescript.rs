@@ -236,6 +236,7 @@ pub fn generate() -> String {
     decl::<crate::tools::PromptedCall>(&cfg, &mut out);
     decl::<WritePreview>(&cfg, &mut out);
     decl::<ContextUsage>(&cfg, &mut out);
+    decl::<crate::Draft>(&cfg, &mut out);
     decl::<ContextSnapshot>(&cfg, &mut out);
     decl::<crate::ExportFormat>(&cfg, &mut out);
     decl::<crate::ExportedFile>(&cfg, &mut out);

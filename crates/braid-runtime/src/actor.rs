@@ -10,6 +10,7 @@
 mod approval;
 mod checkpoints;
 mod children;
+mod draft;
 mod failure;
 mod files;
 mod merge;
@@ -71,6 +72,8 @@ pub struct ContextActor {
     secrets_noticed: usize,
     /// The children of a running `spawn_agents` call.
     sub_agents: Option<subagents::SubAgentsRun>,
+    /// The answer being written, as streamed so far (`draft.rs`).
+    draft: Option<braid_protocol::Draft>,
     /// A message's pipeline began without its state written: the stage
     /// that ends it writes it, or [`Self::store_begun`] before a stage
     /// that waits.
@@ -121,6 +124,7 @@ impl ContextActor {
             titling: false,
             secrets_noticed: 0,
             sub_agents: None,
+            draft: None,
             begun_unstored: false,
         };
         // The catalogue first: the stored one may be from an older run.
@@ -304,6 +308,7 @@ impl ContextActor {
                     if let BraidEvent::ContextUpdate(update) = &mut e {
                         braid_core::events::attach_message(update, &self.ctx.conversation);
                     }
+                    self.follow_draft(&e);
                     let _ = self.shared.events.send(e);
                 }
                 Effect::RunPipeline(message) => self.run_pipeline(message),

@@ -78,6 +78,7 @@ pub fn build(
         child: state.config.child.clone(),
         files,
         overwrites: Vec::new(),
+        draft: None,
         prompted: Vec::new(),
         previews: Vec::new(),
         blocked: state.round.as_ref().and_then(|r| {

@@ -27,6 +27,18 @@ suite("chat model", () => {
     expect(m.drafts).toEqual({});
   });
 
+  it("starts a view opened mid-answer from the answer so far", () => {
+    let m = applySnapshot(empty, { ...snapshot([1]), draft: { message_id: 2, text: "Hel" } });
+    expect(m.drafts[2]).toBe("Hel");
+    m = applyEvent(m, delta(2, 2, "lo"));
+    expect(m.drafts[2]).toBe("Hello");
+    // A later load that had seen less keeps what the deltas built.
+    m = applySnapshot(m, { ...snapshot([1]), draft: { message_id: 2, text: "Hel" } });
+    expect(m.drafts[2]).toBe("Hello");
+    m = applySnapshot(m, { ...snapshot([1, 2]), draft: { message_id: 2, text: "Hello" } });
+    expect(m.drafts).toEqual({});
+  });
+
   it("ignores deltas of an answer the snapshot already holds", () => {
     // The snapshot came back before the frame that applies the deltas.
     let m = applySnapshot(empty, snapshot([1, 2]));

@@ -46,7 +46,12 @@ export function stored(snapshot: ContextSnapshot): Set<number> {
 
 export function applySnapshot(model: ChatModel, snapshot: ContextSnapshot): ChatModel {
   const known = stored(snapshot);
-  const drafts = Object.fromEntries(Object.entries(model.drafts).filter(([id]) => !known.has(Number(id))));
+  const drafts: Record<number, string> = Object.fromEntries(Object.entries(model.drafts).filter(([id]) => !known.has(Number(id))));
+  // The answer being written, as far as it had streamed: opened mid-answer,
+  // the view starts from it. Both it and what the deltas built are the
+  // start of one text, so the longer one is the more complete.
+  const d = snapshot.draft;
+  if (d && !known.has(d.message_id) && d.text.length > (drafts[d.message_id]?.length ?? 0)) drafts[d.message_id] = d.text;
   const queue = snapshot.queued.map((m) => ({ message_id: m.id, preview: m.body.type === "text" ? m.body.parts.map((p) => p.text).join("") : `[${m.body.type}]` }));
   return { ...model, snapshot, status: snapshot.summary.status, drafts, queue, route: snapshot.route ?? null, subAgents: snapshot.sub_agents ?? null };
 }

@@ -1405,6 +1405,8 @@ estimated: boolean,
  */
 tools_held_back: Array<string>, };
 
+export type Draft = { message_id: MessageId, text: string, };
+
 export type ContextSnapshot = { summary: ContextSummary, active_branch: BranchId, branches: Array<BranchSummary>, queued: Array<Message>, messages: Array<Message>, 
 /**
  * True when `messages` holds only the tail of the branch.
@@ -1485,7 +1487,12 @@ summary_preview?: SummaryPreview,
  * Messages of the branch in use that have other versions on other
  * branches (an edited question, an answer written again).
  */
-versions: Array<MessageVersions>, };
+versions: Array<MessageVersions>, 
+/**
+ * The answer being written, as streamed so far: a client that opens
+ * the conversation mid-answer starts from it, then adds the deltas.
+ */
+draft?: Draft, };
 
 export type ExportFormat = { "kind": "json" } | { "kind": "markdown", all_branches: boolean, };
 

@@ -23,6 +23,7 @@ impl ContextActor {
         snapshot.overwrites = self.overwrites();
         snapshot.previews = self.previews();
         snapshot.prompted = self.prompted();
+        snapshot.draft = self.draft();
         snapshot
     }
 

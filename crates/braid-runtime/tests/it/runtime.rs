@@ -306,6 +306,44 @@ async fn a_late_subscriber_gets_the_current_state_first() {
 }
 
 #[tokio::test]
+async fn a_late_subscriber_gets_the_answer_so_far_then_the_rest() {
+    let mut h = harness();
+    let ctx = h.rt.create_context(None, None).await.unwrap();
+    h.rt.send_message(&ctx.id, text("q"), false).await.unwrap();
+    let req = h.request().await;
+    req.connect();
+    req.text("abc");
+    req.text("def");
+    let (snap, mut sub) = within(async {
+        loop {
+            let (snap, sub) = h.rt.subscribe(&ctx.id).await.unwrap();
+            if let ContextStatus::StreamingLlmResponse { chunks: 2, .. } = snap.summary.status {
+                return (snap, sub);
+            }
+            tokio::time::sleep(Duration::from_millis(2)).await;
+        }
+    })
+    .await;
+    let draft = snap.draft.expect("the answer so far");
+    assert_eq!(draft.text, "abcdef");
+    req.text("gh");
+    let next = within(async {
+        loop {
+            if let BraidEvent::ContentDelta(d) = sub.recv().await.unwrap().unwrap() {
+                return d;
+            }
+        }
+    })
+    .await;
+    assert_eq!((next.message_id, next.sequence, next.delta.as_str()), (draft.message_id, 3, "gh"));
+    req.finish(StopReason::EndTurn);
+    events_until(&mut sub, StatusKind::Idle).await;
+    let after = h.rt.load_context(&ctx.id).await.unwrap();
+    assert_eq!(texts(&after), ["q", "abcdefgh"]);
+    assert_eq!(after.draft, None, "no draft once the answer is stored");
+}
+
+#[tokio::test]
 async fn branches_fork_and_switch_through_the_runtime() {
     let dir = tempfile::tempdir().unwrap();
     let (rt, _) = Runtime::open(config(dir.path()), Arc::new(FakeProvider::echo(Duration::ZERO))).unwrap();
