@@ -1,9 +1,11 @@
 import type { Backend } from "../backend/types";
 import type { BranchId, ContextSnapshot } from "../generated/protocol";
-import { BranchGraph } from "./BranchGraph";
-import { CompareDialog } from "./CompareDialog";
-import { MergeDialog } from "./MergeDialog";
 import { useBranchCopy } from "./useBranchCopy";
+import { onDemand } from "../onDemand";
+
+const MergeDialog = onDemand(() => import("./MergeDialog").then((m) => m.MergeDialog));
+const CompareDialog = onDemand(() => import("./CompareDialog").then((m) => m.CompareDialog));
+const BranchGraph = onDemand(() => import("./BranchGraph").then((m) => m.BranchGraph));
 
 interface Props {
   backend: Backend;

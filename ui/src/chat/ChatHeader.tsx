@@ -10,11 +10,13 @@ import { BranchControls } from "./BranchControls";
 import { FolderControl } from "./FolderControl";
 import { GenerationControls } from "./GenerationControls";
 import { ModeControls, PolicySelect, RoleSelect, SandboxControls } from "./ToolControls";
-import { SentDialog } from "./SentDialog";
 import { SwitchFilesDialog } from "../branches/SwitchFilesDialog";
-import { TeamDialog } from "../team/TeamDialog";
 import { branchLabel } from "../branches/label";
 import { ConversationPrompt } from "./ConversationPrompt";
+import { onDemand } from "../onDemand";
+
+const TeamDialog = onDemand(() => import("../team/TeamDialog").then((m) => m.TeamDialog));
+const SentDialog = onDemand(() => import("./SentDialog").then((m) => m.SentDialog));
 
 interface Props {
   backend: Backend;
@@ -199,3 +201,4 @@ export function ChatHeader({ backend, noSandbox, snapshot, settings, busy, onMod
     </header>
   );
 }
+

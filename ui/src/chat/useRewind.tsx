@@ -4,7 +4,10 @@
 import { useCallback, useEffect, useRef, useState, type ReactNode } from "react";
 import type { Backend } from "../backend/types";
 import type { ContextId, Message } from "../generated/protocol";
-import { RewindDialog, type RewindChoice } from "./RewindDialog";
+import type { RewindChoice } from "./RewindDialog";
+import { onDemand } from "../onDemand";
+
+const RewindDialog = onDemand(() => import("./RewindDialog").then((m) => m.RewindDialog));
 
 /** Two Escapes closer than this open the rewind of the last question. */
 const DOUBLE_ESC_MS = 500;

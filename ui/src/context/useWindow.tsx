@@ -2,9 +2,11 @@ import { useCallback, useEffect, useMemo, useState } from "react";
 import type { Backend } from "../backend/types";
 import type { ContextId, ContextSnapshot, Notice } from "../generated/protocol";
 import { parseWindowCommand } from "../chat/command";
-import { ContextPanel } from "./ContextPanel";
-import { SummaryPreviewDialog } from "./SummaryPreviewDialog";
 import type { SummaryActions } from "./SummaryCard";
+import { onDemand } from "../onDemand";
+
+const SummaryPreviewDialog = onDemand(() => import("./SummaryPreviewDialog").then((m) => m.SummaryPreviewDialog));
+const ContextPanel = onDemand(() => import("./ContextPanel").then((m) => m.ContextPanel));
 
 /** Notices after which what is sent changed: the conversation is read again. */
 const CHANGED: Notice["code"][] = ["summary_preview", "summarized", "summary_changed", "summary_failed"];
