@@ -18,6 +18,8 @@ mod ipc_bench;
 #[cfg(target_os = "linux")]
 mod notify;
 mod subscriptions;
+mod tray;
+mod window;
 
 use braid_llm::secrets::Secrets;
 use braid_protocol::{Command, ContextId, WireError};
@@ -66,7 +68,10 @@ fn handlers() -> impl Fn(tauri::ipc::Invoke) -> bool + Send + Sync + 'static {
         clipboard::copy_text,
         export::save_export,
         export::open_import,
-        notify::notify
+        notify::notify,
+        window::show_window,
+        window::first_screen,
+        tray::set_waiting
     ]
 }
 
@@ -82,6 +87,9 @@ fn handlers() -> impl Fn(tauri::ipc::Invoke) -> bool + Send + Sync + 'static {
         export::save_export,
         export::open_import,
         notify::notify,
+        window::show_window,
+        window::first_screen,
+        tray::set_waiting,
         ipc_bench::ipc_bench
     ]
 }
@@ -115,7 +123,8 @@ fn main() {
                     _ => Vec::new(),
                 };
                 let shelf = braid_local::Shelf::new(data.join("models"), shipped);
-                providers = providers.with_local_models(std::sync::Arc::new(shelf));
+                // Ready once the window has painted (window.rs).
+                providers = providers.warm_later().with_local_models(std::sync::Arc::new(shelf));
             }
             // Opened inside the app's tokio runtime: what it starts in the
             // background (downloads going on after a restart) runs there.
@@ -138,6 +147,11 @@ fn main() {
             app.manage(Subscriptions::default());
             #[cfg(target_os = "linux")]
             app.manage(notify::Notifier::default());
+            window::show_at_the_latest(app.handle());
+            // No tray is no reason not to start (a desktop without one).
+            if let Err(e) = tray::install(app.handle()) {
+                tracing::warn!("no tray icon: {e}");
+            }
             Ok(())
         })
         .invoke_handler(handlers())

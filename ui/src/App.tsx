@@ -1,5 +1,5 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from "react";
-import { connect } from "./backend";
+import { useCallback, useEffect, useRef, useState } from "react";
+import type { Backend } from "./backend/types";
 import { ChatView } from "./chat/ChatView";
 import { serialLoader, type SerialLoader } from "./chat/serial";
 import { ConversationList } from "./conversations/ConversationList";
@@ -10,18 +10,21 @@ import { FirstRun } from "./settings/FirstRun";
 import { BetterModel } from "./hub/BetterModel";
 import { DownloadsNotice } from "./hub/DownloadsNotice";
 import { newForm, type ProviderForm } from "./settings/form";
-import { SettingsPanel } from "./settings/SettingsPanel";
-import { HelpSheet } from "./HelpSheet";
 import { applyTheme, savedTheme, type Theme } from "./theme";
 import { Tip } from "./Tip";
 import { useConfirm } from "./confirm";
 import { needsMe, useLife } from "./conversations/life";
 import { useNotifications } from "./conversations/notifications";
+import { firstScreen } from "./firstScreen";
+import { onDemand } from "./onDemand";
 
-export function App() {
+const HelpSheet = onDemand(() => import("./HelpSheet").then((m) => m.HelpSheet));
+const SettingsPanel = onDemand(() => import("./settings/SettingsPanel").then((m) => m.SettingsPanel));
+
+export function App({ backend }: { backend: Backend }) {
   const confirm = useConfirm();
-  const backend = useMemo(connect, []);
   const [items, setItems] = useState<ContextSummary[]>([]);
+  const [listed, setListed] = useState(false);
   const [selected, setSelected] = useState<ContextId | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [settings, setSettings] = useState<SettingsView | null>(null);
@@ -46,20 +49,24 @@ export function App() {
   // load at a time, so an older list never replaces a newer one.
   const lists = useRef<SerialLoader | null>(null);
   useEffect(() => {
-    const l = serialLoader(() => backend.listContexts(), setItems, (e) => setError(`Cannot reach Braid: ${e instanceof Error ? e.message : String(e)}`));
+    const l = serialLoader(() => backend.listContexts(), (all) => {
+      setItems(all);
+      setListed(true);
+    }, (e) => setError(`Cannot reach Braid: ${e instanceof Error ? e.message : String(e)}`));
     lists.current = l;
     l.request();
     return () => l.close();
   }, [backend]);
   const refresh = useCallback(() => lists.current?.request(), []);
   // What every conversation is doing, pushed as it changes; the window's
-  // title counts those that need the user.
+  // title and the tray count those that need the user.
   const notice = useNotifications(backend, items, selected, setSelected);
   const lifeOf = useLife(backend, selected, refresh, notice);
   const waiting = items.filter((c) => needsMe(lifeOf(c))).length;
   useEffect(() => {
     document.title = waiting > 0 ? `(${waiting}) Braid` : "Braid";
-  }, [waiting]);
+    void backend.setWaiting?.(waiting).catch(() => undefined);
+  }, [backend, waiting]);
   useEffect(() => void backend.getSettings().then(setSettings, (e) => setError(e.message)), [backend]);
   // A downloaded model may now be the one that answers: its label follows.
   const reloadSettings = useCallback(() => void backend.getSettings().then(setSettings, () => {}), [backend]);
@@ -136,6 +143,11 @@ export function App() {
   }, [create]);
 
   const unconfigured = settings !== null && settings.providers.length === 0 && settings.fallback === null;
+  // The first screen is the start page, or a conversation (ChatView says
+  // when its own is drawn), or whatever failed instead.
+  useEffect(() => {
+    if (error !== null || (settings !== null && listed && (items.length === 0 || unconfigured))) firstScreen(backend);
+  }, [backend, error, settings, listed, items.length, unconfigured]);
   return (
     <main className={sidebar ? "app" : "app no-sidebar"}>
       <Tip label={`${sidebar ? "Hide" : "Show"} the conversation list (Ctrl+B)`} side="right">

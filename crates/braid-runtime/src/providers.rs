@@ -41,6 +41,9 @@ pub struct Providers {
     fallback: RwLock<Option<Fallback>>,
     /// The built-in model's shelf, where this build runs one.
     local: Option<Arc<dyn LocalModels>>,
+    /// The built-in model gets ready only once told (`warm_now`): the
+    /// window first paints, its two cores not shared with the model.
+    warm_held: std::sync::atomic::AtomicBool,
     inner: RwLock<Inner>,
 }
 
@@ -69,13 +72,21 @@ impl Providers {
             secrets,
             fallback: RwLock::default(),
             local: None,
+            warm_held: Default::default(),
             inner: RwLock::new(Inner { settings, live: HashMap::new() }),
         })
     }
 
     /// Settings kept in memory only.
     pub fn in_memory(secrets: Secrets) -> Providers {
-        Providers { path: None, secrets, fallback: RwLock::default(), local: None, inner: RwLock::default() }
+        Providers {
+            path: None,
+            secrets,
+            fallback: RwLock::default(),
+            local: None,
+            warm_held: Default::default(),
+            inner: RwLock::default(),
+        }
     }
 
     pub fn with_fallback(self, fallback: Fallback) -> Providers {
@@ -95,16 +106,37 @@ impl Providers {
         self.local.as_ref()
     }
 
+    /// The built-in model waits for [`Providers::warm_now`] before it gets
+    /// ready (the desktop window: after its first paint).
+    pub fn warm_later(self) -> Providers {
+        self.warm_held.store(true, std::sync::atomic::Ordering::Relaxed);
+        self
+    }
+
+    /// The built-in model, while it is what answers, gets ready now (once).
+    pub fn warm_now(&self) {
+        self.warm_held.store(false, std::sync::atomic::Ordering::Relaxed);
+        self.warm();
+    }
+
     /// The fallback follows the shelf's default (none when it is empty).
     pub(crate) fn reopen_local(&self) {
         if let Some(shelf) = &self.local {
-            let opened = shelf.open().map(Fallback::built_in);
-            // While it is what answers, the model gets ready at once (loaded,
-            // Braid's base prompt read) rather than at the first question.
-            if let Some(f) = opened.as_ref().filter(|_| self.read().settings.default_provider.is_none()) {
-                f.provider.warm(braid_core::prompt::BASE_PROMPT);
-            }
-            *self.fallback.write().unwrap_or_else(PoisonError::into_inner) = opened;
+            *self.fallback.write().unwrap_or_else(PoisonError::into_inner) = shelf.open().map(Fallback::built_in);
+            self.warm();
+        }
+    }
+
+    /// While it is what answers, the built-in model gets ready (loaded,
+    /// Braid's base prompt read) before the first question, not at it.
+    fn warm(&self) {
+        if self.warm_held.load(std::sync::atomic::Ordering::Relaxed) || self.read().settings.default_provider.is_some()
+        {
+            return;
+        }
+        // Warming is the built-in model's own (a no-op for other providers).
+        if let Some(f) = self.fallback().as_ref().filter(|_| self.local.is_some()) {
+            f.provider.warm(braid_core::prompt::BASE_PROMPT);
         }
     }
 

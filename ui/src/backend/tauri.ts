@@ -21,6 +21,18 @@ export class TauriBackend extends CommandBackend {
     }
   }
 
+  showWindow(): Promise<void> {
+    return invoke("show_window");
+  }
+
+  firstScreen(): Promise<void> {
+    return invoke("first_screen");
+  }
+
+  setWaiting(count: number): Promise<void> {
+    return invoke("set_waiting", { count });
+  }
+
   async pickFolder(start?: string): Promise<string | null> {
     const chosen = await open({ directory: true, multiple: false, defaultPath: start, title: "Choose the conversation's folder" });
     return typeof chosen === "string" ? chosen : null;

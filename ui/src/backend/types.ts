@@ -22,6 +22,14 @@ export interface Backend extends Commands {
    *  `start`; `null` when closed without a choice. Absent in browsers,
    *  where the path is typed. */
   pickFolder?(start?: string): Promise<string | null>;
+  /** The desktop window, hidden until the first screen is ready, shows. */
+  showWindow?(): Promise<void>;
+  /** The first screen is painted (the desktop gets its built-in model
+   *  ready then). */
+  firstScreen?(): Promise<void>;
+  /** How many conversations wait for the user, for the tray beside the
+   *  desktop window's title. */
+  setWaiting?(count: number): Promise<void>;
   /** The system's file picker for a GGUF model (the desktop window);
    *  `null` when closed without a choice. Absent in browsers. */
   pickModelFile?(): Promise<string | null>;

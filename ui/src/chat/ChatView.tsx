@@ -40,7 +40,10 @@ import { EmptyChat } from "./EmptyChat";
 import { MemberColours, coloursOf } from "../team/colours";
 import { useWindow } from "../context/useWindow";
 import { Speaker } from "../team/Speaker";
-import { ChildWatch } from "../subagents/ChildWatch";
+import { firstScreen } from "../firstScreen";
+import { onDemand } from "../onDemand";
+
+const ChildWatch = onDemand(() => import("../subagents/ChildWatch").then((m) => m.ChildWatch));
 
 /** `onActivity` is told whenever the stored conversation changed (so the
  *  list can show the new count and order). */
@@ -83,6 +86,12 @@ export function ChatView({ backend, id, settings, onActivity, openMessage, onOpe
   useEffect(() => {
     if (model.notice?.code === "file_changed") reload();
   }, [model.notice, reload]);
+  // The conversation reopened at start is the first screen once drawn
+  // (or once it could not be loaded: the error shows).
+  const drawn = model.snapshot !== null || error !== null;
+  useEffect(() => {
+    if (drawn) firstScreen(backend);
+  }, [drawn, backend]);
   // New settings may change where this conversation's requests go.
   const first = useRef(true);
   useEffect(() => {
@@ -318,7 +327,7 @@ export function ChatView({ backend, id, settings, onActivity, openMessage, onOpe
     <MemberColours.Provider value={colours}>
     <SubAgents.Provider value={subAgents}>
     <section
-      className={`chat${drop.dragging ? " dragging" : ""}`}
+      className={`chat${drop.dragging ? " dragging" : ""}${watching ? " watching" : ""}`}
       {...drop.handlers}
     >
       {drop.dragging ? <div className="drop-hint" aria-hidden="true">Drop images to attach them</div> : null}

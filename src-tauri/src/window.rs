@@ -1,0 +1,51 @@
+//! The main window starts hidden (`visible: false` in tauri.conf.json) and
+//! shows once the page's script runs (`show_window`), in the page's
+//! colours: never WebKit's white page, which flashed before a dark theme.
+//! If the page never says so (it failed to load), the window shows
+//! anyway, with whatever it has.
+//!
+//! The built-in model gets ready (loaded, its prompt read) once the page
+//! has painted its first screen (`first_screen`): on two cores, loading it
+//! beside the window's start made the first paint ~300 ms later.
+
+use braid_runtime::Runtime;
+use std::time::Duration;
+use tauri::{AppHandle, Manager, State, WebviewWindow};
+
+/// Well past the page's first paint on a loaded machine (about 1.5 s).
+const AT_THE_LATEST: Duration = Duration::from_secs(4);
+
+#[tauri::command]
+pub fn show_window(window: WebviewWindow) {
+    show(&window);
+}
+
+/// The page's first screen is painted.
+#[tauri::command]
+pub fn first_screen(runtime: State<'_, Runtime>) {
+    runtime.providers().warm_now();
+}
+
+/// Shows the main window and gets the model ready after [`AT_THE_LATEST`],
+/// whatever the page did.
+pub fn show_at_the_latest(app: &AppHandle) {
+    let app = app.clone();
+    std::thread::spawn(move || {
+        std::thread::sleep(AT_THE_LATEST);
+        if let Some(window) = app.get_webview_window("main") {
+            show(&window);
+        }
+        if let Some(runtime) = app.try_state::<Runtime>() {
+            runtime.providers().warm_now();
+        }
+    });
+}
+
+fn show(window: &WebviewWindow) {
+    if window.is_visible().unwrap_or(false) {
+        return;
+    }
+    if let Err(e) = window.show().and_then(|()| window.set_focus()) {
+        tracing::warn!("could not show the window: {e}");
+    }
+}
