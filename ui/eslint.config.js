@@ -19,6 +19,6 @@ export default tseslint.config(
   },
   {
     files: ["e2e/**/*.mjs"],
-    languageOptions: { globals: { console: "readonly", process: "readonly", document: "readonly", window: "readonly", setTimeout: "readonly", clearTimeout: "readonly", URL: "readonly", Buffer: "readonly", fetch: "readonly", performance: "readonly", MutationObserver: "readonly", requestAnimationFrame: "readonly" } },
+    languageOptions: { globals: { console: "readonly", process: "readonly", document: "readonly", window: "readonly", setTimeout: "readonly", clearTimeout: "readonly", setInterval: "readonly", clearInterval: "readonly", URL: "readonly", Buffer: "readonly", fetch: "readonly", performance: "readonly", MutationObserver: "readonly", requestAnimationFrame: "readonly" } },
   },
 );

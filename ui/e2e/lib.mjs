@@ -203,6 +203,20 @@ function streamReply(res, r) {
     res.write(event({ index: 0, delta: {}, finish_reason: r.finish ?? (r.tool ? "tool_calls" : "stop") }));
     res.end("data: [DONE]\n\n");
   };
+  // `words` with `everyMs`: the rest of the answer, a word at a time, as
+  // a model writes (to watch it arrive); then it ends.
+  if (r.words?.length) {
+    let i = 0;
+    const next = setInterval(() => {
+      if (res.destroyed) return clearInterval(next);
+      res.write(event({ index: 0, delta: { content: ` ${r.words[i++]}` }, finish_reason: null }));
+      if (i === r.words.length) {
+        clearInterval(next);
+        end();
+      }
+    }, r.everyMs ?? 100);
+    return;
+  }
   // `delayMs`: the answer stays open that long after its first words.
   if (r.delayMs) setTimeout(end, r.delayMs);
   else end();
@@ -212,7 +226,8 @@ function streamReply(res, r) {
  *  gets each chat request's body and returns `{ tool: { name, args } }`
  *  (one tool call) or `{ text }` (with `finish: "length"`, cut at the
  *  output limit; with `delayMs`, finished that long after its first
- *  words); streamed as the OpenAI API does. For
+ *  words; with `words` and `everyMs`, followed by those words one at a
+ *  time), or a promise of one; streamed as the OpenAI API does. For
  *  flows a small real model will not produce on cue (a given tool call). */
 export async function startScriptedModel(reply) {
   const http = await import("node:http");
@@ -225,7 +240,8 @@ export async function startScriptedModel(reply) {
         res.end(JSON.stringify({ object: "list", data: [{ id: "gpt-4o", object: "model" }] }));
         return;
       }
-      streamReply(res, reply(JSON.parse(Buffer.concat(chunks).toString() || "{}")));
+      // A promise: answered once the test has done something meanwhile.
+      Promise.resolve(reply(JSON.parse(Buffer.concat(chunks).toString() || "{}"))).then((r) => streamReply(res, r));
     });
   });
   await new Promise((ok) => server.listen(0, "127.0.0.1", ok));

@@ -105,6 +105,20 @@ function ownApp(app) {
   return descendants(process.pid).filter((p) => argv0(p) === app).at(-1);
 }
 
+/** When the running app `app` (ours) started, in ms since the epoch:
+ *  its start after boot from /proc (clock ticks, 10 ms steps). */
+export function appStartedAt(app) {
+  const pid = ownApp(app);
+  if (!pid) throw new Error(`${app} is not running under this test`);
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  // Fields after the command's name, which may hold spaces: the 22nd is
+  // the 20th of them.
+  const ticks = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19]);
+  const hz = Number(spawnSync("getconf", ["CLK_TCK"]).stdout.toString().trim()) || 100;
+  const uptime = Number(readFileSync("/proc/uptime", "utf8").split(" ")[0]);
+  return Date.now() - uptime * 1000 + (ticks / hz) * 1000;
+}
+
 /** The memory of the running app `app` (its oldest process of ours) and
  *  of its children (WebKit's web and network processes), in MB: RSS
  *  counts the shared libraries once per process, PSS shares them out fairly. */
@@ -162,7 +176,7 @@ export function desktopApp(data, prefix) {
       throw new Error(`${method} ${path}: ${e.cause?.code ?? e.message}`);
     });
     const json = await r.json().catch(() => ({}));
-    if (!r.ok) throw new Error(`${method} ${path}: ${json.value?.message ?? r.status}`);
+    if (!r.ok) throw new Error(`${method} ${path}: ${json.value?.message || json.value?.error || r.status}`);
     return json.value;
   }
 
