@@ -210,6 +210,7 @@ await desktopSuite("desktop", { check, finish }, { data, cleanup: () => { proxy.
   // What the model sees, in the window: the system prompt shown is the one
   // the real model's server received, and the image went as its OCR text.
   await s.click("//button[contains(@aria-label, 'the context window by part')]");
+  await s.until("the context panel", "return !!document.querySelector(\"aside[data-testid='context-panel']\")", 10000);
   await s.click("//aside[@data-testid='context-panel']//button[.='What the model saw last']");
   const seen = JSON.parse(await s.until("the view of the last request", "const d = document.querySelector('.sent-dialog'); const parts = d ? [...d.querySelectorAll('.sent-part pre')].map((p) => p.textContent) : []; return parts.length ? JSON.stringify({ system: parts.join('\\n\\n'), messages: [...d.querySelectorAll('.sent-messages pre')].map((p) => p.textContent) }) : ''", 10000));
   const received = JSON.parse(request || "{}");

@@ -213,7 +213,7 @@ export function desktopApp(data, prefix) {
         try {
           return await act(await find(xpath));
         } catch (e) {
-          if (attempt >= 5 || !/was not found|stale/i.test(e.message)) throw e;
+          if (attempt >= 5 || !/was not found|no such element|stale/i.test(e.message)) throw e;
           await sleep(200);
         }
       }
