@@ -283,6 +283,24 @@ async fn interrupt_keeps_what_arrived() {
     assert_eq!(texts(&h.rt.load_context(&ctx.id).await.unwrap()), ["explain", "The short version"]);
 }
 
+/// Subscribes once the answer has streamed `chunks` chunks.
+async fn subscribe_at_chunk(
+    h: &Harness,
+    id: &braid_protocol::ContextId,
+    chunks: u32,
+) -> (braid_protocol::ContextSnapshot, Subscription) {
+    within(async {
+        loop {
+            let (snap, sub) = h.rt.subscribe(id).await.unwrap();
+            if matches!(snap.summary.status, ContextStatus::StreamingLlmResponse { chunks: c, .. } if c == chunks) {
+                return (snap, sub);
+            }
+            tokio::time::sleep(Duration::from_millis(2)).await;
+        }
+    })
+    .await
+}
+
 #[tokio::test]
 async fn a_late_subscriber_gets_the_current_state_first() {
     let mut h = harness();
@@ -291,17 +309,9 @@ async fn a_late_subscriber_gets_the_current_state_first() {
     let req = h.request().await;
     req.connect();
     req.text("abc");
-    within(async {
-        loop {
-            let (snap, _) = h.rt.subscribe(&ctx.id).await.unwrap();
-            if let ContextStatus::StreamingLlmResponse { chunks: 1, chars: 3 } = snap.summary.status {
-                assert_eq!(texts(&snap), ["q"]);
-                return;
-            }
-            tokio::time::sleep(Duration::from_millis(2)).await;
-        }
-    })
-    .await;
+    let (snap, _) = subscribe_at_chunk(&h, &ctx.id, 1).await;
+    assert_eq!(snap.summary.status, ContextStatus::StreamingLlmResponse { chunks: 1, chars: 3 });
+    assert_eq!(texts(&snap), ["q"]);
     req.finish(StopReason::EndTurn);
 }
 
@@ -314,16 +324,7 @@ async fn a_late_subscriber_gets_the_answer_so_far_then_the_rest() {
     req.connect();
     req.text("abc");
     req.text("def");
-    let (snap, mut sub) = within(async {
-        loop {
-            let (snap, sub) = h.rt.subscribe(&ctx.id).await.unwrap();
-            if let ContextStatus::StreamingLlmResponse { chunks: 2, .. } = snap.summary.status {
-                return (snap, sub);
-            }
-            tokio::time::sleep(Duration::from_millis(2)).await;
-        }
-    })
-    .await;
+    let (snap, mut sub) = subscribe_at_chunk(&h, &ctx.id, 2).await;
     let draft = snap.draft.expect("the answer so far");
     assert_eq!(draft.text, "abcdef");
     req.text("gh");
