@@ -70,12 +70,14 @@ def one_run(binary, starter, tools, threads, limit, wait):
         p, port = braid_server.start(binary, data, TOKEN)
         try:
             ready = time.perf_counter() - t0
+            ctx = call(port, "POST", "/api/contexts", {"title": "first answer"})["id"]
             if wait:
-                # The user reads the page and types: the model gets ready
-                # meanwhile; times are then from the question.
+                # The user types the question: the composer's first
+                # character sends warm_up, and the model gets ready while
+                # the rest is typed; times are then from the question.
+                call(port, "POST", "/api/command", {"type": "warm_up", "context_id": ctx})
                 time.sleep(wait)
                 t0 = time.perf_counter()
-            ctx = call(port, "POST", "/api/contexts", {"title": "first answer"})["id"]
             if tools == "always":
                 call(port, "POST", "/api/command", {"type": "set_generation", "context_id": ctx, "settings": {"tool_use": "auto", "temperature": None, "max_output_tokens": None}})
             conn = http.client.HTTPConnection("127.0.0.1", port, timeout=limit)

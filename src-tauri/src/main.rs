@@ -70,7 +70,6 @@ fn handlers() -> impl Fn(tauri::ipc::Invoke) -> bool + Send + Sync + 'static {
         export::open_import,
         notify::notify,
         window::show_window,
-        window::first_screen,
         tray::set_waiting
     ]
 }
@@ -88,7 +87,6 @@ fn handlers() -> impl Fn(tauri::ipc::Invoke) -> bool + Send + Sync + 'static {
         export::open_import,
         notify::notify,
         window::show_window,
-        window::first_screen,
         tray::set_waiting,
         ipc_bench::ipc_bench
     ]
@@ -123,8 +121,7 @@ fn main() {
                     _ => Vec::new(),
                 };
                 let shelf = braid_local::Shelf::new(data.join("models"), shipped);
-                // Ready once the window has painted (window.rs).
-                providers = providers.warm_later().with_local_models(std::sync::Arc::new(shelf));
+                providers = providers.with_local_models(std::sync::Arc::new(shelf));
             }
             // Opened inside the app's tokio runtime: what it starts in the
             // background (downloads going on after a restart) runs there.

@@ -3,14 +3,9 @@
 //! colours: never WebKit's white page, which flashed before a dark theme.
 //! If the page never says so (it failed to load), the window shows
 //! anyway, with whatever it has.
-//!
-//! The built-in model gets ready (loaded, its prompt read) once the page
-//! has painted its first screen (`first_screen`): on two cores, loading it
-//! beside the window's start made the first paint ~300 ms later.
 
-use braid_runtime::Runtime;
 use std::time::Duration;
-use tauri::{AppHandle, Manager, State, WebviewWindow};
+use tauri::{AppHandle, Manager, WebviewWindow};
 
 /// Well past the page's first paint on a loaded machine (about 1.5 s).
 const AT_THE_LATEST: Duration = Duration::from_secs(4);
@@ -20,23 +15,13 @@ pub fn show_window(window: WebviewWindow) {
     show(&window);
 }
 
-/// The page's first screen is painted.
-#[tauri::command]
-pub fn first_screen(runtime: State<'_, Runtime>) {
-    runtime.providers().warm_now();
-}
-
-/// Shows the main window and gets the model ready after [`AT_THE_LATEST`],
-/// whatever the page did.
+/// Shows the main window after [`AT_THE_LATEST`], whatever the page did.
 pub fn show_at_the_latest(app: &AppHandle) {
     let app = app.clone();
     std::thread::spawn(move || {
         std::thread::sleep(AT_THE_LATEST);
         if let Some(window) = app.get_webview_window("main") {
             show(&window);
-        }
-        if let Some(runtime) = app.try_state::<Runtime>() {
-            runtime.providers().warm_now();
         }
     });
 }

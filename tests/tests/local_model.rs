@@ -161,8 +161,16 @@ async fn a_required_tool_call_has_valid_arguments() {
 
 /// A runtime where nothing is set up but the built-in model.
 fn runtime_with_built_in(dir: &std::path::Path) -> (braid_runtime::Runtime, std::sync::Arc<LocalProvider>) {
+    runtime_with(dir, provider())
+}
+
+/// A runtime where nothing is set up but `local`, the built-in model.
+fn runtime_with(
+    dir: &std::path::Path,
+    local: LocalProvider,
+) -> (braid_runtime::Runtime, std::sync::Arc<LocalProvider>) {
     use braid_runtime::{Fallback, Providers, Runtime, RuntimeConfig};
-    let local = std::sync::Arc::new(provider());
+    let local = std::sync::Arc::new(local);
     let opened = braid_llm::local::OpenedModel {
         provider: local.clone(),
         model: "SmolLM2".into(),
@@ -173,6 +181,29 @@ fn runtime_with_built_in(dir: &std::path::Path) -> (braid_runtime::Runtime, std:
     let providers = Providers::in_memory(braid_llm::secrets::Secrets::file_only(dir)).with_fallback(fallback);
     let config = RuntimeConfig::new(dir.join("braid.db"), dir.to_owned());
     (Runtime::open_with(config, providers).unwrap().0, local)
+}
+
+/// The built-in model stays out of memory while conversations are only
+/// opened and read; the first character typed (`warm_up`, sent by the
+/// composer) loads it, and once it has left memory the next one loads it
+/// again. Memory is what is checked, not what the model would write.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_built_in_model_loads_when_someone_writes_not_when_a_conversation_opens() {
+    use braid_testkit::harness::eventually;
+    let dir = tempfile::tempdir().unwrap();
+    let (rt, local) = runtime_with(dir.path(), provider().unload_after(Duration::from_millis(500)));
+    let ctx = rt.create_context(None, None).await.unwrap().id;
+    rt.load_context(&ctx).await.unwrap();
+    let (_snapshot, _events) = rt.subscribe(&ctx).await.unwrap();
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert!(!local.is_loaded(), "opening a conversation leaves the model on disk");
+
+    rt.warm_up(&ctx).await.unwrap();
+    assert!(eventually(|| async { local.is_loaded() }).await, "writing loads it");
+    assert!(eventually(|| async { !local.is_loaded() }).await, "it leaves memory when idle");
+    rt.warm_up(&ctx).await.unwrap();
+    assert!(eventually(|| async { local.is_loaded() }).await, "the next writing loads it again");
+    rt.shutdown().await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

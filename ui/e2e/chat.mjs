@@ -13,9 +13,17 @@ await browserSuite("chat", { check, finish }, { db: join(tempDir("e2e"), "e2e.db
   check(!page.url().includes("token="), "the token leaves the address bar");
   await page.getByRole("button", { name: "New conversation", exact: true }).click();
   const box = page.getByLabel("Message");
+  // The first character in an empty box tells the backend that an answer
+  // is coming (warm_up: the built-in model loads while the rest is typed).
+  const warmUps = [];
+  const isWarmUp = (r) => r.url().endsWith("/api/command") && r.method() === "POST" && JSON.parse(r.postData() ?? "{}").type === "warm_up";
+  page.on("request", (r) => isWarmUp(r) && warmUps.push(JSON.parse(r.postData()).context_id));
+  const warmed = page.waitForRequest(isWarmUp);
   await box.fill("hello from the browser");
+  await warmed;
   await box.press("Enter");
   await page.getByText("You said: hello from the browser").waitFor({ timeout: 15000 });
+  check(warmUps.length === 1 && typeof warmUps[0] === "string" && warmUps[0].length > 0, `writing in the empty box asked once for the conversation's model to get ready (${JSON.stringify(warmUps)})`);
   await page.getByTestId("state").filter({ hasText: "Idle" }).waitFor({ timeout: 15000 });
   check(true, "a sent message streams back and the state line returns to Idle");
   const pace = await page.locator(".message.assistant").last().getByTestId("speed").innerText();
@@ -32,6 +40,8 @@ await browserSuite("chat", { check, finish }, { db: join(tempDir("e2e"), "e2e.db
   await box.press("Shift+Enter");
   await box.type("line two");
   check((await box.inputValue()) === "line one\nline two", "Shift+Enter inserts a new line");
+  await page.waitForTimeout(200);
+  check(warmUps.length === 2 && warmUps[1] === warmUps[0], `the next message's first character asked again, the characters after it did not (${warmUps.length} asks)`);
   await box.fill("");
 
   // Discard drops a running answer at once and nothing partial is kept.

@@ -10,10 +10,11 @@
 // - the same seen through WebDriver: from asking tauri-driver for a
 //   session (it starts the app) to the conversation found on the page, an
 //   upper bound that includes the driver's own start and its polling;
-// - idle memory of the app with its WebKit processes, after 5 s.
+// - idle memory of the app with its WebKit processes, after 5 s (nobody
+//   has written yet, so the built-in model stays on disk: checked).
 // Screenshots: e2e/out/installed-*.png.
 import { checker, tempDir } from "./lib.mjs";
-import { appMemory, appStartedAt, desktopApp, newConversation, sleep } from "./webdriver.mjs";
+import { appMappedFiles, appMemory, appStartedAt, desktopApp, newConversation, sleep } from "./webdriver.mjs";
 
 const RUNS = Number(process.env.RUNS ?? 5);
 const { check, finish } = checker();
@@ -44,13 +45,14 @@ async function launch(label, body) {
   }
 }
 
-await launch("first start", async (s) => {
+await launch("first start", async (s, app) => {
   const hint = await s.until("the start page", hintJs, 30000);
   check(hint.includes("SmolLM2-135M-Instruct"), `the installed app finds the starter model it ships (${JSON.stringify(hint.slice(0, 80))})`);
   await s.shot("empty");
   await newConversation(s);
   await s.type("//textarea[@aria-label='Message']", "What is the capital of France?\uE007");
   await s.answered(1);
+  check(appMappedFiles(app).some((f) => f.endsWith(".gguf")), "the model it answered with is in memory");
   const answer = await s.js("const a = document.querySelectorAll('.message.assistant .markdown'); return a.length ? a[a.length - 1].textContent : ''");
   check(answer.trim().length > 0, `the installed app answers with it (${JSON.stringify(answer.slice(0, 60))})`);
   await s.shot("answer");
@@ -73,6 +75,8 @@ for (let run = 1; run <= RUNS; run++) {
     if (run === 1) await s.shot("reopened");
     await sleep(5000); // idle
     memory.push(appMemory(app));
+    const models = appMappedFiles(app).filter((f) => f.endsWith(".gguf"));
+    check(models.length === 0, `run ${run}: reopening a conversation leaves the built-in model on disk until someone writes (${models.join(", ") || "none in memory"})`);
   });
 }
 check(paints.length === RUNS && paints.every((p) => p > 0 && p < 30000), `every launch marked its first paint (${paints.join(", ")} ms)`);

@@ -119,6 +119,15 @@ export function appStartedAt(app) {
   return Date.now() - uptime * 1000 + (ticks / hz) * 1000;
 }
 
+/** The files the running app `app` has mapped into memory (a model
+ *  llama.cpp loaded is one). */
+export function appMappedFiles(app) {
+  const pid = ownApp(app);
+  if (!pid) throw new Error(`${app} is not running under this test`);
+  const paths = readFileSync(`/proc/${pid}/maps`, "utf8").split("\n").map((l) => l.split(/\s+/).slice(5).join(" ")).filter((p) => p.startsWith("/"));
+  return [...new Set(paths)];
+}
+
 /** The memory of the running app `app` (its oldest process of ours) and
  *  of its children (WebKit's web and network processes), in MB: RSS
  *  counts the shared libraries once per process, PSS shares them out fairly. */

@@ -146,8 +146,8 @@ export function App({ backend }: { backend: Backend }) {
   // The first screen is the start page, or a conversation (ChatView says
   // when its own is drawn), or whatever failed instead.
   useEffect(() => {
-    if (error !== null || (settings !== null && listed && (items.length === 0 || unconfigured))) firstScreen(backend);
-  }, [backend, error, settings, listed, items.length, unconfigured]);
+    if (error !== null || (settings !== null && listed && (items.length === 0 || unconfigured))) firstScreen();
+  }, [error, settings, listed, items.length, unconfigured]);
   return (
     <main className={sidebar ? "app" : "app no-sidebar"}>
       <Tip label={`${sidebar ? "Hide" : "Show"} the conversation list (Ctrl+B)`} side="right">

@@ -20,6 +20,7 @@ use braid_protocol::LocalModelSettings;
 use engine::Loaded;
 use futures::StreamExt;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 use tokio::sync::watch;
@@ -39,8 +40,10 @@ pub struct LocalProvider {
     running: Arc<watch::Sender<u32>>,
     /// The worker's queue, once it runs.
     worker: Mutex<Option<std::sync::mpsc::Sender<Job>>>,
-    /// Warmed up already (see [`LlmProvider::warm`]).
-    warmed: std::sync::atomic::AtomicBool,
+    /// In memory or on its way there (see [`LlmProvider::warm`]): set by
+    /// a warm-up and by the worker as it loads, cleared as the model
+    /// leaves memory, so that the next warm-up loads it again.
+    warmed: Arc<AtomicBool>,
     /// Unloaded after this long without a question.
     idle: Option<Duration>,
 }
@@ -103,9 +106,10 @@ impl LocalProvider {
         }
         let (q, jobs) = std::sync::mpsc::channel::<Job>();
         let (slot, path, settings, idle) = (self.loaded.clone(), self.path.clone(), self.settings, self.idle);
+        let warmed = self.warmed.clone();
         std::thread::Builder::new()
             .name("braid-local".into())
-            .spawn(move || serve(&slot, &path, &settings, idle, &jobs))
+            .spawn(move || serve(&slot, &path, &settings, idle, &warmed, &jobs))
             .map_err(|e| failed(format!("no thread for the model: {e}")))?;
         *worker = Some(q.clone());
         Ok(q)
@@ -121,13 +125,16 @@ fn serve(
     path: &Path,
     settings: &LocalModelSettings,
     idle: Option<Duration>,
+    warmed: &AtomicBool,
     jobs: &std::sync::mpsc::Receiver<Job>,
 ) {
     let Ok(mut first) = jobs.recv() else { return };
     loop {
+        warmed.store(true, Ordering::Relaxed);
         let model = match loaded(slot, path, settings.gpu_layers) {
             Ok(model) => model,
             Err(e) => {
+                warmed.store(false, Ordering::Relaxed);
                 let _ = first.tx.blocking_send(Err(e));
                 let Ok(next) = jobs.recv() else { return };
                 first = next;
@@ -152,6 +159,9 @@ fn serve(
         }
         drop(session);
         drop(model);
+        // Cleared first: a warm-up from now on queues a job, which loads
+        // the model again.
+        warmed.store(false, Ordering::Relaxed);
         *slot.lock().unwrap_or_else(PoisonError::into_inner) = None;
         tracing::info!("the built-in model left memory after {idle:?} without a question");
         let Ok(next) = jobs.recv() else { return };
@@ -209,9 +219,10 @@ impl LlmProvider for LocalProvider {
 
     /// Loads the model and reads `system` as the first turn (no answer):
     /// the next request shares that prefix and decodes only its question.
-    /// Once per provider.
+    /// Nothing to do while the model is in memory (or loading): a warm-up
+    /// after a question would only push its conversation out of the cache.
     fn warm(&self, system: &str) {
-        if self.warmed.swap(true, std::sync::atomic::Ordering::Relaxed) {
+        if self.warmed.swap(true, Ordering::Relaxed) {
             return;
         }
         let request = LlmRequest {

@@ -103,7 +103,6 @@ impl ContextActor {
     }
 
     pub fn spawn(shared: Arc<Shared>, meta: ContextMeta, state: ContextState, conversation: Conversation) -> Mailbox {
-        warm_token_tables();
         let (tx, rx) = mpsc::unbounded_channel();
         let (urgent_tx, urgent_rx) = mpsc::unbounded_channel();
         let mut actor = ContextActor {
@@ -215,6 +214,7 @@ impl ContextActor {
                 let step = self.ctx.message_op(message_id, op, clock::now());
                 let _ = answer.send(self.carry_out(step).unwrap_or(Ok(Reply::Done)));
             }
+            Input::WarmUp => self.warm_up(),
             Input::Breakdown { draft, answer } => {
                 let _ = answer.send(self.breakdown(&draft));
             }
@@ -390,18 +390,4 @@ impl ContextActor {
         let mut store = self.shared.lock_store();
         store.persist_with_files(&ctx.meta.id, &ctx.state, &ctx.conversation, effects, files, now)
     }
-}
-
-/// The token encoder deserialises its tables on first use: o200k's cost
-/// about 70 MB (35 MB of heap, 33 MB of the binary's pages) and 60 ms.
-/// They load when the first conversation opens, on a thread of their own,
-/// rather than at start: a window nobody has chatted in stays small, and
-/// the tables are ready well before the first message is counted. Only
-/// o200k (current models, and the estimate for the rest); cl100k loads
-/// when first used.
-fn warm_token_tables() {
-    static ONCE: std::sync::Once = std::sync::Once::new();
-    ONCE.call_once(|| {
-        std::thread::spawn(|| braid_core::tokens::warm_up(braid_core::tokens::TokenEncoding::O200k));
-    });
 }

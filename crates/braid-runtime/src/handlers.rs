@@ -244,6 +244,9 @@ impl Handlers for Runtime {
     ) -> Answer<()> {
         Runtime::set_context_strategy(self, &context_id, strategy, summarize_at_percent).await
     }
+    async fn warm_up(&self, context_id: ContextId) -> Answer<()> {
+        Runtime::warm_up(self, &context_id).await
+    }
     async fn context_breakdown(&self, context_id: ContextId, draft: String) -> Answer<ContextBreakdown> {
         Runtime::context_breakdown(self, &context_id, draft).await
     }

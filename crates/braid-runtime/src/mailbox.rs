@@ -86,6 +86,8 @@ pub enum Input {
         op: MessageOp,
         answer: Answer<Reply>,
     },
+    /// The user started writing: what answering needs gets ready.
+    WarmUp,
     /// The next request, part by part, with `draft` as its newest message.
     Breakdown {
         draft: String,

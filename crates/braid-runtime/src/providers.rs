@@ -42,9 +42,6 @@ pub struct Providers {
     fallback: RwLock<Option<Fallback>>,
     /// The built-in model's shelf, where this build runs one.
     local: Option<Arc<dyn LocalModels>>,
-    /// The built-in model gets ready only once told (`warm_now`): the
-    /// window first paints, its two cores not shared with the model.
-    warm_held: std::sync::atomic::AtomicBool,
     inner: RwLock<Inner>,
 }
 
@@ -73,21 +70,13 @@ impl Providers {
             secrets,
             fallback: RwLock::default(),
             local: None,
-            warm_held: Default::default(),
             inner: RwLock::new(Inner { settings, live: HashMap::new() }),
         })
     }
 
     /// Settings kept in memory only.
     pub fn in_memory(secrets: Secrets) -> Providers {
-        Providers {
-            path: None,
-            secrets,
-            fallback: RwLock::default(),
-            local: None,
-            warm_held: Default::default(),
-            inner: RwLock::default(),
-        }
+        Providers { path: None, secrets, fallback: RwLock::default(), local: None, inner: RwLock::default() }
     }
 
     pub fn with_fallback(self, fallback: Fallback) -> Providers {

@@ -12,6 +12,13 @@ use braid_protocol::{CompactScope, ContextBreakdown, ContextId, MessageId};
 const MAX_DRAFT: usize = 1_000_000;
 
 impl Runtime {
+    /// The user started writing in `id`: its model and token tables get
+    /// ready (see `ContextActor::warm_up`).
+    pub async fn warm_up(&self, id: &ContextId) -> Result<(), RuntimeError> {
+        let mailbox = self.mailbox(id).await?;
+        mailbox.send(Input::WarmUp).map_err(|_| RuntimeError::Closed(id.clone()))
+    }
+
     /// The next request part by part, with `draft` as its newest message.
     pub async fn context_breakdown(&self, id: &ContextId, draft: String) -> Result<ContextBreakdown, RuntimeError> {
         if draft.len() > MAX_DRAFT {

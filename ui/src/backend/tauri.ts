@@ -25,10 +25,6 @@ export class TauriBackend extends CommandBackend {
     return invoke("show_window");
   }
 
-  firstScreen(): Promise<void> {
-    return invoke("first_screen");
-  }
-
   setWaiting(count: number): Promise<void> {
     return invoke("set_waiting", { count });
   }

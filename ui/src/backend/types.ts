@@ -24,9 +24,6 @@ export interface Backend extends Commands {
   pickFolder?(start?: string): Promise<string | null>;
   /** The desktop window, hidden until the first screen is ready, shows. */
   showWindow?(): Promise<void>;
-  /** The first screen is painted (the desktop gets its built-in model
-   *  ready then). */
-  firstScreen?(): Promise<void>;
   /** How many conversations wait for the user, for the tray beside the
    *  desktop window's title. */
   setWaiting?(count: number): Promise<void>;

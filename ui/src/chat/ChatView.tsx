@@ -90,8 +90,8 @@ export function ChatView({ backend, id, settings, onActivity, openMessage, onOpe
   // (or once it could not be loaded: the error shows).
   const drawn = model.snapshot !== null || error !== null;
   useEffect(() => {
-    if (drawn) firstScreen(backend);
-  }, [drawn, backend]);
+    if (drawn) firstScreen();
+  }, [drawn]);
   // New settings may change where this conversation's requests go.
   const first = useRef(true);
   useEffect(() => {
@@ -409,6 +409,7 @@ export function ChatView({ backend, id, settings, onActivity, openMessage, onOpe
       <StateLine status={model.status} notice={model.notice} onRetry={onRetry} onContinue={onContinue} />
       <FilesPanel files={model.snapshot?.files ?? []} />
       <Composer busy={busy} onSend={onSend} onCancel={onCancel} onInterrupt={onInterrupt} phase={model.status.state === "executing_tool" ? "tool" : "answer"} findFiles={findFiles} members={model.snapshot?.team?.members.map((m) => m.name)} restore={restore} attachments={attachments}
+        onWriting={() => void backend.warmUp(id).catch(() => undefined)}
         above={(text, setText) => <><McpAbove backend={backend} text={text} onFill={setText} /><WorkflowPicker backend={backend} id={id} text={text} onRan={() => setText("")} />{windowing.panel(text)}</>} />
     </section>
       {watching ? (

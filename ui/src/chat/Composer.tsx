@@ -26,6 +26,9 @@ interface Props {
   members?: string[];
   /** Drawn above the box with what it holds (the MCP prompts' list). */
   above?: (text: string, setText: (text: string) => void) => ReactNode;
+  /** The empty box got its first character: the answer is coming, what
+   *  it needs can get ready while the rest is typed. */
+  onWriting?: () => void;
 }
 
 /** Enter sends, Shift+Enter is a new line. While busy, Send becomes Stop
@@ -35,7 +38,7 @@ interface Props {
  *  of workspace files (↑/↓, Enter or Tab to insert, Esc to close);
  *  `:12-40` after a path references those lines. In a team, `[NEXT:`
  *  offers the members the same way. */
-export function Composer({ busy, onSend, onCancel, onInterrupt, phase = "answer", findFiles, members, restore, attachments, above }: Props) {
+export function Composer({ busy, onSend, onCancel, onInterrupt, phase = "answer", findFiles, members, restore, attachments, above, onWriting }: Props) {
   // Esc was pressed once in this busy spell: the next one discards.
   const stopped = useRef(false);
   useEffect(() => {
@@ -218,6 +221,7 @@ export function Composer({ busy, onSend, onCancel, onInterrupt, phase = "answer"
         placeholder={busy ? "Braid is busy: Enter queues the message, Esc stops (keeping what was written), Esc again discards" : "Message (Enter sends, Shift+Enter new line, @ references a file, /tool name … makes the model use a tool; paste or drop images)"}
         value={text}
         onChange={(e) => {
+          if (!text.trim() && e.target.value.trim()) onWriting?.();
           setText(e.target.value);
           const caret = e.target.selectionStart ?? e.target.value.length;
           setTyping(mentionAt(e.target.value, caret));

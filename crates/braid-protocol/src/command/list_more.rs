@@ -234,6 +234,13 @@ macro_rules! __commands_continued {
                 #[serde(default)]
                 summarize_at_percent: Option<u8>,
             } => ();
+            /// The user started writing here: what answering needs gets
+            /// ready now, not at the send (the built-in model, when it is
+            /// what answers here, loaded with its prompt read; the token
+            /// tables of this conversation's model).
+            warm_up: WarmUp {
+                context_id: $crate::ContextId,
+            } => ();
             /// What the next request would hold, part by part, with `draft`
             /// as its newest message (the `/context` view).
             context_breakdown: ContextBreakdown {

@@ -60,6 +60,16 @@ impl ContextActor {
         Ok(self.ctx.breakdown(prepared, draft, clock::now()))
     }
 
+    /// The user started writing: this conversation's model gets ready
+    /// while the rest is typed (the built-in model loads and reads Braid's
+    /// base prompt; a provider over the network has nothing to do), and so
+    /// do its token tables.
+    pub(super) fn warm_up(&self) {
+        let Ok(resolved) = self.shared.providers.resolve(self.ctx.model_choice()) else { return };
+        warm_token_tables(resolved.encoding);
+        resolved.provider.warm(prompt::BASE_PROMPT);
+    }
+
     /// The model's counts of this conversation in the cache: read from
     /// the store the first time (or when the model changed).
     pub(super) fn model_counts_for(&self, model: &str) {
@@ -75,4 +85,20 @@ impl ContextActor {
         let step = self.ctx.window_op(op, clock::now());
         self.carry_out(step).unwrap_or(Ok(Reply::Done))
     }
+}
+
+/// The token encoder deserialises its tables on first use: o200k's cost
+/// about 70 MB (35 MB of heap, 33 MB of the binary's pages) and 60 ms.
+/// They load once someone writes, on a thread of their own, not when a
+/// conversation opens: a window only read in stays small, and the tables
+/// are ready long before the message is sent. A model without a public
+/// tokenizer is estimated with o200k.
+fn warm_token_tables(encoding: TokenEncoding) {
+    use std::sync::Once;
+    static O200K: Once = Once::new();
+    static CL100K: Once = Once::new();
+    let once = if encoding == TokenEncoding::Cl100k { &CL100K } else { &O200K };
+    once.call_once(|| {
+        std::thread::spawn(move || braid_core::tokens::warm_up(encoding));
+    });
 }
