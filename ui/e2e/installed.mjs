@@ -21,11 +21,11 @@ const { check, finish } = checker();
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const home = tempDir("installed");
 const hintJs = "return document.querySelector('.hint.built-in')?.textContent ?? ''";
-// The page's start, its first screen rendered, and that screen painted,
-// on the page's clock (ms since the epoch).
-const paintedAt = `const at = (n) => performance.timeOrigin + (performance.getEntriesByName(n)[0]?.startTime ?? NaN);
-const m = performance.getEntriesByName('braid:first-paint')[0];
-return m ? [performance.timeOrigin, at('braid:ready'), at('braid:first-paint')] : null`;
+// The page's start (timeOrigin), then each step to its first screen and
+// that screen painted, on the page's clock (ms since the epoch).
+const STEPS = ["script", "settings", "listed", "snapshot", "ready", "first-paint"];
+const paintedAt = `const at = (n) => performance.timeOrigin + (performance.getEntriesByName('braid:' + n)[0]?.startTime ?? NaN);
+return performance.getEntriesByName('braid:first-paint')[0] ? [performance.timeOrigin, ...${JSON.stringify(STEPS)}.map(at)] : null`;
 
 /** One launch on `home`: `body(s, app)` once it is up. */
 async function launch(label, body) {
@@ -60,18 +60,18 @@ await launch("first start", async (s, app) => {
 
 const paints = [];
 const starts = [];
-const readies = [];
+const steps = STEPS.map(() => []);
 const seen = [];
 const memory = [];
 for (let run = 1; run <= RUNS; run++) {
   await launch(`run ${run}`, async (s, app, asked) => {
     await s.until("the conversation reopened", "return document.querySelectorAll('.message.assistant').length > 0 || null", 30000);
     seen.push(Date.now() - asked);
-    const [page, ready, painted] = await s.until("the first-paint mark", paintedAt, 10000);
+    const [page, ...marks] = await s.until("the first-paint mark", paintedAt, 10000);
     const started = appStartedAt(app);
-    paints.push(Math.round(painted - started));
+    paints.push(Math.round(marks[marks.length - 1] - started));
     starts.push(Math.round(page - started));
-    readies.push(Math.round(ready - started));
+    marks.forEach((m, i) => steps[i].push(Math.round(m - started)));
     if (run === 1) await s.shot("reopened");
     await sleep(5000); // idle
     memory.push(appMemory(app));
@@ -84,7 +84,8 @@ if (paints.length) {
   const mb = (f) => median(memory.map(f)).toFixed(0);
   const range = (xs) => `median; ${Math.min(...xs)}–${Math.max(...xs)}`;
   console.log(`release app, ${paints.length} launches reopening a conversation: first paint ${median(paints)} ms after the process started (${range(paints)})`);
-  console.log(`of which: the page starts ${median(starts)} ms after the process, its first screen is rendered at ${median(readies)} ms (medians)`);
+  const along = STEPS.map((name, i) => `${name} ${median(steps[i])}`).join(", ");
+  console.log(`on the way (medians, ms after the process started): the page starts ${median(starts)}, ${along}`);
   console.log(`through WebDriver (session asked → conversation found): ${median(seen)} ms (${range(seen)})`);
   console.log(`idle memory (median): app ${mb((m) => m.app.rss)} MB RSS / ${mb((m) => m.app.pss)} MB PSS; with its ${memory[0].children} WebKit processes ${mb((m) => m.rss)} MB RSS / ${mb((m) => m.pss)} MB PSS`);
 }

@@ -15,7 +15,8 @@ import { Tip } from "./Tip";
 import { useConfirm } from "./confirm";
 import { needsMe, useLife } from "./conversations/life";
 import { useNotifications } from "./conversations/notifications";
-import { firstScreen } from "./firstScreen";
+import { firstScreen, startupStep } from "./firstScreen";
+import { lastShown, rememberShown, takeList, takeSettings } from "./startup";
 import { onDemand } from "./onDemand";
 
 const HelpSheet = onDemand(() => import("./HelpSheet").then((m) => m.HelpSheet));
@@ -25,7 +26,11 @@ export function App({ backend }: { backend: Backend }) {
   const confirm = useConfirm();
   const [items, setItems] = useState<ContextSummary[]>([]);
   const [listed, setListed] = useState(false);
-  const [selected, setSelected] = useState<ContextId | null>(null);
+  // Reopen where the user was: the conversation shown last time (else,
+  // once the list has come, the most recent one).
+  const [selected, setSelected] = useState<ContextId | null>(lastShown);
+  const restored = useRef(selected);
+  useEffect(() => rememberShown(selected), [selected]);
   const [error, setError] = useState<string | null>(null);
   const [settings, setSettings] = useState<SettingsView | null>(null);
   const [help, setHelp] = useState(false);
@@ -49,9 +54,14 @@ export function App({ backend }: { backend: Backend }) {
   // load at a time, so an older list never replaces a newer one.
   const lists = useRef<SerialLoader | null>(null);
   useEffect(() => {
-    const l = serialLoader(() => backend.listContexts(), (all) => {
+    const l = serialLoader(() => takeList() ?? backend.listContexts(), (all) => {
+      startupStep("listed");
       setItems(all);
       setListed(true);
+      // The conversation shown last time is gone (deleted elsewhere).
+      const gone = restored.current;
+      restored.current = null;
+      if (gone !== null && !all.some((c) => c.id === gone)) setSelected((s) => (s === gone ? (all[0]?.id ?? null) : s));
     }, (e) => setError(`Cannot reach Braid: ${e instanceof Error ? e.message : String(e)}`));
     lists.current = l;
     l.request();
@@ -67,10 +77,16 @@ export function App({ backend }: { backend: Backend }) {
     document.title = waiting > 0 ? `(${waiting}) Braid` : "Braid";
     void backend.setWaiting?.(waiting).catch(() => undefined);
   }, [backend, waiting]);
-  useEffect(() => void backend.getSettings().then(setSettings, (e) => setError(e.message)), [backend]);
+  useEffect(
+    () =>
+      void (takeSettings() ?? backend.getSettings()).then((s) => {
+        startupStep("settings");
+        setSettings(s);
+      }, (e) => setError(e.message)),
+    [backend],
+  );
   // A downloaded model may now be the one that answers: its label follows.
   const reloadSettings = useCallback(() => void backend.getSettings().then(setSettings, () => {}), [backend]);
-  // Reopen where the user was: the most recent conversation.
   useEffect(() => {
     if (selected === null && items.length > 0) setSelected(items[0].id);
   }, [items, selected]);

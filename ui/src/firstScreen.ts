@@ -11,3 +11,9 @@ export function firstScreen() {
   // Just after the frame is painted: a task queued from its callback.
   requestAnimationFrame(() => setTimeout(() => performance.mark("braid:first-paint"), 0));
 }
+
+/** A step on the way to the first screen (`braid:<step>`, its first time
+ *  only), so the measurement can say where the time went. */
+export function startupStep(step: string) {
+  if (!done && performance.getEntriesByName(`braid:${step}`).length === 0) performance.mark(`braid:${step}`);
+}

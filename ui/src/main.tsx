@@ -5,10 +5,15 @@ import { connect } from "./backend";
 import { ConfirmProvider } from "./confirm";
 import "./styles.css";
 import { applyTheme, savedTheme } from "./theme";
+import { startupStep } from "./firstScreen";
+import { askEarly } from "./startup";
+
+startupStep("script");
 
 // Before the first paint, so a dark theme never flashes light.
 applyTheme(savedTheme());
 const backend = connect();
+askEarly(backend);
 // The desktop window starts hidden, so that it never shows WebKit's white
 // page: it shows now, in the page's colours, while the first screen's data
 // loads (waiting for that data too made the first paint ~80 ms later:

@@ -6,6 +6,8 @@ import type { Backend } from "../backend/types";
 import type { BraidEvent, ContextId } from "../generated/protocol";
 import { applyEvent, applySnapshot, empty, type ChatModel } from "./model";
 import { serialLoader, type SerialLoader } from "./serial";
+import { startupStep } from "../firstScreen";
+import { takeSnapshot } from "../startup";
 
 /** `onActivity` is told after each snapshot (the list shows counts and
  *  order from it); `onError` when a load fails. */
@@ -20,6 +22,7 @@ export function useChatModel(backend: Backend, id: ContextId, onActivity: (() =>
     const l = serialLoader(
       () => backend.loadContext(id),
       (s) => {
+        startupStep("snapshot");
         setModel((m) => applySnapshot(m, s));
         activity.current?.();
       },
@@ -40,6 +43,14 @@ export function useChatModel(backend: Backend, id: ContextId, onActivity: (() =>
   // about once a second there): the state stays current and the batch small.
   useEffect(() => {
     setModel(empty);
+    // Asked as the page started (startup.ts): shown unless the
+    // subscription's own snapshot came first.
+    let live = true;
+    takeSnapshot(id)?.then((s) => {
+      if (!live) return;
+      startupStep("snapshot");
+      setModel((m) => (m.snapshot ? m : applySnapshot(m, s)));
+    }, () => undefined);
     let pending: BraidEvent[] = [];
     let frame: number | null = null;
     let timer: ReturnType<typeof setTimeout> | null = null;
@@ -53,7 +64,10 @@ export function useChatModel(backend: Backend, id: ContextId, onActivity: (() =>
     };
     const unsubscribe = backend.subscribe(
       id,
-      (s) => setModel((m) => applySnapshot(m, s)),
+      (s) => {
+        startupStep("snapshot");
+        setModel((m) => applySnapshot(m, s));
+      },
       (e) => {
         pending.push(e);
         // A new title shows in the header and the list at once.
@@ -65,6 +79,7 @@ export function useChatModel(backend: Backend, id: ContextId, onActivity: (() =>
       () => loader.current?.request(),
     );
     return () => {
+      live = false;
       unsubscribe();
       if (frame !== null) cancelAnimationFrame(frame);
       if (timer !== null) clearTimeout(timer);
