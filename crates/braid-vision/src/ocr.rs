@@ -1,5 +1,8 @@
 //! OCR with Tesseract (leptess) on one worker thread that keeps its engine
 //! warm: loading the English model takes longer than reading a screenshot.
+//! The engine loads with the first page, not at start: there it took the
+//! CPU the window needed for its first paint (70–90 ms on two cores), and
+//! tens of MB that a session without images never uses.
 //! Jobs queue; one whose caller has gone (cancelled) is skipped unread.
 //! Tesseract cannot be stopped mid-page, so a cancelled page still finishes
 //! on the worker, but nobody waits for it.
@@ -50,8 +53,8 @@ impl Drop for Worker {
 }
 
 impl Ocr {
-    /// Starts the worker. The engine loads there, in the background; if it
-    /// cannot (no language data), every job says why.
+    /// Starts the worker. The engine loads there with the first page; if
+    /// it cannot (no language data), every job says why.
     /// Binaries call [`limit_ocr_threads`] first thing in `main`.
     pub fn start(language: &str) -> Ocr {
         let (tx, rx) = mpsc::channel::<Job>();
@@ -92,14 +95,17 @@ pub fn limit_ocr_threads() {
 }
 
 fn worker(language: &str, jobs: &mpsc::Receiver<Job>) {
-    let mut engine = leptess::LepTess::new(None, language).map_err(|e| {
-        format!("Tesseract could not load its {language:?} language data ({e}); install tesseract-ocr-{language}")
-    });
+    let mut engine = None;
     while let Ok(job) = jobs.recv() {
         if job.reply.is_closed() {
             continue;
         }
-        let result = match &mut engine {
+        let engine = engine.get_or_insert_with(|| {
+            leptess::LepTess::new(None, language).map_err(|e| {
+                format!("Tesseract could not load its {language:?} language data ({e}); install tesseract-ocr-{language}")
+            })
+        });
+        let result = match engine {
             Ok(engine) => read_page(engine, &job.bytes, language),
             Err(why) => Err(VisionError::OcrUnavailable(why.clone())),
         };
