@@ -9,7 +9,7 @@ pub use crate::local_servers::detect_local_servers;
 mod builtin;
 mod preferences;
 use crate::RuntimeError;
-use braid_llm::catalogue::{list_models, Catalogue};
+use braid_llm::catalogue::{list_models, Catalogue, ModelInfo};
 use braid_llm::local::LocalModels;
 use braid_llm::secrets::{KeySource, Secrets};
 use braid_llm::settings::{build_provider, ProviderSettings, Settings, SettingsError};
@@ -251,30 +251,7 @@ impl Providers {
     /// Where a conversation's next request goes: its own choice, else the
     /// default provider's default model, else the fallback.
     pub fn resolve(&self, choice: Option<&ModelChoice>) -> Result<Resolved, String> {
-        let (provider_settings, model) = {
-            let inner = self.read();
-            let settings = &inner.settings;
-            match choice {
-                Some(c) => {
-                    let p = settings.provider(&c.provider_id).map_err(|_| {
-                        format!(
-                            "This conversation uses provider {:?}, which was removed. Choose another model.",
-                            c.provider_id
-                        )
-                    })?;
-                    (p.clone(), c.model.clone())
-                }
-                None => match settings.default_provider.as_deref().and_then(|id| settings.provider(id).ok()) {
-                    Some(p) => {
-                        let model = p.default_model.clone().ok_or_else(|| {
-                            format!("Provider {:?} has no default model. Choose one in Settings.", p.name)
-                        })?;
-                        (p.clone(), model)
-                    }
-                    None => return self.fallback_resolved(),
-                },
-            }
-        };
+        let Some((provider_settings, model)) = self.target(choice)? else { return self.fallback_resolved() };
         let provider = self.live(&provider_settings)?;
         let info = Catalogue::new(&self.read().settings.models).or_default(&model, provider_settings.kind);
         Ok(Resolved {
@@ -282,16 +259,49 @@ impl Providers {
             model: model.clone(),
             max_output_tokens: info.max_output_tokens,
             encoding: info.tokenizer.into(),
-            view: EffectiveModel {
-                provider_id: Some(provider_settings.id),
-                provider_name: provider_settings.name,
-                model,
-                context_window: info.context_window,
-                vision: info.vision,
-                tools: info.tools,
-            },
             kind: provider_settings.kind,
+            view: view(provider_settings, model, &info),
         })
+    }
+
+    /// What a conversation's next request goes to, as shown: the provider
+    /// is not built for it (building one reads its key and the system's
+    /// certificates, ~40 ms, which reopening a conversation paid).
+    pub fn effective(&self, choice: Option<&ModelChoice>) -> Option<EffectiveModel> {
+        match self.target(choice).ok()? {
+            Some((p, model)) => {
+                let info = Catalogue::new(&self.read().settings.models).or_default(&model, p.kind);
+                Some(view(p, model, &info))
+            }
+            None => self.fallback_resolved().ok().map(|r| r.view),
+        }
+    }
+
+    /// The provider's settings and the model a choice names (`None`: the
+    /// fallback answers).
+    fn target(&self, choice: Option<&ModelChoice>) -> Result<Option<(ProviderSettings, String)>, String> {
+        let inner = self.read();
+        let settings = &inner.settings;
+        Ok(Some(match choice {
+            Some(c) => {
+                let p = settings.provider(&c.provider_id).map_err(|_| {
+                    format!(
+                        "This conversation uses provider {:?}, which was removed. Choose another model.",
+                        c.provider_id
+                    )
+                })?;
+                (p.clone(), c.model.clone())
+            }
+            None => match settings.default_provider.as_deref().and_then(|id| settings.provider(id).ok()) {
+                Some(p) => {
+                    let model = p.default_model.clone().ok_or_else(|| {
+                        format!("Provider {:?} has no default model. Choose one in Settings.", p.name)
+                    })?;
+                    (p.clone(), model)
+                }
+                None => return Ok(None),
+            },
+        }))
     }
 
     fn fallback_resolved(&self) -> Result<Resolved, String> {
@@ -368,9 +378,16 @@ impl Providers {
             inner.settings.providers.iter().filter_map(|p| Some(format!("{}/{}", p.id, p.default_model.as_ref()?)));
         named.collect()
     }
+}
 
-    pub fn effective(&self, choice: Option<&ModelChoice>) -> Option<EffectiveModel> {
-        self.resolve(choice).ok().map(|r| r.view)
+fn view(p: ProviderSettings, model: String, info: &ModelInfo) -> EffectiveModel {
+    EffectiveModel {
+        provider_id: Some(p.id),
+        provider_name: p.name,
+        model,
+        context_window: info.context_window,
+        vision: info.vision,
+        tools: info.tools,
     }
 }
 
