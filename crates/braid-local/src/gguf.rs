@@ -215,7 +215,7 @@ impl Header {
 
     /// The key-values, then past the tensor infos (so the reader stands
     /// at the end of the header).
-    fn read(r: &mut impl Read) -> std::io::Result<Header> {
+    fn read(r: &mut (impl Read + Seek)) -> std::io::Result<Header> {
         let mut magic = [0u8; 4];
         r.read_exact(&mut magic)?;
         if &magic != b"GGUF" {
@@ -310,12 +310,7 @@ fn string(r: &mut impl Read) -> std::io::Result<String> {
 /// A number of GGUF type `kind`, as u64 (negative ones as 0; floats cut).
 fn number(r: &mut impl Read, kind: u32) -> std::io::Result<u64> {
     let mut b = [0u8; 8];
-    let n = match kind {
-        0 | 1 | 7 => 1,
-        2 | 3 => 2,
-        4..=6 => 4,
-        _ => 8,
-    };
+    let n = width(kind).unwrap_or(8) as usize;
     r.read_exact(&mut b[..n])?;
     Ok(match kind {
         1 => (b[0] as i8).max(0) as u64,
@@ -328,20 +323,42 @@ fn number(r: &mut impl Read, kind: u32) -> std::io::Result<u64> {
     })
 }
 
-/// Reads past one value of type `kind`.
-fn skip(r: &mut impl Read, kind: u32) -> std::io::Result<()> {
+/// The size of a number of GGUF type `kind`.
+fn width(kind: u32) -> Option<u64> {
+    match kind {
+        0 | 1 | 7 => Some(1),
+        2 | 3 => Some(2),
+        4..=6 => Some(4),
+        10..=12 => Some(8),
+        _ => None,
+    }
+}
+
+/// Goes past one value of type `kind` without reading it: a tokenizer's
+/// hundred thousand texts are skipped over in the reader's buffer (copied
+/// out one by one, they were most of the time a start took to read the
+/// starter model's header).
+fn skip(r: &mut (impl Read + Seek), kind: u32) -> std::io::Result<()> {
     match kind {
         STRING => {
             let len = u64(r)?;
             if len > MAX_STRING {
                 return Err(bad("a text in the header is too long"));
             }
-            std::io::copy(&mut r.take(len), &mut std::io::sink())?;
+            r.seek_relative(len as i64)?;
         }
         ARRAY => {
             let (item, len) = (u32(r)?, u64(r)?);
-            for _ in 0..len {
-                skip(r, item)?;
+            match width(item) {
+                Some(w) => {
+                    let bytes = len.checked_mul(w).filter(|b| *b <= i64::MAX as u64);
+                    r.seek_relative(bytes.ok_or_else(|| bad("an array in the header is too long"))? as i64)?;
+                }
+                None => {
+                    for _ in 0..len {
+                        skip(r, item)?;
+                    }
+                }
             }
         }
         0..=7 | 10..=12 => {

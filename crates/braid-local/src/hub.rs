@@ -17,19 +17,14 @@ const HEADER_TRIES: [usize; 2] = [4 << 20, 48 << 20];
 #[derive(Clone)]
 pub struct Hub {
     pub endpoint: String,
-    client: reqwest::Client,
+    /// Made on first use: making it reads the system's certificates
+    /// (~40 ms), which every start paid on the window's thread.
+    client: std::sync::OnceLock<reqwest::Client>,
 }
 
 impl Hub {
     pub fn new(endpoint: &str) -> Hub {
-        // Connecting has its own limit so "nothing answers" comes quickly;
-        // a body may take as long as the file needs.
-        let client = reqwest::Client::builder()
-            .connect_timeout(Duration::from_secs(10))
-            .user_agent(concat!("braid/", env!("CARGO_PKG_VERSION")))
-            .build()
-            .unwrap_or_default();
-        Hub { endpoint: endpoint.trim_end_matches('/').to_owned(), client }
+        Hub { endpoint: endpoint.trim_end_matches('/').to_owned(), client: std::sync::OnceLock::new() }
     }
 
     pub fn file_url(&self, repo: &str, file: &str) -> String {
@@ -37,7 +32,15 @@ impl Hub {
     }
 
     pub fn client(&self) -> &reqwest::Client {
-        &self.client
+        self.client.get_or_init(|| {
+            // Connecting has its own limit so "nothing answers" comes
+            // quickly; a body may take as long as the file needs.
+            reqwest::Client::builder()
+                .connect_timeout(Duration::from_secs(10))
+                .user_agent(concat!("braid/", env!("CARGO_PKG_VERSION")))
+                .build()
+                .unwrap_or_default()
+        })
     }
 
     /// GGUF repositories whose name holds `query`, most downloaded first.
@@ -122,7 +125,7 @@ impl Hub {
     /// the range sends the whole file: the rest is not read).
     async fn prefix(&self, url: &str, want: usize) -> Result<Vec<u8>, String> {
         let range = format!("bytes=0-{}", want - 1);
-        let response = self.client.get(url).header(reqwest::header::RANGE, range).send().await;
+        let response = self.client().get(url).header(reqwest::header::RANGE, range).send().await;
         let response = self.checked(response, "the file's header").await?;
         let mut body = response.bytes_stream();
         let mut out = Vec::with_capacity(want.min(8 << 20));
@@ -144,7 +147,7 @@ impl Hub {
     ) -> Result<T, String> {
         let url =
             reqwest::Url::parse_with_params(url, params).map_err(|e| format!("{url} is not a web address: {e}"))?;
-        let response = self.checked(self.client.get(url).timeout(API_TIMEOUT).send().await, what).await?;
+        let response = self.checked(self.client().get(url).timeout(API_TIMEOUT).send().await, what).await?;
         response
             .json::<T>()
             .await
