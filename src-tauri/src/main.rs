@@ -97,10 +97,15 @@ fn main() {
     braid_runtime::limit_ocr_threads();
     tracing_subscriber::fmt()
         .with_env_filter(tracing_subscriber::EnvFilter::try_from_env("BRAID_LOG").unwrap_or_else(|_| "warn".into()))
+        .with_writer(std::io::stderr)
         .init();
+    // Startup's steps, timed by their log lines (BRAID_LOG=braid_desktop=debug;
+    // docs/PERFORMANCE.md).
+    tracing::debug!("startup: main");
     let app = tauri::Builder::default()
         .plugin(tauri_plugin_dialog::init())
         .setup(|app| {
+            tracing::debug!("startup: the window is built");
             let data = app.path().app_data_dir()?;
             let home = app.path().home_dir().unwrap_or_else(|_| data.clone());
             let mut config = RuntimeConfig::new(data.join("braid.db"), home);
@@ -125,6 +130,7 @@ fn main() {
             }
             // Opened inside the app's tokio runtime: what it starts in the
             // background (downloads going on after a restart) runs there.
+            tracing::debug!("startup: settings and models read");
             let handle = tauri::async_runtime::handle();
             let entered = handle.inner().enter();
             let (runtime, report) = Runtime::open_with(config, providers)?;
@@ -149,6 +155,7 @@ fn main() {
             if let Err(e) = tray::install(app.handle()) {
                 tracing::warn!("no tray icon: {e}");
             }
+            tracing::debug!("startup: setup done");
             Ok(())
         })
         .invoke_handler(handlers())
