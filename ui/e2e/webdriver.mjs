@@ -149,7 +149,7 @@ export function appMemory(app) {
 
 /** Xvfb and tauri-driver for the app, with its data in `data`. Screenshots
  *  are e2e/out/<prefix>-<name>.png. */
-export function desktopApp(data, prefix) {
+export function desktopApp(data, prefix, extraEnv = {}) {
   const app = process.env.BRAID_DESKTOP_BIN ?? resolve("../target/debug/braid-desktop");
   const driverBin = [process.env.TAURI_DRIVER, join(process.env.CARGO_HOME ?? join(homedir(), ".cargo"), "bin/tauri-driver")]
     .find((p) => p && existsSync(p)) ?? "tauri-driver";
@@ -158,7 +158,7 @@ export function desktopApp(data, prefix) {
   const xvfb = spawn("Xvfb", [display, "-screen", "0", "1920x1080x24"], { stdio: "ignore" });
   // GTK's file chooser keeps its settings in memory, not in a dconf
   // that needs a session bus.
-  const env = { ...process.env, DISPLAY: display, HOME: data, XDG_DATA_HOME: join(data, "share"), BRAID_NO_KEYCHAIN: "1", GSETTINGS_BACKEND: "memory" };
+  const env = { ...process.env, DISPLAY: display, HOME: data, XDG_DATA_HOME: join(data, "share"), BRAID_NO_KEYCHAIN: "1", GSETTINGS_BACKEND: "memory", ...extraEnv };
   // Started by the first openApp, on ports the system says are free (a
   // port still held by an earlier run's driver failed a CI run once).
   let driver = null;

@@ -83,7 +83,9 @@ impl Ocr {
 /// other). libgomp reads `OMP_THREAD_LIMIT` once, when it is loaded, before
 /// `main` runs, so setting it later changes nothing: a binary started
 /// without it restarts itself once with it set (same process id, same
-/// arguments). Tests and benches get it from `.cargo/config.toml`.
+/// arguments), which costs a start ~90 ms. The desktop entry sets it
+/// (src-tauri/linux/braid.desktop.hbs), so a start from the menu does not
+/// restart; tests and benches get it from `.cargo/config.toml`.
 pub fn limit_ocr_threads() {
     use std::os::unix::process::CommandExt;
     if std::env::var_os("OMP_THREAD_LIMIT").is_some() {
@@ -102,7 +104,9 @@ fn worker(language: &str, jobs: &mpsc::Receiver<Job>) {
         }
         let engine = engine.get_or_insert_with(|| {
             leptess::LepTess::new(None, language).map_err(|e| {
-                format!("Tesseract could not load its {language:?} language data ({e}); install tesseract-ocr-{language}")
+                format!(
+                    "Tesseract could not load its {language:?} language data ({e}); install tesseract-ocr-{language}"
+                )
             })
         });
         let result = match engine {
