@@ -95,6 +95,7 @@ fn handlers() -> impl Fn(tauri::ipc::Invoke) -> bool + Send + Sync + 'static {
 fn main() {
     // Before anything else: may restart the process once (see there).
     braid_runtime::limit_ocr_threads();
+    window::composite_only_on_a_gpu();
     tracing_subscriber::fmt()
         .with_env_filter(tracing_subscriber::EnvFilter::try_from_env("BRAID_LOG").unwrap_or_else(|_| "warn".into()))
         .with_writer(std::io::stderr)

@@ -34,3 +34,24 @@ fn show(window: &WebviewWindow) {
         tracing::warn!("could not show the window: {e}");
     }
 }
+
+/// Without a GPU (no DRM render node: a virtual machine, Xvfb) WebKit
+/// composites its layers with Mesa's llvmpipe, in software: its GL threads
+/// took CPU from the first paint, and the web process held ~95 MB more
+/// (idle, app and WebKit: 362 → 268 MB PSS; docs/PERFORMANCE.md). There
+/// the page is drawn without compositing, as WebKit advises for software
+/// GL. The user's own `WEBKIT_DISABLE_COMPOSITING_MODE` wins (`0` keeps
+/// compositing). Called first thing in `main`, before any thread reads the
+/// environment.
+pub fn composite_only_on_a_gpu() {
+    const VAR: &str = "WEBKIT_DISABLE_COMPOSITING_MODE";
+    if std::env::var_os(VAR).is_some() {
+        return;
+    }
+    let render_node = std::fs::read_dir("/dev/dri")
+        .map(|nodes| nodes.flatten().any(|n| n.file_name().to_string_lossy().starts_with("renderD")))
+        .unwrap_or(false);
+    if !render_node {
+        std::env::set_var(VAR, "1");
+    }
+}
