@@ -147,8 +147,17 @@ export function appMemory(app) {
   return { app: { rss: read(pid, "Rss"), pss: read(pid, "Pss") }, children: children.length, rss: sum("Rss"), pss: sum("Pss") };
 }
 
-/** Xvfb and tauri-driver for the app, with its data in `data`. Screenshots
- *  are e2e/out/<prefix>-<name>.png. */
+const SPECK_ON = `const d = document.createElement("div");
+d.id = "braid-e2e-speck";
+d.style.cssText = "position:fixed;left:0;top:0;width:1px;height:1px;pointer-events:none;opacity:0";
+document.body.append(d);
+d.dataset.timer = String(setInterval(() => (d.style.opacity = d.style.opacity === "0" ? "0.01" : "0"), 50));`;
+const SPECK_OFF = `const d = document.getElementById("braid-e2e-speck");
+if (d) { clearInterval(Number(d.dataset.timer)); d.remove(); }`;
+
+/** Xvfb and tauri-driver for the app, with its data in `data`, and
+ *  `extraEnv` added to its environment. Screenshots are
+ *  e2e/out/<prefix>-<name>.png. */
 export function desktopApp(data, prefix, extraEnv = {}) {
   const app = process.env.BRAID_DESKTOP_BIN ?? resolve("../target/debug/braid-desktop");
   const driverBin = [process.env.TAURI_DRIVER, join(process.env.CARGO_HOME ?? join(homedir(), ".cargo"), "bin/tauri-driver")]
@@ -268,7 +277,18 @@ export function desktopApp(data, prefix, extraEnv = {}) {
        *  to Idle (a fast model may finish before Streaming is seen). */
       answered: (n, timeout = REAL_MODEL_MS) =>
         until(`answer ${n}`, "return document.querySelectorAll('.message.assistant').length >= arguments[0] && (document.querySelector('[data-testid=state]')?.textContent ?? '').startsWith('Idle')", timeout, n),
-      shot: async (name) => writeFileSync(`e2e/out/${prefix}-${name}.png`, Buffer.from(await wd("GET", `/session/${id}/screenshot`), "base64")),
+      shot: async (name) => {
+        // Drawn without compositing (the app's way without a GPU), the
+        // page is captured at its next paint, which a still page (no
+        // caret blinking) never makes: a speck in the corner changes every
+        // 50 ms while the screenshot is taken.
+        await js(SPECK_ON).catch(() => undefined);
+        try {
+          writeFileSync(`e2e/out/${prefix}-${name}.png`, Buffer.from(await wd("GET", `/session/${id}/screenshot`), "base64"));
+        } finally {
+          await js(SPECK_OFF).catch(() => undefined);
+        }
+      },
       /** Resizes the window (the screen is 1920×1080). */
       rect: (width, height) => wd("POST", `/session/${id}/window/rect`, { width, height }),
       close: () => wd("DELETE", `/session/${id}`),
