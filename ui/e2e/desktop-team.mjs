@@ -38,12 +38,15 @@ await desktopSuite("team-desktop", { check, finish }, { data, cleanup: () => { p
   await s.type(box, `[NEXT:member1] [NEXT:member3] [NEXT:member2] Hello team${ENTER}`);
   await s.until("three members' answers", "return document.querySelectorAll('[data-testid=speaker]').length >= 3", 240000);
   await s.state("Idle", 120000);
-  // The list renders only the rows near the view, and long answers push
-  // the first out: speakers are read at both ends, by message id.
+  // The list renders only the rows near the view, and the model's answers
+  // are as long as it likes (a short one between two long ones was in
+  // view at neither end): speakers are read all the way down, half a view
+  // at a time, by message id.
   const byId = new Map();
-  for (const where of ["0", "1e9"]) {
-    await s.js(`document.querySelector('.messages').scrollTop = ${where}; return true`);
-    await sleep(300);
+  const [height, view] = await s.js("const m = document.querySelector('.messages'); return [m.scrollHeight, m.clientHeight]");
+  for (let top = 0, step = Math.max(100, Math.floor(view / 2)); top <= height + step; top += step) {
+    await s.js(`document.querySelector('.messages').scrollTop = ${top}; return true`);
+    await sleep(150);
     const seen = await s.js("return [...document.querySelectorAll('.messages .row')].filter((r) => r.querySelector('[data-testid=speaker]')).map((r) => [Number(r.dataset.key.slice(1)), r.querySelector('[data-testid=speaker]').textContent, r.textContent])");
     for (const [id, who, text] of seen) byId.set(id, [who, text]);
   }
