@@ -9,6 +9,7 @@
 #                             llama.cpp is compiled; seconds afterwards)
 #   tests/llm-peer.sh start   start it, wait until it answers, print its pid
 #   tests/llm-peer.sh stop    stop what `start` started
+#   tests/llm-peer.sh status  succeeds while a server runs on the port
 #   tests/llm-peer.sh url     print the base URL
 #   tests/llm-peer.sh log     print the path of the server's log
 #
@@ -103,7 +104,8 @@ case "${1:-}" in
   setup) setup ;;
   start) start ;;
   stop) stop ;;
+  status) running ;;
   url) echo "http://$host:$port/v1" ;;
   log) echo "$log" ;;
-  *) echo "usage: $0 setup|start|stop|url|log" >&2; exit 2 ;;
+  *) echo "usage: $0 setup|start|stop|status|url|log" >&2; exit 2 ;;
 esac

@@ -1,7 +1,7 @@
 // What the end-to-end scripts share: checks that count, the server, the
 // browser, a browser suite's whole set-up (`browserSuite`), and the real
 // LLM peer from tests/llm-peer.sh.
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -134,14 +134,18 @@ function peerScript() {
   return process.env.BRAID_LLM_PEER_SCRIPT ?? fileURLToPath(new URL("../../tests/llm-peer.sh", import.meta.url));
 }
 
-/** Starts the real llama.cpp server (no API key); returns its URL and a stop. */
+/** Starts the real llama.cpp server (no API key); returns its URL and a
+ *  stop, which stops it only if this call started it: a server already
+ *  running belongs to another run (a `make test` beside this suite), and
+ *  stopping it failed that run. */
 export function startPeer() {
   const script = peerScript();
   const env = { ...process.env };
   delete env.LLM_PEER_API_KEY;
+  const running = spawnSync("bash", [script, "status"], { env, stdio: "ignore" }).status === 0;
   execFileSync("bash", [script, "start"], { env, stdio: ["ignore", "ignore", "inherit"] });
   const url = execFileSync("bash", [script, "url"], { env }).toString().trim();
-  return { url, stop: () => execFileSync("bash", [script, "stop"], { env, stdio: "ignore" }) };
+  return { url, stop: () => running || execFileSync("bash", [script, "stop"], { env, stdio: "ignore" }) };
 }
 
 /** The text of a chat request's last message when the user sent it
