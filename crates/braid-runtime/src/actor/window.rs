@@ -62,8 +62,8 @@ impl ContextActor {
 
     /// The user started writing: this conversation's model gets ready
     /// while the rest is typed (the built-in model loads and reads Braid's
-    /// base prompt; a provider over the network has nothing to do), and so
-    /// do its token tables.
+    /// base prompt; a provider over the network is built, its key read and
+    /// its HTTP clients made), and so do its token tables.
     pub(super) fn warm_up(&self) {
         let Ok(resolved) = self.shared.providers.resolve(self.ctx.model_choice()) else { return };
         warm_token_tables(resolved.encoding);
