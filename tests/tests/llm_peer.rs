@@ -40,16 +40,9 @@ fn script() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("llm-peer.sh")
 }
 
-/// The test's own port (8088 unless `LLM_PEER_PORT` says): it stops and
-/// restarts its server (with a key, then without), which would pull the
-/// server from under the window suites' runs on 8089 beside it.
-fn port() -> String {
-    std::env::var("LLM_PEER_PORT").unwrap_or_else(|_| "8088".into())
-}
-
 fn peer(cmd: &str, api_key: Option<&str>) -> String {
     let mut c = Command::new("bash");
-    c.arg(script()).arg(cmd).env("LLM_PEER_PORT", port());
+    c.arg(script()).arg(cmd);
     match api_key {
         Some(k) => c.env("LLM_PEER_API_KEY", k),
         None => c.env_remove("LLM_PEER_API_KEY"),
@@ -65,7 +58,7 @@ fn peer(cmd: &str, api_key: Option<&str>) -> String {
 /// `stop` signals the server and returns at once; a server started right
 /// after could not bind while the old one still answers on the port.
 fn wait_port_closed() {
-    let port = port();
+    let port = std::env::var("LLM_PEER_PORT").unwrap_or_else(|_| "8089".into());
     let deadline = Instant::now() + scaled(Duration::from_secs(60));
     while std::net::TcpStream::connect(format!("127.0.0.1:{port}")).is_ok() {
         assert!(Instant::now() < deadline, "the old llm peer did not exit");
@@ -77,7 +70,7 @@ fn wait_port_closed() {
 struct Peer;
 impl Drop for Peer {
     fn drop(&mut self) {
-        let _ = Command::new("bash").arg(script()).arg("stop").env("LLM_PEER_PORT", port()).status();
+        let _ = Command::new("bash").arg(script()).arg("stop").status();
     }
 }
 
