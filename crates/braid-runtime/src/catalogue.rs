@@ -6,6 +6,20 @@ use braid_tools::ToolRegistry;
 use std::sync::{Arc, PoisonError};
 
 impl Runtime {
+    /// Every loaded context gets the catalogue again: its tools, and the
+    /// models a sub-agent's task may name (they follow the providers).
+    pub(crate) async fn send_catalogue(&self) {
+        self.shared.contexts.catalogue_changed(self.shared.catalogue()).await;
+    }
+
+    /// What `changed` answered, once every loaded context has the
+    /// catalogue again (a change to the providers).
+    pub(crate) async fn then_catalogue<T>(&self, changed: Result<T, RuntimeError>) -> Result<T, RuntimeError> {
+        let answer = changed?;
+        self.send_catalogue().await;
+        Ok(answer)
+    }
+
     /// The tool catalogue: every registered tool, and the sub-agent tools.
     pub fn tools(&self) -> Vec<braid_protocol::ToolSpec> {
         self.shared.catalogue()
@@ -16,7 +30,7 @@ impl Runtime {
     /// any other's, by its permission.
     pub async fn register_tool(&self, tool: Arc<dyn braid_tools::Tool>) -> Result<(), RuntimeError> {
         self.swap_catalogue(|next| next.register(tool)).map_err(|e| RuntimeError::InvalidInput(e.to_string()))?;
-        self.shared.contexts.catalogue_changed(self.shared.catalogue()).await;
+        self.send_catalogue().await;
         Ok(())
     }
 
@@ -24,7 +38,7 @@ impl Runtime {
     pub async fn unregister_tool(&self, name: &str) -> bool {
         let removed = self.swap_catalogue(|next| next.unregister(name));
         if removed {
-            self.shared.contexts.catalogue_changed(self.shared.catalogue()).await;
+            self.send_catalogue().await;
         }
         removed
     }
@@ -43,7 +57,7 @@ impl Runtime {
                 }
             }
         });
-        self.shared.contexts.catalogue_changed(self.shared.catalogue()).await;
+        self.send_catalogue().await;
     }
 
     /// Changes the catalogue at once (what comes after must see the

@@ -326,19 +326,13 @@ impl Handlers for Runtime {
         Ok(self.providers().view())
     }
     async fn save_provider(&self, provider: ProviderInput) -> Answer<SettingsView> {
-        let view = self.providers().save(provider)?;
-        self.shared.contexts.catalogue_changed(self.shared.catalogue()).await;
-        Ok(view)
+        self.then_catalogue(self.providers().save(provider)).await
     }
     async fn remove_provider(&self, provider_id: String) -> Answer<SettingsView> {
-        let view = self.providers().remove(&provider_id)?;
-        self.shared.contexts.catalogue_changed(self.shared.catalogue()).await;
-        Ok(view)
+        self.then_catalogue(self.providers().remove(&provider_id)).await
     }
     async fn set_default_provider(&self, provider_id: String) -> Answer<SettingsView> {
-        let view = self.providers().set_default(&provider_id)?;
-        self.shared.contexts.catalogue_changed(self.shared.catalogue()).await;
-        Ok(view)
+        self.then_catalogue(self.providers().set_default(&provider_id)).await
     }
     async fn set_conversation_defaults(&self, defaults: ConversationDefaults) -> Answer<SettingsView> {
         self.providers().set_conversation_defaults(defaults)

@@ -7,8 +7,6 @@ impl Runtime {
     /// Settings from an exported file; the conversations see the providers
     /// it brought at once.
     pub async fn import_settings(&self, text: &str) -> Result<braid_protocol::SettingsView, RuntimeError> {
-        let view = self.providers().import_settings(text)?;
-        self.shared.contexts.catalogue_changed(self.shared.catalogue()).await;
-        Ok(view)
+        self.then_catalogue(self.providers().import_settings(text)).await
     }
 }
