@@ -253,7 +253,7 @@ impl Providers {
     pub fn resolve(&self, choice: Option<&ModelChoice>) -> Result<Resolved, String> {
         let Some((provider_settings, model)) = self.target(choice)? else { return self.fallback_resolved() };
         let provider = self.live(&provider_settings)?;
-        let info = Catalogue::new(&self.read().settings.models).or_default(&model, provider_settings.kind);
+        let info = self.model_info(&model, provider_settings.kind);
         Ok(Resolved {
             provider,
             model: model.clone(),
@@ -270,11 +270,17 @@ impl Providers {
     pub fn effective(&self, choice: Option<&ModelChoice>) -> Option<EffectiveModel> {
         match self.target(choice).ok()? {
             Some((p, model)) => {
-                let info = Catalogue::new(&self.read().settings.models).or_default(&model, p.kind);
+                let info = self.model_info(&model, p.kind);
                 Some(view(p, model, &info))
             }
             None => self.fallback_resolved().ok().map(|r| r.view),
         }
+    }
+
+    /// What the settings' catalogue knows of `model` (else the defaults
+    /// for its kind of provider).
+    fn model_info(&self, model: &str, kind: ProviderKind) -> ModelInfo {
+        Catalogue::new(&self.read().settings.models).or_default(model, kind)
     }
 
     /// The provider's settings and the model a choice names (`None`: the
