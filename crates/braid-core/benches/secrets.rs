@@ -7,7 +7,7 @@
 //! (`$CARGO_HOME/registry/src`, or `SECRETS_CORPUS`), the first 1,000 by
 //! path.
 
-use braid_core::secrets::SecretFilter;
+use braid_core::secrets::{Exposure, SecretFilter};
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use std::path::{Path, PathBuf};
 
@@ -95,6 +95,24 @@ fn bench(c: &mut Criterion) {
         known.learn(&format!("known-secret-value-{i:04}-abcdef"), "TOKEN");
     }
     g.bench_function("patterns and 50 known values", |b| b.iter(|| known.hide(&request).found.len()));
+    g.finish();
+
+    // The output of a call made after a secret was used, looked at for
+    // the secret in every form: 100 KB (a read's cap) and 10 KB of source,
+    // with the secret nowhere in it (the whole look is made).
+    let exposure = Exposure::new([
+        ("secret-api-key-0a1b2c3d", "sk-proj-Lw3Nq8Zr5Tb2Vm9Xc4Hk"),
+        ("secret-pw-11", "hunter2hunter2"),
+    ]);
+    let mut g = c.benchmark_group("secrets: look for a used secret in a call's output");
+    g.sample_size(10);
+    for size in [10 << 10, 100 << 10] {
+        let output = &request[..request.floor_char_boundary(size)];
+        let check = exposure.check(&[output]);
+        println!("{} KB: complete {}, carried {:?}", size >> 10, check.complete, check.carried);
+        g.throughput(Throughput::Bytes(output.len() as u64));
+        g.bench_function(format!("{} KB", size >> 10), |b| b.iter(|| exposure.check(&[output]).complete));
+    }
     g.finish();
 }
 

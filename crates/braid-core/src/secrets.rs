@@ -9,14 +9,23 @@
 //! shell leaves alone, so a model can put it in a command, where
 //! [`reveal`] gives the real value back at execution.
 
+mod decode;
+pub mod exposure;
+
+pub use exposure::{Carried, Exposure};
+
 use aho_corasick::{AhoCorasick, MatchKind};
 use regex::Regex;
 use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
 use std::sync::LazyLock;
 
-/// Shorter known values are not hidden: they would match ordinary words.
+/// Shorter known values are not hidden, unless a secret file gave them
+/// ([`SecretFilter::learn_from_file`]): they would match ordinary words.
 pub const MIN_KNOWN: usize = 8;
+/// A secret file's values are hidden from this length on; shorter than
+/// [`MIN_KNOWN`] only where they stand alone (not inside a longer word).
+pub const MIN_FILE_VALUE: usize = 4;
 
 /// Words that make an environment variable or a setting's name a secret's.
 const SECRET_WORDS: [&str; 6] = ["SECRET", "TOKEN", "PASSWORD", "PASSWD", "CREDENTIAL", "PASSPHRASE"];
@@ -118,8 +127,23 @@ impl SecretFilter {
     /// A value to hide wherever it appears, named by `kind` (a variable's
     /// or a provider's name). Short values are passed over.
     pub fn learn(&mut self, value: &str, kind: &str) {
+        if value.trim().len() >= MIN_KNOWN {
+            self.add(value.trim(), kind);
+        }
+    }
+
+    /// A value of a secret file (`.env`, `.env.local`…) named `name`:
+    /// hidden whatever its length from [`MIN_FILE_VALUE`] on, unless it is
+    /// plainly public ([`public_value`]).
+    pub fn learn_from_file(&mut self, name: &str, value: &str) {
         let value = value.trim();
-        if value.len() < MIN_KNOWN || self.known.iter().any(|(v, _)| v == value) {
+        if value.len() >= MIN_FILE_VALUE && !public_value(name, value) {
+            self.add(value, name);
+        }
+    }
+
+    fn add(&mut self, value: &str, kind: &str) {
+        if self.known.iter().any(|(v, _)| v == value) {
             return;
         }
         self.known.push((value.to_owned(), slug(kind)));
@@ -151,6 +175,14 @@ impl SecretFilter {
         if let Some(m) = &self.matcher {
             for hit in m.find_iter(text) {
                 let kind = &self.known[hit.pattern().as_usize()].1;
+                // A short value counts only standing alone: `hunter2`,
+                // not the `hunter2` inside `hunter22x`.
+                let alone = |at: Option<char>| at.is_none_or(|c| !c.is_alphanumeric());
+                let short = hit.len() < MIN_KNOWN;
+                if short && !(alone(text[..hit.start()].chars().next_back()) && alone(text[hit.end()..].chars().next()))
+                {
+                    continue;
+                }
                 spans.push((hit.start(), hit.end(), kind.clone()));
             }
         }
@@ -194,12 +226,102 @@ impl SecretFilter {
     }
 }
 
+/// A placeholder as [`SecretFilter::placeholder`] writes it: `secret-`,
+/// its kind, 8 hex digits.
+static PLACEHOLDER: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?-u:\b)secret-(?:[a-z0-9]+-){1,16}[0-9a-f]{8}(?-u:\b)")
+        .unwrap_or_else(|e| panic!("the placeholder shape: {e}"))
+});
+
+/// The placeholders `text` holds (each once, in order of appearance):
+/// a tool call holding one runs with a secret.
+pub fn placeholders_in(text: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for m in PLACEHOLDER.find_iter(text) {
+        if !out.iter().any(|p| p == m.as_str()) {
+            out.push(m.as_str().to_owned());
+        }
+    }
+    out
+}
+
+/// The placeholders approved calls of these messages ran with: the
+/// secrets a later call's output is checked for.
+pub fn used_in<'a>(messages: impl IntoIterator<Item = &'a braid_protocol::Message>) -> Vec<String> {
+    use braid_protocol::{Approval, MessageType};
+    let mut used: Vec<String> = Vec::new();
+    for m in messages {
+        let MessageType::ToolRequest { calls, .. } = &m.body else { continue };
+        let ran = calls.iter().filter(|c| {
+            matches!(c.approval, Approval::Approved | Approval::ApprovedOverwrite | Approval::ApprovedUnsandboxed)
+        });
+        for call in ran {
+            for p in placeholders_in(&call.arguments) {
+                if !used.contains(&p) {
+                    used.push(p);
+                }
+            }
+        }
+    }
+    used
+}
+
+/// What a placeholder says of its secret: its kind (`openai-key`,
+/// `OPENAI_API_KEY` as a slug, `api-key`…).
+pub fn kind_of(placeholder: &str) -> &str {
+    let inner = placeholder.strip_prefix("secret-").unwrap_or(placeholder);
+    inner.rsplit_once('-').map_or(inner, |(kind, _)| kind)
+}
+
 /// `text` with every placeholder in `found` replaced by its real value.
 pub fn reveal(text: &str, found: &BTreeMap<String, String>) -> String {
     if found.is_empty() || !text.contains("secret-") {
         return text.to_owned();
     }
     found.iter().fold(text.to_owned(), |t, (placeholder, value)| t.replace(placeholder, value))
+}
+
+/// Whether a secret file's value is plainly not a secret: a boolean, a
+/// number, a word that names an environment or a log level, a local
+/// address, a path, or a URL without a password. Under a name that says
+/// secret (`DB_PASSWORD=1234`) only booleans are.
+pub fn public_value(name: &str, value: &str) -> bool {
+    let lower = value.to_ascii_lowercase();
+    const FLAGS: [&str; 10] = ["true", "false", "yes", "no", "on", "off", "null", "none", "enabled", "disabled"];
+    if FLAGS.contains(&lower.as_str()) {
+        return true;
+    }
+    if secret_name(name) {
+        return false;
+    }
+    const WORDS: [&str; 17] = [
+        "development",
+        "production",
+        "staging",
+        "test",
+        "testing",
+        "local",
+        "debug",
+        "info",
+        "warn",
+        "warning",
+        "error",
+        "trace",
+        "localhost",
+        "utf-8",
+        "utf8",
+        "dev",
+        "prod",
+    ];
+    let number =
+        value.trim_start_matches(['-', '+']).split('.').all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()));
+    let address = value.split('.').count() == 4 && value.split('.').all(|p| p.parse::<u8>().is_ok());
+    let path = value.starts_with('/') || value.starts_with("./") || value.starts_with("~/");
+    let url = value.split_once("://").is_some_and(|(_, rest)| {
+        let authority = rest.split(['/', '?', '#']).next().unwrap_or("");
+        !authority.contains('@')
+    });
+    number || address || path || url || WORDS.contains(&lower.as_str())
 }
 
 /// A kind as it goes in a placeholder: lowercase letters, digits, dashes.
