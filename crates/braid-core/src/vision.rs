@@ -125,17 +125,28 @@ pub fn image_as_text(body: &MessageType) -> Option<String> {
         ImageSource::Url { url } => url.clone(),
         ImageSource::Base64 { media_type, .. } => media_type.clone(),
     };
+    // What was read from an image is the image's words, not the user's:
+    // a screenshot can hold instructions as well as a web page.
     let text = match (vision_analysis, recognized_text, error) {
-        (Some(a), _, _) => format!("[Image {name}, as described by a model that could see it]\n{a}"),
+        (Some(a), _, _) => {
+            let described = crate::untrusted::block(&format!("description of the image {name}"), a);
+            format!("[Image {name}, as described by a model that could see it]\n{described}")
+        }
         (None, Some(t), _) if t.trim().is_empty() => format!("[Image {name}: OCR found no text in it]"),
         (None, Some(t), _) => {
             let conf = ocr_confidence.map(|c| format!(", confidence {c:.0} %")).unwrap_or_default();
-            format!("[Image {name}: text recognised by OCR{conf}; layout and pictures are not included]\n{t}")
+            let read = crate::untrusted::block(&format!("text in the image {name}"), t);
+            format!("[Image {name}: text recognised by OCR{conf}; layout and pictures are not included]\n{read}")
         }
         (None, None, Some(e)) => format!("[Image {name} could not be read: {e}]"),
         (None, None, None) => format!("[Image {name}: not read yet]"),
     };
     Some(text)
+}
+
+/// The text recognised in an image, sent beside its pixels.
+pub fn ocr_beside_pixels(text: &str) -> String {
+    format!("Text recognised in the image (OCR):\n{}", crate::untrusted::block("text in the image", text))
 }
 
 /// The request's view of images: those the model sees stay Image messages

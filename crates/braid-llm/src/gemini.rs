@@ -40,7 +40,7 @@ pub fn encode(request: &LlmRequest) -> Value {
                 }
                 // Beside pixels only: the text stand-in above already has it.
                 if let (Some(t), ImageSource::Base64 { .. } | ImageSource::Url { .. }) = (recognized_text, source) {
-                    push("user", json!({"text": format!("Text recognised in the image (OCR):\n{t}")}));
+                    push("user", json!({"text": braid_core::vision::ocr_beside_pixels(t)}));
                 }
             }
             MessageType::ToolRequest { text, calls } => {

@@ -62,7 +62,8 @@ fn images_become_each_providers_multimodal_part() {
     assert_eq!(g["contents"][0]["parts"][0], json!({"inline_data":{"mime_type":"image/png","data":"AAAA"}}));
     // Recognised text travels with the image, marked as OCR output.
     let o = openai::encode(&request(image(Some("Total: 42")), None));
-    assert!(o["messages"][1]["content"][1]["text"].as_str().unwrap().contains("(OCR):\nTotal: 42"));
+    let ocr = o["messages"][1]["content"][1]["text"].as_str().unwrap();
+    assert!(ocr.contains("(OCR):\n<untrusted source=\"text in the image\">\nTotal: 42\n</untrusted>"), "{ocr}");
 }
 
 #[test]

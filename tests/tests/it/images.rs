@@ -199,6 +199,8 @@ async fn a_model_that_cannot_see_gets_the_ocr_text_and_the_user_is_told() {
     let body = sent[0].to_string();
     assert!(!body.contains("image_url"));
     assert!(body.contains("text recognised by OCR") && body.contains("Deploy failed"), "{body}");
+    // …inside a block that marks it as the image's words, not the user's.
+    assert!(body.contains("<untrusted source=\\\"text in the image"), "{body}");
     // Images come before the text they were sent with.
     let order: Vec<&str> = messages.iter().map(|m| m.body.kind().tag()).collect();
     assert_eq!(order, ["image", "text", "text"]);

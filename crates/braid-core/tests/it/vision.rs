@@ -87,6 +87,11 @@ fn requests_carry_pixels_for_models_that_see_and_text_for_the_others() {
     let MessageType::Text { role: Role::User, parts } = &blind[0].body else { panic!() };
     let braid_protocol::ContentPart::Text { text } = &parts[0];
     assert!(text.contains("text recognised by OCR, confidence 91 %") && text.contains("Error 42"), "{text}");
+    // What was read in the image is the image's words, marked as such.
+    assert!(
+        text.contains("<untrusted source=\"text in the image") && text.contains("Error 42\n</untrusted>"),
+        "{text}"
+    );
     // OCR mode never sends pixels; a workspace path never does either.
     assert!(!sends_pixels(ImageMode::Ocr, &stored(), true));
     assert!(!sends_pixels(ImageMode::Auto, &ImageSource::FilePath { path: "a.png".into() }, true));
