@@ -7,6 +7,7 @@
 
 use braid_core::pipeline::{mention_kind, Mention};
 use braid_protocol::{FileRefStatus, ImageAttachment, ImageMode, ImageSource, LineRange, Message, MessageType, Role};
+use braid_tools::Confinement;
 use braid_workspace::freshness::FileFreshness;
 use braid_workspace::refs::{mentions, resolve, Resolved};
 use std::path::Path;
@@ -75,7 +76,15 @@ pub fn resolve_message(
     mut message: Message,
     workspace: Option<&Path>,
     freshness: &mut FileFreshness,
+    confine: &Confinement,
 ) -> Result<(Message, Vec<MessageType>, Vec<ImageAttachment>), String> {
+    // Credentials and Braid's data are refused as the file tools refuse
+    // them, before anything is read.
+    let open = |path: &str| -> Result<(), String> {
+        let Some(root) = workspace else { return Ok(()) };
+        let Ok(real) = braid_workspace::paths::confine(root, path) else { return Ok(()) };
+        confine.refuses(root, &real).map_or(Ok(()), |why| Err(format!("@{path}: {why}")))
+    };
     let mut record = |path: &str| {
         if let Some(root) = workspace {
             freshness.record_read(&root.join(path), SystemTime::now());
@@ -83,6 +92,7 @@ pub fn resolve_message(
     };
     match &message.body {
         MessageType::FileReference { path, range, .. } => {
+            open(path)?;
             let r = resolve(workspace, path, range.map(|r| (r.start_line, r.end_line)))?;
             record(&r.path);
             message.body = reference(r);
@@ -92,6 +102,7 @@ pub fn resolve_message(
             let text = message.body.plain_text().unwrap_or_default();
             let (mut attachments, mut images) = (Vec::new(), Vec::new());
             for m in mentions(&text) {
+                open(&m.path)?;
                 if mention_kind(&m.path, m.range.is_some()) == Mention::Image {
                     images.push(image_mention(workspace, &m.path)?);
                     continue;

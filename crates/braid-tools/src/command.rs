@@ -185,7 +185,12 @@ impl Tool for RunCommand {
                 sandbox::blocked(&ctx.sandbox, &ctx.confine, &ctx.workspace, &stderr)
             };
             let error = match &blocked {
-                Some(why) => format!("the command exited with {exit}; blocked by the sandbox: {why}"),
+                Some(b) if b.secret => format!(
+                    "the command exited with {exit}; blocked by the sandbox: {} — it is not run outside the \
+                     sandbox, which would hand the secret to the model",
+                    b.reason
+                ),
+                Some(b) => format!("the command exited with {exit}; blocked by the sandbox: {}", b.reason),
                 None => format!("the command exited with {exit}"),
             };
             ToolOutcome {
@@ -195,8 +200,10 @@ impl Tool for RunCommand {
                 recoverable: true,
                 duration_ms: 0,
                 written: None,
-                blocked: blocked.map(Into::into),
+                // Only what leaving the sandbox would help is offered.
+                blocked: blocked.filter(|b| !b.secret).map(|b| Box::new(b.reason)),
                 images: Vec::new(),
+                secrets: None,
             }
         }
         .boxed()

@@ -130,9 +130,24 @@ impl Confinement {
             .collect()
     }
 
+    /// Why the file tools and `@file` refuse `path` (absolute, real) in
+    /// `workspace`: it is a credential or Braid's own data, which commands
+    /// never see either (the workspace being the home folder or above
+    /// does not open them). In the sandbox's words; `None` otherwise.
+    pub fn refuses(&self, workspace: &Path, path: &Path) -> Option<String> {
+        let hidden = self.hidden.iter().any(|h| path.starts_with(h) && !workspace.starts_with(h));
+        hidden.then(|| {
+            format!(
+                "the sandbox hides {}: credentials and Braid's own data are kept from commands and from the model \
+                 (settings.json's sandbox.allow lets a path in)",
+                path.display()
+            )
+        })
+    }
+
     /// Whether a command cannot see `path` (absolute) in `workspace`.
     pub fn hides(&self, workspace: &Path, path: &Path) -> bool {
-        if self.hidden.iter().any(|h| path.starts_with(h) && !workspace.starts_with(h)) {
+        if self.refuses(workspace, path).is_some() {
             return true;
         }
         let under_root = self.roots.iter().any(|r| path.starts_with(r));

@@ -21,7 +21,11 @@ const MAX_OUTPUT: usize = 100 * 1024;
 const MAX_ENTRIES: usize = 1_000;
 
 fn resolve(ctx: &ToolContext, path: &str) -> Result<PathBuf, ToolOutcome> {
-    confine(&ctx.workspace, path).map_err(|e| failure(format!("{e}; use a path inside the workspace")))
+    let real = confine(&ctx.workspace, path).map_err(|e| failure(format!("{e}; use a path inside the workspace")))?;
+    match ctx.confine.refuses(&ctx.workspace, &real) {
+        Some(why) => Err(failure(why)),
+        None => Ok(real),
+    }
 }
 
 fn io_error(ctx: &ToolContext, path: &Path, e: &std::io::Error) -> ToolOutcome {

@@ -100,9 +100,20 @@ pub fn unavailable() -> Option<&'static str> {
     .as_deref()
 }
 
+/// What stopped a command in the sandbox, in words.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Blocked {
+    pub reason: String,
+    /// It reached for a credential or Braid's own data: running it
+    /// outside the sandbox would give the model the secret, so that is
+    /// never offered.
+    pub secret: bool,
+}
+
 /// Why a failed command was most likely stopped by the sandbox, from
 /// what it wrote to stderr; `None` when nothing points at it.
-pub fn blocked(sandbox: &Sandbox, confine: &Confinement, workspace: &Path, stderr: &str) -> Option<String> {
+pub fn blocked(sandbox: &Sandbox, confine: &Confinement, workspace: &Path, stderr: &str) -> Option<Blocked> {
+    let why = |reason: String| Some(Blocked { reason, secret: false });
     if sandbox.level == SandboxLevel::FullAccess {
         return None;
     }
@@ -115,7 +126,7 @@ pub fn blocked(sandbox: &Sandbox, confine: &Confinement, workspace: &Path, stder
             }
             _ => "it may write only inside the workspace (not its .git, .braid, .mcp.json or .env) and /tmp",
         };
-        return Some(format!("the sandbox refused a write: {allowed}"));
+        return why(format!("the sandbox refused a write: {allowed}"));
     }
     // Whatever the error's wording ("No such file", "Directory
     // nonexistent", "Permission denied"), a path the sandbox hides is why.
@@ -124,7 +135,10 @@ pub fn blocked(sandbox: &Sandbox, confine: &Confinement, workspace: &Path, stder
         .filter(|w| w.starts_with('/'))
         .find(|w| confine.hides(workspace, Path::new(w)));
     if let Some(path) = hidden {
-        return Some(format!(
+        if let Some(reason) = confine.refuses(workspace, Path::new(path)) {
+            return Some(Blocked { reason, secret: true });
+        }
+        return why(format!(
             "the sandbox hides {path}: outside the workspace, home folders, credentials and Braid's own data \
              are hidden from commands (settings.json's sandbox.allow lets a path in)"
         ));
@@ -138,7 +152,7 @@ pub fn blocked(sandbox: &Sandbox, confine: &Confinement, workspace: &Path, stder
         "name or service not known",
     ];
     if !sandbox.network && network.iter().any(|n| lower.contains(n)) {
-        return Some("the sandbox has no network: this conversation does not allow it".to_owned());
+        return why("the sandbox has no network: this conversation does not allow it".to_owned());
     }
     None
 }
@@ -176,7 +190,7 @@ mod tests {
     fn a_refused_write_or_connection_is_named_as_the_sandbox() {
         let ws = Sandbox::default();
         let (c, w) = (Confinement::default(), Path::new("/w"));
-        let blocked = |s: &Sandbox, e: &str| blocked(s, &c, w, e);
+        let blocked = |s: &Sandbox, e: &str| blocked(s, &c, w, e).map(|b| b.reason);
         let why = blocked(&ws, "touch: cannot touch '/etc/x': Read-only file system").unwrap_or_default();
         assert!(why.contains("only inside the workspace (not its .git, .braid"), "{why}");
         let why =
@@ -188,5 +202,19 @@ mod tests {
         assert!(why.starts_with("the sandbox hides /root/.ssh/id_rsa"), "{why}");
         assert_eq!(blocked(&ws, "cat: /w/notes.txt: No such file or directory"), None, "the workspace is seen");
         assert_eq!(blocked(&Sandbox { level: SandboxLevel::FullAccess, ..ws }, "Read-only file system"), None);
+    }
+
+    #[test]
+    fn a_command_stopped_at_a_credential_is_not_offered_to_leave_the_sandbox() {
+        let home = std::env::temp_dir().join(format!("braid-sandbox-home-{}", std::process::id()));
+        std::fs::create_dir_all(home.join(".ssh")).ok();
+        let c = Confinement::new(Some(&home), &[], &braid_protocol::SandboxPaths::default());
+        let key = home.join(".ssh/id_rsa").display().to_string();
+        let b = blocked(&Sandbox::default(), &c, &home, &format!("cat: {key}: No such file or directory"));
+        let b = b.unwrap_or_default();
+        assert!(b.secret && b.reason.starts_with("the sandbox hides"), "{b:?}");
+        let other = blocked(&Sandbox::default(), &c, &home, "cat: /home/bob/notes: No such file or directory");
+        assert!(other.is_some_and(|b| !b.secret), "another's home may be let in for one command");
+        std::fs::remove_dir_all(&home).ok();
     }
 }
