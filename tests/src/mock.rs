@@ -71,6 +71,8 @@ pub struct Captured {
     pub headers: HeaderMap,
     /// The JSON body (`Null` when it was not JSON).
     pub body: Value,
+    /// The body as it came, byte for byte.
+    pub raw: Bytes,
 }
 
 #[derive(Clone, Default)]
@@ -87,8 +89,9 @@ async fn handle(mock: MockServer, uri: Uri, headers: HeaderMap, body: Bytes) -> 
     if counting && !mock.script_counts.load(std::sync::atomic::Ordering::Relaxed) {
         return Response::builder().status(StatusCode::NOT_FOUND).body(Body::from("Not Found")).unwrap();
     }
-    let body = serde_json::from_slice(&body).unwrap_or(Value::Null);
-    mock.captured.lock().unwrap().push(Captured { path: uri.to_string(), headers, body });
+    let raw = body;
+    let body = serde_json::from_slice(&raw).unwrap_or(Value::Null);
+    mock.captured.lock().unwrap().push(Captured { path: uri.to_string(), headers, body, raw });
     let reply = mock.replies.lock().unwrap().pop_front().unwrap_or_else(|| Reply::error(500, "no reply was scripted"));
     tokio::time::sleep(reply.delay_first).await;
     let mut items: Vec<Result<Bytes, std::io::Error>> = reply.chunks.into_iter().map(|c| Ok(Bytes::from(c))).collect();

@@ -13,7 +13,11 @@ use std::time::Instant;
 #[derive(Clone, Default)]
 pub struct ToolRegistry {
     by_name: HashMap<String, Arc<dyn Tool>>,
-    /// Registration order, for stable listings and tool definitions.
+    /// The order tools are listed and defined in: the built-in ones as
+    /// registered, then MCP servers' by server and tool name, then the
+    /// agents'. Never the order servers became ready in, which changes
+    /// from run to run: the same conversation sends the same bytes after
+    /// a restart (the provider's prompt cache holds).
     order: Vec<String>,
 }
 
@@ -83,6 +87,8 @@ impl ToolRegistry {
             self.order.push(name.clone());
         }
         self.by_name.insert(name, tool);
+        let by_name = &self.by_name;
+        self.order.sort_by_cached_key(|n| listing_key(by_name.get(n).map(|t| t.source()), n));
         Ok(())
     }
 
@@ -132,6 +138,16 @@ impl ToolRegistry {
             return Err(failure("the arguments must be a JSON object"));
         }
         Ok((tool, args))
+    }
+}
+
+/// Where a tool stands in the listing (a stable sort keeps the built-in
+/// tools in the order they were registered).
+fn listing_key(source: Option<ToolSource>, name: &str) -> (u8, String, String) {
+    match source {
+        Some(ToolSource::Builtin) | None => (0, String::new(), String::new()),
+        Some(ToolSource::Mcp { server }) => (1, server, name.to_owned()),
+        Some(ToolSource::Agent) => (2, String::new(), name.to_owned()),
     }
 }
 
