@@ -209,33 +209,87 @@ pub fn plan(request: &PreparedRequest, system_tokens: u32, tools_tokens: u32, se
     }
     // A summary stands for older messages: it goes before any of them.
     let pinned: Vec<MessageId> = request.pinned_summary.into_iter().chain(request.kept.iter().copied()).collect();
-    match optimize::select_pinned(&counted, settings.strategy, available, &pinned) {
-        Ok(selection) => Fit::Send {
-            usage: ContextUsage {
-                window: budget.window,
-                system: budget.system,
-                tools: budget.tools,
-                messages: selection.tokens,
-                reserved_output: budget.reserved_output,
-                sent_messages: selection.keep.len() as u32,
-                left_out: selection.dropped.len() as u32,
-                left_out_references: request
-                    .messages
-                    .iter()
-                    .filter(|m| keepable(&m.body) && selection.dropped.contains(&m.id))
-                    .map(|m| m.id)
-                    .collect(),
-                estimated,
-                tools_held_back: Vec::new(),
-            },
-            keep: selection.keep,
+    let selection = match optimize::select_pinned(&counted, settings.strategy, available, &pinned) {
+        Ok(selection) => selection,
+        Err(e) => {
+            return Fit::TooLarge(format!(
+                "The latest message is too long for {} ({} tokens; about {} fit after the system prompt, tools and \
+                 the answer's reserve). Shorten it or choose a model with a larger window; it stays in the history, \
+                 and what you send next goes without it.",
+                request.model, e.needed, e.available
+            ))
+        }
+    };
+    // What the user attached to the question being answered is what the
+    // answer is about: never left out in silence (the model would answer
+    // without it, as if it had read it).
+    if let Some(why) = attachment_left_out(request, &counted, &selection.dropped, available) {
+        return Fit::TooLarge(why);
+    }
+    Fit::Send {
+        usage: ContextUsage {
+            window: budget.window,
+            system: budget.system,
+            tools: budget.tools,
+            messages: selection.tokens,
+            reserved_output: budget.reserved_output,
+            sent_messages: selection.keep.len() as u32,
+            left_out: selection.dropped.len() as u32,
+            left_out_references: request
+                .messages
+                .iter()
+                .filter(|m| keepable(&m.body) && selection.dropped.contains(&m.id))
+                .map(|m| m.id)
+                .collect(),
+            estimated,
+            tools_held_back: Vec::new(),
         },
-        Err(e) => Fit::TooLarge(format!(
-            "The latest message is too long for {} ({} tokens; about {} fit after the system prompt, tools and the \
-             answer's reserve). Shorten it or choose a model with a larger window; it stays in the history, and \
-             what you send next goes without it.",
-            request.model, e.needed, e.available
-        )),
+        keep: selection.keep,
+    }
+}
+
+/// Why the request cannot go, when a file, image or resource attached to
+/// the latest question does not fit beside what must go with it.
+fn attachment_left_out(
+    request: &PreparedRequest,
+    counted: &[(&Message, u32)],
+    dropped: &[MessageId],
+    available: u32,
+) -> Option<String> {
+    let latest = latest_attachments(&request.messages);
+    let out: Vec<(&Message, u32)> =
+        counted.iter().filter(|(m, _)| latest.contains(&m.id) && dropped.contains(&m.id)).copied().collect();
+    if out.is_empty() {
+        return None;
+    }
+    let names: Vec<String> = out.iter().map(|(m, t)| format!("{} ({t} tokens)", attachment_name(m))).collect();
+    let first = out.first().map(|(m, _)| attachment_name(m)).unwrap_or_default();
+    Some(format!(
+        "{} did not fit in {}'s window beside the conversation (about {available} tokens are left for messages after \
+         the system prompt, tools and the answer's reserve), so nothing was sent. Reference a line range ({first}:1-200), \
+         summarise the conversation (/compact), or choose a model with a larger window.",
+        names.join(", "),
+        request.model
+    ))
+}
+
+/// The files, images and resources stored with the newest question: the
+/// run of them just before it.
+fn latest_attachments(messages: &[Message]) -> Vec<MessageId> {
+    use braid_protocol::{MessageType, Role};
+    let Some(question) = messages.iter().rposition(|m| matches!(&m.body, MessageType::Text { role: Role::User, .. }))
+    else {
+        return Vec::new();
+    };
+    messages[..question].iter().rev().take_while(|m| keepable(&m.body)).map(|m| m.id).collect()
+}
+
+fn attachment_name(m: &Message) -> String {
+    use braid_protocol::MessageType;
+    match &m.body {
+        MessageType::FileReference { path, .. } => format!("@{path}"),
+        MessageType::McpResource { server_name, resource_uri, .. } => format!("@{server_name}:{resource_uri}"),
+        _ => "the attached image".to_owned(),
     }
 }
 
