@@ -154,3 +154,19 @@ pub async fn eventually<F: std::future::Future<Output = bool>>(holds: impl Fn() 
         tokio::time::sleep(Duration::from_millis(10)).await;
     }
 }
+
+/// The notices of `code` a subscription brings, until it is quiet for
+/// `quiet` (what arrived since it was opened, in order).
+pub async fn notices(
+    sub: &mut Subscription,
+    code: braid_protocol::NoticeCode,
+    quiet: Duration,
+) -> Vec<braid_protocol::Notice> {
+    let mut found = Vec::new();
+    while let Ok(Some(Ok(event))) = tokio::time::timeout(quiet, sub.recv()).await {
+        if let BraidEvent::ContextUpdate(u) = event {
+            found.extend(u.metadata.notice.filter(|n| n.code == code));
+        }
+    }
+    found
+}

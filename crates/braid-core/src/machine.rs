@@ -359,11 +359,15 @@ pub struct ToolOutcome {
     /// the network), in words: the user may let it run again outside.
     /// (Boxed: outcomes travel in `Result`s, kept small.)
     #[serde(default)]
-    pub blocked: Option<Box<str>>,
+    pub blocked: Option<Box<String>>,
     /// Images the result came with (Image bodies, already read by vision
     /// or OCR): they follow the round's results, as other images do.
     #[serde(default)]
     pub images: Vec<MessageType>,
+    /// What the runtime found of the secrets used in this conversation in
+    /// the output (`None`: none used, or nothing to compare with).
+    #[serde(default)]
+    pub secrets: Option<Box<crate::secrets::exposure::SecretCheck>>,
 }
 
 impl ToolOutcome {
@@ -378,6 +382,7 @@ impl ToolOutcome {
             written: None,
             blocked: None,
             images: Vec::new(),
+            secrets: None,
         }
     }
 

@@ -103,6 +103,7 @@ pub fn check(request: &SendMessageRequest) -> Result<Checked, WireError> {
                 written: None,
                 blocked: None,
                 images: Vec::new(),
+                secrets: None,
             };
             return Ok(Checked::ToolResult { call_id: call_id.clone(), outcome });
         }

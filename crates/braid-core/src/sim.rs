@@ -44,6 +44,7 @@ pub fn spec(name: &str, permission: Permission) -> ToolSpec {
         source: ToolSource::Builtin,
         // Commands run in the sandbox, as on a machine that has one.
         sandbox: if permission == Permission::Execute { ToolSandbox::Applied } else { ToolSandbox::NotUsed },
+        pin: None,
     }
 }
 
@@ -254,8 +255,9 @@ impl Sim {
             recoverable: true,
             duration_ms: 1,
             written: None,
-            blocked: Some(why.into()),
+            blocked: Some(Box::new(why.to_owned())),
             images: Vec::new(),
+            secrets: None,
         };
         self.send(Event::ToolFinished { call_id: id.into(), outcome })
     }
@@ -270,6 +272,7 @@ impl Sim {
             written,
             blocked: None,
             images: Vec::new(),
+            secrets: None,
         };
         self.send(Event::ToolFinished { call_id: id.into(), outcome })
     }

@@ -69,6 +69,7 @@ pub fn tool_specs(models: &[String]) -> Vec<ToolSpec> {
             examples: vec![],
             source: ToolSource::Agent,
             sandbox: Default::default(),
+            pin: None,
         },
         submit_spec(SUBMIT_RESULT, "result", "Finish your task and hand your result to the agent that gave it. It must be the only tool call of your response."),
         submit_spec(SUBMIT_ERROR, "error", "Give up your task and say why, when you cannot finish it. It must be the only tool call of your response."),
@@ -89,6 +90,7 @@ fn submit_spec(name: &str, field: &str, description: &str) -> ToolSpec {
         examples: vec![],
         source: ToolSource::Agent,
         sandbox: Default::default(),
+        pin: None,
     }
 }
 

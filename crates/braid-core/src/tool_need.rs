@@ -274,6 +274,7 @@ mod tests {
             examples: Vec::new(),
             source,
             sandbox: Default::default(),
+            pin: None,
         }
     }
 

@@ -106,6 +106,15 @@ pub enum NoticeCode {
     SubAgentGrace,
     /// Secrets were hidden from the model (placeholders stand in).
     SecretsHidden,
+    /// The secret filter's key was missing or unreadable and a new one
+    /// was made: placeholders of earlier requests no longer match.
+    SecretsKeyReplaced,
+    /// A tool call's output was kept from the model: the call used a
+    /// secret (or one used earlier) and what it printed may carry it.
+    OutputWithheld,
+    /// An MCP server changed a tool's definition: the tool is held (not
+    /// offered) until the user accepts the new one in the settings.
+    ToolHeld,
     /// A team member's own copy of the workspace: what came back of it,
     /// or why it worked in the folder.
     WorkspaceCopy,

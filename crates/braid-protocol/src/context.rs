@@ -113,6 +113,14 @@ pub struct ContextSnapshot {
     /// Pending calls that text from a tool, a file or a server asked for.
     #[serde(default)]
     pub prompted: Vec<crate::tools::PromptedCall>,
+    /// The secrets pending calls would run with.
+    #[serde(default)]
+    pub secret_uses: Vec<crate::tools::SecretUse>,
+    /// Pending calls of tools allowed always here whose definition
+    /// changed since (the user accepted the server's new one): what
+    /// changed, by the tool's name.
+    #[serde(default)]
+    pub tool_changes: Vec<crate::HeldTool>,
     /// The command the sandbox just stopped, while the user decides.
     #[serde(default)]
     pub blocked: Option<crate::tools::BlockedCommand>,

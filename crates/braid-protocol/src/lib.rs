@@ -71,7 +71,7 @@ pub use merge::{
 pub use message::{
     AnswerSpeed, Approval, ContentPart, ControlKind, FileRefStatus, ImageMode, ImageSource, LineRange, Message,
     MessageKind, MessageMeta, MessageType, Role, StoredImage, TokenCount, TokenEncoding, TokenUsage, ToolCall,
-    ToolResultStatus, SCHEMA_VERSION,
+    ToolResultStatus, WithheldOutput, SCHEMA_VERSION,
 };
 pub use payload::{Payload, PayloadReceipt, SendMessageRequest};
 pub use search::{SearchHit, SnippetPart};
@@ -91,6 +91,7 @@ pub use team::{
 };
 pub use tools::{
     check_tool_name, AgentMode, AgentRole, BlockedCommand, ContextStrategy, Permission, PromptedCall, Sandbox,
-    SandboxLevel, SandboxPaths, ToolApprovalPolicy, ToolSandbox, ToolSettings, ToolSource, ToolSpec, MAX_TOOL_NAME,
+    SandboxLevel, SandboxPaths, SecretUse, ToolApprovalPolicy, ToolSandbox, ToolSettings, ToolSource, ToolSpec,
+    MAX_TOOL_NAME,
 };
 pub use workflow::{Workflow, WorkflowList, WorkflowOutcome, WorkflowParameter, WorkflowStatus};

@@ -7,7 +7,7 @@ use crate::ids::{BranchId, CallId, MessageId, Timestamp};
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
-pub use crate::meta::{AnswerSpeed, MessageMeta, TokenCount, TokenEncoding, TokenUsage};
+pub use crate::meta::{AnswerSpeed, MessageMeta, TokenCount, TokenEncoding, TokenUsage, WithheldOutput};
 
 /// Version of the stored message format. 0 is the legacy shape
 /// (`role`/`content`/optional `tool_calls`), migrated on load.

@@ -50,6 +50,28 @@ pub struct MessageMeta {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub speed: Option<AnswerSpeed>,
+    /// A tool's output kept from the model: the call used a secret (or
+    /// one used earlier), and what it printed may carry it. The result's
+    /// own output then says so; this holds what the tool printed, for
+    /// the user to read and release.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub withheld: Option<WithheldOutput>,
+}
+
+/// What a tool printed, kept from the model (see [`MessageMeta::withheld`]).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct WithheldOutput {
+    pub output: String,
+    #[serde(default)]
+    pub error: Option<String>,
+    /// The placeholders of the secrets the output may carry (or the call
+    /// used).
+    pub secrets: Vec<String>,
+    /// The user read it and let the model have it: the result's output
+    /// is what the tool printed again (the copy here is dropped).
+    #[serde(default)]
+    pub released: bool,
 }
 
 /// An answer's pace: the wait for its first token, then how many tokens

@@ -69,6 +69,11 @@ pub struct ToolSettings {
     pub always_ask: Vec<String>,
     /// "Always allow" answers given in this conversation.
     pub always_allowed: Vec<String>,
+    /// For tools whose definition is pinned (an MCP server's), the pin
+    /// each "Always allow" was given to: once the definition changes and
+    /// the user accepts it, the tool is asked again.
+    #[serde(default)]
+    pub allowed_pins: std::collections::BTreeMap<String, String>,
     pub mode: AgentMode,
     pub role: AgentRole,
     /// One tool call longer than this ends with a timeout result.
@@ -143,6 +148,7 @@ impl Default for ToolSettings {
             },
             always_ask: Vec::new(),
             always_allowed: Vec::new(),
+            allowed_pins: Default::default(),
             mode: AgentMode::Act,
             role: AgentRole::Assistant,
             timeout_ms: 30_000,
@@ -189,6 +195,11 @@ pub struct ToolSpec {
     /// Whether the tool's processes run in the command sandbox.
     #[serde(default)]
     pub sandbox: ToolSandbox,
+    /// A tool whose definition is pinned (an MCP server's): a hash of
+    /// what was pinned, which approvals are given to.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub pin: Option<String>,
 }
 
 /// How a tool's processes are confined.
@@ -252,6 +263,20 @@ impl Default for ContextStrategy {
     fn default() -> ContextStrategy {
         ContextStrategy::Intelligent { keep_last: 10 }
     }
+}
+
+/// A secret a pending call would run with (its arguments hold the
+/// placeholder): the approval dialog names it, whatever the policy.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct SecretUse {
+    pub call_id: crate::ids::CallId,
+    pub placeholder: String,
+    /// What the placeholder says of the secret (`openai-key`,
+    /// `database-url`…).
+    pub kind: String,
+    /// False: it stands for no secret Braid knows (from before the
+    /// filter's key was replaced, or made up), and the call is refused.
+    pub known: bool,
 }
 
 /// A pending call proposed right after text from outside the

@@ -116,6 +116,7 @@ pub fn generate() -> String {
     decl::<TokenCount>(&cfg, &mut out);
     decl::<TokenUsage>(&cfg, &mut out);
     decl::<AnswerSpeed>(&cfg, &mut out);
+    decl::<crate::WithheldOutput>(&cfg, &mut out);
     decl::<MessageMeta>(&cfg, &mut out);
     decl::<Message>(&cfg, &mut out);
     decl::<ContextStatus>(&cfg, &mut out);
@@ -234,6 +235,7 @@ pub fn generate() -> String {
     decl::<OverwriteReason>(&cfg, &mut out);
     decl::<OverwriteRisk>(&cfg, &mut out);
     decl::<crate::tools::PromptedCall>(&cfg, &mut out);
+    decl::<crate::tools::SecretUse>(&cfg, &mut out);
     decl::<WritePreview>(&cfg, &mut out);
     decl::<ContextUsage>(&cfg, &mut out);
     decl::<crate::Draft>(&cfg, &mut out);

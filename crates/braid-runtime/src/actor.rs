@@ -70,6 +70,8 @@ pub struct ContextActor {
     titling: bool,
     /// How many secrets the last notice counted.
     secrets_noticed: usize,
+    /// The user was told the secret filter's key was replaced.
+    key_noticed: bool,
     /// The children of a running `spawn_agents` call.
     sub_agents: Option<subagents::SubAgentsRun>,
     /// The answer being written, as streamed so far (`draft.rs`).
@@ -122,6 +124,7 @@ impl ContextActor {
             model_counts: Arc::default(),
             titling: false,
             secrets_noticed: 0,
+            key_noticed: false,
             sub_agents: None,
             draft: None,
             begun_unstored: false,

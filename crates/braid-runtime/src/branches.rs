@@ -204,14 +204,15 @@ impl Runtime {
     /// parted from the branch in use, for the user to edit in the preview.
     /// Nothing is stored; dropping the future stops the request.
     pub async fn draft_merge_summary(&self, id: &ContextId, source: BranchId) -> Result<String, RuntimeError> {
-        let MergeAnswer::Summarise { provider, model, input, max_tokens } =
+        let MergeAnswer::Summarise { provider, model, input, max_tokens, filter } =
             self.merge_op(id, MergeOp::SummaryJob(source)).await?
         else {
             return Err(unexpected());
         };
         let instructions = braid_core::prompt::MERGE_SUMMARY_INSTRUCTIONS;
-        let text =
-            crate::summary_task::complete(provider, model, instructions, input, max_tokens).await.map_err(|e| {
+        let text = crate::summary_task::complete(provider, model, instructions, input, max_tokens, &filter)
+            .await
+            .map_err(|e| {
                 RuntimeError::Rejected(WireError::new(
                     ErrorCode::Provider,
                     format!("the model could not summarise: {e}"),

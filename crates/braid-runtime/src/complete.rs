@@ -1,13 +1,14 @@
 //! One request whose answer nobody watches arrive: a summary, an image's
 //! description. No context, no events: the whole text or why there is none.
 
-use braid_llm::{LlmProvider, LlmRequest, ResponseAssembler};
+use crate::outbound::Finished;
+use braid_llm::{LlmProvider, ResponseAssembler};
 use futures::StreamExt;
 
 /// One request whose answer nobody watches arrive (a summary, an image's
 /// description): its whole text, trimmed, or why there is none.
-pub async fn complete_text(provider: &dyn LlmProvider, request: LlmRequest) -> Result<String, String> {
-    let mut stream = provider.stream(request);
+pub async fn complete_text(provider: &dyn LlmProvider, request: Finished) -> Result<String, String> {
+    let mut stream = provider.stream(request.into_request());
     let mut assembler = ResponseAssembler::new();
     while let Some(item) = stream.next().await {
         let event = item.map_err(|e| e.to_string())?;

@@ -103,6 +103,9 @@ impl Handlers for Runtime {
     async fn keep_in_context(&self, context_id: ContextId, message_id: MessageId, keep: bool) -> Answer<()> {
         Runtime::keep_in_context(self, &context_id, message_id, keep).await
     }
+    async fn release_output(&self, context_id: ContextId, message_id: MessageId) -> Answer<()> {
+        Runtime::release_output(self, &context_id, message_id).await
+    }
     async fn get_sent_request(&self, context_id: ContextId) -> Answer<Option<SentRequest>> {
         self.sent_request(&context_id).await
     }

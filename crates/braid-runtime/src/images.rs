@@ -232,7 +232,8 @@ impl Images {
             max_tokens: Some(VISION_OUTPUT.min(r.max_output_tokens)),
             temperature: None,
         };
-        let text = crate::complete::complete_text(r.provider.as_ref(), request).await?;
+        let text = crate::complete::complete_text(r.provider.as_ref(), crate::outbound::Filter::none().finish(request))
+            .await?;
         if text.is_empty() {
             return Err("the model described nothing".to_owned());
         }

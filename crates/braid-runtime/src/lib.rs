@@ -40,12 +40,14 @@ mod mcp_workspace;
 mod merge_files;
 mod meta_edits;
 mod model_count;
+mod outbound;
 mod payload;
 pub mod providers;
 mod queue;
 mod references;
 mod report;
 mod rewind;
+mod secret_files;
 mod secret_mask;
 mod seen;
 mod send;
@@ -144,7 +146,13 @@ impl Runtime {
         let home = std::env::var_os("HOME").map(PathBuf::from);
         let confine =
             braid_tools::Confinement::new(home.as_deref(), std::slice::from_ref(&data_dir), &config.sandbox_paths);
-        let secrets = secret_mask::SecretMask::open(&data_dir, providers.stored_keys(), config.show_secrets_in.clone());
+        let had_conversations = || store.list_contexts().is_ok_and(|l| !l.is_empty());
+        let secrets = secret_mask::SecretMask::open(
+            &data_dir,
+            providers.stored_keys(),
+            config.show_secrets_in.clone(),
+            had_conversations,
+        );
         let shared = Arc::new(Shared {
             confine: Arc::new(confine),
             secrets,

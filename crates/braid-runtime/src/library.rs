@@ -28,6 +28,12 @@ impl Runtime {
         self.ask(id, |answer| Input::Message { message_id, op: MessageOp::Keep(keep), answer }).await.map(drop)
     }
 
+    /// A withheld tool output goes to the model from the next request on:
+    /// the user read it and lets the model have it.
+    pub async fn release_output(&self, id: &ContextId, message_id: MessageId) -> Result<(), RuntimeError> {
+        self.ask(id, |answer| Input::Message { message_id, op: MessageOp::Release, answer }).await.map(drop)
+    }
+
     /// Titles containing `query`, then messages holding all its words.
     pub async fn search_conversations(&self, query: &str, limit: Option<u32>) -> Result<Vec<SearchHit>, RuntimeError> {
         if query.chars().count() > 500 {

@@ -3,11 +3,12 @@
 //! closes the connection; a stop signal instead reports what arrived.
 
 use crate::images::Images;
+use crate::outbound::Finished;
 use crate::report::Reports;
 use braid_core::llm::LlmFailure;
 use braid_core::machine::Event;
 use braid_core::vision::ImageLimits;
-use braid_llm::{LlmProvider, LlmRequest, ProviderEvent, ResponseAssembler};
+use braid_llm::{LlmProvider, ProviderEvent, ResponseAssembler};
 use braid_protocol::{Notice, NoticeCode, RequestId};
 use futures::StreamExt;
 use std::path::PathBuf;
@@ -29,7 +30,7 @@ pub struct Pixels {
 
 pub fn spawn(
     provider: Arc<dyn LlmProvider>,
-    mut request: LlmRequest,
+    mut request: Finished,
     request_id: RequestId,
     reports: Reports,
     pixels: Option<Pixels>,
@@ -38,7 +39,7 @@ pub fn spawn(
     let (stop_tx, stop_rx) = oneshot::channel();
     let handle = tokio::spawn(async move {
         if let Some(p) = pixels {
-            if let Err(e) = p.images.attach_pixels(&mut request.messages, &p.workspace, p.limits).await {
+            if let Err(e) = p.images.attach_pixels(request.messages_mut(), &p.workspace, p.limits).await {
                 let failure = LlmFailure::fatal(
                     braid_protocol::FailureCode::ImageUnreadable,
                     format!("An image could not be prepared: {e}"),
@@ -54,7 +55,7 @@ pub fn spawn(
 
 async fn drive(
     provider: Arc<dyn LlmProvider>,
-    request: LlmRequest,
+    request: Finished,
     request_id: RequestId,
     reports: Reports,
     mut stop: oneshot::Receiver<()>,
@@ -65,7 +66,7 @@ async fn drive(
         reports.event(event);
     };
     send(Event::LlmRequestStarted { request_id });
-    let mut stream = provider.stream(request);
+    let mut stream = provider.stream(request.into_request());
     let mut assembler = ResponseAssembler::new();
     loop {
         let item = tokio::select! {

@@ -167,7 +167,13 @@ pub enum MergeAnswer {
     Card(MessageId),
     Done,
     Graph(Box<GraphView>),
-    Summarise { provider: Arc<dyn LlmProvider>, model: String, input: String, max_tokens: u32 },
+    Summarise {
+        provider: Arc<dyn LlmProvider>,
+        model: String,
+        input: String,
+        max_tokens: u32,
+        filter: crate::outbound::Filter,
+    },
 }
 
 /// The context's task has ended.

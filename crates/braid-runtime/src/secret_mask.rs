@@ -1,32 +1,55 @@
 //! Secrets kept from every model (see [`braid_core::secrets`]): what
 //! the filter knows, learned here from the world — Braid's stored keys,
 //! this process's variables named like secrets, the `.env` files of the
-//! workspaces conversations work in — and the placeholders handed out,
-//! so a tool call that uses one gets the real value back when it runs.
-//! The local key placeholders are derived from lives in the data folder
-//! (0600). A workspace listed in settings.json's `show_secrets_in` is
-//! sent as it is.
+//! workspaces conversations work in (any depth) — and the placeholders
+//! handed out, so a tool call that uses one gets the real value back when
+//! it runs. A value given back is learned, so it is hidden wherever it
+//! turns up later. The local key placeholders are derived from lives in
+//! the data folder (0600; `secret_files`). A workspace listed in
+//! settings.json's `show_secrets_in` is sent as it is.
 
-use braid_core::secrets::{dotenv_entries, reveal, secret_name, SecretFilter};
+use crate::secret_files::{self, Dotenvs};
+use braid_core::secrets::{dotenv_entries, placeholders_in, secret_name, Exposure, SecretFilter};
 use braid_protocol::Message;
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, PoisonError, RwLock};
-use std::time::SystemTime;
 
 pub(crate) struct SecretMask {
     filter: RwLock<SecretFilter>,
     /// Every placeholder handed out, and its value.
     found: Mutex<BTreeMap<String, String>>,
-    /// `.env` files read, by when they were last changed.
-    read: Mutex<HashMap<PathBuf, SystemTime>>,
+    dotenvs: Mutex<Dotenvs>,
+    /// Workspaces whose next look walks them again (a tool named a
+    /// `.env` file: it may have made one).
+    walk_again: Mutex<BTreeSet<PathBuf>>,
     off_in: Vec<PathBuf>,
+    /// What went wrong with the key found at start, if anything: the
+    /// placeholders of earlier requests no longer match.
+    key_problem: Option<String>,
+}
+
+/// A call's arguments with their placeholders replaced by the values.
+pub(crate) struct Revealed {
+    pub text: String,
+    /// The placeholders given back.
+    pub used: Vec<String>,
+    /// Placeholders the filter never handed out (from before its key
+    /// changed, or made up): the call must not run with them as text.
+    pub unknown: Vec<String>,
 }
 
 impl SecretMask {
-    /// `keys`: Braid's stored keys, by provider.
-    pub(crate) fn open(data_dir: &Path, keys: Vec<(String, String)>, off_in: Vec<PathBuf>) -> SecretMask {
-        let mut filter = SecretFilter::new(local_key(&data_dir.join("secret-filter.key")));
+    /// `keys`: Braid's stored keys, by provider; `had_conversations`
+    /// says whether a missing key file is news.
+    pub(crate) fn open(
+        data_dir: &Path,
+        keys: Vec<(String, String)>,
+        off_in: Vec<PathBuf>,
+        had_conversations: impl FnOnce() -> bool,
+    ) -> SecretMask {
+        let (key, key_problem) = secret_files::local_key(&data_dir.join("secret-filter.key"), had_conversations);
+        let mut filter = SecretFilter::new(key);
         for (provider, key) in keys {
             filter.learn(&key, &format!("{provider}-key"));
         }
@@ -35,47 +58,58 @@ impl SecretMask {
                 filter.learn(&value, &name);
             }
         }
-        SecretMask { filter: RwLock::new(filter), found: Mutex::default(), read: Mutex::default(), off_in }
+        SecretMask {
+            filter: RwLock::new(filter),
+            found: Mutex::default(),
+            dotenvs: Mutex::default(),
+            walk_again: Mutex::default(),
+            off_in,
+            key_problem,
+        }
+    }
+
+    /// Why the placeholders of earlier requests no longer match, if
+    /// they do not.
+    pub(crate) fn key_problem(&self) -> Option<&str> {
+        self.key_problem.as_deref()
     }
 
     /// Whether text for a conversation in `workspace` is filtered; its
-    /// `.env` files are learned (again when changed) first.
+    /// `.env` files (any depth) are learned, again when changed, first.
     pub(crate) fn on_for(&self, workspace: &Path) -> bool {
         if self.off_in.iter().any(|p| workspace.starts_with(p)) {
             return false;
         }
-        let Ok(dir) = std::fs::read_dir(workspace) else { return true };
-        for entry in dir.flatten() {
-            let name = entry.file_name();
-            let name = name.to_string_lossy();
-            if !(name == ".env" || name.starts_with(".env.")) || name.ends_with(".example") {
-                continue;
-            }
-            let path = entry.path();
-            let changed = entry.metadata().and_then(|m| m.modified()).unwrap_or(SystemTime::UNIX_EPOCH);
-            let mut read = self.read.lock().unwrap_or_else(PoisonError::into_inner);
-            if read.get(&path) == Some(&changed) {
-                continue;
-            }
-            read.insert(path.clone(), changed);
-            let text = std::fs::read_to_string(&path).unwrap_or_default();
+        let again = self.walk_again.lock().unwrap_or_else(PoisonError::into_inner).remove(workspace);
+        let changed = self.dotenvs.lock().unwrap_or_else(PoisonError::into_inner).changed(workspace, again);
+        for path in changed {
+            let Some(text) = secret_files::read_dotenv(&path) else { continue };
             let mut filter = self.filter.write().unwrap_or_else(PoisonError::into_inner);
             for (name, value) in dotenv_entries(&text) {
-                filter.learn(&value, &name);
+                filter.learn_from_file(&name, &value);
             }
         }
         true
     }
 
-    /// Hides the secrets in `text`; how many values were hidden.
-    pub(crate) fn hide(&self, text: &mut String) -> usize {
+    /// A tool call named a `.env` file in `workspace`: the next look walks
+    /// the workspace again, so a file it made is learned before its output
+    /// goes anywhere.
+    pub(crate) fn look_again(&self, workspace: &Path, arguments: &str) {
+        if arguments.contains(".env") {
+            self.walk_again.lock().unwrap_or_else(PoisonError::into_inner).insert(workspace.to_owned());
+        }
+    }
+
+    /// Hides the secrets in `text`; the placeholders that stand for them.
+    pub(crate) fn hide(&self, text: &mut String) -> BTreeSet<String> {
         let hidden = self.filter.read().unwrap_or_else(PoisonError::into_inner).hide(text);
-        let count = hidden.found.len();
-        if count > 0 {
+        let placeholders: BTreeSet<String> = hidden.found.keys().cloned().collect();
+        if !placeholders.is_empty() {
             *text = hidden.text;
             self.found.lock().unwrap_or_else(PoisonError::into_inner).extend(hidden.found);
         }
-        count
+        placeholders
     }
 
     /// Hides the secrets in every string of the messages (text, tool
@@ -124,33 +158,34 @@ impl SecretMask {
     }
 
     /// `text` with the placeholders handed out replaced by their values.
-    pub(crate) fn reveal(&self, text: &str) -> String {
-        reveal(text, &self.found.lock().unwrap_or_else(PoisonError::into_inner))
-    }
-}
-
-/// The local key, made on first use: 32 random bytes, readable by the
-/// user only. Without one (an unwritable folder) a key for this run only.
-fn local_key(path: &Path) -> [u8; 32] {
-    if let Ok(bytes) = std::fs::read(path) {
-        if let Ok(key) = <[u8; 32]>::try_from(bytes.as_slice()) {
-            return key;
+    /// `earlier`: the conversation's messages, hidden again (into a copy)
+    /// when a placeholder is not known yet — after a restart the filter
+    /// knows only what it hid since. Values given back are learned.
+    pub(crate) fn reveal(&self, text: &str, earlier: impl FnOnce() -> Vec<Message>) -> Revealed {
+        let wanted = placeholders_in(text);
+        if wanted.is_empty() {
+            return Revealed { text: text.to_owned(), used: Vec::new(), unknown: Vec::new() };
         }
+        let missing = |found: &BTreeMap<String, String>| wanted.iter().any(|p| !found.contains_key(p));
+        if missing(&self.found.lock().unwrap_or_else(PoisonError::into_inner)) {
+            self.hide_messages(&mut earlier());
+        }
+        let found = self.found.lock().unwrap_or_else(PoisonError::into_inner);
+        let (used, unknown): (Vec<String>, Vec<String>) = wanted.into_iter().partition(|p| found.contains_key(p));
+        let mut out = text.to_owned();
+        let mut filter = self.filter.write().unwrap_or_else(PoisonError::into_inner);
+        for p in &used {
+            let value = &found[p];
+            out = out.replace(p.as_str(), value);
+            filter.learn(value, braid_core::secrets::kind_of(p));
+        }
+        Revealed { text: out, used, unknown }
     }
-    let mut key = [0u8; 32];
-    if let Ok(mut random) = std::fs::File::open("/dev/urandom") {
-        let _ = std::io::Read::read_exact(&mut random, &mut key);
+
+    /// What to look for in the output of calls made after these
+    /// placeholders were used: their values in every form.
+    pub(crate) fn exposure(&self, placeholders: &[String]) -> Exposure {
+        let found = self.found.lock().unwrap_or_else(PoisonError::into_inner);
+        Exposure::new(placeholders.iter().filter_map(|p| found.get(p).map(|v| (p.as_str(), v.as_str()))))
     }
-    use std::os::unix::fs::OpenOptionsExt;
-    let written = std::fs::OpenOptions::new()
-        .write(true)
-        .create(true)
-        .truncate(true)
-        .mode(0o600)
-        .open(path)
-        .and_then(|mut f| std::io::Write::write_all(&mut f, &key));
-    if let Err(e) = written {
-        tracing::warn!(path = %path.display(), error = %e, "the secret filter's key could not be kept; placeholders change at restart");
-    }
-    key
 }

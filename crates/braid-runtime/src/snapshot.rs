@@ -80,12 +80,14 @@ pub fn build(
         overwrites: Vec::new(),
         draft: None,
         prompted: Vec::new(),
+        secret_uses: Vec::new(),
+        tool_changes: Vec::new(),
         previews: Vec::new(),
         blocked: state.round.as_ref().and_then(|r| {
             let held = r.blocked.as_ref()?;
             Some(BlockedCommand {
                 call_id: r.calls().get(r.next)?.id.clone(),
-                reason: held.blocked.as_deref().unwrap_or_default().to_owned(),
+                reason: held.blocked.as_deref().cloned().unwrap_or_default(),
                 output: held.output.clone(),
             })
         }),

@@ -1,6 +1,7 @@
 //! Summarising older messages with the conversation's own model: one
 //! request, not streamed to anyone; its text comes back as a core event.
 
+use crate::outbound::Filter;
 use crate::report::Reports;
 use braid_core::machine::Event;
 use braid_llm::{LlmProvider, LlmRequest};
@@ -16,6 +17,8 @@ pub struct SummaryJob {
     pub max_tokens: u32,
     /// What the user asked the summary to keep.
     pub instructions: Option<String>,
+    /// Hides the secrets of the input and of the instructions alike.
+    pub filter: Filter,
 }
 
 /// One request for a summary, not streamed to anyone: its text, or why
@@ -26,6 +29,7 @@ pub async fn complete(
     instructions: &str,
     input: String,
     max_tokens: u32,
+    filter: &Filter,
 ) -> Result<String, String> {
     let request = LlmRequest {
         model,
@@ -40,7 +44,7 @@ pub async fn complete(
         max_tokens: Some(max_tokens),
         temperature: None,
     };
-    match crate::complete::complete_text(provider.as_ref(), request).await?.as_str() {
+    match crate::complete::complete_text(provider.as_ref(), filter.finish(request)).await?.as_str() {
         "" => Err("the model returned an empty summary".to_owned()),
         text => Ok(text.to_owned()),
     }
@@ -49,7 +53,7 @@ pub async fn complete(
 pub fn spawn(job: SummaryJob, reports: Reports) -> tokio::task::JoinHandle<()> {
     tokio::spawn(async move {
         let instructions = braid_core::prompt::summary_instructions(job.instructions.as_deref());
-        let done = complete(job.provider, job.model, &instructions, job.input, job.max_tokens).await;
+        let done = complete(job.provider, job.model, &instructions, job.input, job.max_tokens, &job.filter).await;
         let event = match done {
             Err(error) => Event::SummaryFailed { request_id: job.request_id, error },
             Ok(text) => Event::SummaryReady { request_id: job.request_id, text, replaces: job.replaces },

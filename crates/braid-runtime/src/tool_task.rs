@@ -11,6 +11,18 @@ use braid_tools::{ToolContext, ToolRegistry};
 use std::sync::Arc;
 use std::time::Duration;
 
+/// One approved call, ready to run.
+pub struct Job {
+    pub tools: Arc<ToolRegistry>,
+    /// With its placeholders replaced by the values.
+    pub call: ToolCall,
+    pub ctx: ToolContext,
+    pub timeout: Duration,
+    /// The secrets this conversation's calls were given, to look for in
+    /// the output (`None`: none).
+    pub exposure: Option<braid_core::secrets::Exposure>,
+}
+
 pub struct ToolTask {
     pub call_id: CallId,
     pub handle: tokio::task::JoinHandle<()>,
@@ -23,14 +35,8 @@ pub struct ToolTask {
 /// changes since the last look) and after it (the call's, whatever made
 /// them: a write tool, a command, an MCP tool), before the core hears
 /// the call ended.
-pub fn spawn(
-    tools: Arc<ToolRegistry>,
-    call: ToolCall,
-    ctx: ToolContext,
-    timeout: Duration,
-    reading: Reading,
-    watch: Option<Watch>,
-) -> ToolTask {
+pub fn spawn(job: Job, reading: Reading, watch: Option<Watch>) -> ToolTask {
+    let Job { tools, call, ctx, timeout, exposure } = job;
     let call_id = call.id.clone();
     // A tool with a limit of its own says so itself when it passes it
     // (the MCP client names the server); this one is the backstop.
@@ -53,6 +59,16 @@ pub fn spawn(
         if !outcome.images.is_empty() {
             outcome.images = read_result_images(&reading, std::mem::take(&mut outcome.images)).await;
         }
+        // The core decides what of it the model gets; the values never
+        // leave this task.
+        if let Some(exposure) = &exposure {
+            let texts = [
+                outcome.output.as_str(),
+                outcome.error.as_deref().unwrap_or(""),
+                outcome.blocked.as_deref().map_or("", String::as_str),
+            ];
+            outcome.secrets = Some(Box::new(exposure.check(&texts)));
+        }
         reading.reports.event(Event::ToolFinished { call_id: call.id, outcome });
     });
     ToolTask { call_id, handle, watch: kept }
@@ -71,6 +87,7 @@ fn timed_out(timeout: Duration) -> ToolOutcome {
         written: None,
         blocked: None,
         images: Vec::new(),
+        secrets: None,
     }
 }
 
@@ -85,5 +102,6 @@ pub fn killed() -> ToolOutcome {
         written: None,
         blocked: None,
         images: Vec::new(),
+        secrets: None,
     }
 }

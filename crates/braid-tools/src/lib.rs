@@ -136,6 +136,7 @@ pub trait Tool: Send + Sync {
             examples: self.examples(),
             source: self.source(),
             sandbox: self.sandbox(),
+            pin: None,
         }
     }
     /// Runs the call. Dropping the future stops the work (and kills any
@@ -159,5 +160,6 @@ pub fn failure(error: impl Into<String>) -> ToolOutcome {
         written: None,
         blocked: None,
         images: Vec::new(),
+        secrets: None,
     }
 }

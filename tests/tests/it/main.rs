@@ -9,6 +9,7 @@ mod mcp_protocols;
 mod model_hub;
 mod providers;
 mod reads_together;
+mod stable_requests;
 mod subagent_copies;
 mod subagents;
 mod team;

@@ -97,4 +97,17 @@ describe("the approval dialog's default", () => {
     expect(html).toContain('class="primary">Approve<');
     expect(html).not.toContain("Approve and overwrite");
   });
+
+  it("names the secret a call would run with, and warns of one Braid does not know", () => {
+    const run = { id: "r", name: "run_command", arguments: '{"command":"echo secret-api-key-0a1b2c3d | rev"}', approval: "pending" as const };
+    const secrets = [{ call_id: "r", placeholder: "secret-api-key-0a1b2c3d", kind: "api-key", known: true }];
+    const html = renderToStaticMarkup(<ApprovalPanel calls={[run]} tools={defaultTools} secrets={secrets} onDecide={() => undefined} />);
+    expect(html).toContain("Runs with a secret: api-key (secret-api-key-0a1b2c3d).");
+    expect(html).toContain("its output is kept from the model if it may hold it");
+    const stale = [{ ...secrets[0], known: false }];
+    const old = renderToStaticMarkup(<ApprovalPanel calls={[run]} tools={defaultTools} secrets={stale} onDecide={() => undefined} />);
+    expect(old).toContain("stands for no secret Braid knows");
+    expect(old).not.toContain("Runs with a secret");
+    expect(renderToStaticMarkup(<ApprovalPanel calls={[run]} tools={defaultTools} onDecide={() => undefined} />)).not.toContain("secret-use");
+  });
 });

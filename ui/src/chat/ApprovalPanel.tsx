@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState, type Ref } from "react";
-import type { ApprovalDecision, BlockedCommand, OverwriteRisk, PromptedCall, Sandbox, ToolCall, ToolSettings, WritePreview } from "../generated/protocol";
+import type { ApprovalDecision, BlockedCommand, HeldTool, OverwriteRisk, PromptedCall, Sandbox, SecretUse, ToolCall, ToolSettings, WritePreview } from "../generated/protocol";
 import { CallDetails } from "./CallDetails";
+import { ToolChange } from "../settings/HeldTools";
 
 interface Props {
   calls: ToolCall[];
@@ -11,6 +12,10 @@ interface Props {
   previews?: WritePreview[];
   /** Pending calls that text from a tool, a file or a server asked for. */
   prompted?: PromptedCall[];
+  /** The secrets pending calls would run with. */
+  secrets?: SecretUse[];
+  /** Tools allowed always here whose definition changed since. */
+  changes?: HeldTool[];
   /** Where commands run (the conversation's workspace). */
   folder?: string;
   /** The command the sandbox just stopped, if one waits. */
@@ -56,12 +61,35 @@ export function PromptedNote({ prompted }: { prompted: PromptedCall }) {
   );
 }
 
+/** Why this call is asked whatever the policy: it runs with a secret,
+ *  named by its placeholder; one Braid does not know refuses the call. */
+export function SecretNote({ uses }: { uses: SecretUse[] }) {
+  const known = uses.filter((u) => u.known);
+  const unknown = uses.filter((u) => !u.known);
+  return (
+    <div className="tool-error secret-note" data-testid="secret-use">
+      {known.length ? (
+        <p>
+          Runs with {known.length === 1 ? "a secret" : `${known.length} secrets`}: {known.map((u) => `${u.kind} (${u.placeholder})`).join(", ")}. The
+          command gets the real value; its output is kept from the model if it may hold it, and you can release it.
+        </p>
+      ) : null}
+      {unknown.length ? (
+        <p>
+          {unknown.map((u) => u.placeholder).join(", ")} stands for no secret Braid knows (a placeholder from before the secret
+          filter&apos;s key was replaced, or one made up): approved, the call is refused.
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
 /** The calls waiting for the user. The first call's default action has
  *  the focus — Approve, or Approve and overwrite over a file the model
  *  never read, or Keep it in the sandbox — so Enter does it; Esc denies
  *  (with the reason typed, if any); Tab reaches the other buttons and the
  *  reason box. */
-export function ApprovalPanel({ calls, tools, overwrites = [], previews = [], prompted = [], folder, blocked, noSandbox, onDecide, from }: Props) {
+export function ApprovalPanel({ calls, tools, overwrites = [], previews = [], prompted = [], secrets = [], changes = [], folder, blocked, noSandbox, onDecide, from }: Props) {
   const first = useRef<HTMLButtonElement>(null);
   // The default action has the focus whenever the question changes (a
   // call added, or one now asking to leave the sandbox), so Enter does
@@ -107,6 +135,8 @@ export function ApprovalPanel({ calls, tools, overwrites = [], previews = [], pr
         }
         const warning = overwriteWarning(c, overwrites);
         const asked = prompted.find((p) => p.call_id === c.id);
+        const uses = secrets.filter((s) => s.call_id === c.id);
+        const changed = changes.find((t) => t.name === c.name);
         return (
         <div key={c.id} className="approval-call">
           <div>
@@ -115,6 +145,13 @@ export function ApprovalPanel({ calls, tools, overwrites = [], previews = [], pr
             <CallDetails call={c} folder={folder} preview={previews.find((p) => p.call_id === c.id)} />
             {warning ? <div className="tool-error" data-testid="overwrite-warning">{warning}</div> : null}
             {asked ? <PromptedNote prompted={asked} /> : null}
+            {uses.length ? <SecretNote uses={uses} /> : null}
+            {changed ? (
+              <div className="tool-changed" data-testid="tool-changed">
+                <p className="tool-error">You allowed {c.name} always, then its server changed it and you accepted the new definition: asked again. What changed:</p>
+                <ToolChange change={changed} />
+              </div>
+            ) : null}
             {c.name === "run_command" && tools ? <SandboxNote sandbox={tools.sandbox} missing={noSandbox} /> : null}
           </div>
           <div className="actions">

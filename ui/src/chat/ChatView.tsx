@@ -206,6 +206,10 @@ export function ChatView({ backend, id, settings, onActivity, openMessage, onOpe
     }),
     [model.snapshot, busy, backend, id, reload, report],
   );
+  const onRelease = useCallback(
+    (message: number) => void backend.releaseOutput(id, message).then(reload, report),
+    [backend, id, reload, report],
+  );
   const { setRewinding, onUndoRestore, dialog: rewindDialog } = useRewind(backend, id, model.snapshot?.messages ?? [], busy, reload, report, setRestore);
   const { chipAfter, dialog: changesDialog } = useChanges(backend, id, model.snapshot?.messages, busy, reload);
   const [graphOpen, setGraphOpen] = useState(false);
@@ -264,13 +268,14 @@ export function ChatView({ backend, id, settings, onActivity, openMessage, onOpe
               onSummarize={busy ? undefined : (from: boolean) => onSummarize(Number(item.key.slice(1)), from)}
               summaryActions={busy ? undefined : summaryActions}
               keep={item.kind === "file" ? keepOf(Number(item.key.slice(1))) : undefined}
+              onRelease={busy ? undefined : onRelease}
               versions={versionsOf(Number(item.key.slice(1)))}
             />
             {chipAfter(Number(item.key.slice(1)), i + 1 < all.length ? Number(all[i + 1].key.slice(1)) : Infinity)}
             </>
           ),
       })),
-    [model.snapshot, full, backend, rereading, reading, busy, onRetryImage, onFork, onContinue, onUndoMerge, onEdit, onAgain, onUndoRestore, setRewinding, keepOf, chipAfter, onSummarize, summaryActions, versionsOf],
+    [model.snapshot, full, backend, rereading, reading, busy, onRetryImage, onFork, onContinue, onUndoMerge, onEdit, onAgain, onUndoRestore, setRewinding, keepOf, chipAfter, onSummarize, summaryActions, versionsOf, onRelease],
   );
   const running = model.route?.running;
   const colours = useMemo(() => coloursOf(model.snapshot?.team), [model.snapshot?.team]);
@@ -404,7 +409,7 @@ export function ChatView({ backend, id, settings, onActivity, openMessage, onOpe
       {viewing ? <ImageViewer url={viewing.url} name={viewing.name} onClose={() => setViewing(null)} /> : null}
       <Waiting backend={backend} id={id} queue={model.queue} full={model.snapshot?.queued ?? []} route={model.route} onError={report} />
       {error ? <div className="error" role="alert">{error}</div> : null}
-      <ApprovalPanel calls={waiting} tools={model.snapshot?.tools ?? null} overwrites={model.snapshot?.overwrites ?? []} previews={model.snapshot?.previews ?? []} prompted={model.snapshot?.prompted ?? []} folder={model.snapshot?.summary.working_dir} blocked={model.snapshot?.blocked} noSandbox={noSandbox} onDecide={onDecide} />
+      <ApprovalPanel calls={waiting} tools={model.snapshot?.tools ?? null} overwrites={model.snapshot?.overwrites ?? []} previews={model.snapshot?.previews ?? []} prompted={model.snapshot?.prompted ?? []} secrets={model.snapshot?.secret_uses ?? []} changes={model.snapshot?.tool_changes ?? []} folder={model.snapshot?.summary.working_dir} blocked={model.snapshot?.blocked} noSandbox={noSandbox} onDecide={onDecide} />
       {children.approvals}
       <StateLine status={model.status} notice={model.notice} onRetry={onRetry} onContinue={onContinue} />
       <FilesPanel files={model.snapshot?.files ?? []} />

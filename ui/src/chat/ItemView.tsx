@@ -36,6 +36,8 @@ interface Props {
   versions?: Versions;
   /** A file reference: left out of the last request, kept by the user. */
   keep?: { leftOut: boolean; kept: boolean; onKeep?: (keep: boolean) => void };
+  /** Let the model have a tool output kept from it (absent while busy). */
+  onRelease?: (message: number) => void;
 }
 
 const STRATEGY_LABEL: Record<string, string> = {
@@ -47,7 +49,7 @@ const STRATEGY_LABEL: Record<string, string> = {
 };
 
 /** One stored message of the transcript, as the chat shows it. */
-export function ItemView({ item, onFork, onContinue, onUndoMerge, onEdit, onAgain, onRewind, onUndoRestore, onSummarize, summaryActions, versions, keep }: Props) {
+export function ItemView({ item, onFork, onContinue, onUndoMerge, onEdit, onAgain, onRewind, onUndoRestore, onSummarize, summaryActions, versions, keep, onRelease }: Props) {
   const [editing, setEditing] = useState<string | null>(null);
   const [raw, setRaw] = useState(false);
   if (item.kind === "text" && editing !== null && onEdit) {
@@ -142,7 +144,7 @@ export function ItemView({ item, onFork, onContinue, onUndoMerge, onEdit, onAgai
         <div className="message assistant tools">
           <span className="who">assistant</span>
           {item.text ? <Markdown source={item.text} /> : null}
-          {item.tools.map((t) => <ToolCard key={t.call.id} tool={t} />)}
+          {item.tools.map((t) => <ToolCard key={t.call.id} tool={t} onRelease={onRelease} />)}
           {versions ? <VersionSwitch v={versions} /> : null}
         </div>
       );

@@ -25,10 +25,38 @@ function stateOf({ call, result }: ToolView): string {
   return call.approval === "pending" ? "awaiting approval" : "running…";
 }
 
+/** An output kept from the model because the call ran with a secret: what
+ *  the tool printed, for the user to read, and the choice to let the model
+ *  have it. */
+function Withheld({ withheld, onRelease }: { withheld: NonNullable<ToolView["withheld"]>; onRelease?: (message: number) => void }) {
+  const { held, message } = withheld;
+  if (held.released) {
+    return <small className="badge withheld-released" data-testid="withheld-released">released to the model by you</small>;
+  }
+  const printed = [held.output, held.error].filter(Boolean).join("\n");
+  return (
+    <div className="tool-withheld" data-testid="withheld">
+      <p>
+        Kept from the model: this call ran with {held.secrets.join(", ")}, and what it printed may contain it. The model
+        was told the output is withheld.
+      </p>
+      <details>
+        <summary>What it printed ({printed.split("\n").length} lines)</summary>
+        <pre>{printed}</pre>
+      </details>
+      {onRelease ? (
+        <button type="button" onClick={() => onRelease(message)} title="The model gets this output from the next request on">
+          Release to the model
+        </button>
+      ) : null}
+    </div>
+  );
+}
+
 /** One call: name, arguments, approval, and its result when there is one
  *  (output folded away; errors shown). */
-export function ToolCard({ tool }: { tool: ToolView }) {
-  const { call, result } = tool;
+export function ToolCard({ tool, onRelease }: { tool: ToolView; onRelease?: (message: number) => void }) {
+  const { call, result, withheld } = tool;
   const ran = call.name === "run_command" ? sandboxOf(result?.output) : null;
   // Stopped by the sandbox, then let out by the user: said as such.
   const sandbox = ran && call.approval === "approved_unsandboxed" ? { text: "run outside the sandbox (you approved)", full: true } : ran;
@@ -42,8 +70,9 @@ export function ToolCard({ tool }: { tool: ToolView }) {
         <span className="tool-state">{state}{result && result.duration_ms ? ` · ${result.duration_ms} ms` : ""}</span>
       </div>
       {call.name === "spawn_agents" ? <ChildRows callId={call.id} /> : null}
-      {result?.error ? <div className="tool-error">{result.error}</div> : null}
-      {result?.output && CODEBASE_TOOLS.has(call.name) ? (
+      {withheld ? <Withheld withheld={withheld} onRelease={onRelease} /> : null}
+      {withheld && !withheld.held.released ? null : result?.error ? <div className="tool-error">{result.error}</div> : null}
+      {withheld && !withheld.held.released ? null : result?.output && CODEBASE_TOOLS.has(call.name) ? (
         <details>
           <summary>{result.output.split("\n", 1)[0]}</summary>
           <LinkedOutput output={result.output} />

@@ -65,4 +65,20 @@ describe("a command's card around the sandbox", () => {
     expect(html).toContain("run outside the sandbox (you approved)");
     expect(html).toContain("sandbox-badge full-access");
   });
+
+  it("a withheld output shows what the tool printed and offers to release it", () => {
+    const call = { id: "c", name: "run_command", arguments: '{"command":"echo secret-api-key-0a1b2c3d | base64"}', approval: "approved" as const };
+    const result = { type: "tool_result" as const, request_id: "c", status: "success" as const, output: "[output withheld: …]", error: null, recoverable: true, duration_ms: 3, finished_at: 0 };
+    const held = { output: "c2stcHJvai1h\n", error: null, secrets: ["secret-api-key-0a1b2c3d"], released: false };
+    const html = renderToStaticMarkup(<ToolCard tool={{ call, result, withheld: { message: 7, held } }} onRelease={() => undefined} />);
+    expect(html).toContain("Kept from the model: this call ran with secret-api-key-0a1b2c3d");
+    expect(html).toContain("c2stcHJvai1h");
+    expect(html).toContain(">Release to the model</button>");
+    expect(html).not.toContain("[output withheld");
+    const busy = renderToStaticMarkup(<ToolCard tool={{ call, result, withheld: { message: 7, held } }} />);
+    expect(busy).not.toContain("Release to the model</button>");
+    const released = renderToStaticMarkup(<ToolCard tool={{ call, result: { ...result, output: "c2stcHJvai1h\n" }, withheld: { message: 7, held: { ...held, output: "", released: true } } }} />);
+    expect(released).toContain("released to the model by you");
+    expect(released).toContain("c2stcHJvai1h");
+  });
 });

@@ -1,13 +1,16 @@
 // What the chat shows for the stored messages: text as it is, a tool
 // request as one card per call with its result folded in, system messages
 // as one line. Pure, so the pairing is tested.
-import type { AnswerSpeed, MergeRecord, Message, ToolCall } from "../generated/protocol";
+import type { AnswerSpeed, MergeRecord, Message, ToolCall, WithheldOutput } from "../generated/protocol";
 import { counted } from "../counted";
 
 export interface ToolView {
   call: ToolCall;
   /** The result, once there is one. */
   result: Extract<Message["body"], { type: "tool_result" }> | null;
+  /** The result's output, kept from the model (the call used a secret):
+   *  its message, for the user to read and release. */
+  withheld?: { message: number; held: WithheldOutput };
 }
 
 export type Item =
@@ -108,7 +111,12 @@ export function transcript(messages: Message[], full = true): Item[] {
   const inForce = new Set(standing.map((s) => s.id));
   const summaryItem = (s: Summary): Item => ({ key: `m${s.id}`, kind: "summary", id: s.id, count: s.replaces.length, text: s.text, inForce: true });
   const results = new Map<string, ToolView["result"]>();
-  for (const m of messages) if (m.body.type === "tool_result") results.set(m.body.request_id, m.body);
+  const withheld = new Map<string, NonNullable<ToolView["withheld"]>>();
+  for (const m of messages) {
+    if (m.body.type !== "tool_result") continue;
+    results.set(m.body.request_id, m.body);
+    if (m.meta?.withheld) withheld.set(m.body.request_id, { message: m.id, held: m.meta.withheld });
+  }
   const paired = new Set<string>();
   const undone = new Set<number>();
   for (const m of messages) if (m.body.type === "system_control" && m.body.control.kind === "merge_undone") undone.add(m.body.control.merge);
@@ -134,7 +142,7 @@ export function transcript(messages: Message[], full = true): Item[] {
         break;
       case "tool_request":
         for (const c of b.calls) paired.add(c.id);
-        items.push({ key, kind: "tools", text: b.text, tools: b.calls.map((call) => ({ call, result: results.get(call.id) ?? null })) });
+        items.push({ key, kind: "tools", text: b.text, tools: b.calls.map((call) => ({ call, result: results.get(call.id) ?? null, withheld: withheld.get(call.id) })) });
         break;
       case "tool_result":
         // Shown inside its call's card; a result without a call stands alone.

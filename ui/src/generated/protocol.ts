@@ -4,7 +4,7 @@ export type CallId = string;
 
 export type FailureCode = "network" | "stream_cut" | "empty_response" | "rate_limited" | "server_error" | "auth" | "context_length_exceeded" | "context_too_large" | "bad_request" | "protocol" | "no_provider" | "image_unreadable" | "storage_failed" | "storage" | "agent_failed" | "other";
 
-export type NoticeCode = "agent_busy" | "invalid_input" | "not_found" | "storage" | "provider" | "invalid_state" | "internal" | "message_not_added" | "cancelled" | "interrupted" | "interrupting" | "empty_response" | "answer_cut" | "usage_unreported" | "file_changed" | "image_read" | "image_failed" | "ocr_used" | "loop_limit" | "loop_detected" | "summarized" | "summary_failed" | "summary_preview" | "summary_changed" | "context_trimmed" | "streaming_unavailable" | "titled" | "tools_left_out" | "team_task_cut" | "agent_failed" | "team_unknown_member" | "team_paused" | "team_limit" | "sub_agent_grace" | "secrets_hidden" | "workspace_copy" | "network" | "stream_cut" | "rate_limited" | "server_error" | "auth" | "context_length_exceeded" | "context_too_large" | "bad_request" | "protocol" | "no_provider" | "image_unreadable" | "storage_failed" | "other";
+export type NoticeCode = "agent_busy" | "invalid_input" | "not_found" | "storage" | "provider" | "invalid_state" | "internal" | "message_not_added" | "cancelled" | "interrupted" | "interrupting" | "empty_response" | "answer_cut" | "usage_unreported" | "file_changed" | "image_read" | "image_failed" | "ocr_used" | "loop_limit" | "loop_detected" | "summarized" | "summary_failed" | "summary_preview" | "summary_changed" | "context_trimmed" | "streaming_unavailable" | "titled" | "tools_left_out" | "team_task_cut" | "agent_failed" | "team_unknown_member" | "team_paused" | "team_limit" | "sub_agent_grace" | "secrets_hidden" | "secrets_key_replaced" | "output_withheld" | "tool_held" | "workspace_copy" | "network" | "stream_cut" | "rate_limited" | "server_error" | "auth" | "context_length_exceeded" | "context_too_large" | "bad_request" | "protocol" | "no_provider" | "image_unreadable" | "storage_failed" | "other";
 
 export type ContextId = string;
 
@@ -358,6 +358,18 @@ streaming_ms: number, output_tokens: number,
  */
 reported: boolean, };
 
+export type WithheldOutput = { output: string, error: string | null, 
+/**
+ * The placeholders of the secrets the output may carry (or the call
+ * used).
+ */
+secrets: Array<string>, 
+/**
+ * The user read it and let the model have it: the result's output
+ * is what the tool printed again (the copy here is dropped).
+ */
+released: boolean, };
+
 export type MessageMeta = { 
 /**
  * Time the processing pipeline took for this message, in microseconds.
@@ -398,7 +410,14 @@ author?: string,
  * How fast an answer came (absent for answers stored before this was
  * measured, and for those that streamed nothing).
  */
-speed?: AnswerSpeed, };
+speed?: AnswerSpeed, 
+/**
+ * A tool's output kept from the model: the call used a secret (or
+ * one used earlier), and what it printed may carry it. The result's
+ * own output then says so; this holds what the tool printed, for
+ * the user to read and release.
+ */
+withheld?: WithheldOutput, };
 
 export type Message = { id: MessageId, created_at: Timestamp, schema_version: number, body: MessageType, meta?: MessageMeta, };
 
@@ -440,7 +459,13 @@ always_ask: Array<string>,
 /**
  * "Always allow" answers given in this conversation.
  */
-always_allowed: Array<string>, mode: AgentMode, role: AgentRole, 
+always_allowed: Array<string>, 
+/**
+ * For tools whose definition is pinned (an MCP server's), the pin
+ * each "Always allow" was given to: once the definition changes and
+ * the user accepts it, the tool is asked again.
+ */
+allowed_pins: { [key in string]: string }, mode: AgentMode, role: AgentRole, 
 /**
  * One tool call longer than this ends with a timeout result.
  */
@@ -829,7 +854,12 @@ startup_timeout_ms: number, call_timeout_ms: number,
  * Tools whose definition changed since it was first seen: left out
  * of the catalogue until the user accepts the new one.
  */
-held: Array<HeldTool>, };
+held: Array<HeldTool>, 
+/**
+ * Tools the catalogue refused (a name another source holds or that
+ * looks like one), each with why.
+ */
+refused: Array<string>, };
 
 export type HeldTool = { 
 /**
@@ -839,7 +869,16 @@ name: string, description_before: string, description_now: string,
 /**
  * The input schemas, as pretty JSON.
  */
-schema_before: string, schema_now: string, };
+schema_before: string, schema_now: string, 
+/**
+ * Whether it said it only reads (what the sandboxed policy runs
+ * without asking).
+ */
+read_only_before: boolean, read_only_now: boolean, 
+/**
+ * The name the server gave itself.
+ */
+server_before: string | null, server_now: string | null, };
 
 export type McpSettings = { 
 /**
@@ -908,7 +947,12 @@ examples: Array<unknown>, source: ToolSource,
 /**
  * Whether the tool's processes run in the command sandbox.
  */
-sandbox: ToolSandbox, };
+sandbox: ToolSandbox, 
+/**
+ * A tool whose definition is pinned (an MCP server's): a hash of
+ * what was pinned, which approvals are given to.
+ */
+pin?: string, };
 
 export type ContextStrategy = { "kind": "recent_n", n: number, } | { "kind": "intelligent", keep_last: number, } | { "kind": "importance_scoring", keep_last: number, };
 
@@ -1258,7 +1302,7 @@ force_tool?: string,
  */
 images: Array<ImageAttachment>, };
 
-export type Command = { "type": "create_context", title: string | null, working_dir: string | null, } | { "type": "set_working_dir", context_id: ContextId, working_dir: string, } | { "type": "default_working_dir" } | { "type": "get_mcp_settings" } | { "type": "save_mcp_settings", text: string, } | { "type": "restart_mcp_server", name: string, } | { "type": "accept_tool_definition", server: string, tool: string, } | { "type": "list_mcp_resources" } | { "type": "list_mcp_prompts" } | { "type": "list_mcp_templates" } | { "type": "trust_workspace_mcp", trusted: boolean, } | { "type": "set_mcp_secret", name: string, value: string | null, } | { "type": "get_mcp_prompt", server: string, name: string, arguments: { [key in string]: string }, } | { "type": "list_contexts" } | { "type": "load_context", context_id: ContextId, } | { "type": "delete_context", context_id: ContextId, } | { "type": "send_message", context_id: ContextId, message: NewMessage, queue_if_busy: boolean, } | { "type": "send_payload", request: SendMessageRequest, } | { "type": "list_workflows", context_id: ContextId, } | { "type": "unqueue", context_id: ContextId, message_id: MessageId, } | { "type": "edit_queued", context_id: ContextId, message_id: MessageId, change: QueueChange, } | { "type": "cancel", context_id: ContextId, } | { "type": "interrupt", context_id: ContextId, } | { "type": "retry", context_id: ContextId, } | { "type": "continue", context_id: ContextId, } | { "type": "decide_tool_call", context_id: ContextId, call_id: CallId, decision: ApprovalDecision, reason: string | null, } | { "type": "create_branch", context_id: ContextId, from_message: MessageId, name: string, system_prompt: string | null, } | { "type": "fork_before", context_id: ContextId, message: MessageId, name: string, } | { "type": "switch_branch", context_id: ContextId, branch_id: BranchId, } | { "type": "preview_switch_files", context_id: ContextId, branch_id: BranchId, } | { "type": "switch_branch_with_files", context_id: ContextId, branch_id: BranchId, overwrite: Array<string>, } | { "type": "rename_branch", context_id: ContextId, branch_id: BranchId, name: string, } | { "type": "set_branch_prompt", context_id: ContextId, branch_id: BranchId, system_prompt: string | null, } | { "type": "set_branch_model", context_id: ContextId, branch_id: BranchId, model: ModelChoice | null, } | { "type": "delete_branch", context_id: ContextId, branch_id: BranchId, } | { "type": "isolate_branch", context_id: ContextId, branch_id: BranchId, } | { "type": "remove_branch_copy", context_id: ContextId, branch_id: BranchId, discard: boolean, } | { "type": "preview_merge", context_id: ContextId, options: MergeOptions, } | { "type": "merge", context_id: ContextId, options: MergeOptions, } | { "type": "undo_merge", context_id: ContextId, merge: MessageId, } | { "type": "preview_rewind", context_id: ContextId, message_id: MessageId, } | { "type": "rewind_files", context_id: ContextId, message_id: MessageId, overwrite: Array<string>, } | { "type": "undo_rewind", context_id: ContextId, note: MessageId, } | { "type": "turn_changes", context_id: ContextId, message_id: MessageId, } | { "type": "undo_changes", context_id: ContextId, message_id: MessageId, files: Array<UndoSelection>, } | { "type": "changed_turns", context_id: ContextId, } | { "type": "draft_merge_summary", context_id: ContextId, source: BranchId, } | { "type": "branch_graph", context_id: ContextId, } | { "type": "rename_context", context_id: ContextId, title: string, } | { "type": "export_context", context_id: ContextId, format: ExportFormat, with_secrets: boolean, } | { "type": "import_context", text: string, } | { "type": "keep_in_context", context_id: ContextId, message_id: MessageId, keep: boolean, } | { "type": "pin_context", context_id: ContextId, pinned: boolean, } | { "type": "search_conversations", query: string, limit: number | null, } | { "type": "set_context_model", context_id: ContextId, model: ModelChoice | null, } | { "type": "get_settings" } | { "type": "get_checkpoint_storage" } | { "type": "set_checkpoint_storage", keep_days: number, budget_mb: number, } | { "type": "save_provider", provider: ProviderInput, } | { "type": "remove_provider", provider_id: string, } | { "type": "set_default_provider", provider_id: string, } | { "type": "set_conversation_defaults", defaults: ConversationDefaults, } | { "type": "set_standing_instructions", instructions: StandingInstructions, } | { "type": "export_settings" } | { "type": "import_settings", text: string, } | { "type": "test_provider", provider: ProviderInput, } | { "type": "list_models", provider_id: string, } | { "type": "detect_local_servers" } | { "type": "list_local_models" } | { "type": "import_local_model", path: string, } | { "type": "link_local_model", path: string, } | { "type": "remove_local_model", name: string, } | { "type": "set_default_local_model", name: string, } | { "type": "set_local_model_settings", settings: LocalModelSettings, } | { "type": "search_hub", query: string, } | { "type": "hub_repo", repo: string, } | { "type": "recommended_models" } | { "type": "list_downloads" } | { "type": "download_model", repo: string, file: string, use_when_done: boolean, } | { "type": "pause_download", id: string, } | { "type": "resume_download", id: string, } | { "type": "cancel_download", id: string, } | { "type": "set_hub_endpoint", endpoint: string, } | { "type": "list_tools" } | { "type": "set_tool_policy", context_id: ContextId, policy: ToolApprovalPolicy, always_ask: Array<string> | null, } | { "type": "set_sandbox", context_id: ContextId, sandbox: Sandbox, } | { "type": "set_generation", context_id: ContextId, settings: GenerationSettings, } | { "type": "set_mode", context_id: ContextId, mode: AgentMode, } | { "type": "set_role", context_id: ContextId, role: AgentRole, } | { "type": "get_sent_request", context_id: ContextId, } | { "type": "set_team", context_id: ContextId, team: Team | null, } | { "type": "get_team", context_id: ContextId, } | { "type": "steer_team", context_id: ContextId, action: TeamAction, } | { "type": "list_children", context_id: ContextId, } | { "type": "get_codebase_index", context_id: ContextId, } | { "type": "cancel_codebase_index", context_id: ContextId, } | { "type": "rebuild_codebase_index", context_id: ContextId, } | { "type": "read_workspace_file", context_id: ContextId, path: string, line: number, } | { "type": "list_workspace_files", context_id: ContextId, query: string, limit: number | null, } | { "type": "set_context_strategy", context_id: ContextId, strategy: ContextStrategy, summarize_at_percent: number | null, } | { "type": "warm_up", context_id: ContextId, } | { "type": "context_breakdown", context_id: ContextId, draft: string, } | { "type": "compact_context", context_id: ContextId, instructions: string | null, scope: CompactScope, preview: boolean, } | { "type": "apply_summary", context_id: ContextId, text: string | null, } | { "type": "discard_summary", context_id: ContextId, } | { "type": "edit_summary", context_id: ContextId, message_id: MessageId, text: string, } | { "type": "undo_summary", context_id: ContextId, message_id: MessageId, } | { "type": "set_tool_group", context_id: ContextId, group: string, offered: boolean, } | { "type": "leave_out_of_context", context_id: ContextId, message_id: MessageId, out: boolean, } | { "type": "store_image", data: string, name: string | null, } | { "type": "read_image", id: string, } | { "type": "retry_image", context_id: ContextId, message_id: MessageId, mode: ImageMode | null, };
+export type Command = { "type": "create_context", title: string | null, working_dir: string | null, } | { "type": "set_working_dir", context_id: ContextId, working_dir: string, } | { "type": "default_working_dir" } | { "type": "get_mcp_settings" } | { "type": "save_mcp_settings", text: string, } | { "type": "restart_mcp_server", name: string, } | { "type": "accept_tool_definition", server: string, tool: string, } | { "type": "list_mcp_resources" } | { "type": "list_mcp_prompts" } | { "type": "list_mcp_templates" } | { "type": "trust_workspace_mcp", trusted: boolean, } | { "type": "set_mcp_secret", name: string, value: string | null, } | { "type": "get_mcp_prompt", server: string, name: string, arguments: { [key in string]: string }, } | { "type": "list_contexts" } | { "type": "load_context", context_id: ContextId, } | { "type": "delete_context", context_id: ContextId, } | { "type": "send_message", context_id: ContextId, message: NewMessage, queue_if_busy: boolean, } | { "type": "send_payload", request: SendMessageRequest, } | { "type": "list_workflows", context_id: ContextId, } | { "type": "unqueue", context_id: ContextId, message_id: MessageId, } | { "type": "edit_queued", context_id: ContextId, message_id: MessageId, change: QueueChange, } | { "type": "cancel", context_id: ContextId, } | { "type": "interrupt", context_id: ContextId, } | { "type": "retry", context_id: ContextId, } | { "type": "continue", context_id: ContextId, } | { "type": "decide_tool_call", context_id: ContextId, call_id: CallId, decision: ApprovalDecision, reason: string | null, } | { "type": "create_branch", context_id: ContextId, from_message: MessageId, name: string, system_prompt: string | null, } | { "type": "fork_before", context_id: ContextId, message: MessageId, name: string, } | { "type": "switch_branch", context_id: ContextId, branch_id: BranchId, } | { "type": "preview_switch_files", context_id: ContextId, branch_id: BranchId, } | { "type": "switch_branch_with_files", context_id: ContextId, branch_id: BranchId, overwrite: Array<string>, } | { "type": "rename_branch", context_id: ContextId, branch_id: BranchId, name: string, } | { "type": "set_branch_prompt", context_id: ContextId, branch_id: BranchId, system_prompt: string | null, } | { "type": "set_branch_model", context_id: ContextId, branch_id: BranchId, model: ModelChoice | null, } | { "type": "delete_branch", context_id: ContextId, branch_id: BranchId, } | { "type": "isolate_branch", context_id: ContextId, branch_id: BranchId, } | { "type": "remove_branch_copy", context_id: ContextId, branch_id: BranchId, discard: boolean, } | { "type": "preview_merge", context_id: ContextId, options: MergeOptions, } | { "type": "merge", context_id: ContextId, options: MergeOptions, } | { "type": "undo_merge", context_id: ContextId, merge: MessageId, } | { "type": "preview_rewind", context_id: ContextId, message_id: MessageId, } | { "type": "rewind_files", context_id: ContextId, message_id: MessageId, overwrite: Array<string>, } | { "type": "undo_rewind", context_id: ContextId, note: MessageId, } | { "type": "turn_changes", context_id: ContextId, message_id: MessageId, } | { "type": "undo_changes", context_id: ContextId, message_id: MessageId, files: Array<UndoSelection>, } | { "type": "changed_turns", context_id: ContextId, } | { "type": "draft_merge_summary", context_id: ContextId, source: BranchId, } | { "type": "branch_graph", context_id: ContextId, } | { "type": "rename_context", context_id: ContextId, title: string, } | { "type": "export_context", context_id: ContextId, format: ExportFormat, with_secrets: boolean, } | { "type": "import_context", text: string, } | { "type": "keep_in_context", context_id: ContextId, message_id: MessageId, keep: boolean, } | { "type": "release_output", context_id: ContextId, message_id: MessageId, } | { "type": "pin_context", context_id: ContextId, pinned: boolean, } | { "type": "search_conversations", query: string, limit: number | null, } | { "type": "set_context_model", context_id: ContextId, model: ModelChoice | null, } | { "type": "get_settings" } | { "type": "get_checkpoint_storage" } | { "type": "set_checkpoint_storage", keep_days: number, budget_mb: number, } | { "type": "save_provider", provider: ProviderInput, } | { "type": "remove_provider", provider_id: string, } | { "type": "set_default_provider", provider_id: string, } | { "type": "set_conversation_defaults", defaults: ConversationDefaults, } | { "type": "set_standing_instructions", instructions: StandingInstructions, } | { "type": "export_settings" } | { "type": "import_settings", text: string, } | { "type": "test_provider", provider: ProviderInput, } | { "type": "list_models", provider_id: string, } | { "type": "detect_local_servers" } | { "type": "list_local_models" } | { "type": "import_local_model", path: string, } | { "type": "link_local_model", path: string, } | { "type": "remove_local_model", name: string, } | { "type": "set_default_local_model", name: string, } | { "type": "set_local_model_settings", settings: LocalModelSettings, } | { "type": "search_hub", query: string, } | { "type": "hub_repo", repo: string, } | { "type": "recommended_models" } | { "type": "list_downloads" } | { "type": "download_model", repo: string, file: string, use_when_done: boolean, } | { "type": "pause_download", id: string, } | { "type": "resume_download", id: string, } | { "type": "cancel_download", id: string, } | { "type": "set_hub_endpoint", endpoint: string, } | { "type": "list_tools" } | { "type": "set_tool_policy", context_id: ContextId, policy: ToolApprovalPolicy, always_ask: Array<string> | null, } | { "type": "set_sandbox", context_id: ContextId, sandbox: Sandbox, } | { "type": "set_generation", context_id: ContextId, settings: GenerationSettings, } | { "type": "set_mode", context_id: ContextId, mode: AgentMode, } | { "type": "set_role", context_id: ContextId, role: AgentRole, } | { "type": "get_sent_request", context_id: ContextId, } | { "type": "set_team", context_id: ContextId, team: Team | null, } | { "type": "get_team", context_id: ContextId, } | { "type": "steer_team", context_id: ContextId, action: TeamAction, } | { "type": "list_children", context_id: ContextId, } | { "type": "get_codebase_index", context_id: ContextId, } | { "type": "cancel_codebase_index", context_id: ContextId, } | { "type": "rebuild_codebase_index", context_id: ContextId, } | { "type": "read_workspace_file", context_id: ContextId, path: string, line: number, } | { "type": "list_workspace_files", context_id: ContextId, query: string, limit: number | null, } | { "type": "set_context_strategy", context_id: ContextId, strategy: ContextStrategy, summarize_at_percent: number | null, } | { "type": "warm_up", context_id: ContextId, } | { "type": "context_breakdown", context_id: ContextId, draft: string, } | { "type": "compact_context", context_id: ContextId, instructions: string | null, scope: CompactScope, preview: boolean, } | { "type": "apply_summary", context_id: ContextId, text: string | null, } | { "type": "discard_summary", context_id: ContextId, } | { "type": "edit_summary", context_id: ContextId, message_id: MessageId, text: string, } | { "type": "undo_summary", context_id: ContextId, message_id: MessageId, } | { "type": "set_tool_group", context_id: ContextId, group: string, offered: boolean, } | { "type": "leave_out_of_context", context_id: ContextId, message_id: MessageId, out: boolean, } | { "type": "store_image", data: string, name: string | null, } | { "type": "read_image", id: string, } | { "type": "retry_image", context_id: ContextId, message_id: MessageId, mode: ImageMode | null, };
 
 export type SendReceipt = { message_id: MessageId, 
 /**
@@ -1365,6 +1409,18 @@ source: string,
  */
 excerpt: string, };
 
+export type SecretUse = { call_id: CallId, placeholder: string, 
+/**
+ * What the placeholder says of the secret (`openai-key`,
+ * `database-url`…).
+ */
+kind: string, 
+/**
+ * False: it stands for no secret Braid knows (from before the
+ * filter's key was replaced, or made up), and the call is refused.
+ */
+known: boolean, };
+
 export type WritePreview = { call_id: CallId, 
 /**
  * Relative to the workspace.
@@ -1442,6 +1498,16 @@ previews: Array<WritePreview>,
  * Pending calls that text from a tool, a file or a server asked for.
  */
 prompted: Array<PromptedCall>, 
+/**
+ * The secrets pending calls would run with.
+ */
+secret_uses: Array<SecretUse>, 
+/**
+ * Pending calls of tools allowed always here whose definition
+ * changed since (the user accepted the server's new one): what
+ * changed, by the tool's name.
+ */
+tool_changes: Array<HeldTool>, 
 /**
  * The command the sandbox just stopped, while the user decides.
  */
@@ -1644,6 +1710,7 @@ export type CommandResponses = {
   export_context: ExportedFile,
   import_context: Array<ContextSummary>,
   keep_in_context: void,
+  release_output: void,
   pin_context: void,
   search_conversations: Array<SearchHit>,
   set_context_model: ContextSummary,
@@ -1974,6 +2041,11 @@ export interface Commands {
    * ahead of older messages, while it fits (or no longer).
    */
   keepInContext(contextId: ContextId, messageId: MessageId, keep: boolean): Promise<void>;
+  /**
+   * A tool result's withheld output (the call used a secret) goes
+   * to the model from the next request on, as the tool printed it.
+   */
+  releaseOutput(contextId: ContextId, messageId: MessageId): Promise<void>;
   /**
    * The conversation is kept at the top of the list (or no
    * longer); when it last changed stays as it was.
@@ -2427,6 +2499,9 @@ export abstract class CommandClient implements Commands {
   }
   keepInContext(contextId: ContextId, messageId: MessageId, keep: boolean): Promise<void> {
     return this.execute({ type: "keep_in_context", context_id: contextId, message_id: messageId, keep });
+  }
+  releaseOutput(contextId: ContextId, messageId: MessageId): Promise<void> {
+    return this.execute({ type: "release_output", context_id: contextId, message_id: messageId });
   }
   pinContext(contextId: ContextId, pinned: boolean): Promise<void> {
     return this.execute({ type: "pin_context", context_id: contextId, pinned });

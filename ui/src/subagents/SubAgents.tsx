@@ -97,6 +97,8 @@ export function useSubAgents(
         tools={asking[child].snapshot.tools}
         folder={asking[child].snapshot.summary.working_dir}
         blocked={asking[child].snapshot.blocked}
+        secrets={asking[child].snapshot.secret_uses}
+        prompted={asking[child].snapshot.prompted}
         noSandbox={noSandbox}
         onDecide={(call, decision, reason) => void backend.decideToolCall(child, call.id, decision, reason ?? null).catch(onError)}
       />

@@ -6,6 +6,7 @@ export const defaultTools: ToolSettings = {
   policy: { kind: "white_list", tools: ["read_file", "list_directory", "glob_files"] },
   always_ask: [],
   always_allowed: [],
+  allowed_pins: {},
   mode: "act",
   role: "assistant",
   timeout_ms: 30000,
@@ -44,6 +45,8 @@ export function snapshotOf(messages: Message[], extra: Partial<ContextSnapshot> 
     overwrites: [],
     previews: [],
     prompted: [],
+    secret_uses: [],
+    tool_changes: [],
     blocked: null,
     ...extra,
   };

@@ -34,6 +34,24 @@ pub enum MessageOp {
     /// Keep this reference or image in what is sent, ahead of older
     /// messages, while it fits (or no longer).
     Keep(bool),
+    /// Let the model have this tool result's withheld output.
+    Release,
+}
+
+/// A tool result with its withheld output given back to the model: the
+/// output is what the tool printed again, and the note says it was the
+/// user's choice (the copy is dropped).
+fn released(mut message: braid_protocol::Message) -> Result<Event, WireError> {
+    let id = message.id;
+    let held = message.meta.withheld.as_mut().filter(|w| !w.released);
+    let (Some(held), MessageType::ToolResult { output, error, .. }) = (held, &mut message.body) else {
+        return Err(err(ErrorCode::InvalidInput, format!("message {id} holds no withheld output")));
+    };
+    *output = std::mem::take(&mut held.output);
+    *error = held.error.take();
+    held.released = true;
+    message.meta.tokens = None;
+    Ok(Event::ReleaseOutput { message })
 }
 
 fn err(code: ErrorCode, text: impl Into<String>) -> WireError {
@@ -160,6 +178,7 @@ impl Context {
                 }
                 Ok(Event::RereadImage { message })
             }
+            (Some(message), MessageOp::Release) => released(message),
             (Some(message), MessageOp::Keep(keep)) => {
                 if keep && !crate::fit::keepable(&message.body) {
                     let text = "only a file reference, an image or a resource can be kept in what is sent";

@@ -99,6 +99,11 @@ impl Step<'_> {
     }
 
     pub(super) fn apply_summary(&mut self, edited: Option<String>) {
+        // Stored now, the card would sit between a question and the answer
+        // being written to it: the preview waits until the turn is over.
+        if self.refuse_if_busy("applying the summary") {
+            return;
+        }
         let Some(preview) = self.s.book.summary_preview.take() else {
             self.reply(Err(WireError::new(ErrorCode::NotFound, "no summary is waiting for approval")));
             return;

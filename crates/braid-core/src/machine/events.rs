@@ -27,6 +27,12 @@ pub enum Event {
     RereadImage {
         message: Message,
     },
+    /// The user read a withheld tool output and lets the model have it:
+    /// `message` is the result as it goes from now on (checked by
+    /// `Context::message_op`).
+    ReleaseOutput {
+        message: Message,
+    },
     /// The image read again, with its new analysis, text or error.
     ImageReread {
         message: Message,
@@ -317,6 +323,7 @@ impl Event {
             Event::Unqueue { .. } => "unqueue",
             Event::EditQueued { .. } => "edit_queued",
             Event::RereadImage { .. } => "reread_image",
+            Event::ReleaseOutput { .. } => "release_output",
             Event::ImageReread { .. } => "image_reread",
             Event::PipelineStage { .. } => "pipeline_stage",
             Event::PipelineSucceeded { .. } => "pipeline_succeeded",

@@ -10,15 +10,38 @@ use braid_protocol::{Approval, CallId, ContextStatus, MessageType, ToolResultSta
 impl Step<'_> {
     /// A call's result, in history, with the images it came with held for
     /// the end of the round.
-    pub(super) fn append_result(&mut self, call_id: CallId, outcome: ToolOutcome) {
+    pub(super) fn append_result(&mut self, call_id: CallId, mut outcome: ToolOutcome) {
+        let withheld = self.withheld(&call_id, &mut outcome);
         let result = outcome.result_body(call_id, self.now);
         let id = self.alloc_message_id();
         let mut message = self.message(id, result);
         message.meta.written_hash = outcome.written;
+        message.meta.withheld = withheld;
         self.append(message);
         if let Some(round) = self.s.round.as_mut() {
             round.images.extend(outcome.images);
         }
+    }
+
+    /// A call that ran with a secret, or whose output carries one used
+    /// before, has its output kept from the model
+    /// ([`crate::secrets::exposure::withhold`]): the result says so, and
+    /// what the tool printed waits for the user to read and release. Its
+    /// images are dropped (they cannot be read for the secret).
+    fn withheld(&self, call_id: &CallId, outcome: &mut ToolOutcome) -> Option<braid_protocol::WithheldOutput> {
+        let arguments = self.s.round.as_ref()?.calls().iter().find(|c| &c.id == call_id)?.arguments.as_str();
+        let used_here = crate::secrets::placeholders_in(arguments);
+        let secrets =
+            crate::secrets::exposure::withhold(&used_here, outcome.secrets.as_deref(), !outcome.images.is_empty())?;
+        let held = braid_protocol::WithheldOutput {
+            output: std::mem::replace(&mut outcome.output, crate::secrets::exposure::withheld_text(&secrets)),
+            error: outcome.error.take(),
+            secrets,
+            released: false,
+        };
+        outcome.images.clear();
+        outcome.blocked = None;
+        Some(held)
     }
 
     pub(super) fn write_result(&mut self, call_id: &CallId, status: ToolResultStatus, error: &str) {

@@ -83,6 +83,10 @@ impl Step<'_> {
                 self.user_message(body, queue_if_busy, force_tool, images)
             }
             Event::RereadImage { message } => self.reread_image(message),
+            Event::ReleaseOutput { message } => {
+                self.reply(Ok(Reply::Done));
+                self.rewrite(message, "released to the model by the user".to_owned());
+            }
             Event::ImageReread { message } => {
                 if self.kind() == StatusKind::ReadingImages && self.s.rereading == Some(message.id) {
                     self.s.rereading = None;

@@ -104,6 +104,7 @@ impl Step<'_> {
             written: None,
             blocked: None,
             images: Vec::new(),
+            secrets: None,
         }
     }
 

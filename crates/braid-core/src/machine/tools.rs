@@ -103,7 +103,14 @@ impl Step<'_> {
             );
             return (Approval::Denied, Some(why));
         }
-        match decide(&self.s.config.tools, name, spec_in(&self.s.catalogue, name), self.s.auto_loop.state()) {
+        // A call that would run with a secret is the user's to allow,
+        // whatever the policy or an earlier "always allow": the model
+        // chose what the command does with it.
+        let decision = decide(&self.s.config.tools, name, spec_in(&self.s.catalogue, name), self.s.auto_loop.state());
+        if decision == Decision::Allow && !crate::secrets::placeholders_in(arguments).is_empty() {
+            return (Approval::Pending, None);
+        }
+        match decision {
             Decision::Allow => (Approval::Approved, None),
             Decision::Ask => (Approval::Pending, None),
             Decision::Deny(why) => (Approval::Denied, Some(why)),
@@ -258,7 +265,7 @@ impl Step<'_> {
         };
         call.approval = Approval::AskUnsandboxed;
         let request = round.request.clone();
-        let why = outcome.blocked.as_deref().unwrap_or_default();
+        let why = outcome.blocked.as_deref().map_or("", String::as_str);
         self.rewrite(request, format!("{call_id} blocked by the sandbox: {why}"));
         true
     }

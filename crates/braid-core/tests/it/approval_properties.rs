@@ -35,6 +35,7 @@ fn settings() -> impl Strategy<Value = ToolSettings> {
             policy,
             always_ask,
             always_allowed,
+            allowed_pins: Default::default(),
             mode: if plan { AgentMode::Plan } else { AgentMode::Act },
             role: if planner { AgentRole::Planner } else { AgentRole::Assistant },
             timeout_ms: 30_000,
@@ -133,7 +134,7 @@ proptest! {
                 Step::Finish { index } => {
                     let Some(round) = sim.state.round.as_ref() else { continue };
                     let Some(id) = round.running.clone().or_else(|| round.calls().get(index as usize % round.calls().len().max(1)).map(|c| c.id.clone())) else { continue };
-                    Event::ToolFinished { call_id: id, outcome: ToolOutcome { status: ToolResultStatus::Success, output: "ok".into(), error: None, recoverable: true, duration_ms: 1, written: None, blocked: None, images: Vec::new() } }
+                    Event::ToolFinished { call_id: id, outcome: ToolOutcome { status: ToolResultStatus::Success, output: "ok".into(), error: None, recoverable: true, duration_ms: 1, written: None, blocked: None, images: Vec::new(), secrets: None } }
                 }
                 Step::Cancel => Event::Cancel,
                 Step::Interrupt => Event::Interrupt,

@@ -79,6 +79,7 @@ fn a_tool_registered_at_run_time_is_asked_run_and_reported_to_the_model() {
         written: None,
         blocked: None,
         images: Vec::new(),
+        secrets: None,
     };
     let fx = sim.send(Event::ToolFinished { call_id: "c1".into(), outcome });
     assert!(fx.iter().any(|e| matches!(e, Effect::StartLlmRequest { .. })), "the loop goes on");

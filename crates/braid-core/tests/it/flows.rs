@@ -486,6 +486,7 @@ fn ok(output: &str) -> ToolOutcome {
         written: None,
         blocked: None,
         images: Vec::new(),
+        secrets: None,
     }
 }
 

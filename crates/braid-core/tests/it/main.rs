@@ -32,6 +32,8 @@ mod pipeline;
 mod prepare;
 mod properties;
 mod sandbox_approval;
+mod secret_calls;
+mod secret_transforms;
 mod secrets;
 mod speed;
 mod subagents;

@@ -166,6 +166,7 @@ fn event_for(sim: &mut Sim, action: &Action, last_pipeline: &mut Option<braid_pr
                 written: None,
                 blocked: None,
                 images: Vec::new(),
+                secrets: None,
             },
         },
         Action::Cancel => Event::Cancel,

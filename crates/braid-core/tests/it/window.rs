@@ -253,6 +253,14 @@ fn a_previewed_summary_replaces_nothing_until_approved_and_can_be_edited() {
     assert_eq!(sim.state.status, S::Idle);
     assert!(refused(&window(&mut sim, WindowOp::ApplySummary(Some("  ".into())))).contains("empty"));
     assert!(sim.state.book.summary_preview.is_some(), "a refused edit keeps the preview");
+    // Not while an answer is written: its card would stand between the
+    // question and the answer.
+    sim.start("a question meanwhile");
+    let busy = refused(&window(&mut sim, WindowOp::ApplySummary(None)));
+    assert!(busy.contains("busy"), "{busy}");
+    assert!(sim.state.book.summary_preview.is_some(), "the preview waits");
+    sim.prepare(sim.prepared(100_000));
+    answer(&mut sim, "answered");
     ok(&window(&mut sim, WindowOp::ApplySummary(Some("Budget 40 (edited).".into()))));
     assert!(sim.state.book.summary_preview.is_none());
     sim.start("four");

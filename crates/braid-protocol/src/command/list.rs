@@ -336,6 +336,12 @@ macro_rules! with_commands {
                 message_id: $crate::MessageId,
                 keep: bool,
             } => ();
+            /// A tool result's withheld output (the call used a secret) goes
+            /// to the model from the next request on, as the tool printed it.
+            release_output: ReleaseOutput {
+                context_id: $crate::ContextId,
+                message_id: $crate::MessageId,
+            } => ();
             /// The conversation is kept at the top of the list (or no
             /// longer); when it last changed stays as it was.
             pin_context: PinContext {

@@ -45,6 +45,41 @@ impl ContextActor {
         braid_core::untrusted::prompted(self.ctx.conversation.active_messages(), &waiting)
     }
 
+    /// The secrets pending calls would run with, and whether each is one
+    /// Braid knows.
+    pub(super) fn secret_uses(&self) -> Vec<braid_protocol::SecretUse> {
+        let calls = self.ctx.state.round.as_ref().map(|r| r.calls()).unwrap_or_default();
+        let mut uses = Vec::new();
+        for call in calls.iter().filter(|c| matches!(c.approval, Approval::Pending | Approval::AskUnsandboxed)) {
+            let earlier = || self.ctx.conversation.active_messages().cloned().collect::<Vec<_>>();
+            let revealed = self.shared.secrets.reveal(&call.arguments, earlier);
+            let known = revealed.used.into_iter().map(|p| (p, true));
+            for (placeholder, known) in known.chain(revealed.unknown.into_iter().map(|p| (p, false))) {
+                let kind = braid_core::secrets::kind_of(&placeholder).to_owned();
+                uses.push(braid_protocol::SecretUse { call_id: call.id.clone(), placeholder, kind, known });
+            }
+        }
+        uses
+    }
+
+    /// Pending calls of tools this conversation allowed always, whose
+    /// definition changed since: what changed, for the approval to show.
+    pub(super) fn tool_changes(&self) -> Vec<braid_protocol::HeldTool> {
+        let calls = self.ctx.state.round.as_ref().map(|r| r.calls()).unwrap_or_default();
+        let tools = &self.ctx.state.config.tools;
+        let mut changes: Vec<braid_protocol::HeldTool> = Vec::new();
+        for call in calls.iter().filter(|c| c.approval == Approval::Pending) {
+            let Some(spec) = self.ctx.state.catalogue.iter().find(|t| t.name == call.name) else { continue };
+            let braid_protocol::ToolSource::Mcp { server } = &spec.source else { continue };
+            let cleared =
+                tools.always_allowed.contains(&call.name) && tools.allowed_pins.get(&call.name) != spec.pin.as_ref();
+            if cleared && !changes.iter().any(|c| c.name == call.name) {
+                changes.extend(self.shared.pins.accepted_change(server, &call.name));
+            }
+        }
+        changes
+    }
+
     /// What each pending write would change.
     pub(super) fn previews(&self) -> Vec<WritePreview> {
         let root = PathBuf::from(self.ctx.folder());

@@ -53,12 +53,12 @@ impl ContextActor {
                     .resolve(self.ctx.model_choice())
                     .map_err(|e| WireError::new(ErrorCode::InvalidInput, e))?;
                 let reads = braid_core::fit::summariser_reads(resolved.view.context_window);
-                let mut input = braid_core::prompt::summary_input(None, &messages, reads);
-                self.hide_secrets(&mut input);
+                let input = braid_core::prompt::summary_input(None, &messages, reads);
                 Ok(MergeAnswer::Summarise {
                     provider: resolved.provider,
                     model: resolved.model,
                     input,
+                    filter: self.filter(),
                     max_tokens: SUMMARY_OUTPUT.min(resolved.max_output_tokens),
                 })
             }

@@ -23,6 +23,8 @@ impl ContextActor {
         snapshot.overwrites = self.overwrites();
         snapshot.previews = self.previews();
         snapshot.prompted = self.prompted();
+        snapshot.secret_uses = self.secret_uses();
+        snapshot.tool_changes = self.tool_changes();
         snapshot.draft = self.draft();
         snapshot
     }

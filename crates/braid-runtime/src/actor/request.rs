@@ -129,16 +129,39 @@ impl ContextActor {
         };
         // Models that see get the pixels (attached in the task: scaling
         // takes milliseconds); the others get what was read from them.
-        let mut messages = braid_core::vision::for_request(messages, out.sees_images);
-        // Before it is recorded: "what the model sees" shows placeholders.
-        self.hide_secrets_in_request(&mut system, &mut messages);
+        let messages = braid_core::vision::for_request(messages, out.sees_images);
+        // The parts as "what the model sees" shows them: placeholders.
+        let in_parts = self.hide_secrets_in(&mut system);
+        let pixels = messages.iter().any(|m| matches!(m.body, MessageType::Image { .. })).then(|| llm_task::Pixels {
+            images: self.shared.images.clone(),
+            workspace: PathBuf::from(self.ctx.folder()),
+            limits: braid_core::vision::limits_for(out.kind),
+        });
+        let request = LlmRequest {
+            model: out.model.clone(),
+            system: join_parts(system.iter().map(|p| p.text.as_str())),
+            messages,
+            tools: tools
+                .iter()
+                .map(|t| ToolDefinition {
+                    name: t.name.clone(),
+                    description: t.description.clone(),
+                    input_schema: t.input_schema.clone(),
+                })
+                .collect(),
+            tool_choice: tool_choice.clone(),
+            max_tokens: Some(max_tokens),
+            temperature,
+        };
+        let finished = self.filter().finish(request);
+        self.tell_secrets_hidden(finished.hidden().iter().chain(&in_parts));
         let seen = sent::record(sent::Sending {
             at: clock::now(),
             provider: out.provider.name(),
             model: &out.model,
             encoding: out.encoding,
             sees_images: out.sees_images,
-            messages: &messages,
+            messages: &finished.request().messages,
             tools: &tools,
             tool_choice: tool_choice.as_ref(),
             max_tokens,
@@ -151,30 +174,12 @@ impl ContextActor {
                 .last_sent
                 .as_ref()
                 .map_or_else(Vec::new, |u| u.tools_held_back.clone()),
-            system: system.clone(),
-        });
-        let system = join_parts(system.iter().map(|p| p.text.as_str()));
-        self.shared.sent.record(&self.ctx.meta.id, seen);
-        let pixels = messages.iter().any(|m| matches!(m.body, MessageType::Image { .. })).then(|| llm_task::Pixels {
-            images: self.shared.images.clone(),
-            workspace: PathBuf::from(self.ctx.folder()),
-            limits: braid_core::vision::limits_for(out.kind),
-        });
-        let request = LlmRequest {
-            model: out.model,
             system,
-            messages,
-            tools: tools
-                .into_iter()
-                .map(|t| ToolDefinition { name: t.name, description: t.description, input_schema: t.input_schema })
-                .collect(),
-            tool_choice,
-            max_tokens: Some(max_tokens),
-            temperature,
-        };
+        });
+        self.shared.sent.record(&self.ctx.meta.id, seen);
         self.llm = Some(llm_task::spawn(
             out.provider,
-            request,
+            finished,
             request_id,
             self.reports(),
             pixels,
@@ -193,8 +198,7 @@ impl ContextActor {
             }
         };
         let reads = braid_core::fit::summariser_reads(resolved.view.context_window);
-        let (replaces, mut input) = prompt::summary_job(&self.ctx.conversation, &batch, reads);
-        self.hide_secrets(&mut input);
+        let (replaces, input) = prompt::summary_job(&self.ctx.conversation, &batch, reads);
         let job = summary_task::SummaryJob {
             provider: resolved.provider,
             model: resolved.model,
@@ -203,6 +207,7 @@ impl ContextActor {
             input,
             max_tokens: SUMMARY_OUTPUT.min(resolved.max_output_tokens),
             instructions,
+            filter: self.filter(),
         };
         if let Some((_, old)) = self.summary.replace((request_id, summary_task::spawn(job, self.reports()))) {
             old.abort();

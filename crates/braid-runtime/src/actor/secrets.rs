@@ -1,8 +1,11 @@
 //! What goes to a model from this conversation, with its secrets hidden
-//! (see [`crate::secret_mask`]); and tool calls, which get them back.
+//! (see [`crate::secret_mask`]); and tool calls, which get them back —
+//! with what to look for in their output, which the core keeps from the
+//! model when it may carry a secret given back.
 
 use super::ContextActor;
 use crate::clock;
+use braid_core::secrets::Exposure;
 use braid_protocol::{Message, Notice, NoticeCode, ToolCall};
 use std::path::Path;
 
@@ -11,30 +14,44 @@ impl ContextActor {
         self.shared.secrets.on_for(Path::new(self.ctx.folder()))
     }
 
-    /// Text for a model (a summary's, a title's, a team member's prompt).
+    /// A team member CLI's prompt (it goes to a process, not a request).
     pub(super) fn hide_secrets(&self, text: &mut String) {
         if self.secrets_on() {
             self.shared.secrets.hide(text);
         }
     }
 
-    /// The request's system parts and messages; the first time a request
-    /// hides more values than before, a notice says how many.
-    pub(super) fn hide_secrets_in_request(
-        &mut self,
-        system: &mut [braid_protocol::SentPart],
-        messages: &mut [Message],
-    ) {
+    /// The filter for a request this conversation makes off its task.
+    pub(super) fn filter(&self) -> crate::outbound::Filter {
+        crate::outbound::Filter::new(&self.shared, self.secrets_on())
+    }
+
+    /// The system prompt's parts with their secrets hidden, as "what the
+    /// model sees" shows them; the placeholders that stand in them.
+    pub(super) fn hide_secrets_in(&self, system: &mut [braid_protocol::SentPart]) -> Vec<String> {
+        if !self.secrets_on() {
+            return Vec::new();
+        }
+        system.iter_mut().flat_map(|part| self.shared.secrets.hide(&mut part.text)).collect()
+    }
+
+    /// The first time a request hides more values than before, a notice
+    /// says how many; the first request after the filter's key was
+    /// replaced says so.
+    pub(super) fn tell_secrets_hidden<'a>(&mut self, placeholders: impl Iterator<Item = &'a String>) {
         if !self.secrets_on() {
             return;
         }
-        let mut hidden = self.shared.secrets.hide_messages(messages);
-        for part in system {
-            let before = part.text.clone();
-            if self.shared.secrets.hide(&mut part.text) > 0 {
-                hidden.extend(changed_placeholders(&before, &part.text));
-            }
+        if let Some(why) = self.shared.secrets.key_problem().filter(|_| !self.key_noticed) {
+            self.key_noticed = true;
+            let text = format!(
+                "The secret filter's key {why}, so a new one was made: placeholders from earlier requests no longer \
+                 match their secrets, and a tool call that repeats one is refused. Give the model the value again \
+                 if it needs it."
+            );
+            self.emit_notice(Notice::new(NoticeCode::SecretsKeyReplaced, text), clock::now());
         }
+        let hidden: std::collections::BTreeSet<&String> = placeholders.collect();
         if hidden.len() > self.secrets_noticed {
             self.secrets_noticed = hidden.len();
             let n = hidden.len();
@@ -49,18 +66,27 @@ impl ContextActor {
         }
     }
 
-    /// An approved call as it runs: its placeholders replaced by values.
-    pub(super) fn with_secrets(&self, mut call: ToolCall) -> ToolCall {
-        call.arguments = self.shared.secrets.reveal(&call.arguments);
-        call
+    /// An approved call as it runs: its placeholders replaced by values,
+    /// and what its output is looked at for (every secret this
+    /// conversation's calls were given, this one's included). A
+    /// placeholder that stands for nothing refuses the call: run as text
+    /// it would do something else than what the user approved.
+    pub(super) fn with_secrets(&self, mut call: ToolCall) -> Result<(ToolCall, Option<Exposure>), String> {
+        let earlier = || self.ctx.conversation.active_messages().cloned().collect::<Vec<Message>>();
+        let revealed = self.shared.secrets.reveal(&call.arguments, earlier);
+        if !revealed.unknown.is_empty() {
+            return Err(format!(
+                "not run: {} stand{} for no secret Braid knows — a placeholder from before the secret filter's key \
+                 was replaced, or one made up. Ask the user for the value instead.",
+                revealed.unknown.join(", "),
+                if revealed.unknown.len() == 1 { "s" } else { "" }
+            ));
+        }
+        call.arguments = revealed.text;
+        self.shared.secrets.look_again(std::path::Path::new(self.ctx.folder()), &call.arguments);
+        let mut used = braid_core::secrets::used_in(self.ctx.conversation.active_messages());
+        used.extend(revealed.used.into_iter().filter(|p| !used.contains(p)).collect::<Vec<_>>());
+        let exposure = self.shared.secrets.exposure(&used);
+        Ok((call, (!exposure.is_empty()).then_some(exposure)))
     }
-}
-
-/// The placeholders in `after` that `before` did not hold.
-fn changed_placeholders(before: &str, after: &str) -> Vec<String> {
-    after
-        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '-'))
-        .filter(|w| w.starts_with("secret-") && !before.contains(*w))
-        .map(str::to_owned)
-        .collect()
 }

@@ -14,8 +14,8 @@ impl ContextActor {
         if !self.shared.config.model_titles || self.titling {
             return;
         }
-        let Some(mut input) = self.ctx.title_input() else { return };
-        self.hide_secrets(&mut input);
+        let Some(input) = self.ctx.title_input() else { return };
+        let filter = self.filter();
         self.titling = true;
         let fallback = title::from_question(&title::first_question(&self.ctx.conversation).unwrap_or_default());
         let mailbox = self.mailbox.clone();
@@ -25,9 +25,15 @@ impl ContextActor {
         };
         tokio::spawn(async move {
             let max_tokens = title::MAX_TOKENS.min(model.max_output_tokens);
-            let reply =
-                crate::summary_task::complete(model.provider, model.model, title::INSTRUCTIONS, input, max_tokens)
-                    .await;
+            let reply = crate::summary_task::complete(
+                model.provider,
+                model.model,
+                title::INSTRUCTIONS,
+                input,
+                max_tokens,
+                &filter,
+            )
+            .await;
             let name = reply.ok().and_then(|r| title::from_reply(&r)).unwrap_or(fallback);
             let _ = mailbox.send(Input::AutoTitle(name));
         });

@@ -51,7 +51,7 @@ impl ContextActor {
         let workspace = PathBuf::from(self.ctx.folder());
         let resolved = {
             let mut freshness = self.freshness.lock().unwrap_or_else(PoisonError::into_inner);
-            references::resolve_message(message, Some(&workspace), &mut freshness)
+            references::resolve_message(message, Some(&workspace), &mut freshness, &self.shared.confine)
         };
         let event = match resolved {
             Ok((message, attachments, images)) => Event::ReferencesResolved { message, attachments, images },
@@ -130,9 +130,20 @@ impl ContextActor {
             confine: self.shared.confine.clone(),
         };
         let timeout = Duration::from_millis(self.ctx.state.config.tools.timeout_ms.max(1));
-        let call = self.with_secrets(call);
+        let (call, exposure) = match self.with_secrets(call.clone()) {
+            Ok(ready) => ready,
+            Err(why) => {
+                let mut outcome = braid_tools::failure(why);
+                // It never ran: nothing of a secret in it.
+                let none = braid_core::secrets::Exposure::new(std::iter::empty());
+                outcome.secrets = Some(Box::new(none.check(&[])));
+                let _ = self.mailbox.send(Input::Event(Event::ToolFinished { call_id: call.id, outcome }));
+                return;
+            }
+        };
         let watch = self.turn_of(&call.id).and_then(|turn| self.watch(turn));
-        self.tools.push(tool_task::spawn(self.shared.tools(), call, ctx, timeout, self.reading_job(), watch));
+        let job = tool_task::Job { tools: self.shared.tools(), call, ctx, timeout, exposure };
+        self.tools.push(tool_task::spawn(job, self.reading_job(), watch));
     }
 
     /// Cancel: the task is aborted (its process group killed) and the core

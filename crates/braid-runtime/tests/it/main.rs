@@ -21,6 +21,7 @@ mod payloads;
 mod references;
 mod runtime;
 mod sandbox;
+mod secret_leaks;
 mod secrets;
 mod settings;
 mod titles;

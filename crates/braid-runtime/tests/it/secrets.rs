@@ -63,7 +63,10 @@ async fn a_token_reaches_the_model_as_a_placeholder_and_tools_as_itself() {
     fake.push_reply(calls(&[("use", "run_command", json!({ "command": check }))]));
     fake.push_reply(answer("Done."));
     rt.send_message(&ctx, NewMessage::user_text("Use it."), false).await.unwrap();
-    turn(&mut watch).await;
+    // A call that runs with a secret is asked, whatever the policy.
+    watch.state(StatusKind::AwaitingToolApproval).await;
+    rt.decide_tool_call(&ctx, "use".into(), braid_protocol::ApprovalDecision::Approve).await.unwrap();
+    assert_eq!(watch.settled().await.kind(), StatusKind::Idle);
     let snapshot = rt.load_context(&ctx).await.unwrap();
     let result = snapshot
         .messages
@@ -145,12 +148,8 @@ async fn the_servers_tokenizer_counts_placeholders_never_the_secret() {
     rt.send_message(&ctx, NewMessage::user_text(&long), false).await.unwrap();
     turn(&mut watch).await;
     // And the user is told, once, as the request leaves.
-    let mut notices = Vec::new();
-    while let Ok(Some(Ok(event))) = tokio::time::timeout(Duration::from_millis(200), events.recv()).await {
-        if let braid_protocol::BraidEvent::ContextUpdate(u) = event {
-            notices.extend(u.metadata.notice.filter(|n| n.code == braid_protocol::NoticeCode::SecretsHidden));
-        }
-    }
+    let code = braid_protocol::NoticeCode::SecretsHidden;
+    let notices = braid_testkit::harness::notices(&mut events, code, Duration::from_millis(200)).await;
     assert_eq!(notices.len(), 1, "{notices:?}");
     assert!(notices[0].message.starts_with("1 secret was hidden from the model"), "{}", notices[0].message);
     let counted = counting.counted().join("\n");

@@ -34,6 +34,7 @@ pub fn outcome(status: ToolResultStatus, output: &str, error: Option<&str>) -> T
         written: None,
         blocked: None,
         images: Vec::new(),
+        secrets: None,
     }
 }
 
