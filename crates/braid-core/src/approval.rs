@@ -68,7 +68,10 @@ pub fn decide(settings: &ToolSettings, name: &str, spec: Option<&ToolSpec>, prog
     if sandboxed && matches!(spec.sandbox, ToolSandbox::Missing { .. }) {
         return Decision::Ask;
     }
-    if settings.always_allowed.iter().any(|t| t == name) {
+    // An "Always allow" holds for the definition it was given to: a
+    // pinned tool whose definition changed since is asked again.
+    let allowed_pin = settings.allowed_pins.get(name);
+    if settings.always_allowed.iter().any(|t| t == name) && spec.pin.as_ref().is_none_or(|p| allowed_pin == Some(p)) {
         return Decision::Allow;
     }
     // A home folder holds keys and mail: the first read there is the
@@ -89,6 +92,9 @@ pub fn decide(settings: &ToolSettings, name: &str, spec: Option<&ToolSpec>, prog
         ToolApprovalPolicy::AutoAll => Decision::Allow,
         ToolApprovalPolicy::Sandboxed => {
             let confined = match (permission, &spec.source, &spec.sandbox) {
+                // A server's tool runs unasked only if its read-only
+                // hint is pinned with its definition.
+                (Permission::Read, ToolSource::Mcp { .. }, _) => spec.pin.is_some(),
                 (Permission::Read, _, _) => true,
                 // The built-in file tools write only inside the workspace.
                 (Permission::Write, ToolSource::Builtin, _) => settings.sandbox.level == SandboxLevel::WorkspaceWrite,

@@ -54,6 +54,10 @@ pub struct McpServerStatus {
     /// of the catalogue until the user accepts the new one.
     #[serde(default)]
     pub held: Vec<HeldTool>,
+    /// Tools the catalogue refused (a name another source holds or that
+    /// looks like one), each with why.
+    #[serde(default)]
+    pub refused: Vec<String>,
 }
 
 /// A tool held back because its server now describes it differently.
@@ -66,6 +70,17 @@ pub struct HeldTool {
     /// The input schemas, as pretty JSON.
     pub schema_before: String,
     pub schema_now: String,
+    /// Whether it said it only reads (what the sandboxed policy runs
+    /// without asking).
+    #[serde(default)]
+    pub read_only_before: bool,
+    #[serde(default)]
+    pub read_only_now: bool,
+    /// The name the server gave itself.
+    #[serde(default)]
+    pub server_before: Option<String>,
+    #[serde(default)]
+    pub server_now: Option<String>,
 }
 
 /// The `mcpServers` settings file and what became of it.

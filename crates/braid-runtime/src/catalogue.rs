@@ -45,19 +45,29 @@ impl Runtime {
 
     /// Takes `remove` out of the catalogue and puts `add` in, then tells
     /// every loaded context once (a server's tools change together). A
-    /// tool whose name another source holds is left out, with a warning.
-    pub(crate) async fn replace_tools(&self, remove: &[String], add: Vec<Arc<dyn braid_tools::Tool>>) {
-        self.swap_catalogue(|next| {
+    /// tool whose name another source holds, or looks like, is left out:
+    /// those are answered, each with why.
+    pub(crate) async fn replace_tools(
+        &self,
+        remove: &[String],
+        add: Vec<Arc<dyn braid_tools::Tool>>,
+    ) -> Vec<(String, String)> {
+        let refused = self.swap_catalogue(|next| {
             for name in remove {
                 next.unregister(name);
             }
+            let mut refused = Vec::new();
             for tool in add {
+                let name = tool.name().to_owned();
                 if let Err(e) = next.register(tool) {
                     tracing::warn!("MCP tool left out: {e}");
+                    refused.push((name, e.to_string()));
                 }
             }
+            refused
         });
         self.send_catalogue().await;
+        refused
     }
 
     /// Changes the catalogue at once (what comes after must see the

@@ -56,6 +56,13 @@ impl Contexts {
     }
 
     /// Tells every loaded context about the tools registered now.
+    /// Every loaded context tells its subscribers.
+    pub(crate) async fn notify_all(&self, notice: braid_protocol::Notice) {
+        for tx in self.loaded.lock().await.values() {
+            let _ = tx.send(Input::Notice(notice.clone()));
+        }
+    }
+
     pub(crate) async fn catalogue_changed(&self, tools: Vec<ToolSpec>) {
         for tx in self.loaded.lock().await.values() {
             let _ = tx.send(Input::Event(Event::CatalogueChanged { tools: tools.clone() }));

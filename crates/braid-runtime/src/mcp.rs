@@ -107,6 +107,19 @@ impl Runtime {
         Ok(self.mcp_settings())
     }
 
+    /// Every open conversation hears that a server changed tools it
+    /// offered: they are held until the user accepts them.
+    async fn tell_held(&self, server: &str, tools: &[String]) {
+        let text = format!(
+            "The MCP server {server} changed the definition of {}: {} held (not offered to the model) until you \
+             accept the new definition in Settings → MCP, where the difference is shown.",
+            tools.join(", "),
+            if tools.len() == 1 { "it is" } else { "they are" }
+        );
+        let notice = braid_protocol::Notice::new(braid_protocol::NoticeCode::ToolHeld, text);
+        self.shared.contexts.notify_all(notice).await;
+    }
+
     /// Restarts the servers whose settings name the secret `name`.
     pub(crate) fn restart_servers_using(&self, name: &str) {
         let mut s = self.shared.mcp.lock();
@@ -180,6 +193,7 @@ impl Runtime {
             startup_timeout_ms: config.startup_timeout.as_millis() as u64,
             call_timeout_ms: config.call_timeout.as_millis() as u64,
             held: Vec::new(),
+            refused: Vec::new(),
         };
         let mut task = None;
         s.generations += 1;
@@ -252,15 +266,28 @@ async fn apply_updates(shared: Weak<Shared>, mut rx: mpsc::UnboundedReceiver<Upd
                 rt.shared.mcp.changed.send_modify(|n| *n += 1);
                 continue;
             }
-            // A changed definition is held until the user accepts it.
-            let checked = u.tools.map(|tools| rt.shared.pins.check(&u.server, tools));
+            // A changed definition is held until the user accepts it; the
+            // server is known by the name it gives itself.
+            let peer = u.peer.as_ref().or(r.peer.as_ref());
+            let identity =
+                peer.and_then(|p| p.peer_info()).and_then(|i| i.server_info.as_ref().map(|s| s.name.clone()));
+            let checked = u.tools.map(|tools| rt.shared.pins.check(&u.server, identity.as_deref(), tools));
             let old = checked.as_ref().map(|_| r.status.tools.clone()).unwrap_or_default();
-            (old, checked)
+            let newly_held: Vec<String> = checked
+                .iter()
+                .flat_map(|(_, held)| held.iter().map(|h| h.name.clone()))
+                .filter(|name| !r.status.held.iter().any(|h| &h.name == name))
+                .collect();
+            (old, checked.map(|c| (c, newly_held)))
         };
         // The catalogue first, then the status: whoever sees the server
         // ready finds its tools offered (a test calling one at once did not).
-        if let Some((tools, _)) = &new {
-            rt.replace_tools(&old, tools.clone()).await;
+        let mut refused = Vec::new();
+        if let Some(((tools, _), newly_held)) = &new {
+            refused = rt.replace_tools(&old, tools.clone()).await;
+            if !newly_held.is_empty() {
+                rt.tell_held(&u.server, newly_held).await;
+            }
         }
         {
             let mut s = rt.shared.mcp.lock();
@@ -279,9 +306,16 @@ async fn apply_updates(shared: Weak<Shared>, mut rx: mpsc::UnboundedReceiver<Upd
                 Phase::Failed { reason, retrying } => (McpState::Failed, Some(reason.clone()), *retrying),
             };
             st.stderr = u.stderr;
-            if let Some((tools, held)) = new {
+            if let Some(((tools, held), _)) = new {
                 st.held = held;
-                st.tools = tools.iter().map(|t| t.name().to_owned()).collect();
+                // Listed as the catalogue has them: a look-alike it
+                // refused is listed apart, with why.
+                st.tools = tools
+                    .iter()
+                    .map(|t| t.name().to_owned())
+                    .filter(|n| !refused.iter().any(|(r, _)| r == n))
+                    .collect();
+                st.refused = refused.into_iter().map(|(_, why)| why).collect();
             }
         }
         rt.shared.mcp.changed.send_modify(|n| *n += 1);

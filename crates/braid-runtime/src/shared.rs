@@ -108,6 +108,12 @@ impl Shared {
     /// tasks may name the models the providers have now.
     pub(crate) fn catalogue(&self) -> Vec<braid_protocol::ToolSpec> {
         let mut specs = self.tools().specs();
+        // An MCP tool's approvals go to its pinned definition.
+        for spec in &mut specs {
+            if let braid_protocol::ToolSource::Mcp { server } = &spec.source {
+                spec.pin = self.pins.pin_of(server, &spec.name);
+            }
+        }
         specs.extend(braid_core::subagents::tool_specs(&self.providers.task_models()));
         specs
     }

@@ -4,7 +4,8 @@
 //! in capitals; `grow` adds the tool `extra` and says the list changed
 //! on the client's `subscriptions/listen` stream (the only way the
 //! stateless protocol tells a client anything unasked). `SHOUT_DESCRIPTION`
-//! replaces shout's description.
+//! replaces shout's description; `SHOUT_READ_ONLY` marks it read-only;
+//! `START_DELAY_MS` waits that long before it answers.
 
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ErrorData, ListToolsResult,
@@ -54,7 +55,12 @@ impl ServerHandler for Server {
         // other reads); it answers with when it started and ended.
         let mut nap = tool("nap", "Waits 200 ms, reading nothing");
         nap.annotations = Some(rmcp::model::ToolAnnotations::new().read_only(true));
-        let mut tools = vec![tool("shout", &shout), tool("grow", "Adds the tool extra"), nap];
+        let mut shout = tool("shout", &shout);
+        // …or have it call itself read-only.
+        if std::env::var_os("SHOUT_READ_ONLY").is_some() {
+            shout.annotations = Some(rmcp::model::ToolAnnotations::new().read_only(true));
+        }
+        let mut tools = vec![shout, tool("grow", "Adds the tool extra"), nap];
         if self.grown.load(Ordering::SeqCst) {
             tools.push(tool("extra", "Came with grow"));
         }
@@ -94,6 +100,10 @@ impl ServerHandler for Server {
 
 #[tokio::main(flavor = "current_thread")]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    // A test may have servers become ready in an order of its choosing.
+    if let Some(ms) = std::env::var("START_DELAY_MS").ok().and_then(|v| v.parse().ok()) {
+        tokio::time::sleep(std::time::Duration::from_millis(ms)).await;
+    }
     let running = Server::default().serve(rmcp::transport::stdio()).await?;
     running.waiting().await?;
     Ok(())

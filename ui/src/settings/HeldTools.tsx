@@ -41,6 +41,32 @@ function Diff({ before, now }: { before: string; now: string }) {
   );
 }
 
+/** What changed of one tool: its description, its arguments, whether it
+ *  says it only reads, and which server says so. */
+export function ToolChange({ change }: { change: HeldTool }) {
+  return (
+    <>
+      <Diff before={change.description_before} now={change.description_now} />
+      {change.read_only_before !== change.read_only_now ? (
+        <p className="tool-error" data-testid="read-only-changed">
+          {change.read_only_now ? "It now says it only reads: the sandboxed policy would run it without asking." : "It no longer says it only reads."}
+        </p>
+      ) : null}
+      {change.server_before && change.server_now && change.server_before !== change.server_now ? (
+        <p className="tool-error" data-testid="server-changed">
+          Another server answers now: it called itself {change.server_before}, and now {change.server_now}.
+        </p>
+      ) : null}
+      {change.schema_before !== change.schema_now ? (
+        <details>
+          <summary>Its arguments changed too</summary>
+          <Diff before={change.schema_before} now={change.schema_now} />
+        </details>
+      ) : null}
+    </>
+  );
+}
+
 /** A server's tools whose definition changed since Braid first saw them:
  *  held out of every conversation until the user reads what changed and
  *  accepts it (a changed description can carry instructions to the model). */
@@ -56,13 +82,7 @@ export function HeldTools({ server, held, onAccept }: { server: string; held: He
       {held.map((h) => (
         <div key={h.name} className="held-tool" data-testid="held-tool">
           <code>{h.name}</code>
-          <Diff before={h.description_before} now={h.description_now} />
-          {h.schema_before !== h.schema_now ? (
-            <details>
-              <summary>Its arguments changed too</summary>
-              <Diff before={h.schema_before} now={h.schema_now} />
-            </details>
-          ) : null}
+          <ToolChange change={h} />
           <button type="button" className="danger" onClick={() => onAccept(h.name)}>
             Accept the new definition
           </button>

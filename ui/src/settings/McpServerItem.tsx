@@ -67,6 +67,11 @@ export function McpServerItem({ server: s, offers, onRestart, onToggle, onRemove
           <ul className="mcp-tools">{s.tools.map((t) => <li key={t}><code>{t}</code></li>)}</ul>
         </details>
       ) : null}
+      {s.refused.length > 0 ? (
+        <div className="field-error" data-testid="mcp-refused">
+          Not offered: {s.refused.join("; ")}
+        </div>
+      ) : null}
       <Listed title="Resources" items={[...offers.resources.map((r) => r.uri), ...offers.templates.map((t) => t.uri_template)]} />
       <Listed title="Prompts" items={offers.prompts.map((p) => `/${p.server}:${p.name}`)} />
       {s.stderr.length > 0 ? (

@@ -48,6 +48,10 @@ impl Step<'_> {
             if !tools.always_allowed.contains(&name) {
                 tools.always_allowed.push(name.clone());
             }
+            match self.s.catalogue.iter().find(|t| t.name == name).and_then(|t| t.pin.clone()) {
+                Some(pin) => self.s.config.tools.allowed_pins.insert(name.clone(), pin),
+                None => self.s.config.tools.allowed_pins.remove(&name),
+            };
         }
         // Which pending calls this answer settles, and how.
         let settles = |c: &ToolCall| match decision {
