@@ -99,17 +99,23 @@ await desktopSuite("sandbox-desktop", { check, finish }, { data, cleanup: () => 
   await s.shot("outside");
 
   // 4. Secrets. The question names the token; the model gets a placeholder
-  //    and calls run_command with it (scripted at the proxy); the command
-  //    sees the real value, the variable not kept is empty, and the token
-  //    the command prints goes back to the model as the placeholder.
+  //    and calls run_command with it (scripted at the proxy). A call that
+  //    runs with a secret is asked, sandboxed policy or not, and the
+  //    approval names it; the command sees the real value, the variable
+  //    not kept is empty, and as it prints the token, what it printed is
+  //    kept from the model (told by the placeholder) for the user to read.
   const sentBefore = proxy.bodies.length;
   // The notice lasts until the next one: every notice shown is kept.
   await s.js("window.__notices = []; new MutationObserver(() => { const t = document.querySelector('.notice')?.textContent; if (t && !window.__notices.includes(t)) window.__notices.push(t); }).observe(document.body, { subtree: true, childList: true, characterData: true }); return true");
   await s.type(box, `/tool run_command Check the token ${TOKEN} in the command.${ENTER}`);
-  // The card names the command at once (its text holds these words too):
-  // the output is what comes after "Output", once the call is done.
-  const secretCard = await s.until("the token command's result", `const t = ${lastCard}; return /token-matches/.test(t) && /done/.test(t) && /Output/.test(t) ? t : ''`, 180000);
-  const printed = secretCard.slice(secretCard.indexOf("Output"));
+  const secretAsked = await s.until("the secret command's question", `const t = ${dialog}; return t.includes('Runs with a secret') ? t : ''`, 180000);
+  check(/Runs with a secret: github-token \(secret-github-token-[0-9a-f]{8}\)/.test(secretAsked), `the approval names the secret the command runs with (${JSON.stringify(secretAsked.slice(0, 120))})`);
+  await s.click("//section[@aria-label='Approve tool calls']//button[.='Approve']");
+  // The card keeps what it printed from the model; opened, it shows it.
+  const secretCard = await s.until("the token command's result", `const t = ${lastCard}; return /Kept from the model/.test(t) && /done/.test(t) ? t : ''`, 180000);
+  await s.click("(//*[@data-testid='withheld'])[last()]//summary");
+  const printed = await s.js("return [...document.querySelectorAll('[data-testid=withheld] pre')].at(-1)?.textContent ?? ''");
+  check(secretCard.includes("Kept from the model: this call ran with secret-github-token-"), "the card says the output was kept from the model");
   check(printed.includes("token-matches"), `a command written with the placeholder runs with the real token (${JSON.stringify(printed.slice(0, 100))})`);
   check(printed.includes("other=[]"), "a secret-named variable the user did not keep never reaches the command");
   await s.state("Idle", 180000);
@@ -124,7 +130,7 @@ await desktopSuite("sandbox-desktop", { check, finish }, { data, cleanup: () => 
   const later = bodies.slice(sentBefore);
   const placeholder = later.map((b) => b.match(PLACEHOLDER)?.[0]).find(Boolean) ?? "";
   check(leaked === 0 && placeholder !== "", `no request to the model holds a real secret (${bodies.length} requests; the model saw ${placeholder})${leaks.length ? `: ${leaks.join(" | ")}` : ""}`);
-  check(later.some((b) => b.includes('"role":"tool"') && b.includes(placeholder)), "the token the command printed reached the model as its placeholder");
+  check(later.some((b) => b.includes('"role":"tool"') && b.includes("[output withheld") && b.includes(placeholder)), "the model was told the output was withheld, by the secret's placeholder");
   check(hiddenNote.includes("hidden from the model"), `a notice says what was hidden (${JSON.stringify(hiddenNote.slice(0, 80))})`);
   await s.shot("secrets");
 
