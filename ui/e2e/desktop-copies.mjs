@@ -14,7 +14,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { execFileSync } from "node:child_process";
 import { join } from "node:path";
-import { checker, startLoggingProxy, startPeer, tempDir } from "./lib.mjs";
+import { checker, startLoggingProxy, startPeer, tempDir, forcedTool } from "./lib.mjs";
 import { chooseFolder, desktopSuite, newConversation, sleep, useLocalServer } from "./webdriver.mjs";
 
 const TEXT = "one\ntwo\nthree\nfour\nfive\nsix\nseven\neight\nnine\nten\n";
@@ -46,7 +46,7 @@ const proxy = await startLoggingProxy(8080, new URL(peer.url).origin, (body) => 
     childWaits = true;
     return childMaySubmit.then(() => ({ tool: { name: "submit_result", args: { result: "edited both files" } } }));
   }
-  if (body.tool_choice?.function?.name === "spawn_agents") {
+  if (forcedTool(body) === "spawn_agents") {
     const tasks = [{ name: "editor", instructions: "Edit notes.txt and plan.txt.", isolated: true }];
     return { tool: { name: "spawn_agents", args: { tasks } } };
   }

@@ -8,7 +8,7 @@
 // says whose task it does and leads back; the history graph shows the
 // children as side lanes. What the children write is not checked.
 // Screenshots: e2e/out/subagents-desktop-*.png.
-import { REAL_MODEL_MS, checker, startLoggingProxy, startPeer, tempDir } from "./lib.mjs";
+import { REAL_MODEL_MS, checker, startLoggingProxy, startPeer, tempDir, forcedTool } from "./lib.mjs";
 import { desktopSuite, newConversation, sleep, useLocalServer } from "./webdriver.mjs";
 
 const { check, finish } = checker();
@@ -19,7 +19,7 @@ const tasks = [
   { name: "grocer", instructions: "Name one fruit." },
 ];
 const proxy = await startLoggingProxy(8080, new URL(peer.url).origin, (body) =>
-  body.tool_choice?.function?.name === "spawn_agents" ? { tool: { name: "spawn_agents", args: { tasks } } } : null,
+  forcedTool(body) === "spawn_agents" ? { tool: { name: "spawn_agents", args: { tasks } } } : null,
 );
 const ENTER = "\uE007";
 const box = "//textarea[@aria-label='Message']";

@@ -150,6 +150,13 @@ export function startPeer() {
 
 /** The text of a chat request's last message when the user sent it
  *  (what a proxy's script decides by); "" otherwise. */
+/** The tool a request forces, in either form Braid sends: `tool_choice`
+ *  naming a function, or (to llama.cpp's server, whose grammar lets a
+ *  small model talk first) the tool's schema as `response_format`. */
+export function forcedTool(body) {
+  return body.tool_choice?.function?.name ?? body.response_format?.json_schema?.name ?? null;
+}
+
 export function lastUserText(body) {
   const m = body.messages?.at(-1);
   return m?.role === "user" ? (typeof m.content === "string" ? m.content : JSON.stringify(m.content)) : "";

@@ -2,13 +2,15 @@
 //! classified, the body read as SSE and decoded by the provider's dialect.
 //! Dropping the stream drops the response, which closes the connection.
 
+mod body;
 mod count;
 mod fallback;
+mod forced;
 mod network;
 pub(crate) use network::network as network_error;
 
-use crate::sse::{SseDecoder, SseEvent};
 use crate::{anthropic, gemini, http_error, openai, LlmError, LlmProvider, LlmRequest, LlmStream, ProviderEvent};
+pub use body::BodyDecoder;
 use fallback::{first_time, says_nothing, whole, Fallbacks};
 use futures::stream::BoxStream;
 use futures::StreamExt;
@@ -76,6 +78,8 @@ pub struct HttpProvider {
     whole_with_tools: Arc<Mutex<HashSet<String>>>,
     /// How this server counts tokens, once found out.
     count_endpoint: Arc<Mutex<count::Endpoint>>,
+    /// Whether it is llama.cpp's own server, once found out (`forced.rs`).
+    llama_cpp: Arc<tokio::sync::OnceCell<bool>>,
 }
 
 impl HttpProvider {
@@ -104,6 +108,7 @@ impl HttpProvider {
                 .map_err(|e| LlmError::Network { provider: name.to_owned(), detail: e.to_string() })?,
             whole_with_tools: Arc::default(),
             count_endpoint: Arc::new(Mutex::new(count::Endpoint::Unknown)),
+            llama_cpp: Arc::default(),
         })
     }
 
@@ -120,11 +125,21 @@ impl HttpProvider {
         self.kind
     }
 
-    fn build(&self, request: &LlmRequest) -> reqwest::RequestBuilder {
+    /// `extra`: fields added to an OpenAI-compatible body (a forced call's
+    /// schema, `forced.rs`).
+    fn build(
+        &self,
+        request: &LlmRequest,
+        extra: Option<&serde_json::Map<String, serde_json::Value>>,
+    ) -> reqwest::RequestBuilder {
         let key = self.api_key.as_ref().map(ApiKey::expose);
         match self.kind {
             ProviderKind::OpenAiCompatible => {
-                let b = self.client.post(format!("{}/chat/completions", self.base_url)).json(&openai::encode(request));
+                let mut body = openai::encode(request);
+                if let (Some(extra), Some(fields)) = (extra, body.as_object_mut()) {
+                    fields.extend(extra.clone());
+                }
+                let b = self.client.post(format!("{}/chat/completions", self.base_url)).json(&body);
                 match key {
                     Some(k) => b.bearer_auth(k),
                     None => b,
@@ -153,109 +168,6 @@ impl HttpProvider {
     }
 }
 
-enum Dialect {
-    OpenAi(openai::Decoder),
-    Anthropic(anthropic::Decoder),
-    Gemini(gemini::Decoder),
-}
-
-impl Dialect {
-    fn new(kind: ProviderKind) -> Dialect {
-        match kind {
-            ProviderKind::OpenAiCompatible => Dialect::OpenAi(openai::Decoder::default()),
-            ProviderKind::Anthropic => Dialect::Anthropic(anthropic::Decoder::default()),
-            ProviderKind::Gemini => Dialect::Gemini(gemini::Decoder::default()),
-        }
-    }
-    fn decode(&mut self, provider: &str, e: &SseEvent, out: &mut Vec<ProviderEvent>) -> Result<(), LlmError> {
-        match self {
-            Dialect::OpenAi(d) => d.decode(provider, e, out),
-            Dialect::Anthropic(d) => d.decode(provider, e, out),
-            Dialect::Gemini(d) => d.decode(provider, e, out),
-        }
-    }
-    fn finish(&mut self, out: &mut Vec<ProviderEvent>) -> bool {
-        match self {
-            Dialect::OpenAi(d) => d.finish(out),
-            Dialect::Anthropic(d) => d.finish(out),
-            Dialect::Gemini(d) => d.finish(out),
-        }
-    }
-}
-
-/// Decodes a whole SSE body for one provider kind: the pure part of a
-/// stream, used by the HTTP path and by the benchmarks.
-pub struct BodyDecoder {
-    provider: String,
-    sse: SseDecoder,
-    dialect: Dialect,
-    events: Vec<SseEvent>,
-    finished: bool,
-    /// Bytes of body seen: none at all is an empty response, not a cut.
-    received: usize,
-    /// Events with data seen: a body of `: ping` comments alone said
-    /// nothing either.
-    data_events: usize,
-}
-
-impl BodyDecoder {
-    pub fn new(kind: ProviderKind, provider: &str) -> BodyDecoder {
-        BodyDecoder {
-            provider: provider.to_owned(),
-            sse: SseDecoder::new(),
-            dialect: Dialect::new(kind),
-            events: Vec::new(),
-            finished: false,
-            received: 0,
-            data_events: 0,
-        }
-    }
-
-    /// Feeds body bytes; provider events are appended to `out`.
-    pub fn push(&mut self, bytes: &[u8], out: &mut Vec<ProviderEvent>) -> Result<(), LlmError> {
-        self.received += bytes.len();
-        self.sse.push(bytes, &mut self.events);
-        self.drain(out)
-    }
-
-    fn drain(&mut self, out: &mut Vec<ProviderEvent>) -> Result<(), LlmError> {
-        self.data_events += self.events.iter().filter(|e| !e.data.trim().is_empty()).count();
-        for e in self.events.drain(..) {
-            if self.finished {
-                break;
-            }
-            let start = out.len();
-            self.dialect.decode(&self.provider, &e, out)?;
-            self.finished = out[start..].iter().any(|e| matches!(e, ProviderEvent::Finished(_)));
-        }
-        Ok(())
-    }
-
-    pub fn is_finished(&self) -> bool {
-        self.finished
-    }
-
-    /// Whether nothing but SSE comments (pings) has come, if anything.
-    pub fn nothing_came(&self) -> bool {
-        self.data_events == 0
-    }
-
-    /// The body ended: the stream is complete only if the provider's end
-    /// marker came; otherwise it was cut.
-    pub fn finish(&mut self, out: &mut Vec<ProviderEvent>) -> Result<(), LlmError> {
-        self.sse.finish(&mut self.events);
-        self.drain(out)?;
-        if self.finished || self.dialect.finish(out) {
-            self.finished = true;
-            Ok(())
-        } else if self.received == 0 || self.data_events == 0 {
-            Err(LlmError::EmptyResponse { provider: self.provider.clone() })
-        } else {
-            Err(LlmError::StreamCut { provider: self.provider.clone() })
-        }
-    }
-}
-
 type Body = BoxStream<'static, reqwest::Result<bytes::Bytes>>;
 
 enum State {
@@ -279,7 +191,26 @@ impl LlmProvider for HttpProvider {
         Box::pin(async move { this.count_texts(&model, &texts).await })
     }
 
+    fn count_request(&self, request: &LlmRequest) -> futures::future::BoxFuture<'static, Option<u32>> {
+        if self.kind != ProviderKind::OpenAiCompatible {
+            return Box::pin(async { None });
+        }
+        let (this, body) = (self.clone(), openai::encode(request));
+        Box::pin(async move { this.count_whole(body).await })
+    }
+
     fn stream(&self, request: LlmRequest) -> LlmStream {
+        match forced::tool(&request) {
+            Some(tool) if self.kind == ProviderKind::OpenAiCompatible => forced::stream(self.clone(), request, tool),
+            _ => self.stream_http(request, None),
+        }
+    }
+}
+
+impl HttpProvider {
+    /// The request over HTTP, its body read as the provider's SSE; `extra`
+    /// fields go into an OpenAI-compatible body.
+    fn stream_http(&self, request: LlmRequest, extra: Option<serde_json::Map<String, serde_json::Value>>) -> LlmStream {
         let name = self.name.clone();
         let kind = self.kind;
         let timeouts = self.timeouts;
@@ -293,7 +224,7 @@ impl LlmProvider for HttpProvider {
         let first = if goes_whole {
             State::Whole(Some(self.build_whole(&request)))
         } else {
-            State::Start(Some(self.build(&request)))
+            State::Start(Some(self.build(&request, extra.as_ref())))
         };
         let fallback = Fallbacks {
             whole: with_tools.then(|| self.build_whole(&request)),
