@@ -1,5 +1,5 @@
 //! The built-in model against the same GGUF served by llama.cpp's server
-//! (llama-cpp-python, `tests/llm-peer.sh`), side by side in one run: time
+//! (llama.cpp's `llama-server`, `tests/llm-peer.sh`), side by side in one run: time
 //! to the first token and tokens per second of the answer, both greedy,
 //! one thread each (as the peer is started), then the built-in model with
 //! the threads it uses in the app. Medians of several runs, alternating.
