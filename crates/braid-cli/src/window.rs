@@ -20,6 +20,7 @@ fn name(c: BreakdownCategory) -> &'static str {
         BreakdownCategory::Images => "images",
         BreakdownCategory::Resources => "MCP resources",
         BreakdownCategory::Draft => "draft",
+        BreakdownCategory::ChatFormat => "chat format (the server's)",
     }
 }
 
@@ -88,6 +89,7 @@ mod tests {
             would_summarize: false,
             estimated: false,
             too_large: None,
+            counted_by_server: false,
         };
         let text = render(&b);
         assert!(text.starts_with("1024 of 4096 tokens (25 %) for m; 512 kept for the answer"), "{text}");

@@ -42,7 +42,7 @@ use std::collections::VecDeque;
 
 pub use backoff::retry_delay_ms;
 pub use bookkeeping::{Bookkeeping, TurnFacts};
-pub use breakdown::breakdown;
+pub use breakdown::{breakdown, look, recount, Looked, PlannedRequest};
 pub use compact::{Compaction, MAX_INSTRUCTIONS};
 pub use effects::Effect;
 pub use events::{Event, Reply};

@@ -79,35 +79,34 @@ pub fn message_tokens(encoding: TokenEncoding, body: &MessageType) -> u32 {
 /// them (the per-message overhead, a tool call's framing, an image's own
 /// price); `None` for a message that is never sent. A server that counts
 /// with the model's tokenizer counts the same pieces.
-pub fn message_pieces(body: &MessageType) -> Option<(Vec<&str>, u32)> {
-    let mut pieces: Vec<&str> = Vec::new();
+pub fn message_pieces(body: &MessageType) -> Option<(Vec<std::borrow::Cow<'_, str>>, u32)> {
+    use std::borrow::Cow;
+    let mut pieces: Vec<Cow<'_, str>> = Vec::new();
     let mut fixed = PER_MESSAGE;
     match body {
         MessageType::Text { parts, .. } => pieces.extend(parts.iter().map(|p| match p {
-            ContentPart::Text { text } => text.as_str(),
+            ContentPart::Text { text } => Cow::Borrowed(text.as_str()),
         })),
         MessageType::ToolRequest { text, calls } => {
-            pieces.extend(text.as_deref());
+            pieces.extend(text.as_deref().map(Cow::Borrowed));
             for k in calls {
-                pieces.extend([k.name.as_str(), k.arguments.as_str()]);
+                pieces.extend([Cow::Borrowed(k.name.as_str()), Cow::Borrowed(k.arguments.as_str())]);
                 fixed += 3;
             }
         }
         MessageType::ToolResult { output, error, .. } => {
-            pieces.push(output);
-            pieces.extend(error.as_deref());
+            pieces.push(Cow::Borrowed(output));
+            pieces.extend(error.as_deref().map(Cow::Borrowed));
         }
         MessageType::FileReference { path, content, .. } => {
-            pieces.push(path);
-            pieces.extend(content.as_deref());
+            pieces.push(Cow::Borrowed(path));
+            pieces.extend(content.as_deref().map(Cow::Borrowed));
         }
-        MessageType::Image { recognized_text, vision_analysis, .. } => {
-            // The image itself is priced by the provider; its text is ours.
-            pieces.extend(recognized_text.as_deref());
-            pieces.extend(vision_analysis.as_deref());
-            fixed += 85;
-        }
-        MessageType::McpResource { content, .. } => pieces.push(content),
+        // As a model that does not see it gets it: what was read from it,
+        // with its label (one that sees is priced by its pixels,
+        // `vision::pixel_tokens`).
+        MessageType::Image { .. } => pieces.extend(crate::vision::image_as_text(body).map(Cow::Owned)),
+        MessageType::McpResource { content, .. } => pieces.push(Cow::Borrowed(content)),
         MessageType::SystemControl { .. } | MessageType::Unknown { .. } => return None,
     }
     pieces.retain(|p| !p.is_empty());

@@ -97,6 +97,12 @@ pub trait LlmProvider: Send + Sync + 'static {
     fn count_tokens(&self, _model: &str, _texts: Vec<String>) -> futures::future::BoxFuture<'static, Option<Vec<u32>>> {
         Box::pin(async { None })
     }
+    /// Tokens of the whole request as the model's server reads it (its
+    /// chat template applied: roles, separators, the tools as it writes
+    /// them), when the server can say (llama.cpp's own); `None` otherwise.
+    fn count_request(&self, _request: &LlmRequest) -> futures::future::BoxFuture<'static, Option<u32>> {
+        Box::pin(async { None })
+    }
     /// Gets ready for a request with this system prompt, in the
     /// background: a model run in-process loads and reads the prompt now,
     /// so the first question reads only itself. Servers do nothing.

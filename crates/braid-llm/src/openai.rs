@@ -138,11 +138,7 @@ pub fn encode(request: &LlmRequest) -> Value {
         body["temperature"] = json!(t);
     }
     if !request.tools.is_empty() {
-        body["tools"] = request
-            .tools
-            .iter()
-            .map(|t| json!({"type": "function", "function": {"name": t.name, "description": t.description, "parameters": t.input_schema}}))
-            .collect();
+        body["tools"] = Value::Array(encode_tools(&request.tools));
         if let Some(choice) = &request.tool_choice {
             body["tool_choice"] = match choice {
                 ToolChoice::Auto => json!("auto"),
@@ -153,6 +149,14 @@ pub fn encode(request: &LlmRequest) -> Value {
         }
     }
     body
+}
+
+/// The tools as the request carries them.
+pub fn encode_tools(tools: &[crate::ToolDefinition]) -> Vec<Value> {
+    tools
+        .iter()
+        .map(|t| json!({"type": "function", "function": {"name": t.name, "description": t.description, "parameters": t.input_schema}}))
+        .collect()
 }
 
 fn role_name(role: Role) -> &'static str {

@@ -26,6 +26,10 @@ pub struct ContextBreakdown {
     pub would_summarize: bool,
     /// Counted with an estimate (Braid lacks the model's tokenizer).
     pub estimated: bool,
+    /// Every part and the whole were counted by the model's server as it
+    /// will read the request (the total is its own count).
+    #[serde(default)]
+    pub counted_by_server: bool,
     /// Why nothing could be sent (the newest message alone is too long).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
@@ -59,6 +63,10 @@ pub enum BreakdownCategory {
     Resources,
     /// What is being typed.
     Draft,
+    /// What the model's server adds around the parts: roles, separators,
+    /// the tools as its chat template writes them (known when the server
+    /// counts the whole request).
+    ChatFormat,
 }
 
 /// One thing in a part, and what frees its room.

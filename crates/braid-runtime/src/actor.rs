@@ -8,6 +8,7 @@
 //! stream chunks.
 
 mod approval;
+mod breakdown;
 mod checkpoints;
 mod children;
 mod draft;
@@ -218,9 +219,8 @@ impl ContextActor {
                 let _ = answer.send(self.carry_out(step).unwrap_or(Ok(Reply::Done)));
             }
             Input::WarmUp => self.warm_up(),
-            Input::Breakdown { draft, answer } => {
-                let _ = answer.send(self.breakdown(&draft));
-            }
+            Input::Breakdown { draft, answer } => self.breakdown(&draft, answer),
+            Input::BreakdownCounted { look, answer } => self.breakdown_counted(*look, answer),
             Input::Window { op, answer } => {
                 let _ = answer.send(self.window_op(op));
             }

@@ -93,6 +93,12 @@ pub enum Input {
         draft: String,
         answer: Answer<braid_protocol::ContextBreakdown>,
     },
+    /// The breakdown's messages, counted by the model's server beside the
+    /// task: planned now (`actor/breakdown.rs`).
+    BreakdownCounted {
+        look: Box<Counted>,
+        answer: Answer<braid_protocol::ContextBreakdown>,
+    },
     /// A summary asked for, approved, edited or taken back; a message or
     /// a tool group left out.
     Window {
@@ -199,4 +205,13 @@ impl Mailbox {
     pub fn is_closed(&self) -> bool {
         self.normal.is_closed()
     }
+}
+
+/// A look at the next request whose messages the model's server counted:
+/// the core plans it next, and the server counts it whole (`provider`:
+/// the server, when it counted).
+pub struct Counted {
+    pub prepared: braid_core::fit::PreparedRequest,
+    pub drafted: Vec<braid_protocol::Message>,
+    pub provider: Option<Arc<dyn LlmProvider>>,
 }

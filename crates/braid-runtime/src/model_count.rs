@@ -82,7 +82,7 @@ pub async fn apply(
                 _ => {
                     let start = texts.len();
                     texts.extend(pieces.iter().map(|p| {
-                        let mut text = (*p).to_owned();
+                        let mut text = p.to_string();
                         hide(&mut text);
                         text
                     }));

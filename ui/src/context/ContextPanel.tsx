@@ -17,6 +17,7 @@ export const CATEGORY_LABEL: Record<BreakdownCategory, string> = {
   images: "Images",
   resources: "MCP resources",
   draft: "What you are typing",
+  chat_format: "Chat format (the server's)",
 };
 
 const ACTION_LABEL: Record<BreakdownAction["kind"], string> = {
@@ -114,7 +115,7 @@ export function ContextPanel({ backend, id, draft, snapshot, busy, onClose, onCh
         <>
           <p data-testid="context-total">
             <strong>{fmt(used)}</strong> of {fmt(b.window)} tokens ({share(used, b.window)}) for {b.model} · {fmt(b.reserved_output)} kept for the answer
-            {b.estimated ? " · estimated" : ""}
+            {b.counted_by_server ? " · counted by the model's server" : b.estimated ? " · estimated" : ""}
           </p>
           <div className={`context-bar${level > 0.92 ? " full" : level > 0.8 ? " warn" : ""}`} role="img" aria-label={`${share(used + b.reserved_output, b.window)} of the window taken, the answer's reserve included`}>
             {b.parts.map((p) => <div key={p.category} className={`cat-${p.category}`} style={{ width: `${(p.tokens / b.window) * 100}%` }} title={`${CATEGORY_LABEL[p.category]}: ${fmt(p.tokens)}`} />)}

@@ -16,7 +16,7 @@ describe("fitting settings", () => {
     expect(countOf({ kind: "recent_n", n: 7 })).toBe(7);
   });
   it("name every part of a request", () => {
-    expect(Object.keys(CATEGORY_LABEL).sort()).toEqual(["base_prompt", "draft", "files", "images", "instructions", "messages", "resources", "summary", "team", "tools"]);
+    expect(Object.keys(CATEGORY_LABEL).sort()).toEqual(["base_prompt", "chat_format", "draft", "files", "images", "instructions", "messages", "resources", "summary", "team", "tools"]);
   });
 });
 

@@ -1243,13 +1243,18 @@ summarize_at_percent: number, would_summarize: boolean,
  */
 estimated: boolean, 
 /**
+ * Every part and the whole were counted by the model's server as it
+ * will read the request (the total is its own count).
+ */
+counted_by_server: boolean, 
+/**
  * Why nothing could be sent (the newest message alone is too long).
  */
 too_large?: string, };
 
 export type BreakdownPart = { category: BreakdownCategory, tokens: number, items: Array<BreakdownItem>, };
 
-export type BreakdownCategory = "base_prompt" | "instructions" | "team" | "tools" | "summary" | "messages" | "files" | "images" | "resources" | "draft";
+export type BreakdownCategory = "base_prompt" | "instructions" | "team" | "tools" | "summary" | "messages" | "files" | "images" | "resources" | "draft" | "chat_format";
 
 export type BreakdownItem = { label: string, tokens: number, 
 /**

@@ -35,6 +35,19 @@ impl Context {
         machine::breakdown(&self.state, prepared, draft, &summaries, now)
     }
 
+    /// The next request planned as it would go, with `drafted` (what is
+    /// typed, after the files it attaches) as its newest messages.
+    pub fn look(
+        &self,
+        prepared: PreparedRequest,
+        drafted: Vec<braid_protocol::Message>,
+        now: Timestamp,
+    ) -> machine::Looked {
+        let active: Vec<_> = self.conversation.active_messages().collect();
+        let summaries: Vec<MessageId> = prompt::standing_summaries(&active);
+        machine::look(&self.state, prepared, drafted, &summaries, now)
+    }
+
     pub fn window_op(&mut self, op: WindowOp, now: Timestamp) -> Step {
         let event = self.window_event(op);
         match event {

@@ -18,25 +18,66 @@ use std::collections::{BTreeMap, HashSet};
 /// are counted in its total.
 const LISTED_MESSAGES: usize = 12;
 
+mod recount;
+pub use recount::recount;
+
+/// The next request as the breakdown planned it: what would be sent, for
+/// the model's server to count whole.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PlannedRequest {
+    pub system: Vec<braid_protocol::SentPart>,
+    pub messages: Vec<Message>,
+    pub tools: Vec<ToolSpec>,
+    pub tool_choice: Option<crate::llm::ToolChoice>,
+    pub max_tokens: u32,
+    pub temperature: Option<f64>,
+}
+
+/// A look at the next request: its breakdown, and the request itself when
+/// it would be sent as it is.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Looked {
+    pub breakdown: ContextBreakdown,
+    pub request: Option<PlannedRequest>,
+}
+
 /// The breakdown of the next request for `state`, with `draft` (the text
-/// being typed, if any) as its newest message. `summaries`: the summaries
-/// in force, as sent.
+/// being typed, if any) as its newest message, after what it attaches
+/// (`attached`: the files its `@mentions` name, read as they would be).
+/// `summaries`: the summaries in force, as sent.
 pub fn breakdown(
     state: &super::ContextState,
-    mut p: PreparedRequest,
+    p: PreparedRequest,
     draft: &str,
     summaries: &[MessageId],
     now: Timestamp,
 ) -> ContextBreakdown {
+    let drafted = (!draft.trim().is_empty())
+        .then(|| Message::new(MessageId(0), now, MessageType::text(Role::User, draft)))
+        .into_iter()
+        .collect();
+    look(state, p, drafted, summaries, now).breakdown
+}
+
+/// As [`breakdown`], with the request planned (see [`Looked`]).
+/// `drafted`: what is being typed, last, after the files its `@mentions`
+/// attach; their ids are given here, their counts kept when made (by the
+/// model's server).
+pub fn look(
+    state: &super::ContextState,
+    mut p: PreparedRequest,
+    drafted: Vec<Message>,
+    summaries: &[MessageId],
+    now: Timestamp,
+) -> Looked {
     let mut copy = state.clone();
     let step = Step::looking(&mut copy, now);
-    let draft_id = (!draft.trim().is_empty()).then(|| {
-        let id = MessageId(step.s.next_message_id);
-        let mut m = Message::new(id, now, MessageType::text(Role::User, draft));
-        m = step.counted_in(m, p.encoding);
-        p.messages.push(m);
-        id
-    });
+    let mut draft_id = None;
+    for (k, mut m) in drafted.into_iter().enumerate() {
+        m.id = MessageId(step.s.next_message_id + k as u64);
+        draft_id = Some(m.id);
+        p.messages.push(step.counted_in(m, p.encoding));
+    }
     let untold = step.untold(&p);
     // What the user left out, as it would otherwise go.
     let excluded: Vec<Message> =
@@ -47,8 +88,19 @@ pub fn breakdown(
     let first = step.plan_request(&p, &untold, true);
     let would_summarize = matches!(first.plan, Fit::Summarize(_));
     let planned = if would_summarize { step.plan_request(&p, &untold, false) } else { first };
+    let request = match (&planned.plan, would_summarize) {
+        (Fit::Send { keep, .. }, false) => Some(PlannedRequest {
+            system: planned.system.clone(),
+            messages: p.messages.iter().filter(|m| keep.contains(&m.id)).cloned().collect(),
+            tools: planned.tools.clone(),
+            tool_choice: planned.tool_choice.clone(),
+            max_tokens: p.max_output,
+            temperature: step.s.config.generation.temperature,
+        }),
+        _ => None,
+    };
     let facts = Facts { p: &p, draft: draft_id, summaries, state: step.s, excluded: &excluded };
-    facts.describe(planned, would_summarize)
+    Looked { breakdown: facts.describe(planned, would_summarize), request }
 }
 
 struct Facts<'a> {
@@ -67,12 +119,7 @@ impl Facts<'_> {
         // to the prompt's count.
         let mut prompt_sum = 0u32;
         for s in &planned.system {
-            let cat = match s.part {
-                PromptPart::Instructions => Cat::Instructions,
-                PromptPart::Team | PromptPart::SubAgent => Cat::Team,
-                PromptPart::Tools | PromptPart::ToolExamples => Cat::Tools,
-                _ => Cat::BasePrompt,
-            };
+            let cat = prompt_category(s.part);
             prompt_sum += s.tokens;
             let label = prompt_label(s.part);
             let p = part(&mut parts, cat);
@@ -145,6 +192,7 @@ impl Facts<'_> {
             would_summarize,
             estimated,
             too_large,
+            counted_by_server: false,
         }
     }
 
@@ -217,6 +265,16 @@ impl Facts<'_> {
             }
         }
         BreakdownItem { label: label_of(m, cat), tokens, sent, message: Some(id), actions }
+    }
+}
+
+/// Which part of the breakdown a part of the system prompt counts in.
+fn prompt_category(part: PromptPart) -> Cat {
+    match part {
+        PromptPart::Instructions => Cat::Instructions,
+        PromptPart::Team | PromptPart::SubAgent => Cat::Team,
+        PromptPart::Tools | PromptPart::ToolExamples => Cat::Tools,
+        _ => Cat::BasePrompt,
     }
 }
 

@@ -58,6 +58,30 @@ impl HttpProvider {
         None
     }
 
+    /// The request's prompt as llama.cpp's server builds it from this body
+    /// (`/apply-template`), counted by its tokenizer with the special
+    /// tokens it adds (`/tokenize`): what it reports as `prompt_tokens`.
+    pub(super) async fn count_whole(&self, body: Value) -> Option<u32> {
+        if !self.is_llama_cpp().await {
+            return None;
+        }
+        let root = self.root().to_owned();
+        let post = |path: &str, body: &Value| {
+            let mut request = self.client.post(format!("{root}{path}")).json(body).timeout(COUNT_TIMEOUT);
+            if let Some(k) = self.api_key.as_ref() {
+                request = request.bearer_auth(k.expose());
+            }
+            request
+        };
+        let applied = post("/apply-template", &body).send().await.ok().filter(|r| r.status().is_success())?;
+        let applied: Value = serde_json::from_str(&super::body::capped_text(applied, 16 << 20).await.ok()?).ok()?;
+        let prompt = applied.get("prompt")?.as_str()?;
+        let ask = json!({"content": prompt, "add_special": true, "parse_special": true});
+        let counted = post("/tokenize", &ask).send().await.ok().filter(|r| r.status().is_success())?;
+        let counted: Value = serde_json::from_str(&super::body::capped_text(counted, 16 << 20).await.ok()?).ok()?;
+        u32::try_from(counted.get("tokens")?.as_array()?.len()).ok()
+    }
+
     async fn count_one(&self, endpoint: Endpoint, model: &str, text: &str) -> Option<u32> {
         let (path, body) = match endpoint {
             Endpoint::ExtrasCount => ("/extras/tokenize/count", json!({"input": text, "model": model})),

@@ -9,7 +9,7 @@ use braid_core::context::WindowOp;
 use braid_core::fit::PreparedRequest;
 use braid_core::machine::Reply;
 use braid_core::prompt;
-use braid_protocol::{ContextBreakdown, ErrorCode, TeamMember, TokenEncoding, WireError};
+use braid_protocol::{TeamMember, TokenEncoding, WireError};
 
 impl ContextActor {
     /// What the machine needs to fit a request to `resolved`'s model
@@ -39,25 +39,6 @@ impl ContextActor {
             workspace: Some(crate::workspace::facts(self.ctx.folder())),
             member_file: member.and_then(|m| self.member_file(&m)),
         }
-    }
-
-    /// The next request part by part, with `draft` as its newest message.
-    /// For a model Braid has no tokenizer for, the server's counts made
-    /// for earlier requests are used, and Braid's estimate for the rest:
-    /// looking never waits on the network.
-    pub(super) fn breakdown(&self, draft: &str) -> Result<ContextBreakdown, WireError> {
-        let resolved = self
-            .shared
-            .providers
-            .resolve(self.ctx.model_choice())
-            .map_err(|e| WireError::new(ErrorCode::InvalidState, e))?;
-        let mut prepared = self.facts(&resolved, None);
-        if resolved.encoding == TokenEncoding::Estimate {
-            self.model_counts_for(&resolved.model);
-            let (all, _) = crate::model_count::from_cache(&self.model_counts, &mut prepared.messages);
-            prepared.counted_by_model = all;
-        }
-        Ok(self.ctx.breakdown(prepared, draft, clock::now()))
     }
 
     /// The user started writing: this conversation's model gets ready
