@@ -7,8 +7,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 allowed='^crates/braid-runtime/src/(llm_task|complete)\.rs:'
-bad=$(grep -rnE '\.(stream|count_tokens)\(' crates/braid-runtime/src crates/braid-server/src crates/braid-cli/src src-tauri/src \
-  --include='*.rs' | grep -vE "$allowed" | grep -vE 'fn (stream|count_tokens)|model_count\.rs:.*count_tokens' || true)
+bad=$(grep -rnE '\.(stream|count_tokens|count_request)\(' crates/braid-runtime/src crates/braid-server/src crates/braid-cli/src src-tauri/src \
+  --include='*.rs' | grep -vE "$allowed" | grep -vE 'fn (stream|count_tokens)|(model_count|actor/breakdown)\.rs:.*count_(tokens|request)' || true)
 if [ -n "$bad" ]; then
   echo "a provider is asked outside llm_task.rs and complete.rs (finish the request with outbound::finish and send it there):" >&2
   echo "$bad" >&2

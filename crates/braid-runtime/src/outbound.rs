@@ -34,6 +34,16 @@ impl Filter {
     pub(crate) fn finish(&self, request: LlmRequest) -> Finished {
         finish(request, self.0.as_deref().map(|s| &s.secrets))
     }
+
+    /// Loose texts counted beside a finished request (its system prompt's
+    /// parts, one by one), hidden as the request's own are.
+    pub(crate) fn hide_texts(&self, texts: &mut [String]) {
+        if let Some(shared) = self.0.as_deref() {
+            for text in texts {
+                shared.secrets.hide(text);
+            }
+        }
+    }
 }
 
 /// A request with its secrets hidden, ready to send.

@@ -122,6 +122,7 @@ async fn counted_whole(
     // Each part as the model reads it: the system prompt's, and each
     // tool's definition as the request encodes it.
     let mut texts: Vec<String> = planned.system.iter().map(|p| p.text.clone()).collect();
+    filter.hide_texts(&mut texts);
     texts.extend(braid_llm::openai::encode_tools(&request.tools).iter().map(|t| t.to_string()));
     let Some(counts) = provider.count_tokens(model, texts).await else { return breakdown };
     let (system, tools) = counts.split_at(planned.system.len().min(counts.len()));
