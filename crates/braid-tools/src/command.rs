@@ -6,7 +6,7 @@
 //! [`crate::sandbox`]).
 
 use crate::input::{parse, schema_of, RunCommandInput};
-use crate::output::cap;
+use crate::output::read_capped;
 use crate::{failure, sandbox, Tool, ToolContext};
 use braid_core::machine::ToolOutcome;
 use braid_protocol::{Permission, Sandbox, SandboxLevel, ToolResultStatus, ToolSandbox};
@@ -14,7 +14,6 @@ use futures::future::BoxFuture;
 use futures::FutureExt;
 use serde_json::{json, Value};
 use std::process::Stdio;
-use tokio::io::AsyncReadExt;
 
 /// Per stream; the head and the tail are kept.
 const MAX_STREAM: usize = 30 * 1024;
@@ -148,27 +147,25 @@ impl Tool for RunCommand {
             let recorded = pid.zip(ctx.ledger.as_ref()).map(|(p, l)| l.record(p.as_raw_nonzero().get()));
             let _group = GroupGuard { pid, _record: recorded };
             let (mut out, mut err) = (child.stdout.take(), child.stderr.take());
+            // Read to the end (the command is not blocked on a full pipe)
+            // keeping only what goes back to the model.
             let read_out = async {
-                let mut buf = Vec::new();
-                if let Some(s) = out.as_mut() {
-                    let _ = s.read_to_end(&mut buf).await;
+                match out.as_mut() {
+                    Some(s) => read_capped(s, MAX_STREAM).await,
+                    None => String::new(),
                 }
-                buf
             };
             let read_err = async {
-                let mut buf = Vec::new();
-                if let Some(s) = err.as_mut() {
-                    let _ = s.read_to_end(&mut buf).await;
+                match err.as_mut() {
+                    Some(s) => read_capped(s, MAX_STREAM).await,
+                    None => String::new(),
                 }
-                buf
             };
             let (status, stdout, stderr) = tokio::join!(child.wait(), read_out, read_err);
             let code = match status {
                 Ok(s) => s.code(),
                 Err(e) => return failure(format!("waiting for the command failed: {e}")),
             };
-            let stdout = cap(&String::from_utf8_lossy(&stdout), MAX_STREAM);
-            let stderr = cap(&String::from_utf8_lossy(&stderr), MAX_STREAM);
             let exit = code.map_or_else(|| "killed by a signal".to_owned(), |c| c.to_string());
             let mut output = format!("{}\nexit code: {exit}\n", described(&ctx.sandbox));
             if !stdout.is_empty() {
