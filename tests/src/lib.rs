@@ -9,10 +9,13 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test support: a panic is how a test reports
 
+/// Hostile model files (issue #65), written by the GGUF reader's crate.
+pub use braid_local::crafted;
 pub mod children;
 pub mod counting;
 pub mod fixtures;
 pub mod harness;
+pub mod hostile_hub;
 pub mod hub;
 pub mod local;
 pub mod mcp;

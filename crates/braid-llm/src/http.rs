@@ -10,7 +10,7 @@ mod network;
 pub(crate) use network::network as network_error;
 
 use crate::{anthropic, gemini, http_error, openai, LlmError, LlmProvider, LlmRequest, LlmStream, ProviderEvent};
-pub use body::BodyDecoder;
+pub use body::{capped_text, BodyDecoder, READ_IDLE};
 use fallback::{first_time, says_nothing, whole, Fallbacks};
 use futures::stream::BoxStream;
 use futures::StreamExt;

@@ -382,7 +382,7 @@ fn shelve(dir: &Path, s: &Saved) -> Result<(), String> {
             ));
         }
     }
-    if let Err(e) = models::starts_as_gguf(&partial) {
+    if let Err(e) = models::readable(&partial) {
         let _ = std::fs::remove_file(&partial);
         return Err(e);
     }

@@ -4,6 +4,14 @@
 //! llama.cpp sizes them on the CPU (f16 cache, batches of 512, no flash
 //! attention) and are checked against what it reports when loading the
 //! same files.
+//!
+//! The header comes from anywhere (another app's folder, a hub anyone
+//! publishes to), so it is read as hostile: no recursion (nested arrays
+//! are walked with a stack, [`MAX_NESTING`] deep at most), every count
+//! and length bounded by what the format allows, every figure checked
+//! for sense and multiplied without overflow, and a file whose tensors
+//! point past its end is unreadable. A file that fails says why, in
+//! words; it is never offered.
 
 use std::io::{BufReader, Read, Seek};
 use std::path::Path;
@@ -39,7 +47,7 @@ pub struct Estimate {
 
 impl Estimate {
     pub fn total(&self) -> u64 {
-        self.weights + self.kv_cache + self.compute
+        self.weights.saturating_add(self.kv_cache).saturating_add(self.compute)
     }
 }
 
@@ -76,11 +84,25 @@ impl Shape {
 
     fn from_reader(mut r: impl Read + Seek, size: u64) -> Result<Shape, Box<dyn std::error::Error>> {
         let header = Header::read(&mut r)?;
+        let shape = Shape::of(&header, &mut r, size)?;
+        shape.check()?;
+        // The tensors' data must be in the file: one cut short (a download
+        // stopped, a copy that failed) would load as garbage or not at all.
+        if header.last_offset.is_some_and(|o| shape.data_start.saturating_add(o) >= size) {
+            return Err(format!(
+                "it is cut short: its tensors' data goes past its end ({size} bytes); download or copy it again"
+            )
+            .into());
+        }
+        Ok(shape)
+    }
+
+    fn of(header: &Header, r: &mut impl Seek, size: u64) -> Result<Shape, Box<dyn std::error::Error>> {
         let arch = header.text("general.architecture").ok_or("the header names no architecture")?;
         let num = |key: &str| header.number(&format!("{arch}.{key}"));
         let embedding = num("embedding_length").ok_or("the header gives no embedding length")?;
         let heads = num("attention.head_count").filter(|h| *h > 0).ok_or("the header gives no head count")?;
-        let head_dim = embedding / heads;
+        let head_dim = embedding / heads.max(1);
         // The header's end, rounded up to the alignment, is where the data
         // starts; the tensor infos come first, so the reader is past them.
         let align = header.number("general.alignment").unwrap_or(32).max(1);
@@ -101,16 +123,44 @@ impl Shape {
         })
     }
 
-    /// Memory at a window of `context` tokens.
+    /// Whether the figures are ones a model can have: what a crafted
+    /// header says otherwise is refused, not computed with.
+    fn check(&self) -> Result<(), String> {
+        let within = |what: &str, n: u64, most: u64| {
+            if n == 0 || n > most {
+                Err(format!("its {what} ({n}) is not one a model has"))
+            } else {
+                Ok(())
+            }
+        };
+        within("layer count", self.layers, 1 << 12)?;
+        within("embedding length", self.embedding, 1 << 20)?;
+        within("head count", self.heads, 1 << 14)?;
+        within("key-value head count", self.kv_heads, 1 << 14)?;
+        within("key length", self.key_length, 1 << 16)?;
+        within("value length", self.value_length, 1 << 16)?;
+        within("vocabulary size", self.vocab, 1 << 24)?;
+        if self.trained_context > 1 << 26 {
+            return Err(format!("its trained window ({}) is not one a model has", self.trained_context));
+        }
+        Ok(())
+    }
+
+    /// Memory at a window of `context` tokens (saturating: the figures are
+    /// checked, but a window is the caller's).
     pub fn estimate(&self, context: u64) -> Estimate {
-        let kv_cache = self.layers * context * self.kv_heads * (self.key_length + self.value_length) * F16;
+        let mul = |xs: &[u64]| xs.iter().fold(1u64, |a, x| a.saturating_mul(*x));
+        let kv_cache = mul(&[self.layers, context, self.kv_heads, self.key_length + self.value_length, F16]);
         // The compute buffer holds the largest step: the logits of a batch,
         // or one layer's attention scores (a row per head and one for the
         // mask), with the batch's activations beside either; then the
         // output row.
-        let logits = self.vocab * UBATCH * F32;
-        let attention = (self.heads + 1) * context * UBATCH * F32;
-        let compute = logits.max(attention) + 3 * self.embedding * UBATCH * F32 + self.vocab * F32;
+        let logits = mul(&[self.vocab, UBATCH, F32]);
+        let attention = mul(&[self.heads + 1, context, UBATCH, F32]);
+        let compute = logits
+            .max(attention)
+            .saturating_add(mul(&[3, self.embedding, UBATCH, F32]))
+            .saturating_add(mul(&[self.vocab, F32]));
         Estimate { weights: self.weights, kv_cache, compute }
     }
 }
@@ -190,6 +240,8 @@ pub fn meminfo(key: &str) -> Option<u64> {
 struct Header {
     values: Vec<(String, Value)>,
     vocab: Option<u64>,
+    /// The largest tensor offset (into the data), if any tensor.
+    last_offset: Option<u64>,
 }
 
 enum Value {
@@ -227,6 +279,9 @@ impl Header {
         }
         let tensors = u64(r)?;
         let count = u64(r)?;
+        if tensors > MAX_TENSORS || count > MAX_KEYS {
+            return Err(bad(&format!("it claims {tensors} tensors and {count} keys, more than a model has")));
+        }
         let mut values = Vec::new();
         let mut vocab = None;
         for _ in 0..count {
@@ -234,9 +289,7 @@ impl Header {
             let kind = u32(r)?;
             if key == "tokenizer.ggml.tokens" && kind == ARRAY {
                 let (item, len) = (u32(r)?, u64(r)?);
-                for _ in 0..len {
-                    skip(r, item)?;
-                }
+                skip_items(r, item, len)?;
                 vocab = Some(len);
                 continue;
             }
@@ -246,15 +299,19 @@ impl Header {
                 // An array of numbers (a per-layer count): its largest.
                 ARRAY => {
                     let (item, len) = (u32(r)?, u64(r)?);
-                    let mut most = None;
-                    for _ in 0..len {
-                        if matches!(item, 0..=7 | 10 | 11) {
+                    if matches!(item, 0..=7 | 10 | 11) {
+                        let mut most = None;
+                        for _ in 0..len.min(MAX_ITEMS) {
                             most = most.max(Some(number(r, item)?));
-                        } else {
-                            skip(r, item)?;
                         }
+                        if len > MAX_ITEMS {
+                            return Err(bad("an array in the header is too long"));
+                        }
+                        most.map_or(Value::Other, Value::Number)
+                    } else {
+                        skip_items(r, item, len)?;
+                        Value::Other
                     }
-                    most.map_or(Value::Other, Value::Number)
                 }
                 other => {
                     skip(r, other)?;
@@ -263,16 +320,21 @@ impl Header {
             };
             values.push((key, value));
         }
+        let mut last_offset = None;
         for _ in 0..tensors {
             let _name = string(r)?;
             let dims = u32(r)?;
+            if dims > MAX_DIMS {
+                return Err(bad(&format!("a tensor has {dims} dimensions (llama.cpp's have at most 4)")));
+            }
             for _ in 0..dims {
                 u64(r)?;
             }
             let _kind = u32(r)?;
-            let _offset = u64(r)?;
+            let offset = u64(r)?;
+            last_offset = last_offset.max(Some(offset));
         }
-        Ok(Header { values, vocab })
+        Ok(Header { values, vocab, last_offset })
     }
 }
 
@@ -280,6 +342,15 @@ const STRING: u32 = 8;
 const ARRAY: u32 = 9;
 /// Longer than any key or token: a broken file, not a long read.
 const MAX_STRING: u64 = 1 << 24;
+/// More than any model's (the largest have tens of thousands of tensors
+/// and a few hundred keys).
+const MAX_TENSORS: u64 = 1 << 20;
+const MAX_KEYS: u64 = 1 << 16;
+/// Items of one array: a vocabulary of millions at most.
+const MAX_ITEMS: u64 = 1 << 26;
+/// Arrays inside arrays: the format allows them, no model nests deeper.
+pub const MAX_NESTING: usize = 8;
+const MAX_DIMS: u32 = 8;
 
 fn bad(why: &str) -> std::io::Error {
     std::io::Error::new(std::io::ErrorKind::InvalidData, why.to_owned())
@@ -334,92 +405,63 @@ fn width(kind: u32) -> Option<u64> {
     }
 }
 
-/// Goes past one value of type `kind` without reading it: a tokenizer's
-/// hundred thousand texts are skipped over in the reader's buffer (copied
-/// out one by one, they were most of the time a start took to read the
-/// starter model's header).
-fn skip(r: &mut (impl Read + Seek), kind: u32) -> std::io::Result<()> {
-    match kind {
-        STRING => {
-            let len = u64(r)?;
-            if len > MAX_STRING {
-                return Err(bad("a text in the header is too long"));
+/// Goes past `len` values of type `item` without reading them: a
+/// tokenizer's hundred thousand texts are skipped over in the reader's
+/// buffer (copied out one by one, they were most of the time a start took
+/// to read the starter model's header). Arrays inside are walked with a
+/// stack of what is left at each level, never by recursion: a crafted file
+/// of arrays in arrays cannot exhaust the stack.
+fn skip_items(r: &mut (impl Read + Seek), item: u32, len: u64) -> std::io::Result<()> {
+    let mut left: Vec<(u32, u64)> = vec![(item, len)];
+    while let Some((kind, n)) = left.last_mut() {
+        if *n == 0 {
+            left.pop();
+            continue;
+        }
+        if *n > MAX_ITEMS {
+            return Err(bad("an array in the header is too long"));
+        }
+        let kind = *kind;
+        match (kind, width(kind)) {
+            (_, Some(w)) => {
+                // Numbers: all of this level at once.
+                let bytes = (*n).checked_mul(w).filter(|b| *b <= i64::MAX as u64);
+                r.seek_relative(bytes.ok_or_else(|| bad("an array in the header is too long"))? as i64)?;
+                *n = 0;
             }
-            r.seek_relative(len as i64)?;
-        }
-        ARRAY => {
-            let (item, len) = (u32(r)?, u64(r)?);
-            match width(item) {
-                Some(w) => {
-                    let bytes = len.checked_mul(w).filter(|b| *b <= i64::MAX as u64);
-                    r.seek_relative(bytes.ok_or_else(|| bad("an array in the header is too long"))? as i64)?;
+            (STRING, _) => {
+                *n -= 1;
+                let len = u64(r)?;
+                if len > MAX_STRING {
+                    return Err(bad("a text in the header is too long"));
                 }
-                None => {
-                    for _ in 0..len {
-                        skip(r, item)?;
-                    }
-                }
+                r.seek_relative(len as i64)?;
             }
+            (ARRAY, _) => {
+                *n -= 1;
+                let (inner, count) = (u32(r)?, u64(r)?);
+                if left.len() >= MAX_NESTING {
+                    return Err(bad(&format!("arrays are nested more than {MAX_NESTING} deep")));
+                }
+                left.push((inner, count));
+            }
+            (other, None) => return Err(bad(&format!("a value of unknown type {other}"))),
         }
-        0..=7 | 10..=12 => {
-            number(r, kind)?;
-        }
-        other => return Err(bad(&format!("a value of unknown type {other}"))),
     }
     Ok(())
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_file_that_is_not_gguf_says_so() {
-        let dir = std::env::temp_dir().join(format!("braid-gguf-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let fake = dir.join("fake.gguf");
-        std::fs::write(&fake, b"PK\x03\x04 not a model").unwrap();
-        assert!(Shape::read(&fake).unwrap_err().contains("not \"GGUF\""));
-        std::fs::write(&fake, b"GGUF\x03\0\0\0").unwrap();
-        assert!(Shape::read(&fake).unwrap_err().contains("not a GGUF model Braid can read"));
-        std::fs::remove_dir_all(&dir).unwrap();
-    }
-
-    #[test]
-    fn the_window_is_cut_to_what_memory_allows_and_what_the_model_knows() {
-        let gib = 1u64 << 30;
-        // A 7B-like shape: 32 layers, 8 KV heads of 128, 4.4 GB of weights.
-        let shape = Shape {
-            architecture: "llama".into(),
-            layers: 32,
-            embedding: 4096,
-            heads: 32,
-            kv_heads: 8,
-            key_length: 128,
-            value_length: 128,
-            vocab: 128_256,
-            trained_context: 131_072,
-            weights: 4_400_000_000,
-            data_start: 8 << 20,
-        };
-        // 128k tokens of cache is 16 GiB: on 12 GiB free it is cut until
-        // the whole fits.
-        let window = fitted_window(&shape, 131_072, Some(12 * gib));
-        assert!((8192..131_072).contains(&window), "{window}");
-        assert_ne!(fit(shape.estimate(u64::from(window)).total(), 12 * gib), Fit::TooBig);
-        assert_eq!(fit(shape.estimate(u64::from(window) * 2).total(), 12 * gib), Fit::TooBig);
-        // Plenty of memory: what was asked; never past the trained window.
-        assert_eq!(fitted_window(&shape, 8192, Some(64 * gib)), 8192);
-        assert_eq!(fitted_window(&Shape { trained_context: 2048, ..shape.clone() }, 8192, Some(64 * gib)), 2048);
-        // Far too little: the smallest window, and loading says the rest.
-        assert_eq!(fitted_window(&shape, 8192, Some(gib)), 512);
-    }
-
-    #[test]
-    fn fit_leaves_a_quarter_to_spare() {
-        let gib = 1u64 << 30;
-        assert_eq!(fit(3 * gib, 4 * gib), Fit::Fits);
-        assert_eq!(fit(7 * gib / 2, 4 * gib), Fit::Tight);
-        assert_eq!(fit(5 * gib, 4 * gib), Fit::TooBig);
+/// Goes past one value of type `kind`.
+fn skip(r: &mut (impl Read + Seek), kind: u32) -> std::io::Result<()> {
+    match kind {
+        ARRAY => {
+            let (item, len) = (u32(r)?, u64(r)?);
+            skip_items(r, item, len)
+        }
+        kind => skip_items(r, kind, 1),
     }
 }
+
+#[cfg(test)]
+#[path = "gguf_tests.rs"]
+mod tests;

@@ -13,6 +13,14 @@ use std::time::Duration;
 const API_TIMEOUT: Duration = Duration::from_secs(20);
 /// Header bytes read first; a large vocabulary needs the second try.
 const HEADER_TRIES: [usize; 2] = [4 << 20, 48 << 20];
+/// The longest silence in any body from the hub (an answer, a header, a
+/// download): past it a download tries again and anything else says so.
+pub const IDLE: Duration = Duration::from_secs(15);
+/// The most an answer may be: a search for 30 repositories with their tags
+/// is ~60 KB, a repository of thousands of files ~1 MB.
+const JSON_CAP: usize = 8 << 20;
+/// Repositories a search shows, whatever the hub sends.
+const PAGE: usize = 30;
 
 #[derive(Clone)]
 pub struct Hub {
@@ -34,9 +42,11 @@ impl Hub {
     pub fn client(&self) -> &reqwest::Client {
         self.client.get_or_init(|| {
             // Connecting has its own limit so "nothing answers" comes
-            // quickly; a body may take as long as the file needs.
+            // quickly; a body may take as long as the file needs, but no
+            // read waits longer than IDLE.
             reqwest::Client::builder()
                 .connect_timeout(Duration::from_secs(10))
+                .read_timeout(IDLE)
                 .user_agent(concat!("braid/", env!("CARGO_PKG_VERSION")))
                 .build()
                 .unwrap_or_default()
@@ -47,15 +57,16 @@ impl Hub {
     pub async fn search(&self, query: &str) -> Result<Vec<HubModel>, String> {
         let query = query.trim();
         let url = format!("{}/api/models", self.endpoint);
-        let mut params = vec![("filter", "gguf"), ("sort", "downloads"), ("direction", "-1"), ("limit", "30")];
+        let page = PAGE.to_string();
+        let mut params = vec![("filter", "gguf"), ("sort", "downloads"), ("direction", "-1"), ("limit", &page)];
         if !query.is_empty() {
             params.push(("search", query));
         }
         for field in ["downloads", "likes", "tags", "gated", "lastModified"] {
             params.push(("expand", field));
         }
-        let found: Vec<ApiModel> = self.get_json(&url, &params, "the search").await?;
-        Ok(found.into_iter().map(ApiModel::summary).collect())
+        let found: Vec<ApiModel> = self.get_json(&url, &params, "the search", JSON_CAP).await?;
+        Ok(found.into_iter().take(PAGE).map(ApiModel::summary).collect())
     }
 
     /// A repository's GGUF files with their memory at a window of
@@ -73,7 +84,14 @@ impl Hub {
                         f.memory = Some(gguf::memory_of(&shape.sized(f.bytes), context, available));
                     }
                 }
-                Err(e) => note = Some(format!("no memory estimate: {e}")),
+                // A header Braid reads as crafted or broken: none of the
+                // repository's files is offered (llama.cpp could not load
+                // them either).
+                Err(Header::Unreadable(e)) => {
+                    files.clear();
+                    note = Some(format!("its models cannot be used: {e}"));
+                }
+                Err(Header::NotRead(e)) => note = Some(format!("no memory estimate: {e}")),
             }
         } else {
             note = Some("this repository has no single-file GGUF model".to_owned());
@@ -90,7 +108,7 @@ impl Hub {
     async fn listing(&self, repo: &str) -> Result<(HubModel, Vec<HubFile>), String> {
         check_repo(repo)?;
         let url = format!("{}/api/models/{repo}", self.endpoint);
-        let info: ApiModel = self.get_json(&url, &[("blobs", "true")], &format!("model {repo}")).await?;
+        let info: ApiModel = self.get_json(&url, &[("blobs", "true")], &format!("model {repo}"), JSON_CAP).await?;
         let files = info
             .siblings
             .iter()
@@ -108,17 +126,21 @@ impl Hub {
     }
 
     /// The model's shape, from the first megabytes of one of its files.
-    async fn shape(&self, repo: &str, file: &str, size: u64) -> Result<Shape, String> {
+    async fn shape(&self, repo: &str, file: &str, size: u64) -> Result<Shape, Header> {
         for want in HEADER_TRIES {
-            let prefix = self.prefix(&self.file_url(repo, file), want).await?;
+            let prefix = self.prefix(&self.file_url(repo, file), want).await.map_err(Header::NotRead)?;
             match Shape::from_prefix(&prefix, size) {
                 Ok(shape) => return Ok(shape),
-                Err(Some(e)) => return Err(format!("{file} is not a GGUF model Braid can read: {e}")),
-                Err(None) if prefix.len() < want => return Err(format!("{file} ends inside its header")),
+                Err(Some(e)) => {
+                    return Err(Header::Unreadable(format!("{file} is not a GGUF model Braid can read: {e}")))
+                }
+                Err(None) if prefix.len() < want => {
+                    return Err(Header::Unreadable(format!("{file} ends inside its header")))
+                }
                 Err(None) => {}
             }
         }
-        Err(format!("{file}'s header is larger than {} MB", HEADER_TRIES[1] >> 20))
+        Err(Header::NotRead(format!("{file}'s header is larger than {} MB", HEADER_TRIES[1] >> 20)))
     }
 
     /// Up to `want` bytes from the start of `url` (a server that ignores
@@ -139,19 +161,23 @@ impl Hub {
         Ok(out)
     }
 
+    /// `what` read as JSON: at most `cap` bytes, never waiting longer
+    /// than [`IDLE`] for the next piece, whatever the hub sends.
     async fn get_json<T: serde::de::DeserializeOwned>(
         &self,
         url: &str,
         params: &[(&str, &str)],
         what: &str,
+        cap: usize,
     ) -> Result<T, String> {
         let url =
             reqwest::Url::parse_with_params(url, params).map_err(|e| format!("{url} is not a web address: {e}"))?;
         let response = self.checked(self.client().get(url).timeout(API_TIMEOUT).send().await, what).await?;
-        response
-            .json::<T>()
-            .await
-            .map_err(|e| format!("{} answered {what} with something Braid cannot read: {e}", self.host()))
+        let cannot = |e: &dyn std::fmt::Display| {
+            format!("{} answered {what} with something Braid cannot read: {e}", self.host())
+        };
+        let text = braid_llm::http::capped_text(response, cap).await.map_err(|e| cannot(&e))?;
+        serde_json::from_str(&text).map_err(|e| cannot(&e))
     }
 
     /// The response when it is a success, else what went wrong in words.
@@ -192,11 +218,19 @@ pub fn status_words(status: u16, what: &str, endpoint: &str) -> String {
         401 | 403 => format!(
             "{what} is gated: its licence must be accepted on {endpoint} first, and Braid downloads only models open to all"
         ),
-        404 => format!("the hub has no {what}"),
+        404 => format!("the hub does not have {what}"),
         429 => "the hub asks Braid to slow down (too many requests); try again in a minute".to_owned(),
         s if s >= 500 => format!("the hub failed ({s}) on {what}; try again later"),
         s => format!("the hub refused {what} ({s})"),
     }
+}
+
+/// Why a remote file's header gave no shape.
+enum Header {
+    /// Read, and refused: the file is crafted, broken or not GGUF.
+    Unreadable(String),
+    /// Not read (the hub failed, or the header is larger than Braid reads).
+    NotRead(String),
 }
 
 /// `owner/name`, as the hub spells repository names.

@@ -5,6 +5,8 @@
 //! runs any GGUF the user imports.
 
 mod chat;
+#[cfg(any(test, feature = "test-support"))]
+pub mod crafted;
 pub mod discover;
 mod downloads;
 mod engine;

@@ -5,7 +5,6 @@
 //! model runs (`settings.json`).
 
 use braid_protocol::LocalModelSettings;
-use std::io::Read;
 use std::path::{Path, PathBuf};
 
 /// The starter model's file name (SmolLM2-135M-Instruct, Q4_1).
@@ -17,8 +16,6 @@ const DEFAULT: &str = "default";
 const SETTINGS: &str = "settings.json";
 /// Every layer on the GPU (llama.cpp takes as many as the model has).
 pub const ALL_LAYERS: u32 = 999;
-/// A GGUF file's first four bytes.
-const MAGIC: &[u8; 4] = b"GGUF";
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ModelFile {
@@ -91,9 +88,10 @@ fn default_name(dir: &Path) -> Option<String> {
 
 /// Makes `name` (a model on the shelf) the default.
 pub fn set_default(dir: &Path, bundled: &[PathBuf], name: &str) -> Result<(), String> {
-    if !list(dir, bundled).iter().any(|m| m.name == name) {
+    let Some(model) = list(dir, bundled).into_iter().find(|m| m.name == name) else {
         return Err(format!("there is no model {name:?} in {}", dir.display()));
-    }
+    };
+    readable(&model.path)?;
     std::fs::create_dir_all(dir).map_err(|e| format!("could not make {}: {e}", dir.display()))?;
     std::fs::write(dir.join(DEFAULT), name).map_err(|e| format!("could not save the default model: {e}"))
 }
@@ -110,7 +108,7 @@ pub fn import(dir: &Path, bundled: &[PathBuf], from: &Path) -> Result<ModelFile,
     if !is_gguf_name(&name) {
         return Err(format!("{shown} is not a .gguf file: Braid runs models in the GGUF format"));
     }
-    starts_as_gguf(from)?;
+    readable(from)?;
     if list(dir, bundled).iter().any(|m| m.name == name) {
         return Err(format!("a model named {name} is already there; rename the file to import it too"));
     }
@@ -128,24 +126,18 @@ pub fn import(dir: &Path, bundled: &[PathBuf], from: &Path) -> Result<ModelFile,
     Ok(ModelFile { name, path: target, bytes, bundled: false, linked: false })
 }
 
-/// Refuses a file that does not start as GGUF files do.
-pub(crate) fn starts_as_gguf(from: &Path) -> Result<(), String> {
-    let shown = from.display();
-    let mut magic = [0u8; 4];
-    std::fs::File::open(from)
-        .and_then(|mut f| f.read_exact(&mut magic))
-        .map_err(|e| format!("could not read {shown}: {e}"))?;
-    if &magic != MAGIC {
-        return Err(format!("{shown} is not a GGUF model (its first bytes are not \"GGUF\")"));
-    }
-    Ok(())
+/// Refuses a file whose header Braid cannot read (not GGUF, crafted, cut
+/// short), in the header reader's words: llama.cpp would fail on it with
+/// "null result", so it is never put on the shelf or made the default.
+pub(crate) fn readable(from: &Path) -> Result<(), String> {
+    crate::gguf::Shape::read(from).map(drop)
 }
 
 /// Puts another app's GGUF file `from` on the shelf in place: a link named
 /// `name`, so nothing is copied and removing it leaves the file.
 pub fn link(dir: &Path, bundled: &[PathBuf], from: &Path, name: &str) -> Result<ModelFile, String> {
     let shown = from.display();
-    starts_as_gguf(from)?;
+    readable(from)?;
     if name.contains(['/', '\\']) || !is_gguf_name(name) {
         return Err(format!("{name:?} is not a model file name"));
     }
@@ -247,7 +239,8 @@ mod tests {
     fn the_default_is_the_one_named_else_the_starter_else_the_first() {
         let dir = folder("default");
         assert_eq!(choose(&dir, &[]), None);
-        std::fs::write(dir.join("b.gguf"), "bb").unwrap();
+        let header = crate::crafted::readable();
+        std::fs::write(dir.join("b.gguf"), &header).unwrap();
         std::fs::write(dir.join("notes.txt"), "x").unwrap();
         assert_eq!(choose(&dir, &[]).unwrap().name, "b.gguf");
         std::fs::write(dir.join(STARTER), "s").unwrap();
@@ -255,9 +248,10 @@ mod tests {
         set_default(&dir, &[], "b.gguf").unwrap();
         assert_eq!(choose(&dir, &[]).unwrap().name, "b.gguf");
         assert!(set_default(&dir, &[], "nope.gguf").unwrap_err().contains("no model"));
+        assert!(set_default(&dir, &[], STARTER).unwrap_err().contains("not a GGUF model Braid can read"));
         let listed = list(&dir, &[]);
         let names: Vec<(&str, u64)> = listed.iter().map(|m| (m.name.as_str(), m.bytes)).collect();
-        assert_eq!(names, [(STARTER, 1), ("b.gguf", 2)]);
+        assert_eq!(names, [(STARTER, 1), ("b.gguf", header.len() as u64)]);
         std::fs::remove_dir_all(&dir).unwrap();
         assert_eq!(label(STARTER), "SmolLM2-135M-Instruct (Q4_1)");
         assert_eq!(label("mistral-7b-instruct.Q5_K_M.gguf"), "mistral-7b-instruct (Q5_K_M)");
@@ -278,9 +272,13 @@ mod tests {
         assert!(import(&dir, &bundled, &txt).unwrap_err().contains("not a .gguf file"));
         assert!(import(&dir, &bundled, &outside.join("gone.gguf")).unwrap_err().contains("not a file"));
         let real = outside.join("tiny.Q8_0.gguf");
-        std::fs::write(&real, "GGUF-weights").unwrap();
+        let header = crate::crafted::readable();
+        std::fs::write(&real, &header).unwrap();
         let got = import(&dir, &bundled, &real).unwrap();
-        assert_eq!((got.name.as_str(), got.bytes, got.bundled), ("tiny.Q8_0.gguf", 12, false));
+        assert_eq!((got.name.as_str(), got.bytes, got.bundled), ("tiny.Q8_0.gguf", header.len() as u64, false));
+        let cut = outside.join("cut.gguf");
+        std::fs::write(&cut, crate::crafted::truncated()).unwrap();
+        assert!(import(&dir, &bundled, &cut).unwrap_err().contains("cut short"));
         assert!(import(&dir, &bundled, &real).unwrap_err().contains("already there"));
         assert!(real.exists(), "the user's file stays where it was");
 

@@ -65,31 +65,43 @@ impl LocalModels for Shelf {
         let default = models::choose_from(&self.dir, &all).map(|m| m.name.clone());
         let settings = models::settings(&self.dir);
         let free = gguf::available_memory();
-        let memory = |path: &Path| gguf::memory(path, settings.context, free);
+        // One read of each header: its memory, or why it cannot be read.
+        let header = |path: &Path| match gguf::Shape::read(path) {
+            Ok(shape) => (Some(gguf::memory_of(&shape, settings.context, free)), None),
+            Err(e) => (None, Some(e)),
+        };
         let shelved: Vec<PathBuf> = all.iter().filter_map(|m| std::fs::canonicalize(&m.path).ok()).collect();
         let found = discover::discover(&self.roots)
             .into_iter()
-            .map(|f| FoundModel {
-                on_shelf: std::fs::canonicalize(&f.path).is_ok_and(|p| shelved.contains(&p)),
-                app: f.app.to_owned(),
-                name: f.name,
-                memory: memory(&f.path),
-                path: f.path.display().to_string(),
-                bytes: f.bytes,
+            .map(|f| {
+                let (memory, unreadable) = header(&f.path);
+                FoundModel {
+                    on_shelf: std::fs::canonicalize(&f.path).is_ok_and(|p| shelved.contains(&p)),
+                    app: f.app.to_owned(),
+                    name: f.name,
+                    memory,
+                    unreadable,
+                    path: f.path.display().to_string(),
+                    bytes: f.bytes,
+                }
             })
             .collect();
         LocalModelsView {
             dir: self.dir.display().to_string(),
             models: all
                 .into_iter()
-                .map(|m| LocalModel {
-                    label: models::label(&m.name),
-                    default: default.as_deref() == Some(m.name.as_str()),
-                    bytes: m.bytes,
-                    bundled: m.bundled,
-                    linked: m.linked,
-                    memory: memory(&m.path),
-                    name: m.name,
+                .map(|m| {
+                    let (memory, unreadable) = header(&m.path);
+                    LocalModel {
+                        label: models::label(&m.name),
+                        default: default.as_deref() == Some(m.name.as_str()),
+                        bytes: m.bytes,
+                        bundled: m.bundled,
+                        linked: m.linked,
+                        memory,
+                        unreadable,
+                        name: m.name,
+                    }
                 })
                 .collect(),
             settings,
@@ -139,11 +151,20 @@ impl LocalModels for Shelf {
                 return Some(model.clone());
             }
         }
+        // A default whose header cannot be read (crafted, cut short since)
+        // is not loaded: Braid starts without it, and the shelf's view
+        // says why beside it.
+        let shape = match gguf::Shape::read(&file.path) {
+            Ok(shape) => shape,
+            Err(e) => {
+                tracing::warn!("the built-in model is not loaded: {e}");
+                return None;
+            }
+        };
         let small = if file.bytes < 1 << 30 { ", a small local model" } else { ", a local model" };
         // The window it can hold: what it was trained for at most, and
         // what the free memory allows (llama.cpp would fail to allocate).
-        let window = gguf::Shape::read(&file.path)
-            .map_or(settings.context, |shape| gguf::fitted_window(&shape, settings.context, gguf::available_memory()));
+        let window = gguf::fitted_window(&shape, settings.context, gguf::available_memory());
         let cut = if window < settings.context { format!(", its window {window} tokens") } else { String::new() };
         let model = OpenedModel {
             provider: Arc::new(LocalProvider::new(

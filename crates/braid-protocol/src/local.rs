@@ -25,6 +25,10 @@ pub struct LocalModel {
     /// What it would take at the window set, from its header.
     #[serde(default)]
     pub memory: Option<MemoryEstimate>,
+    /// Why its header cannot be read (a crafted or cut-short file): it is
+    /// not loaded, and cannot be made the default.
+    #[serde(default)]
+    pub unreadable: Option<String>,
 }
 
 /// Memory a model needs before it is loaded (weights, KV cache for the
@@ -59,6 +63,9 @@ pub struct FoundModel {
     pub on_shelf: bool,
     #[serde(default)]
     pub memory: Option<MemoryEstimate>,
+    /// Why its header cannot be read: it is listed, never offered.
+    #[serde(default)]
+    pub unreadable: Option<String>,
 }
 
 /// How the built-in model runs.

@@ -90,7 +90,7 @@ async fn the_hub_is_searched_and_a_repositorys_files_come_with_their_memory_befo
     assert_eq!((fetches[0].from, fetches[0].status), (0, 206));
 
     let e = s.run::<HubRepo>(Command::HubRepo { repo: "nobody/nothing".into() }).await.unwrap_err();
-    assert!(e.contains("the hub has no model nobody/nothing"), "{e}");
+    assert!(e.contains("the hub does not have model nobody/nothing"), "{e}");
     let e = s.run::<HubRepo>(Command::HubRepo { repo: "../etc".into() }).await.unwrap_err();
     assert!(e.contains("not a hub repository"), "{e}");
 }

@@ -1067,7 +1067,12 @@ linked: boolean,
 /**
  * What it would take at the window set, from its header.
  */
-memory: MemoryEstimate | null, };
+memory: MemoryEstimate | null, 
+/**
+ * Why its header cannot be read (a crafted or cut-short file): it is
+ * not loaded, and cannot be made the default.
+ */
+unreadable: string | null, };
 
 export type FoundModel = { 
 /**
@@ -1081,7 +1086,11 @@ name: string, path: string, bytes: number,
 /**
  * Already on the shelf (linked or imported).
  */
-on_shelf: boolean, memory: MemoryEstimate | null, };
+on_shelf: boolean, memory: MemoryEstimate | null, 
+/**
+ * Why its header cannot be read: it is listed, never offered.
+ */
+unreadable: string | null, };
 
 export type MemoryEstimate = { bytes: number, fit: MemoryFit, };
 

@@ -6,16 +6,16 @@ import { formatSize, FoundModels, LocalShelf } from "./LocalModelsPanel";
 const view: LocalModelsView = {
   dir: "/home/me/.local/share/braid/models",
   models: [
-    { name: "SmolLM2-135M-Instruct.Q4_1.gguf", label: "SmolLM2-135M-Instruct (Q4_1)", bytes: 98_000_000, default: false, bundled: true, linked: false, memory: { bytes: 248_000_000, fit: "fits" } },
-    { name: "qwen2.5-7b-instruct.Q4_K_M.gguf", label: "qwen2.5-7b-instruct (Q4_K_M)", bytes: 4_680_000_000, default: true, bundled: false, linked: false, memory: null },
+    { name: "SmolLM2-135M-Instruct.Q4_1.gguf", label: "SmolLM2-135M-Instruct (Q4_1)", bytes: 98_000_000, default: false, bundled: true, linked: false, memory: { bytes: 248_000_000, fit: "fits" }, unreadable: null },
+    { name: "qwen2.5-7b-instruct.Q4_K_M.gguf", label: "qwen2.5-7b-instruct (Q4_K_M)", bytes: 4_680_000_000, default: true, bundled: false, linked: false, memory: null, unreadable: null },
   ],
   settings: { context: 8192, threads: 2, unload_after_minutes: 30, gpu_layers: 0 },
   defaults: { context: 4096, threads: 1, unload_after_minutes: 30, gpu_layers: 0 },
   gpu: false,
   cores: 2,
   found: [
-    { app: "LM Studio", name: "Qwen2.5-0.5B-Instruct-Q4_K_M.gguf", path: "/home/me/.lmstudio/models/q/Qwen2.5-0.5B-Instruct-Q4_K_M.gguf", bytes: 398_000_000, on_shelf: false, memory: { bytes: 30_000_000_000, fit: "too_big" } },
-    { app: "Ollama", name: "qwen2.5-7b-instruct.Q4_K_M.gguf", path: "/home/me/.ollama/models/blobs/sha256-aa", bytes: 4_680_000_000, on_shelf: true, memory: null },
+    { app: "LM Studio", name: "Qwen2.5-0.5B-Instruct-Q4_K_M.gguf", path: "/home/me/.lmstudio/models/q/Qwen2.5-0.5B-Instruct-Q4_K_M.gguf", bytes: 398_000_000, on_shelf: false, memory: { bytes: 30_000_000_000, fit: "too_big" }, unreadable: null },
+    { app: "Ollama", name: "qwen2.5-7b-instruct.Q4_K_M.gguf", path: "/home/me/.ollama/models/blobs/sha256-aa", bytes: 4_680_000_000, on_shelf: true, memory: null, unreadable: null },
   ],
 };
 const none = () => {};
@@ -64,6 +64,17 @@ describe("the built-in model's shelf", () => {
     expect(html).toContain("Use in place");
     expect(html).not.toContain("Ollama");
     expect(renderToStaticMarkup(<FoundModels view={{ ...view, found: [] }} busy={false} onLink={none} />)).toBe("");
+  });
+  it("marks a file whose header cannot be read and offers nothing that would load it", () => {
+    const why = "/home/me/jan/models/x/x.gguf is not a GGUF model Braid can read: arrays are nested more than 8 deep";
+    const found = [{ ...view.found[0], memory: null, unreadable: why }];
+    const html = renderToStaticMarkup(<FoundModels view={{ ...view, found }} busy={false} onLink={none} />);
+    expect(html).toContain("cannot be used: arrays are nested more than 8 deep");
+    expect(html).not.toContain("Use in place");
+    const models = [{ ...view.models[0], memory: null, unreadable: why }];
+    const shelf = renderToStaticMarkup(<LocalShelf view={{ ...view, models }} busy={false} onDefault={none} onRemove={none} onSettings={none} />);
+    expect(shelf).toContain("cannot be used: arrays");
+    expect(shelf).not.toContain("Make default");
   });
   it("offers GPU layers only where the build runs on a GPU, and the idle unload always", () => {
     const cpu = renderToStaticMarkup(<LocalShelf view={view} busy={false} onDefault={none} onRemove={none} onSettings={none} />);

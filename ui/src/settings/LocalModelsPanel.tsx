@@ -56,9 +56,10 @@ export function LocalShelf({ view, busy, onDefault, onRemove, onSettings }: Shel
               {m.default ? <span className="badge">default</span> : null}
               <small>{m.name} · {formatSize(m.bytes)}{m.bundled ? " · ships with Braid" : ""}{m.linked ? " · run in place" : ""}</small>
               <MemoryNote memory={m.memory} />
+              <Unreadable why={m.unreadable} />
             </div>
             <div className="actions">
-              {!m.default ? <button type="button" disabled={busy} onClick={() => onDefault(m.name)}>Make default</button> : null}
+              {!m.default && !m.unreadable ? <button type="button" disabled={busy} onClick={() => onDefault(m.name)}>Make default</button> : null}
               {!m.bundled ? (
                 <button type="button" className="danger" disabled={busy} onClick={() => onRemove(m.name, m.label)}>Remove</button>
               ) : null}
@@ -199,6 +200,17 @@ export function LocalModelsPanel({ backend, available, onChanged }: { backend: B
   );
 }
 
+/** Why a model file cannot be used (its header, read as hostile, says):
+ *  shown instead of the actions that would load it. */
+function Unreadable({ why }: { why: string | null | undefined }) {
+  if (!why) return null;
+  return (
+    <span className="badge warn unreadable" role="note" title={why}>
+      cannot be used: {why.replace(/^.* is not a GGUF model Braid can read: /, "")}
+    </span>
+  );
+}
+
 /** Models other apps on this machine downloaded (LM Studio, Jan, Ollama),
  *  offered to run in place: a link, never a copy. */
 export function FoundModels({ view, busy, onLink }: { view: LocalModelsView; busy: boolean; onLink: (path: string, name: string) => void }) {
@@ -216,9 +228,10 @@ export function FoundModels({ view, busy, onLink }: { view: LocalModelsView; bus
               <span className="badge">{f.app}</span>
               <small title={f.path}>{formatSize(f.bytes)} · {f.path}</small>
               <MemoryNote memory={f.memory} />
+              <Unreadable why={f.unreadable} />
             </div>
             <div className="actions">
-              <button type="button" disabled={busy} onClick={() => onLink(f.path, f.name)}>Use in place</button>
+              {!f.unreadable ? <button type="button" disabled={busy} onClick={() => onLink(f.path, f.name)}>Use in place</button> : null}
             </div>
           </li>
         ))}

@@ -120,6 +120,10 @@ pub async fn capped_text(response: reqwest::Response, cap: usize) -> Result<Stri
         match tokio::time::timeout(READ_IDLE, body.next()).await {
             Err(_) => return Err(format!("the server sent nothing for {} s", READ_IDLE.as_secs())),
             Ok(None) => break,
+            // A client's own read timeout (the hub's) says it as ours does.
+            Ok(Some(Err(e))) if e.is_timeout() => {
+                return Err("the server stopped sending; it did not answer in time".to_owned())
+            }
             Ok(Some(Err(e))) => return Err(format!("the body could not be read: {e}")),
             Ok(Some(Ok(piece))) => {
                 if bytes.len() + piece.len() > cap {
