@@ -83,6 +83,7 @@ test-rust: ui mcp-servers peer-setup
 	./scripts/check-core-deps.sh
 	./scripts/check-executors.sh
 	./scripts/check-requests.sh
+	./scripts/check-reads.sh
 	for src in $(filter-out crates/braid-core/src,$(wildcard crates/*/src)) tests/src; do ./scripts/check-imports.py $$src || exit 1; done
 	$(LINTED_CARGO) test --workspace --locked --benches --no-run
 	$(LINTED_CARGO) test --workspace --locked

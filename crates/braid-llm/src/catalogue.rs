@@ -136,14 +136,21 @@ pub async fn list_models(
     };
     // In plain words, as a chat request's failure is.
     let net = |e: reqwest::Error| crate::http::network_error(provider, &e);
+    // A list of thousands of models is ~1 MB.
+    let read = |response: reqwest::Response| async move {
+        crate::http::capped_text(response, 8 << 20)
+            .await
+            .map_err(|detail| LlmError::Network { provider: provider.to_owned(), detail })
+    };
     let response = get(format!("{base}/models")).send().await.map_err(net)?;
     let status = response.status().as_u16();
     if status == 404 && kind == ProviderKind::OpenAiCompatible {
         let root = base.trim_end_matches("/v1");
-        let tags: Value = get(format!("{root}/api/tags")).send().await.map_err(net)?.json().await.map_err(net)?;
+        let tags = get(format!("{root}/api/tags")).send().await.map_err(net)?;
+        let tags: Value = serde_json::from_str(&read(tags).await?).unwrap_or_default();
         return Ok(names(&tags["models"], "name"));
     }
-    let body = response.text().await.map_err(net)?;
+    let body = read(response).await?;
     if !(200..300).contains(&status) {
         return Err(crate::http_error::classify(provider, status, None, &body));
     }

@@ -285,7 +285,7 @@ impl HttpProvider {
                                         .get(reqwest::header::RETRY_AFTER)
                                         .and_then(|v| v.to_str().ok())
                                         .map(str::to_owned);
-                                    let body = response.text().await.unwrap_or_default();
+                                    let body = body::capped_text(response, 1 << 20).await.unwrap_or_default();
                                     queue.push_back(Err(http_error::classify(
                                         &name,
                                         status,

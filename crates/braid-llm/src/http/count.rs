@@ -96,7 +96,7 @@ impl HttpProvider {
         if !response.status().is_success() {
             return None;
         }
-        let v: Value = response.json().await.ok()?;
+        let v: Value = serde_json::from_str(&super::body::capped_text(response, 16 << 20).await.ok()?).ok()?;
         let n = match endpoint {
             Endpoint::ExtrasCount => v.get("count")?.as_u64()?,
             _ => v.get("tokens")?.as_array()?.len() as u64,

@@ -51,7 +51,10 @@ pub(super) async fn whole(
         Ok(Ok(r)) => r,
     };
     let status = response.status().as_u16();
-    let body = response.text().await.map_err(|e| network(name, &e))?;
+    // A whole answer read at once: a long one is a few hundred KB.
+    let body = super::body::capped_text(response, 16 << 20)
+        .await
+        .map_err(|detail| LlmError::Network { provider: name.to_owned(), detail })?;
     if !(200..300).contains(&status) {
         return Err(http_error::classify(name, status, None, &body));
     }
