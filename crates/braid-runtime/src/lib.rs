@@ -155,7 +155,7 @@ impl Runtime {
         );
         let shared = Arc::new(Shared {
             confine: Arc::new(confine),
-            secrets,
+            secrets: Arc::new(secrets),
             pins: mcp_pins::Pins::open(data_dir.join("tool-pins.json")),
             store: Mutex::new(store),
             providers,

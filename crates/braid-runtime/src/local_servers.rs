@@ -15,8 +15,21 @@ const PROBE_TIMEOUT: Duration = Duration::from_millis(2500);
 const LOCAL_PORTS: &[(u16, &str, &str)] =
     &[(8089, "llama.cpp", "/v1"), (8080, "llama.cpp", "/v1"), (11434, "Ollama", "/v1"), (1234, "LM Studio", "/v1")];
 
+/// The usual ports, and those the user names in `BRAID_LOCAL_PORTS`
+/// (`8000,5001`: a llama.cpp or vLLM server started on a port of its own).
+fn ports() -> Vec<(u16, &'static str, &'static str)> {
+    let mut ports = LOCAL_PORTS.to_vec();
+    let named = std::env::var("BRAID_LOCAL_PORTS").unwrap_or_default();
+    for port in named.split(',').filter_map(|p| p.trim().parse::<u16>().ok()) {
+        if !ports.iter().any(|(p, ..)| *p == port) {
+            ports.push((port, "llama.cpp", "/v1"));
+        }
+    }
+    ports
+}
+
 pub async fn detect_local_servers() -> Vec<LocalServer> {
-    let probes = LOCAL_PORTS.iter().map(|&(port, name, path)| async move {
+    let probes = ports().into_iter().map(|(port, name, path)| async move {
         let base_url = format!("http://127.0.0.1:{port}{path}");
         let listed =
             tokio::time::timeout(PROBE_TIMEOUT, list_models(ProviderKind::OpenAiCompatible, &base_url, None, name))

@@ -8,7 +8,6 @@
 //! anywhere but there.
 
 use crate::secret_mask::SecretMask;
-use crate::Shared;
 use braid_llm::LlmRequest;
 use braid_protocol::Message;
 use std::collections::BTreeSet;
@@ -18,11 +17,11 @@ use std::sync::Arc;
 /// carries it: on (the runtime's), or off for a workspace whose secrets
 /// the user lets go as they are.
 #[derive(Clone)]
-pub(crate) struct Filter(Option<Arc<Shared>>);
+pub(crate) struct Filter(Option<Arc<SecretMask>>);
 
 impl Filter {
-    pub(crate) fn new(shared: &Arc<Shared>, on: bool) -> Filter {
-        Filter(on.then(|| shared.clone()))
+    pub(crate) fn new(secrets: &Arc<SecretMask>, on: bool) -> Filter {
+        Filter(on.then(|| secrets.clone()))
     }
 
     /// For a request that holds nothing of anyone's words (an image and
@@ -32,15 +31,15 @@ impl Filter {
     }
 
     pub(crate) fn finish(&self, request: LlmRequest) -> Finished {
-        finish(request, self.0.as_deref().map(|s| &s.secrets))
+        finish(request, self.0.as_deref())
     }
 
     /// Loose texts counted beside a finished request (its system prompt's
     /// parts, one by one), hidden as the request's own are.
     pub(crate) fn hide_texts(&self, texts: &mut [String]) {
-        if let Some(shared) = self.0.as_deref() {
+        if let Some(secrets) = self.0.as_deref() {
             for text in texts {
-                shared.secrets.hide(text);
+                secrets.hide(text);
             }
         }
     }

@@ -86,7 +86,8 @@ pub(crate) struct Shared {
     /// What sandboxed commands may see.
     pub(crate) confine: Arc<braid_tools::Confinement>,
     /// Secrets kept from the models, and the placeholders handed out.
-    pub(crate) secrets: crate::secret_mask::SecretMask,
+    /// Shared with every request's filter (`outbound::Filter`).
+    pub(crate) secrets: Arc<crate::secret_mask::SecretMask>,
     /// MCP tools' definitions as first seen.
     pub(crate) pins: crate::mcp_pins::Pins,
 }

@@ -23,7 +23,7 @@ impl ContextActor {
 
     /// The filter for a request this conversation makes off its task.
     pub(super) fn filter(&self) -> crate::outbound::Filter {
-        crate::outbound::Filter::new(&self.shared, self.secrets_on())
+        crate::outbound::Filter::new(&self.shared.secrets, self.secrets_on())
     }
 
     /// The system prompt's parts with their secrets hidden, as "what the
