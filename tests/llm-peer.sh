@@ -83,6 +83,10 @@ running() {
 
 start() {
   (setup)
+  # The check and the start under one lock per port: two runs asking for
+  # the same port at once get one server.
+  exec 8>"$cache/server-$port.lock"
+  flock 8
   if running; then cat "$pidfile"; return 0; fi
   local key_args=() auth=()
   if [ -n "${LLM_PEER_API_KEY:-}" ]; then

@@ -42,9 +42,20 @@ fn script() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("llm-peer.sh")
 }
 
+/// This run's peer port, free when first asked (`LLM_PEER_PORT` to pick
+/// one): the script keys its pidfile and log by port, so this run starts,
+/// restarts and stops its own peer and never another checkout's.
+fn port() -> u16 {
+    static PORT: std::sync::OnceLock<u16> = std::sync::OnceLock::new();
+    *PORT.get_or_init(|| match std::env::var("LLM_PEER_PORT") {
+        Ok(p) => p.parse().expect("LLM_PEER_PORT is a port"),
+        Err(_) => std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port(),
+    })
+}
+
 fn peer(cmd: &str, api_key: Option<&str>) -> String {
     let mut c = Command::new("bash");
-    c.arg(script()).arg(cmd);
+    c.arg(script()).arg(cmd).env("LLM_PEER_PORT", port().to_string());
     match api_key {
         Some(k) => c.env("LLM_PEER_API_KEY", k),
         None => c.env_remove("LLM_PEER_API_KEY"),
@@ -60,7 +71,7 @@ fn peer(cmd: &str, api_key: Option<&str>) -> String {
 /// `stop` signals the server and returns at once; a server started right
 /// after could not bind while the old one still answers on the port.
 fn wait_port_closed() {
-    let port = std::env::var("LLM_PEER_PORT").unwrap_or_else(|_| "8089".into());
+    let port = port();
     let deadline = Instant::now() + scaled(Duration::from_secs(60));
     while std::net::TcpStream::connect(format!("127.0.0.1:{port}")).is_ok() {
         assert!(Instant::now() < deadline, "the old llm peer did not exit");
@@ -72,7 +83,7 @@ fn wait_port_closed() {
 struct Peer;
 impl Drop for Peer {
     fn drop(&mut self) {
-        let _ = Command::new("bash").arg(script()).arg("stop").status();
+        let _ = Command::new("bash").arg(script()).arg("stop").env("LLM_PEER_PORT", port().to_string()).status();
     }
 }
 
@@ -160,10 +171,18 @@ async fn until(sub: &mut Subscription, kinds: &[StatusKind], limit: Duration) ->
     }
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn against_a_real_llama_cpp_server() {
+#[test]
+fn against_a_real_llama_cpp_server() {
+    // Detection probes this run's port too (as a user's server on a port
+    // of their own is found); set before any runtime thread reads the
+    // environment.
+    std::env::set_var("BRAID_LOCAL_PORTS", port().to_string());
+    let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
+    runtime.block_on(real_llama_cpp_flows());
+}
+
+async fn real_llama_cpp_flows() {
     let _guard = Peer;
-    peer("stop", None);
     peer("start", None);
     let url = peer("url", None);
     let dir = tempfile::tempdir().unwrap();

@@ -17,8 +17,8 @@ import { desktopSuite, newConversation, sleep, useLocalServer } from "./webdrive
 const { check, finish } = checker();
 const data = tempDir("desktop-branches");
 const peer = startPeer();
-// On 127.0.0.1:8080, where first run looks for local servers.
-const proxy = await startLoggingProxy(8080, new URL(peer.url).origin);
+// On a free port, which first run looks at (BRAID_LOCAL_PORTS).
+const proxy = await startLoggingProxy(0, new URL(peer.url).origin);
 // A conversation whose main and "idea 2" both wrote notes.txt, differently
 // (the model does not write the same file twice on cue): its conflict is
 // resolved in the window.

@@ -37,7 +37,7 @@ let childWaits = false;
 let letChildSubmit;
 const childMaySubmit = new Promise((go) => (letChildSubmit = go));
 const peer = startPeer();
-const proxy = await startLoggingProxy(8080, new URL(peer.url).origin, (body) => {
+const proxy = await startLoggingProxy(0, new URL(peer.url).origin, (body) => {
   if (system(body).includes("sub-agent named editor")) {
     if (tools(body) === 0) {
       const command = "sed -i 's/^two$/two (editor)/' notes.txt && sed -i 's/^three$/three (editor)/' plan.txt";

@@ -22,7 +22,7 @@ const peer = startPeer();
 // SmolLM-135M, forced to call the tool, writes arguments that are not
 // JSON (the core hands them back as an error): that one call is answered
 // at the proxy. The answer after the tool's result is the real model's.
-const proxy = await startLoggingProxy(8080, new URL(peer.url).origin, (body) =>
+const proxy = await startLoggingProxy(0, new URL(peer.url).origin, (body) =>
   lastUserText(body).includes("through the echo tool") ? { tool: { name: "mcp__everything__echo", args: { message: "hello from the window" } } } : null,
 );
 const ENTER = "\uE007";

@@ -44,7 +44,7 @@ function turnOf(body) {
 const peer = startPeer();
 // Requests after a turn's calls that went on to the real model.
 let answeredByModel = 0;
-const proxy = await startLoggingProxy(8080, new URL(peer.url).origin, (body) => {
+const proxy = await startLoggingProxy(0, new URL(peer.url).origin, (body) => {
   const { text, results } = turnOf(body);
   const passOn = () => {
     if (results > 0) answeredByModel += 1;

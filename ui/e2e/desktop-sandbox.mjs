@@ -40,7 +40,7 @@ process.env.GITHUB_TOKEN = TOKEN;
 process.env.DEMO_SECRET_KEY = OTHER;
 const PLACEHOLDER = /secret-[a-z-]+-[0-9a-f]{8}/;
 const peer = startPeer();
-const proxy = await startLoggingProxy(8080, new URL(peer.url).origin, (body) => {
+const proxy = await startLoggingProxy(0, new URL(peer.url).origin, (body) => {
   const asked = lastUserText(body);
   if (asked.includes("Save the note outside")) return { tool: { name: "run_command", args: { command: `echo saved > ${note}` } } };
   // What the model saw of the token is all it can write back.

@@ -18,7 +18,7 @@ const tasks = [
   { name: "painter", instructions: "Name one colour." },
   { name: "grocer", instructions: "Name one fruit." },
 ];
-const proxy = await startLoggingProxy(8080, new URL(peer.url).origin, (body) =>
+const proxy = await startLoggingProxy(0, new URL(peer.url).origin, (body) =>
   forcedTool(body) === "spawn_agents" ? { tool: { name: "spawn_agents", args: { tasks } } } : null,
 );
 const ENTER = "\uE007";

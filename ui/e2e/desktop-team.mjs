@@ -13,7 +13,7 @@ import { desktopSuite, newConversation, sleep, useLocalServer } from "./webdrive
 const { check, finish } = checker();
 const data = tempDir("desktop-team");
 const peer = startPeer();
-const proxy = await startLoggingProxy(8080, new URL(peer.url).origin);
+const proxy = await startLoggingProxy(0, new URL(peer.url).origin);
 const standin = resolve(join(import.meta.dirname, "../../tests/fixtures/agents/claude"));
 const ENTER = "\uE007";
 const box = "//textarea[@aria-label='Message']";

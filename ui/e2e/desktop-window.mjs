@@ -15,7 +15,7 @@ import { desktopSuite, newConversation, useLocalServer } from "./webdriver.mjs";
 const { check, finish } = checker();
 const data = tempDir("desktop-window");
 const peer = startPeer();
-const proxy = await startLoggingProxy(8080, new URL(peer.url).origin);
+const proxy = await startLoggingProxy(0, new URL(peer.url).origin);
 const ENTER = "\uE007";
 const box = "//textarea[@aria-label='Message']";
 const chats = () => proxy.bodies.filter((b) => b.path.endsWith("/chat/completions")).map((b) => JSON.parse(b.body));

@@ -8,7 +8,7 @@
 // the model's server received, the conversation moves to another folder
 // through the native folder picker, and a workflow of that folder runs from
 // the composer. Requests go through a logging
-// proxy on 127.0.0.1:8080 (offered by first run like any local server), so
+// proxy on a free port (offered by first run like any local server), so
 // what Braid sent is checked. Screenshots: e2e/out/desktop-*.png.
 import { spawn, spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -21,7 +21,7 @@ const data = tempDir("desktop");
 const peer = startPeer();
 // One call the small model will not make on cue is answered at the proxy:
 // a write of the release notes, when asked for them.
-const proxy = await startLoggingProxy(8080, new URL(peer.url).origin, (body) =>
+const proxy = await startLoggingProxy(0, new URL(peer.url).origin, (body) =>
   lastUserText(body).includes("Write the release notes") ? { tool: { name: "write_file", args: { path: "notes.txt", content: "Release 1.0\n" } } } : null,
 );
 

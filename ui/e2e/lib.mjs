@@ -1,7 +1,7 @@
 // What the end-to-end scripts share: checks that count, the server, the
 // browser, a browser suite's whole set-up (`browserSuite`), and the real
 // LLM peer from tests/llm-peer.sh.
-import { execFileSync, spawn, spawnSync } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -134,18 +134,31 @@ function peerScript() {
   return process.env.BRAID_LLM_PEER_SCRIPT ?? fileURLToPath(new URL("../../tests/llm-peer.sh", import.meta.url));
 }
 
-/** Starts the real llama.cpp server (no API key); returns its URL and a
- *  stop, which stops it only if this call started it: a server already
- *  running belongs to another run (a `make test` beside this suite), and
- *  stopping it failed that run. */
+/** A port free now on 127.0.0.1 (asked of the system, synchronously). */
+function freePort() {
+  const code = "import socket; s = socket.socket(); s.bind(('127.0.0.1', 0)); print(s.getsockname()[1])";
+  return Number(execFileSync("python3", ["-c", code]).toString().trim());
+}
+
+/** Names `port` to the Braid processes this suite starts next, as a user
+ *  names a server on a port of their own: first run's detection probes it
+ *  beside the usual ones. */
+function detectable(port) {
+  const named = (process.env.BRAID_LOCAL_PORTS ?? "").split(",").filter(Boolean);
+  process.env.BRAID_LOCAL_PORTS = [...named, String(port)].join(",");
+}
+
+/** Starts the real llama.cpp server (no API key) on a port of this suite's
+ *  own: the script keys its pidfile by port, so the stop returned stops
+ *  this suite's server and never another run's (a `make test` beside). */
 export function startPeer() {
   const script = peerScript();
-  const env = { ...process.env };
+  const env = { ...process.env, LLM_PEER_PORT: process.env.LLM_PEER_PORT ?? String(freePort()) };
   delete env.LLM_PEER_API_KEY;
-  const running = spawnSync("bash", [script, "status"], { env, stdio: "ignore" }).status === 0;
   execFileSync("bash", [script, "start"], { env, stdio: ["ignore", "ignore", "inherit"] });
   const url = execFileSync("bash", [script, "url"], { env }).toString().trim();
-  return { url, stop: () => running || execFileSync("bash", [script, "stop"], { env, stdio: "ignore" }) };
+  detectable(env.LLM_PEER_PORT);
+  return { url, stop: () => execFileSync("bash", [script, "stop"], { env, stdio: "ignore" }) };
 }
 
 /** The text of a chat request's last message when the user sent it
@@ -162,7 +175,7 @@ export function lastUserText(body) {
   return m?.role === "user" ? (typeof m.content === "string" ? m.content : JSON.stringify(m.content)) : "";
 }
 
-/** A transparent HTTP proxy on 127.0.0.1:`port` (0: any free one) to `target` (an origin)
+/** A transparent HTTP proxy on 127.0.0.1:`port` (0: any free one, as every suite asks) to `target` (an origin)
  *  that keeps every request body: what Braid really sent to the model.
  *  `script` (optional) sees each chat request's body first and may answer
  *  it itself (as `startScriptedModel`'s `reply`, or a promise of it), for
@@ -198,7 +211,8 @@ export async function startLoggingProxy(port, target, script = () => null) {
     });
   });
   await new Promise((ok, fail) => server.once("error", fail).listen(port, "127.0.0.1", ok));
-  // Port 0: one the system chose.
+  // Port 0: one the system chose, which first run then finds.
+  detectable(server.address().port);
   return { url: `http://127.0.0.1:${server.address().port}/v1`, bodies, close: () => server.close() };
 }
 
