@@ -12,6 +12,11 @@ pub struct SseEvent {
     pub data: String,
 }
 
+/// Longer than any event a provider sends (an image's base64 is a few
+/// MB): a line or an event past it is a broken or hostile stream, refused
+/// rather than held in memory.
+pub const MAX_EVENT: usize = 16 << 20;
+
 #[derive(Debug, Default)]
 pub struct SseDecoder {
     /// Bytes of an unfinished line.
@@ -19,6 +24,8 @@ pub struct SseDecoder {
     event: Option<String>,
     data: String,
     has_data: bool,
+    /// A line or event went past [`MAX_EVENT`]: what it held was dropped.
+    overflowed: bool,
 }
 
 impl SseDecoder {
@@ -41,6 +48,18 @@ impl SseDecoder {
             }
         }
         self.partial.extend_from_slice(rest);
+        if self.partial.len() + self.data.len() > MAX_EVENT {
+            self.partial = Vec::new();
+            self.data = String::new();
+            self.has_data = false;
+            self.overflowed = true;
+        }
+    }
+
+    /// Whether a line or an event was longer than [`MAX_EVENT`] (the
+    /// stream is then not to be trusted further).
+    pub fn overflowed(&self) -> bool {
+        self.overflowed
     }
 
     fn line(&mut self, line: &[u8], out: &mut Vec<SseEvent>) {

@@ -3,6 +3,7 @@
 
 mod codebase;
 mod counting;
+mod fuzz;
 mod images;
 mod mcp_pins;
 mod mcp_protocols;

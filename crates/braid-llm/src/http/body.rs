@@ -67,6 +67,15 @@ impl BodyDecoder {
     pub fn push(&mut self, bytes: &[u8], out: &mut Vec<ProviderEvent>) -> Result<(), LlmError> {
         self.received += bytes.len();
         self.sse.push(bytes, &mut self.events);
+        if self.sse.overflowed() {
+            return Err(LlmError::Protocol {
+                provider: self.provider.clone(),
+                detail: format!(
+                    "the stream sent an event longer than {} MB, more than Braid holds",
+                    crate::sse::MAX_EVENT >> 20
+                ),
+            });
+        }
         self.drain(out)
     }
 
