@@ -319,7 +319,8 @@ export async function accessibilityProblems(page) {
 /** Talking to the echo model in `page`: `say(text)` sends it and waits for
  *  the echo and Idle; `idle()` waits for the state line to say Idle. */
 export function echoChat(page) {
-  const box = page.getByLabel("Message");
+  // Exactly: a dialog titled "Summary of 4 messages" is labelled so too.
+  const box = page.getByLabel("Message", { exact: true });
   const idle = () => page.getByTestId("state").filter({ hasText: "Idle" }).waitFor({ timeout: 15000 });
   const say = async (text) => {
     await box.fill(text);

@@ -79,6 +79,9 @@ await browserSuite("window", { check, finish }, { db: join(tempDir("window"), "b
   await dialog.getByRole("button", { name: "Approve edited" }).click();
   const marker = page.getByTestId("summary");
   await marker.waitFor({ timeout: 10000 });
+  // The preview closes once the approval is answered, which may come just
+  // after the marker's event.
+  await dialog.waitFor({ state: "detached", timeout: 10000 });
   await say("Next?");
   const seen = page.getByRole("dialog", { name: "What the model sees" });
   const firstSent = async () => {
