@@ -39,9 +39,10 @@ await browserSuite("prompt", { check, finish }, { db: join(dir, "braid.db"), arg
   const box = page.getByLabel("Message", { exact: true });
   await box.waitFor();
   // Idle again after a new request reached the model's server (the state
-  // line may still say Idle the moment Enter is pressed).
-  const idle = async () => {
-    const before = proxy.bodies.length;
+  // line may still say Idle the moment Enter is pressed). The count is
+  // taken before the message goes: a quick answer can reach the server
+  // before the key press returns.
+  const idle = async (before) => {
     for (let i = 0; proxy.bodies.length === before; i++) {
       if (i === 600) throw new Error("no request reached the model's server in 60 s");
       await new Promise((r) => setTimeout(r, 100));
@@ -70,7 +71,7 @@ await browserSuite("prompt", { check, finish }, { db: join(dir, "braid.db"), arg
 
   await box.fill("Say hello.");
   await box.press("Enter");
-  await idle();
+  await idle(0);
   const sentBody = lastChat();
   check(!!sentBody, `the model's server received the request (${proxy.bodies.length} bodies through the proxy)`);
 
@@ -114,8 +115,9 @@ await browserSuite("prompt", { check, finish }, { db: join(dir, "braid.db"), arg
   // AGENTS.md changes: the next request and the view carry the new text.
   writeFileSync(join(project, "AGENTS.md"), "Answer like a pirate.\n");
   await box.fill("Say hello again.");
+  const asked = proxy.bodies.length;
   await box.press("Enter");
-  await idle();
+  await idle(asked);
   await page.keyboard.press("Control+Shift+I");
   await view.locator('.sent-part[data-part="instructions"]').waitFor({ timeout: 5000 });
   const instructions = await view.locator('.sent-part[data-part="instructions"] pre').textContent();
@@ -137,7 +139,7 @@ await browserSuite("prompt", { check, finish }, { db: join(dir, "braid.db"), arg
   await page.screenshot({ path: "e2e/out/prompt-workflow-form.png" });
   const sentBefore = proxy.bodies.length;
   await form.getByRole("button", { name: "Run" }).click();
-  await idle();
+  await idle(sentBefore);
   const cardText = await page.getByText(/Workflow \/greet \(tone=warmly, who=Ada\): completed/).first().textContent({ timeout: 15000 }).catch(async () => `not found; system rows: ${(await page.locator(".message.system").allInnerTexts()).join(" | ")}`);
   const ran = proxy.bodies.slice(sentBefore).map((b) => JSON.parse(b.body)).filter((b) => b.messages).at(-1);
   const lastUser = ran?.messages.filter((m) => m.role === "user").at(-1);
