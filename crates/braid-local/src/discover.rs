@@ -106,11 +106,16 @@ fn gguf_files(dir: &Path, depth: u32, each: &mut dyn FnMut(PathBuf, u64)) {
     }
 }
 
+/// Whether `path` is a plain file that starts as a GGUF file does (a pipe
+/// or a device under a model's name is not, and is never waited on).
 fn is_gguf(path: &Path) -> bool {
     use std::io::Read;
     let mut magic = [0u8; 4];
-    std::fs::File::open(path).and_then(|mut f| f.read_exact(&mut magic)).is_ok() && &magic == b"GGUF"
+    braid_workspace::plain::open(path).and_then(|mut f| f.read_exact(&mut magic)).is_ok() && &magic == b"GGUF"
 }
+
+/// An Ollama manifest is a few hundred bytes of JSON.
+const MAX_MANIFEST: u64 = 1 << 20;
 
 /// Ollama's models: each manifest under `manifests/<registry>/<namespace>/
 /// <model>/<tag>` names its model layer by digest, a file in `blobs`.
@@ -120,7 +125,8 @@ fn ollama_models(dir: &Path) -> Vec<Found> {
     collect_files(&dir.join("manifests"), 4, &mut manifests);
     manifests.sort();
     for manifest in manifests {
-        let Some(digest) = std::fs::read(&manifest).ok().and_then(|b| model_layer(&b)) else { continue };
+        let read = braid_workspace::plain::read(&manifest, MAX_MANIFEST);
+        let Some(digest) = read.ok().and_then(|b| model_layer(&b)) else { continue };
         let blob = dir.join("blobs").join(digest.replace(':', "-"));
         let Ok(meta) = std::fs::metadata(&blob) else { continue };
         if !meta.is_file() || !is_gguf(&blob) {
@@ -230,6 +236,50 @@ mod tests {
                 ("Ollama", "llama3.2-1b.gguf".to_owned()),
             ]
         );
+        std::fs::remove_dir_all(&home).unwrap();
+    }
+
+    /// Pipes, devices, links that loop and sparse giants under the names
+    /// models and manifests have: the scan neither waits on one nor reads
+    /// one whole, and lists only files that start as models do.
+    #[test]
+    fn odd_files_where_models_are_kept_are_passed_over_at_once() {
+        let home = temp();
+        let fifo = |p: &Path| {
+            std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+            assert!(std::process::Command::new("mkfifo").arg(p).status().unwrap().success());
+        };
+        let jan = home.join("jan/models");
+        model(&jan.join("real/real.gguf"));
+        fifo(&jan.join("pipe/model.gguf"));
+        std::os::unix::fs::symlink("/dev/zero", jan.join("real/zero.gguf")).unwrap();
+        // A folder that links to its parent, again and again.
+        let lms = home.join(".lmstudio/models/pub");
+        std::fs::create_dir_all(&lms).unwrap();
+        std::os::unix::fs::symlink(&lms, lms.join("again")).unwrap();
+        std::os::unix::fs::symlink(lms.join("loop.gguf"), lms.join("loop.gguf")).unwrap();
+        // 1 TB that holds nothing but a model's first bytes.
+        let giant = lms.join("giant.gguf");
+        std::fs::write(&giant, b"GGUF\x03\0\0\0").unwrap();
+        std::fs::OpenOptions::new().write(true).open(&giant).unwrap().set_len(1 << 40).unwrap();
+        // Ollama: a manifest that is a pipe, one that is 4 GB of nothing,
+        // and a good manifest whose blob is a pipe.
+        let ollama = home.join(".ollama/models");
+        let tags = ollama.join("manifests/registry.ollama.ai/library/m");
+        fifo(&tags.join("pipe"));
+        std::fs::File::create(tags.join("sparse")).unwrap().set_len(4 << 30).unwrap();
+        let digest = "sha256:6a0746a1ec1aef3e7ec53868f220ff6e389f6f8ef87a01d77c96807de94ca2aa";
+        let layer =
+            serde_json::json!({"layers": [{"mediaType": "application/vnd.ollama.image.model", "digest": digest}]});
+        std::fs::write(tags.join("ok"), layer.to_string()).unwrap();
+        fifo(&ollama.join(format!("blobs/{}", digest.replace(':', "-"))));
+
+        let roots = Roots { home: Some(home.clone()), data: None, ollama: None, ollama_system: None };
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || tx.send(discover(&roots)).unwrap());
+        let found = rx.recv_timeout(std::time::Duration::from_secs(20)).expect("the scan waited on an odd file");
+        let names: Vec<(&str, &str, u64)> = found.iter().map(|f| (f.app, f.name.as_str(), f.bytes)).collect();
+        assert_eq!(names, [("LM Studio", "giant.gguf", 1 << 40), ("Jan", "real.gguf", 20)]);
         std::fs::remove_dir_all(&home).unwrap();
     }
 

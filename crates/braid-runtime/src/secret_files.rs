@@ -136,17 +136,11 @@ fn walk(root: &Path) -> Vec<PathBuf> {
 }
 
 /// A `.env` file's text, at most 1 MB (a larger one is not a `.env`).
-/// Opened without waiting, and read only if it is still a plain file: a
-/// FIFO put in its place never holds the walk.
+/// Read only if it is a plain file: a FIFO put in its place never holds
+/// the walk.
 pub(crate) fn read_dotenv(path: &Path) -> Option<String> {
     use std::io::Read;
-    use std::os::unix::fs::OpenOptionsExt;
-    const O_NONBLOCK: i32 = 0o4000;
-    let file = std::fs::OpenOptions::new().read(true).custom_flags(O_NONBLOCK).open(path).ok()?;
-    if !file.metadata().ok()?.is_file() {
-        return None;
-    }
     let mut text = String::new();
-    file.take(1 << 20).read_to_string(&mut text).ok()?;
+    braid_workspace::plain::open(path).ok()?.take(1 << 20).read_to_string(&mut text).ok()?;
     Some(text)
 }

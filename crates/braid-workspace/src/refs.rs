@@ -89,7 +89,8 @@ pub fn resolve(workspace: Option<&Path>, path: &str, range: Option<(u32, u32)>) 
             MAX_FILE_BYTES / 1024
         ));
     }
-    let bytes = std::fs::read(&real).map_err(|e| format!("@{path}: {e}"))?;
+    // A pipe or a device under a file's name is refused, never waited on.
+    let bytes = crate::plain::read(&real, MAX_FILE_BYTES).map_err(|e| format!("@{path}: {e}"))?;
     if bytes[..bytes.len().min(8_192)].contains(&0) {
         return Err(format!("@{path} is a binary file ({} bytes); only text can be referenced", bytes.len()));
     }

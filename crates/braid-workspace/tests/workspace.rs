@@ -66,6 +66,9 @@ fn files_outside_missing_binary_huge_and_no_workspace_are_refused() {
     assert!(resolve(None, "a.txt", None).unwrap_err().contains("no workspace folder"));
     std::fs::write(root.join("ünï cødé.rs"), "fn main() {}\n").unwrap();
     assert_eq!(resolve(Some(&root), "ünï cødé.rs", None).unwrap().content, "fn main() {}");
+    // A named pipe nobody writes to: refused at once, not waited on.
+    assert!(std::process::Command::new("mkfifo").arg(root.join("pipe.txt")).status().unwrap().success());
+    assert!(resolve(Some(&root), "pipe.txt", None).unwrap_err().contains("is a named pipe, not a file"));
 }
 
 fn later(s: u64) -> SystemTime {
