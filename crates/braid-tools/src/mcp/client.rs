@@ -17,7 +17,6 @@ use rmcp::{ClientHandler, RoleClient};
 use std::collections::{HashMap, VecDeque};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, PoisonError};
-use tokio::io::AsyncBufReadExt;
 use tokio::sync::mpsc;
 
 /// The variables a stdio server gets from Braid's environment (as the
@@ -128,12 +127,7 @@ pub async fn connect(
                 let pid = transport.id();
                 if let Some(err) = err {
                     let tail = stderr.clone();
-                    tokio::spawn(async move {
-                        let mut lines = tokio::io::BufReader::new(err).lines();
-                        while let Ok(Some(line)) = lines.next_line().await {
-                            tail.push(line);
-                        }
-                    });
+                    tokio::spawn(stdio::drain_stderr(err, move |line| tail.push(line)));
                 }
                 let service = handler
                     .serve_with_lifecycle(transport, lifecycle)

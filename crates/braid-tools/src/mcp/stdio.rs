@@ -69,7 +69,7 @@ const HEAD: usize = 256;
 
 /// The child's stdout, passed through as it is read, each line's length
 /// counted.
-struct LineWatch<R> {
+pub struct LineWatch<R> {
     inner: R,
     limit: usize,
     line: usize,
@@ -121,6 +121,61 @@ fn id_in(head: &[u8]) -> Option<String> {
     (!id.is_empty()).then_some(id)
 }
 
+/// How much of one stderr line is kept: servers log a line at a time, and
+/// one that never ends must not take memory with it.
+pub const MAX_STDERR_LINE: usize = 2000;
+
+/// A server's stderr cut into lines as it is read: each line at most
+/// [`MAX_STDERR_LINE`] bytes (a longer one ends in "…"), any bytes read
+/// as text (invalid UTF-8 shown as such, never a reason to stop reading:
+/// a server whose stderr is not drained blocks on its next write).
+#[derive(Default)]
+pub struct StderrLines {
+    line: Vec<u8>,
+    cut: bool,
+}
+
+impl StderrLines {
+    /// The lines `bytes` ends; the rest waits for the next bytes.
+    pub fn feed(&mut self, bytes: &[u8]) -> Vec<String> {
+        let mut done = Vec::new();
+        for part in bytes.split_inclusive(|b| *b == b'\n') {
+            let (text, ends) = part.strip_suffix(b"\n").map_or((part, false), |t| (t, true));
+            let room = MAX_STDERR_LINE - self.line.len();
+            self.line.extend_from_slice(&text[..text.len().min(room)]);
+            self.cut |= text.len() > room;
+            if ends {
+                done.push(self.take());
+            }
+        }
+        done
+    }
+
+    /// The last line, if the stream ended inside one.
+    pub fn end(mut self) -> Option<String> {
+        (!self.line.is_empty() || self.cut).then(|| self.take())
+    }
+
+    fn take(&mut self) -> String {
+        let mut line = String::from_utf8_lossy(&self.line).into_owned();
+        if std::mem::take(&mut self.cut) {
+            line.push('…');
+        }
+        self.line.clear();
+        line
+    }
+}
+
+/// Reads a server's stderr to its end, a line at a time into `each`.
+pub async fn drain_stderr(mut err: impl AsyncRead + Unpin, mut each: impl FnMut(String)) {
+    use tokio::io::AsyncReadExt;
+    let (mut lines, mut buf) = (StderrLines::default(), vec![0u8; 8192]);
+    while let Ok(n @ 1..) = err.read(&mut buf).await {
+        lines.feed(&buf[..n]).into_iter().for_each(&mut each);
+    }
+    lines.end().into_iter().for_each(each);
+}
+
 /// A stdio server: its process and the transport over its pipes.
 pub struct StdioChild {
     child: Child,
@@ -140,10 +195,21 @@ pub fn spawn(
     let missing = || std::io::Error::other("the server's pipes were not set up");
     let (stdin, stdout) = (child.stdin.take().ok_or_else(missing)?, child.stdout.take().ok_or_else(missing)?);
     let stderr = child.stderr.take();
-    let said = Oversize::default();
-    let watched = LineWatch { inner: stdout, limit, line: 0, head: Vec::new(), said: said.clone() };
-    let transport = AsyncRwTransport::new_client(watched, stdin).with_max_line_length(limit);
+    let (transport, said) = framed(stdout, stdin, limit);
     Ok((StdioChild { child, transport }, stderr, said))
+}
+
+/// The client's framing over a server's output and input: rmcp's line
+/// reader with `limit` as its longest line, every line's size watched.
+/// Public for the fuzz targets, which feed it arbitrary bytes.
+pub fn framed<R: AsyncRead + Send + Unpin + 'static, W: tokio::io::AsyncWrite + Send + Unpin + 'static>(
+    read: R,
+    write: W,
+    limit: usize,
+) -> (AsyncRwTransport<RoleClient, LineWatch<R>, W>, Oversize) {
+    let said = Oversize::default();
+    let watched = LineWatch { inner: read, limit, line: 0, head: Vec::new(), said: said.clone() };
+    (AsyncRwTransport::new_client(watched, write).with_max_line_length(limit), said)
 }
 
 impl StdioChild {
@@ -201,5 +267,27 @@ mod tests {
         assert!(said.describe("big").contains("maxResultMb"));
         assert_eq!(id_in(br#"{"id": "req-3", "result""#), Some("req-3".into()));
         assert_eq!(id_in(br#"{"result": {"content": ["#), None);
+    }
+
+    #[test]
+    fn stderr_lines_are_cut_short_kept_as_text_and_never_grow_past_the_limit() {
+        let mut lines = StderrLines::default();
+        assert_eq!(lines.feed(b"starting\nlisten"), ["starting"]);
+        assert_eq!(
+            lines.feed(b"ing on stdio\n\xff\xfe bad bytes\n"),
+            ["listening on stdio", "\u{fffd}\u{fffd} bad bytes"]
+        );
+        // 10 MB without a newline: at most the limit is held.
+        for _ in 0..1280 {
+            assert!(lines.feed(&[b'x'; 8192]).is_empty());
+            assert!(lines.line.len() <= MAX_STDERR_LINE);
+        }
+        let long = lines.feed(b"\nafter\n");
+        assert_eq!(long.len(), 2);
+        assert_eq!(long[0].chars().count(), MAX_STDERR_LINE + 1);
+        assert!(long[0].ends_with('…'));
+        assert_eq!(long[1], "after");
+        lines.feed(b"no newline at the end");
+        assert_eq!(lines.end().as_deref(), Some("no newline at the end"));
     }
 }
