@@ -32,10 +32,7 @@ pub async fn start() -> String {
         .route("/api/models", get(search))
         .route("/api/models/{owner}/{name}", get(repo))
         .route("/{owner}/{name}/resolve/main/{*file}", get(file));
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let url = format!("http://{}", listener.local_addr().unwrap());
-    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
-    url
+    crate::loopback::serve(app).await
 }
 
 fn model(i: usize) -> serde_json::Value {

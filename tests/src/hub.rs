@@ -15,6 +15,7 @@ use axum::extract::{Path as UrlPath, State};
 use axum::http::{HeaderMap, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
+use futures::StreamExt as _;
 use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
 use std::collections::VecDeque;
@@ -42,6 +43,9 @@ pub enum Fault {
     Status(u16),
     /// The body stops after this many bytes and the connection closes.
     CutAfter(u64),
+    /// The body sends this many bytes and then nothing, the connection
+    /// held open for an hour.
+    StallAfter(u64),
 }
 
 /// One file request as received.
@@ -81,10 +85,7 @@ impl StandInHub {
             .route("/{owner}/{name}/resolve/main/{*file}", get(download))
             .route("/_test/fetches", get(fetches))
             .with_state(hub.clone());
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let url = format!("http://{}", listener.local_addr().unwrap());
-        tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
-        (hub, url)
+        (hub, crate::loopback::serve(app).await)
     }
 
     pub fn fault(&self, f: Fault) {
@@ -217,7 +218,7 @@ async fn download(
     }
     let start = from.unwrap_or(0);
     let end = match fault {
-        Some(Fault::CutAfter(n)) => (start + n).min(to),
+        Some(Fault::CutAfter(n) | Fault::StallAfter(n)) => (start + n).min(to),
         _ => to,
     };
     if status == 206 {
@@ -227,6 +228,15 @@ async fn download(
     // then a connection that ends early, as a dropped one does.
     response = response.header("content-length", (to - start).to_string());
     let body = stream_file(hub.file.as_ref().clone(), start, end, rate);
+    if matches!(fault, Some(Fault::StallAfter(_))) {
+        let silence = futures::stream::once(async {
+            tokio::time::sleep(Duration::from_secs(3600)).await;
+            Ok::<Bytes, std::io::Error>(Bytes::new())
+        });
+        return response
+            .body(Body::from_stream(body.into_data_stream().map(|r| r.map_err(std::io::Error::other)).chain(silence)))
+            .unwrap();
+    }
     response.body(body).unwrap()
 }
 

@@ -18,6 +18,7 @@ pub mod harness;
 pub mod hostile_hub;
 pub mod hub;
 pub mod local;
+pub mod loopback;
 pub mod mcp;
 pub mod mock;
 pub mod script;

@@ -120,10 +120,7 @@ impl MockServer {
         let m = mock.clone();
         let app = axum::Router::new()
             .fallback(move |uri: Uri, headers: HeaderMap, body: Bytes| handle(m.clone(), uri, headers, body));
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let addr = listener.local_addr().unwrap();
-        tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
-        (mock, format!("http://{addr}"))
+        (mock, crate::loopback::serve(app).await)
     }
 
     /// Token-count requests (`/tokenize`, `/extras/tokenize/count`) take

@@ -230,3 +230,36 @@ async fn two_download_at_once_and_a_third_waits_its_turn() {
         s.run::<DownloadsView>(Command::CancelDownload { id: d.id }).await.unwrap();
     }
 }
+
+/// A hub that sends headers and then nothing, once mid-body and once
+/// from the first byte of the retry: each is a retry after the hub's
+/// idle limit (`braid_local::hub::IDLE`), never a download that says
+/// "running" for ever; the model lands checked.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_download_that_stalls_is_tried_again_after_the_idle_limit() {
+    let s = setup().await;
+    s.hub.fault(Fault::StallAfter(4 << 20));
+    s.hub.fault(Fault::StallAfter(0));
+    let started = std::time::Instant::now();
+    s.run::<DownloadsView>(Command::DownloadModel { repo: GOOD.into(), file: FILE.into(), use_when_done: false })
+        .await
+        .unwrap();
+    let idle = braid_local::hub::IDLE;
+    let done = loop {
+        let view = s.downloads().await;
+        let d = view.downloads.into_iter().find(|d| d.name == FILE).unwrap();
+        match d.state {
+            DownloadState::Done => break d,
+            DownloadState::Failed => panic!("a stall is tried again, not an end: {d:?}"),
+            _ => assert!(started.elapsed() < idle * 6, "still waiting after {:?}: {d:?}", started.elapsed()),
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    };
+    let took = started.elapsed();
+    assert_eq!(done.done, s.hub.size);
+    let fetches: Vec<(u16, u64)> = s.hub.fetches().iter().map(|f| (f.status, f.from)).collect();
+    assert_eq!(fetches.len(), 3, "{fetches:?}");
+    assert!(fetches[1].1 > 0 && fetches[1].1 <= 4 << 20 && fetches[2].1 == fetches[1].1, "{fetches:?}");
+    assert!(took >= idle * 2 && took < idle * 4, "two idle limits, then the rest: {took:?}");
+    assert_eq!(digest(&s.models.join(FILE)).1, s.hub.sha256);
+}
