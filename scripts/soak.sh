@@ -9,15 +9,18 @@
 # "P passed, F failed" line, and exits non-zero when any run failed. Logs
 # are kept in $SOAK_DIR (default: a new folder under /tmp), one per run.
 #
-# The clone builds in the same target directory as CI
-# (CARGO_TARGET_DIR, default ~/.cache/braid-ci-target), so a warm cache is
-# reused. Load is the caller's business: run it beside `stress-ng --cpu 2`
-# or a build to see the suites hold on a busy machine.
+# The clone builds in a target directory of its own (SOAK_TARGET_DIR,
+# default ~/.cache/braid-soak-target), never CI's: cargo keys a path
+# crate's artifacts by its place in the workspace, not by the clone, so a
+# soak build in CI's folder would hand a CI run binaries of another tree.
+# The first soak builds cold; later ones reuse its cache. Load is the
+# caller's business: run it beside `stress-ng --cpu 2` or a build to see
+# the suites hold on a busy machine.
 set -euo pipefail
 
 rounds=${1:-5}
 root=$(cd "$(dirname "$0")/.." && pwd)
-export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/braid-ci-target}
+export CARGO_TARGET_DIR=${SOAK_TARGET_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/braid-soak-target}
 export CARGO_TERM_COLOR=never
 dir=${SOAK_DIR:-$(mktemp -d /tmp/braid-soak.XXXXXX)}
 mkdir -p "$dir/logs"
