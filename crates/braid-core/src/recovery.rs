@@ -140,6 +140,9 @@ pub fn recover(
     next.agents = None;
     if next.config.child.is_some() && !idle {
         next.child.ended = true;
+        // Its parent's list says how it ended, as its parent's result does.
+        let reason = "interrupted by restart".to_owned();
+        next.child.outcome.get_or_insert(braid_protocol::ChildOutcome::Failed { reason });
     }
     next.auto_loop = Default::default();
     next.next_message_id = id;

@@ -210,19 +210,25 @@ pub fn aggregate(agents: &[SubAgentView]) -> (ToolResultStatus, String) {
         let head = format!("## {} ({} of {})", a.name, i + 1, agents.len());
         let body = match &a.report {
             Some(ChildReport { outcome, duration_ms, tokens, note, workspace }) => {
-                let mut took = format!("{:.1} s, {tokens} tokens", *duration_ms as f64 / 1000.0);
+                // A child stopped before it reported (a cancel, a restart)
+                // has no time or tokens to give: none are made up.
+                let mut took = match (duration_ms, tokens) {
+                    (0, 0) => String::new(),
+                    _ => format!("{:.1} s, {tokens} tokens", *duration_ms as f64 / 1000.0),
+                };
                 if let Some(note) = note {
-                    took.push_str("; ");
+                    took.push_str(if took.is_empty() { "" } else { "; " });
                     took.push_str(note);
                 }
+                let took = if took.is_empty() { String::new() } else { format!(" ({took})") };
                 // Where its files went, after what it said.
                 let files = workspace.as_ref().map(|w| format!("\n{}", copy_report(w))).unwrap_or_default();
                 match outcome {
                     ChildOutcome::Submitted { result } => {
                         any = true;
-                        format!("Submitted ({took}):\n{result}{files}")
+                        format!("Submitted{took}:\n{result}{files}")
                     }
-                    ChildOutcome::Failed { reason } => format!("Failed ({took}): {reason}{files}"),
+                    ChildOutcome::Failed { reason } => format!("Failed{took}: {reason}{files}"),
                 }
             }
             None => "Failed: it has no result".to_owned(),

@@ -242,13 +242,17 @@ async fn after_a_restart_the_parent_hears_its_children_were_interrupted() {
     let (status, output) = spawn_result(&again.load_context(&parent).await.unwrap());
     assert_eq!(status, ToolResultStatus::Success);
     assert!(output.contains("## quick (1 of 2)\nSubmitted") && output.contains("early"), "{output}");
-    assert!(output.contains("## stuck (2 of 2)\nFailed (0.0 s, 0 tokens): interrupted by restart"), "{output}");
+    assert!(output.contains("## stuck (2 of 2)\nFailed: interrupted by restart"), "{output}");
     let child = again.load_context(&stuck).await.unwrap();
     let said = child.messages.iter().any(|m| {
         matches!(&m.body, MessageType::SystemControl { control: braid_protocol::ControlKind::Recovery { detail, .. } }
             if detail.contains("interrupted by the restart"))
     });
     assert!(said, "the child says why it stopped");
+    // The parent's list of children says how it ended, as the result does.
+    let listed = again.children(&parent).await.unwrap();
+    let outcome = listed.iter().find(|c| c.context_id == stuck).and_then(|c| c.outcome.clone());
+    assert_eq!(outcome, Some(braid_protocol::ChildOutcome::Failed { reason: "interrupted by restart".into() }));
     drop(rt);
 }
 

@@ -70,10 +70,7 @@ pub async fn subagents_flow(dir: &Path, url: &str) {
     for (i, task) in tasks.iter().enumerate() {
         let head = format!("## {} ({} of {})\n", task.name, i + 1, tasks.len());
         let outcome = result.split(&head).nth(1).unwrap_or_else(|| panic!("task {i} reported:\n{result}"));
-        assert!(
-            outcome.starts_with("Submitted (") || outcome.starts_with("Failed ("),
-            "an outcome for {head}{outcome}"
-        );
+        assert!(outcome.starts_with("Submitted") || outcome.starts_with("Failed"), "an outcome for {head}{outcome}");
     }
     let grace: Vec<_> =
         sent.iter().filter(|r| r.tool_choice == Some(braid_llm::ToolChoice::Function(SUBMIT_RESULT.into()))).collect();

@@ -79,8 +79,14 @@ impl Step<'_> {
         if let Some(held) = round.blocked.take().filter(|_| !open.is_empty()) {
             self.append_result(open.remove(0), held);
         }
+        // A read that ran beside another and had finished keeps what it
+        // returned: it was not cancelled, only its turn had not come.
+        let mut early = round.early;
         for id in open {
-            self.write_result(&id, ToolResultStatus::Cancelled, why);
+            match early.iter().position(|(done, _)| *done == id) {
+                Some(i) => self.append_result(id, early.swap_remove(i).1),
+                None => self.write_result(&id, ToolResultStatus::Cancelled, why),
+            }
         }
         self.add_result_images(round.images);
     }

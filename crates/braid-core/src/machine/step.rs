@@ -299,7 +299,9 @@ impl Step<'_> {
     }
 
     /// Moves to `status` and tells subscribers; `previous_state` is set when
-    /// the kind of state changes, not when only its counters move.
+    /// the kind of state changes, not when only its counters move, except
+    /// for sub-agents done (1 of 3, 2 of 3): a conversation list shows
+    /// those, and there are only as many as there are children.
     pub(super) fn set_status(&mut self, status: ContextStatus) {
         self.set_status_saying(status, None);
     }
@@ -315,7 +317,8 @@ impl Step<'_> {
             self.child_failed(&message);
         }
         let previous = std::mem::replace(&mut self.s.status, status);
-        let changed_kind = previous.kind() != self.s.status.kind();
+        let changed_kind =
+            previous.kind() != self.s.status.kind() || matches!(self.s.status, ContextStatus::AwaitingSubAgents { .. });
         if previous.is_busy() {
             self.workflow_ended();
         }

@@ -91,7 +91,7 @@ fn a_failed_read_among_others_is_written_in_its_place() {
 }
 
 #[test]
-fn cancel_mid_batch_stops_every_running_read() {
+fn cancel_mid_batch_stops_every_running_read_and_keeps_what_a_finished_one_returned() {
     let mut sim = Sim::new();
     sim.start("read three");
     let calls = ["a", "b", "c"].map(|p| call(p, "read_file", &format!(r#"{{"path":"{p}"}}"#))).to_vec();
@@ -110,8 +110,10 @@ fn cancel_mid_batch_stops_every_running_read() {
     sim.send(Event::ToolFinished { call_id: "c".into(), outcome: outcome(ToolResultStatus::Cancelled, "", None) });
     sim.send(Event::ToolFinished { call_id: "a".into(), outcome: outcome(ToolResultStatus::Cancelled, "", None) });
     assert_eq!(sim.state.status, S::Idle);
-    let statuses: Vec<ToolResultStatus> = sim.tool_results().into_iter().map(|(_, s, _)| s).collect();
-    assert_eq!(statuses, [ToolResultStatus::Cancelled; 3], "every call has its one result");
+    let results: Vec<(String, ToolResultStatus)> = sim.tool_results().into_iter().map(|(id, s, _)| (id, s)).collect();
+    let want =
+        [("a", ToolResultStatus::Cancelled), ("b", ToolResultStatus::Success), ("c", ToolResultStatus::Cancelled)];
+    assert_eq!(results, want.map(|(id, s)| (id.to_owned(), s)), "every call has its one result; b had finished");
 }
 
 #[test]
