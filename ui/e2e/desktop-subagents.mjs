@@ -18,8 +18,18 @@ const tasks = [
   { name: "painter", instructions: "Name one colour." },
   { name: "grocer", instructions: "Name one fruit." },
 ];
+// The parent's answer once the children are done is scripted too: a 135M
+// model may write 800 tokens of echoed markup there, which scrolls the
+// tool card out of the (virtualised) list the test reads it from.
+const afterChildren = (body) =>
+  body.messages?.at(-1)?.role === "tool" &&
+  body.messages.some((m) => m.tool_calls?.some((c) => c.function?.name === "spawn_agents"));
 const proxy = await startLoggingProxy(0, new URL(peer.url).origin, (body) =>
-  forcedTool(body) === "spawn_agents" ? { tool: { name: "spawn_agents", args: { tasks } } } : null,
+  forcedTool(body) === "spawn_agents"
+    ? { tool: { name: "spawn_agents", args: { tasks } } }
+    : afterChildren(body)
+      ? { text: "Both sub-agents are done." }
+      : null,
 );
 const ENTER = "\uE007";
 const box = "//textarea[@aria-label='Message']";
