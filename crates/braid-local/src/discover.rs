@@ -279,7 +279,7 @@ mod tests {
         std::thread::spawn(move || tx.send(discover(&roots)).unwrap());
         let found = rx.recv_timeout(std::time::Duration::from_secs(20)).expect("the scan waited on an odd file");
         let names: Vec<(&str, &str, u64)> = found.iter().map(|f| (f.app, f.name.as_str(), f.bytes)).collect();
-        assert_eq!(names, [("LM Studio", "giant.gguf", 1 << 40), ("Jan", "real.gguf", 20)]);
+        assert_eq!(names, [("LM Studio", "giant.gguf", 1 << 40), ("Jan", "real.gguf", 21)]);
         std::fs::remove_dir_all(&home).unwrap();
     }
 
