@@ -62,6 +62,11 @@ await browserSuite("subagents", { check, finish }, { db: join(dir, "braid.db"), 
       await page.getByRole("button", { name: "Watch reader" }).click();
       const watch = page.getByRole("complementary", { name: "Sub-agent reader, live" });
       await watch.waitFor({ timeout: 5000 });
+      // The panel opens at once and fills in as the child's snapshot
+      // arrives (a loaded machine: seconds later).
+      await page
+        .waitForFunction(() => document.querySelector("[data-testid=child-stats]")?.textContent?.includes("Awaiting approval"), null, { timeout: 15000 })
+        .catch(() => undefined);
       const stats = await watch.getByTestId("child-stats").innerText();
       check(stats.includes("Awaiting approval") && stats.includes("1 turn") && stats.includes("last call run_command") && (await watch.innerText()).includes("Read notes.txt"), `a child's conversation shows live beside the parent (${stats})`);
       await page.screenshot({ path: join(out, "subagents-asking.png") });
