@@ -34,6 +34,7 @@ import { continuedAnswer, pendingCalls, transcript } from "./transcript";
 import { useReveal, type OpenRequest } from "./reveal";
 import { McpAbove, useMentionSearch } from "./mcpComposer";
 import { useNoSandbox } from "./ToolControls";
+import { inOrder } from "./inOrder";
 import { WorkflowPicker } from "./WorkflowPicker";
 import { Waiting } from "./Waiting";
 import { EmptyChat } from "./EmptyChat";
@@ -173,9 +174,12 @@ export function ChatView({ backend, id, settings, onActivity, openMessage, onOpe
   const findFiles = useMentionSearch(backend, id);
   const onContinue = useCallback(() => void backend.continueLoop(id).catch(report), [backend, id, report]);
   const onMode = useCallback((mode: AgentMode) => void backend.setMode(id, mode).then(reload, report), [backend, id, reload, report]);
+  // The form is sent whole each time: two saves in flight could land in
+  // the other order, and the older would undo the newer.
+  const [saveInOrder] = useState(inOrder);
   const onGeneration = useCallback(
-    (settings: GenerationSettings) => void backend.setGeneration(id, settings).then(reload, report),
-    [backend, id, reload, report],
+    (settings: GenerationSettings) => void saveInOrder(() => backend.setGeneration(id, settings)).then(reload, report),
+    [backend, id, reload, report, saveInOrder],
   );
   const branchCount = model.snapshot?.branches.length ?? 1;
   const { onSwitchBranch, onRenameBranch, onDeleteBranch, onIsolateBranch, onRemoveBranchCopy, onFork, onEdit, onAgain, onUndoMerge } = useBranchActions(
