@@ -46,6 +46,11 @@ const proxy = await startLoggingProxy(0, new URL(peer.url).origin, (body) => {
   // What the model saw of the token is all it can write back.
   const seen = asked.includes("Check the token") ? asked.match(PLACEHOLDER)?.[0] : null;
   if (seen) return { tool: { name: "run_command", args: { command: `test "$GITHUB_TOKEN" = "${seen}" && echo token-matches; echo "other=[$DEMO_SECRET_KEY]"; printenv GITHUB_TOKEN` } } };
+  // The answer to that command's (withheld) result is scripted too: what
+  // the request held is checked, and a 135M model may write thousands of
+  // words there, minutes on a loaded machine.
+  const afterCheck = body.messages?.at(-1)?.role === "tool" && body.messages.some((m) => m.role === "user" && JSON.stringify(m.content).includes("Check the token"));
+  if (afterCheck) return { text: "The command ran; what it printed was kept from me." };
   return null;
 });
 const ENTER = "\uE007";
