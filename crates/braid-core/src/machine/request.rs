@@ -47,6 +47,20 @@ impl Step<'_> {
         self.run(Effect::StartLlmRequest { request_id: id, response_id, member });
     }
 
+    /// Opens `old` again as attempt `attempt`. A retry asks what the request
+    /// it repeats asked: the tool it forces, and the cut answer it
+    /// continues, so a failed continuation is still joined to that answer
+    /// (else its text became a second answer after the cut one, a request
+    /// ending in two assistant messages, which llama.cpp's server refuses).
+    pub(super) fn repeat_request(&mut self, old: InFlight, attempt: u32) {
+        self.s.force_tool = old.force_tool;
+        self.start_request(attempt);
+        if let Some(r) = self.s.request.as_mut() {
+            r.continues = old.continues;
+            r.continued = old.continued;
+        }
+    }
+
     /// The request is on its way: its answer's wait is timed from here.
     pub(super) fn request_sent(&mut self) {
         let now = self.now;
@@ -239,8 +253,8 @@ impl Step<'_> {
                 NoticeCode::ContextTrimmed,
                 "The model said the conversation is too long; older messages were left out and it was sent again.",
             ));
-            self.s.force_tool = request.force_tool.clone();
-            self.start_request(request.attempt);
+            let attempt = request.attempt;
+            self.repeat_request(request, attempt);
             if let Some(r) = self.s.request.as_mut() {
                 r.trimmed = true;
             }

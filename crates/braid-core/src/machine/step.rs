@@ -163,11 +163,13 @@ impl Step<'_> {
             }
             Event::RetryTimerFired { request_id } => {
                 if self.request_is(request_id) && self.kind() == StatusKind::RetryingLlmRequest {
-                    let old = self.s.request.take();
-                    let attempt = old.as_ref().map_or(1, |r| r.attempt + 1);
-                    // A retry asks the same as the request it repeats.
-                    self.s.force_tool = old.and_then(|r| r.force_tool);
-                    self.start_request(attempt);
+                    match self.s.request.take() {
+                        Some(old) => {
+                            let attempt = old.attempt + 1;
+                            self.repeat_request(old, attempt);
+                        }
+                        None => self.start_request(1),
+                    }
                 }
             }
             Event::ToolDecision { call_id, decision, reason } => self.tool_decision(call_id, decision, reason),

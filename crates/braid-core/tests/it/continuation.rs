@@ -148,3 +148,34 @@ fn continue_pressed_after_a_stopped_answer_goes_on_as_the_same_answer() {
     assert_eq!(all, [("Once upon a time.".to_owned(), false)], "one answer, joined");
     assert!(!sim.messages().last().unwrap().meta.stopped, "finished now");
 }
+
+#[test]
+fn a_continuation_that_fails_and_is_retried_still_joins_the_cut_answer() {
+    use braid_core::llm::LlmFailure;
+    use braid_protocol::FailureCode;
+    // A server out of reach for a moment, then (the other way a request
+    // is sent again) refused as too long: both retries continue the answer.
+    let unreachable = || LlmFailure::retryable(FailureCode::Network, "could not reach the server");
+    let too_long = LlmFailure::fatal(FailureCode::ContextLengthExceeded, "maximum context length is 4096 tokens");
+    let (mut sim, _) = cut_answer(Some(2), "count to ten", "1, 2");
+    sim.prepare(sim.prepared(8_000));
+    let request_id = sim.request_id();
+    sim.send(Event::LlmFailed { request_id, failure: unreachable() });
+    assert_eq!(sim.state.status.kind(), braid_protocol::StatusKind::RetryingLlmRequest);
+    sim.send(Event::RetryTimerFired { request_id });
+    let (system, texts) = sent_texts(&sim.prepare(sim.prepared(8_000)));
+    assert!(system.contains("cut off at the output limit"), "the retry still asks to go on: {system}");
+    assert_eq!(texts, ["count to ten", "1, 2"], "one assistant message at the end");
+    let request_id = sim.request_id();
+    sim.send(Event::LlmFailed { request_id, failure: too_long });
+    sim.prepare(sim.prepared(8_000));
+    reply(&mut sim, ", 3", StopReason::MaxTokens);
+    assert_eq!(answers(&sim), [("1, 2, 3".to_owned(), true)], "joined, not a second answer");
+    // The retries did not reset the count: one automatic continuation is
+    // left, then it stops.
+    let (_, texts) = sent_texts(&sim.prepare(sim.prepared(8_000)));
+    assert_eq!(texts, ["count to ten", "1, 2, 3"]);
+    let fx = reply(&mut sim, ", 4", StopReason::MaxTokens);
+    assert!(!fx.iter().any(|e| matches!(e, Effect::StartLlmRequest { .. })), "two continuations in all");
+    assert_eq!(answers(&sim), [("1, 2, 3, 4".to_owned(), true)]);
+}
