@@ -316,6 +316,16 @@ export async function accessibilityProblems(page) {
     .map((v) => `${v.id} (${v.impact}): ${v.nodes.length} × ${v.nodes[0]?.target.join(" ")}`);
 }
 
+/** Opens "What the model sees" (Ctrl+Shift+I) and waits until the last
+ *  request is shown: the view loads it after it opens, and on a busy
+ *  machine reading it at once read the empty dialog (CI, two runs at once). */
+export async function openSentView(page) {
+  await page.keyboard.press("Control+Shift+I");
+  const view = page.getByRole("dialog", { name: "What the model sees" });
+  await view.getByText(/The last request, to /).first().waitFor({ timeout: 15000 });
+  return view;
+}
+
 /** Talking to the echo model in `page`: `say(text)` sends it and waits for
  *  the echo and Idle; `idle()` waits for the state line to say Idle. */
 export function echoChat(page) {

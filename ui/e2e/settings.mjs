@@ -9,7 +9,7 @@
 // on the settings dialog. Screenshot: e2e/out/settings-*.png.
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { accessibilityProblems, browserSuite, checker, echoChat, OUT, tempDir } from "./lib.mjs";
+import { accessibilityProblems, browserSuite, checker, echoChat, openSentView, OUT, tempDir } from "./lib.mjs";
 
 const { check, finish } = checker();
 const dir = tempDir("settings");
@@ -70,9 +70,7 @@ await browserSuite("settings", { check, finish }, { db: join(dir, "braid.db"), a
   await page.getByRole("button", { name: /^System prompt: You are a pirate/ }).waitFor({ timeout: 5000 });
   await page.getByRole("button", { name: "Options" }).click();
   await say("Ahoy?");
-  await page.keyboard.press("Control+Shift+I");
-  const view = page.getByRole("dialog", { name: "What the model sees" });
-  await view.waitFor();
+  const view = await openSentView(page);
   const seen = await view.innerText();
   const pirate = seen.indexOf("You are a pirate.");
   const mine = seen.indexOf("I write Rust on Linux.");
