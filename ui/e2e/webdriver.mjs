@@ -46,7 +46,10 @@ export async function useLocalServer(s, url, beforeTaking = async () => undefine
 /** Opens a new conversation and waits for its composer. */
 export async function newConversation(s) {
   await s.click("//button[.='New conversation']");
-  await s.until("the composer", "return !!document.querySelector('textarea')", 10000);
+  // Its composer, and no rows: the composer of the conversation open
+  // before is there at once, and a question typed then went to it (on a
+  // loaded machine the switch took long enough; CI, two runs at once).
+  await s.until("the new conversation", "return !!document.querySelector('textarea') && !document.querySelector('.messages .row')", 10000);
 }
 
 /** Moves the open conversation's folder to `folder` through the header's
