@@ -36,12 +36,18 @@ await desktopSuite("local-desktop", { check, finish }, { data }, async ({ open }
   check(hint.includes("built-in SmolLM2-135M-Instruct (Q4_1), a small local model"), `with nothing set up, the built-in model is named (${JSON.stringify(hint.slice(0, 90))})`);
   await s.shot("empty");
   await newConversation(s);
-  await s.type(box, `What is the capital of France?${ENTER}`);
+  // A question that draws more than a few words: the pace shows a rate
+  // only for an answer that streamed at least 100 ms (describeSpeed), and
+  // "The capital of France is Paris." once came in under that (CI).
+  await s.type(box, `Describe Paris in three sentences.${ENTER}`);
   await s.answered(1);
   const answer = await s.js(lastAnswer);
   check(answer.trim().length > 0, `the first question is answered by the model in the app (${JSON.stringify(answer.slice(0, 60))})`);
   const pace = await s.js("const p = document.querySelectorAll('.message.assistant [data-testid=speed]'); return p.length ? p[p.length - 1].textContent : ''");
-  check(/s to the first token · (about )?[\d.]+ tokens\/s$/.test(pace), `the answer says how fast it came (${pace})`);
+  // A short burst gets the wait alone, by design: a rate over a few
+  // milliseconds would mean nothing.
+  const paced = /s to the first token · (about )?[\d.]+ tokens\/s$/.test(pace) || (answer.trim().length < 40 && /^\d+\.\d s to the first token$/.test(pace));
+  check(paced, `the answer says how fast it came (${pace})`);
   await s.shot("answer");
 
   // 2. Esc mid-answer stops the model at once.
